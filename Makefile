@@ -1,0 +1,39 @@
+# gates — build, test and measure the Go port of gate-sdk.
+GO      ?= go
+BIN     := bin/gates
+STAMP   := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+LDFLAGS := -s -w -X github.com/gate-sdk/gates/internal/cli.sourceStamp=$(STAMP)
+
+.PHONY: build test unit gates fixtures bench demo vet fmt clean
+
+build:
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/gates
+
+# test: everything CI runs — formatting, vet, unit and end-to-end tests,
+# every fixture suite of the tree, and the project's own battery over itself.
+test: fmt vet unit build fixtures gates
+
+fmt:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would rewrite:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+
+unit:
+	$(GO) test -count=1 ./...
+
+fixtures: build
+	GATE_SDK_NATIVE_BIN=$(CURDIR)/$(BIN) bash kits/gate-sdk/bin/run-fixture-suites.sh
+
+gates: build
+	GATE_SDK_NATIVE_BIN=$(CURDIR)/$(BIN) bash kits/gate-sdk/bin/run-gates.sh
+
+bench: build
+	$(GO) run ./internal/bench/cmd/benchrepo -bin $(CURDIR)/$(BIN)
+
+demo: build
+	$(CURDIR)/$(BIN) --run-demo
+
+clean:
+	rm -rf bin .tmp

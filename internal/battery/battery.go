@@ -1,0 +1,174 @@
+// Package battery runs a selected set of registry members and renders the
+// battery's verdict: quiet on green, the whole captured block of every red
+// member, a summary line whose count is the number of members executed.
+//
+// Members run on a bounded worker pool; each member's stdout and stderr are
+// captured into one buffer and flushed in registry order, so the transcript
+// is byte-identical for every worker count. A member's own exit status shows
+// only on its FAIL line: the battery answers 1 for any red, whatever code the
+// member returned.
+package battery
+
+import (
+	"fmt"
+	"io"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+)
+
+// Outcome is what one member produced.
+type Outcome struct {
+	Code   int
+	Output []byte // stdout and stderr, merged in write order
+}
+
+// Member is one selected registry entry.
+type Member struct {
+	Name string
+	// Line is the 1-based gates.list line naming the member; 0 when the
+	// member was selected by a sole --only name the registry does not hold.
+	Line int
+	// Spec is the descriptor's `# spec:` value, printed beneath a red verdict.
+	Spec string
+	// Unresolved marks a name no resolve directory declares.
+	Unresolved bool
+	// Harness, when non-empty, is a dispatch failure decided before the
+	// member could run (an ambiguous declaration, an unreadable manifest).
+	Harness string
+	// Exec runs the member with a private scratch directory. It must not
+	// panic; RunIsolated wraps an in-process rule so that it cannot.
+	Exec func(scratch string) Outcome
+}
+
+// Verdict is a member's result.
+type Verdict struct {
+	Member
+	Outcome
+	Elapsed time.Duration
+}
+
+// Passed reports whether the member passed.
+func (v Verdict) Passed() bool { return !v.Unresolved && v.Harness == "" && v.Code == 0 }
+
+// Options configure a run.
+type Options struct {
+	Jobs    int                               // worker count; <1 means 1
+	Scratch func(name string) (string, error) // makes a member's private scratch dir
+}
+
+// Run executes every member and answers the verdicts in member order.
+func Run(members []Member, opts Options) []Verdict {
+	verdicts := make([]Verdict, len(members))
+	jobs := opts.Jobs
+	if jobs < 1 {
+		jobs = 1
+	}
+	var g errgroup.Group
+	g.SetLimit(jobs)
+	for i := range members {
+		m := members[i]
+		verdicts[i].Member = m
+		if m.Unresolved || m.Harness != "" || m.Exec == nil {
+			if m.Harness != "" {
+				verdicts[i].Outcome = Outcome{Code: 2, Output: []byte(strings.TrimRight(m.Harness, "\n") + "\n")}
+			}
+			continue
+		}
+		g.Go(func() error {
+			start := time.Now()
+			scratch := ""
+			if opts.Scratch != nil {
+				dir, err := opts.Scratch(m.Name)
+				if err != nil {
+					verdicts[i].Outcome = Outcome{Code: 2, Output: []byte(fmt.Sprintf("run-gates: cannot make scratch for %s: %v\n", m.Name, err))}
+					verdicts[i].Elapsed = time.Since(start)
+					return nil
+				}
+				scratch = dir
+			}
+			verdicts[i].Outcome = guarded(m, scratch)
+			verdicts[i].Elapsed = time.Since(start)
+			return nil
+		})
+	}
+	_ = g.Wait() // members report through their verdicts, never through the group
+	return verdicts
+}
+
+// guarded runs a member and turns an escaped panic into that member's exit 2.
+func guarded(m Member, scratch string) (out Outcome) {
+	defer func() {
+		if r := recover(); r != nil {
+			out = Outcome{Code: 2, Output: append(out.Output, []byte(fmt.Sprintf("%s: internal error: %v\n%s", m.Name, r, debug.Stack()))...)}
+		}
+	}()
+	return m.Exec(scratch)
+}
+
+// Report renders the verdicts. verbose restores every member's banner and
+// output. omissions holds the counts of `# omitted:` lines by reason token,
+// in first-appearance order. It answers the number of red members.
+func Report(w io.Writer, verdicts []Verdict, verbose bool, specLine func(Member) string, omissions []Omission) int {
+	var failed []string
+	for _, v := range verdicts {
+		if v.Passed() {
+			if verbose {
+				fmt.Fprintf(w, "===== %s =====\n", v.Name)
+				w.Write(v.Output)
+				fmt.Fprintf(w, "  PASS: %s\n", v.Name)
+			}
+			continue
+		}
+		failed = append(failed, v.Name)
+		fmt.Fprintf(w, "===== %s =====\n", v.Name)
+		w.Write(v.Output)
+		if len(v.Output) > 0 && v.Output[len(v.Output)-1] != '\n' {
+			fmt.Fprintln(w)
+		}
+		switch {
+		case v.Unresolved:
+			fmt.Fprintf(w, "  FAIL: %s (unresolved)\n", v.Name)
+		case v.Harness != "":
+			fmt.Fprintf(w, "  FAIL: %s (dispatch harness error, exit 2)\n", v.Name)
+		default:
+			fmt.Fprintf(w, "  FAIL: %s (exit %d)\n", v.Name, v.Code)
+		}
+		if specLine != nil {
+			if s := specLine(v.Member); s != "" {
+				fmt.Fprintf(w, "    spec: %s\n", s)
+			}
+		}
+	}
+	if len(failed) == 0 {
+		fmt.Fprintf(w, "All %d gates passed.\n", len(verdicts))
+	} else {
+		fmt.Fprintf(w, "%d of %d gates FAILED: %s\n", len(failed), len(verdicts), strings.Join(failed, " "))
+	}
+	for _, o := range omissions {
+		fmt.Fprintf(w, "%d gate(s) omitted from the registry for %q; restore them by deleting their `# omitted:` lines when the reason no longer holds.\n", o.Count, o.Reason)
+	}
+	return len(failed)
+}
+
+// Omission counts the `# omitted:` registry lines carrying one reason token.
+type Omission struct {
+	Reason string
+	Count  int
+}
+
+// Timings renders the timings file: one `<gate> <ms>` line per executed
+// member in registry order, then TOTAL, the sum of member times.
+func Timings(verdicts []Verdict) string {
+	var b strings.Builder
+	var total int64
+	for _, v := range verdicts {
+		ms := v.Elapsed.Milliseconds()
+		total += ms
+		fmt.Fprintf(&b, "%s %d\n", v.Name, ms)
+	}
+	fmt.Fprintf(&b, "TOTAL %d\n", total)
+	return b.String()
+}

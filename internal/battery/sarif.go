@@ -1,0 +1,99 @@
+package battery
+
+import (
+	"bytes"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/owenrumney/go-sarif/v2/sarif"
+)
+
+// findingLine matches a captured line opening `<path>:<line>:` or
+// `<path>:<line>:<col>:`. It reads our own output, not user patterns, so
+// Go's regexp serves.
+var findingLine = regexp.MustCompile(`^([^:\s][^:]*):([0-9]+):(?:([0-9]+):)?`)
+
+// SARIFInput is what the SARIF log needs beyond the verdicts.
+type SARIFInput struct {
+	Registry string                 // gates.list path, repo-relative
+	Spec     func(Member) string    // the invariant printed beneath a red verdict
+	HelpURI  func(Member) string    // published location, "" when none
+	IsFile   func(path string) bool // path names a regular file (repo-relative)
+}
+
+// SARIF renders a SARIF 2.1.0 log of the verdicts: one rule per red member,
+// results placed by the member's own finding lines, else at its registry
+// line. A green run yields an empty result set.
+func SARIF(verdicts []Verdict, in SARIFInput) ([]byte, error) {
+	report, err := sarif.New(sarif.Version210)
+	if err != nil {
+		return nil, err
+	}
+	run := sarif.NewRunWithInformationURI("gates", "https://github.com/gate-sdk/gates")
+	run.Results = []*sarif.Result{}
+	for _, v := range verdicts {
+		if v.Passed() {
+			continue
+		}
+		rule := run.AddRule(v.Name)
+		if in.Spec != nil {
+			if s := in.Spec(v.Member); s != "" {
+				rule.WithShortDescription(sarif.NewMultiformatMessageString(s))
+			}
+		}
+		if in.HelpURI != nil {
+			if u := in.HelpURI(v.Member); u != "" {
+				rule.WithHelpURI(u)
+			}
+		}
+		placed := 0
+		for _, line := range strings.Split(strings.TrimRight(string(v.Output), "\n"), "\n") {
+			m := findingLine.FindStringSubmatch(line)
+			if m == nil || in.IsFile == nil || !in.IsFile(m[1]) {
+				continue
+			}
+			n, err := strconv.Atoi(m[2])
+			if err != nil || n < 1 {
+				continue
+			}
+			region := sarif.NewRegion().WithStartLine(n)
+			if m[3] != "" {
+				if c, err := strconv.Atoi(m[3]); err == nil && c > 0 {
+					region.WithStartColumn(c)
+				}
+			}
+			run.AddResult(resultAt(v.Name, line, m[1], region))
+			placed++
+		}
+		if placed > 0 {
+			continue
+		}
+		msg := strings.TrimRight(string(v.Output), "\n")
+		if msg == "" {
+			msg = v.Name + " failed"
+		}
+		var region *sarif.Region
+		if v.Line > 0 {
+			region = sarif.NewRegion().WithStartLine(v.Line)
+		}
+		run.AddResult(resultAt(v.Name, msg, in.Registry, region))
+	}
+	report.AddRun(run)
+	var buf bytes.Buffer
+	if err := report.PrettyWrite(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+func resultAt(rule, msg, path string, region *sarif.Region) *sarif.Result {
+	loc := sarif.NewPhysicalLocation().WithArtifactLocation(sarif.NewSimpleArtifactLocation(path))
+	if region != nil {
+		loc.WithRegion(region)
+	}
+	return sarif.NewRuleResult(rule).
+		WithLevel("error").
+		WithMessage(sarif.NewTextMessage(msg)).
+		WithLocations([]*sarif.Location{sarif.NewLocationWithPhysicalLocation(loc)})
+}

@@ -1,0 +1,155 @@
+// Package cli is the binary's command line: the spec's argv grammar, driven
+// by one arm table, and dispatch of a gate subcommand to its in-process rule.
+//
+// The grammar is the interface every front end, placed hook and harness
+// registration calls, so it is parsed here by hand: `-h`/`--help` first is
+// usage on stdout at exit 0; an unknown option is usage on stderr at exit 2;
+// `--` ends options; an unknown gate or arm is exit 2 naming the roster.
+// cobra serves only the readable aliases (`gates help`, `gates completion`)
+// and never decides an exit status or prints usage on a refusal.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/gates"
+)
+
+// sourceStamp is baked in at build time with -ldflags -X.
+var sourceStamp = "dev"
+
+// IO is the process's standard streams and environment.
+type IO struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	Env    func(string) (string, bool)
+}
+
+// Main runs the binary with args (without argv[0]) and answers the exit status.
+func Main(args []string, sio IO) int {
+	sio.Stdout = &departedWriter{w: sio.Stdout}
+	s := newSession(sio)
+	defer s.close()
+	return dispatch(s, args)
+}
+
+func dispatch(s *Session, args []string) int {
+	if len(args) == 0 {
+		writeUsage(s.Stdout)
+		return 0
+	}
+	args, err := normalize(args)
+	if err != nil {
+		return s.fail(err)
+	}
+	head := args[0]
+	switch head {
+	case "-h", "--help":
+		writeUsage(s.Stdout)
+		return 0
+	case "--list":
+		if len(args) > 1 {
+			return s.fail(usageError{msg: fmt.Sprintf("run-gates: --list takes no operand, got %q", args[1])})
+		}
+		return listRoster(s)
+	case "--version":
+		fmt.Fprintf(s.Stdout, "gates %s\n", sourceStamp)
+		return 0
+	case "--source-stamp":
+		fmt.Fprintln(s.Stdout, sourceStamp)
+		return 0
+	}
+	if arm, ok := lookupArm(head); ok {
+		code := arm.Main(s, args[1:])
+		if arm.Family == Emit && code != 0 {
+			return 2
+		}
+		return code
+	}
+	if strings.HasPrefix(head, "-") {
+		// Every other leading-dash token belongs to the battery's grammar,
+		// which owns the selectors and the unrecognized-option refusal.
+		return runBattery(s, args)
+	}
+	if def, ok := findGate(head); ok {
+		return runStandalone(s, def, args[1:])
+	}
+	if code, ok := readable(s, args); ok {
+		return code
+	}
+	return s.fail(refusal{msg: fmt.Sprintf("gates: no gate or arm named %q\nknown gates: %s\nrun `gates --help` for the arms", head, strings.Join(gateNames(), " "))})
+}
+
+// fail prints err the way its class asks and answers exit 2.
+func (s *Session) fail(err error) int {
+	var u usageError
+	if errors.As(err, &u) {
+		fmt.Fprintln(s.Stderr, u.msg)
+		writeUsage(s.Stderr)
+		return 2
+	}
+	fmt.Fprintln(s.Stderr, strings.TrimRight(err.Error(), "\n"))
+	return 2
+}
+
+func findGate(name string) (gate.Def, bool) {
+	for _, d := range gates.All() {
+		if d.Name == name {
+			return d, true
+		}
+	}
+	return gate.Def{}, false
+}
+
+func gateNames() []string {
+	var out []string
+	for _, d := range gates.All() {
+		out = append(out, d.Name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// listRoster prints every compiled gate and the kit that declares it, or
+// the owner sentinel "-" for a member declared in a consumer gates dir.
+func listRoster(s *Session) int {
+	for _, d := range gates.All() {
+		owner := d.Owner
+		if owner == "" {
+			owner = "-"
+		}
+		fmt.Fprintf(s.Stdout, "%s\t%s\n", d.Name, owner)
+	}
+	return 0
+}
+
+func writeUsage(w io.Writer) {
+	fmt.Fprintln(w, "usage: gates <gate> [<arg>...]            run one gate over the working directory")
+	fmt.Fprintln(w, "       gates [--run] [<gates-dir>]        run the registered battery")
+	fmt.Fprintln(w, "       gates --for <path>...              run the gates whose manifests couple to the paths")
+	fmt.Fprintln(w, "       gates --only <name>... [-- <arg>...] run the named registered gates")
+	fmt.Fprintln(w, "       gates --emit <name> [<arg>...]     print a projection")
+	fmt.Fprintln(w, "       gates --list                       list the compiled gates and their owning kit")
+	fmt.Fprintln(w, "       gates -h | --help                  this text")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "arms:")
+	for _, a := range armTable() {
+		spell := a.Flag
+		if strings.HasPrefix(spell, "--emit-") {
+			spell = "--emit " + strings.TrimPrefix(spell, "--emit-")
+		}
+		line := spell
+		if a.Synopsis != "" {
+			line += " " + a.Synopsis
+		}
+		fmt.Fprintf(w, "  %s\n      %s\n", line, a.Summary)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "exit status: 0 clean, 1 a gate found a violation, 2 the command could not run.")
+}

@@ -1,0 +1,33 @@
+package cli
+
+import (
+	"errors"
+	"io"
+	"sync"
+	"syscall"
+)
+
+// departedWriter forwards writes until the reader of the stream has gone
+// (EPIPE), then drops that write and every later one while reporting
+// success, so a closed pipe never changes the process's exit status. Any
+// other write error is passed through: a document cut short by a full disk
+// must not read as complete.
+type departedWriter struct {
+	mu   sync.Mutex
+	w    io.Writer
+	gone bool
+}
+
+func (d *departedWriter) Write(p []byte) (int, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.gone {
+		return len(p), nil
+	}
+	n, err := d.w.Write(p)
+	if err != nil && errors.Is(err, syscall.EPIPE) {
+		d.gone = true
+		return len(p), nil
+	}
+	return n, err
+}

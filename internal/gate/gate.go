@@ -1,0 +1,175 @@
+// Package gate is the contract every in-process gate is written against:
+// the run context a rule reads its inputs from, and the report writer that
+// prints the output contract.
+//
+// A rule is a plain function from a *Context to an exit status: 0 clean,
+// 1 findings, 2 could not decide. It never changes the process's working
+// directory or environment, never writes to os.Stdout directly and never
+// starts a process except through internal/spawn, so the battery can run
+// many rules at once over one shared snapshot of the tracked tree and still
+// print each member's output exactly as its standalone run would.
+package gate
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Exit statuses of the output contract.
+const (
+	Clean   = 0
+	Failed  = 1
+	Refused = 2
+)
+
+// Knobs is the read side of the knob engine a rule sees. Errors carry the
+// file and line of a refused knob file and are reported as exit 2.
+type Knobs interface {
+	// Scalar answers a scalar knob's resolved value.
+	Scalar(name string) (string, error)
+	// Words answers a scalar word-list knob split on blanks.
+	Words(name string) ([]string, error)
+	// List answers an indexed knob's elements in order.
+	List(name string) ([]string, error)
+}
+
+// Tree is the shared, read-only snapshot of the tracked tree. Paths are
+// spelled relative to Context.Dir with '/' separators, as git lists them.
+type Tree interface {
+	// Files answers every tracked path under the context directory.
+	Files() ([]string, error)
+	// Read answers a tracked file's bytes; each file is read from disk at
+	// most once per process.
+	Read(path string) ([]byte, error)
+	// Mode answers the index mode of a tracked path (0o100644, 0o100755,
+	// 0o120000, 0o160000) and whether the path is tracked.
+	Mode(path string) (uint32, bool)
+}
+
+// Context is everything a rule may read.
+type Context struct {
+	Name     string   // registered gate name, e.g. "check-tree-terms"
+	Args     []string // operands after the gate name
+	Dir      string   // absolute directory the gate runs in (toplevel or fixture case)
+	GatesDir string   // the consumer's gates directory, relative to Dir
+	KitRoots []string // kit roots spelled relative to Dir
+	Scratch  string   // private scratch directory, removed after the run
+	Env      func(string) (string, bool)
+	Knobs    Knobs
+	Tree     Tree
+	Out      io.Writer // the gate's stdout
+	Err      io.Writer // the gate's stderr
+
+	findings []Finding
+}
+
+// Getenv answers an environment variable, empty when unset.
+func (c *Context) Getenv(name string) string {
+	if c.Env == nil {
+		return ""
+	}
+	v, _ := c.Env(name)
+	return v
+}
+
+// ID is the gate's stable upper-token identifier used on its clean line:
+// the registered name upper-cased ("check-tree-terms" -> "CHECK-TREE-TERMS").
+func ID(name string) string { return strings.ToUpper(name) }
+
+// Refuse prints a refusal naming the gate on stderr and answers exit 2.
+// Use it whenever the gate could not decide: an unreadable input, a bad
+// knob, a missing program.
+func (c *Context) Refuse(format string, args ...any) int {
+	msg := fmt.Sprintf(format, args...)
+	fmt.Fprintf(c.Err, "%s: %s\n", c.Name, strings.TrimRight(msg, "\n"))
+	return Refused
+}
+
+// RefuseErr refuses with an error's text.
+func (c *Context) RefuseErr(err error) int { return c.Refuse("%v", err) }
+
+// Findings answers the structured findings reported so far, for SARIF.
+func (c *Context) Findings() []Finding { return c.findings }
+
+// Finding is one violation. Path and Line locate it (Line 0: whole file;
+// Path "": no file); Class keys the help line; Msg says what is wrong.
+// Text, when set, is printed verbatim instead of the composed line, for
+// gates whose finding shape is pinned (e.g. "path:lineno:line").
+type Finding struct {
+	Class string
+	Path  string
+	Line  int
+	Msg   string
+	Text  string
+}
+
+// Line renders the finding in the contract's text form.
+func (f Finding) String() string {
+	if f.Text != "" {
+		return f.Text
+	}
+	switch {
+	case f.Path == "":
+		return f.Msg
+	case f.Line > 0:
+		return fmt.Sprintf("%s:%d: %s", f.Path, f.Line, f.Msg)
+	default:
+		return fmt.Sprintf("%s: %s", f.Path, f.Msg)
+	}
+}
+
+// Report collects a gate's findings and prints the output contract.
+type Report struct {
+	c       *Context
+	helps   map[string]string
+	classes []string // classes with findings, in first-appearance order
+	seen    map[string]bool
+}
+
+// NewReport starts a report. helps maps each failure class the gate can
+// produce to its remedy; a finding of an unknown class is a programming
+// error and panics (the battery turns a panic into exit 2).
+func (c *Context) NewReport(helps map[string]string) *Report {
+	return &Report{c: c, helps: helps, seen: map[string]bool{}}
+}
+
+// Add prints one finding line at once and remembers its class.
+func (r *Report) Add(f Finding) {
+	if _, ok := r.helps[f.Class]; !ok {
+		panic(fmt.Sprintf("gate %s: finding class %q has no help line", r.c.Name, f.Class))
+	}
+	fmt.Fprintln(r.c.Out, f.String())
+	r.c.findings = append(r.c.findings, f)
+	if !r.seen[f.Class] {
+		r.seen[f.Class] = true
+		r.classes = append(r.classes, f.Class)
+	}
+}
+
+// Failed reports whether any finding was added.
+func (r *Report) Failed() bool { return len(r.classes) > 0 }
+
+// Done ends the report: with no finding it prints the clean line with the
+// given parenthetical and answers 0; otherwise one help line per failure
+// class, in the order the classes first appeared, and answers 1.
+func (r *Report) Done(parenthetical string) int {
+	if !r.Failed() {
+		fmt.Fprintf(r.c.Out, "%s: clean (%s)\n", ID(r.c.Name), parenthetical)
+		return Clean
+	}
+	for _, class := range r.classes {
+		fmt.Fprintf(r.c.Out, "help: %s\n", r.helps[class])
+	}
+	return Failed
+}
+
+// Rule is an in-process gate.
+type Rule func(c *Context) int
+
+// Def binds a descriptor name to its rule.
+type Def struct {
+	Name  string
+	Owner string // declaring kit's directory name; "" for a consumer-declared member
+	Rule  Rule
+}
