@@ -1,3 +1,25 @@
+// Command gates is the gate-sdk binary: the battery, every compiled gate,
+// the git hooks and the --emit projections. It turns argv into an exit
+// status and does nothing else; internal/cli owns the grammar.
 package main
 
-func main() {}
+import (
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/gate-sdk/gates/internal/cli"
+)
+
+func main() {
+	// A reader that has gone must not kill the process: with SIGPIPE
+	// notified (never ignored, so children keep the default disposition) a
+	// write to a closed pipe returns EPIPE, which the CLI's stdout drops.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+	os.Exit(cli.Launch(os.Args, cli.IO{
+		Stdin:  os.Stdin,
+		Stdout: os.Stdout,
+		Stderr: os.Stderr,
+		Env:    os.LookupEnv,
+	}))
+}

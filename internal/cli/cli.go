@@ -153,3 +153,15 @@ func writeUsage(w io.Writer) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "exit status: 0 clean, 1 a gate found a violation, 2 the command could not run.")
 }
+
+// Launch is the process entry: a binary started under a served git hook's
+// name is that hook's launcher; any other name is the ordinary command line.
+func Launch(argv []string, sio IO) int {
+	if len(argv) == 0 {
+		return Main(nil, sio)
+	}
+	if hook, ok := launcherHook(argv[0]); ok {
+		return runLauncher(hook, argv[1:], sio)
+	}
+	return Main(argv[1:], sio)
+}

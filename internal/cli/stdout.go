@@ -31,3 +31,16 @@ func (d *departedWriter) Write(p []byte) (int, error) {
 	}
 	return n, err
 }
+
+// lockedWriter serialises writes to one buffer shared by a gate's stdout
+// and stderr, keeping their interleaving in write order.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}

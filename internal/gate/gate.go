@@ -170,6 +170,7 @@ type Rule func(c *Context) int
 // Def binds a descriptor name to its rule.
 type Def struct {
 	Name  string
-	Owner string // declaring kit's directory name; "" for a consumer-declared member
+	Owner string   // declaring kit's directory name; "" for a consumer-declared member
+	Knobs []string // knobs the rule reads; their kits' tracked knob files become derived couples
 	Rule  Rule
 }

@@ -1,0 +1,94 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/gate-sdk/gates/internal/battery"
+	"github.com/gate-sdk/gates/internal/gate"
+)
+
+// gateContext builds the run context of one in-process gate.
+func (s *Session) gateContext(def gate.Def, args []string, out, errw io.Writer, scratch string) (*gate.Context, error) {
+	cwd, err := s.Cwd()
+	if err != nil {
+		return nil, err
+	}
+	set, err := s.Knobs()
+	if err != nil {
+		return nil, err
+	}
+	gatesDir, err := s.GatesDir()
+	if err != nil {
+		return nil, err
+	}
+	roots, err := s.KitRoots()
+	if err != nil {
+		return nil, err
+	}
+	return &gate.Context{
+		Name:     def.Name,
+		Args:     args,
+		Dir:      cwd,
+		GatesDir: gatesDir,
+		KitRoots: roots.Paths(),
+		Scratch:  scratch,
+		Env:      s.Env,
+		Knobs:    set,
+		Tree:     lazyTree{s},
+		Out:      out,
+		Err:      errw,
+	}, nil
+}
+
+// runStandalone is `gates <gate> [args]`: the rule over the working
+// directory with its output on the process's own streams.
+func runStandalone(s *Session, def gate.Def, args []string) int {
+	scratch, err := os.MkdirTemp("", "gates-"+def.Name+"-")
+	if err != nil {
+		fmt.Fprintf(s.Stderr, "%s: cannot make a scratch directory: %v\n", def.Name, err)
+		return 2
+	}
+	defer os.RemoveAll(scratch)
+	c, err := s.gateContext(def, args, s.Stdout, s.Stderr, scratch)
+	if err != nil {
+		fmt.Fprintf(s.Stderr, "%s: %v\n", def.Name, err)
+		return 2
+	}
+	return protect(def, c)
+}
+
+// inProcess answers a battery member's Exec for a compiled rule: stdout
+// and stderr captured into one buffer, as a child's would be under 2>&1.
+func inProcess(s *Session, def gate.Def, args []string) func(scratch string) battery.Outcome {
+	return func(scratch string) battery.Outcome {
+		var buf bytes.Buffer
+		w := &lockedWriter{w: &buf}
+		c, err := s.gateContext(def, args, w, w, scratch)
+		if err != nil {
+			fmt.Fprintf(w, "%s: %v\n", def.Name, err)
+			return battery.Outcome{Code: 2, Output: buf.Bytes()}
+		}
+		code := protect(def, c)
+		return battery.Outcome{Code: code, Output: buf.Bytes()}
+	}
+}
+
+// protect runs a rule, turning a panic into that gate's exit 2 and any
+// status outside 0..2 into 2.
+func protect(def gate.Def, c *gate.Context) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(c.Err, "%s: internal error: %v\n", def.Name, r)
+			code = 2
+		}
+	}()
+	code = def.Rule(c)
+	if code < 0 || code > 2 {
+		fmt.Fprintf(c.Err, "%s: rule answered status %d; treating it as could-not-run\n", def.Name, code)
+		code = 2
+	}
+	return code
+}

@@ -1,0 +1,156 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/gate-sdk/gates/internal/fixture"
+	"github.com/gate-sdk/gates/internal/registry"
+	"github.com/gate-sdk/gates/internal/spawn"
+	"github.com/gate-sdk/gates/internal/walk"
+)
+
+const gateTestsUsage = "usage: gates --run-gate-tests [<tests-dir> [<checks-dir>...]]"
+
+// runGateTests is the --run-gate-tests arm.
+func runGateTests(s *Session, args []string) int {
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
+		fmt.Fprintln(s.Stdout, gateTestsUsage)
+		return 0
+	}
+	ops, ok := dashFree(s, "--run-gate-tests", gateTestsUsage, args)
+	if !ok {
+		return 2
+	}
+	cwd, err := s.Cwd()
+	if err != nil {
+		return s.fail(err)
+	}
+	set, err := s.Knobs()
+	if err != nil {
+		return s.fail(err)
+	}
+	testsDir := ""
+	if len(ops) > 0 {
+		testsDir = ops[0]
+	} else if testsDir, err = set.Scalar("GATE_SDK_TESTS_DIR"); err != nil {
+		return s.fail(err)
+	}
+	absTests := walk.AbsAgainst(cwd, testsDir)
+	if st, err := os.Stat(absTests); err != nil || !st.IsDir() {
+		return s.fail(refusal{msg: fmt.Sprintf("run-gate-tests: tests dir %s does not exist", testsDir)})
+	}
+
+	// The declaration dirs: the operands replace the default set.
+	var dirs []string
+	if len(ops) > 1 {
+		for _, d := range ops[1:] {
+			if st, err := os.Stat(walk.AbsAgainst(cwd, d)); err != nil || !st.IsDir() {
+				return s.fail(refusal{msg: fmt.Sprintf("run-gate-tests: checks dir %s is not a directory", d)})
+			}
+			dirs = append(dirs, walk.AbsAgainst(cwd, d))
+		}
+	} else {
+		gatesDir, err := s.GatesDir()
+		if err != nil {
+			return s.fail(err)
+		}
+		roots, err := s.KitRoots()
+		if err != nil {
+			return s.fail(err)
+		}
+		for _, d := range registry.SearchDirs(gatesDir, roots.Paths()) {
+			dirs = append(dirs, walk.AbsAgainst(cwd, d))
+		}
+	}
+
+	// The pins every case runs under, absolute at the invoker's root.
+	bin, err := set.Scalar("GATE_SDK_NATIVE_BIN")
+	if err != nil {
+		return s.fail(err)
+	}
+	absBin := walk.AbsAgainst(cwd, bin)
+	tmp, err := set.Scalar("GATE_SDK_TMP_DIR")
+	if err != nil {
+		return s.fail(err)
+	}
+	if err := walk.EnsureTmpDir(tmp, cwd); err != nil {
+		return s.fail(err)
+	}
+	absTmp := walk.AbsAgainst(cwd, tmp)
+	sdkRoot := s.Getenv("GATE_SDK_ROOT")
+	if sdkRoot == "" {
+		sdkRoot = "gate-sdk"
+	}
+	absRoot := walk.AbsAgainst(cwd, sdkRoot)
+
+	resolve := func(gate string) ([]string, error) {
+		res, err := registry.ResolveIn(registry.OS{}, gate, dirs)
+		if err != nil {
+			return nil, err
+		}
+		switch res.Kind {
+		case registry.Shell:
+			return []string{res.Path}, nil
+		case registry.Descriptor:
+			if st, err := os.Stat(absBin); err != nil || st.IsDir() || st.Mode()&0o111 == 0 {
+				return nil, fmt.Errorf("%s is a compiled gate and the binary %s is absent or not executable; build it (make build) or point GATE_SDK_NATIVE_BIN at it", gate, absBin)
+			}
+			return []string{absBin, gate}, nil
+		case registry.Ambiguous:
+			return nil, res.Err()
+		}
+		return nil, fmt.Errorf("%s resolves in none of: %s", gate, strings.Join(dirs, " "))
+	}
+	res, err := fixture.Run(fixture.Options{
+		TestsDir:   absTests,
+		Label:      testsDir,
+		InvokerDir: cwd,
+		Resolve:    resolve,
+		CaseEnv:    []string{"GATE_SDK_NATIVE_BIN=" + absBin, "GATE_SDK_TMP_DIR=" + absTmp, "GATE_SDK_ROOT=" + absRoot},
+		TestEnv:    []string{"GATE_SDK_NATIVE_BIN=" + absBin, "GATE_SDK_ROOT=" + absRoot},
+		Exec:       fixtureExec,
+		Out:        s.Stdout,
+	})
+	if err != nil {
+		return s.fail(err)
+	}
+	return res.Code()
+}
+
+// fixtureExec runs one case or unit test through the spawn funnel, stdin
+// from the null device, stdout and stderr merged.
+func fixtureExec(argv []string, dir string, env []string) (int, []byte, error) {
+	prog := spawn.At(argv[0])
+	if argv[0] == "bash" {
+		prog = spawn.Bash()
+	}
+	res, err := spawn.RunMerged(spawn.Cmd{Program: prog, Args: argv[1:], Dir: dir, ExtraEnv: env})
+	if err != nil {
+		return 0, nil, err
+	}
+	return res.ReportedCode(), res.Output(), nil
+}
+
+func emitFixtureSuites(s *Session, args []string) int {
+	if !noOperands(s, "--emit fixture-suites", args) {
+		return 2
+	}
+	gatesDir, err := s.GatesDir()
+	if err != nil {
+		return s.fail(err)
+	}
+	roots, err := s.KitRoots()
+	if err != nil {
+		return s.fail(err)
+	}
+	suites, err := registry.FixtureSuites(registry.OS{}, roots.Paths(), gatesDir)
+	if err != nil {
+		return s.fail(err)
+	}
+	for _, su := range suites {
+		fmt.Fprintln(s.Stdout, su.Row())
+	}
+	return 0
+}

@@ -1,0 +1,120 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gate-sdk/gates/internal/knob"
+	"github.com/gate-sdk/gates/internal/registry"
+)
+
+// registryKnobs adapts the knob set to what couples= expansion reads.
+type registryKnobs struct{ set *knob.Set }
+
+func (k registryKnobs) Knob(name string) (registry.KnobValue, error) {
+	if name == "GATE_SDK_GATES_DIR" || name == "GATE_SDK_ROOT" {
+		v, err := k.set.Scalar(name)
+		return registry.KnobValue{Shape: registry.ShapeLocator, Value: v}, err
+	}
+	v, err := k.set.Resolve(name)
+	if err != nil {
+		return registry.KnobValue{}, err
+	}
+	switch v.Shape {
+	case knob.Indexed:
+		return registry.KnobValue{Shape: registry.ShapeIndexed, Elems: v.Elems}, nil
+	case knob.Keyed:
+		return registry.KnobValue{Shape: registry.ShapePacked, Elems: strings.Split(v.Wire(), "\t")}, nil
+	}
+	if words, err := k.set.Words(name); err == nil && k.isWords(name) {
+		return registry.KnobValue{Shape: registry.ShapeWords, Elems: words}, nil
+	}
+	return registry.KnobValue{Shape: registry.ShapeScalar, Value: v.Scalar}, nil
+}
+
+func (k registryKnobs) isWords(name string) bool {
+	for _, t := range k.set.Tables() {
+		if r := t.Row(name); r != nil {
+			return r.Words
+		}
+	}
+	return false
+}
+
+// Field answers one field of a keyed knob's pairs: "key" or "value".
+func (k registryKnobs) Field(name, field string) ([]string, error) {
+	pairs, err := k.set.Keyed(name)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, p := range pairs {
+		switch field {
+		case "key":
+			out = append(out, p.Key)
+		case "value":
+			out = append(out, p.Value)
+		default:
+			return nil, fmt.Errorf("knob %s has no field %q (keyed knobs carry key and value)", name, field)
+		}
+	}
+	return out, nil
+}
+
+// kitReach answers the static kits a set of knob names reaches: the kit
+// whose prefix owns each name, by stem, in table order.
+type kitReach struct{ set *knob.Set }
+
+func (r kitReach) KitsReached(names []string) ([]string, error) {
+	var out []string
+	for _, t := range r.set.Tables() {
+		for _, n := range names {
+			if strings.HasPrefix(n, t.Prefix+"_") && n != "GATE_SDK_GATES_DIR" && n != "GATE_SDK_ROOT" {
+				out = append(out, t.Stem)
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+// loadedRegistry is the registry with everything its readers derive from.
+type loadedRegistry struct {
+	*registry.Registry
+	env *registry.Env
+}
+
+// loadRegistry reads <gatesDir>/gates.list and prepares trigger derivation.
+func (s *Session) loadRegistry(gatesDir string) (*loadedRegistry, error) {
+	set, err := s.Knobs()
+	if err != nil {
+		return nil, err
+	}
+	roots, err := s.KitRoots()
+	if err != nil {
+		return nil, err
+	}
+	reg, err := registry.Load(registry.OS{}, gatesDir, roots.Paths())
+	if err != nil {
+		return nil, err
+	}
+	return &loadedRegistry{Registry: reg, env: s.triggerEnv(set, gatesDir, roots.Paths())}, nil
+}
+
+func (s *Session) triggerEnv(set *knob.Set, gatesDir string, roots []string) *registry.Env {
+	return &registry.Env{
+		KitRoots: roots,
+		GatesDir: gatesDir,
+		Knobs:    registryKnobs{set},
+		Reach:    kitReach{set},
+		Declared: declaredKnobs,
+	}
+}
+
+// declaredKnobs answers the knob names a compiled member declares.
+func declaredKnobs(member string) []string {
+	if d, ok := findGate(member); ok {
+		return d.Knobs
+	}
+	return nil
+}

@@ -1,0 +1,471 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"github.com/gate-sdk/gates/internal/battery"
+	"github.com/gate-sdk/gates/internal/registry"
+	"github.com/gate-sdk/gates/internal/spawn"
+	"github.com/gate-sdk/gates/internal/walk"
+)
+
+// runArgs is the battery's parsed argv.
+type runArgs struct {
+	gatesDir string   // positional or --gates-dir; "" = the configured one
+	forPaths []string // --for
+	only     []string // --only
+	forward  []string // after -- under --only
+	hasFor   bool
+	hasOnly  bool
+	dashDash bool
+}
+
+func parseRunArgs(args []string) (runArgs, bool, error) {
+	var r runArgs
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
+		return r, true, nil
+	}
+	unrecognized := func(tok string) error {
+		return usageError{msg: fmt.Sprintf("run-gates: unrecognized option '%s'", tok)}
+	}
+	for i := 0; i < len(args); i++ {
+		tok := args[i]
+		switch {
+		case tok == "--for" || tok == "--only":
+			if r.hasFor || r.hasOnly {
+				return r, false, usageError{msg: "run-gates: --for and --only each take the rest of the line; give one"}
+			}
+			rest := args[i+1:]
+			if tok == "--for" {
+				r.hasFor = true
+				for _, p := range rest {
+					if strings.HasPrefix(p, "-") {
+						return r, false, unrecognized(p)
+					}
+					r.forPaths = append(r.forPaths, p)
+				}
+				if len(r.forPaths) == 0 {
+					return r, false, usageError{msg: "run-gates: --for needs at least one path"}
+				}
+			} else {
+				r.hasOnly = true
+				for j, n := range rest {
+					if n == "--" {
+						r.dashDash = true
+						r.forward = append([]string(nil), rest[j+1:]...)
+						break
+					}
+					if strings.HasPrefix(n, "-") {
+						return r, false, unrecognized(n)
+					}
+					r.only = append(r.only, n)
+				}
+				if len(r.only) == 0 {
+					return r, false, usageError{msg: "run-gates: --only needs at least one gate name"}
+				}
+			}
+			return r, false, nil
+		case tok == "--gates-dir":
+			if i+1 >= len(args) || r.gatesDir != "" {
+				return r, false, usageError{msg: "run-gates: --gates-dir takes one directory"}
+			}
+			i++
+			r.gatesDir = args[i]
+		case tok == "--":
+			if i+1 < len(args) && r.gatesDir == "" {
+				i++
+				r.gatesDir = args[i]
+			}
+			if i+1 < len(args) {
+				return r, false, usageError{msg: fmt.Sprintf("run-gates: unexpected operand '%s'", args[i+1])}
+			}
+		case strings.HasPrefix(tok, "-"):
+			return r, false, unrecognized(tok)
+		default:
+			if r.gatesDir != "" {
+				return r, false, usageError{msg: fmt.Sprintf("run-gates: unexpected operand '%s'", tok)}
+			}
+			r.gatesDir = tok
+		}
+	}
+	return r, false, nil
+}
+
+// runBattery is the --run arm: every registered member, or the --for /
+// --only selection, on the worker pool, reported quiet-green/loud-red.
+func runBattery(s *Session, args []string) int {
+	ra, help, err := parseRunArgs(args)
+	if err != nil {
+		return s.fail(err)
+	}
+	if help {
+		writeUsage(s.Stdout)
+		return 0
+	}
+	if _, err := s.Top(); err != nil {
+		return s.fail(fmt.Errorf("run-gates: %v", err))
+	}
+	configured, err := s.GatesDir()
+	if err != nil {
+		return s.fail(err)
+	}
+	gatesDir := configured
+	if ra.gatesDir != "" {
+		gatesDir = strings.TrimSuffix(ra.gatesDir, "/")
+	}
+	reg, err := s.loadRegistry(gatesDir)
+	if err != nil {
+		if registry.IsKind(err, registry.KindNoRegistry) {
+			return s.fail(refusal{msg: "run-gates: " + err.Error() + s.steer(ra.gatesDir, configured)})
+		}
+		return s.fail(fmt.Errorf("run-gates: %v", err))
+	}
+	if len(reg.Members) == 0 {
+		return s.fail(refusal{msg: fmt.Sprintf("run-gates: %s names no gates", reg.Path)})
+	}
+
+	var selected []selection
+	switch {
+	case ra.hasOnly:
+		selected, err = s.selectOnly(reg, ra)
+	case ra.hasFor:
+		var none bool
+		selected, none, err = s.selectFor(reg, ra.forPaths)
+		if err == nil && none {
+			for _, p := range ra.forPaths {
+				fmt.Fprintf(s.Stdout, "no registered gate couples to %s\n", p)
+			}
+			return 0
+		}
+	default:
+		for _, m := range reg.Distinct() {
+			selected = append(selected, selection{member: m})
+		}
+	}
+	if err != nil {
+		return s.fail(err)
+	}
+
+	jobs, err := s.jobs()
+	if err != nil {
+		return s.fail(err)
+	}
+	scratch, err := os.MkdirTemp("", "gates-run-")
+	if err != nil {
+		return s.fail(fmt.Errorf("run-gates: cannot make the run's scratch directory: %v", err))
+	}
+	defer os.RemoveAll(scratch)
+
+	members := make([]battery.Member, len(selected))
+	for i, sel := range selected {
+		members[i] = s.batteryMember(sel)
+	}
+	verdicts := battery.Run(members, battery.Options{
+		Jobs: jobs,
+		Scratch: func(name string) (string, error) {
+			return os.MkdirTemp(scratch, name+"-")
+		},
+	})
+	verbose := s.Getenv("GATE_SDK_VERBOSE") != ""
+	failed := battery.Report(s.Stdout, verdicts, verbose, s.specLine, omissions(reg))
+
+	code := 0
+	if failed > 0 {
+		code = 1
+	}
+	if !ra.hasFor && !ra.hasOnly && gatesDir == configured {
+		if err := s.writeTimings(verdicts); err != nil {
+			fmt.Fprintf(s.Stderr, "run-gates: %v\n", err)
+			code = 2
+		}
+	}
+	if path := s.Getenv("GATE_SDK_SARIF_FILE"); path != "" {
+		if err := s.writeSARIF(path, reg, verdicts); err != nil {
+			fmt.Fprintf(s.Stderr, "run-gates: cannot write the SARIF log %s: %v\n", path, err)
+			code = 2
+		}
+	}
+	return code
+}
+
+// selection is one member chosen to run, with its operands.
+type selection struct {
+	member registry.Member
+	args   []string
+}
+
+func (s *Session) selectOnly(reg *loadedRegistry, ra runArgs) ([]selection, error) {
+	want := map[string]bool{}
+	for _, n := range ra.only {
+		want[n] = true
+	}
+	var out []selection
+	found := map[string]bool{}
+	for _, m := range reg.Distinct() {
+		if want[m.Name] {
+			out = append(out, selection{member: m})
+			found[m.Name] = true
+		}
+	}
+	var missing []string
+	for n := range want {
+		if !found[n] {
+			missing = append(missing, n)
+		}
+	}
+	if len(missing) > 0 {
+		if len(want) == 1 {
+			// A sole name the registry omits runs when a check dir declares it.
+			res, err := registry.Resolve(registry.OS{}, missing[0], reg.GatesDir, reg.KitRoots)
+			if err == nil && res.Kind != registry.Unresolved {
+				m := registry.Member{Name: missing[0], Resolution: res}
+				m.Manifest, m.ManifestErr = readDeclaration(res.Path)
+				out = append(out, selection{member: m})
+				missing = nil
+			}
+		}
+		if len(missing) > 0 {
+			return nil, refusal{msg: fmt.Sprintf("run-gates: --only: %s is not registered in %s and no check dir declares it", strings.Join(sortedCopy(missing), ", "), reg.Path)}
+		}
+	}
+	if ra.dashDash {
+		if len(out) != 1 {
+			var names []string
+			for _, sel := range out {
+				names = append(names, sel.member.Name)
+			}
+			return nil, refusal{msg: fmt.Sprintf("run-gates: arguments after -- go to exactly one gate, and the selection holds %d: %s", len(out), strings.Join(names, " "))}
+		}
+		out[0].args = ra.forward
+	}
+	return out, nil
+}
+
+// selectFor picks the members whose effective trigger matches a path; it
+// is the selection the pre-commit hook makes over the staged set.
+func (s *Session) selectFor(reg *loadedRegistry, paths []string) ([]selection, bool, error) {
+	sels, err := SelectForPaths(reg.Registry, reg.env, paths)
+	if err != nil {
+		return nil, false, fmt.Errorf("run-gates: %v", err)
+	}
+	return sels, len(sels) == 0, nil
+}
+
+// SelectForPaths answers, in registry order and each member once, the
+// members an edit to any of paths fires, with a mode=staged member's
+// matching paths as its operands. An unresolved member, or one whose
+// declaration cannot be read, is an error: the selection cannot know
+// whether it would fire.
+func SelectForPaths(reg *registry.Registry, env *registry.Env, paths []string) ([]selection, error) {
+	var out []selection
+	for _, m := range reg.Distinct() {
+		if err := m.Resolution.Err(); err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", reg.Path, m.Line, err)
+		}
+		if m.ManifestErr != nil {
+			return nil, m.ManifestErr
+		}
+		t, err := env.Trigger(m.Name, m.Manifest)
+		if err != nil {
+			return nil, err
+		}
+		ops := t.Operands(paths)
+		if len(ops) == 0 {
+			continue
+		}
+		sel := selection{member: m}
+		if t.Staged {
+			sel.args = ops
+		}
+		out = append(out, sel)
+	}
+	return out, nil
+}
+
+// batteryMember turns a selected registry member into what the pool runs.
+func (s *Session) batteryMember(sel selection) battery.Member {
+	m := sel.member
+	bm := battery.Member{Name: m.Name, Line: m.Line}
+	if m.Manifest != nil && m.Manifest.Spec != nil {
+		bm.Spec = m.Manifest.Spec.Text
+	}
+	switch m.Kind {
+	case registry.Unresolved:
+		bm.Unresolved = true
+		bm.Harness = ""
+		return bm
+	case registry.Ambiguous:
+		bm.Harness = m.Resolution.Err().Error()
+		return bm
+	}
+	if m.ManifestErr != nil {
+		bm.Harness = m.ManifestErr.Error()
+		return bm
+	}
+	switch m.Kind {
+	case registry.Descriptor:
+		def, ok := findGate(m.Name)
+		if !ok {
+			bm.Harness = fmt.Sprintf("%s: %s declares a compiled gate this binary does not carry (see gates --list)", m.Name, m.Path)
+			return bm
+		}
+		bm.Exec = inProcess(s, def, sel.args)
+	case registry.Shell:
+		path := m.Path
+		args := sel.args
+		bm.Exec = func(scratch string) battery.Outcome {
+			res, err := spawn.RunMerged(spawn.Cmd{Program: spawn.At(path), Args: args, ExtraEnv: []string{"TMPDIR=" + scratch}})
+			if err != nil {
+				return battery.Outcome{Code: 2, Output: []byte(fmt.Sprintf("%s: %v\n", m.Name, err))}
+			}
+			return battery.Outcome{Code: res.ReportedCode(), Output: res.Output()}
+		}
+	}
+	return bm
+}
+
+// specLine renders a red member's declared invariant: its `# spec:` text,
+// with the location published under GATE_SDK_SPEC_BASE_URL when set.
+func (s *Session) specLine(m battery.Member) string {
+	if m.Spec == "" {
+		return ""
+	}
+	base := s.Getenv("GATE_SDK_SPEC_BASE_URL")
+	if base == "" {
+		return m.Spec
+	}
+	loc, stmt, ok := strings.Cut(m.Spec, " — ")
+	if !ok {
+		return m.Spec
+	}
+	return publishedURL(base, loc) + " — " + stmt
+}
+
+// publishedURL maps `kit/SPEC.md §Section` onto base: `<base>/<kit>/SPEC.md#<section>`.
+func publishedURL(base, loc string) string {
+	path, section, _ := strings.Cut(loc, " §")
+	anchor := strings.ToLower(strings.ReplaceAll(strings.TrimSpace(section), " ", "-"))
+	u := strings.TrimSuffix(base, "/") + "/" + strings.TrimPrefix(path, "/")
+	if anchor != "" {
+		u += "#" + anchor
+	}
+	return u
+}
+
+func omissions(reg *loadedRegistry) []battery.Omission {
+	var out []battery.Omission
+	idx := map[string]int{}
+	for _, o := range reg.Omitted {
+		reason := o.Reason
+		if f := strings.Fields(reason); len(f) > 0 {
+			reason = f[0]
+		}
+		if i, ok := idx[reason]; ok {
+			out[i].Count++
+			continue
+		}
+		idx[reason] = len(out)
+		out = append(out, battery.Omission{Reason: reason, Count: 1})
+	}
+	return out
+}
+
+// jobs reads GATE_SDK_JOBS once: unset is the CPU count, 1 is serial.
+func (s *Session) jobs() (int, error) {
+	v, ok := s.Env("GATE_SDK_JOBS")
+	if !ok || v == "" {
+		return runtime.NumCPU(), nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		return 0, refusal{msg: fmt.Sprintf("run-gates: GATE_SDK_JOBS=%q is not a positive worker count", v)}
+	}
+	return n, nil
+}
+
+// writeTimings writes <GATE_SDK_TMP_DIR>/gate-timings.txt after an
+// unfiltered run of the configured registry.
+func (s *Session) writeTimings(verdicts []battery.Verdict) error {
+	set, err := s.Knobs()
+	if err != nil {
+		return err
+	}
+	tmp, err := set.Scalar("GATE_SDK_TMP_DIR")
+	if err != nil {
+		return err
+	}
+	cwd, err := s.Cwd()
+	if err != nil {
+		return err
+	}
+	if err := walk.EnsureTmpDir(tmp, cwd); err != nil {
+		return err
+	}
+	dir := walk.AbsAgainst(cwd, tmp)
+	return os.WriteFile(walk.Child(dir, "gate-timings.txt"), []byte(battery.Timings(verdicts)), 0o644)
+}
+
+func (s *Session) writeSARIF(path string, reg *loadedRegistry, verdicts []battery.Verdict) error {
+	cwd, err := s.Cwd()
+	if err != nil {
+		return err
+	}
+	data, err := battery.SARIF(verdicts, battery.SARIFInput{
+		Registry: reg.Path,
+		Spec:     s.specLine,
+		HelpURI: func(m battery.Member) string {
+			base := s.Getenv("GATE_SDK_SPEC_BASE_URL")
+			if base == "" || m.Spec == "" {
+				return ""
+			}
+			loc, _, _ := strings.Cut(m.Spec, " — ")
+			return publishedURL(base, loc)
+		},
+		IsFile: func(p string) bool {
+			st, err := os.Stat(walk.AbsAgainst(cwd, p))
+			return err == nil && st.Mode().IsRegular()
+		},
+	})
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(walk.AbsAgainst(cwd, path), data, 0o644)
+}
+
+// steer adds the --only remedy to a missing-registry refusal when the
+// positional names a gate of the configured registry.
+func (s *Session) steer(positional, configured string) string {
+	if positional == "" || positional == configured {
+		return ""
+	}
+	reg, err := s.loadRegistry(configured)
+	if err != nil {
+		return ""
+	}
+	if _, ok := reg.Member(positional); !ok {
+		return ""
+	}
+	return fmt.Sprintf("\nrun-gates: %s is a registered gate, not a gates dir; run it with: gates --only %s", positional, positional)
+}
+
+func readDeclaration(path string) (*registry.Manifest, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return registry.ParseManifest(path, data)
+}
+
+func sortedCopy(in []string) []string {
+	out := append([]string(nil), in...)
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j] < out[j-1]; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}

@@ -1,0 +1,166 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/gate-sdk/gates/internal/knob"
+	"github.com/gate-sdk/gates/internal/repo"
+	"github.com/gate-sdk/gates/internal/walk"
+)
+
+// Session is one invocation's shared, lazily built state: the working
+// directory, the knob set, the kit roots and the snapshot of the tracked
+// tree. Each is computed at most once and shared read-only by every gate
+// the invocation runs, so a battery reads the tree once.
+type Session struct {
+	IO
+
+	cwdOnce sync.Once
+	cwd     string
+	cwdErr  error
+
+	knobOnce sync.Once
+	knobs    *knob.Set
+	knobErr  error
+
+	rootsOnce sync.Once
+	roots     walk.KitRootSet
+	rootsErr  error
+
+	treeOnce sync.Once
+	tree     *repo.Snapshot
+	treeErr  error
+}
+
+func newSession(sio IO) *Session {
+	if sio.Env == nil {
+		sio.Env = os.LookupEnv
+	}
+	return &Session{IO: sio}
+}
+
+func (s *Session) close() {}
+
+// Getenv answers an environment variable, "" when unset.
+func (s *Session) Getenv(name string) string {
+	v, _ := s.Env(name)
+	return v
+}
+
+// Cwd answers the working directory in the module's dialect.
+func (s *Session) Cwd() (string, error) {
+	s.cwdOnce.Do(func() { s.cwd, s.cwdErr = walk.Cwd() })
+	return s.cwd, s.cwdErr
+}
+
+// Knobs answers the knob set resolved against the working directory.
+func (s *Session) Knobs() (*knob.Set, error) {
+	s.knobOnce.Do(func() {
+		cwd, err := s.Cwd()
+		if err != nil {
+			s.knobErr = err
+			return
+		}
+		s.knobs, s.knobErr = knob.Load(knob.Options{
+			Dir:        cwd,
+			Lookup:     s.Env,
+			Environ:    os.Environ,
+			AbsAgainst: walk.AbsAgainst,
+		})
+	})
+	return s.knobs, s.knobErr
+}
+
+// KitRoots answers the kit roots in every spelling.
+func (s *Session) KitRoots() (walk.KitRootSet, error) {
+	s.rootsOnce.Do(func() {
+		cwd, err := s.Cwd()
+		if err != nil {
+			s.rootsErr = err
+			return
+		}
+		set, err := s.Knobs()
+		if err != nil {
+			s.rootsErr = err
+			return
+		}
+		dirs, err := set.Scalar("GATE_SDK_KIT_DIRS")
+		if err != nil {
+			s.rootsErr = err
+			return
+		}
+		s.roots, s.rootsErr = walk.KitRoots(walk.KitRootsInput{Cwd: cwd, SdkRoot: s.Getenv("GATE_SDK_ROOT"), KitDirs: dirs})
+	})
+	return s.roots, s.rootsErr
+}
+
+// GatesDir answers the consumer's gates directory (an environment-only
+// locator the knob engine answers with its default).
+func (s *Session) GatesDir() (string, error) {
+	set, err := s.Knobs()
+	if err != nil {
+		return "", err
+	}
+	return set.Scalar("GATE_SDK_GATES_DIR")
+}
+
+// Top answers the git toplevel of the working directory, refusing outside
+// a repository with a message naming the directory.
+func (s *Session) Top() (string, error) {
+	cwd, err := s.Cwd()
+	if err != nil {
+		return "", err
+	}
+	top, ok, err := walk.ToplevelOpt(cwd, nil)
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return "", fmt.Errorf("%s: not inside a git repository", cwd)
+	}
+	return top, nil
+}
+
+// Snapshot answers the tracked tree under the working directory, listed
+// once per process.
+func (s *Session) Snapshot() (*repo.Snapshot, error) {
+	s.treeOnce.Do(func() {
+		if _, err := s.Top(); err != nil {
+			s.treeErr = err
+			return
+		}
+		cwd, _ := s.Cwd()
+		s.tree, s.treeErr = repo.NewSnapshot(cwd)
+	})
+	return s.tree, s.treeErr
+}
+
+// lazyTree adapts the session's snapshot to gate.Tree, listing the tree
+// only when a gate first asks.
+type lazyTree struct{ s *Session }
+
+func (t lazyTree) Files() ([]string, error) {
+	snap, err := t.s.Snapshot()
+	if err != nil {
+		return nil, err
+	}
+	return snap.Files(), nil
+}
+
+func (t lazyTree) Read(p string) ([]byte, error) {
+	snap, err := t.s.Snapshot()
+	if err != nil {
+		return nil, err
+	}
+	return snap.Read(p)
+}
+
+func (t lazyTree) Mode(p string) (uint32, bool) {
+	snap, err := t.s.Snapshot()
+	if err != nil {
+		return 0, false
+	}
+	return snap.Mode(p)
+}
