@@ -1,0 +1,36 @@
+package kits
+
+import (
+	"bytes"
+	"testing"
+)
+
+func TestAllOrderAndContent(t *testing.T) {
+	a, err := All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a) == 0 || a[0].Kit != Core {
+		t.Fatalf("gate-sdk's table must come first; got %v", a)
+	}
+	for i, tb := range a {
+		if !bytes.Contains(tb.Data, []byte("[kit]")) {
+			t.Errorf("%s: embedded table has no [kit] section", tb.Kit)
+		}
+		if i > 1 && a[i-1].Kit >= tb.Kit {
+			t.Errorf("kits after gate-sdk are not in name order: %s then %s", a[i-1].Kit, tb.Kit)
+		}
+	}
+	b, err := All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a) != len(b) {
+		t.Fatal("two calls disagree")
+	}
+	for i := range a {
+		if a[i].Kit != b[i].Kit {
+			t.Fatal("order is not stable")
+		}
+	}
+}
