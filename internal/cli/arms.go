@@ -30,7 +30,7 @@ type Arm struct {
 
 // failOpenArms is the authoritative fail-open set; the sh and PowerShell
 // front ends each carry a copy that a test holds equal to this one.
-var failOpenArms = []string{"--hook", "--statusline"}
+var failOpenArms = []string{"--hook"}
 
 // FailOpenArms answers the fail-open set.
 func FailOpenArms() []string { return append([]string(nil), failOpenArms...) }
