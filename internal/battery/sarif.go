@@ -37,11 +37,13 @@ func SARIF(verdicts []Verdict, in SARIFInput) ([]byte, error) {
 			continue
 		}
 		rule := run.AddRule(v.Name)
+		desc := v.Name + " did not pass"
 		if in.Spec != nil {
 			if s := in.Spec(v.Member); s != "" {
-				rule.WithShortDescription(sarif.NewMultiformatMessageString(s))
+				desc = s
 			}
 		}
+		rule.WithShortDescription(sarif.NewMultiformatMessageString(desc))
 		if in.HelpURI != nil {
 			if u := in.HelpURI(v.Member); u != "" {
 				rule.WithHelpURI(u)

@@ -1,0 +1,108 @@
+package battery
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+func validate(t *testing.T, data []byte) map[string]any {
+	t.Helper()
+	f, err := os.Open("../../testdata/sarif/sarif-schema-2.1.0.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("sarif.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile("sarif.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sch.Validate(inst); err != nil {
+		t.Fatalf("SARIF log does not validate against 2.1.0: %v\n%s", err, data)
+	}
+	var out map[string]any
+	if err := json.Unmarshal(data, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func results(t *testing.T, log map[string]any) []map[string]any {
+	runs := log["runs"].([]any)
+	res := runs[0].(map[string]any)["results"].([]any)
+	var out []map[string]any
+	for _, r := range res {
+		out = append(out, r.(map[string]any))
+	}
+	return out
+}
+
+func location(r map[string]any) (string, float64) {
+	loc := r["locations"].([]any)[0].(map[string]any)["physicalLocation"].(map[string]any)
+	uri := loc["artifactLocation"].(map[string]any)["uri"].(string)
+	line := 0.0
+	if reg, ok := loc["region"].(map[string]any); ok {
+		line = reg["startLine"].(float64)
+	}
+	return uri, line
+}
+
+func TestSARIFFindingLineLandsAtFileAndLine(t *testing.T) {
+	verdicts := []Verdict{
+		{Member: Member{Name: "check-a", Line: 3, Spec: "gate-sdk/SPEC.md §check-a — a holds"}, Outcome: Outcome{Code: 1, Output: []byte("docs/a.md:12: bad word\nnowhere.md:1: x\nhelp: fix it\n")}},
+		{Member: Member{Name: "check-b", Line: 4}, Outcome: Outcome{Code: 0}},
+		{Member: Member{Name: "check-c", Line: 5}, Outcome: Outcome{Code: 2, Output: []byte("check-c: cannot read x\n")}},
+		{Member: Member{Name: "check-d", Line: 6, Unresolved: true}},
+	}
+	data, err := SARIF(verdicts, SARIFInput{
+		Registry: "scripts/gates.list",
+		Spec:     func(m Member) string { return m.Spec },
+		IsFile:   func(p string) bool { return p == "docs/a.md" },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := results(t, validate(t, data))
+	if len(res) != 3 {
+		t.Fatalf("want 3 results (one placed finding, two registry-line results), got %d:\n%s", len(res), data)
+	}
+	if uri, line := location(res[0]); uri != "docs/a.md" || line != 12 || res[0]["ruleId"] != "check-a" {
+		t.Fatalf("finding landed at %s:%v rule %v", uri, line, res[0]["ruleId"])
+	}
+	if uri, line := location(res[1]); uri != "scripts/gates.list" || line != 5 {
+		t.Fatalf("an unplaceable red should land at its registry line, got %s:%v", uri, line)
+	}
+	if uri, line := location(res[2]); uri != "scripts/gates.list" || line != 6 {
+		t.Fatalf("unresolved member should land at its registry line, got %s:%v", uri, line)
+	}
+	if !strings.Contains(string(data), "a holds") {
+		t.Fatalf("rule description missing the invariant:\n%s", data)
+	}
+}
+
+func TestSARIFGreenRunHasEmptyResults(t *testing.T) {
+	data, err := SARIF([]Verdict{{Member: Member{Name: "check-a", Line: 1}}}, SARIFInput{Registry: "scripts/gates.list"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := validate(t, data)
+	if res := log["runs"].([]any)[0].(map[string]any)["results"].([]any); len(res) != 0 {
+		t.Fatalf("green run must carry an empty result set, got %v", res)
+	}
+}
