@@ -33,7 +33,8 @@ type Member struct {
 	Line int
 	// Spec is the descriptor's `# spec:` value, printed beneath a red verdict.
 	Spec string
-	// Unresolved marks a name no resolve directory declares.
+	// Unresolved marks a name no resolve directory declares; its Exec, if
+	// any, only reports where the name stands.
 	Unresolved bool
 	// Harness, when non-empty, is a dispatch failure decided before the
 	// member could run (an ambiguous declaration, an unreadable manifest).
@@ -71,7 +72,7 @@ func Run(members []Member, opts Options) []Verdict {
 	for i := range members {
 		m := members[i]
 		verdicts[i].Member = m
-		if m.Unresolved || m.Harness != "" || m.Exec == nil {
+		if m.Exec == nil || m.Harness != "" {
 			if m.Harness != "" {
 				verdicts[i].Outcome = Outcome{Code: 2, Output: []byte(strings.TrimRight(m.Harness, "\n") + "\n")}
 			}

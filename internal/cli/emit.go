@@ -35,6 +35,9 @@ func emitKitRoots(s *Session, args []string) int {
 	if !noOperands(s, "--emit kit-roots", args) {
 		return 2
 	}
+	if _, err := s.Top(); err != nil {
+		return s.fail(err)
+	}
 	roots, err := s.KitRoots()
 	if err != nil {
 		return s.fail(err)

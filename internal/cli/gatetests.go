@@ -137,6 +137,9 @@ func emitFixtureSuites(s *Session, args []string) int {
 	if !noOperands(s, "--emit fixture-suites", args) {
 		return 2
 	}
+	if _, err := s.Top(); err != nil {
+		return s.fail(err)
+	}
 	gatesDir, err := s.GatesDir()
 	if err != nil {
 		return s.fail(err)

@@ -162,7 +162,7 @@ func runBattery(s *Session, args []string) int {
 
 	members := make([]battery.Member, len(selected))
 	for i, sel := range selected {
-		members[i] = s.batteryMember(sel)
+		members[i] = s.batteryMember(sel, reg.Path)
 	}
 	verdicts := battery.Run(members, battery.Options{
 		Jobs: jobs,
@@ -287,7 +287,7 @@ func SelectForPaths(reg *registry.Registry, env *registry.Env, paths []string) (
 }
 
 // batteryMember turns a selected registry member into what the pool runs.
-func (s *Session) batteryMember(sel selection) battery.Member {
+func (s *Session) batteryMember(sel selection, list string) battery.Member {
 	m := sel.member
 	bm := battery.Member{Name: m.Name, Line: m.Line}
 	if m.Manifest != nil && m.Manifest.Spec != nil {
@@ -296,7 +296,8 @@ func (s *Session) batteryMember(sel selection) battery.Member {
 	switch m.Kind {
 	case registry.Unresolved:
 		bm.Unresolved = true
-		bm.Harness = ""
+		msg := fmt.Sprintf("%s:%d: %v\n", list, m.Line, m.Resolution.Err())
+		bm.Exec = func(string) battery.Outcome { return battery.Outcome{Code: 2, Output: []byte(msg)} }
 		return bm
 	case registry.Ambiguous:
 		bm.Harness = m.Resolution.Err().Error()

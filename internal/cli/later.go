@@ -1,0 +1,258 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/gate-sdk/gates/internal/csmoke"
+	"github.com/gate-sdk/gates/internal/githook"
+	"github.com/gate-sdk/gates/internal/registry"
+	"github.com/gate-sdk/gates/internal/spawn"
+	"github.com/gate-sdk/gates/internal/walk"
+)
+
+// laterArms answers the arms of the git-hook family (--git-hook,
+// --install-hooks, --measure-commit) and the consumer-smoke family
+// (--run-consumer-smoke, --run-demo).
+func laterArms() []Arm {
+	hookKnobs := []string{"GATE_SDK_GATES_DIR", "GATE_SDK_KIT_DIRS"}
+	return []Arm{
+		{Flag: "--git-hook", Synopsis: "pre-commit | commit-msg <message-file>",
+			Summary: "what a placed git hook runs: the gates the staged paths trigger, or the commit-msg gates",
+			Knobs:   hookKnobs, Family: Run, Main: runGitHook},
+		{Flag: "--install-hooks", Synopsis: "[--refresh]",
+			Summary: "place the pre-commit and commit-msg hooks in this clone and point core.hooksPath at them",
+			Knobs:   append([]string{"GATE_SDK_NATIVE_BIN"}, append(hookKnobs, "GATE_SDK_IDENTITY_FILE")...),
+			Family:  Run, Main: runInstallHooks},
+		{Flag: "--measure-commit", Synopsis: "",
+			Summary: "time what the pre-commit hook would run if every tracked path were staged",
+			Knobs:   hookKnobs, Family: Run, Main: runMeasureCommit},
+		{Flag: "--run-consumer-smoke", Synopsis: "[--keep] [<kit-root>...]",
+			Summary: "vendor the kits into a scratch consumer and prove each installs green and reddens on its planted violation",
+			Knobs:   []string{"GATE_SDK_KIT_DIRS", "GATE_SDK_NATIVE_BIN"}, Family: Run, Main: runConsumerSmoke},
+		{Flag: "--run-demo", Synopsis: "",
+			Summary: "narrated walkthrough: vendor, green, a planted violation blocked (battery and pre-commit hook), green again",
+			Knobs:   []string{"GATE_SDK_KIT_DIRS", "GATE_SDK_NATIVE_BIN"}, Family: Run, Main: runDemo},
+	}
+}
+
+// launcherHook reports whether the process was started under the name of a
+// git hook it serves.
+func launcherHook(argv0 string) (string, bool) { return githook.LauncherHook(argv0) }
+
+// runLauncher is the served hook's launcher: it starts the binary
+// GATE_SDK_NATIVE_BIN names on --git-hook and answers its status.
+func runLauncher(hook string, args []string, sio IO) int {
+	env := sio.Env
+	if env == nil {
+		env = os.LookupEnv
+	}
+	cwd, err := walk.Cwd()
+	if err != nil {
+		fmt.Fprintf(sio.Stderr, "%s: %v\n", hook, err)
+		return 2
+	}
+	return githook.Launch(hook, args, githook.LaunchInput{Dir: cwd, Env: env, Stdin: sio.Stdin, Stdout: sio.Stdout, Stderr: sio.Stderr})
+}
+
+// hookWorld builds the hook family's world over the session.
+func (s *Session) hookWorld() (githook.World, error) {
+	cwd, err := s.Cwd()
+	if err != nil {
+		return githook.World{}, err
+	}
+	return githook.World{
+		Dir:      cwd,
+		Env:      s.Env,
+		Stdout:   s.Stdout,
+		Stderr:   s.Stderr,
+		Registry: func() (githook.Registry, error) { return s.hookRegistry() },
+		Self:     spawn.Self,
+	}, nil
+}
+
+func runGitHook(s *Session, args []string) int {
+	w, err := s.hookWorld()
+	if err != nil {
+		fmt.Fprintf(s.Stderr, "git-hook: %v\n", err)
+		return 2
+	}
+	return githook.RunHook(args, w)
+}
+
+func runMeasureCommit(s *Session, args []string) int {
+	w, err := s.hookWorld()
+	if err != nil {
+		fmt.Fprintf(s.Stderr, "measure-commit: %v\n", err)
+		return 2
+	}
+	return githook.RunMeasure(args, w)
+}
+
+func runInstallHooks(s *Session, args []string) int {
+	w, err := s.hookWorld()
+	if err != nil {
+		fmt.Fprintf(s.Stderr, "install-hooks: %v\n", err)
+		return 2
+	}
+	return githook.RunInstall(args, githook.InstallWorld{
+		World: w,
+		NativeBin: func() (string, error) {
+			set, err := s.Knobs()
+			if err != nil {
+				return "", err
+			}
+			return set.Scalar("GATE_SDK_NATIVE_BIN")
+		},
+		Resolve: func(name string) (githook.Member, error) {
+			gatesDir, err := s.GatesDir()
+			if err != nil {
+				return githook.Member{}, err
+			}
+			roots, err := s.KitRoots()
+			if err != nil {
+				return githook.Member{}, err
+			}
+			res, err := registry.Resolve(registry.OS{}, name, gatesDir, roots.Paths())
+			if err != nil {
+				return githook.Member{}, err
+			}
+			return githook.Member{Name: name, Kind: res.Kind, Decl: res.Path}, nil
+		},
+	})
+}
+
+func (s *Session) smokeWorld() (csmoke.World, error) {
+	cwd, err := s.Cwd()
+	if err != nil {
+		return csmoke.World{}, err
+	}
+	return csmoke.World{
+		Dir:     cwd,
+		Env:     s.Env,
+		Environ: os.Environ,
+		Stdout:  s.Stdout,
+		Stderr:  s.Stderr,
+		KitRoots: func() ([]string, error) {
+			roots, err := s.KitRoots()
+			if err != nil {
+				return nil, err
+			}
+			return roots.Paths(), nil
+		},
+		NativeBin: func() (string, error) {
+			set, err := s.Knobs()
+			if err != nil {
+				return "", err
+			}
+			return set.Scalar("GATE_SDK_NATIVE_BIN")
+		},
+	}, nil
+}
+
+func runConsumerSmoke(s *Session, args []string) int {
+	w, err := s.smokeWorld()
+	if err != nil {
+		fmt.Fprintf(s.Stderr, "run-consumer-smoke: %v\n", err)
+		return 2
+	}
+	return csmoke.RunSmoke(args, w)
+}
+
+func runDemo(s *Session, args []string) int {
+	w, err := s.smokeWorld()
+	if err != nil {
+		fmt.Fprintf(s.Stderr, "DEMO: FAIL(env) \u2014 %v\n", err)
+		return 2
+	}
+	return csmoke.RunDemo(args, w)
+}
+
+// hookRegistry loads the registry for the hook family.
+func (s *Session) hookRegistry() (githook.Registry, error) {
+	gatesDir, err := s.GatesDir()
+	if err != nil {
+		return nil, err
+	}
+	reg, err := s.loadRegistry(gatesDir)
+	if err != nil {
+		return nil, err
+	}
+	return &hookReg{reg: reg}, nil
+}
+
+// hookReg adapts the loaded registry to the hook family. Its selection is
+// --for's own (SelectForPaths), so what a commit runs for a staged path
+// and what --for runs for it cannot diverge. The one difference is the
+// hook's: a member that resolves nowhere (or ambiguously) is kept at its
+// registry place, to fail there as it does in a battery, where --for
+// refuses the whole selection.
+type hookReg struct{ reg *loadedRegistry }
+
+func (h *hookReg) Members() ([]githook.Member, error) {
+	var out []githook.Member
+	for _, m := range h.reg.Members {
+		gm, err := hookMember(m)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, gm)
+	}
+	return out, nil
+}
+
+func (h *hookReg) Select(paths []string) ([]githook.Member, error) {
+	resolved := *h.reg.Registry
+	resolved.Members = nil
+	for _, m := range h.reg.Members {
+		if m.Kind == registry.Shell || m.Kind == registry.Descriptor {
+			resolved.Members = append(resolved.Members, m)
+		}
+	}
+	sels, err := SelectForPaths(&resolved, h.reg.env, paths)
+	if err != nil {
+		return nil, err
+	}
+	picked := map[string]selection{}
+	for _, sel := range sels {
+		picked[sel.member.Name] = sel
+	}
+	var out []githook.Member
+	for _, m := range h.reg.Distinct() {
+		sel, ok := picked[m.Name]
+		if !ok && (m.Kind == registry.Shell || m.Kind == registry.Descriptor) {
+			continue
+		}
+		gm, err := hookMember(m)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			gm.Operands = sel.args
+		}
+		out = append(out, gm)
+	}
+	return out, nil
+}
+
+// hookMember converts a registry member, refusing one whose declaration
+// resolved and could not be read: its tier is unknown.
+func hookMember(m registry.Member) (githook.Member, error) {
+	gm := githook.Member{Name: m.Name, Kind: m.Kind, Decl: m.Path}
+	switch m.Kind {
+	case registry.Unresolved:
+		return gm, nil
+	case registry.Ambiguous:
+		gm.Problem = m.Err().Error()
+		return gm, nil
+	}
+	if m.ManifestErr != nil {
+		return gm, fmt.Errorf("cannot read the declaration of registered member %s (its tier is unknown): %w", m.Name, m.ManifestErr)
+	}
+	if m.Manifest == nil || m.Manifest.Graph == nil {
+		return gm, fmt.Errorf("%s: registered member %s declares no # graph: line, so its tier is unknown", m.Path, m.Name)
+	}
+	gm.Tier = m.Manifest.Graph.Tier
+	gm.Staged = m.Manifest.Graph.Staged()
+	return gm, nil
+}
