@@ -16,7 +16,7 @@ func (s *Session) gateContext(def gate.Def, args []string, out, errw io.Writer, 
 	if err != nil {
 		return nil, err
 	}
-	set, err := s.Knobs()
+	set, err := s.GateKnobs()
 	if err != nil {
 		return nil, err
 	}

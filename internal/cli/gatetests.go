@@ -79,11 +79,15 @@ func runGateTests(s *Session, args []string) int {
 		return s.fail(err)
 	}
 	absTmp := walk.AbsAgainst(cwd, tmp)
+	// The kit-root locator travels absolute when it names a directory.
+	var rootPin []string
 	sdkRoot := s.Getenv("GATE_SDK_ROOT")
 	if sdkRoot == "" {
-		sdkRoot = "gate-sdk"
+		sdkRoot = walk.DefaultSdkRoot
 	}
-	absRoot := walk.AbsAgainst(cwd, sdkRoot)
+	if st, err := os.Stat(walk.AbsAgainst(cwd, sdkRoot)); err == nil && st.IsDir() {
+		rootPin = []string{"GATE_SDK_ROOT=" + walk.AbsAgainst(cwd, sdkRoot)}
+	}
 
 	resolve := func(gate string) ([]string, error) {
 		res, err := registry.ResolveIn(registry.OS{}, gate, dirs)
@@ -108,8 +112,8 @@ func runGateTests(s *Session, args []string) int {
 		Label:      testsDir,
 		InvokerDir: cwd,
 		Resolve:    resolve,
-		CaseEnv:    []string{"GATE_SDK_NATIVE_BIN=" + absBin, "GATE_SDK_TMP_DIR=" + absTmp, "GATE_SDK_ROOT=" + absRoot},
-		TestEnv:    []string{"GATE_SDK_NATIVE_BIN=" + absBin, "GATE_SDK_ROOT=" + absRoot},
+		CaseEnv:    append([]string{"GATE_SDK_NATIVE_BIN=" + absBin, "GATE_SDK_TMP_DIR=" + absTmp}, rootPin...),
+		TestEnv:    append([]string{"GATE_SDK_NATIVE_BIN=" + absBin}, rootPin...),
 		Exec:       fixtureExec,
 		Out:        s.Stdout,
 	})

@@ -29,6 +29,9 @@ type Session struct {
 	roots     walk.KitRootSet
 	rootsErr  error
 
+	localOnce sync.Once
+	local     *gateKnobs
+
 	treeOnce sync.Once
 	tree     *repo.Snapshot
 	treeErr  error
@@ -91,7 +94,15 @@ func (s *Session) KitRoots() (walk.KitRootSet, error) {
 			s.rootsErr = err
 			return
 		}
-		s.roots, s.rootsErr = walk.KitRoots(walk.KitRootsInput{Cwd: cwd, SdkRoot: s.Getenv("GATE_SDK_ROOT"), KitDirs: dirs})
+		sdk := s.Getenv("GATE_SDK_ROOT")
+		if sdk == "" && dirs == "" {
+			// The default locator naming no directory means no kit is
+			// vendored here (a fixture case, a bare consumer): no roots.
+			if st, err := os.Stat(walk.AbsAgainst(cwd, walk.DefaultSdkRoot)); err != nil || !st.IsDir() {
+				return
+			}
+		}
+		s.roots, s.rootsErr = walk.KitRoots(walk.KitRootsInput{Cwd: cwd, SdkRoot: sdk, KitDirs: dirs})
 	})
 	return s.roots, s.rootsErr
 }

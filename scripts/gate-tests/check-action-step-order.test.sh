@@ -2,7 +2,7 @@
 # check-action-step-order.test.sh — the two disarmed cleans: either
 # GATE_LOCAL_ knob declared empty skips the check and names that knob.
 # Exit 0 when every check holds, 1 otherwise.
-. "$(dirname -- "${BASH_SOURCE[0]}")/../lib/test-hermetic.sh"
+. "${GATE_SDK_ROOT:-$(dirname -- "${BASH_SOURCE[0]}")/../../kits/gate-sdk}/lib/test-hermetic.sh"
 
 set -u
 gate=check-action-step-order

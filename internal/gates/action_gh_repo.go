@@ -1,0 +1,116 @@
+package gates
+
+// check-action-gh-repo: a job whose run: bodies call gh establishes a
+// repository context on one arm over all its calls. See gate-sdk/SPEC.md
+// §check-action-gh-repo.
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/workflow"
+)
+
+const ghRepoMarker = "gh-repo-exempt"
+
+var ghRepoHelps = map[string]string{
+	"context": "give the job a repository for gh: an actions/checkout step before its first gh call, or GH_REPO: ${{ github.repository }} in the workflow's, the job's or each calling step's env:, or --repo on every gh call; one arm must hold for every call",
+	"bare":    "write the reason after the marker (# gh-repo-exempt: <why this job needs no repository context>); a marker with no reason exempts nothing",
+}
+
+func checkActionGhRepo(c *gate.Context) int {
+	scan, err := scanActions(c, yamlExts...)
+	if err != nil {
+		return c.RefuseErr(err)
+	}
+	if len(scan.files) == 0 {
+		return c.NewReport(nil).Done("no YAML file under " + scan.root + ": no job to check")
+	}
+	var all []gate.Finding
+	workflows, actions, held, inert, exempt := 0, 0, 0, 0, 0
+	for _, p := range scan.files {
+		f, err := readWorkflow(c, p)
+		if err != nil {
+			return c.RefuseErr(err)
+		}
+		// assertion A: a workflow is the subject; an action is skipped and
+		// counted (its caller's job owns the context).
+		if !f.Shape.Workflow() {
+			if f.Shape.Composite() {
+				actions++
+			}
+			continue
+		}
+		workflows++
+		w := workflow.Walk(f, workflow.WalkOptions{Marker: ghRepoMarker})
+		var found []gate.Finding
+		// assertion B: a marker's reason is required.
+		for _, l := range w.Bare {
+			found = append(found, gate.Finding{Class: "bare", Path: p, Line: l,
+				Msg: "# " + ghRepoMarker + ": carries no reason, so it exempts nothing"})
+		}
+		for _, jw := range w.Jobs {
+			switch {
+			case jw.Exempt:
+				exempt++
+				continue
+			case len(jw.Calls) == 0:
+				inert++
+				continue
+			}
+			// assertions C-E: one arm, quantified over every call.
+			if ok, why := ghRepoArms(w, jw); !ok {
+				found = append(found, gate.Finding{Class: "context", Path: p, Line: jw.Calls[0].Line,
+					Msg: fmt.Sprintf("job %s calls gh with no repository context: %s", jw.Job.ID, why)})
+				continue
+			}
+			held++
+		}
+		sort.SliceStable(found, func(i, k int) bool { return found[i].Line < found[k].Line })
+		all = append(all, found...)
+	}
+	r := c.NewReport(ghRepoHelps)
+	for _, f := range all {
+		r.Add(f)
+	}
+	return r.Done(fmt.Sprintf("%s calling gh with a repository context, %s without gh, %s exempt; %s, %s skipped",
+		plural(held, "job", "jobs"), plural(inert, "job", "jobs"), plural(exempt, "job", "jobs"),
+		plural(workflows, "workflow", "workflows"), plural(actions, "action", "actions")))
+}
+
+// ghRepoArms holds a job to the three arms and says why none held.
+func ghRepoArms(w *workflow.Walked, jw *workflow.JobWalk) (bool, string) {
+	first := jw.Calls[0].Line
+	// assertion C: a checkout step on a line before the first call.
+	for _, l := range jw.Checkouts {
+		if l < first {
+			return true, ""
+		}
+	}
+	// assertion D: GH_REPO in scope of every call (workflow, job, or the
+	// calling step's env:).
+	envAll := w.GHRepoWorkflow || jw.GHRepoJob
+	if !envAll {
+		envAll = true
+		for _, ok := range jw.StepRepo {
+			envAll = envAll && ok
+		}
+	}
+	if envAll {
+		return true, ""
+	}
+	// assertion E: --repo on every call.
+	repoAll := true
+	for _, call := range jw.Calls {
+		repoAll = repoAll && call.Repo
+	}
+	if repoAll {
+		return true, ""
+	}
+	checkout := "no actions/checkout step"
+	if len(jw.Checkouts) > 0 {
+		checkout = fmt.Sprintf("actions/checkout (line %d) comes after the first gh call", jw.Checkouts[0])
+	}
+	return false, checkout + ", GH_REPO not in scope of every call, --repo not on every call"
+}

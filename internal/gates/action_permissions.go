@@ -1,0 +1,113 @@
+package gates
+
+// check-action-permissions: a job that consumes the GitHub token declares
+// the scopes it takes. See gate-sdk/SPEC.md §check-action-permissions.
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/workflow"
+)
+
+const permissionsMarker = "action-permissions-exempt"
+
+var permissionsHelps = map[string]string{
+	"contents": "give the job contents: read (or write) in scope: permissions: {contents: read} on the workflow, or in the job's own permissions: block, which replaces the workflow's",
+	"declare":  "declare what the job's token may do: a permissions: block on the job (or the workflow) naming at least one scope at read or write, e.g. permissions: {contents: read, pull-requests: write}",
+	"bare":     "write the reason after the marker (# action-permissions-exempt: <why>); a marker with no reason exempts nothing",
+}
+
+func checkActionPermissions(c *gate.Context) int {
+	scan, err := scanActions(c, yamlExts...)
+	if err != nil {
+		return c.RefuseErr(err)
+	}
+	if len(scan.files) == 0 {
+		return c.NewReport(nil).Done("no YAML file under " + scan.root + ": no job to check")
+	}
+	var found []gate.Finding
+	workflows, actions, outside, armed, inert, exempt := 0, 0, 0, 0, 0, 0
+	for _, p := range scan.files {
+		f, err := readWorkflow(c, p)
+		if err != nil {
+			return c.RefuseErr(err)
+		}
+		if !f.Shape.Workflow() {
+			if f.Shape.Composite() {
+				actions++
+			} else {
+				outside++
+			}
+			continue
+		}
+		workflows++
+		// assertion A: a permissions: value the gate cannot read refuses
+		// (the workflow's here, each job's below).
+		top, err := workflow.ReadPerm(f, f.Permissions)
+		if err != nil {
+			return c.RefuseErr(err)
+		}
+		w := workflow.Walk(f, workflow.WalkOptions{Marker: permissionsMarker})
+		var here []gate.Finding
+		// assertion B: a marker's reason is required.
+		for _, l := range w.Bare {
+			here = append(here, gate.Finding{Class: "bare", Path: p, Line: l,
+				Msg: "# " + permissionsMarker + ": carries no reason, so it exempts nothing"})
+		}
+		for _, jw := range w.Jobs {
+			own, err := workflow.ReadPerm(f, jw.Job.Permissions)
+			if err != nil {
+				return c.RefuseErr(err)
+			}
+			if jw.Exempt {
+				exempt++
+				continue
+			}
+			checkout, gh, token := len(jw.Checkouts) > 0, len(jw.Calls) > 0, jw.TokenRef
+			if !checkout && !gh && !token {
+				inert++
+				continue
+			}
+			armed++
+			// The job's own block replaces the workflow's.
+			scope, where := top, "from the workflow's permissions: block"
+			switch {
+			case own.Present && top.Present:
+				scope, where = own, "its own permissions: block replaces the workflow's"
+			case own.Present:
+				scope, where = own, "from its own permissions: block"
+			case !top.Present:
+				where = "no permissions: block anywhere"
+			}
+			if checkout {
+				// assertion C: a checkout needs contents: readable.
+				if !scope.Contents() {
+					here = append(here, gate.Finding{Class: "contents", Path: p, Line: jw.Job.Line,
+						Msg: fmt.Sprintf("job %s checks out the repository with no contents: read in scope (%s)", jw.Job.ID, where)})
+				}
+				continue
+			}
+			// assertion D: gh or the token alone needs a non-empty grant.
+			if !scope.Grants() {
+				what := "references the GitHub token"
+				if gh {
+					what = "calls gh"
+				}
+				here = append(here, gate.Finding{Class: "declare", Path: p, Line: jw.Job.Line,
+					Msg: fmt.Sprintf("job %s %s with no scope granted (%s)", jw.Job.ID, what, where)})
+			}
+		}
+		sort.SliceStable(here, func(i, k int) bool { return here[i].Line < here[k].Line })
+		found = append(found, here...)
+	}
+	r := c.NewReport(permissionsHelps)
+	for _, f := range found {
+		r.Add(f)
+	}
+	return r.Done(fmt.Sprintf("%s declare their scopes, %s inert, %s exempt; %s of %s walked, %s and %s skipped by the predicate",
+		plural(armed, "armed job", "armed jobs"), plural(inert, "job", "jobs"), plural(exempt, "job", "jobs"),
+		plural(workflows, "workflow", "workflows"), plural(len(scan.files), "YAML file", "YAML files"),
+		plural(actions, "action", "actions"), plural(outside, "other file", "other files")))
+}

@@ -1,0 +1,50 @@
+package gates
+
+// check-action-pinning: every uses: ref in a scanned YAML file is
+// immutable. See gate-sdk/SPEC.md §check-action-pinning.
+
+import (
+	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/workflow"
+)
+
+var pinningHelps = map[string]string{
+	"unpinned": "pin each listed uses: to the full 40-hex commit SHA its tag resolves to, keeping the tag as a trailing comment (uses: owner/repo@<sha> # vX.Y.Z); a step inside this repository can use a ./ path instead",
+}
+
+func checkActionPinning(c *gate.Context) int {
+	scan, err := scanActions(c, yamlExts...)
+	if err != nil {
+		return c.RefuseErr(err)
+	}
+	// Counted inertness: a tree with no YAML pays nothing.
+	if len(scan.files) == 0 {
+		return c.NewReport(nil).Done("no YAML file under " + scan.root + ": nothing to check")
+	}
+	var found []gate.Finding
+	refs := 0
+	for _, p := range scan.files {
+		f, err := readWorkflow(c, p)
+		if err != nil {
+			return c.RefuseErr(err)
+		}
+		// assertion A: a key-position uses: ref, live or commented out, is
+		// a 40-hex SHA or a ./ path (a docker:// image needs a digest).
+		// Job-level reusable-workflow calls are uses: keys like any other.
+		for _, u := range workflow.UsesRefs(f) {
+			refs++
+			if ok, why := workflow.Pinned(u.Ref); !ok {
+				msg := "uses: " + u.Ref + " " + why
+				if u.Commented {
+					msg += " (a commented-out step is read like a live one)"
+				}
+				found = append(found, gate.Finding{Class: "unpinned", Path: p, Line: u.Line, Msg: msg})
+			}
+		}
+	}
+	r := c.NewReport(pinningHelps)
+	for _, f := range found {
+		r.Add(f)
+	}
+	return r.Done(plural(refs, "uses: ref", "uses: refs") + " pinned across " + plural(len(scan.files), "YAML file", "YAML files"))
+}

@@ -1,0 +1,159 @@
+package gates
+
+// check-action-run-shell: every run: literal block in an Actions-shaped
+// YAML file is ShellCheck-clean at -S warning under the dialect its step
+// really runs, and every block's dialect can be stated. See
+// gate-sdk/SPEC.md §check-action-run-shell.
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/spawn"
+	"github.com/gate-sdk/gates/internal/workflow"
+)
+
+var runShellHelps = map[string]string{
+	"shellcheck": "fix each listed ShellCheck warning in the run: block (the line is the block's line in the YAML file); a hosted bash step starts with -e set, so a step expecting a non-zero status must clear it, which set -uo pipefail does not",
+	"dialect":    "state the step's shell on the step itself: shell: bash (or shell: pwsh where PowerShell is meant); an action's run: steps always need shell:",
+}
+
+// runShellSeverity is contract, not calibration: at info SC1091 fires on
+// every fragment that sources a library.
+const runShellSeverity = "warning"
+
+// gccLine is one line of ShellCheck's gcc format read from stdin.
+var gccLine = regexp.MustCompile(`^-:(\d+):(\d+): (\w+): (.*)$`)
+
+func checkActionRunShell(c *gate.Context) int {
+	scan, err := scanActions(c, yamlExts...)
+	if err != nil {
+		return c.RefuseErr(err)
+	}
+	if len(scan.files) == 0 {
+		return c.NewReport(nil).Done("no YAML file under " + scan.root + ": nothing to lint")
+	}
+	type fileRuns struct {
+		path string
+		runs []*workflow.Run
+	}
+	var subject []fileRuns
+	outside := 0
+	for _, p := range scan.files {
+		f, err := readWorkflow(c, p)
+		if err != nil {
+			return c.RefuseErr(err)
+		}
+		// assertion A: the subject is the Actions-shaped files; the rest
+		// are skipped and counted, neither linted nor refused.
+		if !f.Shape.Actions() {
+			outside++
+			continue
+		}
+		// assertion B: the extractor's refusals are exit 2, before any
+		// finding is printed.
+		runs, err := workflow.Extract(f)
+		if err != nil {
+			return c.RefuseErr(err)
+		}
+		subject = append(subject, fileRuns{p, runs})
+	}
+	lint := 0
+	for _, fr := range subject {
+		for _, r := range fr.runs {
+			if r.Block && r.Res == workflow.Shell && len(r.Lines) > 0 {
+				lint++
+			}
+		}
+	}
+	// assertion C: the presence probe fires before any lint.
+	if lint > 0 && !spawn.OnPath("shellcheck", spawn.LookupEnv(c.Env)) {
+		return c.Refuse("shellcheck is not on PATH; install it (it lints %d run: block(s) here) or this gate cannot decide", lint)
+	}
+	var found []gate.Finding
+	linted, single, other := 0, 0, 0
+	for _, fr := range subject {
+		for _, run := range fr.runs {
+			if !run.Block {
+				single++
+				continue
+			}
+			switch run.Res {
+			case workflow.OtherShell:
+				other++
+				continue
+			case workflow.WindowsRun, workflow.NoDialect:
+				// assertion D: a block whose dialect cannot be stated is a
+				// finding, not a skip and not a refusal.
+				found = append(found, gate.Finding{Class: "dialect", Path: fr.path, Line: run.Line,
+					Msg: "run: block has no shell: and " + run.Why})
+				continue
+			}
+			if len(run.Lines) == 0 {
+				continue
+			}
+			// assertion E: ShellCheck at -S warning under the resolved
+			// dialect reports nothing.
+			warned, err := shellcheckBlock(c, run)
+			if err != nil {
+				return c.Refuse("%s:%d: %v", fr.path, run.Line, err)
+			}
+			linted++
+			for _, f := range warned {
+				f.Path = fr.path
+				found = append(found, f)
+			}
+		}
+	}
+	r := c.NewReport(runShellHelps)
+	for _, f := range found {
+		r.Add(f)
+	}
+	return r.Done(fmt.Sprintf("%s linted in %s; %s not linted; %s skipped; %s outside the Actions shape",
+		plural(linted, "run: block", "run: blocks"), plural(len(subject), "Actions file", "Actions files"),
+		plural(single, "single-line run: value", "single-line run: values"),
+		plural(other, "non-shell block", "non-shell blocks"),
+		plural(outside, "YAML file", "YAML files")))
+}
+
+// shellcheckBlock lints one block on ShellCheck's stdin and maps each
+// report line back to the YAML file's line.
+func shellcheckBlock(c *gate.Context, run *workflow.Run) ([]gate.Finding, error) {
+	path := c.Getenv("PATH")
+	cmd := spawn.Cmd{
+		Program:  spawn.Shellcheck(),
+		Args:     []string{"--norc", "-s", run.Dialect, "-S", runShellSeverity, "-f", "gcc", "-"},
+		Dir:      c.Dir,
+		ExtraEnv: []string{"SHELLCHECK_OPTS="},
+	}
+	if path != "" {
+		cmd.ExtraEnv = append(cmd.ExtraEnv, "PATH="+path)
+	}
+	res := spawn.RunStreamed(cmd, []byte(run.Body()))
+	switch res.Code() {
+	case 0:
+		return nil, nil
+	case 1:
+	case 126, 127:
+		return nil, fmt.Errorf("could not run shellcheck: %s", strings.TrimSpace(string(res.Stderr())))
+	default:
+		return nil, fmt.Errorf("shellcheck could not lint the run: block (exit %d): %s", res.Code(), strings.TrimSpace(string(res.Stderr())))
+	}
+	var out []gate.Finding
+	for _, ln := range strings.Split(string(res.Stdout()), "\n") {
+		m := gccLine.FindStringSubmatch(ln)
+		if m == nil {
+			continue
+		}
+		n, _ := strconv.Atoi(m[1])
+		out = append(out, gate.Finding{Class: "shellcheck", Line: run.First + n - 1,
+			Msg: fmt.Sprintf("run: block (%s): %s: %s", run.Dialect, m[3], m[4])})
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("shellcheck exited 1 with no report line: %s", strings.TrimSpace(string(res.Stderr())))
+	}
+	return out, nil
+}

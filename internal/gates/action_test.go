@@ -1,0 +1,320 @@
+package gates
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/gate/gatetest"
+)
+
+// actionKnobs are the knobs every check-action-* member reads, at their
+// table defaults.
+func actionKnobs(extra map[string]string) gatetest.Knobs {
+	k := gatetest.Knobs{"GATE_SDK_PRUNE_DIRS": "target .git node_modules .tmp gate-tests worktrees"}
+	for n, v := range extra {
+		k[n] = v
+	}
+	return k
+}
+
+// runAction runs an action gate over an in-memory tree. env carries the
+// test process's PATH unless the caller sets one.
+func runAction(t *testing.T, rule gate.Rule, name string, files map[string]string, knobs map[string]string, env map[string]string, args ...string) gatetest.Run {
+	t.Helper()
+	if env == nil {
+		env = map[string]string{"PATH": os.Getenv("PATH")}
+	}
+	return gatetest.Exec(rule, name, t.TempDir(), &gatetest.Tree{Data: files}, actionKnobs(knobs), env, args...)
+}
+
+// wf wraps jobs text into a workflow file.
+func wf(body string) string {
+	return "name: t\non: push\n" + body
+}
+
+type actionCase struct {
+	name  string
+	files map[string]string
+	knobs map[string]string
+	code  int
+	want  []string // substrings of stdout (code 0/1) or stderr (code 2)
+	not   []string // substrings stdout must not carry
+}
+
+func runActionCases(t *testing.T, rule gate.Rule, gateName string, cases []actionCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			run := runAction(t, rule, gateName, tc.files, tc.knobs, nil)
+			if run.Code != tc.code {
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", run.Code, tc.code, run.Stdout, run.Stderr)
+			}
+			out := run.Stdout
+			if tc.code == gate.Refused {
+				out = run.Stderr
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+			for _, w := range tc.not {
+				if strings.Contains(run.Stdout, w) {
+					t.Errorf("stdout carries %q:\n%s", w, run.Stdout)
+				}
+			}
+			switch tc.code {
+			case gate.Clean:
+				if !strings.HasPrefix(run.Stdout, gate.ID(gateName)+": clean (") || strings.Count(run.Stdout, "\n") != 1 {
+					t.Errorf("clean run must print exactly the clean line:\n%s", run.Stdout)
+				}
+			case gate.Failed:
+				if !strings.Contains(run.Stdout, "\nhelp: ") {
+					t.Errorf("failing run prints no help line:\n%s", run.Stdout)
+				}
+			}
+		})
+	}
+}
+
+const sha = "11bd71901bbe5b1630ceea73d27597364c9af683"
+
+func TestCheckActionPinning(t *testing.T) {
+	job := func(steps string) map[string]string {
+		return map[string]string{".github/workflows/ci.yml": wf("jobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n" + steps)}
+	}
+	runActionCases(t, checkActionPinning, "check-action-pinning", []actionCase{
+		{name: "sha with tag comment", files: job("      - uses: actions/checkout@" + sha + " # v4.2.2\n"), code: 0,
+			want: []string{"1 uses: ref pinned across 1 YAML file"}},
+		{name: "local path", files: job("      - uses: ./.github/actions/x\n"), code: 0},
+		{name: "quoted sha", files: job("      - uses: 'actions/checkout@" + sha + "'\n"), code: 0},
+		{name: "docker digest", files: job("      - uses: docker://alpine@sha256:" + strings.Repeat("ab", 32) + "\n"), code: 0},
+		{name: "tag", files: job("      - uses: actions/checkout@v4\n"), code: 1,
+			want: []string{".github/workflows/ci.yml:7: uses: actions/checkout@v4 is pinned to @v4, not a 40-hex commit SHA", "help: pin each"}},
+		{name: "branch", files: job("      - uses: actions/checkout@main\n"), code: 1, want: []string{"@main"}},
+		{name: "short sha", files: job("      - uses: actions/checkout@11bd719\n"), code: 1, want: []string{"@11bd719"}},
+		{name: "no ref", files: job("      - uses: actions/checkout\n"), code: 1, want: []string{"has no @<commit-sha>"}},
+		{name: "docker tag", files: job("      - uses: docker://alpine:3.19\n"), code: 1, want: []string{"digest"}},
+		{name: "commented-out step", files: job("      - uses: ./.github/actions/x\n      # - uses: actions/cache@v4\n"), code: 1,
+			want: []string{"ci.yml:8: uses: actions/cache@v4", "commented-out"}},
+		{name: "reusable workflow call", files: map[string]string{"ci.yml": wf("jobs:\n  call:\n    uses: o/r/.github/workflows/ci.yml@v1\n")}, code: 1,
+			want: []string{"ci.yml:5: uses: o/r/.github/workflows/ci.yml@v1"}},
+		{name: "any yaml, templates included", files: map[string]string{"templates/x.yml": "- uses: a/b@v1\n"}, code: 1,
+			want: []string{"templates/x.yml:1: uses: a/b@v1"}},
+		{name: "pruned fixture tree", files: map[string]string{"kit/gate-tests/g/bad/x.yml": "- uses: a/b@v1\n"}, code: 0},
+		{name: "uses: inside a run block is shell", files: job("      - run: |\n          echo 'uses: a/b@v1'\n          uses: x@y\n"), code: 0},
+		{name: "no yaml", files: map[string]string{"README.md": "hi\n"}, code: 0, want: []string{"no YAML file under ."}},
+	})
+}
+
+func TestCheckActionRunShell(t *testing.T) {
+	ubuntu := func(steps string) map[string]string {
+		return map[string]string{".github/workflows/ci.yml": wf("jobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n" + steps)}
+	}
+	on := func(runsOn, steps string) map[string]string {
+		return map[string]string{"ci.yml": wf("jobs:\n  b:\n    runs-on: " + runsOn + "\n    steps:\n" + steps)}
+	}
+	runActionCases(t, checkActionRunShell, "check-action-run-shell", []actionCase{
+		{name: "cd without guard", files: ubuntu("      - run: |\n          cd build\n"), code: 1,
+			want: []string{".github/workflows/ci.yml:8: run: block (bash): warning: ", "[SC2164]", "help: fix each listed ShellCheck"}},
+		{name: "info is below the threshold", files: ubuntu("      - run: |\n          echo $HOME\n"), code: 0,
+			want: []string{"1 run: block linted in 1 Actions file"}},
+		{name: "sh dialect", files: ubuntu("      - shell: sh\n        run: |\n          [[ -n \"$X\" ]] && echo y\n"), code: 1,
+			want: []string{"ci.yml:9: run: block (sh)", "SC3010"}},
+		{name: "shell after run", files: ubuntu("      - run: |\n          [[ -n \"$X\" ]] && echo y\n        shell: sh\n"), code: 1,
+			want: []string{"SC3010"}},
+		{name: "sibling env is not body", files: ubuntu("      - run: |\n          echo \"$V\"\n        env:\n          V: 1\n"), code: 0},
+		{name: "expressions are opaque", files: ubuntu("      - run: |\n          if [ ${{ github.event_name }} = push ]; then echo y; fi\n          case ${{ matrix.os }} in x) echo;; esac\n"), code: 0},
+		{name: "single line not linted", files: ubuntu("      - run: cd build\n"), code: 0, want: []string{"1 single-line run: value not linted"}},
+		{name: "windows without shell", files: on("windows-latest", "      - run: |\n          echo hi\n"), code: 1,
+			want: []string{"ci.yml:7: run: block has no shell: and the job runs on Windows", "help: state the step's shell"}},
+		{name: "windows with shell bash is linted", files: on("windows-latest", "      - shell: bash\n        run: |\n          cd x\n"), code: 1, want: []string{"SC2164"}},
+		{name: "windows with pwsh is skipped", files: on("windows-latest", "      - shell: pwsh\n        run: |\n          cd x\n"), code: 0,
+			want: []string{"1 non-shell block skipped"}},
+		{name: "matrix runner", files: on("${{ matrix.os }}", "      - run: |\n          echo hi\n"), code: 1, want: []string{"runs-on: is a GitHub expression"}},
+		{name: "group only", files: on("{group: big}", "      - run: |\n          echo hi\n"), code: 1, want: []string{"names no runner label"}},
+		{name: "labelled windows", files: on("[self-hosted, \"Windows\"]", "      - run: |\n          echo hi\n"), code: 1, want: []string{"Windows"}},
+		{name: "win- is not windows", files: on("[self-hosted, win-2022]", "      - run: |\n          echo hi\n"), code: 0},
+		{name: "runs-on after steps", files: map[string]string{"ci.yml": wf("jobs:\n  b:\n    steps:\n      - run: |\n          cd x\n    runs-on: ubuntu-latest\n")}, code: 1,
+			want: []string{"SC2164"}},
+		{name: "action step without shell", files: map[string]string{"action.yml": "name: a\nruns:\n  using: composite\n  steps:\n    - run: |\n        echo hi\n"}, code: 1,
+			want: []string{"action.yml:5: run: block has no shell: and the step has no enclosing job"}},
+		{name: "chomping indicators read", files: ubuntu("      - run: |-\n          cd x\n      - run: |+\n          cd y\n"), code: 1, want: []string{"ci.yml:8:", "ci.yml:10:"}},
+		{name: "heredoc holding run: |", files: ubuntu("      - run: |\n          cat <<'EOF'\n          run: |\n            cd x\n          EOF\n"), code: 0},
+		{name: "folded refused", files: ubuntu("      - run: >-\n          echo hi\n"), code: 2, want: []string{"ci.yml:7: cannot read a folded block scalar (run: >-)"}},
+		{name: "indicator refused", files: ubuntu("      - run: |2\n            echo hi\n"), code: 2, want: []string{"ci.yml:7: cannot read an explicit indentation indicator (run: |2)"}},
+		{name: "alias refused", files: ubuntu("      - run: *anchor\n"), code: 2, want: []string{"anchor or alias"}},
+		{name: "unbalanced expression refused", files: ubuntu("      - run: |\n          echo ${{ github.sha\n"), code: 2, want: []string{"ci.yml:8: cannot read an unbalanced ${{"}},
+		{name: "defaults run refused", files: map[string]string{"ci.yml": wf("defaults:\n  run:\n    shell: pwsh\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - run: |\n          echo\n")}, code: 2,
+			want: []string{"ci.yml:3: cannot read a defaults: block that sets run:"}},
+		{name: "job defaults run refused", files: map[string]string{"ci.yml": wf("jobs:\n  b:\n    runs-on: ubuntu-latest\n    defaults:\n      run:\n        working-directory: x\n    steps:\n      - run: echo\n")}, code: 2,
+			want: []string{"ci.yml:6: cannot read a defaults: block"}},
+		{name: "other defaults read", files: map[string]string{"ci.yml": wf("defaults:\n  other: 1\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - run: |\n          echo\n")}, code: 0},
+		{name: "circleci is outside the subject", files: map[string]string{".circleci/config.yml": "version: 2.1\njobs:\n  b:\n    steps:\n      - run: |\n          cd x\n"}, code: 0,
+			want: []string{"1 YAML file outside the Actions shape"}},
+		{name: "refusal outside the subject is none", files: map[string]string{"other.yml": "x:\n  run: >-\n    a\n"}, code: 0},
+		{name: "no yaml", files: map[string]string{}, code: 0, want: []string{"no YAML file under ."}},
+	})
+}
+
+func TestCheckActionRunShellNoShellcheck(t *testing.T) {
+	files := map[string]string{"ci.yml": wf("jobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - run: |\n          echo hi\n")}
+	run := runAction(t, checkActionRunShell, "check-action-run-shell", files, nil, map[string]string{"PATH": t.TempDir()})
+	if run.Code != gate.Refused || !strings.Contains(run.Stderr, "shellcheck is not on PATH") || run.Stdout != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q; want exit 2 naming shellcheck", run.Code, run.Stdout, run.Stderr)
+	}
+	// With nothing to lint the probe has nothing to guard.
+	files["ci.yml"] = wf("jobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo hi\n")
+	if run := runAction(t, checkActionRunShell, "check-action-run-shell", files, nil, map[string]string{"PATH": t.TempDir()}); run.Code != 0 {
+		t.Fatalf("exit %d without a block to lint: %s%s", run.Code, run.Stdout, run.Stderr)
+	}
+}
+
+func TestCheckActionRunPath(t *testing.T) {
+	base := map[string]string{"scripts/build.sh": "#!/bin/sh\n", "tools/gen/x.sh": "#!/bin/sh\n"}
+	with := func(steps string) map[string]string {
+		m := map[string]string{"ci.yml": wf("jobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n" + steps)}
+		for k, v := range base {
+			m[k] = v
+		}
+		return m
+	}
+	runActionCases(t, checkActionRunPath, "check-action-run-path", []actionCase{
+		{name: "resolves", files: with("      - run: scripts/build.sh --fast\n"), code: 0, want: []string{"1 run: body read, 1 invocation resolved"}},
+		{name: "dot slash gone", files: with("      - run: ./scripts/gone.sh\n"), code: 1,
+			want: []string{"ci.yml:7: run: invokes ./scripts/gone.sh, which does not resolve under .", "help: repoint"}},
+		{name: "bash flag", files: with("      - run: bash -e scripts/gone.sh\n"), code: 1, want: []string{"invokes scripts/gone.sh"}},
+		{name: "after &&", files: with("      - run: make && scripts/gone.sh\n"), code: 1, want: []string{"invokes scripts/gone.sh"}},
+		{name: "single quoted", files: with("      - run: 'scripts/gone.sh'\n"), code: 1, want: []string{"invokes scripts/gone.sh"}},
+		{name: "double quoted", files: with("      - run: \"scripts/gone.sh\"\n"), code: 1, want: []string{"invokes scripts/gone.sh"}},
+		{name: "block line", files: with("      - run: |\n          scripts/build.sh\n          scripts/gone.sh x\n"), code: 1, want: []string{"ci.yml:9: run: invokes scripts/gone.sh"}},
+		{name: "not tokens", files: with("      - run: |\n          cp dist/a.sh out/gone.sh\n          \"$GITHUB_WORKSPACE\"/scripts/gone.sh\n          build.sh\n          scripts/build.sh # scripts/gone.sh\n          # scripts/gone.sh\n"), code: 0},
+		{name: "skipped forms", files: with("      - run: \"scripts/gone.sh\\n\"\n      - shell: pwsh\n        run: scripts/gone.sh\n      - run: /opt/gone.sh\n      - working-directory: ${{ inputs.d }}\n        run: scripts/gone.sh\n"), code: 0,
+			want: []string{"1 non-shell step", "1 step with an unresolvable working-directory", "1 single-line value not read", "1 absolute path"}},
+		{name: "windows unshelled skipped", files: map[string]string{"ci.yml": wf("jobs:\n  w:\n    runs-on: windows-latest\n    steps:\n      - run: scripts/gone.sh\n")}, code: 0,
+			want: []string{"1 unshelled Windows step"}},
+		{name: "working directory joined", files: with("      - working-directory: tools\n        run: gen/x.sh\n"), code: 0},
+		{name: "working directory miss", files: with("      - working-directory: tools\n        run: gen/y.sh\n"), code: 1, want: []string{"invokes gen/y.sh (working-directory: tools)"}},
+		{name: "extractor refusal", files: with("      - run: >\n          scripts/build.sh\n"), code: 2, want: []string{"folded"}},
+	})
+}
+
+// release is the attested miss: a release job calling gh with no
+// repository context.
+const release = "jobs:\n  release:\n    runs-on: ubuntu-latest\n    steps:\n      - run: gh release create \"$TAG\" dist/*\n"
+
+func TestCheckActionGhRepo(t *testing.T) {
+	one := func(s string) map[string]string { return map[string]string{".github/workflows/release.yml": wf(s)} }
+	runActionCases(t, checkActionGhRepo, "check-action-gh-repo", []actionCase{
+		{name: "attested release job", files: one(release), code: 1,
+			want: []string{".github/workflows/release.yml:7: job release calls gh with no repository context", "help: give the job a repository"}},
+		{name: "checkout first", files: one("jobs:\n  release:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@" + sha + "\n      - run: gh release create \"$TAG\" dist/*\n"), code: 0,
+			want: []string{"1 job calling gh with a repository context"}},
+		{name: "job env", files: one("jobs:\n  release:\n    runs-on: ubuntu-latest\n    env: {GH_REPO: ${{ github.repository }}}\n    steps:\n      - run: gh release create \"$TAG\" dist/*\n"), code: 0},
+		{name: "workflow env", files: one("env:\n  GH_REPO: ${{ github.repository }}\n" + release), code: 0},
+		{name: "repo flag", files: one("jobs:\n  release:\n    runs-on: ubuntu-latest\n    steps:\n      - run: gh release create --repo \"$GITHUB_REPOSITORY\" \"$TAG\" dist/*\n"), code: 0},
+		{name: "step env", files: one(release + "        env:\n          GH_REPO: ${{ github.repository }}\n"), code: 0},
+		{name: "exempt job", files: one("jobs:\n  # gh-repo-exempt: hand-rolled clone\n  release:\n    runs-on: ubuntu-latest\n    steps:\n      - run: gh release create \"$TAG\" dist/*\n"), code: 0,
+			want: []string{"1 job exempt"}},
+		{name: "checkout after the call", files: one(release + "      - uses: actions/checkout@" + sha + "\n"), code: 1, want: []string{"comes after the first gh call"}},
+		{name: "arms do not pair", files: one("jobs:\n  release:\n    runs-on: ubuntu-latest\n    steps:\n      - run: gh api x\n        env:\n          GH_REPO: o/r\n      - run: gh api y --repo o/r\n"), code: 1,
+			want: []string{"job release calls gh"}},
+		{name: "repo on one call only", files: one("jobs:\n  r:\n    runs-on: ubuntu-latest\n    steps:\n      - run: gh api x --repo o/r; gh api y\n"), code: 1},
+		{name: "negated first call", files: one("jobs:\n  r:\n    runs-on: ubuntu-latest\n    steps:\n      - run: |\n          if ! gh release view v1; then exit 0; fi\n      - uses: actions/checkout@" + sha + "\n      - run: gh release create v1\n"), code: 1,
+			want: []string{"release.yml:8: job r"}},
+		{name: "substitution", files: one("jobs:\n  r:\n    runs-on: ubuntu-latest\n    steps:\n      - run: x=$(gh api /user)\n"), code: 1},
+		{name: "not gh", files: one("jobs:\n  r:\n    runs-on: ubuntu-latest\n    steps:\n      - run: |\n          echo ghost\n          git push origin gh-pages\n          # gh release view\n"), code: 0,
+			want: []string{"0 jobs calling gh with a repository context, 1 job without gh"}},
+		{name: "over-detected trailing comment", files: one("jobs:\n  r:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo hi # ; gh auth status\n"), code: 1},
+		{name: "continuation carries --repo", files: one("jobs:\n  r:\n    runs-on: ubuntu-latest\n    steps:\n      - run: |\n          gh release create \\\n            --repo o/r v1\n"), code: 0},
+		{name: "folded block read", files: one("jobs:\n  r:\n    runs-on: ubuntu-latest\n    steps:\n      - run: >\n          gh release view\n"), code: 1},
+		{name: "step-bound marker drops that step", files: one("jobs:\n  r:\n    runs-on: ubuntu-latest\n    steps:\n      # gh-repo-exempt: uses its own clone\n      - run: gh api x\n      - run: gh api y\n"), code: 1,
+			want: []string{"release.yml:9: job r"}},
+		{name: "marker inside step keys", files: one("jobs:\n  r:\n    runs-on: ubuntu-latest\n    steps:\n      - name: x\n        # gh-repo-exempt: uses its own clone\n        run: gh api x\n"), code: 0},
+		{name: "bare marker", files: one("jobs:\n  # gh-repo-exempt:\n  release:\n    runs-on: ubuntu-latest\n    steps:\n      - run: gh release create \"$TAG\" dist/*\n"), code: 1,
+			want: []string{"release.yml:4: # gh-repo-exempt: carries no reason", "help: write the reason after the marker", "help: give the job"}},
+		{name: "action skipped", files: map[string]string{"action.yml": "runs:\n  using: composite\n  steps:\n    - run: gh release view\n      shell: bash\n"}, code: 0,
+			want: []string{"1 action skipped"}},
+	})
+}
+
+func TestCheckActionPermissions(t *testing.T) {
+	co := "    steps:\n      - uses: actions/checkout@" + sha + "\n"
+	one := func(s string) map[string]string { return map[string]string{"ci.yml": wf(s)} }
+	runActionCases(t, checkActionPermissions, "check-action-permissions", []actionCase{
+		{name: "workflow contents read", files: one("permissions: {contents: read}\njobs:\n  b:\n    runs-on: ubuntu-latest\n" + co), code: 0,
+			want: []string{"1 armed job declare their scopes"}},
+		{name: "no permissions with checkout", files: one("jobs:\n  b:\n    runs-on: ubuntu-latest\n" + co), code: 1,
+			want: []string{"ci.yml:4: job b checks out the repository with no contents: read in scope (no permissions: block anywhere)", "help: give the job contents: read"}},
+		{name: "job block replaces", files: one("permissions:\n  contents: read\njobs:\n  b:\n    runs-on: ubuntu-latest\n    permissions:\n      id-token: write\n" + co), code: 1,
+			want: []string{"its own permissions: block replaces the workflow's"}},
+		{name: "empty job block", files: one("jobs:\n  b:\n    runs-on: ubuntu-latest\n    permissions: {}\n" + co), code: 1, want: []string{"job b checks out"}},
+		{name: "contents none", files: one("jobs:\n  b:\n    runs-on: ubuntu-latest\n    permissions: {contents: none}\n" + co), code: 1},
+		{name: "empty subtree", files: one("jobs:\n  b:\n    runs-on: ubuntu-latest\n    permissions:\n" + co), code: 1},
+		{name: "read-all", files: one("jobs:\n  b:\n    runs-on: ubuntu-latest\n    permissions: read-all\n" + co), code: 0},
+		{name: "gh without permissions", files: one("jobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - run: gh release view v1\n"), code: 1,
+			want: []string{"job b calls gh with no scope granted", "help: declare what the job's token may do"}},
+		{name: "gh with a declaration", files: one("jobs:\n  b:\n    runs-on: ubuntu-latest\n    permissions: {pull-requests: write}\n    steps:\n      - run: gh release view v1\n"), code: 0},
+		{name: "token in env", files: one("jobs:\n  b:\n    runs-on: ubuntu-latest\n    env: {T: ${{ secrets.GITHUB_TOKEN }}}\n    steps:\n      - run: echo\n"), code: 1,
+			want: []string{"references the GitHub token"}},
+		{name: "token in a comment", files: one("jobs:\n  b:\n    runs-on: ubuntu-latest\n    # github.token\n    steps:\n      - run: echo\n"), code: 1},
+		{name: "other secret is inert", files: one("jobs:\n  b:\n    runs-on: ubuntu-latest\n    env: {T: ${{ secrets.NPM_TOKEN }}}\n    steps:\n      - run: echo\n"), code: 0,
+			want: []string{"0 armed jobs declare their scopes, 1 job inert"}},
+		{name: "reusable call by token", files: one("jobs:\n  c:\n    uses: ./.github/workflows/x.yml\n    with:\n      t: ${{ github.token }}\n"), code: 1},
+		{name: "exempt step drops evidence", files: one("permissions: {}\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      # action-permissions-exempt: a public mirror\n      - uses: actions/checkout@" + sha + "\n"), code: 0},
+		{name: "bare marker", files: one("jobs:\n  # action-permissions-exempt:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo\n"), code: 1,
+			want: []string{"ci.yml:4: # action-permissions-exempt: carries no reason", "help: write the reason"}},
+		{name: "expression refused", files: one("jobs:\n  b:\n    runs-on: ubuntu-latest\n    permissions: ${{ inputs.p }}\n" + co), code: 2,
+			want: []string{"ci.yml:6: cannot read a permissions: value"}},
+		{name: "alias refused", files: one("permissions: *p\njobs:\n  b:\n    runs-on: ubuntu-latest\n" + co), code: 2},
+		{name: "action skipped", files: map[string]string{"action.yml": "runs:\n  using: composite\n  steps:\n    - uses: actions/checkout@" + sha + "\n"}, code: 0,
+			want: []string{"1 action and 0 other files skipped"}},
+	})
+}
+
+func TestCheckActionJobRef(t *testing.T) {
+	k := map[string]string{"GATE_SDK_JOB_REF_PATTERNS": "(build|test)-[a-z0-9-]+"}
+	ci := wf("jobs:\n  build-linux:\n    runs-on: ubuntu-latest\n  test-unit:\n    runs-on: ubuntu-latest\n")
+	runActionCases(t, checkActionJobRef, "check-action-job-ref", []actionCase{
+		{name: "empty knob", files: map[string]string{"README.md": "`build-windows`\n"}, code: 0,
+			want: []string{"GATE_SDK_JOB_REF_PATTERNS is empty: no job reference is checked"}},
+		{name: "defined", files: map[string]string{"ci.yml": ci, "README.md": "see `build-linux` and `test-unit`\n"}, knobs: k, code: 0,
+			want: []string{"2 job references checked against 2 jobs in 1 workflow"}},
+		{name: "undefined", files: map[string]string{"ci.yml": ci, "README.md": "x\n\n\n\n\n\n\n\n\n\n\nthe `build-windows` leg\n"}, knobs: k, code: 1,
+			want: []string{"README.md:12: build-windows names no job in any walked workflow", "help: point each"}},
+		{name: "not references", files: map[string]string{"ci.yml": ci, "README.md": "`build-linux --v` `deploy-prod` ``build-gone``\n```\n`build-fenced`\n```\n"}, knobs: k, code: 0},
+		{name: "yaml full-line comment", files: map[string]string{"ci.yml": ci + "# mirrors `test-e2e`\n    # `test-unit` ok\n  # trailing below\n"}, knobs: k, code: 1,
+			want: []string{"ci.yml:8: test-e2e names"}},
+		{name: "yaml trailing comment unread", files: map[string]string{"ci.yml": ci + "env: {a: 1} # `test-e2e`\n"}, knobs: k, code: 0},
+		{name: "bad pattern", files: map[string]string{"README.md": "x\n"}, knobs: map[string]string{"GATE_SDK_JOB_REF_PATTERNS": "("}, code: 2,
+			want: []string{"GATE_SDK_JOB_REF_PATTERNS"}},
+	})
+}
+
+func TestCheckActionStepOrder(t *testing.T) {
+	k := map[string]string{"GATE_LOCAL_STEP_ORDER_ACTION": "./.github/actions/toolchain", "GATE_LOCAL_STEP_ORDER_PROGRAMS": "cargo\trustc"}
+	tc := "      - uses: ./.github/actions/toolchain\n"
+	one := func(s string) map[string]string { return map[string]string{"ci.yml": wf("jobs:\n" + s)} }
+	job := func(id, steps string) string {
+		return "  " + id + ":\n    runs-on: ubuntu-latest\n    steps:\n" + steps
+	}
+	runActionCases(t, checkActionStepOrder, "check-action-step-order", []actionCase{
+		{name: "empty action", files: one(job("b", "      - run: cargo build\n")), knobs: map[string]string{"GATE_LOCAL_STEP_ORDER_PROGRAMS": "cargo"}, code: 0,
+			want: []string{"GATE_LOCAL_STEP_ORDER_ACTION is empty"}},
+		{name: "empty programs", files: one(job("b", "      - run: cargo build\n")), knobs: map[string]string{"GATE_LOCAL_STEP_ORDER_ACTION": "x"}, code: 0,
+			want: []string{"GATE_LOCAL_STEP_ORDER_PROGRAMS is empty"}},
+		{name: "action first", files: one(job("b", tc+"      - run: cargo test\n")), knobs: k, code: 0, want: []string{"1 armed job hold the order"}},
+		{name: "action with a ref", files: one(job("b", "      - uses: ./.github/actions/toolchain@x\n      - run: cargo test\n")), knobs: k, code: 0},
+		{name: "no step", files: one(job("build", "      - run: cargo build\n")), knobs: k, code: 1,
+			want: []string{"ci.yml:7: job build spells cargo with no earlier step on ./.github/actions/toolchain", "help: add a step on ./.github/actions/toolchain"}},
+		{name: "step after", files: one(job("b", "      - run: cargo build\n"+tc)), knobs: k, code: 1},
+		{name: "step in another job", files: one(job("a", tc) + job("b", "      - run: rustc x.rs\n")), knobs: k, code: 1, want: []string{"job b spells rustc"}},
+		{name: "behind if and in a string", files: one(job("b", "      - run: |\n          if cargo --version; then echo \"use cargo\"; fi\n")), knobs: k, code: 1},
+		{name: "inert spellings", files: one(job("b", "      - run: |\n          cargo-deny check\n          ./cargo.sh\n          my_cargo\n          # cargo build\n")), knobs: k, code: 0,
+			want: []string{"0 armed jobs hold the order, 1 job inert"}},
+		{name: "action spelling skipped", files: map[string]string{"action.yml": "runs:\n  using: composite\n  steps:\n    - run: cargo build\n      shell: bash\n"}, knobs: k, code: 0,
+			want: []string{"1 action skipped"}},
+	})
+}

@@ -1,0 +1,258 @@
+package workflow
+
+import "strings"
+
+// Call is one gh invocation the detector found.
+type Call struct {
+	Line int  // the physical line the gh word sits on
+	Repo bool // --repo (or -R) within the call's own extent
+}
+
+// logical is one logical shell line: physical lines joined at a trailing
+// backslash.
+type logical struct {
+	text  string
+	first int   // file line of the first physical line
+	offs  []int // byte offset in text where each physical line starts
+}
+
+func (l logical) lineAt(off int) int {
+	n := l.first
+	for i, o := range l.offs {
+		if off >= o {
+			n = l.first + i
+		}
+	}
+	return n
+}
+
+// Line is one body line with its file line number.
+type Line struct {
+	N    int
+	Text string
+}
+
+// joinLogical joins continued lines and drops the logical lines whose
+// first non-blank byte is '#'.
+func joinLogical(lines []Line) []logical {
+	var out []logical
+	var cur *logical
+	for _, ln := range lines {
+		t := ln.Text
+		if cur == nil {
+			cur = &logical{first: ln.N}
+		}
+		cur.offs = append(cur.offs, len(cur.text))
+		cont := strings.HasSuffix(t, `\`)
+		if cont {
+			t = t[:len(t)-1] + " "
+		}
+		cur.text += t
+		if !cont {
+			out = append(out, *cur)
+			cur = nil
+		}
+	}
+	if cur != nil {
+		out = append(out, *cur)
+	}
+	kept := out[:0]
+	for _, l := range out {
+		if !strings.HasPrefix(strings.TrimLeft(l.text, " \t"), "#") {
+			kept = append(kept, l)
+		}
+	}
+	return kept
+}
+
+// cmdKeywords keep the next word in command position: shell reserved
+// words, negation, and the wrappers that run their argument as a command.
+var cmdKeywords = map[string]bool{
+	"if": true, "then": true, "else": true, "elif": true, "do": true,
+	"while": true, "until": true, "time": true, "exec": true, "!": true,
+	"{": true, "command": true, "env": true, "sudo": true, "nohup": true,
+}
+
+// isAssignment reports a NAME=value word.
+func isAssignment(w string) bool {
+	i := strings.IndexByte(w, '=')
+	if i <= 0 {
+		return false
+	}
+	for k := 0; k < i; k++ {
+		c := w[k]
+		if !(c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || k > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// wordByte reports the bytes a token's neighbour may not be for the token
+// to stand as a whole word.
+func wordByte(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-'
+}
+
+// opByte is a byte that separates shell words and puts the next word in
+// command position.
+func opByte(c byte) bool { return c == ';' || c == '&' || c == '|' || c == '(' || c == '`' }
+
+// ghCalls finds every gh word in command position on a logical line: at
+// its start, after ; & | ( $( or a backquote, or after a keyword, a
+// wrapper or an assignment that keeps command position. Quotes are not
+// parsed, so text inside them can be detected too: the safe direction.
+func ghCalls(l logical) []Call {
+	s := l.text
+	var out []Call
+	cmd := true
+	i := 0
+	for i < len(s) {
+		c := s[i]
+		switch {
+		case isSpace(c):
+			i++
+			continue
+		case opByte(c):
+			cmd = true
+			i++
+			continue
+		case c == ')':
+			cmd = false
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && !isSpace(s[j]) && !opByte(s[j]) && s[j] != ')' {
+			j++
+		}
+		w := s[i:j]
+		if w == "$" && j < len(s) && s[j] == '(' {
+			// $( opens a command substitution.
+			i = j
+			continue
+		}
+		if cmd {
+			switch {
+			case strings.HasPrefix(w, "gh") && (len(w) == 2 || !wordByte(w[2])):
+				out = append(out, Call{Line: l.lineAt(i), Repo: repoFlag(s[i:])})
+				cmd = false
+			case cmdKeywords[w] || isAssignment(w):
+			default:
+				cmd = false
+			}
+		}
+		i = j
+	}
+	return out
+}
+
+// repoFlag looks for --repo within one call's extent: up to the next
+// separator or a comment word.
+func repoFlag(s string) bool {
+	end := len(s)
+	for k := 0; k < len(s); k++ {
+		if opByte(s[k]) || s[k] == ')' {
+			end = k
+			break
+		}
+	}
+	for _, w := range strings.Fields(s[:end]) {
+		if strings.HasPrefix(w, "#") {
+			return false
+		}
+		if w == "--repo" || strings.HasPrefix(w, "--repo=") || w == "-R" {
+			return true
+		}
+	}
+	return false
+}
+
+// words finds the listed words spelled on a line as whole words: both
+// neighbours outside [A-Za-z0-9_.-].
+func wordsOn(s string, words []string) []string {
+	var out []string
+	for _, w := range words {
+		if w == "" {
+			continue
+		}
+		from := 0
+		for {
+			k := strings.Index(s[from:], w)
+			if k < 0 {
+				break
+			}
+			a, b := from+k, from+k+len(w)
+			if (a == 0 || !wordByte(s[a-1])) && (b == len(s) || !wordByte(s[b])) {
+				out = append(out, w)
+				break
+			}
+			from = a + 1
+		}
+	}
+	return out
+}
+
+// shellKeywords are skipped ahead of a segment's command word by
+// ScriptTokens.
+var shellKeywords = map[string]bool{
+	"if": true, "then": true, "else": true, "elif": true, "do": true,
+	"while": true, "until": true, "time": true, "exec": true, "!": true, "{": true,
+}
+
+// ScriptTokens answers the script paths a shell line invokes: per
+// ;/|/&-separated segment, the command word (past assignments and
+// reserved words), or, when that word is bash, sh, source or ., its first
+// argument that is not a flag. A token is a path of two or more segments
+// ending in .sh with no $ and no glob character; quotes around it are
+// dropped. A line whose first non-blank byte is '#' invokes nothing, and a
+// word opening with '#' ends the line.
+func ScriptTokens(line string) []string {
+	t := strings.TrimLeft(line, " \t")
+	if strings.HasPrefix(t, "#") {
+		return nil
+	}
+	if i := commentStart(t); i >= 0 {
+		t = t[:i]
+	}
+	var out []string
+	for _, seg := range strings.FieldsFunc(t, func(r rune) bool { return r == ';' || r == '|' || r == '&' }) {
+		ws := strings.Fields(seg)
+		k := 0
+		for k < len(ws) && (shellKeywords[ws[k]] || isAssignment(ws[k])) {
+			k++
+		}
+		if k >= len(ws) {
+			continue
+		}
+		w := ws[k]
+		switch w {
+		case "bash", "sh", "source", ".":
+			w = ""
+			for _, a := range ws[k+1:] {
+				if !strings.HasPrefix(a, "-") {
+					w = a
+					break
+				}
+			}
+		}
+		w = strings.Trim(w, `"'`)
+		if isScriptToken(w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+func isScriptToken(w string) bool {
+	if !strings.HasSuffix(w, ".sh") || strings.ContainsAny(w, "$*?[`") {
+		return false
+	}
+	n := 0
+	for _, seg := range strings.Split(w, "/") {
+		if seg != "" {
+			n++
+		}
+	}
+	return n >= 2
+}
