@@ -29,8 +29,12 @@ fixtures: build
 gates: build
 	GATE_SDK_NATIVE_BIN=$(CURDIR)/$(BIN) bash kits/gate-sdk/bin/run-gates.sh
 
-bench: build
-	$(GO) run ./internal/bench/cmd/benchrepo -bin $(CURDIR)/$(BIN)
+# bench: the battery over a generated 20,000-file consumer repository,
+# then the engine and snapshot micro-benchmarks. Figures only; nothing fails
+# on a timing.
+bench:
+	$(GO) test -run '^$$' -bench . -benchtime 3x ./internal/bench/
+	$(GO) test -run '^$$' -bench . -benchtime 1s ./internal/ere/ ./internal/repo/ ./internal/githook/
 
 demo: build
 	$(CURDIR)/$(BIN) --run-demo

@@ -28,12 +28,18 @@ type Arm struct {
 	Main func(s *Session, args []string) int
 }
 
-// failOpenArms is the authoritative fail-open set; the sh and PowerShell
-// front ends each carry a copy that a test holds equal to this one.
-var failOpenArms = []string{"--hook"}
-
-// FailOpenArms answers the fail-open set.
-func FailOpenArms() []string { return append([]string(nil), failOpenArms...) }
+// FailOpenArms answers the authoritative fail-open set, read off the arm
+// table; the sh and PowerShell front ends each carry a copy that a test
+// holds equal to this one.
+func FailOpenArms() []string {
+	var out []string
+	for _, a := range armTable() {
+		if a.FailOpen {
+			out = append(out, a.Flag)
+		}
+	}
+	return out
+}
 
 // armTable answers the arm table, sorted by flag.
 func armTable() []Arm {
@@ -57,6 +63,9 @@ func armTable() []Arm {
 		{Flag: "--emit-fixture-suites", Synopsis: "", Summary: "print one suite<TAB>tests-dir<TAB>checks-dir row per fixture tree",
 			Knobs: []string{"GATE_SDK_KIT_DIRS"}, Family: Emit, Main: emitFixtureSuites},
 	}
+	arms = append(arms, Arm{Flag: "--hook", Synopsis: "<member>",
+		Summary: "a coding harness's hook: the payload on stdin, the harness's exit protocol",
+		Family:  Run, FailOpen: true, Main: runHook})
 	arms = append(arms, laterArms()...)
 	sort.Slice(arms, func(i, j int) bool { return arms[i].Flag < arms[j].Flag })
 	return arms

@@ -5,10 +5,27 @@ package gates
 
 import "github.com/gate-sdk/gates/internal/gate"
 
-// All answers every in-process gate, sorted by name.
+// kitOwner is the kit whose checks/ carries the shipped descriptors.
+const kitOwner = "gate-sdk"
+
+// publisherOnly names the members gate-sdk does not ship: their
+// descriptors live in the publisher's own gates dir, so --list shows the
+// owner sentinel for them.
+var publisherOnly = map[string]bool{
+	"check-action-step-order": true,
+	"check-harness-literal":   true,
+}
+
+// All answers every in-process gate, sorted by name, each with its owner.
 func All() []gate.Def {
 	var defs []gate.Def
 	defs = append(defs, hygieneGates()...)
 	defs = append(defs, actionGates()...)
+	defs = append(defs, benchGates()...)
+	for i := range defs {
+		if !publisherOnly[defs[i].Name] && defs[i].Owner == "" {
+			defs[i].Owner = kitOwner
+		}
+	}
 	return sortDefs(defs)
 }

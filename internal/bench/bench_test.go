@@ -1,0 +1,295 @@
+// Package bench measures the battery over a large generated consumer
+// repository: `make bench` runs these benchmarks and they report figures;
+// no test here fails on a timing.
+package bench
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+const trackedFiles = 20000
+
+var (
+	setupOnce sync.Once
+	setupErr  error
+	repoDir   string // the generated consumer repository
+	binPlain  string // the shipped build
+	binBench  string // the build carrying the fifty benchmark members
+	modRoot   string
+)
+
+func setup() error {
+	setupOnce.Do(func() { setupErr = build() })
+	return setupErr
+}
+
+func build() error {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return err
+	}
+	modRoot = filepath.Dir(strings.TrimSpace(string(out)))
+	tmp, err := os.MkdirTemp("", "gates-bench-")
+	if err != nil {
+		return err
+	}
+	binPlain = filepath.Join(tmp, "gates")
+	binBench = filepath.Join(tmp, "gates-bench")
+	for _, b := range []struct{ out, tags string }{{binPlain, ""}, {binBench, "bench"}} {
+		cmd := exec.Command("go", "build", "-tags", b.tags, "-o", b.out, "./cmd/gates")
+		cmd.Dir = modRoot
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	}
+	repoDir = filepath.Join(tmp, "consumer")
+	return generate(repoDir)
+}
+
+// generate writes a consumer repository of trackedFiles files: prose,
+// source and a few workflows, the kit vendored at gate-sdk/, and commits it.
+func generate(dir string) error {
+	words := strings.Fields("the gate reads each tracked file once and the battery shares that read across every member so the cost stays close to one pass over the tree while each rule applies its own predicate")
+	var para bytes.Buffer
+	for i := 0; i < 40; i++ {
+		para.WriteString(words[i%len(words)])
+		if i%12 == 11 {
+			para.WriteString(".\n")
+		} else {
+			para.WriteByte(' ')
+		}
+	}
+	for i := 0; i < trackedFiles-200; i++ {
+		var rel, body string
+		switch i % 4 {
+		case 0, 1:
+			rel = fmt.Sprintf("docs/d%03d/note-%05d.md", i%300, i)
+			body = fmt.Sprintf("# Note %d\n\n%s\n%s", i, para.String(), para.String())
+		case 2:
+			rel = fmt.Sprintf("src/p%03d/file%05d.go", i%300, i)
+			body = fmt.Sprintf("package p%03d\n\n// F%d is generated.\nfunc F%d() int { return %d }\n", i%300, i, i, i)
+		default:
+			rel = fmt.Sprintf("data/t%03d/row%05d.txt", i%300, i)
+			body = strings.Repeat(fmt.Sprintf("row %d value %d\n", i, i*7), 20)
+		}
+		if err := write(dir, rel, body, 0o644); err != nil {
+			return err
+		}
+	}
+	if err := copyTree(filepath.Join(modRoot, "kits", "gate-sdk"), filepath.Join(dir, "gate-sdk")); err != nil {
+		return err
+	}
+	for i := 1; i <= 50; i++ {
+		desc := "# graph: couples=* dir=one valve=none tier=precommit trigger=*\n# no-fixture: benchmark-only member\n"
+		if err := write(dir, fmt.Sprintf("scripts/bench-scan-%02d.gate", i), desc, 0o644); err != nil {
+			return err
+		}
+	}
+	if err := write(dir, "scripts/gates.list", "check-tree-terms\n", 0o644); err != nil {
+		return err
+	}
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"commit", "-q", "-m", "feat: generated"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = benchEnv()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	return nil
+}
+
+func benchEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "GATE_SDK_") || strings.HasPrefix(k, "GIT_") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, "GATE_SDK_ROOT=gate-sdk",
+		"GIT_AUTHOR_NAME=bench", "GIT_AUTHOR_EMAIL=bench@example.invalid",
+		"GIT_COMMITTER_NAME=bench", "GIT_COMMITTER_EMAIL=bench@example.invalid")
+}
+
+func write(root, rel, body string, mode os.FileMode) error {
+	p := filepath.Join(root, rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(p, []byte(body), mode)
+}
+
+func copyTree(from, to string) error {
+	return filepath.WalkDir(from, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(to, rel), 0o755)
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(to, rel), data, info.Mode().Perm())
+	})
+}
+
+// battery runs `bin --run` over the repository with gates.list set to
+// members and answers wall time and peak resident memory.
+func battery(b *testing.B, bin string, members []string, args ...string) (time.Duration, int64, string) {
+	b.Helper()
+	if err := write(repoDir, "scripts/gates.list", strings.Join(members, "\n")+"\n", 0o644); err != nil {
+		b.Fatal(err)
+	}
+	cmd := exec.Command(bin, append([]string{"--run"}, args...)...)
+	cmd.Dir = repoDir
+	cmd.Env = benchEnv()
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	cmd.Stderr = &out
+	start := time.Now()
+	err := cmd.Run()
+	wall := time.Since(start)
+	if err != nil {
+		if _, ok := err.(*exec.ExitError); !ok {
+			b.Fatal(err)
+		}
+	}
+	rss := int64(0)
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = ru.Maxrss // KiB on Linux
+	}
+	return wall, rss, out.String()
+}
+
+func report(b *testing.B, walls []time.Duration, rss int64) {
+	sort.Slice(walls, func(i, j int) bool { return walls[i] < walls[j] })
+	b.ReportMetric(float64(walls[len(walls)/2].Microseconds())/1000, "ms-median")
+	b.ReportMetric(float64(rss)/1024, "MiB-peak-rss")
+	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkBattery50InProcessMembers: fifty in-process members, each
+// reading every one of the 20,000 tracked files, over one snapshot.
+func BenchmarkBattery50InProcessMembers(b *testing.B) {
+	if err := setup(); err != nil {
+		b.Fatal(err)
+	}
+	var members []string
+	for i := 1; i <= 50; i++ {
+		members = append(members, fmt.Sprintf("bench-scan-%02d", i))
+	}
+	var walls []time.Duration
+	var peak int64
+	for i := 0; i < b.N; i++ {
+		wall, rss, out := battery(b, binBench, members)
+		if !strings.Contains(out, "All 50 gates passed.") {
+			b.Fatalf("battery not green:\n%s", out)
+		}
+		walls = append(walls, wall)
+		peak = max(peak, rss)
+	}
+	report(b, walls, peak)
+}
+
+// BenchmarkBatteryShippedGates: every gate the kit ships, registered in a
+// 20,000-file consumer.
+func BenchmarkBatteryShippedGates(b *testing.B) {
+	if err := setup(); err != nil {
+		b.Fatal(err)
+	}
+	descs, err := filepath.Glob(filepath.Join(modRoot, "kits", "gate-sdk", "checks", "*.gate"))
+	if err != nil || len(descs) == 0 {
+		b.Fatalf("no shipped descriptors: %v", err)
+	}
+	var members []string
+	for _, d := range descs {
+		members = append(members, strings.TrimSuffix(filepath.Base(d), ".gate"))
+	}
+	var walls []time.Duration
+	var peak int64
+	var last string
+	for i := 0; i < b.N; i++ {
+		wall, rss, out := battery(b, binPlain, members)
+		walls = append(walls, wall)
+		peak = max(peak, rss)
+		last = out
+	}
+	b.Logf("%d shipped gates; last summary: %s", len(members), lastLine(last))
+	report(b, walls, peak)
+}
+
+// BenchmarkStartToFirstMember: a one-member battery whose member reads no
+// file, so the figure is process start, knob and registry resolution.
+func BenchmarkStartToFirstMember(b *testing.B) {
+	if err := setup(); err != nil {
+		b.Fatal(err)
+	}
+	if err := write(repoDir, "scripts/check-commit-subject.gate", "# graph: couples=.git/COMMIT_EDITMSG dir=one valve=none tier=commit-msg\n", 0o644); err != nil {
+		b.Fatal(err)
+	}
+	defer os.Remove(filepath.Join(repoDir, "scripts/check-commit-subject.gate"))
+	var walls []time.Duration
+	var peak int64
+	for i := 0; i < b.N; i++ {
+		wall, rss, out := battery(b, binPlain, []string{"check-commit-subject"})
+		if !strings.Contains(out, "All 1 gates passed.") {
+			b.Fatalf("not green:\n%s", out)
+		}
+		walls = append(walls, wall)
+		peak = max(peak, rss)
+	}
+	report(b, walls, peak)
+}
+
+// BenchmarkTreeReadFloor: the floor the battery is measured against —
+// `git ls-files -z` and reading every tracked byte once.
+func BenchmarkTreeReadFloor(b *testing.B) {
+	if err := setup(); err != nil {
+		b.Fatal(err)
+	}
+	var walls []time.Duration
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		cmd := exec.Command("git", "ls-files", "-z")
+		cmd.Dir = repoDir
+		out, err := cmd.Output()
+		if err != nil {
+			b.Fatal(err)
+		}
+		n := 0
+		for _, name := range bytes.Split(bytes.TrimSuffix(out, []byte{0}), []byte{0}) {
+			data, err := os.ReadFile(filepath.Join(repoDir, string(name)))
+			if err != nil {
+				b.Fatal(err)
+			}
+			n += len(data)
+		}
+		walls = append(walls, time.Since(start))
+		_ = n
+	}
+	report(b, walls, 0)
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return lines[len(lines)-1]
+}
