@@ -1,0 +1,5 @@
+Write-Host "done — ok"
+Write-Host "x" # —
+$body = @"
+# — inside a here-string is code
+"@

@@ -1,0 +1,2 @@
+#!/bin/sh
+printf 'nothing listed here\n'
