@@ -1,0 +1,69 @@
+package walk
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+)
+
+// Cwd answers this process's working directory in the module's dialect.
+func Cwd() (string, error) {
+	raw, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("could not read the working directory: %w", err)
+	}
+	return NormalizeAbs(raw), nil
+}
+
+// Canonicalize answers p's physical absolute path (symlinks resolved, ".."
+// applied after them, as the filesystem applies it), in the host's own
+// spelling: it is not converted. Compare it only with another Canonicalize
+// answer, or strip it with StripExtendedPrefix before composing from it.
+func Canonicalize(p string) (string, error) {
+	phys, err := physical(p)
+	if err != nil {
+		return "", fmt.Errorf("could not canonicalize %s: %w", p, err)
+	}
+	return phys, nil
+}
+
+// physical resolves p against the raw working directory with no lexical
+// step, then lets EvalSymlinks resolve each component in turn (it applies
+// ".." to the already-resolved prefix, as the kernel does).
+func physical(p string) (string, error) {
+	if p == "" || !filepath.IsAbs(p) {
+		raw, err := os.Getwd()
+		if err != nil {
+			return "", err
+		}
+		if p != "" {
+			raw = raw + string(os.PathSeparator) + p
+		}
+		p = raw
+	}
+	return filepath.EvalSymlinks(p)
+}
+
+// NonUTF8Error refuses a file name that is not UTF-8. Path is the name in
+// lossy spelling, for the message only: it opens nothing.
+type NonUTF8Error struct {
+	Path string
+}
+
+func (e *NonUTF8Error) Error() string {
+	return fmt.Sprintf("%s: file name is not UTF-8", e.Path)
+}
+
+// checkUTF8 answers a NonUTF8Error for a name that is not valid UTF-8.
+func checkUTF8(name string) error {
+	if utf8.ValidString(name) {
+		return nil
+	}
+	return &NonUTF8Error{Path: strings.ToValidUTF8(name, "\uFFFD")}
+}
+
+// CheckName is the refusal every reader of file names applies: nil for a
+// UTF-8 name, a *NonUTF8Error otherwise.
+func CheckName(name string) error { return checkUTF8(name) }
