@@ -67,6 +67,7 @@ func Run(members []Member, opts Options) []Verdict {
 	if jobs < 1 {
 		jobs = 1
 	}
+	// assertion B: a bounded pool; verdicts land in member order whatever finishes first.
 	var g errgroup.Group
 	g.SetLimit(jobs)
 	for i := range members {
@@ -101,6 +102,7 @@ func Run(members []Member, opts Options) []Verdict {
 
 // guarded runs a member and turns an escaped panic into that member's exit 2.
 func guarded(m Member, scratch string) (out Outcome) {
+	// assertion E: a panic reds its member, never the battery.
 	defer func() {
 		if r := recover(); r != nil {
 			out = Outcome{Code: 2, Output: append(out.Output, []byte(fmt.Sprintf("%s: internal error: %v\n%s", m.Name, r, debug.Stack()))...)}
@@ -116,6 +118,7 @@ func Report(w io.Writer, verdicts []Verdict, verbose bool, specLine func(Member)
 	var failed []string
 	for _, v := range verdicts {
 		if v.Passed() {
+			// assertion C: green is silent unless GATE_SDK_VERBOSE asks.
 			if verbose {
 				fmt.Fprintf(w, "===== %s =====\n", v.Name)
 				w.Write(v.Output)
@@ -124,6 +127,7 @@ func Report(w io.Writer, verdicts []Verdict, verbose bool, specLine func(Member)
 			continue
 		}
 		failed = append(failed, v.Name)
+		// assertion D: a red member's whole block, its verdict tail and its invariant.
 		fmt.Fprintf(w, "===== %s =====\n", v.Name)
 		w.Write(v.Output)
 		if len(v.Output) > 0 && v.Output[len(v.Output)-1] != '\n' {

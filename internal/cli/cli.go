@@ -44,6 +44,7 @@ func dispatch(s *Session, args []string) int {
 		writeUsage(s.Stdout)
 		return 0
 	}
+	// assertion C: --emit <name> becomes --emit-<name> once, before dispatch.
 	args, err := normalize(args)
 	if err != nil {
 		return s.fail(err)
@@ -51,9 +52,11 @@ func dispatch(s *Session, args []string) int {
 	head := args[0]
 	switch head {
 	case "-h", "--help":
+		// assertion A: help first is usage on stdout, exit 0.
 		writeUsage(s.Stdout)
 		return 0
 	case "--list":
+		// assertion F: the roster with each member's owner.
 		if len(args) > 1 {
 			return s.fail(usageError{msg: fmt.Sprintf("run-gates: --list takes no operand, got %q", args[1])})
 		}
@@ -67,6 +70,7 @@ func dispatch(s *Session, args []string) int {
 	}
 	if arm, ok := lookupArm(head); ok {
 		code := arm.Main(s, args[1:])
+		// assertion D: an emit arm answers 0 or 2.
 		if arm.Family == Emit && code != 0 {
 			return 2
 		}
@@ -83,6 +87,7 @@ func dispatch(s *Session, args []string) int {
 	if code, ok := readable(s, args); ok {
 		return code
 	}
+	// assertion E: an unknown first token names the compiled roster.
 	return s.fail(refusal{msg: fmt.Sprintf("gates: no gate or arm named %q\nknown gates: %s\nrun `gates --help` for the arms", head, strings.Join(gateNames(), " "))})
 }
 

@@ -62,6 +62,8 @@ func runStandalone(s *Session, def gate.Def, args []string) int {
 
 // inProcess answers a battery member's Exec for a compiled rule: stdout
 // and stderr captured into one buffer, as a child's would be under 2>&1.
+//
+// assertion K: the same context and rule as a standalone run, so the bytes match.
 func inProcess(s *Session, def gate.Def, args []string) func(scratch string) battery.Outcome {
 	return func(scratch string) battery.Outcome {
 		var buf bytes.Buffer

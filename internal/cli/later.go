@@ -22,8 +22,10 @@ func laterArms() []Arm {
 			Knobs:   hookKnobs, Family: Run, Main: runGitHook},
 		{Flag: "--install-hooks", Synopsis: "[--refresh]",
 			Summary: "place the pre-commit and commit-msg hooks in this clone and point core.hooksPath at them",
-			Knobs:   append([]string{"GATE_SDK_NATIVE_BIN"}, append(hookKnobs, "GATE_SDK_IDENTITY_FILE")...),
-			Family:  Run, Main: runInstallHooks},
+			// The arm's own knobs, then its callee's: the identity rung runs
+			// check-identity, whose reads are this run's too.
+			Knobs:  append(append([]string{"GATE_SDK_NATIVE_BIN"}, hookKnobs...), declaredKnobs(githook.IdentityGate)...),
+			Family: Run, Main: runInstallHooks},
 		{Flag: "--measure-commit", Synopsis: "",
 			Summary: "time what the pre-commit hook would run if every tracked path were staged",
 			Knobs:   hookKnobs, Family: Run, Main: runMeasureCommit},
@@ -246,6 +248,7 @@ func hookMember(m registry.Member) (githook.Member, error) {
 		gm.Problem = m.Err().Error()
 		return gm, nil
 	}
+	// assertion E: an unreadable declaration's tier is unknown: refuse.
 	if m.ManifestErr != nil {
 		return gm, fmt.Errorf("cannot read the declaration of registered member %s (its tier is unknown): %w", m.Name, m.ManifestErr)
 	}

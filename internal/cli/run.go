@@ -84,6 +84,7 @@ func parseRunArgs(args []string) (runArgs, bool, error) {
 				return r, false, usageError{msg: fmt.Sprintf("run-gates: unexpected operand '%s'", args[i+1])}
 			}
 		case strings.HasPrefix(tok, "-"):
+			// assertion B: a dash-led token is an unrecognized option wherever it stands.
 			return r, false, unrecognized(tok)
 		default:
 			if r.gatesDir != "" {
@@ -106,6 +107,7 @@ func runBattery(s *Session, args []string) int {
 		writeUsage(s.Stdout)
 		return 0
 	}
+	// assertion G: the battery reads a repository's tree or refuses.
 	if _, err := s.Top(); err != nil {
 		return s.fail(fmt.Errorf("run-gates: %v", err))
 	}
@@ -124,6 +126,7 @@ func runBattery(s *Session, args []string) int {
 		}
 		return s.fail(fmt.Errorf("run-gates: %v", err))
 	}
+	// assertion F: an empty registry never reads green.
 	if len(reg.Members) == 0 {
 		return s.fail(refusal{msg: fmt.Sprintf("run-gates: %s names no gates", reg.Path)})
 	}
@@ -173,16 +176,19 @@ func runBattery(s *Session, args []string) int {
 	verbose := s.Getenv("GATE_SDK_VERBOSE") != ""
 	failed := battery.Report(s.Stdout, verdicts, verbose, s.specLine, omissions(reg))
 
+	// assertion E: any red is exit 1, whatever the member returned.
 	code := 0
 	if failed > 0 {
 		code = 1
 	}
+	// assertion G: timings only after an unfiltered run of the configured registry.
 	if !ra.hasFor && !ra.hasOnly && gatesDir == configured {
 		if err := s.writeTimings(verdicts); err != nil {
 			fmt.Fprintf(s.Stderr, "run-gates: %v\n", err)
 			code = 2
 		}
 	}
+	// assertion H: SARIF after the verdicts; an unwritable path is exit 2.
 	if path := s.Getenv("GATE_SDK_SARIF_FILE"); path != "" {
 		if err := s.writeSARIF(path, reg, verdicts); err != nil {
 			fmt.Fprintf(s.Stderr, "run-gates: cannot write the SARIF log %s: %v\n", path, err)
@@ -199,6 +205,7 @@ type selection struct {
 }
 
 func (s *Session) selectOnly(reg *loadedRegistry, ra runArgs) ([]selection, error) {
+	// assertion J: a set of names, run in registry order.
 	want := map[string]bool{}
 	for _, n := range ra.only {
 		want[n] = true
@@ -261,6 +268,7 @@ func (s *Session) selectFor(reg *loadedRegistry, paths []string) ([]selection, b
 // declaration cannot be read, is an error: the selection cannot know
 // whether it would fire.
 func SelectForPaths(reg *registry.Registry, env *registry.Env, paths []string) ([]selection, error) {
+	// assertion I: the one selection --for and the pre-commit hook share.
 	var out []selection
 	for _, m := range reg.Distinct() {
 		if err := m.Resolution.Err(); err != nil {
@@ -309,6 +317,7 @@ func (s *Session) batteryMember(sel selection, list string) battery.Member {
 	}
 	switch m.Kind {
 	case registry.Descriptor:
+		// assertion A: a .gate member is its compiled rule, in process.
 		def, ok := findGate(m.Name)
 		if !ok {
 			bm.Harness = fmt.Sprintf("%s: %s declares a compiled gate this binary does not carry (see gates --list)", m.Name, m.Path)

@@ -25,6 +25,7 @@ func (d *departedWriter) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	n, err := d.w.Write(p)
+	// assertion D: a departed reader drops this write and every later one.
 	if err != nil && errors.Is(err, syscall.EPIPE) {
 		d.gone = true
 		return len(p), nil

@@ -18,7 +18,7 @@ func TestRepositoryFixtureSuites(t *testing.T) {
 	if err != nil {
 		t.Fatalf("--emit fixture-suites: %v", err)
 	}
-	rows := strings.Split(strings.TrimSpace(string(out)), "\n")
+	rows := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
 	if len(rows) == 0 || rows[0] == "" {
 		t.Fatal("no fixture suite found")
 	}

@@ -81,6 +81,7 @@ func ID(name string) string { return strings.ToUpper(name) }
 // Use it whenever the gate could not decide: an unreadable input, a bad
 // knob, a missing program.
 func (c *Context) Refuse(format string, args ...any) int {
+	// assertion C: could-not-decide is stderr and exit 2, never clean.
 	msg := fmt.Sprintf(format, args...)
 	fmt.Fprintf(c.Err, "%s: %s\n", c.Name, strings.TrimRight(msg, "\n"))
 	return Refused
@@ -155,9 +156,11 @@ func (r *Report) Failed() bool { return len(r.classes) > 0 }
 // class, in the order the classes first appeared, and answers 1.
 func (r *Report) Done(parenthetical string) int {
 	if !r.Failed() {
+		// assertion A: one clean line naming what was checked.
 		fmt.Fprintf(r.c.Out, "%s: clean (%s)\n", ID(r.c.Name), parenthetical)
 		return Clean
 	}
+	// assertion B: one help line per failure class, in first-appearance order.
 	for _, class := range r.classes {
 		fmt.Fprintf(r.c.Out, "help: %s\n", r.helps[class])
 	}
