@@ -84,31 +84,31 @@ unset XDG_CONFIG_HOME
 repo gh
 git -C "$dir" config user.email dev@work.example
 printf 'email dev@work.example\ngh-account Work-Bot\n' | put scripts/identity.conf
-CI= expect hosts-absent 0 'CHECK-IDENTITY: clean (1 identity expectations matched; gh-account unverified: no GitHub CLI hosts file at'
+CI='' expect hosts-absent 0 'CHECK-IDENTITY: clean (1 identity expectations matched; gh-account unverified: no GitHub CLI hosts file at'
 mkdir -p "$dir/hosts.yml"
-CI= GATE_SDK_GH_HOSTS_FILE=hosts.yml expect hosts-unreadable 2 'hosts.yml'
+CI='' GATE_SDK_GH_HOSTS_FILE=hosts.yml expect hosts-unreadable 2 'hosts.yml'
 rmdir "$dir/hosts.yml"
 printf 'gitlab.example:\n    user: Work-Bot\n' >"$dir/hosts.yml"
-CI= GATE_SDK_GH_HOSTS_FILE=hosts.yml expect hosts-no-block 1 'has no block for host github.com, so the CLI is not logged in there'
+CI='' GATE_SDK_GH_HOSTS_FILE=hosts.yml expect hosts-no-block 1 'has no block for host github.com, so the CLI is not logged in there'
 printf 'github.com:\n    users:\n        user:\n            oauth_token: x\n    git_protocol: ssh\n' >"$dir/hosts.yml"
-CI= GATE_SDK_GH_HOSTS_FILE=hosts.yml expect hosts-no-user-key 2 'has no user key'
+CI='' GATE_SDK_GH_HOSTS_FILE=hosts.yml expect hosts-no-user-key 2 'has no user key'
 printf 'github.com:\n    users:\n        Work-Bot:\n            oauth_token: x\n    user: Work-Bot\n' >"$dir/hosts.yml"
-CI= GATE_SDK_GH_HOSTS_FILE=hosts.yml expect hosts-match 0 'CHECK-IDENTITY: clean (2 identity expectations matched)'
-CI= GATE_SDK_GH_HOSTS_FILE=hosts.yml GATE_SDK_GH_HOST=ghe.example expect host-knob 1 'has no block for host ghe.example'
+CI='' GATE_SDK_GH_HOSTS_FILE=hosts.yml expect hosts-match 0 'CHECK-IDENTITY: clean (2 identity expectations matched)'
+CI='' GATE_SDK_GH_HOSTS_FILE=hosts.yml GATE_SDK_GH_HOST=ghe.example expect host-knob 1 'has no block for host ghe.example'
 mkdir -p "$sandbox/gh-config"
 printf 'github.com:\n    user: Other-Bot\n' >"$sandbox/gh-config/hosts.yml"
-CI= GH_CONFIG_DIR="$sandbox/gh-config" expect derived-from-gh-config-dir 1 "the GitHub CLI's active account for github.com is Other-Bot, expected Work-Bot"
+CI='' GH_CONFIG_DIR="$sandbox/gh-config" expect derived-from-gh-config-dir 1 "the GitHub CLI's active account for github.com is Other-Bot, expected Work-Bot"
 saved_home="$HOME"
 unset HOME GH_CONFIG_DIR
-CI= expect nothing-to-derive-from 2 'cannot locate the GitHub CLI hosts file'
+CI='' expect nothing-to-derive-from 2 'cannot locate the GitHub CLI hosts file'
 export HOME="$saved_home" GH_CONFIG_DIR="$sandbox/no-gh-config"
 
 repo live
 git -C "$dir" config user.email dev@home.example
 git -C "$dir" remote add origin git@gh-work:org/repo.git
 printf 'email dev@work.example\nremote-host origin gh-work\nremote-host backup gh-work\n' | put scripts/identity.conf
-CI= expect live-email 1 'email: expected dev@work.example, this clone commits as dev@home.example'
-CI= expect live-absent-remote 1 'remote-host: remote backup is absent from this clone'
+CI='' expect live-email 1 'email: expected dev@work.example, this clone commits as dev@home.example'
+CI='' expect live-absent-remote 1 'remote-host: remote backup is absent from this clone'
 lacks live-remote-matches 'remote origin'
 CI=true expect ci-steps-aside 0 'CHECK-IDENTITY: clean (CI run:'
 printf 'dev@work.example\n' >"$dir/email.txt"
@@ -118,16 +118,16 @@ CI=true GATE_SDK_GIT_EMAIL_FILE=email.txt expect ci-one-file-still-steps-aside 0
 
 repo malformed
 printf 'gh-account github.com Work-Bot\n' | put scripts/identity.conf
-CI= expect three-field-gh-account 2 'scripts/identity.conf:1: gh-account takes 1 field(s) after the key, got 2'
+CI='' expect three-field-gh-account 2 'scripts/identity.conf:1: gh-account takes 1 field(s) after the key, got 2'
 printf 'name dev\n' | put scripts/identity.conf
-CI= expect unknown-key 2 'scripts/identity.conf:1: unknown key "name"'
+CI='' expect unknown-key 2 'scripts/identity.conf:1: unknown key "name"'
 
 plain not-a-repo
 printf 'email dev@work.example\n' | put scripts/identity.conf
-CI= expect non-repo-live-read 2 'not inside a git'
+CI='' expect non-repo-live-read 2 'not inside a git'
 printf 'dev@work.example\n' | put email.txt
 printf '' | put remotes.txt
-CI= GATE_SDK_GIT_EMAIL_FILE=email.txt GATE_SDK_GIT_REMOTES_FILE=remotes.txt expect non-repo-configured-read 0 'CHECK-IDENTITY: clean (1 identity expectations matched)'
+CI='' GATE_SDK_GIT_EMAIL_FILE=email.txt GATE_SDK_GIT_REMOTES_FILE=remotes.txt expect non-repo-configured-read 0 'CHECK-IDENTITY: clean (1 identity expectations matched)'
 
 printf '%s: %s passed, %s failed\n' "$gate" "$pass" "$fail"
 [ "$fail" -eq 0 ]
