@@ -85,7 +85,7 @@ func prose() ([]string, int) {
 			release version deploy cluster node pod service token user account path file directory line pattern match
 			gate knob report refuse finding ab12 v2 0x1f 2024-05-01 http://example.org/docs e.g. (see below) x=1; y=2.`)
 		r := rand.New(rand.NewSource(42))
-		planted := []string{"/home/alice/x", "Confidential", "acme", "AKIA0123456789ABCDEF", "10.1.2.3", "wip", "TODO(bob)"}
+		planted := []string{"/ho" + "me/alice/x" /* composed: this tree bans the literal shape */, "Confidential", "acme", "AKIA0123456789ABCDEF", "10.1.2.3", "wip", "TODO(bob)"}
 		total := 0
 		for total < 10<<20 {
 			var b strings.Builder

@@ -92,14 +92,14 @@ func TestAbsAgainst(t *testing.T) {
 // the pre-repair composition kept as a control that must still reproduce
 // the mixed-dialect string a Windows leg printed.
 func TestInjectedWindowsCwd(t *testing.T) {
-	const nativeCwd = `C:\Users\ci\repo` // what a windows-msvc getcwd answers
+	const nativeCwd = `D:\build\ci\repo` // what a windows-msvc getcwd answers
 	preRepair := nativeCwd + "/" + "gate-sdk" + "/checks"
-	if preRepair != `C:\Users\ci\repo/gate-sdk/checks` {
+	if preRepair != `D:\build\ci\repo/gate-sdk/checks` {
 		t.Fatalf("control no longer reproduces the Windows leg's string: %q", preRepair)
 	}
 	crossed := NormalizeAbs(nativeCwd)
 	got := Child(AbsAgainst(crossed, "gate-sdk"), "checks")
-	if got != "C:/Users/ci/repo/gate-sdk/checks" {
+	if got != "D:/build/ci/repo/gate-sdk/checks" {
 		t.Fatalf("crossed composition = %q", got)
 	}
 	if strings.Contains(got, `\`) || lastSegment(got) != "checks" {

@@ -1,0 +1,104 @@
+package gates
+
+// check-commit-msg: the prospective commit message (the commit-msg hook's
+// message file) matches no banned pattern. It is the message half of the
+// leak ban; check-tree-terms is the tree half and reads the same resolved
+// pattern set through msgPatterns below. Tier commit-msg.
+
+import (
+	"fmt"
+
+	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/patterns"
+)
+
+// The two knobs naming the shared banned-pattern set.
+const (
+	msgPatternKnob      = "GATE_SDK_MSG_PATTERN_FILES"
+	msgPatternLocalKnob = "GATE_SDK_MSG_PATTERN_FILES_LOCAL"
+)
+
+func checkCommitMsg(c *gate.Context) int {
+	// assertion A: with no message file (the whole-tree battery) the gate
+	// skips cleanly; the message is not a tracked surface.
+	if len(c.Args) == 0 {
+		return c.NewReport(nil).Done("no message file given: nothing to check outside a commit")
+	}
+	msgFile := c.Args[0]
+	data, err := readMessage(c, msgFile)
+	if err != nil {
+		return c.RefuseErr(err)
+	}
+	// assertion B: the pattern set resolves (operands, else the required
+	// tracked list plus the optional local one) and compiles, or the gate
+	// refuses.
+	set, err := msgPatterns(c, c.Args[1:])
+	if err != nil {
+		return c.RefuseErr(err)
+	}
+	if set.Empty() {
+		return c.NewReport(nil).Done("no banned pattern configured: message unchecked")
+	}
+	r := c.NewReport(map[string]string{
+		"banned": fmt.Sprintf("reword the message so no line matches a banned pattern from %s. %s",
+			sourceList(set.Read), reissueRemedy(msgFile)),
+	})
+	// assertion C: no line of the message matches a banned pattern; one
+	// finding per matching line.
+	text := string(data)
+	for n, line := range splitLines([]byte(text)) {
+		if i := set.First(string(line)); i >= 0 {
+			p := set.Patterns[i]
+			r.Add(gate.Finding{
+				Class: "banned", Path: msgFile, Line: n + 1,
+				Msg: fmt.Sprintf("matches banned pattern %s (%s:%d): %s", p.Text, p.File, p.Line, line),
+			})
+		}
+	}
+	return r.Done(fmt.Sprintf("message matches none of %d banned patterns", len(set.Patterns)))
+}
+
+// msgPatterns resolves and compiles the banned-pattern set check-commit-msg
+// and check-tree-terms share: explicit operands win; otherwise the required
+// GATE_SDK_MSG_PATTERN_FILES followed by the optional
+// GATE_SDK_MSG_PATTERN_FILES_LOCAL.
+func msgPatterns(c *gate.Context, operands []string) (*patterns.Set, error) {
+	srcs := patterns.Named(operands)
+	if len(operands) == 0 {
+		var err error
+		srcs, err = patterns.FromKnobs(c.Knobs, msgPatternKnob, msgPatternLocalKnob)
+		if err != nil {
+			return nil, err
+		}
+	}
+	return patterns.Load(func(p string) ([]byte, error) { return readFile(c, p) }, srcs)
+}
+
+// reissueRemedy is the one recovery both commit-msg-tier gates print: the
+// commit does not exist yet, so the safe repair is to run git commit again
+// (the message survives in the file git named), never --amend, which would
+// rewrite whatever commit is already at HEAD.
+func reissueRemedy(msgFile string) string {
+	return fmt.Sprintf("No commit was made: fix the message and re-issue `git commit` (your text is kept in %s; `git commit -e -F %s` reopens it). Do not use `git commit --amend`: it would rewrite the commit already at HEAD.", msgFile, msgFile)
+}
+
+// readMessage reads the commit message file; a named file that is missing
+// or unreadable is a refusal.
+func readMessage(c *gate.Context, msgFile string) ([]byte, error) {
+	return readOperand(c, msgFile, "message file")
+}
+
+// sourceList renders the pattern files read, for a help line.
+func sourceList(srcs []patterns.Source) string {
+	if len(srcs) == 0 {
+		return "no file"
+	}
+	s := ""
+	for i, src := range srcs {
+		if i > 0 {
+			s += ", "
+		}
+		s += src.Path
+	}
+	return s
+}

@@ -1,0 +1,115 @@
+package gates
+
+// check-commit-subject: the subject line of the prospective commit message
+// parses as <type>(<scope>)?!?: <summary>, <type> drawn from the shared
+// GATE_SDK_COMMIT_TYPES roster, or is one of the subjects git itself
+// writes (Merge , Revert , fixup!, squash!). Tier commit-msg.
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/gate-sdk/gates/internal/gate"
+)
+
+// subjectCarveOuts are the subject leads git generates; each passes as is.
+var subjectCarveOuts = [...]string{"Merge ", "Revert ", "fixup!", "squash!"}
+
+func checkCommitSubject(c *gate.Context) int {
+	// assertion A: a run with no message file (the whole-tree battery) is a
+	// clean skip; the message exists only inside a commit.
+	if len(c.Args) == 0 {
+		return c.NewReport(nil).Done("no message file given: nothing to check outside a commit")
+	}
+	if len(c.Args) > 1 {
+		return c.Refuse("usage: check-commit-subject <message-file>")
+	}
+	msgFile := c.Args[0]
+	data, err := readMessage(c, msgFile)
+	if err != nil {
+		return c.RefuseErr(err)
+	}
+
+	types, err := c.Knobs.Words("GATE_SDK_COMMIT_TYPES")
+	if err != nil {
+		return c.RefuseErr(err)
+	}
+	if len(types) == 0 {
+		return c.Refuse("GATE_SDK_COMMIT_TYPES resolves empty: no commit type is admitted, so no subject can be judged")
+	}
+	for _, t := range types {
+		if strings.ContainsAny(t, "()!:") {
+			return c.Refuse("GATE_SDK_COMMIT_TYPES member %q carries one of ( ) ! : and cannot lead a subject", t)
+		}
+	}
+
+	subject := string(bytes.TrimSuffix(firstLine(data), []byte("\r")))
+	r := c.NewReport(map[string]string{
+		"subject": fmt.Sprintf("write the subject as <type>(<scope>)?!?: <summary> with <type> one of: %s; <scope> is [a-z0-9./-]+. %s",
+			strings.Join(types, " "), reissueRemedy(msgFile)),
+	})
+	// assertion B: the subject parses against the roster, or is a carve-out.
+	if !subjectParses(subject, types) {
+		r.Add(gate.Finding{
+			Class: "subject", Path: msgFile, Line: 1,
+			Msg: fmt.Sprintf("subject %q does not parse as <type>(<scope>)?!?: <summary>", subject),
+		})
+	}
+	return r.Done(fmt.Sprintf("subject parses; %d commit types admitted", len(types)))
+}
+
+// subjectParses reports whether subject is a carve-out or reads as
+// <type>(<scope>)?!?: <summary> with <type> in types, <scope> a non-empty
+// [a-z0-9./-] run and <summary> at least one character.
+func subjectParses(subject string, types []string) bool {
+	for _, lead := range subjectCarveOuts {
+		if strings.HasPrefix(subject, lead) {
+			return true
+		}
+	}
+	end := strings.IndexAny(subject, "(!:")
+	if end < 0 || !isRosterType(subject[:end], types) {
+		return false
+	}
+	rest := subject[end:]
+	if strings.HasPrefix(rest, "(") {
+		close := strings.IndexByte(rest, ')')
+		if close < 0 || !isScope(rest[1:close]) {
+			return false
+		}
+		rest = rest[close+1:]
+	}
+	rest = strings.TrimPrefix(rest, "!")
+	return strings.HasPrefix(rest, ": ") && len(rest) > len(": ")
+}
+
+func isRosterType(t string, types []string) bool {
+	for _, want := range types {
+		if t == want {
+			return true
+		}
+	}
+	return false
+}
+
+// isScope reports whether s is a non-empty run of [a-z0-9./-].
+func isScope(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		b := s[i]
+		if !('a' <= b && b <= 'z' || '0' <= b && b <= '9' || b == '.' || b == '/' || b == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+func firstLine(data []byte) []byte {
+	if i := bytes.IndexByte(data, '\n'); i >= 0 {
+		return data[:i]
+	}
+	return data
+}

@@ -1,0 +1,82 @@
+package gates
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gate-sdk/gates/internal/gate/gatetest"
+)
+
+const defaultTypes = "feat fix refactor perf docs test build ci chore style"
+
+func subjectRun(t *testing.T, msg string, types string, args ...string) gatetest.Run {
+	t.Helper()
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"COMMIT_EDITMSG": msg})
+	if args == nil {
+		args = []string{"COMMIT_EDITMSG"}
+	}
+	return run{rule: checkCommitSubject, name: "check-commit-subject", dir: dir, tree: memTree(nil),
+		knobs: gatetest.Knobs{"GATE_SDK_COMMIT_TYPES": types}, args: args}.exec()
+}
+
+func TestCommitSubjectAcceptance(t *testing.T) {
+	pass := []string{"feat: x", "fix(internal/ere): y", "refactor!: z", "feat(cli)!: z", "Merge branch 'main'",
+		`Revert "feat: x"`, "fixup! feat: x", "squash! fix: y", "docs(a.b/c-d): e", "feat: x\r"}
+	for _, s := range pass {
+		got := subjectRun(t, s+"\n\nbody line\n", defaultTypes)
+		wantCode(t, got, 0)
+		wantOut(t, got, "CHECK-COMMIT-SUBJECT: clean (")
+	}
+	fail := []string{"Feat: x", "feature: x", "wip", "feat:x", "feat (cli): x", "feat(CLI): x", "feat(): x",
+		"amend! feat: x", "feat: ", "feat(cli: x", "feat!!: x", "", "merge branch 'main'", "feat(cli)x: y"}
+	for _, s := range fail {
+		got := subjectRun(t, s+"\nbody\n", defaultTypes)
+		if got.Code != 1 {
+			t.Errorf("subject %q: exit %d, want 1\n%s%s", s, got.Code, got.Stdout, got.Stderr)
+			continue
+		}
+		wantOut(t, got, "COMMIT_EDITMSG:1: subject ", "help: ", "re-issue `git commit`")
+	}
+}
+
+func TestCommitSubjectRoster(t *testing.T) {
+	got := subjectRun(t, "docs: x\n", "feat fix")
+	wantCode(t, got, 1)
+	wantOut(t, got, "one of: feat fix")
+	wantCode(t, subjectRun(t, "fix: x\n", "feat fix"), 0)
+	// A roster nothing can lead with cannot judge a subject.
+	wantCode(t, subjectRun(t, "feat: x\n", ""), 2)
+	wantCode(t, subjectRun(t, "feat: x\n", "feat bad:type"), 2)
+}
+
+func TestCommitSubjectEdges(t *testing.T) {
+	got := subjectRun(t, "", defaultTypes, []string{}...)
+	wantCode(t, got, 0)
+	wantOut(t, got, "CHECK-COMMIT-SUBJECT: clean (no message file given")
+
+	got = subjectRun(t, "", defaultTypes, "missing-file")
+	wantCode(t, got, 2)
+	if !strings.Contains(got.Stderr, "missing-file does not exist") {
+		t.Errorf("stderr %q does not name the missing file", got.Stderr)
+	}
+	wantCode(t, subjectRun(t, "", defaultTypes, "a", "b"), 2)
+
+	// An absolute message path (a linked worktree's hook) is read as is.
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"m": "feat: x\n"})
+	wantCode(t, subjectRun(t, "", defaultTypes, filepath.Join(dir, "m")), 0)
+}
+
+func TestReissueRemedyNeverAmends(t *testing.T) {
+	got := subjectRun(t, "wip\n", defaultTypes)
+	wantCode(t, got, 1)
+	help := got.Stdout[strings.Index(got.Stdout, "help:"):]
+	if !strings.Contains(help, "re-issue `git commit`") || !strings.Contains(help, "COMMIT_EDITMSG") {
+		t.Errorf("help does not name the re-issue remedy and the kept file: %q", help)
+	}
+	if strings.Contains(strings.ReplaceAll(help, "Do not use `git commit --amend`", ""), "--amend") {
+		t.Errorf("help recommends --amend: %q", help)
+	}
+}

@@ -1,0 +1,421 @@
+package gates
+
+// check-identity: every expectation in the identity manifest matches this
+// clone's identity. Three kinds, all local reads: the committer email, a
+// remote's host (an SSH alias compares as the alias) and the GitHub CLI's
+// persisted active account. Performing the mapping stays git's and the
+// CLI's job; the gate only asserts that it applied here.
+
+import (
+	"bytes"
+	"fmt"
+	"runtime"
+	"strings"
+
+	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/patterns"
+	"github.com/gate-sdk/gates/internal/repo"
+)
+
+// expectation is one parsed manifest line.
+type expectation struct {
+	kind   string   // "email", "remote-host" or "gh-account"
+	line   int      // manifest line
+	fields []string // the values after the key
+}
+
+// identityKinds maps each key to its field count, key included.
+var identityKinds = map[string]int{"email": 2, "remote-host": 3, "gh-account": 2}
+
+func checkIdentity(c *gate.Context) int {
+	if len(c.Args) > 0 {
+		return c.Refuse("usage: check-identity (the manifest is GATE_SDK_IDENTITY_FILE)")
+	}
+	k := map[string]string{}
+	for _, name := range []string{"GATE_SDK_IDENTITY_FILE", "GATE_SDK_GIT_EMAIL_FILE", "GATE_SDK_GIT_REMOTES_FILE", "GATE_SDK_GH_HOSTS_FILE", "GATE_SDK_GH_HOST"} {
+		v, err := c.Knobs.Scalar(name)
+		if err != nil {
+			return c.RefuseErr(err)
+		}
+		k[name] = v
+	}
+	emailFile, remotesFile := k["GATE_SDK_GIT_EMAIL_FILE"], k["GATE_SDK_GIT_REMOTES_FILE"]
+	// assertion A: a CI run steps aside before any read, unless both clone
+	// actuals come from files, which makes the run a configured read.
+	if c.Getenv("CI") != "" && (emailFile == "" || remotesFile == "") {
+		return c.NewReport(nil).Done("CI run: a CI checkout is not a committing clone, identity not checked")
+	}
+
+	// assertion B: an absent, empty or comment-only manifest is clean with
+	// a note; a malformed line (unknown key, wrong field count) refuses.
+	manifest := k["GATE_SDK_IDENTITY_FILE"]
+	if manifest == "" {
+		return c.NewReport(nil).Done("GATE_SDK_IDENTITY_FILE is empty: no identity expected")
+	}
+	data, present, err := readOptional(c, manifest)
+	if err != nil {
+		return c.RefuseErr(err)
+	}
+	if !present {
+		return c.NewReport(nil).Done("no manifest at " + manifest + ": no identity expected")
+	}
+	var exps []expectation
+	for _, l := range patterns.LiveLines(data) {
+		f := strings.Fields(l.Text)
+		want, known := identityKinds[f[0]]
+		if !known {
+			return c.Refuse("%s:%d: unknown key %q (expected email, remote-host or gh-account)", manifest, l.N, f[0])
+		}
+		if len(f) != want {
+			return c.Refuse("%s:%d: %s takes %d field(s) after the key, got %d", manifest, l.N, f[0], want-1, len(f)-1)
+		}
+		exps = append(exps, expectation{kind: f[0], line: l.N, fields: f[1:]})
+	}
+	if len(exps) == 0 {
+		return c.NewReport(nil).Done(manifest + " expects nothing")
+	}
+
+	act := &identityActuals{c: c, emailFile: emailFile, remotesFile: remotesFile}
+	ghHost := k["GATE_SDK_GH_HOST"]
+	r := c.NewReport(map[string]string{
+		"email":      "map this clone to the expected committer: git config user.email <expected> (or an includeIf block in your global config)",
+		"remote":     "point the remote at the expected host (an SSH alias is compared as written): git remote add|set-url <remote> <url>",
+		"gh-account": fmt.Sprintf("switch the GitHub CLI's active account: gh auth login --hostname %s, or gh auth switch --hostname %s --user <login>", ghHost, ghHost),
+	})
+	verified, unverified := 0, ""
+	for _, e := range exps {
+		where := fmt.Sprintf("%s:%d", manifest, e.line)
+		switch e.kind {
+		case "email":
+			// assertion C: the committer email equals the expected one.
+			got, err := act.email()
+			if err != nil {
+				return c.RefuseErr(err)
+			}
+			if got != e.fields[0] {
+				r.Add(gate.Finding{Class: "email", Path: manifest, Line: e.line,
+					Msg: fmt.Sprintf("email: expected %s, this clone commits as %s", e.fields[0], orUnset(got))})
+			}
+		case "remote-host":
+			// assertion D: the named remote exists and its URL's host part
+			// equals the expected host; an absent remote is a finding.
+			name, want := e.fields[0], e.fields[1]
+			url, ok, err := act.remote(name)
+			if err != nil {
+				return c.RefuseErr(err)
+			}
+			switch {
+			case !ok:
+				r.Add(gate.Finding{Class: "remote", Path: manifest, Line: e.line,
+					Msg: fmt.Sprintf("remote-host: remote %s is absent from this clone (expected host %s)", name, want)})
+			case remoteHost(url) != want:
+				r.Add(gate.Finding{Class: "remote", Path: manifest, Line: e.line,
+					Msg: fmt.Sprintf("remote-host: remote %s points at host %s (%s), expected %s", name, orUnset(remoteHost(url)), url, want)})
+			}
+		case "gh-account":
+			// assertion E: the CLI's persisted active account for the host
+			// equals the expected login; absence is graded.
+			login := e.fields[0]
+			if ghHost == "" {
+				return c.Refuse("%s: gh-account: GATE_SDK_GH_HOST is empty, so no host block can be read", where)
+			}
+			hosts, err := ghHostsFile(c, k["GATE_SDK_GH_HOSTS_FILE"], runtime.GOOS)
+			if err != nil {
+				return c.Refuse("%s: gh-account: %v", where, err)
+			}
+			data, present, err := readOptional(c, hosts)
+			if err != nil {
+				return c.Refuse("%s: gh-account: %v", where, err)
+			}
+			if !present {
+				// No CLI config: nothing can push through the CLI here.
+				unverified = fmt.Sprintf("; gh-account unverified: no GitHub CLI hosts file at %s (fail-open: no CLI login here to misuse)", hosts)
+				continue
+			}
+			user, found, err := ghActiveUser(data, ghHost)
+			if err != nil {
+				return c.Refuse("%s: gh-account: cannot read the active account from %s: %v", where, hosts, err)
+			}
+			if !found {
+				r.Add(gate.Finding{Class: "gh-account", Path: manifest, Line: e.line,
+					Msg: fmt.Sprintf("gh-account: %s has no block for host %s, so the CLI is not logged in there (expected %s)", hosts, ghHost, login)})
+			} else if user != login {
+				r.Add(gate.Finding{Class: "gh-account", Path: manifest, Line: e.line,
+					Msg: fmt.Sprintf("gh-account: the GitHub CLI's active account for %s is %s, expected %s", ghHost, user, login)})
+			}
+		}
+		verified++
+	}
+	return r.Done(fmt.Sprintf("%d identity expectations matched%s", verified, unverified))
+}
+
+func orUnset(s string) string {
+	if s == "" {
+		return "(unset)"
+	}
+	return s
+}
+
+// identityActuals reads the clone's identity once per run, from the
+// standing-in files when configured and from git otherwise.
+type identityActuals struct {
+	c                      *gate.Context
+	emailFile, remotesFile string
+	probed                 bool
+
+	emailRead bool
+	emailVal  string
+
+	remotesRead bool
+	remotes     map[string]string // name -> url; from the file
+	liveNames   map[string]bool   // names git lists
+}
+
+// clone refuses a live read outside a repository.
+func (a *identityActuals) clone() error {
+	if a.probed {
+		return nil
+	}
+	if err := probeRepo(a.c); err != nil {
+		return err
+	}
+	a.probed = true
+	return nil
+}
+
+func (a *identityActuals) email() (string, error) {
+	if a.emailRead {
+		return a.emailVal, nil
+	}
+	a.emailRead = true
+	if a.emailFile != "" {
+		data, err := readOperand(a.c, a.emailFile, "GATE_SDK_GIT_EMAIL_FILE")
+		if err != nil {
+			return "", err
+		}
+		a.emailVal = strings.TrimSpace(string(firstLine(data)))
+		return a.emailVal, nil
+	}
+	if err := a.clone(); err != nil {
+		return "", err
+	}
+	v, set, err := repo.ConfigGet(a.c.Dir, "user.email")
+	if err != nil {
+		return "", err
+	}
+	if set {
+		a.emailVal = strings.TrimSpace(v)
+	}
+	return a.emailVal, nil
+}
+
+// remote answers a remote's URL and whether the clone has that remote.
+func (a *identityActuals) remote(name string) (string, bool, error) {
+	if !a.remotesRead {
+		a.remotesRead = true
+		if a.remotesFile != "" {
+			data, err := readOperand(a.c, a.remotesFile, "GATE_SDK_GIT_REMOTES_FILE")
+			if err != nil {
+				return "", false, err
+			}
+			a.remotes = map[string]string{}
+			for _, l := range patterns.LiveLines(data) {
+				f := strings.Fields(l.Text)
+				if len(f) != 2 {
+					return "", false, fmt.Errorf("%s:%d: expected <remote> <url>, got %q", a.remotesFile, l.N, l.Text)
+				}
+				if _, dup := a.remotes[f[0]]; !dup {
+					a.remotes[f[0]] = f[1]
+				}
+			}
+		} else {
+			if err := a.clone(); err != nil {
+				return "", false, err
+			}
+			out, err := runGit(a.c, "remote")
+			if err != nil {
+				return "", false, err
+			}
+			a.liveNames = map[string]bool{}
+			for _, n := range strings.Fields(string(out)) {
+				a.liveNames[n] = true
+			}
+		}
+	}
+	if a.remotes != nil {
+		url, ok := a.remotes[name]
+		return url, ok, nil
+	}
+	if !a.liveNames[name] {
+		return "", false, nil
+	}
+	out, err := runGit(a.c, "remote", "get-url", name)
+	if err != nil {
+		return "", false, err
+	}
+	return strings.TrimSpace(string(out)), true, nil
+}
+
+// remoteHost answers the host part of a remote URL as the identity
+// selector sees it: scheme://[user@]host[:port]/... answers host, and the
+// scp-like [user@]alias:path answers alias. A local path has none.
+func remoteHost(url string) string {
+	if i := strings.Index(url, "://"); i >= 0 {
+		rest := url[i+3:]
+		if j := strings.IndexByte(rest, '/'); j >= 0 {
+			rest = rest[:j]
+		}
+		if j := strings.LastIndexByte(rest, '@'); j >= 0 {
+			rest = rest[j+1:]
+		}
+		if strings.HasPrefix(rest, "[") {
+			if j := strings.IndexByte(rest, ']'); j >= 0 {
+				return rest[1:j]
+			}
+		}
+		if j := strings.IndexByte(rest, ':'); j >= 0 {
+			rest = rest[:j]
+		}
+		return rest
+	}
+	colon := strings.IndexByte(url, ':')
+	if colon < 0 {
+		return ""
+	}
+	if slash := strings.IndexByte(url, '/'); slash >= 0 && slash < colon {
+		return "" // a local path that happens to hold a colon
+	}
+	host := url[:colon]
+	if j := strings.LastIndexByte(host, '@'); j >= 0 {
+		host = host[j+1:]
+	}
+	return host
+}
+
+// ghHostsFile answers where the GitHub CLI keeps its hosts file: the
+// configured knob, else derived the way the CLI derives its config
+// directory. With nothing to derive from, it refuses, since a path
+// composed from nothing would read as absent, the one false clean the
+// account kind exists to refuse.
+func ghHostsFile(c *gate.Context, configured, goos string) (string, error) {
+	if configured != "" {
+		return configured, nil
+	}
+	if d := c.Getenv("GH_CONFIG_DIR"); d != "" {
+		return strings.TrimRight(d, "/\\") + "/hosts.yml", nil
+	}
+	if d := c.Getenv("XDG_CONFIG_HOME"); d != "" {
+		return strings.TrimRight(d, "/\\") + "/gh/hosts.yml", nil
+	}
+	if goos == "windows" {
+		if d := c.Getenv("AppData"); d != "" {
+			return strings.TrimRight(d, "/\\") + "/GitHub CLI/hosts.yml", nil
+		}
+	}
+	if d := c.Getenv("HOME"); d != "" {
+		return strings.TrimRight(d, "/\\") + "/.config/gh/hosts.yml", nil
+	}
+	return "", fmt.Errorf("cannot locate the GitHub CLI hosts file: GATE_SDK_GH_HOSTS_FILE, GH_CONFIG_DIR, XDG_CONFIG_HOME and HOME are all unset")
+}
+
+// ghActiveUser reads the GitHub CLI hosts file: inside the top-level block
+// for host, the value of the key spelled exactly "user" at the block's own
+// child indent. found is false when the file has no block for host. A
+// block with no such key, or a file whose shape cannot be read, is an
+// error, so a format change never silently retires the check.
+func ghActiveUser(data []byte, host string) (user string, found bool, err error) {
+	inBlock, childIndent, haveUser := false, -1, false
+	for n, raw := range splitLines(data) {
+		line := string(bytes.TrimSuffix(raw, []byte("\r")))
+		body := strings.TrimLeft(line, " ")
+		if body == "" || body[0] == '#' || line == "---" || line == "..." {
+			continue
+		}
+		if strings.HasPrefix(body, "\t") {
+			return "", found, fmt.Errorf("line %d is indented with a tab", n+1)
+		}
+		indent := len(line) - len(body)
+		if indent == 0 {
+			if inBlock {
+				break // the next top-level key ends the host's block
+			}
+			key, _, ok := yamlKey(body)
+			if ok && key == host {
+				inBlock, found = true, true
+			}
+			continue
+		}
+		if !inBlock {
+			continue
+		}
+		if childIndent < 0 {
+			childIndent = indent
+		}
+		if indent < childIndent {
+			return "", found, fmt.Errorf("line %d is indented less than the %s block's keys", n+1, host)
+		}
+		if indent != childIndent {
+			continue // nested under a sibling key, e.g. the users map
+		}
+		key, value, ok := yamlKey(body)
+		if !ok || key != "user" {
+			continue
+		}
+		if haveUser {
+			return "", found, fmt.Errorf("line %d repeats the user key of the %s block", n+1, host)
+		}
+		haveUser, user = true, value
+	}
+	if !found {
+		return "", false, nil
+	}
+	if !haveUser {
+		return "", true, fmt.Errorf("the %s block has no user key", host)
+	}
+	if user == "" {
+		return "", true, fmt.Errorf("the %s block's user key has no value", host)
+	}
+	return user, true, nil
+}
+
+// yamlKey splits a block-mapping line "key: value" (the key possibly
+// quoted). The value is trimmed, a trailing " #" comment dropped and one
+// layer of matching quotes stripped.
+func yamlKey(body string) (key, value string, ok bool) {
+	if body[0] == '"' || body[0] == '\'' {
+		end := strings.IndexByte(body[1:], body[0])
+		if end < 0 {
+			return "", "", false
+		}
+		key, body = body[1:1+end], body[2+end:]
+		if !strings.HasPrefix(body, ":") {
+			return "", "", false
+		}
+		value = body[1:]
+	} else {
+		i := strings.Index(body, ":")
+		for i >= 0 && i+1 < len(body) && body[i+1] != ' ' && body[i+1] != '\t' {
+			// "a:b" is part of a plain key (a host with a port); only ": " or
+			// a line-final ':' separates.
+			j := strings.Index(body[i+1:], ":")
+			if j < 0 {
+				i = -1
+				break
+			}
+			i += 1 + j
+		}
+		if i < 0 {
+			return "", "", false
+		}
+		key, value = body[:i], body[i+1:]
+	}
+	value = strings.TrimSpace(value)
+	if value != "" && (value[0] == '"' || value[0] == '\'') {
+		if end := strings.IndexByte(value[1:], value[0]); end >= 0 {
+			value = value[1 : 1+end]
+		}
+	} else if j := strings.Index(value, " #"); j >= 0 {
+		value = strings.TrimSpace(value[:j])
+	}
+	return key, value, true
+}

@@ -1,0 +1,121 @@
+package gates
+
+// check-tree-terms: no tracked file matches the banned-pattern set. It is
+// the tree half of the leak ban and reads the one resolution
+// check-commit-msg uses (msgPatterns), so the halves cannot drift apart.
+//
+// Authoring rule: this file is in the corpus it scans, so it spells no
+// banned shape; its tests compose theirs at run time.
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/gate-sdk/gates/internal/gate"
+)
+
+// treeTermsHelp is the remedy for the one failure class.
+const treeTermsHelp = "remove the banned term from each listed line (a binary: rebuild it without the term). If the prose is true and the pattern over-reaches, fix the pattern in the list, never the prose"
+
+func checkTreeTerms(c *gate.Context) int {
+	root, operands := ".", []string(nil)
+	if len(c.Args) > 0 {
+		root, operands = treePath(c, c.Args[0]), c.Args[1:]
+	}
+	// assertion A: the pattern set resolves and every pattern compiles
+	// (once, here, for the whole scan), or the gate refuses.
+	set, err := msgPatterns(c, operands)
+	if err != nil {
+		return c.RefuseErr(err)
+	}
+	files, err := c.Tree.Files()
+	if err != nil {
+		return c.RefuseErr(err)
+	}
+	if set.Empty() {
+		return c.NewReport(nil).Done("no banned pattern configured: tree unchecked")
+	}
+	prune, err := pruneSet(c)
+	if err != nil {
+		return c.RefuseErr(err)
+	}
+	exempt := map[string]bool{}
+	for _, src := range set.Read {
+		exempt[treePath(c, src.Path)] = true
+	}
+	for _, kr := range c.KitRoots {
+		exempt[treePath(c, kr+"/templates/msg-patterns.list")] = true
+	}
+
+	r := c.NewReport(map[string]string{"leak": treeTermsHelp})
+	scanned := 0
+	var cand []int
+	for _, p := range files {
+		// assertion B: the cheap filter runs first and reads nothing: the
+		// scan root, the shared prune set, the resolved pattern files and
+		// the kits' starter rosters, and anything that is not a regular
+		// file once links are followed.
+		if !underRoot(root, p) || prune.PathPruned(p) || exempt[p] || !regularFile(c, p) {
+			continue
+		}
+		data, err := readTracked(c, p)
+		if err != nil {
+			// Honest limit: an unreadable tracked file is skipped, not
+			// refused; the scan is short by that file.
+			continue
+		}
+		scanned++
+		text := string(data)
+		if cand = set.Candidates(text, cand); len(cand) == 0 {
+			continue
+		}
+		// assertion C: a file holding a NUL byte is binary; a hit on any of
+		// its lines is one path-only record.
+		binary := strings.IndexByte(text, 0) >= 0
+		// assertion D: every other file yields one path:lineno:line record
+		// per matching line, however many patterns hit it, with no dedup
+		// across identical lines.
+		for n, line := 0, ""; text != ""; {
+			n++
+			if i := strings.IndexByte(text, '\n'); i >= 0 {
+				line, text = text[:i], text[i+1:]
+			} else {
+				line, text = text, ""
+			}
+			if set.FirstOf(line, cand) < 0 {
+				continue
+			}
+			if binary {
+				r.Add(gate.Finding{Class: "leak", Text: p})
+				break
+			}
+			r.Add(gate.Finding{Class: "leak", Text: fmt.Sprintf("%s:%d:%s", p, n, line)})
+		}
+	}
+	return r.Done(fmt.Sprintf("%d tracked files match none of %d banned patterns", scanned, len(set.Patterns)))
+}
+
+// underRoot reports whether the listed path p lies under the scan root.
+func underRoot(root, p string) bool {
+	return root == "." || len(p) > len(root) && p[:len(root)] == root && p[len(root)] == '/'
+}
+
+// regularFile reports whether the tracked path is a regular file once
+// links are followed. Only a link or a gitlink costs a stat: an index
+// entry of a regular mode is read directly, and a worktree change of kind
+// surfaces as a failed read.
+func regularFile(c *gate.Context, p string) bool {
+	mode, ok := c.Tree.Mode(p)
+	if !ok {
+		return false
+	}
+	switch mode {
+	case 0o100644, 0o100755:
+		return true
+	case 0o120000:
+		fi, err := os.Stat(runPath(c, p))
+		return err == nil && fi.Mode().IsRegular()
+	}
+	return false
+}

@@ -1,0 +1,375 @@
+package gates
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/gate/gatetest"
+	"github.com/gate-sdk/gates/internal/patterns"
+)
+
+// Banned shapes are composed at run time: this file is itself in the
+// corpus check-tree-terms scans.
+var (
+	homeA = "/" + "home/alice/"
+	homeB = "/" + "Users/bob/"
+)
+
+const defaultPrune = "target .git node_modules .tmp gate-tests worktrees"
+
+// countTree wraps a tree, counting reads and failing chosen ones.
+type countTree struct {
+	gate.Tree
+	mu    sync.Mutex
+	reads map[string]int
+	fail  map[string]bool
+}
+
+func (t *countTree) Read(p string) ([]byte, error) {
+	t.mu.Lock()
+	t.reads[p]++
+	t.mu.Unlock()
+	if t.fail[p] {
+		return nil, os.ErrPermission
+	}
+	return t.Tree.Read(p)
+}
+
+func newCountTree(files map[string]string) *countTree {
+	return &countTree{Tree: memTree(files), reads: map[string]int{}, fail: map[string]bool{}}
+}
+
+type termsCase struct {
+	tree     gate.Tree
+	disk     map[string]string // files on disk under the run dir (pattern files)
+	knobs    gatetest.Knobs
+	kitRoots []string
+	args     []string
+}
+
+func (tc termsCase) run(t *testing.T) gatetest.Run {
+	t.Helper()
+	dir := t.TempDir()
+	writeFiles(t, dir, tc.disk)
+	k := gatetest.Knobs{"GATE_SDK_PRUNE_DIRS": defaultPrune}
+	for n, v := range tc.knobs {
+		k[n] = v
+	}
+	return run{rule: checkTreeTerms, name: "check-tree-terms", dir: dir, tree: tc.tree, knobs: k, kitRoots: tc.kitRoots, args: tc.args}.exec()
+}
+
+func count(s, sub string) int { return strings.Count(s, sub) }
+
+func TestTreeTermsRecords(t *testing.T) {
+	hit := "see " + homeA + "x"
+	tree := newCountTree(map[string]string{
+		"docs/a.md":  "one\ntwo\n" + hit + "\nfour\n",
+		"docs/b.md":  "x\ny\nz\n" + hit + "\n5\n6\n7\n8\n" + hit + "\n",
+		"docs/c.md":  "nothing here\n",
+		"src/d.go":   "two hits " + homeA + " and " + homeB + " on one line\n",
+		"notes/e.md": "no final newline " + homeB + "q",
+	})
+	got := termsCase{
+		tree: tree,
+		disk: map[string]string{"p.list": "# comment\n\n/home/[a-z]+/\n/Users/[a-z]+/\n"},
+		args: []string{".", "p.list"},
+	}.run(t)
+	wantCode(t, got, 1)
+	wantOut(t, got,
+		"docs/a.md:3:"+hit+"\n",
+		"docs/b.md:4:"+hit+"\n",
+		"docs/b.md:9:"+hit+"\n",
+		"notes/e.md:1:no final newline "+homeB+"q\n",
+		"help: ")
+	if n := count(got.Stdout, "src/d.go:1:"); n != 1 {
+		t.Errorf("a line hit by two patterns gave %d records, want 1\n%s", n, got.Stdout)
+	}
+	if n := count(got.Stdout, "docs/b.md:"); n != 2 {
+		t.Errorf("two identical lines gave %d records, want 2\n%s", n, got.Stdout)
+	}
+	if n := count(got.Stdout, "help:"); n != 1 {
+		t.Errorf("%d help lines, want 1", n)
+	}
+	// Records follow listing order, then line order.
+	if strings.Index(got.Stdout, "docs/b.md:4:") > strings.Index(got.Stdout, "docs/b.md:9:") ||
+		strings.Index(got.Stdout, "docs/a.md:3:") > strings.Index(got.Stdout, "docs/b.md:4:") {
+		t.Errorf("records out of order:\n%s", got.Stdout)
+	}
+	for p, n := range tree.reads {
+		if n != 1 {
+			t.Errorf("%s read %d times, want once", p, n)
+		}
+	}
+}
+
+func TestTreeTermsSkips(t *testing.T) {
+	leak := "leak " + homeA + "x\n"
+	files := map[string]string{
+		"gate-tests/x/good/leak.md":           leak, // pruned directory
+		"a/node_modules/m/leak.js":            leak, // pruned at any depth
+		"vendor/leak.md":                      leak, // pruned by the extra knob
+		"scripts/msg-patterns.list":           leak, // a resolved pattern file
+		"kits/k1/templates/msg-patterns.list": leak, // a kit's starter roster
+		"kits/k2/templates/other.list":        leak, // not a starter roster
+		"docs/msg-patterns.list":              leak, // named like one, named by no knob
+		"gate-tests":                          "a file, not a directory: " + leak,
+		"link.md":                             leak,
+	}
+	tree := newCountTree(files)
+	tree.Tree.(*gatetest.Tree).Modes["link.md"] = 0o120000 // dangling on disk
+	got := termsCase{
+		tree:     tree,
+		disk:     map[string]string{"scripts/msg-patterns.list": "/home/[a-z]+/\n"},
+		knobs:    gatetest.Knobs{"GATE_SDK_MSG_PATTERN_FILES": "scripts/msg-patterns.list", "GATE_SDK_PRUNE_EXTRA_DIRS": "vendor"},
+		kitRoots: []string{"kits/k1", "kits/k2"},
+	}.run(t)
+	wantCode(t, got, 1)
+	wantOut(t, got, "kits/k2/templates/other.list:1:", "docs/msg-patterns.list:1:", "gate-tests:1:")
+	wantNotOut(t, got, "gate-tests/x", "node_modules", "vendor/", "scripts/msg-patterns.list", "kits/k1/", "link.md")
+	for _, p := range []string{"gate-tests/x/good/leak.md", "a/node_modules/m/leak.js", "vendor/leak.md", "scripts/msg-patterns.list", "kits/k1/templates/msg-patterns.list", "link.md"} {
+		if tree.reads[p] != 0 {
+			t.Errorf("%s was read; the cheap filter must skip it unread", p)
+		}
+	}
+}
+
+func TestTreeTermsPruneKnobReplaces(t *testing.T) {
+	leak := "leak " + homeA + "x\n"
+	got := termsCase{
+		tree:  newCountTree(map[string]string{"gate-tests/x/leak.md": leak, "only/y.md": leak}),
+		disk:  map[string]string{"p": "/home/[a-z]+/\n"},
+		knobs: gatetest.Knobs{"GATE_SDK_PRUNE_DIRS": "only"},
+		args:  []string{".", "p"},
+	}.run(t)
+	wantCode(t, got, 1)
+	wantOut(t, got, "gate-tests/x/leak.md:1:")
+	wantNotOut(t, got, "only/y.md")
+}
+
+func TestTreeTermsBinaryPathOnly(t *testing.T) {
+	got := termsCase{
+		tree: newCountTree(map[string]string{
+			"bin/gates": "\x7fELF\x00\x01junk " + homeA + "build\x00more\n" + homeA + "again\n",
+			"bin/clean": "\x00\x01\x02",
+		}),
+		disk: map[string]string{"p": "/home/[a-z]+/\n"},
+		args: []string{".", "p"},
+	}.run(t)
+	wantCode(t, got, 1)
+	if !strings.Contains(got.Stdout, "bin/gates\n") || strings.Contains(got.Stdout, "bin/gates:") {
+		t.Errorf("binary hit must be one path-only record:\n%s", got.Stdout)
+	}
+	if n := count(got.Stdout, "bin/gates"); n != 1 {
+		t.Errorf("binary hit gave %d records, want 1", n)
+	}
+	wantNotOut(t, got, "bin/clean")
+}
+
+func TestTreeTermsScanRoot(t *testing.T) {
+	leak := "leak " + homeA + "x\n"
+	got := termsCase{
+		tree: newCountTree(map[string]string{"docs/a.md": leak, "docsx/b.md": leak, "src/c.md": leak}),
+		disk: map[string]string{"p": "/home/[a-z]+/\n"},
+		args: []string{"docs", "p"},
+	}.run(t)
+	wantCode(t, got, 1)
+	wantOut(t, got, "docs/a.md:1:")
+	wantNotOut(t, got, "docsx/", "src/")
+}
+
+func TestTreeTermsRefusalsAndCleans(t *testing.T) {
+	clean := newCountTree(map[string]string{"a.md": "nothing\n"})
+	// A GNU escape is refused by name, naming the pattern and its file.
+	got := termsCase{tree: clean, disk: map[string]string{"p": "ok\nfoo\\sbar\n"}, args: []string{".", "p"}}.run(t)
+	wantCode(t, got, 2)
+	for _, s := range []string{`foo\sbar`, "p:2", "GNU"} {
+		if !strings.Contains(got.Stderr, s) {
+			t.Errorf("refusal %q does not name %q", got.Stderr, s)
+		}
+	}
+	// No pattern at all: exit 0, said so.
+	got = termsCase{tree: clean, disk: map[string]string{"p": "# only comments\n\n"}, args: []string{".", "p"}}.run(t)
+	wantCode(t, got, 0)
+	wantOut(t, got, "CHECK-TREE-TERMS: clean (no banned pattern configured")
+	got = termsCase{tree: clean, knobs: gatetest.Knobs{}}.run(t)
+	wantCode(t, got, 0)
+	wantOut(t, got, "no banned pattern configured")
+	// The required tracked list is missing: exit 2; the local list is optional.
+	got = termsCase{tree: clean, knobs: gatetest.Knobs{"GATE_SDK_MSG_PATTERN_FILES": "scripts/msg-patterns.list"}}.run(t)
+	wantCode(t, got, 2)
+	if !strings.Contains(got.Stderr, "scripts/msg-patterns.list") || !strings.Contains(got.Stderr, "GATE_SDK_MSG_PATTERN_FILES") {
+		t.Errorf("refusal does not name the file and knob: %q", got.Stderr)
+	}
+	got = termsCase{tree: clean,
+		disk:  map[string]string{"scripts/msg-patterns.list": "zzz\n"},
+		knobs: gatetest.Knobs{"GATE_SDK_MSG_PATTERN_FILES": "scripts/msg-patterns.list", "GATE_SDK_MSG_PATTERN_FILES_LOCAL": "scripts/msg-patterns.local.list"}}.run(t)
+	wantCode(t, got, 0)
+	wantOut(t, got, "CHECK-TREE-TERMS: clean (1 tracked files match none of 1 banned patterns)")
+	// A present local list is read too.
+	got = termsCase{tree: clean,
+		disk:  map[string]string{"scripts/msg-patterns.list": "zzz\n", "scripts/msg-patterns.local.list": "nothing\n"},
+		knobs: gatetest.Knobs{"GATE_SDK_MSG_PATTERN_FILES": "scripts/msg-patterns.list", "GATE_SDK_MSG_PATTERN_FILES_LOCAL": "scripts/msg-patterns.local.list"}}.run(t)
+	wantCode(t, got, 1)
+	wantOut(t, got, "a.md:1:nothing")
+	// A pattern file that exists but cannot be read refuses.
+	got = termsCase{tree: clean, disk: map[string]string{"p/inner": "x"}, args: []string{".", "p"}}.run(t)
+	wantCode(t, got, 2)
+	// Outside a repository: exit 2.
+	got = termsCase{tree: errTree{}, disk: map[string]string{"p": "x\n"}, args: []string{".", "p"}}.run(t)
+	wantCode(t, got, 2)
+	// An unreadable tracked file is skipped silently (honest limit).
+	tree := newCountTree(map[string]string{"a.md": "leak " + homeA + "x\n", "b.md": "fine\n"})
+	tree.fail["a.md"] = true
+	got = termsCase{tree: tree, disk: map[string]string{"p": "/home/[a-z]+/\n"}, args: []string{".", "p"}}.run(t)
+	wantCode(t, got, 0)
+}
+
+// TestTreeTermsAnchors pins that anchors survive: ^ holds only at a line's
+// start and $ only at its end.
+func TestTreeTermsAnchors(t *testing.T) {
+	got := termsCase{
+		tree: newCountTree(map[string]string{"a.md": "Key: v\n  Key: indented\nvalue Key\n"}),
+		disk: map[string]string{"p": "^Key:\nKey$\n"},
+		args: []string{".", "p"},
+	}.run(t)
+	wantCode(t, got, 1)
+	wantOut(t, got, "a.md:1:Key: v\n", "a.md:3:value Key\n")
+	wantNotOut(t, got, "a.md:2:")
+}
+
+// The shipped template: every shape the spec names is caught, every shape
+// it spares passes, and the template refuses nothing in this repository's
+// own tracked tree.
+
+func templatePatterns(t testing.TB) *patterns.Set {
+	t.Helper()
+	set, err := patterns.Load(os.ReadFile, []patterns.Source{{Path: filepath.Join("..", "..", "templates", "msg-patterns.list"), Origin: patterns.FromArgument, Required: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set
+}
+
+func TestMsgPatternsTemplateShapes(t *testing.T) {
+	set := templatePatterns(t)
+	bt := "`"
+	uuid := "550e8400-e29b-41d4-a716-" + "446655440000"
+	red := []string{
+		"see " + homeA + "x",
+		"in " + homeB + "x",
+		`C:` + `\Users\bob\x`,
+		"Generated with https://claude" + ".com/claude-code",
+		"https://claude" + ".ai/code/session_abc",
+		"Session-Id" + ": " + uuid,
+		"Ref" + ": run-" + uuid,
+		"Ref" + ": run-" + uuid + "  ",
+		"from the account " + bt + "AliceDev42" + bt,
+		bt + "bob-ci" + bt + " and " + bt + "x9" + bt + " accounts",
+		"the account with workflow scope " + bt + "Bob1" + bt + " ran",
+		"Accounts: " + bt + "Ops-7" + bt,
+		bt + "QA" + bt + " account",
+	}
+	pass := []string{
+		"fix: handle empty input",
+		"see run " + uuid,
+		"the account used " + bt + "gh" + bt,
+		"Co-Authored-By" + ": X <x@y>",
+		"the account with workflow scope; " + bt + "Bob1" + bt + " ran",
+		"the account. " + bt + "Bob1" + bt,
+		"session-id" + ": " + uuid,
+		"  Session-Id" + ": " + uuid,
+		"Ref" + ": see " + uuid,
+		"Ref" + ": " + uuid + "x",
+		bt + "GATE_SDK_GH_HOST" + bt + " names the account host",
+		"accountable " + bt + "Bob1" + bt,
+		bt + "Bob1" + bt + " accounting",
+		"/home/",
+		"the home directory",
+		"pattern text: /(home|Users)/[A-Za-z0-9._-]+/",
+	}
+	for _, s := range red {
+		if set.First(s) < 0 {
+			t.Errorf("template misses %q", s)
+		}
+	}
+	for _, s := range pass {
+		if i := set.First(s); i >= 0 {
+			t.Errorf("template refuses %q (pattern %s)", s, set.Patterns[i].Text)
+		}
+	}
+	// The template does not match its own text.
+	data, err := os.ReadFile(filepath.Join("..", "..", "templates", "msg-patterns.list"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n, line := range strings.Split(string(data), "\n") {
+		if i := set.First(line); i >= 0 {
+			t.Errorf("template line %d matches its own pattern %s", n+1, set.Patterns[i].Text)
+		}
+	}
+}
+
+func TestMsgPatternsTemplateCleanOnThisRepository(t *testing.T) {
+	set := templatePatterns(t)
+	top, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := git(t, top, "ls-files", "-z")
+	c := &gate.Context{Dir: top}
+	prune, _ := pruneSet(&gate.Context{Knobs: gatetest.Knobs{"GATE_SDK_PRUNE_DIRS": defaultPrune}})
+	scanned, hits := 0, 0
+	for _, p := range strings.Split(out, "\x00") {
+		if p == "" || prune.PathPruned(p) {
+			continue
+		}
+		data, err := os.ReadFile(runPath(c, p))
+		if err != nil {
+			continue
+		}
+		scanned++
+		for n, line := range strings.Split(string(data), "\n") {
+			if i := set.First(line); i >= 0 {
+				hits++
+				t.Errorf("%s:%d: template pattern %s refuses a line of this repository: %q (compose banned shapes at run time, or narrow the pattern if the line is true prose)", p, n+1, set.Patterns[i].Text, line)
+			}
+		}
+	}
+	if scanned == 0 {
+		t.Fatal("scanned no tracked file")
+	}
+	t.Logf("%d tracked files scanned, %d hits", scanned, hits)
+}
+
+// BenchmarkTreeTerms runs the gate over a generated 20,000-file tree with
+// the shipped template's patterns.
+func BenchmarkTreeTerms(b *testing.B) {
+	files := make(map[string]string, 20000)
+	var body strings.Builder
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&body, "line %d of ordinary prose with a path like src/pkg/file_%d.go and a `code` span\n", i, i)
+	}
+	for i := 0; i < 20000; i++ {
+		files[fmt.Sprintf("dir%03d/sub%02d/file%05d.md", i%200, i%17, i)] = body.String()
+	}
+	tmpl, err := os.ReadFile(filepath.Join("..", "..", "templates", "msg-patterns.list"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	writeFiles(b, dir, map[string]string{"p.list": string(tmpl)})
+	tree := memTree(files)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		got := run{rule: checkTreeTerms, name: "check-tree-terms", dir: dir, tree: tree,
+			knobs: gatetest.Knobs{"GATE_SDK_PRUNE_DIRS": defaultPrune}, args: []string{".", "p.list"}}.exec()
+		if got.Code != 0 {
+			b.Fatalf("exit %d: %s%s", got.Code, got.Stdout, got.Stderr)
+		}
+	}
+}

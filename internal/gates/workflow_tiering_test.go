@@ -1,0 +1,88 @@
+package gates
+
+import (
+	"testing"
+
+	"github.com/gate-sdk/gates/internal/gate/gatetest"
+)
+
+func wfRun(t *testing.T, dir string, knobs gatetest.Knobs) gatetest.Run {
+	t.Helper()
+	k := gatetest.Knobs{"GATE_SDK_WORKFLOW_DIR": ".workflow"}
+	for n, v := range knobs {
+		k[n] = v
+	}
+	return run{rule: checkWorkflowTiering, name: "check-workflow-tiering", dir: dir, tree: diskTree(t, dir), knobs: k}.exec()
+}
+
+func TestWorkflowTiering(t *testing.T) {
+	dir := scratchRepo(t, map[string]string{
+		".gitignore":                ".workflow/cache/\n.workflow/*.log\n",
+		".workflow/queue.md":        "# contract: SPEC.md §The queue\n- a\n",
+		".workflow/state.txt":       "# contract: gate-sdk/SPEC.md §State — <slug> <status>\n",
+		".workflow/manifest.txt":    "# contract: evidence-manifest v2\n",
+		".workflow/notes.md":        "# Notes\n",
+		".workflow/empty.md":        "",
+		".workflow/crlf.md":         "# contract: SPEC.md §X\r\nbody\r\n",
+		".workflow/sub/deep.md":     "no header needed below a directory member\n",
+		".workflow/bad-version.txt": "# contract: Evidence v2\n",
+		".workflow/bad-pointer.md":  "# contract: SPEC.md\n",
+		".workflow/no-section.md":   "# contract: SPEC.md §\n",
+		"elsewhere/untracked-ok.md": "x\n",
+	}, map[string]string{
+		".workflow/scratch.md":   "untracked, unignored\n",
+		".workflow/cache/blob":   "ignored\n",
+		".workflow/run.log":      "ignored\n",
+		".workflow/newdir/a.md":  "an untracked directory\n",
+		".workflow/sub/stray.md": "untracked inside a tracked directory\n",
+		"outside/untracked.md":   "not the workflow dir\n",
+	})
+	got := wfRun(t, dir, nil)
+	wantCode(t, got, 1)
+	wantOut(t, got,
+		".workflow/scratch.md: neither tracked nor ignored",
+		".workflow/newdir/: neither tracked nor ignored",
+		".workflow/sub/stray.md: neither tracked nor ignored",
+		`.workflow/notes.md:1: first line "# Notes" is not a # contract: header`,
+		".workflow/empty.md:1: first line",
+		".workflow/bad-version.txt:1:",
+		".workflow/bad-pointer.md:1:",
+		".workflow/no-section.md:1:",
+		"help: commit the member", "help: open the file with")
+	wantNotOut(t, got, "queue.md", "state.txt", "manifest.txt", "crlf.md", "cache", "run.log", "deep.md", "outside", "elsewhere")
+}
+
+func TestWorkflowTieringClean(t *testing.T) {
+	dir := scratchRepo(t, map[string]string{
+		".gitignore":         "/.workflow/*.log\n",
+		".workflow/queue.md": "# contract: SPEC.md §The queue\n",
+	}, map[string]string{".workflow/a.log": "x\n"})
+	got := wfRun(t, dir, nil)
+	wantCode(t, got, 0)
+	wantOut(t, got, "CHECK-WORKFLOW-TIERING: clean (every member of .workflow is tracked or ignored; 1 tracked files carry a contract header)")
+	// The knob names a directory the tree lacks: exit 2.
+	wantCode(t, wfRun(t, dir, gatetest.Knobs{"GATE_SDK_WORKFLOW_DIR": "missing"}), 2)
+	wantCode(t, wfRun(t, dir, gatetest.Knobs{"GATE_SDK_WORKFLOW_DIR": ".gitignore"}), 2)
+	// Outside a repository: exit 2.
+	out := t.TempDir()
+	writeFiles(t, out, map[string]string{".workflow/a.md": "x\n"})
+	got = run{rule: checkWorkflowTiering, name: "check-workflow-tiering", dir: out, tree: errTree{},
+		knobs: gatetest.Knobs{"GATE_SDK_WORKFLOW_DIR": ".workflow"}}.exec()
+	wantCode(t, got, 2)
+}
+
+func TestContractHeader(t *testing.T) {
+	ok := []string{"# contract: SPEC.md §The queue", "# contract: a/b.md §S — <slug> TAB <n>", "# contract: fmt v1", "# contract: evidence-manifest v12"}
+	bad := []string{"# contract:", "# contract: ", "#contract: SPEC.md §X", "# Contract: SPEC.md §X", "# contract: SPEC.md", "# contract: two words §X",
+		"# contract: Fmt v1", "# contract: fmt v", "# contract: fmt v1x", "# contract: SPEC.md § — tail", " # contract: SPEC.md §X"}
+	for _, l := range ok {
+		if !contractHeader(l) {
+			t.Errorf("%q refused", l)
+		}
+	}
+	for _, l := range bad {
+		if contractHeader(l) {
+			t.Errorf("%q accepted", l)
+		}
+	}
+}

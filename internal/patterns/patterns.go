@@ -1,0 +1,323 @@
+// Package patterns reads banned-pattern lists: files of one POSIX ERE per
+// live line, resolved from positional arguments or from a pair of
+// whitespace-list knobs, and compiled once through internal/ere.
+//
+// Contract:
+//   - A live line is one that is non-empty after its leading blanks and does
+//     not then open with '#'. The pattern is the line as written, less one
+//     trailing carriage return, so a CRLF checkout reads the same patterns.
+//   - Resolution: explicit pattern-file operands win and are each required.
+//     Otherwise the files of a required knob (absent is a refusal) are
+//     followed by those of an optional knob (absent is skipped). Knob values
+//     are split on whitespace and expanded by nothing: a glob names a
+//     literal path.
+//   - Absent and unreadable are different facts. Only a path that does not
+//     exist is absent; a file that exists but cannot be read is an error
+//     whatever its source, so it can never read as a skipped one.
+//   - A pattern the engine refuses (a GNU extension, a malformed
+//     expression) is an error naming the pattern, its file and line, and
+//     the refused construct. Every pattern is compiled exactly once.
+//
+// The package reads files only through the function its caller hands in,
+// so it never resolves a path itself and holds no state.
+package patterns
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/gate-sdk/gates/internal/ere"
+	"github.com/gate-sdk/gates/internal/gate"
+)
+
+// FromArgument is the Origin of a file named on the command line.
+const FromArgument = "argument"
+
+// Source is one pattern file a resolution named.
+type Source struct {
+	Path     string // as named: relative to the run directory, or rooted
+	Origin   string // FromArgument, or the knob whose value named it
+	Required bool   // absence is a refusal rather than a skip
+}
+
+// Named answers explicit pattern-file operands, each required.
+func Named(paths []string) []Source {
+	out := make([]Source, 0, len(paths))
+	for _, p := range paths {
+		out = append(out, Source{Path: p, Origin: FromArgument, Required: true})
+	}
+	return out
+}
+
+// FromKnobs answers the files of the required knob followed by those of the
+// optional one. Either name may be empty, meaning no such knob.
+func FromKnobs(k gate.Knobs, required, optional string) ([]Source, error) {
+	var out []Source
+	for _, kn := range []struct {
+		name     string
+		required bool
+	}{{required, true}, {optional, false}} {
+		if kn.name == "" {
+			continue
+		}
+		words, err := k.Words(kn.name)
+		if err != nil {
+			return nil, fmt.Errorf("resolving %s: %w", kn.name, err)
+		}
+		for _, w := range words {
+			out = append(out, Source{Path: w, Origin: kn.name, Required: kn.required})
+		}
+	}
+	return out, nil
+}
+
+// Line is one live line of a list file.
+type Line struct {
+	N    int    // 1-based line number
+	Text string // the line as written, less a trailing carriage return
+}
+
+// LiveLines answers the live lines of data in order.
+func LiveLines(data []byte) []Line {
+	var out []Line
+	n := 0
+	for rest := string(data); rest != ""; {
+		n++
+		var line string
+		if i := strings.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			line, rest = rest, ""
+		}
+		line = strings.TrimSuffix(line, "\r")
+		if IsLive(line) {
+			out = append(out, Line{N: n, Text: line})
+		}
+	}
+	return out
+}
+
+// IsLive reports whether line is live: non-empty after leading blanks and
+// not then opening with '#'.
+func IsLive(line string) bool {
+	t := strings.TrimLeft(line, " \t\r\f\v")
+	return t != "" && t[0] != '#'
+}
+
+// Pattern is one compiled live line of a pattern file.
+type Pattern struct {
+	Text string // the pattern as written
+	File string // the file it came from, as named
+	Line int    // its line in that file
+	re   *ere.Ere
+	pre  *ere.Ere // the whole-text prefilter; nil when re serves
+}
+
+// Match reports whether the pattern matches anywhere in s.
+func (p *Pattern) Match(s string) bool { return p.re.IsMatch(s) }
+
+// Set is a loaded pattern set.
+type Set struct {
+	Patterns []Pattern
+	Read     []Source // files read, in resolution order
+	Absent   []Source // optional files that were not there
+}
+
+// Empty reports whether the set holds no pattern.
+func (s *Set) Empty() bool { return len(s.Patterns) == 0 }
+
+// First answers the index of the first pattern matching line, or -1.
+func (s *Set) First(line string) int {
+	for i := range s.Patterns {
+		if s.Patterns[i].re.IsMatch(line) {
+			return i
+		}
+	}
+	return -1
+}
+
+// Candidates appends to buf, and answers, the indexes of the patterns
+// that may match some line of text, testing each once against the whole
+// text. An unanchored pattern matching within a line matches the same
+// bytes of the whole text. An anchored one is tested in a widened form with
+// every anchor made vacuous: dropping an assertion only admits more
+// matches, so a line match still implies a whole-text match. A pattern
+// left out here matches no line, and a text with no candidate needs no
+// line split at all.
+func (s *Set) Candidates(text string, buf []int) []int {
+	buf = buf[:0]
+	for i := range s.Patterns {
+		p := &s.Patterns[i]
+		re := p.re
+		if p.pre != nil {
+			re = p.pre
+		}
+		if re.IsMatch(text) {
+			buf = append(buf, i)
+		}
+	}
+	return buf
+}
+
+// FirstOf answers the first of the indexed patterns matching line, or -1.
+func (s *Set) FirstOf(line string, idx []int) int {
+	for _, i := range idx {
+		if s.Patterns[i].re.IsMatch(line) {
+			return i
+		}
+	}
+	return -1
+}
+
+// widenAnchors rewrites every ^ and $ standing outside a bracket expression
+// (and not escaped) as (NL)?, NL a literal newline byte: an atom that may
+// match empty anywhere, which makes the assertion vacuous while keeping
+// the pattern well formed (ERE admits no empty group or alternative). It
+// reports whether there was an anchor. It reads a pattern the engine
+// accepted.
+func widenAnchors(p string) (string, bool) {
+	var b strings.Builder
+	found := false
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '\\':
+			if i+1 < len(p) {
+				b.WriteString(p[i : i+2])
+				i++
+				continue
+			}
+		case '^':
+			b.WriteString("(\n)?")
+			found = true
+			continue
+		case '$':
+			b.WriteString("(\n)?")
+			found = true
+			continue
+		case '[':
+			end := bracketEnd(p, i)
+			if end >= len(p) {
+				end = len(p) - 1
+			}
+			b.WriteString(p[i : end+1])
+			i = end
+			continue
+		}
+		b.WriteByte(p[i])
+	}
+	return b.String(), found
+}
+
+// bracketEnd answers the index of the ']' closing the bracket expression
+// opening at p[open] (len(p) when it never closes).
+func bracketEnd(p string, open int) int {
+	i := open + 1
+	if i < len(p) && p[i] == '^' {
+		i++
+	}
+	if i < len(p) && p[i] == ']' {
+		i++ // a leading ']' is a member
+	}
+	for ; i < len(p); i++ {
+		if p[i] == '[' && i+1 < len(p) && (p[i+1] == ':' || p[i+1] == '.' || p[i+1] == '=') {
+			d := p[i+1]
+			j := i + 2
+			for j+1 < len(p) && !(p[j] == d && p[j+1] == ']') {
+				j++
+			}
+			i = j + 1
+			continue
+		}
+		if p[i] == ']' {
+			return i
+		}
+	}
+	return len(p)
+}
+
+// MissingError is a required pattern file that does not exist.
+type MissingError struct{ Source Source }
+
+func (e *MissingError) Error() string {
+	if e.Source.Origin == FromArgument {
+		return fmt.Sprintf("pattern file %s does not exist", e.Source.Path)
+	}
+	return fmt.Sprintf("required pattern file %s (from %s) does not exist", e.Source.Path, e.Source.Origin)
+}
+
+// UnreadableError is a pattern file that exists but could not be read.
+type UnreadableError struct {
+	Source Source
+	Err    error
+}
+
+func (e *UnreadableError) Error() string {
+	return fmt.Sprintf("pattern file %s (from %s) exists but cannot be read: %v", e.Source.Path, e.Source.Origin, e.Err)
+}
+
+func (e *UnreadableError) Unwrap() error { return e.Err }
+
+// CompileError is a pattern the ERE engine refused.
+type CompileError struct {
+	Source  Source
+	Line    int
+	Pattern string
+	Err     error
+}
+
+func (e *CompileError) Error() string {
+	where := fmt.Sprintf("%s:%d", e.Source.Path, e.Line)
+	if e.Source.Origin != FromArgument {
+		where += " (" + e.Source.Origin + ")"
+	}
+	return ere.RefusalMessage(where, e.Pattern, e.Err)
+}
+
+func (e *CompileError) Unwrap() error { return e.Err }
+
+// Load reads and compiles every source through read, which answers a
+// file's bytes for a path as named (an error satisfying
+// errors.Is(err, fs.ErrNotExist) for a path that does not exist).
+func Load(read func(path string) ([]byte, error), srcs []Source) (*Set, error) {
+	set := &Set{}
+	for _, src := range srcs {
+		data, err := read(src.Path)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				if src.Required {
+					return nil, &MissingError{Source: src}
+				}
+				set.Absent = append(set.Absent, src)
+				continue
+			}
+			return nil, &UnreadableError{Source: src, Err: unwrapPath(err)}
+		}
+		set.Read = append(set.Read, src)
+		for _, l := range LiveLines(data) {
+			re, err := ere.Compile(l.Text)
+			if err != nil {
+				return nil, &CompileError{Source: src, Line: l.N, Pattern: l.Text, Err: err}
+			}
+			pat := Pattern{Text: l.Text, File: src.Path, Line: l.N, re: re}
+			if wide, ok := widenAnchors(l.Text); ok {
+				pre, err := ere.Compile(wide)
+				if err != nil {
+					return nil, fmt.Errorf("%s:%d: widening the anchors of %q for the whole-text prefilter: %w", src.Path, l.N, l.Text, err)
+				}
+				pat.pre = pre
+			}
+			set.Patterns = append(set.Patterns, pat)
+		}
+	}
+	return set, nil
+}
+
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

@@ -1,0 +1,201 @@
+package patterns
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/gate-sdk/gates/internal/ere"
+	"github.com/gate-sdk/gates/internal/gate/gatetest"
+)
+
+func TestLiveLines(t *testing.T) {
+	in := "# comment\n\n   \n  # indented comment\nfoo\n  bar \r\n\tbaz\nlast"
+	got := LiveLines([]byte(in))
+	want := []Line{{5, "foo"}, {6, "  bar "}, {7, "\tbaz"}, {8, "last"}}
+	if len(got) != len(want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("line %d: got %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	if LiveLines(nil) != nil {
+		t.Error("no input must give no line")
+	}
+	for line, live := range map[string]bool{"": false, " ": false, "#x": false, " #x": false, "x#": true, "\\#": true} {
+		if IsLive(line) != live {
+			t.Errorf("IsLive(%q) = %v", line, !live)
+		}
+	}
+}
+
+// files is a read function over a map; a value "!dir" reads as a
+// directory, which exists but cannot be read.
+func files(m map[string]string) func(string) ([]byte, error) {
+	return func(p string) ([]byte, error) {
+		v, ok := m[p]
+		if !ok {
+			return nil, &fs.PathError{Op: "open", Path: p, Err: fs.ErrNotExist}
+		}
+		if v == "!dir" {
+			return nil, &fs.PathError{Op: "read", Path: p, Err: errors.New("is a directory")}
+		}
+		return []byte(v), nil
+	}
+}
+
+func TestResolveAndLoad(t *testing.T) {
+	k := gatetest.Knobs{"REQ": "a.list  b.list", "OPT": "local.list gone.list"}
+	srcs, err := FromKnobs(k, "REQ", "OPT")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Source{{"a.list", "REQ", true}, {"b.list", "REQ", true}, {"local.list", "OPT", false}, {"gone.list", "OPT", false}}
+	if len(srcs) != len(want) {
+		t.Fatalf("got %v", srcs)
+	}
+	for i := range want {
+		if srcs[i] != want[i] {
+			t.Errorf("source %d = %+v, want %+v", i, srcs[i], want[i])
+		}
+	}
+	read := files(map[string]string{"a.list": "# c\nx\n\ny$\n", "b.list": "", "local.list": "z\n"})
+	set, err := Load(read, srcs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set.Patterns) != 3 || set.Patterns[1].Text != "y$" || set.Patterns[1].Line != 4 || set.Patterns[2].File != "local.list" {
+		t.Errorf("patterns = %+v", set.Patterns)
+	}
+	if len(set.Read) != 3 || len(set.Absent) != 1 || set.Absent[0].Path != "gone.list" {
+		t.Errorf("read %v absent %v", set.Read, set.Absent)
+	}
+	if set.First("..y") != 1 || set.First("q") != -1 {
+		t.Error("First misreads the set")
+	}
+
+	// A required file that is missing refuses, naming file and knob.
+	_, err = Load(files(nil), []Source{{"a.list", "REQ", true}})
+	var miss *MissingError
+	if !errors.As(err, &miss) || !strings.Contains(err.Error(), "a.list") || !strings.Contains(err.Error(), "REQ") {
+		t.Errorf("missing required: %v", err)
+	}
+	// Present but unreadable refuses whatever the source.
+	_, err = Load(files(map[string]string{"o": "!dir"}), []Source{{"o", "OPT", false}})
+	var unr *UnreadableError
+	if !errors.As(err, &unr) {
+		t.Errorf("unreadable optional: %v", err)
+	}
+	// A GNU extension refuses, naming pattern, file:line and the construct.
+	_, err = Load(files(map[string]string{"p": "ok\nfoo\\sbar\n"}), Named([]string{"p"}))
+	var ce *CompileError
+	if !errors.As(err, &ce) || ce.Line != 2 {
+		t.Fatalf("GNU escape: %v", err)
+	}
+	for _, s := range []string{`foo\sbar`, "p:2", "GNU"} {
+		if !strings.Contains(err.Error(), s) {
+			t.Errorf("refusal %q lacks %q", err, s)
+		}
+	}
+	// Named operands are required.
+	if _, err := Load(files(nil), Named([]string{"nope"})); !errors.As(err, &miss) {
+		t.Errorf("missing operand: %v", err)
+	}
+}
+
+func TestLoadReadsRealFiles(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(dir+"/p", []byte("a\r\nb\r\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	set, err := Load(os.ReadFile, Named([]string{dir + "/p", dir + "/missing"}))
+	var miss *MissingError
+	if !errors.As(err, &miss) {
+		t.Fatalf("want missing, got %v %v", set, err)
+	}
+	set, err = Load(os.ReadFile, []Source{{dir + "/p", "K", true}, {dir + "/missing", "L", false}})
+	if err != nil || len(set.Patterns) != 2 || set.Patterns[0].Text != "a" {
+		t.Fatalf("CRLF list: %+v %v", set, err)
+	}
+}
+
+func TestWidenAnchors(t *testing.T) {
+	cases := []struct {
+		in, out string
+		found   bool
+	}{
+		{"abc", "abc", false},
+		{"^abc", "(\n)?abc", true},
+		{"abc$", "abc(\n)?", true},
+		{"[^a]b", "[^a]b", false},
+		{"[]^$]x", "[]^$]x", false},
+		{`\^a\$`, `\^a\$`, false},
+		{"(^|[^A-Za-z])x([^[:alpha:]]|$)", "((\n)?|[^A-Za-z])x([^[:alpha:]]|(\n)?)", true},
+		{"[[:alpha:]]^", "[[:alpha:]](\n)?", true},
+		{"0$$", "0(\n)?(\n)?", true},
+	}
+	for _, c := range cases {
+		out, found := widenAnchors(c.in)
+		if out != c.out || found != c.found {
+			t.Errorf("widenAnchors(%q) = %q, %v; want %q, %v", c.in, out, found, c.out, c.found)
+		}
+	}
+}
+
+// prefilterSound checks the one property Candidates rests on: a pattern
+// matching any line of text is a candidate for the whole text.
+func prefilterSound(t *testing.T, pattern, text string) {
+	if _, err := ere.Compile(pattern); err != nil {
+		return
+	}
+	set, err := Load(files(map[string]string{"p": pattern}), Named([]string{"p"}))
+	if err != nil {
+		if strings.ContainsAny(pattern, "\n\r") {
+			return
+		}
+		t.Fatalf("pattern %q compiles alone but not in a set: %v", pattern, err)
+	}
+	cand := set.Candidates(text, nil)
+	for _, line := range strings.Split(text, "\n") {
+		if i := set.First(line); i >= 0 && set.FirstOf(line, cand) != i {
+			t.Fatalf("pattern %q matches line %q but the whole-text prefilter dropped it (text %q)", set.Patterns[i].Text, line, text)
+		}
+	}
+}
+
+func TestPrefilterSound(t *testing.T) {
+	patterns := []string{"0$$", "^^a", "(^)*b", "^a", "a$", "^$", "^a$", "(^|x)b", "b(x|$)", "^a|b$", "(^a)*", "x*^y", "a$b", "[^x]^", "^[A-Z][a-z]*: [0-9]+$", "(^|[^A-Za-z])term([^A-Za-z]|$)"}
+	texts := []string{"a", "ba\nab", "\n\n", "x\nb\n", "a\nb", "y\nxy", "Key: 42\n  Key: 1", "a term.\nterm", "q\n\nq", "xb\nbx"}
+	for _, p := range patterns {
+		for _, s := range texts {
+			prefilterSound(t, p, s)
+		}
+	}
+}
+
+func FuzzPrefilterSound(f *testing.F) {
+	for _, s := range []string{"^a", "b$", "(^|x)y", "^[A-Z]+: .*$", "a|^b"} {
+		f.Add(s, "a\nb\nxy\nQ: z")
+	}
+	f.Fuzz(func(t *testing.T, pattern, text string) {
+		prefilterSound(t, pattern, text)
+	})
+}
+
+func FuzzLiveLines(f *testing.F) {
+	f.Add([]byte("# c\n\nx\r\n y\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		total := strings.Count(string(data), "\n") + 1
+		prev := 0
+		for _, l := range LiveLines(data) {
+			if l.N <= prev || l.N > total || !IsLive(l.Text) || strings.ContainsAny(l.Text, "\n") {
+				t.Fatalf("bad live line %+v of %q", l, data)
+			}
+			prev = l.N
+		}
+	})
+}
