@@ -37,7 +37,7 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchtime 1s ./internal/ere/ ./internal/repo/ ./internal/githook/
 
 demo: build
-	$(CURDIR)/$(BIN) --run-demo
+	GATE_SDK_NATIVE_BIN=$(CURDIR)/$(BIN) bash kits/gate-sdk/bin/run-gates.sh --run-demo
 
 clean:
 	rm -rf bin .tmp

@@ -1,0 +1,392 @@
+// Package csmoke builds scratch consumers and runs the two arms that walk
+// one: --run-consumer-smoke, the publisher's proof that every kit installs
+// green when vendored by copy and reddens on its planted violation, and
+// --run-demo, the narrated walkthrough of the same arc.
+//
+// Contract:
+//   - A scratch consumer is a fresh git repository under a temporary base,
+//     with each kit root copied in by its basename, the gates binary copied
+//     (never built) from the invoking checkout to the kit default path and
+//     gitignored there, and each kit's smoke/install.sh run with bash.
+//   - Everything that runs in the scratch is a child process under a
+//     scrubbed environment: no GATE_SDK_* value and no repository locator
+//     of the invoking process reaches it, git's global and system config
+//     are not read, and a fixed commit identity is set. The battery is the
+//     scratch's own front end, never this process's registry.
+//   - Exit statuses: 0 every assertion held, 1 an assertion failed, 2 the
+//     scratch could not be stood up (usage, a missing binary, a broken
+//     installer, a failed git call).
+package csmoke
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/gate-sdk/gates/internal/spawn"
+	"github.com/gate-sdk/gates/internal/walk"
+)
+
+// Lookup reads one environment variable (production: os.LookupEnv).
+type Lookup func(string) (string, bool)
+
+// World is what the arms read and write.
+type World struct {
+	// Dir is the working directory: the invoking checkout's top.
+	Dir string
+	Env Lookup
+	// Environ answers the whole environment, the base of every child's
+	// (production: os.Environ).
+	Environ func() []string
+	Stdout  io.Writer
+	Stderr  io.Writer
+	// KitRoots answers the invoking checkout's kit roots, spelled
+	// relative to Dir (absolute when outside it), gate-sdk first.
+	KitRoots func() ([]string, error)
+	// NativeBin answers GATE_SDK_NATIVE_BIN as the invoking checkout
+	// resolves it.
+	NativeBin func() (string, error)
+}
+
+func (w World) getenv(name string) string {
+	if w.Env == nil {
+		return ""
+	}
+	v, _ := w.Env(name)
+	return v
+}
+
+// EnvError is a failure to stand the scratch up: exit 2 in both arms.
+type EnvError struct{ Msg string }
+
+func (e *EnvError) Error() string { return e.Msg }
+
+func envErr(format string, a ...any) error { return &EnvError{Msg: fmt.Sprintf(format, a...)} }
+
+// DefaultBin is where the binary lands in a scratch consumer: the
+// GATE_SDK_NATIVE_BIN default, relative to the scratch's top.
+const DefaultBin = "bin/gates"
+
+// The commit identity every scratch repository uses.
+var scratchIdentity = []string{
+	"GIT_AUTHOR_NAME=Consumer Smoke", "GIT_AUTHOR_EMAIL=smoke@example.invalid",
+	"GIT_COMMITTER_NAME=Consumer Smoke", "GIT_COMMITTER_EMAIL=smoke@example.invalid",
+}
+
+// repoLocators are the git variables that would point a child at the
+// invoking repository instead of the scratch.
+var repoLocators = map[string]bool{
+	"GIT_DIR": true, "GIT_WORK_TREE": true, "GIT_INDEX_FILE": true, "GIT_COMMON_DIR": true,
+	"GIT_OBJECT_DIRECTORY": true, "GIT_ALTERNATE_OBJECT_DIRECTORIES": true, "GIT_PREFIX": true,
+	"GIT_NAMESPACE": true, "GIT_CEILING_DIRECTORIES": true, "GIT_DISCOVERY_ACROSS_FILESYSTEM": true,
+	"GIT_CONFIG": true, "GIT_CONFIG_PARAMETERS": true, "GIT_CONFIG_COUNT": true,
+}
+
+// ScratchEnv answers the environment of every child run in a scratch:
+// base less every GATE_SDK_* name and every repository locator, with
+// global and system git config switched off and the fixed identity set.
+func ScratchEnv(base []string) []string {
+	// assertion D: nothing of the invoking checkout's configuration leaks in.
+	var out []string
+	for _, kv := range base {
+		k, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "GATE_SDK_") || repoLocators[k] || strings.HasPrefix(k, "GIT_CONFIG_KEY_") ||
+			strings.HasPrefix(k, "GIT_CONFIG_VALUE_") || strings.HasPrefix(k, "GIT_AUTHOR_") || strings.HasPrefix(k, "GIT_COMMITTER_") ||
+			k == "SMOKE_KIT_ROOT" {
+			continue
+		}
+		out = append(out, kv)
+	}
+	out = append(out, "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+	return append(out, scratchIdentity...)
+}
+
+// Scratch is one scratch consumer.
+type Scratch struct {
+	Dir   string   // absolute top
+	Kits  []string // vendored kit roots, by basename, install order
+	Env   []string // every child's environment
+	Bin   string   // absolute path of the placed binary
+	SdkAt string   // the vendored gate-sdk root's basename
+}
+
+// git runs git in the scratch and answers its stdout, or an EnvError.
+func (s *Scratch) git(args ...string) (string, error) {
+	c, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: args, Dir: s.Dir, Env: s.Env})
+	if err != nil {
+		return "", envErr("git %s in %s: %v", strings.Join(args, " "), s.Dir, err)
+	}
+	out, ok := c.Stdout()
+	if !ok {
+		rep, _ := c.FailureReport()
+		return "", envErr("git %s in %s failed: %s", strings.Join(args, " "), s.Dir, rep)
+	}
+	return string(out), nil
+}
+
+// Restore drops every change: a hard reset (which also unstages a staged
+// shape) and a clean of untracked files (ignored ones, the binary among
+// them, are spared).
+func (s *Scratch) Restore() error {
+	if _, err := s.git("reset", "-q", "--hard"); err != nil {
+		return err
+	}
+	_, err := s.git("clean", "-q", "-fd")
+	return err
+}
+
+// CommitAll stages everything and commits with no hook.
+func (s *Scratch) CommitAll(msg string) error {
+	if _, err := s.git("add", "-A"); err != nil {
+		return err
+	}
+	_, err := s.git("commit", "-q", "--no-verify", "--allow-empty", "-m", msg)
+	return err
+}
+
+// Builder stands scratch consumers up.
+type Builder struct {
+	// Host is the invoking checkout's top; its binary is copied.
+	Host string
+	// HostBin is the binary to place, absolute.
+	HostBin string
+	// Roots are the kit roots to vendor, absolute, gate-sdk first.
+	Roots []string
+	// Base is the directory the scratch is made under.
+	Base string
+	// Environ is the base environment.
+	Environ []string
+	// Out receives the installers' output.
+	Out io.Writer
+}
+
+// SdkBase is the basename of the gate-sdk kit root.
+const SdkBase = "gate-sdk"
+
+// GateDescriptors counts the .gate files directly under each root's checks/.
+func GateDescriptors(roots []string) (int, error) {
+	n := 0
+	for _, r := range roots {
+		dir := walk.Child(r, "checks")
+		ents, err := walk.ListDir(dir)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			return 0, err
+		}
+		for _, e := range ents {
+			if !e.IsDir() && strings.HasSuffix(e.Name(), ".gate") {
+				n++
+			}
+		}
+	}
+	return n, nil
+}
+
+// PlaceArtifact copies from to to, making to's parents and keeping the
+// mode, so an executable lands executable.
+func PlaceArtifact(from, to string) error {
+	fi, err := os.Stat(from)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(parentOf(to), 0o755); err != nil {
+		return err
+	}
+	return copyFile(from, to, fi.Mode().Perm())
+}
+
+func parentOf(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i > 0 {
+		return p[:i]
+	}
+	return "."
+}
+
+func copyFile(from, to string, perm fs.FileMode) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
+	if err != nil {
+		return err
+	}
+	_, cerr := io.Copy(out, in)
+	if err := out.Close(); cerr == nil {
+		cerr = err
+	}
+	if cerr == nil {
+		cerr = os.Chmod(to, perm)
+	}
+	return cerr
+}
+
+// CopyTree copies the directory src to dst: files with their modes,
+// symbolic links as links.
+func CopyTree(src, dst string) error {
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		return err
+	}
+	return walk.Walk(src, walk.Options{}, func(rel string, d fs.DirEntry) error {
+		from, to := walk.Child(src, rel), walk.Child(dst, rel)
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(from)
+			if err != nil {
+				return err
+			}
+			return os.Symlink(target, to)
+		case d.IsDir():
+			return os.MkdirAll(to, 0o755)
+		default:
+			fi, err := d.Info()
+			if err != nil {
+				return err
+			}
+			return copyFile(from, to, fi.Mode().Perm())
+		}
+	})
+}
+
+// Build makes the scratch consumer: git init, the seed commit, every root
+// copied in, the binary placed, each installer run in order, and the
+// installed baseline committed. The error is an *EnvError; the scratch
+// answered with it is non-nil once the directory exists, so the caller
+// can remove or keep it.
+func (b Builder) Build(label string) (*Scratch, error) {
+	// assertion A: a fresh repository, the roots copied in by basename.
+	dir, err := os.MkdirTemp(b.Base, label+".")
+	if err != nil {
+		return nil, envErr("cannot make a scratch directory under %s: %v", b.Base, err)
+	}
+	phys, err := walk.Canonicalize(dir)
+	if err != nil {
+		return &Scratch{Dir: dir}, envErr("%v", err)
+	}
+	s := &Scratch{Dir: walk.NormalizeAbs(phys), Env: ScratchEnv(b.Environ), SdkAt: SdkBase}
+	s.Bin = walk.Child(s.Dir, DefaultBin)
+	if _, err := s.git("init", "-q"); err != nil {
+		return s, err
+	}
+	if err := os.WriteFile(walk.Child(s.Dir, ".gitignore"), []byte(".tmp/\n/"+DefaultBin+"\n"), 0o644); err != nil {
+		return s, envErr("cannot write the scratch .gitignore: %v", err)
+	}
+	if err := s.CommitAll("seed"); err != nil {
+		return s, err
+	}
+	for _, r := range b.Roots {
+		name := baseName(r)
+		if err := CopyTree(r, walk.Child(s.Dir, name)); err != nil {
+			return s, envErr("cannot vendor %s into the scratch: %v", r, err)
+		}
+		s.Kits = append(s.Kits, name)
+	}
+	if len(s.Kits) > 0 {
+		s.SdkAt = s.Kits[0]
+	}
+	// assertion B: the binary copied to the knob's default path.
+	// The battery is the binary's arm, so every scratch needs it, whether
+	// or not a vendored kit ships a .gate descriptor.
+	if err := b.placeBinary(s); err != nil {
+		return s, err
+	}
+	// assertion C: each installer in kit order; a failure is the environment's.
+	for _, k := range s.Kits {
+		if err := s.install(k, b.Out); err != nil {
+			return s, err
+		}
+	}
+	if err := s.CommitAll("install the vendored kits"); err != nil {
+		return s, err
+	}
+	return s, nil
+}
+
+func (b Builder) placeBinary(s *Scratch) error {
+	fi, err := os.Stat(b.HostBin)
+	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
+		return envErr("the gates binary %s is absent or not executable in %s; build it (make build) or point GATE_SDK_NATIVE_BIN at it", b.HostBin, b.Host)
+	}
+	if err := PlaceArtifact(b.HostBin, s.Bin); err != nil {
+		return envErr("cannot place the gates binary in the scratch: %v", err)
+	}
+	return nil
+}
+
+// KitEnv is the environment a kit's smoke script runs under.
+func (s *Scratch) KitEnv(kit string) []string {
+	return append(append([]string(nil), s.Env...),
+		"SMOKE_KIT_ROOT="+walk.Child(s.Dir, kit), "GATE_SDK_ROOT="+s.SdkAt)
+}
+
+// install runs <kit>/smoke/install.sh with bash.
+func (s *Scratch) install(kit string, out io.Writer) error {
+	script := walk.Child(walk.Child(s.Dir, kit), "smoke/install.sh")
+	m, err := spawn.RunMerged(spawn.Cmd{Program: spawn.Bash(), Args: []string{script}, Dir: s.Dir, Env: s.KitEnv(kit)})
+	if err != nil {
+		return envErr("cannot run %s/smoke/install.sh: %v", kit, err)
+	}
+	out.Write(m.Output())
+	if !m.Succeeded() {
+		return envErr("%s/smoke/install.sh failed (exit %d); a broken installer is an environment failure", kit, m.ReportedCode())
+	}
+	return nil
+}
+
+// Battery runs the scratch's own front end over its registry and answers
+// the status and the merged output. extra is added to the environment.
+func (s *Scratch) Battery(extra ...string) (int, []byte, error) {
+	// assertion E: the scratch's own front end.
+	script := walk.Child(walk.Child(s.Dir, s.SdkAt), "bin/run-gates.sh")
+	env := append(append([]string(nil), s.Env...), extra...)
+	m, err := spawn.RunMerged(spawn.Cmd{Program: spawn.Bash(), Args: []string{script}, Dir: s.Dir, Env: env})
+	if err != nil {
+		return 2, nil, envErr("cannot run the scratch battery: %v", err)
+	}
+	return m.ReportedCode(), m.Output(), nil
+}
+
+// Violation runs <kit>/smoke/violation.sh and answers the gate its first
+// stdout line names ("" when it names none).
+func (s *Scratch) Violation(kit string) (string, []byte, error) {
+	script := walk.Child(walk.Child(s.Dir, kit), "smoke/violation.sh")
+	c, err := spawn.Run(spawn.Cmd{Program: spawn.Bash(), Args: []string{script}, Dir: s.Dir, Env: s.KitEnv(kit)})
+	if err != nil {
+		return "", nil, envErr("cannot run %s/smoke/violation.sh: %v", kit, err)
+	}
+	out, ok := c.Stdout()
+	if !ok {
+		rep, _ := c.FailureReport()
+		return "", nil, envErr("%s/smoke/violation.sh failed: %s", kit, rep)
+	}
+	first, _, _ := strings.Cut(string(out), "\n")
+	return strings.TrimSpace(first), out, nil
+}
+
+func baseName(p string) string {
+	p = strings.TrimRight(p, "/")
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
+
+// TempBase answers the scratch base: the first non-empty of the named
+// variables, else /tmp.
+func TempBase(env Lookup, names ...string) string {
+	for _, n := range names {
+		if env == nil {
+			break
+		}
+		if v, _ := env(n); v != "" {
+			return v
+		}
+	}
+	return "/tmp"
+}

@@ -1,0 +1,25 @@
+// Package githook is the binary's git-hook family: the --git-hook arm a
+// placed hook starts, the launcher a binary becomes when it is started
+// under a served hook's name, the --install-hooks opt-in that places the
+// hooks, and --measure-commit, which times what the pre-commit hook would
+// run over every tracked path.
+//
+// Contract:
+//   - The served hooks are pre-commit and commit-msg, nothing else. The
+//     launcher decides from its start name alone, before any argument is
+//     read, and reads exactly one knob (GATE_SDK_NATIVE_BIN) with a reader
+//     of its own that leaves every other knob-file line unread.
+//   - The hook arm selects through the Registry it is handed (the same
+//     selection --for uses), runs the selected members one at a time in
+//     registry order, stops at the first failure and prints the byte-exact
+//     report the smokes parse. Members are always child processes: a .gate
+//     member re-executes this binary on its name, a .sh member is started
+//     by its path. The arm passes no knob to them; in a linked worktree it
+//     adds GIT_WORK_TREE to each child's environment and to no other.
+//   - Placement never leaves a hook absent: each file is written under an
+//     exclusively created sibling name (process id plus a per-run random
+//     value) and renamed over the hook, and the sibling is removed on every
+//     failure path.
+//   - Every process start goes through internal/spawn and every path test
+//     through internal/walk.
+package githook

@@ -1,0 +1,323 @@
+package githook
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/gate-sdk/gates/internal/registry"
+	"github.com/gate-sdk/gates/internal/repo"
+	"github.com/gate-sdk/gates/internal/spawn"
+	"github.com/gate-sdk/gates/internal/walk"
+)
+
+// HookUsage is the --git-hook arm's usage line.
+const HookUsage = "usage: --git-hook pre-commit | commit-msg <message-file>"
+
+// BypassLine follows every failed hook's report.
+const BypassLine = "  Bypass once (use sparingly): git commit --no-verify"
+
+// Member is one registry member as the hook family dispatches it.
+type Member struct {
+	Name string
+	// Kind is how the name resolved; Decl is the declaration path relative
+	// to the work-tree top ("" when unresolved).
+	Kind registry.DeclKind
+	Decl string
+	// Tier is the manifest's tier= value ("" when unresolved).
+	Tier string
+	// Staged marks a mode=staged member; Operands are then the selected
+	// paths that triggered it, in the order they were given.
+	Staged   bool
+	Operands []string
+	// Problem is a dispatch failure decided before the member could run
+	// (an ambiguous declaration); it fails the member where it stands.
+	Problem string
+}
+
+// Registry is what the hook family needs of the registry. Both answers
+// are in registry order.
+type Registry interface {
+	// Select is --for's selection over paths spelled relative to the
+	// work-tree top: every member whose effective trigger matches at least
+	// one path, a member resolving nowhere kept at its place. A member
+	// whose declaration cannot be read is an error.
+	Select(paths []string) ([]Member, error)
+	// Members answers every registered member.
+	Members() ([]Member, error)
+}
+
+// World is what the hook family reads and writes: the directory git
+// started the hook in, the environment, the streams, the registry
+// (loaded only once a selection is needed) and this binary.
+type World struct {
+	Dir      string
+	Env      Lookup
+	Stdout   io.Writer
+	Stderr   io.Writer
+	Registry func() (Registry, error)
+	// Self answers this binary, which a .gate member re-executes.
+	Self func() (spawn.Program, error)
+}
+
+// RunHook is `--git-hook <hook> [<message-file>]`.
+func RunHook(args []string, w World) int {
+	usage := func() int {
+		fmt.Fprintln(w.Stderr, HookUsage)
+		return 2
+	}
+	// assertion A: the exact argv shape, refused before the registry is read.
+	if len(args) == 0 {
+		return usage()
+	}
+	switch args[0] {
+	case PreCommit:
+		if len(args) != 1 {
+			return usage()
+		}
+		return preCommit(w)
+	case CommitMsg:
+		if len(args) != 2 {
+			return usage()
+		}
+		return commitMsg(w, args[1])
+	}
+	return usage()
+}
+
+// top answers the work-tree top the hook runs at, refusing outside a
+// repository.
+func (w World) top(arm string) (string, bool) {
+	top, ok, err := walk.ToplevelOpt(w.Dir, nil)
+	if err != nil {
+		fmt.Fprintf(w.Stderr, "%s: %v\n", arm, err)
+		return "", false
+	}
+	if !ok {
+		fmt.Fprintf(w.Stderr, "%s: %s is not inside a git repository\n", arm, w.Dir)
+		return "", false
+	}
+	if !sameDir(top, w.Dir) {
+		// Git starts a hook at the work-tree top, and the registry and
+		// every declaration path are read relative to the working
+		// directory, so a run from below it would read another tree.
+		fmt.Fprintf(w.Stderr, "%s: run it at the work-tree top (%s), where git starts hooks; the working directory is %s\n", arm, top, w.Dir)
+		return "", false
+	}
+	return top, true
+}
+
+func (w World) loadRegistry(arm string) (Registry, bool) {
+	reg, err := w.Registry()
+	if err != nil {
+		fmt.Fprintf(w.Stderr, "%s: %v\n", arm, strings.TrimRight(err.Error(), "\n"))
+		return nil, false
+	}
+	return reg, true
+}
+
+func preCommit(w World) int {
+	top, ok := w.top(PreCommit)
+	if !ok {
+		return 2
+	}
+	staged, err := repo.Staged(top)
+	if err != nil {
+		fmt.Fprintf(w.Stderr, "%s: %v\n", PreCommit, err)
+		return 2
+	}
+	// assertion B: an empty staged set is silent and loads nothing.
+	if len(staged) == 0 {
+		return 0
+	}
+	reg, ok := w.loadRegistry(PreCommit)
+	if !ok {
+		return 2
+	}
+	plan, err := PreCommitPlan(reg, top, staged)
+	if err != nil {
+		fmt.Fprintf(w.Stderr, "%s: %v\n", PreCommit, strings.TrimRight(err.Error(), "\n"))
+		return 2
+	}
+	code, _ := w.runner(top).serial(PreCommit, plan)
+	return code
+}
+
+// Step is one member run of a hook: the member and its operands.
+type Step struct {
+	Member
+	Args []string
+}
+
+// PreCommitPlan is the pre-commit selection over paths: --for's selection
+// narrowed to tier=precommit (a member resolving nowhere stays, to fail at
+// its place), each name once, and a mode=staged member handed its
+// selected paths that are regular files, or left out when none is.
+func PreCommitPlan(reg Registry, top string, paths []string) ([]Step, error) {
+	selected, err := reg.Select(paths)
+	if err != nil {
+		return nil, err
+	}
+	var plan []Step
+	seen := map[string]bool{}
+	// assertion C: --for's selection, tier=precommit, registry order, each
+	// name once; a member resolving nowhere stays to fail at its place.
+	for _, m := range selected {
+		if seen[m.Name] {
+			continue
+		}
+		resolved := m.Kind == registry.Shell || m.Kind == registry.Descriptor
+		if resolved && m.Tier != registry.TierPrecommit {
+			continue
+		}
+		seen[m.Name] = true
+		step := Step{Member: m}
+		// assertion D: a staged member takes its regular-file operands only.
+		if m.Staged && resolved {
+			for _, p := range m.Operands {
+				if regularFile(walk.Child(top, p)) {
+					step.Args = append(step.Args, p)
+				}
+			}
+			if len(step.Args) == 0 {
+				continue
+			}
+		}
+		plan = append(plan, step)
+	}
+	return plan, nil
+}
+
+// regularFile reports whether p is a regular file, not following a link.
+func regularFile(p string) bool {
+	fi, err := os.Lstat(p)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+func commitMsg(w World, msgFile string) int {
+	top, ok := w.top(CommitMsg)
+	if !ok {
+		return 2
+	}
+	reg, ok := w.loadRegistry(CommitMsg)
+	if !ok {
+		return 2
+	}
+	all, err := reg.Members()
+	if err != nil {
+		fmt.Fprintf(w.Stderr, "%s: %v\n", CommitMsg, strings.TrimRight(err.Error(), "\n"))
+		return 2
+	}
+	// assertion F: every resolved tier=commit-msg member, with the message file.
+	var plan []Step
+	seen := map[string]bool{}
+	for _, m := range all {
+		if seen[m.Name] || m.Tier != registry.TierCommitMsg {
+			continue
+		}
+		if m.Kind != registry.Shell && m.Kind != registry.Descriptor {
+			continue
+		}
+		seen[m.Name] = true
+		plan = append(plan, Step{Member: m, Args: []string{msgFile}})
+	}
+	if len(plan) == 0 {
+		return 0
+	}
+	code, _ := w.runner(top).serial(CommitMsg, plan)
+	return code
+}
+
+// runner dispatches members at dir.
+type runner struct {
+	dir     string
+	env     Lookup
+	self    func() (spawn.Program, error)
+	stdout  io.Writer
+	verbose bool
+}
+
+func (w World) runner(top string) runner {
+	return runner{dir: top, env: w.Env, self: w.Self, stdout: w.Stdout, verbose: envValue(w.Env, "GATE_SDK_VERBOSE") != ""}
+}
+
+// childEnv is what each member's environment gains: in a linked worktree
+// git sets GIT_DIR and leaves GIT_WORK_TREE unset, so the work tree git
+// implied is pinned for the child, whose own git calls may start below it.
+func (r runner) childEnv() []string {
+	// assertion I: the pin goes into the child's environment only.
+	if _, set := lookupOK(r.env, "GIT_DIR"); !set {
+		return nil
+	}
+	if _, set := lookupOK(r.env, "GIT_WORK_TREE"); set {
+		return nil
+	}
+	return []string{"GIT_WORK_TREE=" + r.dir}
+}
+
+// dispatch runs one member and answers its status and merged output.
+func (r runner) dispatch(m Member, args []string) (int, []byte) {
+	if m.Problem != "" {
+		return 2, []byte(strings.TrimRight(m.Problem, "\n") + "\n")
+	}
+	// assertion G: every member is a child: .gate re-executes this binary,
+	// .sh is started by its path.
+	var prog spawn.Program
+	var argv []string
+	switch m.Kind {
+	case registry.Descriptor:
+		p, err := r.self()
+		if err != nil {
+			return 2, []byte(fmt.Sprintf("%s: %v\n", m.Name, err))
+		}
+		prog, argv = p, append([]string{m.Name}, args...)
+	case registry.Shell:
+		p, err := spawn.ConsumerCommand(walk.AbsAgainst(r.dir, m.Decl), m.Decl)
+		if err != nil {
+			return 2, []byte(fmt.Sprintf("%s: %v\n", m.Name, err))
+		}
+		prog, argv = p, args
+	case registry.Ambiguous:
+		return 2, []byte(fmt.Sprintf("%s: ambiguous dispatch: %s declares it under both spellings; keep one\n", m.Name, m.Decl))
+	default:
+		return 2, []byte(fmt.Sprintf("%s resolves to no %s.sh or %s.gate in the gates dir or any kit root's checks/\n", m.Name, m.Name, m.Name))
+	}
+	c, err := spawn.RunMerged(spawn.Cmd{Program: prog, Args: argv, Dir: r.dir, ExtraEnv: r.childEnv()})
+	if err != nil {
+		return 2, []byte(fmt.Sprintf("%s: %v\n", m.Name, err))
+	}
+	return c.ReportedCode(), c.Output()
+}
+
+// serial runs the plan in order, stopping at the first failure, and
+// prints the hook's report. It answers the status and the count run.
+func (r runner) serial(hook string, plan []Step) (int, int) {
+	// assertion H: the byte-exact report.
+	var buf bytes.Buffer
+	for i, s := range plan {
+		code, out := r.dispatch(s.Member, s.Args)
+		if code != 0 {
+			buf.Write(withNewline(out))
+			fmt.Fprintf(&buf, "\n%s: %s failed (see above).\n%s\n", hook, s.Name, BypassLine)
+			r.stdout.Write(buf.Bytes())
+			return 1, i + 1
+		}
+		if r.verbose {
+			buf.Write(withNewline(out))
+			fmt.Fprintf(&buf, "  PASS: %s\n", s.Name)
+			r.stdout.Write(buf.Bytes())
+			buf.Reset()
+		}
+	}
+	fmt.Fprintf(r.stdout, "%s: %d gate(s) passed.\n", hook, len(plan))
+	return 0, len(plan)
+}
+
+func withNewline(b []byte) []byte {
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		return append(append([]byte(nil), b...), '\n')
+	}
+	return b
+}

@@ -1,0 +1,158 @@
+package githook
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gate-sdk/gates/internal/registry"
+	"github.com/gate-sdk/gates/internal/spawn"
+)
+
+type fakeRegistry struct {
+	selected []Member
+	all      []Member
+	err      error
+}
+
+func (f fakeRegistry) Select([]string) ([]Member, error) { return f.selected, f.err }
+func (f fakeRegistry) Members() ([]Member, error)        { return f.all, f.err }
+
+func TestPreCommitPlan(t *testing.T) {
+	top := t.TempDir()
+	for _, p := range []string{"docs/a.md", "docs/b.md"} {
+		if err := os.MkdirAll(filepath.Join(top, filepath.Dir(p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(top, p), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("a.md", filepath.Join(top, "docs/link.md")); err != nil {
+		t.Fatal(err)
+	}
+	sh := func(name, tier string) Member {
+		return Member{Name: name, Kind: registry.Shell, Decl: "scripts/" + name + ".sh", Tier: tier}
+	}
+	staged := func(name string, ops ...string) Member {
+		m := sh(name, registry.TierPrecommit)
+		m.Staged, m.Operands = true, ops
+		return m
+	}
+	reg := fakeRegistry{selected: []Member{
+		sh("check-a", registry.TierPrecommit),
+		sh("check-align", registry.TierAlignOnly),
+		sh("check-msg", registry.TierCommitMsg),
+		{Name: "check-gone", Kind: registry.Unresolved},
+		staged("check-st", "docs/a.md", "docs/link.md", "docs/deleted.md", "docs/b.md"),
+		staged("check-links", "docs/link.md"),
+		sh("check-a", registry.TierPrecommit),
+	}}
+	plan, err := PreCommitPlan(reg, top, []string{"x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range plan {
+		got = append(got, s.Name+"("+strings.Join(s.Args, ",")+")")
+	}
+	want := "check-a() check-gone() check-st(docs/a.md,docs/b.md)"
+	if strings.Join(got, " ") != want {
+		t.Fatalf("plan = %s, want %s", strings.Join(got, " "), want)
+	}
+}
+
+// gateScript writes an executable .sh member under dir.
+func gateScript(t *testing.T, dir, name, body string) Member {
+	t.Helper()
+	p := filepath.Join(dir, "scripts", name+".sh")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return Member{Name: name, Kind: registry.Shell, Decl: "scripts/" + name + ".sh", Tier: registry.TierPrecommit}
+}
+
+func TestSerialReport(t *testing.T) {
+	dir := t.TempDir()
+	a := gateScript(t, dir, "check-a", "echo 'CHECK-A: clean'")
+	b := gateScript(t, dir, "check-b", "echo 'x.md:1: bad'; printf 'no newline'; exit 1")
+	c := gateScript(t, dir, "check-c", "touch ran-c")
+	plan := []Step{{Member: a}, {Member: b}, {Member: c}}
+	cases := []struct {
+		name    string
+		verbose bool
+		plan    []Step
+		code    int
+		want    string
+	}{
+		{"stops at the first failure", false, plan, 1,
+			"x.md:1: bad\nno newline\n\npre-commit: check-b failed (see above).\n  Bypass once (use sparingly): git commit --no-verify\n"},
+		{"verbose reprints passes", true, plan, 1,
+			"CHECK-A: clean\n  PASS: check-a\nx.md:1: bad\nno newline\n\npre-commit: check-b failed (see above).\n  Bypass once (use sparingly): git commit --no-verify\n"},
+		{"summary", false, []Step{{Member: a}, {Member: c}}, 0, "pre-commit: 2 gate(s) passed.\n"},
+		{"unresolved fails", false, []Step{{Member: Member{Name: "check-gone", Kind: registry.Unresolved}}}, 1,
+			"check-gone resolves to no check-gone.sh or check-gone.gate in the gates dir or any kit root's checks/\n\npre-commit: check-gone failed (see above).\n  Bypass once (use sparingly): git commit --no-verify\n"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			os.Remove(filepath.Join(dir, "ran-c"))
+			var out bytes.Buffer
+			r := runner{dir: dir, stdout: &out, verbose: tc.verbose, self: spawn.Self}
+			code, _ := r.serial(PreCommit, tc.plan)
+			if code != tc.code || out.String() != tc.want {
+				t.Fatalf("code %d output %q; want %d %q", code, out.String(), tc.code, tc.want)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "ran-c")); tc.code == 1 && err == nil {
+				t.Fatal("a member after the failure ran")
+			}
+		})
+	}
+}
+
+func TestChildEnvPin(t *testing.T) {
+	cases := []struct {
+		env  []string
+		want string
+	}{
+		{nil, ""},
+		{[]string{"GIT_DIR=/m/.git/worktrees/w"}, "GIT_WORK_TREE=/wt"},
+		{[]string{"GIT_DIR=/m/.git/worktrees/w", "GIT_WORK_TREE=/elsewhere"}, ""},
+		{[]string{"GIT_INDEX_FILE=/m/.git/index.lock"}, ""},
+	}
+	for _, c := range cases {
+		r := runner{dir: "/wt", env: envOf(c.env...)}
+		if got := strings.Join(r.childEnv(), " "); got != c.want {
+			t.Errorf("env %v: child gains %q, want %q", c.env, got, c.want)
+		}
+	}
+}
+
+func TestRunHookUsageAndSilence(t *testing.T) {
+	var out, errb bytes.Buffer
+	w := World{Dir: t.TempDir(), Stdout: &out, Stderr: &errb,
+		Registry: func() (Registry, error) { t.Fatal("the registry was loaded for a usage refusal"); return nil, nil }}
+	for _, args := range [][]string{nil, {"post-commit"}, {"pre-commit", "x"}, {"commit-msg"}, {"commit-msg", "a", "b"}} {
+		out.Reset()
+		errb.Reset()
+		if code := RunHook(args, w); code != 2 || errb.String() != HookUsage+"\n" || out.Len() != 0 {
+			t.Errorf("%v: code %d stderr %q", args, code, errb.String())
+		}
+	}
+}
+
+func TestMeasureReport(t *testing.T) {
+	got := MeasureReport([]time.Duration{12 * time.Millisecond, 9600 * time.Microsecond, 31 * time.Millisecond}, 4, 210)
+	want := "measure-commit: 12ms median of 3 (12ms, 10ms, 31ms) \u2014 4 pre-commit member(s) over 210 tracked path(s), every path selected"
+	if got != want {
+		t.Fatalf("got  %q\nwant %q", got, want)
+	}
+	if got := HostLine("linux", "arm64", 8); got != "host: linux arm64, 8 logical CPU(s)" {
+		t.Fatalf("host line %q", got)
+	}
+}

@@ -1,0 +1,240 @@
+package githook
+
+import (
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/gate-sdk/gates/internal/registry"
+	"github.com/gate-sdk/gates/internal/repo"
+	"github.com/gate-sdk/gates/internal/spawn"
+	"github.com/gate-sdk/gates/internal/walk"
+)
+
+// InstallUsage is --install-hooks' usage line.
+const InstallUsage = "usage: --install-hooks [--refresh]"
+
+// HooksDirName is the hooks directory's name under git's common dir.
+const HooksDirName = "gate-hooks"
+
+// IdentityGate is the member the opt-in runs once as its verification rung.
+const IdentityGate = "check-identity"
+
+// InstallWorld is the install arm's world beyond the hook family's.
+type InstallWorld struct {
+	World
+	// NativeBin answers GATE_SDK_NATIVE_BIN through the general knob read.
+	NativeBin func() (string, error)
+	// Resolve resolves a member name consumer-first, as the registry does.
+	Resolve func(name string) (Member, error)
+}
+
+// RunInstall is `--install-hooks [--refresh]`.
+func RunInstall(args []string, w InstallWorld) int {
+	const arm = "install-hooks"
+	// assertion A: no operand, or --refresh alone.
+	refresh := false
+	switch {
+	case len(args) == 0:
+	case len(args) == 1 && args[0] == "--refresh":
+		refresh = true
+	default:
+		fmt.Fprintf(w.Stderr, "%s: unexpected argument %q\n%s\n", arm, args[0], InstallUsage)
+		return 2
+	}
+	if refresh {
+		return runRefresh(w)
+	}
+	top, ok, err := walk.ToplevelOpt(w.Dir, nil)
+	if err != nil {
+		fmt.Fprintf(w.Stderr, "%s: %v; nothing placed\n", arm, err)
+		return 2
+	}
+	if !ok {
+		fmt.Fprintf(w.Stderr, "%s: %s is not inside a git repository; nothing placed\n", arm, w.Dir)
+		return 2
+	}
+	// assertion B: no binary, nothing placed.
+	src, ok := w.binary(top)
+	if !ok {
+		return 2
+	}
+	dir, err := HooksDir(top)
+	if err != nil {
+		fmt.Fprintf(w.Stderr, "%s: %v; nothing placed\n", arm, err)
+		return 2
+	}
+	if !w.placeAll(dir, src) {
+		return 2
+	}
+	// assertion E: git pointed at the absolute directory, or exit 2.
+	if err := setConfig(top, "core.hooksPath", dir); err != nil {
+		fmt.Fprintf(w.Stderr, "%s: the hooks are placed in %s but core.hooksPath could not be set, so git runs none of them: %v\n", arm, dir, err)
+		return 2
+	}
+	// assertion F: blame's ignore list, best effort.
+	if regularFile(walk.Child(top, ".git-blame-ignore-revs")) {
+		if err := setConfig(top, "blame.ignoreRevsFile", ".git-blame-ignore-revs"); err != nil {
+			fmt.Fprintf(w.Stderr, "%s: could not set blame.ignoreRevsFile: %v\n", arm, err)
+		}
+	}
+	status := w.identityRung(top)
+	if err := writeReceipt(w, dir); err != nil {
+		fmt.Fprintf(w.Stderr, "%s: %v\n", arm, err)
+		return 2
+	}
+	return status
+}
+
+// runRefresh re-places the files of a clone already opted in, and is a
+// silent no-op anywhere else.
+func runRefresh(w InstallWorld) int {
+	// assertion I: both no-op tests come first.
+	top, ok, err := walk.ToplevelOpt(w.Dir, nil)
+	if err != nil || !ok || !sameDir(top, w.Dir) {
+		return 0
+	}
+	dir, err := HooksDir(top)
+	if err != nil {
+		return 0
+	}
+	if !OptedIn(top, dir) {
+		return 0
+	}
+	src, ok := w.binary(top)
+	if !ok {
+		return 2
+	}
+	if !w.placeAll(dir, src) {
+		return 2
+	}
+	fmt.Fprintf(w.Stdout, "install-hooks: refreshed %s\n", dir)
+	return 0
+}
+
+// HooksDir answers <git-common-dir>/gate-hooks, absolute.
+func HooksDir(top string) (string, error) {
+	// assertion C: <git-common-dir>/gate-hooks, absolute.
+	_, common, err := walk.GitDirs(top, nil)
+	if err != nil {
+		return "", err
+	}
+	return walk.Child(common, HooksDirName), nil
+}
+
+// OptedIn reports whether core.hooksPath names the hooks directory.
+func OptedIn(top, dir string) bool {
+	v, set, err := repo.ConfigGet(top, "core.hooksPath")
+	if err != nil || !set || v == "" {
+		return false
+	}
+	return sameDir(walk.AbsAgainst(top, walk.CrossArg(v)), dir)
+}
+
+// sameDir reports whether two absolute spellings name one directory.
+func sameDir(a, b string) bool {
+	if a == b {
+		return true
+	}
+	fa, aerr := os.Stat(a)
+	fb, berr := os.Stat(b)
+	return aerr == nil && berr == nil && os.SameFile(fa, fb)
+}
+
+func setConfig(top, key, value string) error {
+	c, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: []string{"config", key, value}, Dir: top})
+	if err != nil {
+		return err
+	}
+	if rep, failed := c.FailureReport(); failed {
+		return fmt.Errorf("%s", rep)
+	}
+	return nil
+}
+
+// binary answers the absolute path of the binary the hooks link to,
+// refusing when it is not an executable file.
+func (w InstallWorld) binary(top string) (string, bool) {
+	val, err := w.NativeBin()
+	if err != nil {
+		fmt.Fprintf(w.Stderr, "install-hooks: %v; nothing placed\n", err)
+		return "", false
+	}
+	src := walk.AbsAgainst(top, walk.CrossArg(val))
+	fi, err := os.Stat(src)
+	if err != nil || !fi.Mode().IsRegular() || (ExeSuffix() == "" && fi.Mode().Perm()&0o111 == 0) {
+		fmt.Fprintf(w.Stderr, "install-hooks: the gates binary %s (%s=%s) is absent or not executable; build or install it, or point %s at it; nothing placed\n", src, NativeBinKnob, val, NativeBinKnob)
+		return "", false
+	}
+	return src, true
+}
+
+// placeAll places both served hooks.
+func (w InstallWorld) placeAll(dir, src string) bool {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		fmt.Fprintf(w.Stderr, "install-hooks: cannot create the hooks directory %s: %v\n", dir, err)
+		return false
+	}
+	p, err := NewPlacer(dir, w.Stderr)
+	if err != nil {
+		fmt.Fprintf(w.Stderr, "install-hooks: %v\n", err)
+		return false
+	}
+	for _, h := range []string{PreCommit, CommitMsg} {
+		if err := p.Place(src, h+ExeSuffix()); err != nil {
+			fmt.Fprintf(w.Stderr, "install-hooks: %v\n", err)
+			return false
+		}
+	}
+	return true
+}
+
+// identityRung runs check-identity once, resolved consumer-first: a .gate
+// re-executes this binary on the name, a .sh shadow is started by its
+// path, and a name declared nowhere is skipped. It answers 0, 1 (the
+// gate's finding) or 2.
+func (w InstallWorld) identityRung(top string) int {
+	// assertion G: resolved consumer-first, dispatched as a child, skipped
+	// when declared nowhere.
+	m, err := w.Resolve(IdentityGate)
+	if err != nil {
+		fmt.Fprintf(w.Stderr, "install-hooks: cannot resolve %s: %v\n", IdentityGate, err)
+		return 2
+	}
+	if m.Kind == registry.Unresolved {
+		return 0
+	}
+	r := w.runner(top)
+	code, out := r.dispatch(m, nil)
+	w.Stdout.Write(out)
+	switch code {
+	case 0, 1:
+		return code
+	}
+	return 2
+}
+
+// writeReceipt prints the receipt: every file in the hooks directory,
+// sorted, under "Active hooks:".
+func writeReceipt(w InstallWorld, dir string) error {
+	// assertion H: every file in the directory, sorted.
+	ents, err := walk.ListDir(dir)
+	if err != nil {
+		return err
+	}
+	var names []string
+	for _, e := range ents {
+		if !e.IsDir() {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	b.WriteString("Active hooks:\n")
+	for _, n := range names {
+		b.WriteString("  " + n + "\n")
+	}
+	_, err = fmt.Fprint(w.Stdout, b.String())
+	return err
+}

@@ -1,0 +1,55 @@
+package githook
+
+import (
+	"runtime"
+	"strings"
+)
+
+// The served hooks. The set is closed: these are the two names the
+// --git-hook arm takes and the two files --install-hooks places.
+const (
+	PreCommit = "pre-commit"
+	CommitMsg = "commit-msg"
+)
+
+// Served answers the served hook names, sorted.
+func Served() []string { return []string{CommitMsg, PreCommit} }
+
+// IsServed reports whether name is a served hook.
+func IsServed(name string) bool { return name == PreCommit || name == CommitMsg }
+
+// ExeSuffix is the host's executable suffix: ".exe" on Windows, else "".
+func ExeSuffix() string { return exeSuffixFor(runtime.GOOS) }
+
+func exeSuffixFor(goos string) string {
+	if goos == "windows" {
+		return ".exe"
+	}
+	return ""
+}
+
+// stem answers the last element of a path (either separator) with the
+// host's executable suffix removed, compared without case on Windows.
+func stem(p string) string { return stemFor(runtime.GOOS, p) }
+
+func stemFor(goos, p string) string {
+	if i := strings.LastIndexAny(p, `/\`); i >= 0 && (goos == "windows" || p[i] == '/') {
+		p = p[i+1:]
+	}
+	suf := exeSuffixFor(goos)
+	if suf != "" && len(p) > len(suf) && strings.EqualFold(p[len(p)-len(suf):], suf) {
+		p = p[:len(p)-len(suf)]
+	}
+	return p
+}
+
+// LauncherHook reports whether a process started under argv0 is a served
+// hook's launcher, and which hook. Only the start name decides.
+func LauncherHook(argv0 string) (string, bool) {
+	// assertion J: the start name alone decides.
+	s := stem(argv0)
+	if IsServed(s) {
+		return s, true
+	}
+	return "", false
+}

@@ -1,0 +1,181 @@
+package githook
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+func names(t *testing.T, dir string) string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range ents {
+		out = append(out, e.Name())
+	}
+	sort.Strings(out)
+	return strings.Join(out, " ")
+}
+
+func read(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// setup makes a hooks dir holding both hooks (old content) and a source.
+func setup(t *testing.T) (dir, src string, p *Placer, report *bytes.Buffer) {
+	t.Helper()
+	root := t.TempDir()
+	dir = filepath.Join(root, "gate-hooks")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range []string{PreCommit, CommitMsg} {
+		if err := os.WriteFile(filepath.Join(dir, h), []byte("old "+h), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	src = filepath.Join(root, "gates")
+	if err := os.WriteFile(src, []byte("new binary"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	report = &bytes.Buffer{}
+	p, err := NewPlacer(dir, report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, src, p, report
+}
+
+func TestPlaceLinksAndReplaces(t *testing.T) {
+	dir, src, p, _ := setup(t)
+	for i := 0; i < 2; i++ { // the second run re-places over links to the same file
+		for _, h := range []string{PreCommit, CommitMsg} {
+			if err := p.Place(src, h); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := names(t, dir); got != "commit-msg pre-commit" {
+			t.Fatalf("run %d: dir holds %q; a sibling was left", i, got)
+		}
+	}
+	a, _ := os.Stat(src)
+	b, _ := os.Stat(filepath.Join(dir, PreCommit))
+	if !os.SameFile(a, b) {
+		t.Fatal("the hook is not a hard link to the source")
+	}
+}
+
+func TestPlaceFromAbsentSourceTouchesNothing(t *testing.T) {
+	dir, src, p, _ := setup(t)
+	if err := os.Remove(src); err != nil {
+		t.Fatal(err)
+	}
+	err := p.Place(src, PreCommit)
+	var pe *PlaceError
+	if !errors.As(err, &pe) {
+		t.Fatalf("err = %v, want a PlaceError", err)
+	}
+	if got := names(t, dir); got != "commit-msg pre-commit" {
+		t.Fatalf("dir holds %q after a failed placement", got)
+	}
+	if read(t, filepath.Join(dir, PreCommit)) != "old pre-commit" {
+		t.Fatal("the hook changed under a failed placement")
+	}
+}
+
+func TestPlaceRefusesExistingSibling(t *testing.T) {
+	dir, src, p, _ := setup(t)
+	sib := p.Sibling(PreCommit)
+	if err := os.WriteFile(sib, []byte("another placement's"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, linkFails := range []bool{false, true} {
+		if linkFails {
+			p.link = func(string, string) error { return &os.LinkError{Op: "link", Err: syscall.EXDEV} }
+		}
+		err := p.Place(src, PreCommit)
+		if err == nil || !strings.Contains(err.Error(), "already exists") {
+			t.Fatalf("linkFails=%v: err = %v, want a refusal naming the existing sibling", linkFails, err)
+		}
+		if read(t, sib) != "another placement's" || read(t, filepath.Join(dir, PreCommit)) != "old pre-commit" {
+			t.Fatalf("linkFails=%v: the sibling or the hook was touched", linkFails)
+		}
+	}
+}
+
+func TestPlaceCopyFallback(t *testing.T) {
+	dir, src, p, _ := setup(t)
+	p.link = func(string, string) error { return &os.LinkError{Op: "link", Err: syscall.EXDEV} }
+	if err := p.Place(src, CommitMsg); err != nil {
+		t.Fatal(err)
+	}
+	hook := filepath.Join(dir, CommitMsg)
+	fi, err := os.Stat(hook)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if read(t, hook) != "new binary" || fi.Mode().Perm()&0o111 == 0 {
+		t.Fatalf("copy: content %q mode %v", read(t, hook), fi.Mode())
+	}
+	a, _ := os.Stat(src)
+	if os.SameFile(a, fi) {
+		t.Fatal("the fallback linked instead of copying")
+	}
+	if got := names(t, dir); got != "commit-msg pre-commit" {
+		t.Fatalf("dir holds %q", got)
+	}
+}
+
+func TestPlaceFailedRenameRemovesSiblingAndReports(t *testing.T) {
+	dir, src, p, report := setup(t)
+	p.rename = func(string, string) error { return errors.New("text file busy") }
+	err := p.Place(src, PreCommit)
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, PreCommit)) {
+		t.Fatalf("err = %v, want a refusal naming the hook", err)
+	}
+	if got := names(t, dir); got != "commit-msg pre-commit" || read(t, filepath.Join(dir, PreCommit)) != "old pre-commit" {
+		t.Fatalf("after a failed rename: dir %q", got)
+	}
+	// A removal that fails is reported with the sibling's path.
+	p.remove = func(string) error { return errors.New("permission denied") }
+	if err := p.Place(src, PreCommit); err == nil {
+		t.Fatal("want a refusal")
+	}
+	if !strings.Contains(report.String(), p.Sibling(PreCommit)) {
+		t.Fatalf("report %q does not name the sibling", report.String())
+	}
+}
+
+func TestPlacerRunNamesDiffer(t *testing.T) {
+	a, err := NewPlacer("/h", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := NewPlacer("/h", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Sibling(PreCommit) == b.Sibling(PreCommit) {
+		t.Fatal("two runs in one process drew the same sibling name")
+	}
+	if a.Sibling(PreCommit) == a.Sibling(CommitMsg) {
+		t.Fatal("one run's two hooks share a sibling name")
+	}
+	if !strings.Contains(a.Sibling(PreCommit), "."+strconv.Itoa(os.Getpid())+".") {
+		t.Fatalf("sibling %q does not carry the process id", a.Sibling(PreCommit))
+	}
+}

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# smoke/install.sh — gate-sdk's install recipe for the consumer smoke: what
+# an adopter's first steps leave behind, in a scratch consumer the harness
+# (gates --run-consumer-smoke, gates --run-demo) built and vendored.
+#
+# no-port: a smoke recipe is the executable form of the README's install steps and runs only under the smoke harness.
+#
+# Contract: cwd is the scratch consumer's top; SMOKE_KIT_ROOT is the vendored
+# copy of this kit. It registers the kit's gates, writes the smallest surface
+# those gates read to be green, and proves the placed hooks start.
+: "${SMOKE_KIT_ROOT:?run via --run-consumer-smoke on the gate binary}"
+set -euo pipefail
+
+mkdir -p scripts .github/workflows
+
+# The registry. Every gate this kit ships is registered here, or left out
+# with a reason: check-workflow-tiering reads a workflow directory a fresh
+# install does not create (the smoke's probe finds that surface absent).
+cat >scripts/gates.list <<'LIST'
+# gates.list — one registered gate per line, run in this order.
+check-action-gh-repo
+check-action-job-ref
+check-action-permissions
+check-action-pinning
+check-action-run-path
+check-action-run-shell
+check-commit-msg
+check-commit-subject
+check-core-files
+check-exec-bit
+check-identity
+check-portability-floor
+check-root-tiering
+check-tree-terms
+# unregistered: check-workflow-tiering — on-surface: the consumer's workflow directory is theirs to create
+LIST
+
+# template NAME DEST — installs a kit template verbatim where the kit ships
+# one, else the inline body on stdin.
+template() {
+	if [ -f "$SMOKE_KIT_ROOT/templates/$1" ]; then
+		cp "$SMOKE_KIT_ROOT/templates/$1" "$2"
+		cat >/dev/null
+	else
+		cat >"$2"
+	fi
+}
+
+# The leak ban's pattern list (check-tree-terms, check-commit-msg).
+template msg-patterns.list scripts/msg-patterns.list <<'PATTERNS'
+# msg-patterns.list — one POSIX ERE per line; a tracked line or a commit
+# message matching one is refused.
+/(home|Users)/[A-Za-z0-9._-]+/
+PATTERNS
+
+# The repository root's allowlist (check-root-tiering): what this tree keeps
+# at its top.
+cat >scripts/root-allowlist.list <<'ALLOW'
+.github
+.gitignore
+gate-sdk
+scripts
+ALLOW
+
+# The governed surface the action gates read: one workflow, its one action
+# pinned to a full commit SHA, explicit permissions, bash steps.
+template gates-workflow.yml .github/workflows/gates.yml <<'YAML'
+name: gates
+
+on:
+  push:
+    branches: [main]
+
+permissions:
+  contents: read
+
+jobs:
+  gates:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2
+      - name: Battery
+        shell: bash
+        run: |
+          bash gate-sdk/bin/run-gates.sh
+YAML
+
+# The hook exercise: opt in, run the placed pre-commit over the staged
+# install, then undo the opt-in so the harness's own commits run no hook.
+git add -A
+bash "$SMOKE_KIT_ROOT/bin/run-gates.sh" --install-hooks >/dev/null
+hooks="$(git config core.hooksPath)"
+"$hooks/pre-commit"
+git config --unset core.hooksPath
