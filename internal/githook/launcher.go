@@ -189,20 +189,19 @@ func Launch(hook string, args []string, in LaunchInput) int {
 	}
 	// assertion M: always a child, at the work-tree top, its status returned.
 	path := walk.AbsAgainst(in.Dir, bin.Value)
-	// The child's two streams share one descriptor, so its report reaches
-	// git's terminal in the order it was written.
-	c, err := spawn.RunMerged(spawn.Cmd{
+	// The child's two streams share one writer and reach git's terminal
+	// live, in the order the child wrote them.
+	code, err := spawn.RunPassing(spawn.Cmd{
 		Program: spawn.At(path),
 		Args:    append([]string{"--git-hook", hook}, args...),
 		Dir:     in.Dir,
 		Stdin:   in.Stdin,
-	})
+	}, in.Stdout)
 	if err != nil {
 		return fail("cannot start the gates binary %s (%s=%s from %s): %v\n"+
 			"  Place or build the gates binary at that path (or point %s at it),\n"+
 			"  or bypass this commit once: git commit --no-verify",
 			path, NativeBinKnob, bin.Value, bin.Origin, err, NativeBinKnob)
 	}
-	in.Stdout.Write(c.Output())
-	return c.ReportedCode()
+	return code
 }

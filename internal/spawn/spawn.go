@@ -229,6 +229,19 @@ func RunMerged(cmd Cmd) (*Merged, error) {
 	return &Merged{prog: cmd.Program, output: out.Bytes(), st: st}, nil
 }
 
+// RunPassing starts the child with stdout and stderr both handed to w as
+// the child writes them, so a caller relaying a child (the hook launcher)
+// shows its report live rather than after it exits. It answers the code as
+// a "failed (exit N)" line prints it, and errs only when the program could
+// not be started.
+func RunPassing(cmd Cmd, w io.Writer) (int, error) {
+	st, err := start(cmd, cmd.Stdin, w, w)
+	if err != nil {
+		return 0, err
+	}
+	return st.code, nil
+}
+
 // Streamed is a filter's result: stdout and stderr kept apart.
 type Streamed struct {
 	stdout []byte
