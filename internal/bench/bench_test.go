@@ -26,7 +26,16 @@ var (
 	binPlain  string // the shipped build
 	binBench  string // the build carrying the fifty benchmark members
 	modRoot   string
+	scratch   string // removed when the benchmarks end
 )
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if scratch != "" {
+		os.RemoveAll(scratch)
+	}
+	os.Exit(code)
+}
 
 func setup() error {
 	setupOnce.Do(func() { setupErr = build() })
@@ -43,6 +52,7 @@ func build() error {
 	if err != nil {
 		return err
 	}
+	scratch = tmp
 	binPlain = filepath.Join(tmp, "gates")
 	binBench = filepath.Join(tmp, "gates-bench")
 	for _, b := range []struct{ out, tags string }{{binPlain, ""}, {binBench, "bench"}} {
