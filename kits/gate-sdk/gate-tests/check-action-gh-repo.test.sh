@@ -5,42 +5,14 @@
 . "$(dirname -- "${BASH_SOURCE[0]}")/../lib/test-hermetic.sh"
 
 set -u
-gate=check-action-gh-repo
-pass=0
-fail=0
-sandbox="$(mktemp -d "${TMPDIR:-/tmp}/$gate.XXXXXX")" || exit 2
-trap 'rm -rf "$sandbox"' EXIT
+gate_sandbox check-action-gh-repo
 
-# repo NAME — a fresh repository holding the files written after it.
-repo() {
-	dir="$sandbox/$1"
-	mkdir -p "$dir" && git -C "$dir" init -q || exit 2
-}
-# put PATH — writes stdin to a file of the current repository and stages it.
-put() {
-	mkdir -p "$(dirname -- "$dir/$1")" && cat >"$dir/$1" && git -C "$dir" add -- "$1" || exit 2
-}
-# expect NAME CODE TEXT [ARG...] — runs the gate in the current repository.
-expect() {
-	local name="$1" code="$2" text="$3" rc
-	shift 3
-	(cd "$dir" && "$GATE_SDK_NATIVE_BIN" "$gate" "$@") >"$sandbox/out" 2>"$sandbox/err"
-	rc=$?
-	if [ "$rc" = "$code" ] && grep -qF -- "$text" "$sandbox/out" "$sandbox/err"; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		printf 'FAIL: %s: exit %s (want %s), want %q in:\n' "$name" "$rc" "$code" "$text"
-		cat "$sandbox/out" "$sandbox/err"
-	fi
-}
+gate_scratch_repo no-yaml
+printf '# nothing here\n' | gate_put README.md
+gate_expect no-yaml 0 'CHECK-ACTION-GH-REPO: clean (no YAML file under .: no job to check)'
 
-repo no-yaml
-printf '# nothing here\n' | put README.md
-expect no-yaml 0 'CHECK-ACTION-GH-REPO: clean (no YAML file under .: no job to check)'
-
-repo no-gh
-put .github/workflows/ci.yml <<'YAML'
+gate_scratch_repo no-gh
+gate_put .github/workflows/ci.yml <<'YAML'
 name: t
 on: push
 jobs:
@@ -49,7 +21,6 @@ jobs:
     steps:
       - run: echo ghost
 YAML
-expect no-gh 0 'CHECK-ACTION-GH-REPO: clean (0 jobs calling gh with a repository context, 1 job without gh, 0 jobs exempt; 1 workflow, 0 actions skipped)'
+gate_expect no-gh 0 'CHECK-ACTION-GH-REPO: clean (0 jobs calling gh with a repository context, 1 job without gh, 0 jobs exempt; 1 workflow, 0 actions skipped)'
 
-printf '%s: %s passed, %s failed\n' "$gate" "$pass" "$fail"
-[ "$fail" -eq 0 ]
+gate_tests_done

@@ -6,35 +6,7 @@
 . "$(dirname -- "${BASH_SOURCE[0]}")/../lib/test-hermetic.sh"
 
 set -u
-gate=check-action-run-shell
-pass=0
-fail=0
-sandbox="$(mktemp -d "${TMPDIR:-/tmp}/$gate.XXXXXX")" || exit 2
-trap 'rm -rf "$sandbox"' EXIT
-
-# repo NAME — a fresh repository holding the files written after it.
-repo() {
-	dir="$sandbox/$1"
-	mkdir -p "$dir" && git -C "$dir" init -q || exit 2
-}
-# put PATH — writes stdin to a file of the current repository and stages it.
-put() {
-	mkdir -p "$(dirname -- "$dir/$1")" && cat >"$dir/$1" && git -C "$dir" add -- "$1" || exit 2
-}
-# expect NAME CODE TEXT [ENV...] — runs the gate in the current repository.
-expect() {
-	local name="$1" code="$2" text="$3" rc
-	shift 3
-	(cd "$dir" && env "$@" "$GATE_SDK_NATIVE_BIN" "$gate") >"$sandbox/out" 2>"$sandbox/err"
-	rc=$?
-	if [ "$rc" = "$code" ] && grep -qF -- "$text" "$sandbox/out" "$sandbox/err"; then
-		pass=$((pass + 1))
-	else
-		fail=$((fail + 1))
-		printf 'FAIL: %s: exit %s (want %s), want %q in:\n' "$name" "$rc" "$code" "$text"
-		cat "$sandbox/out" "$sandbox/err"
-	fi
-}
+gate_sandbox check-action-run-shell
 
 head='name: t
 on: push
@@ -44,9 +16,9 @@ jobs:
     steps:'
 
 refused() { # refused NAME RUN-LINES TEXT
-	repo "$1"
-	printf '%s\n%s\n' "$head" "$2" | put .github/workflows/ci.yml
-	expect "$1" 2 "$3"
+	gate_scratch_repo "$1"
+	printf '%s\n%s\n' "$head" "$2" | gate_put .github/workflows/ci.yml
+	gate_expect "$1" 2 "$3"
 }
 refused folded '      - run: >-
           echo hi' 'a folded block scalar (run: >-)'
@@ -56,8 +28,8 @@ refused alias '      - run: *body' 'an anchor or alias as the run: value'
 refused unbalanced '      - run: |
           echo ${{ github.sha' 'an unbalanced ${{'
 
-repo defaults
-put .github/workflows/ci.yml <<'YAML'
+gate_scratch_repo defaults
+gate_put .github/workflows/ci.yml <<'YAML'
 name: t
 on: push
 defaults:
@@ -70,18 +42,18 @@ jobs:
       - run: |
           echo hi
 YAML
-expect defaults 2 'ci.yml:3: cannot read a defaults: block that sets run:'
+gate_expect defaults 2 'ci.yml:3: cannot read a defaults: block that sets run:'
 
-repo no-shellcheck
+gate_scratch_repo no-shellcheck
 printf '%s\n%s\n' "$head" '      - run: |
-          echo hi' | put .github/workflows/ci.yml
+          echo hi' | gate_put .github/workflows/ci.yml
 # A PATH holding git alone: the tree still lists, shellcheck is gone.
-mkdir -p "$sandbox/git-only" && ln -s "$(command -v git)" "$sandbox/git-only/git" || exit 2
-expect no-shellcheck 2 'shellcheck is not on PATH' PATH="$sandbox/git-only"
+mkdir -p "$GATE_SANDBOX/git-only" && ln -s "$(command -v git)" "$GATE_SANDBOX/git-only/git" || exit 2
+# gate_expect calls nothing from PATH itself, so the prefix reaches only the gate.
+PATH="$GATE_SANDBOX/git-only" gate_expect no-shellcheck 2 'shellcheck is not on PATH'
 
-repo no-yaml
-printf '# nothing here\n' | put README.md
-expect no-yaml 0 'CHECK-ACTION-RUN-SHELL: clean (no YAML file under .: nothing to lint)'
+gate_scratch_repo no-yaml
+printf '# nothing here\n' | gate_put README.md
+gate_expect no-yaml 0 'CHECK-ACTION-RUN-SHELL: clean (no YAML file under .: nothing to lint)'
 
-printf '%s: %s passed, %s failed\n' "$gate" "$pass" "$fail"
-[ "$fail" -eq 0 ]
+gate_tests_done

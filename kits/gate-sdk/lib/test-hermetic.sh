@@ -182,3 +182,240 @@ gate_arm_run() {
 	fi
 	"$(_gate_spell "$bin")" "$@"
 }
+
+# ------------------------------------------------------------ test scaffolding
+#
+# The shape most bespoke tests share: one sandbox, scratch directories in
+# it, files written into them, and cases that run the gate under test there
+# and compare its status and output. A test reads:
+#
+#     gate_sandbox check-foo "$GATE_SDK_ROOT/checks"
+#     gate_scratch_repo clean
+#     printf 'x\n' | gate_put README.md
+#     gate_expect clean 0 'CHECK-FOO: clean ('
+#     gate_tests_done
+#
+# Public state, for a test's own setup steps: GATE_SANDBOX (the sandbox),
+# GATE_SCRATCH (the current scratch directory), GATE_OUT and GATE_ERR (the
+# last case's stdout and stderr). None is exported.
+
+# _gate_t_die CALLER MESSAGE — a setup step could not run: the reason on
+# stderr, a mark in the sandbox (so a step that failed inside a pipeline's
+# subshell still reaches gate_tests_done), then exit 2.
+_gate_t_die() {
+	printf '%s: %s\n' "$1" "$2" >&2
+	if [ -n "${GATE_SANDBOX-}" ] && [ -d "$GATE_SANDBOX" ]; then
+		printf '%s: %s\n' "$1" "$2" >>"$GATE_SANDBOX/.gate-harness-errors"
+	fi
+	exit 2
+}
+
+# _gate_t_need CALLER — exits 2 unless gate_sandbox ran and a scratch
+# directory is current. Builtins only.
+_gate_t_need() {
+	[ -n "${_GATE_T_GATE-}" ] || _gate_t_die "$1" 'call gate_sandbox first'
+	[ -n "${GATE_SCRATCH-}" ] && [ -d "$GATE_SCRATCH" ] ||
+		_gate_t_die "$1" 'no scratch directory yet: call gate_scratch_repo or gate_scratch_dir first'
+}
+
+# _gate_t_slurp FILE VAR — FILE's text into VAR, builtins only (a NUL byte
+# is dropped).
+_gate_t_slurp() {
+	local text=''
+	if [ -f "$1" ]; then
+		{ text="$(<"$1")"; } 2>/dev/null
+	fi
+	printf -v "$2" '%s' "$text"
+}
+
+# _gate_t_show — the last case's stdout and stderr, each under a header.
+_gate_t_show() {
+	local out err
+	_gate_t_slurp "$GATE_OUT" out
+	_gate_t_slurp "$GATE_ERR" err
+	printf -- '--- stdout\n%s%s--- stderr\n%s%s' "$out" "${out:+$'\n'}" "$err" "${err:+$'\n'}"
+}
+
+# _gate_t_record STATUS — counts one check: 0 a pass, anything else a fail.
+_gate_t_record() {
+	if [ "$1" = 0 ]; then
+		_GATE_T_PASS=$((_GATE_T_PASS + 1))
+	else
+		_GATE_T_FAIL=$((_GATE_T_FAIL + 1))
+	fi
+}
+
+# gate_sandbox GATE [CHECKS-DIR] — starts a test of GATE: makes the sandbox
+# ${TMPDIR:-/tmp}/GATE.XXXXXX (GATE_SANDBOX), removed by an EXIT trap that
+# replaces any the caller set, and zeroes the counters. With CHECKS-DIR the
+# gate is resolved there by name (gate_command, as gate_run does); without
+# it, the case command is the gates binary then GATE. Either way the command
+# is fixed here, made absolute against the working directory, and an
+# unresolvable gate or an absent binary is exit 2 with the reason.
+# assertion K: gate_sandbox.
+gate_sandbox() {
+	local gate="${1-}" checks="${2-}" argv line bin
+	if [ -z "$gate" ] || [ $# -gt 2 ]; then
+		_gate_t_die gate_sandbox 'usage: gate_sandbox GATE [CHECKS-DIR]'
+	fi
+	[ -z "${_GATE_T_GATE-}" ] || _gate_t_die gate_sandbox "a sandbox is already open for $_GATE_T_GATE"
+	_GATE_T_ARGV=()
+	if [ -n "$checks" ]; then
+		argv="$(gate_command "$gate" "$checks")"
+		case $? in
+		0) ;;
+		1) _gate_t_die gate_sandbox "$gate resolves in no check dir ($checks)" ;;
+		*) _gate_t_die gate_sandbox "cannot resolve $gate in $checks (reason above)" ;;
+		esac
+		while IFS= read -r line; do
+			_GATE_T_ARGV+=("$line")
+		done <<<"$argv"
+	else
+		bin="$(gate_native_bin)" || _gate_t_die gate_sandbox 'cannot resolve GATE_SDK_NATIVE_BIN'
+		if ! _gate_bin_ready "$bin"; then
+			_gate_bin_missing gate_sandbox
+			exit 2
+		fi
+		_GATE_T_ARGV=("$bin" "$gate")
+	fi
+	if ! gate_path_rooted "${_GATE_T_ARGV[0]}"; then
+		_GATE_T_ARGV[0]="${PWD%/}/${_GATE_T_ARGV[0]#./}"
+	fi
+	GATE_SANDBOX="$(mktemp -d "${TMPDIR:-/tmp}/$gate.XXXXXX")" ||
+		_gate_t_die gate_sandbox "cannot make a sandbox under ${TMPDIR:-/tmp}"
+	_GATE_T_SANDBOX="$GATE_SANDBOX"
+	trap 'rm -rf -- "$_GATE_T_SANDBOX"' EXIT
+	_GATE_T_GATE="$gate"
+	_GATE_T_PASS=0
+	_GATE_T_FAIL=0
+	_GATE_T_RAN=0
+	GATE_SCRATCH=''
+	GATE_OUT="$GATE_SANDBOX/.gate-out"
+	GATE_ERR="$GATE_SANDBOX/.gate-err"
+}
+
+# gate_scratch_repo NAME — makes GATE_SANDBOX/NAME a fresh git repository
+# and the current scratch directory. A committer identity is exported through
+# GIT_AUTHOR_*/GIT_COMMITTER_* (never written to any config), so a test may
+# commit on a machine with no identity configured.
+# assertion L: gate_scratch_repo and gate_scratch_dir.
+gate_scratch_repo() {
+	gate_scratch_dir "$@"
+	git -C "$GATE_SCRATCH" init -q ||
+		_gate_t_die gate_scratch_repo "cannot init a repository at $GATE_SCRATCH"
+	export GIT_AUTHOR_NAME=gate-tests GIT_AUTHOR_EMAIL=gate-tests@example.invalid
+	export GIT_COMMITTER_NAME=gate-tests GIT_COMMITTER_EMAIL=gate-tests@example.invalid
+}
+
+# gate_scratch_dir NAME — makes GATE_SANDBOX/NAME, a plain directory that is
+# no repository, the current scratch directory.
+gate_scratch_dir() {
+	[ -n "${_GATE_T_GATE-}" ] || _gate_t_die gate_scratch_dir 'call gate_sandbox first'
+	case ${1-} in
+	'' | /* | . | .. | ./* | ../* | */../* | */..)
+		_gate_t_die gate_scratch_dir "usage: a scratch NAME is a relative path inside the sandbox, not '${1-}'"
+		;;
+	esac
+	GATE_SCRATCH="$GATE_SANDBOX/$1"
+	mkdir -p -- "$GATE_SCRATCH" || _gate_t_die gate_scratch_dir "cannot make $GATE_SCRATCH"
+}
+
+# gate_put PATH — writes stdin to PATH in the current scratch directory
+# (parents made) and stages it there when that directory is a repository.
+# assertion M: gate_put and gate_loose.
+gate_put() {
+	_gate_t_write gate_put "$@"
+	if [ -d "$GATE_SCRATCH/.git" ]; then
+		git -C "$GATE_SCRATCH" add -- "$1" || _gate_t_die gate_put "cannot stage $1 in $GATE_SCRATCH"
+	fi
+}
+
+# gate_loose PATH — writes stdin to PATH in the current scratch directory
+# without staging it.
+gate_loose() { _gate_t_write gate_loose "$@"; }
+
+# _gate_t_write CALLER PATH — stdin to PATH in the scratch directory.
+_gate_t_write() {
+	_gate_t_need "$1"
+	[ $# -eq 2 ] && [ -n "$2" ] || _gate_t_die "$1" "usage: $1 PATH"
+	mkdir -p -- "$(dirname -- "$GATE_SCRATCH/$2")" && cat >"$GATE_SCRATCH/$2" ||
+		_gate_t_die "$1" "cannot write $2 in $GATE_SCRATCH"
+}
+
+# gate_expect NAME CODE TEXT [ARG...] — one case: runs the gate under test
+# with ARG... in the current scratch directory and passes when it exits CODE
+# and TEXT (a fixed string) stands in its stdout or its stderr; a failure
+# prints the case, both statuses, TEXT and the output. Everything here but
+# the gate itself is a shell builtin, so an assignment prefixed to the call
+# (even PATH=...) steers the gate alone.
+# assertion N: gate_expect.
+gate_expect() {
+	_gate_t_need gate_expect
+	[ $# -ge 3 ] || _gate_t_die gate_expect 'usage: gate_expect NAME CODE TEXT [ARG...]'
+	local name="$1" code="$2" text="$3" rc out err
+	shift 3
+	(cd -- "$GATE_SCRATCH" && "${_GATE_T_ARGV[@]}" "$@") >"$GATE_OUT" 2>"$GATE_ERR"
+	rc=$?
+	_GATE_T_RAN=1
+	_gate_t_slurp "$GATE_OUT" out
+	_gate_t_slurp "$GATE_ERR" err
+	if [ "$rc" = "$code" ] && { [[ $out == *"$text"* ]] || [[ $err == *"$text"* ]]; }; then
+		_gate_t_record 0
+	else
+		_gate_t_record 1
+		printf 'FAIL: %s: exit %s (want %s); want in stdout or stderr: %s\n' "$name" "$rc" "$code" "$text"
+		_gate_t_show
+	fi
+}
+
+# gate_lacks NAME TEXT — passes when the last case's stdout and stderr both
+# lack TEXT (a fixed string). Builtins only.
+# assertion O: gate_lacks and gate_check.
+gate_lacks() {
+	[ $# -eq 2 ] || _gate_t_die gate_lacks 'usage: gate_lacks NAME TEXT'
+	[ "${_GATE_T_RAN-0}" = 1 ] || _gate_t_die gate_lacks 'no case has run yet'
+	local out err
+	_gate_t_slurp "$GATE_OUT" out
+	_gate_t_slurp "$GATE_ERR" err
+	if [[ $out == *"$2"* ]] || [[ $err == *"$2"* ]]; then
+		_gate_t_record 1
+		printf 'FAIL: %s: want absent from stdout and stderr: %s\n' "$1" "$2"
+		_gate_t_show
+	else
+		_gate_t_record 0
+	fi
+}
+
+# gate_check NAME COMMAND [ARG...] — passes when COMMAND exits 0.
+gate_check() {
+	[ -n "${_GATE_T_GATE-}" ] || _gate_t_die gate_check 'call gate_sandbox first'
+	[ $# -ge 2 ] || _gate_t_die gate_check 'usage: gate_check NAME COMMAND [ARG...]'
+	local name="$1"
+	shift
+	if "$@"; then
+		_gate_t_record 0
+	else
+		_gate_t_record 1
+		printf 'FAIL: %s\n' "$name"
+	fi
+}
+
+# gate_tests_done — prints `GATE: N passed, M failed` and exits 0 when
+# nothing failed, 1 when a check failed, 2 when no check ran or a setup step
+# could not run (its reason was printed when it happened).
+# assertion P: gate_tests_done.
+gate_tests_done() {
+	[ -n "${_GATE_T_GATE-}" ] || _gate_t_die gate_tests_done 'call gate_sandbox first'
+	printf '%s: %s passed, %s failed\n' "$_GATE_T_GATE" "$_GATE_T_PASS" "$_GATE_T_FAIL"
+	if [ -s "$GATE_SANDBOX/.gate-harness-errors" ]; then
+		printf '%s: a setup step could not run:\n' "$_GATE_T_GATE" >&2
+		cat -- "$GATE_SANDBOX/.gate-harness-errors" >&2
+		exit 2
+	fi
+	if [ $((_GATE_T_PASS + _GATE_T_FAIL)) -eq 0 ]; then
+		printf '%s: no check ran\n' "$_GATE_T_GATE" >&2
+		exit 2
+	fi
+	[ "$_GATE_T_FAIL" -eq 0 ] || exit 1
+	exit 0
+}
