@@ -24,6 +24,6 @@
 //   - The package spawns nothing and walks no directory; it reads the
 //     files it names and stats the legacy ones.
 //
-// kits/gate-sdk/spec.d/10-knobs.md states the rules as lettered
+// kits/gate-sdk/SPEC.md §The knob file and the knob engine states the rules as lettered
 // assertions; the code marks each where it is enforced.
 package knob
