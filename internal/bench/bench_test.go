@@ -99,6 +99,21 @@ func generate(dir string) error {
 	if err := copyTree(filepath.Join(modRoot, "kits", "gate-sdk"), filepath.Join(dir, "gate-sdk")); err != nil {
 		return err
 	}
+	// A consumer configured the way the kit's install recipe leaves one, so
+	// every shipped gate has its inputs and none refuses for want of them.
+	patterns, err := os.ReadFile(filepath.Join(modRoot, "templates", "msg-patterns.list"))
+	if err != nil {
+		return err
+	}
+	for rel, body := range map[string]string{
+		"scripts/msg-patterns.list":   string(patterns),
+		"scripts/root-allowlist.list": "data\ndocs\nsrc\ngate-sdk\nscripts\n.workflow\n",
+		".workflow/README.md":         "# contract: gate-sdk/SPEC.md §The workflow directory\n",
+	} {
+		if err := write(dir, rel, body, 0o644); err != nil {
+			return err
+		}
+	}
 	for i := 1; i <= 50; i++ {
 		desc := "# graph: couples=* dir=one valve=none tier=precommit trigger=*\n# no-fixture: benchmark-only member\n"
 		if err := write(dir, fmt.Sprintf("scripts/bench-scan-%02d.gate", i), desc, 0o644); err != nil {
