@@ -38,7 +38,7 @@ func runGateTests(s *Session, args []string) int {
 		return s.fail(err)
 	}
 	absTests := walk.AbsAgainst(cwd, testsDir)
-	if st, err := os.Stat(absTests); err != nil || !st.IsDir() {
+	if !isDir(absTests) {
 		return s.fail(refusal{msg: fmt.Sprintf("run-gate-tests: tests dir %s does not exist", testsDir)})
 	}
 
@@ -46,7 +46,7 @@ func runGateTests(s *Session, args []string) int {
 	var dirs []string
 	if len(ops) > 1 {
 		for _, d := range ops[1:] {
-			if st, err := os.Stat(walk.AbsAgainst(cwd, d)); err != nil || !st.IsDir() {
+			if !isDir(walk.AbsAgainst(cwd, d)) {
 				return s.fail(refusal{msg: fmt.Sprintf("run-gate-tests: checks dir %s is not a directory", d)})
 			}
 			dirs = append(dirs, walk.AbsAgainst(cwd, d))
@@ -85,7 +85,7 @@ func runGateTests(s *Session, args []string) int {
 	if sdkRoot == "" {
 		sdkRoot = walk.DefaultSdkRoot
 	}
-	if st, err := os.Stat(walk.AbsAgainst(cwd, sdkRoot)); err == nil && st.IsDir() {
+	if isDir(walk.AbsAgainst(cwd, sdkRoot)) {
 		rootPin = []string{"GATE_SDK_ROOT=" + walk.AbsAgainst(cwd, sdkRoot)}
 	}
 
@@ -160,4 +160,10 @@ func emitFixtureSuites(s *Session, args []string) int {
 		fmt.Fprintln(s.Stdout, su.Row())
 	}
 	return 0
+}
+
+// isDir reports whether path names a directory.
+func isDir(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
 }

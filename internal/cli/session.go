@@ -98,7 +98,7 @@ func (s *Session) KitRoots() (walk.KitRootSet, error) {
 		if sdk == "" && dirs == "" {
 			// The default locator naming no directory means no kit is
 			// vendored here (a fixture case, a bare consumer): no roots.
-			if st, err := os.Stat(walk.AbsAgainst(cwd, walk.DefaultSdkRoot)); err != nil || !st.IsDir() {
+			if !isDir(walk.AbsAgainst(cwd, walk.DefaultSdkRoot)) {
 				return
 			}
 		}

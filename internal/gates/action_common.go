@@ -8,6 +8,7 @@ package gates
 import (
 	"fmt"
 	"os"
+	"sort"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/gate"
@@ -86,4 +87,51 @@ func causes(order []string, counts map[string]int) string {
 		return "none"
 	}
 	return strings.Join(parts, ", ")
+}
+
+// shapes tallies what a scan met: the workflows it judged, and the
+// composite actions and other YAML files the Actions-shape predicate
+// passed over.
+type shapes struct{ workflows, actions, other int }
+
+// eachWorkflow reads every scanned file through the shared reader and
+// hands each file of the workflow shape to fn, counting the rest. A file
+// that cannot be read, or an error fn returns, ends the scan.
+func eachWorkflow(c *gate.Context, files []string, fn func(path string, f *workflow.File) error) (shapes, error) {
+	var n shapes
+	for _, p := range files {
+		f, err := readWorkflow(c, p)
+		if err != nil {
+			return n, err
+		}
+		if !f.Shape.Workflow() {
+			if f.Shape.Composite() {
+				n.actions++
+			} else {
+				n.other++
+			}
+			continue
+		}
+		n.workflows++
+		if err := fn(p, f); err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// bareMarkers reports each exemption marker written without a reason.
+func bareMarkers(path, marker string, lines []int) []gate.Finding {
+	var out []gate.Finding
+	for _, l := range lines {
+		out = append(out, gate.Finding{Class: "bare", Path: path, Line: l,
+			Msg: "# " + marker + ": carries no reason, so it exempts nothing"})
+	}
+	return out
+}
+
+// byLine orders one file's findings by line, keeping equal lines stable.
+func byLine(fs []gate.Finding) []gate.Finding {
+	sort.SliceStable(fs, func(i, k int) bool { return fs[i].Line < fs[k].Line })
+	return fs
 }

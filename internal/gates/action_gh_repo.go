@@ -6,7 +6,6 @@ package gates
 
 import (
 	"fmt"
-	"sort"
 
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/workflow"
@@ -28,28 +27,13 @@ func checkActionGhRepo(c *gate.Context) int {
 		return c.NewReport(nil).Done("no YAML file under " + scan.root + ": no job to check")
 	}
 	var all []gate.Finding
-	workflows, actions, held, inert, exempt := 0, 0, 0, 0, 0
-	for _, p := range scan.files {
-		f, err := readWorkflow(c, p)
-		if err != nil {
-			return c.RefuseErr(err)
-		}
-		// assertion A: a workflow is the subject; an action is skipped and
-		// counted (its caller's job owns the context).
-		if !f.Shape.Workflow() {
-			if f.Shape.Composite() {
-				actions++
-			}
-			continue
-		}
-		workflows++
+	held, inert, exempt := 0, 0, 0
+	// assertion A: a workflow is the subject; an action is skipped and
+	// counted (its caller's job owns the context).
+	n, err := eachWorkflow(c, scan.files, func(p string, f *workflow.File) error {
 		w := workflow.Walk(f, workflow.WalkOptions{Marker: ghRepoMarker})
-		var found []gate.Finding
 		// assertion B: a marker's reason is required.
-		for _, l := range w.Bare {
-			found = append(found, gate.Finding{Class: "bare", Path: p, Line: l,
-				Msg: "# " + ghRepoMarker + ": carries no reason, so it exempts nothing"})
-		}
+		found := bareMarkers(p, ghRepoMarker, w.Bare)
 		for _, jw := range w.Jobs {
 			switch {
 			case jw.Exempt:
@@ -67,8 +51,11 @@ func checkActionGhRepo(c *gate.Context) int {
 			}
 			held++
 		}
-		sort.SliceStable(found, func(i, k int) bool { return found[i].Line < found[k].Line })
-		all = append(all, found...)
+		all = append(all, byLine(found)...)
+		return nil
+	})
+	if err != nil {
+		return c.RefuseErr(err)
 	}
 	r := c.NewReport(ghRepoHelps)
 	for _, f := range all {
@@ -76,7 +63,7 @@ func checkActionGhRepo(c *gate.Context) int {
 	}
 	return r.Done(fmt.Sprintf("%s calling gh with a repository context, %s without gh, %s exempt; %s, %s skipped",
 		plural(held, "job", "jobs"), plural(inert, "job", "jobs"), plural(exempt, "job", "jobs"),
-		plural(workflows, "workflow", "workflows"), plural(actions, "action", "actions")))
+		plural(n.workflows, "workflow", "workflows"), plural(n.actions, "action", "actions")))
 }
 
 // ghRepoArms holds a job to the three arms and says why none held.

@@ -5,7 +5,6 @@ package gates
 
 import (
 	"fmt"
-	"sort"
 
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/workflow"
@@ -28,38 +27,21 @@ func checkActionPermissions(c *gate.Context) int {
 		return c.NewReport(nil).Done("no YAML file under " + scan.root + ": no job to check")
 	}
 	var found []gate.Finding
-	workflows, actions, outside, armed, inert, exempt := 0, 0, 0, 0, 0, 0
-	for _, p := range scan.files {
-		f, err := readWorkflow(c, p)
-		if err != nil {
-			return c.RefuseErr(err)
-		}
-		if !f.Shape.Workflow() {
-			if f.Shape.Composite() {
-				actions++
-			} else {
-				outside++
-			}
-			continue
-		}
-		workflows++
+	armed, inert, exempt := 0, 0, 0
+	n, err := eachWorkflow(c, scan.files, func(p string, f *workflow.File) error {
 		// assertion A: a permissions: value the gate cannot read refuses
 		// (the workflow's here, each job's below).
 		top, err := workflow.ReadPerm(f, f.Permissions)
 		if err != nil {
-			return c.RefuseErr(err)
+			return err
 		}
 		w := workflow.Walk(f, workflow.WalkOptions{Marker: permissionsMarker})
-		var here []gate.Finding
 		// assertion B: a marker's reason is required.
-		for _, l := range w.Bare {
-			here = append(here, gate.Finding{Class: "bare", Path: p, Line: l,
-				Msg: "# " + permissionsMarker + ": carries no reason, so it exempts nothing"})
-		}
+		here := bareMarkers(p, permissionsMarker, w.Bare)
 		for _, jw := range w.Jobs {
 			own, err := workflow.ReadPerm(f, jw.Job.Permissions)
 			if err != nil {
-				return c.RefuseErr(err)
+				return err
 			}
 			if jw.Exempt {
 				exempt++
@@ -99,8 +81,11 @@ func checkActionPermissions(c *gate.Context) int {
 					Msg: fmt.Sprintf("job %s %s with no scope granted (%s)", jw.Job.ID, what, where)})
 			}
 		}
-		sort.SliceStable(here, func(i, k int) bool { return here[i].Line < here[k].Line })
-		found = append(found, here...)
+		found = append(found, byLine(here)...)
+		return nil
+	})
+	if err != nil {
+		return c.RefuseErr(err)
 	}
 	r := c.NewReport(permissionsHelps)
 	for _, f := range found {
@@ -108,6 +93,6 @@ func checkActionPermissions(c *gate.Context) int {
 	}
 	return r.Done(fmt.Sprintf("%s declare their scopes, %s inert, %s exempt; %s of %s walked, %s and %s skipped by the predicate",
 		plural(armed, "armed job", "armed jobs"), plural(inert, "job", "jobs"), plural(exempt, "job", "jobs"),
-		plural(workflows, "workflow", "workflows"), plural(len(scan.files), "YAML file", "YAML files"),
-		plural(actions, "action", "actions"), plural(outside, "other file", "other files")))
+		plural(n.workflows, "workflow", "workflows"), plural(len(scan.files), "YAML file", "YAML files"),
+		plural(n.actions, "action", "actions"), plural(n.other, "other file", "other files")))
 }

@@ -45,21 +45,10 @@ func checkActionStepOrder(c *gate.Context) int {
 		"order": "add a step on " + action + " to the job ahead of its first use of a listed program (" + strings.Join(programs, ", ") + ")",
 	}
 	var found []gate.Finding
-	workflows, actions, armed, inert := 0, 0, 0, 0
+	armed, inert := 0, 0
 	want := workflow.RefName(action)
-	for _, p := range scan.files {
-		f, err := readWorkflow(c, p)
-		if err != nil {
-			return c.RefuseErr(err)
-		}
-		// assertion A: workflows only; an action is skipped and counted.
-		if !f.Shape.Workflow() {
-			if f.Shape.Composite() {
-				actions++
-			}
-			continue
-		}
-		workflows++
+	// assertion A: workflows only; an action is skipped and counted.
+	n, err := eachWorkflow(c, scan.files, func(p string, f *workflow.File) error {
 		w := workflow.Walk(f, workflow.WalkOptions{Words: programs})
 		for _, jw := range w.Jobs {
 			// assertion B: a spelling is a whole word on a body line; a job
@@ -89,6 +78,10 @@ func checkActionStepOrder(c *gate.Context) int {
 					Msg: fmt.Sprintf("job %s spells %s with no earlier step on %s", jw.Job.ID, first.Text, action)})
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return c.RefuseErr(err)
 	}
 	sort.SliceStable(found, func(i, k int) bool {
 		if found[i].Path != found[k].Path {
@@ -102,5 +95,5 @@ func checkActionStepOrder(c *gate.Context) int {
 	}
 	return r.Done(fmt.Sprintf("%s hold the order, %s inert; %s, %s skipped",
 		plural(armed, "armed job", "armed jobs"), plural(inert, "job", "jobs"),
-		plural(workflows, "workflow", "workflows"), plural(actions, "action", "actions")))
+		plural(n.workflows, "workflow", "workflows"), plural(n.actions, "action", "actions")))
 }
