@@ -56,22 +56,11 @@ func stripComment(v string) string {
 	case '[', '{':
 		var q byte
 		for i := 1; i < len(v); i++ {
-			c := v[i]
-			switch {
-			case q != 0:
-				if c == q {
-					if q == '\'' && i+1 < len(v) && v[i+1] == '\'' {
-						i++
-						continue
-					}
-					q = 0
-				} else if q == '"' && c == '\\' {
-					i++
-				}
-			case c == '\'' || c == '"':
-				if p := prevNonSpace(v, i); p == '[' || p == '{' || p == ',' || p == ':' {
-					q = c
-				}
+			var quoted bool
+			if q, i, quoted = flowQuote(v, i, q); quoted {
+				continue
+			}
+			switch c := v[i]; {
 			case c == '#' && isSpace(v[i-1]):
 				return strings.TrimSpace(v[:i])
 			}
@@ -82,6 +71,34 @@ func stripComment(v string) string {
 		return strings.TrimSpace(v[:i])
 	}
 	return v
+}
+
+// flowQuote steps a flow collection's quote state over s[i]. It answers
+// the new state, the index the scan continues from, and whether s[i] was
+// taken by quoting: inside a quoted scalar (where ” and \" escape the
+// quote), or opening one after a flow indicator. A quote anywhere else is
+// plain text, taken too, since no structural byte is a quote.
+func flowQuote(s string, i int, q byte) (byte, int, bool) {
+	c := s[i]
+	switch {
+	case q != 0:
+		if c == q {
+			if q == '\'' && i+1 < len(s) && s[i+1] == '\'' {
+				return q, i + 1, true
+			}
+			return 0, i, true
+		}
+		if q == '"' && c == '\\' {
+			return q, i + 1, true
+		}
+		return q, i, true
+	case c == '\'' || c == '"':
+		if p := prevNonSpace(s, i); p == '[' || p == '{' || p == ',' || p == ':' {
+			return c, i, true
+		}
+		return 0, i, true
+	}
+	return 0, i, false
 }
 
 func prevNonSpace(s string, i int) byte {
@@ -203,22 +220,11 @@ func flowItems(s string) (items []string, ok bool) {
 	depth, start := 0, 1
 	var q byte
 	for i := 1; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case q != 0:
-			if c == q {
-				if q == '\'' && i+1 < len(s) && s[i+1] == '\'' {
-					i++
-					continue
-				}
-				q = 0
-			} else if q == '"' && c == '\\' {
-				i++
-			}
-		case c == '\'' || c == '"':
-			if p := prevNonSpace(s, i); p == '[' || p == '{' || p == ',' || p == ':' {
-				q = c
-			}
+		var quoted bool
+		if q, i, quoted = flowQuote(s, i, q); quoted {
+			continue
+		}
+		switch c := s[i]; {
 		case c == '[' || c == '{':
 			depth++
 		case c == ']' || c == '}':
