@@ -10,7 +10,10 @@ package gates
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/gate-sdk/gates/internal/gate"
 )
@@ -48,30 +51,36 @@ func checkTreeTerms(c *gate.Context) int {
 		exempt[treePath(c, kr+"/templates/msg-patterns.list")] = true
 	}
 
-	r := c.NewReport(map[string]string{"leak": treeTermsHelp})
-	scanned := 0
-	var cand []int
+	// assertion B: the cheap filter runs first and reads nothing: the scan
+	// root, the shared prune set, the resolved pattern files and the kits'
+	// starter rosters, and anything that is not a regular file once links
+	// are followed.
+	var todo []string
 	for _, p := range files {
-		// assertion B: the cheap filter runs first and reads nothing: the
-		// scan root, the shared prune set, the resolved pattern files and
-		// the kits' starter rosters, and anything that is not a regular
-		// file once links are followed.
 		if !underRoot(root, p) || prune.PathPruned(p) || exempt[p] || !regularFile(c, p) {
 			continue
 		}
+		todo = append(todo, p)
+	}
+	// Reading and matching run on every CPU; records are kept per file and
+	// reported in listing order, so the output never depends on the pool.
+	records := make([][]string, len(todo))
+	read := make([]bool, len(todo))
+	eachIndex(len(todo), func(i int, cand []int) []int {
+		p := todo[i]
 		data, err := readTracked(c, p)
 		if err != nil {
 			// Honest limit: an unreadable tracked file is skipped, not
 			// refused; the scan is short by that file.
-			continue
+			return cand
 		}
-		scanned++
+		read[i] = true
 		text := string(data)
 		if cand = set.Candidates(text, cand); len(cand) == 0 {
-			continue
+			return cand
 		}
-		// assertion C: a file holding a NUL byte is binary; a hit on any of
-		// its lines is one path-only record.
+		// assertion C: a file holding a NUL byte is binary; a hit on any
+		// of its lines is one path-only record.
 		binary := strings.IndexByte(text, 0) >= 0
 		// assertion D: every other file yields one path:lineno:line record
 		// per matching line, however many patterns hit it, with no dedup
@@ -87,10 +96,21 @@ func checkTreeTerms(c *gate.Context) int {
 				continue
 			}
 			if binary {
-				r.Add(gate.Finding{Class: "leak", Text: p})
+				records[i] = append(records[i], p)
 				break
 			}
-			r.Add(gate.Finding{Class: "leak", Text: fmt.Sprintf("%s:%d:%s", p, n, line)})
+			records[i] = append(records[i], fmt.Sprintf("%s:%d:%s", p, n, line))
+		}
+		return cand
+	})
+	r := c.NewReport(map[string]string{"leak": treeTermsHelp})
+	scanned := 0
+	for i := range todo {
+		if read[i] {
+			scanned++
+		}
+		for _, rec := range records[i] {
+			r.Add(gate.Finding{Class: "leak", Text: rec})
 		}
 	}
 	return r.Done(fmt.Sprintf("%d tracked files match none of %d banned patterns", scanned, len(set.Patterns)))
@@ -118,4 +138,31 @@ func regularFile(c *gate.Context, p string) bool {
 		return err == nil && fi.Mode().IsRegular()
 	}
 	return false
+}
+
+// eachIndex calls fn for every index below n on one worker per CPU. Each
+// worker threads its own scratch slice through its calls (fn answers it
+// back), so per-call buffers are reused without being shared.
+func eachIndex(n int, fn func(i int, scratch []int) []int) {
+	workers := runtime.GOMAXPROCS(0)
+	if workers > n {
+		workers = n
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var scratch []int
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				scratch = fn(i, scratch)
+			}
+		}()
+	}
+	wg.Wait()
 }
