@@ -230,7 +230,7 @@ cd "$sandbox" || exit 2
 
 mkdir -p "$sandbox/prune"
 cd "$sandbox/prune" || exit 2
-printf '#!/bin/sh\n[ "$1 $2" = "--emit knob-values" ] || exit 2\nprintf "target .git node_modules\\nstar*dir\\n"\n' >fakeknobs
+printf '#!/bin/sh\n[ "$1 $2" = "--emit knob-values" ] || exit 2\nprintf "GATE_SDK_PRUNE_DIRS\\tscalar\\ttarget .git node_modules\\nGATE_SDK_PRUNE_EXTRA_DIRS\\tscalar\\tstar*dir\\n"\n' >fakeknobs
 chmod +x fakeknobs
 mkdir -p tree/a/target tree/star1dir tree/star*dir tree/b
 : >tree/a/target/x.md

@@ -287,11 +287,11 @@ gate_knob_values() {
 	out="$("$(_gate_spell "$bin")" --emit knob-values "$@" && printf x)"
 	[ "${out%x}" != "$out" ] || return 2
 	out="${out%x}"
-	if _gate_roster_grammar "$out" "$@"; then
-		_gate_fold_roster "$out" "$@"
-	else
-		printf '%s' "$out"
+	if ! _gate_roster_grammar "$out" "$@"; then
+		printf '%s\n' "lib/gate.sh: gate_knob_values: the binary's --emit knob-values answer is not NAME<TAB>shape<TAB>value lines for the names asked" >&2
+		return 2
 	fi
+	_gate_fold_roster "$out" "$@"
 }
 
 # _gate_roster_grammar OUT NAME... — status 0 when every line of OUT is
