@@ -4,14 +4,18 @@ BIN     := bin/gates
 STAMP   := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 LDFLAGS := -s -w -X github.com/gate-sdk/gates/internal/cli.sourceStamp=$(STAMP)
 
-.PHONY: build test unit gates fixtures bench demo vet fmt clean
+.PHONY: build test tools unit gates fixtures bench demo vet fmt clean
 
 build:
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/gates
 
 # test: everything CI runs — formatting, vet, unit and end-to-end tests,
 # every fixture suite of the tree, and the project's own battery over itself.
-test: fmt vet unit build fixtures gates
+test: tools fmt vet unit build fixtures gates
+
+# tools: shellcheck and gawk, installed with apt-get when missing.
+tools:
+	bash .ci/tools
 
 fmt:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); \
@@ -36,7 +40,7 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./internal/bench/
 	$(GO) test -run '^$$' -bench . -benchtime 1s ./internal/ere/ ./internal/repo/ ./internal/githook/
 
-demo: build
+demo: tools build
 	GATE_SDK_NATIVE_BIN=$(CURDIR)/$(BIN) bash kits/gate-sdk/bin/run-gates.sh --run-demo
 
 clean:
