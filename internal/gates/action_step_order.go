@@ -1,7 +1,7 @@
 package gates
 
-// check-action-step-order: a job whose run: bodies spell a listed program
-// has a step on the listed action before the first spelling. The action and
+// check-action-step-order: when a job's run: bodies name one of the listed
+// programs, the job uses the listed setup action in an earlier step. The action and
 // the programs are the declaring tree's (GATE_LOCAL_ knobs on its own
 // descriptor). See gate-sdk/SPEC.md §check-action-step-order.
 

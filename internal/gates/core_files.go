@@ -1,8 +1,8 @@
 package gates
 
 // check-core-files: every path the core-files manifest lists exists in the
-// worktree and is tracked. One existence-plus-tracked test catches a plain
-// rm, a git rm and a path that was never added. A kit:<path> line expands
+// worktree and is tracked. Asking both questions covers a file deleted from
+// disk, one removed from the index and one never added. A kit:<path> line expands
 // to <kit-root>/<path> for every kit root.
 
 import (

@@ -12,8 +12,8 @@ import (
 const CaptureDrainUsage = "usage: gates --emit capture-drain [--done] [--] <log>"
 
 // CaptureDrain is the `gates --emit capture-drain` body. Without done it
-// moves every unread line of log into <log>.drain and leaves an empty live
-// log behind, answering the drain's path when the drain holds a byte and ""
+// rotates the log's unread lines into <log>.drain and leaves the live log
+// present and empty, answering the drain's path when the drain holds a byte and ""
 // otherwise (an empty drain is removed). With done it removes <log>.drain;
 // an absent one is no error. It touches only log and its two companions.
 //

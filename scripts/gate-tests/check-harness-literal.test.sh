@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# check-harness-literal.test.sh — each disabled clean in its own sentence,
-# the same knobs finding the literal once set, a literal spelled with
-# pattern syntax read as a fixed string, the binary skip and count, a name
-# git quotes, and the non-repository refusal.
+# check-harness-literal.test.sh — the cases a fixture pair cannot hold:
+# each unarmed knob gives its own clean line; arming both finds the literal;
+# a literal with regex metacharacters still matches only itself; binary
+# files are skipped and counted; a path git would quote; and the refusal
+# outside a repository.
 # Exit 0 when every check holds, 1 otherwise.
 . "${GATE_SDK_ROOT:-$(dirname -- "${BASH_SOURCE[0]}")/../../kits/gate-sdk}/lib/test-hermetic.sh"
 

@@ -6,9 +6,9 @@
 # It does what the shell stub does and nothing more: read the fail-open set
 # against the first argument, find the repository toplevel and enter it,
 # export GATE_SDK_ROOT from its own location, resolve the binary over
-# GATE_SDK_NATIVE_BIN, and run it, exiting with its status. It sources
-# nothing, so it re-holds the lib/gate.sh accessors it needs; each is tagged
-# "twin of <function>". Its lines are UTF-8 with a bare LF.
+# GATE_SDK_NATIVE_BIN, and run it, exiting with its status. PowerShell
+# cannot source lib/gate.sh, so the few accessors this needs are written
+# again here, each marked "twin of <function>". Its lines are UTF-8 with a bare LF.
 # Runs under Windows PowerShell 5.1 and PowerShell 7.
 #
 # Honest limit: it ascends the logical path, not the physical one, when it
