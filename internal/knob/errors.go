@@ -3,6 +3,7 @@ package knob
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -52,7 +53,22 @@ func (e *ConfigError) Error() string {
 		noun = "finding"
 	}
 	fmt.Fprintf(&b, "%s: knob configuration refused (%d %s)", e.Kit, n, noun)
+	// Findings read in file order: files as they first appear, lines
+	// ascending within each.
+	order := map[string]int{}
 	for _, f := range e.Findings {
+		if _, ok := order[f.File]; !ok {
+			order[f.File] = len(order)
+		}
+	}
+	sorted := append([]*Finding(nil), e.Findings...)
+	sort.SliceStable(sorted, func(i, j int) bool {
+		if a, b := order[sorted[i].File], order[sorted[j].File]; a != b {
+			return a < b
+		}
+		return sorted[i].Line < sorted[j].Line
+	})
+	for _, f := range sorted {
 		b.WriteByte('\n')
 		b.WriteString(f.Error())
 	}
