@@ -1,3 +1,5 @@
+//go:build unix
+
 // Package bench measures the battery over a large generated consumer
 // repository: `make bench` runs these benchmarks and they report figures;
 // no test here fails on a timing.
