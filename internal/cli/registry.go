@@ -26,8 +26,8 @@ func (k registryKnobs) Knob(name string) (registry.KnobValue, error) {
 	case knob.Keyed:
 		return registry.KnobValue{Shape: registry.ShapePacked, Elems: strings.Split(v.Wire(), "\t")}, nil
 	}
-	if words, err := k.set.Words(name); err == nil && k.isWords(name) {
-		return registry.KnobValue{Shape: registry.ShapeWords, Elems: words}, nil
+	if k.isWords(name) {
+		return registry.KnobValue{Shape: registry.ShapeWords, Elems: strings.Fields(v.Scalar)}, nil
 	}
 	return registry.KnobValue{Shape: registry.ShapeScalar, Value: v.Scalar}, nil
 }
