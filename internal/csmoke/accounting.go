@@ -201,7 +201,12 @@ func readValves(s *Scratch) (map[string]valve, []string) {
 	var findings []string
 	for _, k := range s.Kits {
 		data, err := os.ReadFile(walk.Child(walk.Child(s.Dir, k), "smoke/install.sh"))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // a kit with no install recipe declares nothing
+		}
 		if err != nil {
+			// An unreadable recipe would silently drop its declarations.
+			findings = append(findings, fmt.Sprintf("%s/smoke/install.sh: cannot read its %s declarations: %v", k, ValveMarker, err))
 			continue
 		}
 		for i, l := range strings.Split(string(data), "\n") {
