@@ -18,7 +18,7 @@
 set -uo pipefail
 
 GATE=check-example
-ID="$(printf '%s' "$GATE" | tr 'abcdefghijklmnopqrstuvwxyz-' 'ABCDEFGHIJKLMNOPQRSTUVWXYZ-')"
+ID="$(printf '%s' "${GATE#check-}" | tr 'abcdefghijklmnopqrstuvwxyz-' 'ABCDEFGHIJKLMNOPQRSTUVWXYZ-')"
 
 # shellcheck source=/dev/null
 . "${GATE_SDK_ROOT:-gate-sdk}/lib/gate.sh" || {

@@ -9,7 +9,7 @@ import (
 const passGate = `#!/usr/bin/env bash
 # graph: couples=docs/*.md dir=one valve=none tier=precommit
 # spec: scripts/SPEC.md §check-pass — docs stay tidy
-echo "CHECK-PASS: clean (1 file)"
+echo "PASS: clean (1 file)"
 `
 
 const failGate = `#!/usr/bin/env bash
@@ -26,7 +26,7 @@ const crashGate = `#!/usr/bin/env bash
 . "${GATE_SDK_ROOT:-gate-sdk}/lib/gate.sh"
 out="$(awk 'BEGIN { exit 3 }' docs/a.md)"; st=$?
 fail_closed "$st" check-crash awk
-[ -z "$out" ] && echo "CHECK-CRASH: clean (nothing found)"
+[ -z "$out" ] && echo "CRASH: clean (nothing found)"
 `
 
 // subjectDescriptor declares a compiled gate, dispatched in process.
@@ -78,7 +78,7 @@ func TestBatteryVerboseShowsPassingBanners(t *testing.T) {
 	s := batteryScratch(t)
 	s.write("scripts/gates.list", "check-pass\ncheck-commit-subject\n", 0o644)
 	code, out := s.frontEnd([]string{"GATE_SDK_VERBOSE=1"})
-	if code != 0 || !strings.Contains(out, "===== check-pass =====\nCHECK-PASS: clean (1 file)\n  PASS: check-pass\n") ||
+	if code != 0 || !strings.Contains(out, "===== check-pass =====\nPASS: clean (1 file)\n  PASS: check-pass\n") ||
 		!strings.HasSuffix(out, "All 2 gates passed.\n") {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
@@ -147,7 +147,7 @@ func TestManifestRefusalsAreReported(t *testing.T) {
 			}
 			line = strings.Join(fields, " ")
 		}
-		s.write("scripts/check-x.sh", "#!/usr/bin/env bash\n"+line+"\necho 'CHECK-X: clean (x)'\n", 0o755)
+		s.write("scripts/check-x.sh", "#!/usr/bin/env bash\n"+line+"\necho 'X: clean (x)'\n", 0o755)
 		s.write("scripts/gates.list", "check-x\n", 0o644)
 		code, out := s.frontEnd(nil)
 		if code != 1 || !strings.Contains(out, "FAIL: check-x (dispatch harness error, exit 2)") || !strings.Contains(out, c.want) {
@@ -181,7 +181,7 @@ func TestOnlySelectorGrammar(t *testing.T) {
 		t.Fatalf("two names with one unregistered: exit %d %q", code, out)
 	}
 	s.write("msg.txt", "feat: x\n", 0o644)
-	if code, out := s.frontEnd([]string{"GATE_SDK_VERBOSE=1"}, "--only", "check-commit-subject", "--", "msg.txt"); code != 0 || !strings.Contains(out, "CHECK-COMMIT-SUBJECT: clean") {
+	if code, out := s.frontEnd([]string{"GATE_SDK_VERBOSE=1"}, "--only", "check-commit-subject", "--", "msg.txt"); code != 0 || !strings.Contains(out, "COMMIT-SUBJECT: clean") {
 		t.Fatalf("-- forwards to the one member: exit %d %q", code, out)
 	}
 	if code, out := s.frontEnd(nil, "--only", "check-pass", "check-commit-subject", "--", "x"); code != 2 || !strings.Contains(out, "exactly one") {

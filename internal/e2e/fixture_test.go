@@ -17,7 +17,7 @@ if [ -f bad.md ]; then
   echo "help: delete bad.md"
   exit 1
 fi
-echo "CHECK-SCRATCH: clean (1 case)"
+echo "SCRATCH: clean (1 case)"
 `
 
 func fixtureScratch(t *testing.T) *scratch {

@@ -174,7 +174,7 @@ func TestPreCommitStopsAtFirstFailure(t *testing.T) {
 
 func TestPreCommitSummaryAndVerbose(t *testing.T) {
 	c := newConsumer(t)
-	c.gate("check-a", precommit, "echo 'CHECK-A: clean (1 file)'", 0)
+	c.gate("check-a", precommit, "echo 'A: clean (1 file)'", 0)
 	c.gate("check-yml", "couples=*.yml dir=one valve=none tier=precommit", "", 0)
 	c.gate("check-align", "couples=*.md dir=one valve=none tier=align-only", "", 0)
 	c.registry("check-a", "check-yml", "check-align", "check-a")
@@ -186,7 +186,7 @@ func TestPreCommitSummaryAndVerbose(t *testing.T) {
 	}
 	c.env = append(c.env, "GATE_SDK_VERBOSE=1")
 	r = c.gates("--git-hook", "pre-commit")
-	want := "check-a ran\nCHECK-A: clean (1 file)\n  PASS: check-a\npre-commit: 1 gate(s) passed.\n"
+	want := "check-a ran\nA: clean (1 file)\n  PASS: check-a\npre-commit: 1 gate(s) passed.\n"
 	if r.code != 0 || r.stdout != want {
 		t.Fatalf("verbose hook: exit %d, stdout %q, want %q", r.code, r.stdout, want)
 	}

@@ -75,7 +75,9 @@ func (c *Context) Getenv(name string) string {
 
 // ID is the gate's stable upper-token identifier used on its clean line:
 // the registered name upper-cased ("check-tree-terms" -> "CHECK-TREE-TERMS").
-func ID(name string) string { return strings.ToUpper(name) }
+func ID(name string) string {
+	return strings.ToUpper(strings.TrimPrefix(name, "check-"))
+}
 
 // Refuse prints a refusal naming the gate on stderr and answers exit 2.
 // Use it whenever the gate could not decide: an unreadable input, a bad

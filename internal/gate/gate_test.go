@@ -14,7 +14,7 @@ func TestCleanLine(t *testing.T) {
 	run := gatetest.Exec(func(c *gate.Context) int {
 		return c.NewReport(helps).Done("3 files read")
 	}, "check-x", "/r", &gatetest.Tree{}, gatetest.Knobs{}, nil)
-	if run.Code != 0 || run.Stdout != "CHECK-X: clean (3 files read)\n" || run.Stderr != "" {
+	if run.Code != 0 || run.Stdout != "X: clean (3 files read)\n" || run.Stderr != "" {
 		t.Fatalf("%+v", run)
 	}
 }
@@ -55,4 +55,20 @@ func TestUnknownClassPanics(t *testing.T) {
 		c.NewReport(helps).Add(gate.Finding{Class: "zzz"})
 		return 1
 	}, "check-x", "/r", &gatetest.Tree{}, gatetest.Knobs{}, nil)
+}
+
+// The clean line's id is the gate's name without check-, upper-cased: the
+// stable id consumers grep for.
+func TestStableID(t *testing.T) {
+	for name, want := range map[string]string{
+		"check-action-pinning": "ACTION-PINNING",
+		"check-tree-terms":     "TREE-TERMS",
+		"check-x":              "X",
+		"consumer-smoke":       "CONSUMER-SMOKE",
+		"check-check-a":        "CHECK-A",
+	} {
+		if got := gate.ID(name); got != want {
+			t.Errorf("ID(%q) = %q, want %q", name, got, want)
+		}
+	}
 }

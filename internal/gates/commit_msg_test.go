@@ -21,12 +21,12 @@ func TestCommitMsg(t *testing.T) {
 	// No argument: the battery's clean skip.
 	got := msgRun(t, nil, knobs)
 	wantCode(t, got, 0)
-	wantOut(t, got, "CHECK-COMMIT-MSG: clean (no message file given")
+	wantOut(t, got, "COMMIT-MSG: clean (no message file given")
 
 	// A clean message.
 	got = msgRun(t, map[string]string{"scripts/msg-patterns.list": pats, "M": "fix: handle empty input\n\nbody\n"}, knobs, "M")
 	wantCode(t, got, 0)
-	wantOut(t, got, "CHECK-COMMIT-MSG: clean (message matches none of 2 banned patterns)")
+	wantOut(t, got, "COMMIT-MSG: clean (message matches none of 2 banned patterns)")
 
 	// One finding per matching line, from the tracked and the local list.
 	msg := "fix: x\n\nsee " + homeA + "y and secret-project\nok\nthe secret-project again\nprivate-term\n"

@@ -27,7 +27,7 @@ func TestCommitSubjectAcceptance(t *testing.T) {
 	for _, s := range pass {
 		got := subjectRun(t, s+"\n\nbody line\n", defaultTypes)
 		wantCode(t, got, 0)
-		wantOut(t, got, "CHECK-COMMIT-SUBJECT: clean (")
+		wantOut(t, got, "COMMIT-SUBJECT: clean (")
 	}
 	fail := []string{"Feat: x", "feature: x", "wip", "feat:x", "feat (cli): x", "feat(CLI): x", "feat(): x",
 		"amend! feat: x", "feat: ", "feat(cli: x", "feat!!: x", "", "merge branch 'main'", "feat(cli)x: y"}
@@ -54,7 +54,7 @@ func TestCommitSubjectRoster(t *testing.T) {
 func TestCommitSubjectEdges(t *testing.T) {
 	got := subjectRun(t, "", defaultTypes, []string{}...)
 	wantCode(t, got, 0)
-	wantOut(t, got, "CHECK-COMMIT-SUBJECT: clean (no message file given")
+	wantOut(t, got, "COMMIT-SUBJECT: clean (no message file given")
 
 	got = subjectRun(t, "", defaultTypes, "missing-file")
 	wantCode(t, got, 2)

@@ -42,13 +42,13 @@ func TestCoreFiles(t *testing.T) {
 	// All present and tracked.
 	got = coreRun(t, tracked, map[string]string{"scripts/core-files.list": "README.md\nkit:SPEC.md\n", "README.md": "", "a-kit/SPEC.md": "", "b-kit/SPEC.md": ""}, []string{"a-kit", "b-kit"})
 	wantCode(t, got, 0)
-	wantOut(t, got, "CHECK-CORE-FILES: clean (3 core files present and tracked)")
+	wantOut(t, got, "CORE-FILES: clean (3 core files present and tracked)")
 }
 
 func TestCoreFilesPostures(t *testing.T) {
 	got := coreRun(t, []string{"a"}, nil, nil)
 	wantCode(t, got, 0)
-	wantOut(t, got, "CHECK-CORE-FILES: clean (no manifest at scripts/core-files.list: no core file pinned)")
+	wantOut(t, got, "CORE-FILES: clean (no manifest at scripts/core-files.list: no core file pinned)")
 
 	got = coreRun(t, []string{"a"}, map[string]string{"scripts/core-files.list": "# nothing\n\n"}, nil)
 	wantCode(t, got, 0)

@@ -52,7 +52,7 @@ func TestExecBitScripts(t *testing.T) {
 	}
 	got := execRun(t, dump(pass...), nil)
 	wantCode(t, got, 0)
-	wantOut(t, got, "CHECK-EXEC-BIT: clean (1 scripts under the exec globs are 100755, 1 .gate descriptors are 100644)")
+	wantOut(t, got, "EXEC-BIT: clean (1 scripts under the exec globs are 100755, 1 .gate descriptors are 100644)")
 
 	red := []string{
 		"100644 gate-sdk/checks/check-x.sh",

@@ -49,17 +49,17 @@ func TestHarnessLiteral(t *testing.T) {
 	wantCode(t, got, 1) // the adapter file is in the corpus once no exclude takes it out
 	got = hlRun(t, dir, gatetest.Knobs{"GATE_SDK_HARNESS_LITERAL_PATHS": "README.md bin.md"})
 	wantCode(t, got, 0)
-	wantOut(t, got, "CHECK-HARNESS-LITERAL: clean (1 files carry none of 2 harness literals outside a harness-binding; 1 binary members skipped)")
+	wantOut(t, got, "HARNESS-LITERAL: clean (1 files carry none of 2 harness literals outside a harness-binding; 1 binary members skipped)")
 }
 
 func TestHarnessLiteralPostures(t *testing.T) {
 	dir := scratchRepo(t, map[string]string{"a.md": "HARNESS_PROJECT_DIR\n"}, nil)
 	got := hlRun(t, dir, gatetest.Knobs{"GATE_SDK_HARNESS_LITERAL_PATHS": ""})
 	wantCode(t, got, 0)
-	wantOut(t, got, "CHECK-HARNESS-LITERAL: clean (no corpus configured: GATE_SDK_HARNESS_LITERAL_PATHS is empty, gate off)")
+	wantOut(t, got, "HARNESS-LITERAL: clean (no corpus configured: GATE_SDK_HARNESS_LITERAL_PATHS is empty, gate off)")
 	got = hlRun(t, dir, gatetest.Knobs{"GATE_SDK_HARNESS_LITERALS": ""})
 	wantCode(t, got, 0)
-	wantOut(t, got, "CHECK-HARNESS-LITERAL: clean (no literal listed: GATE_SDK_HARNESS_LITERALS is empty, gate off)")
+	wantOut(t, got, "HARNESS-LITERAL: clean (no literal listed: GATE_SDK_HARNESS_LITERALS is empty, gate off)")
 	got = hlRun(t, dir, nil)
 	wantCode(t, got, 1)
 	wantOut(t, got, "a.md:1:HARNESS_PROJECT_DIR (harness literal HARNESS_PROJECT_DIR)")

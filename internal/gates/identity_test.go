@@ -56,7 +56,7 @@ func TestIdentityMatches(t *testing.T) {
 		"hosts.yml":             hostsOK,
 	}}.run(t)
 	wantCode(t, got, 0)
-	wantOut(t, got, "CHECK-IDENTITY: clean (4 identity expectations matched)")
+	wantOut(t, got, "IDENTITY: clean (4 identity expectations matched)")
 }
 
 func TestIdentityFindings(t *testing.T) {
@@ -98,7 +98,7 @@ func TestIdentityGHAbsence(t *testing.T) {
 	// Missing.
 	got := idCase{disk: conf}.run(t)
 	wantCode(t, got, 0)
-	wantOut(t, got, "CHECK-IDENTITY: clean (1 identity expectations matched; gh-account unverified: no GitHub CLI hosts file at hosts.yml")
+	wantOut(t, got, "IDENTITY: clean (1 identity expectations matched; gh-account unverified: no GitHub CLI hosts file at hosts.yml")
 	// Unreadable.
 	got = idCase{disk: with(map[string]string{"hosts.yml/x": ""})}.run(t)
 	wantCode(t, got, 2)
@@ -165,7 +165,7 @@ func TestIdentityGHDerivation(t *testing.T) {
 func TestIdentityPosturesAndRefusals(t *testing.T) {
 	got := idCase{}.run(t)
 	wantCode(t, got, 0)
-	wantOut(t, got, "CHECK-IDENTITY: clean (no manifest at scripts/identity.conf: no identity expected)")
+	wantOut(t, got, "IDENTITY: clean (no manifest at scripts/identity.conf: no identity expected)")
 	got = idCase{disk: map[string]string{"scripts/identity.conf": "# nothing\n"}}.run(t)
 	wantCode(t, got, 0)
 	wantOut(t, got, "expects nothing")
@@ -187,7 +187,7 @@ func TestIdentityCIStepAside(t *testing.T) {
 	// Under CI with a live read still owed: clean skip before any read.
 	got := idCase{disk: map[string]string{"scripts/identity.conf": "not even parsed\n"}, knobs: gatetest.Knobs{"GATE_SDK_GIT_REMOTES_FILE": ""}, env: map[string]string{"CI": "true"}}.run(t)
 	wantCode(t, got, 0)
-	wantOut(t, got, "CHECK-IDENTITY: clean (CI run:")
+	wantOut(t, got, "IDENTITY: clean (CI run:")
 	// Both actuals configured: the run proceeds under CI.
 	got = idCase{disk: conf, env: map[string]string{"CI": "1"}}.run(t)
 	wantCode(t, got, 1)

@@ -46,7 +46,7 @@ func TestPortabilityRoster(t *testing.T) {
 	// Clean: the bad file gone from the corpus by pathspec; the binary counted.
 	got = pfRun(t, dir, gatetest.Knobs{"GATE_SDK_PORTABILITY_PATHS": "install :(exclude)install/bad.sh"}, []string{"install/kit"})
 	wantCode(t, got, 0)
-	wantOut(t, got, "CHECK-PORTABILITY-FLOOR: clean (1 files hold no undeclared construct of 1 patterns; 0 PowerShell members ASCII outside comments; 1 binary members skipped)")
+	wantOut(t, got, "PORTABILITY-FLOOR: clean (1 files hold no undeclared construct of 1 patterns; 0 PowerShell members ASCII outside comments; 1 binary members skipped)")
 }
 
 func TestPortabilityASCII(t *testing.T) {
@@ -76,7 +76,7 @@ func TestPortabilityASCII(t *testing.T) {
 
 	got = pfRun(t, dir, gatetest.Knobs{"GATE_SDK_PORTABILITY_PATHS": "install/clean.ps1 install/other.sh"}, nil)
 	wantCode(t, got, 0)
-	wantOut(t, got, "CHECK-PORTABILITY-FLOOR: clean (roster arm off: no portability pattern in scripts/portability-patterns.list (absent); 2 files; 1 PowerShell members ASCII outside comments; 0 binary members skipped)")
+	wantOut(t, got, "PORTABILITY-FLOOR: clean (roster arm off: no portability pattern in scripts/portability-patterns.list (absent); 2 files; 1 PowerShell members ASCII outside comments; 0 binary members skipped)")
 }
 
 func TestPortabilityPostures(t *testing.T) {
@@ -84,7 +84,7 @@ func TestPortabilityPostures(t *testing.T) {
 	// An empty corpus: both arms off, said in its own sentence.
 	got := pfRun(t, dir, gatetest.Knobs{"GATE_SDK_PORTABILITY_PATHS": ""}, nil)
 	wantCode(t, got, 0)
-	wantOut(t, got, "CHECK-PORTABILITY-FLOOR: clean (no corpus configured: GATE_SDK_PORTABILITY_PATHS is empty, both arms off)")
+	wantOut(t, got, "PORTABILITY-FLOOR: clean (no corpus configured: GATE_SDK_PORTABILITY_PATHS is empty, both arms off)")
 	// The same knobs, set, find it.
 	got = pfRun(t, dir, nil, nil)
 	wantCode(t, got, 1)

@@ -35,7 +35,7 @@ func TestRootTieringBuiltInSet(t *testing.T) {
 	ok := map[string]string{"README.md": "", "CLAUDE.md": "", ".gitignore": "", "SPEC-rename.md": "", "LICENSE": "", "TASK-QUEUE.md": ""}
 	got := rootRun(t, ok, nil, nil)
 	wantCode(t, got, 0)
-	wantOut(t, got, "CHECK-ROOT-TIERING: clean (6 top-level entries allowed by the built-in set, no scripts/root-allowlist.list)")
+	wantOut(t, got, "ROOT-TIERING: clean (6 top-level entries allowed by the built-in set, no scripts/root-allowlist.list)")
 
 	bad := map[string]string{"README.md": "", "notes.txt": "", "scratch/tmp.md": "", "scratch/b.md": "", "AGENTS.md": ""}
 	got = rootRun(t, bad, nil, nil)

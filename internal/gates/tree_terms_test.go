@@ -195,7 +195,7 @@ func TestTreeTermsRefusalsAndCleans(t *testing.T) {
 	// No pattern at all: exit 0, said so.
 	got = termsCase{tree: clean, disk: map[string]string{"p": "# only comments\n\n"}, args: []string{".", "p"}}.run(t)
 	wantCode(t, got, 0)
-	wantOut(t, got, "CHECK-TREE-TERMS: clean (no banned pattern configured")
+	wantOut(t, got, "TREE-TERMS: clean (no banned pattern configured")
 	got = termsCase{tree: clean, knobs: gatetest.Knobs{}}.run(t)
 	wantCode(t, got, 0)
 	wantOut(t, got, "no banned pattern configured")
@@ -209,7 +209,7 @@ func TestTreeTermsRefusalsAndCleans(t *testing.T) {
 		disk:  map[string]string{"scripts/msg-patterns.list": "zzz\n"},
 		knobs: gatetest.Knobs{"GATE_SDK_MSG_PATTERN_FILES": "scripts/msg-patterns.list", "GATE_SDK_MSG_PATTERN_FILES_LOCAL": "scripts/msg-patterns.local.list"}}.run(t)
 	wantCode(t, got, 0)
-	wantOut(t, got, "CHECK-TREE-TERMS: clean (1 tracked files match none of 1 banned patterns)")
+	wantOut(t, got, "TREE-TERMS: clean (1 tracked files match none of 1 banned patterns)")
 	// A present local list is read too.
 	got = termsCase{tree: clean,
 		disk:  map[string]string{"scripts/msg-patterns.list": "zzz\n", "scripts/msg-patterns.local.list": "nothing\n"},

@@ -59,7 +59,7 @@ func TestWorkflowTieringClean(t *testing.T) {
 	}, map[string]string{".workflow/a.log": "x\n"})
 	got := wfRun(t, dir, nil)
 	wantCode(t, got, 0)
-	wantOut(t, got, "CHECK-WORKFLOW-TIERING: clean (every member of .workflow is tracked or ignored; 1 tracked files carry a contract header)")
+	wantOut(t, got, "WORKFLOW-TIERING: clean (every member of .workflow is tracked or ignored; 1 tracked files carry a contract header)")
 	// The knob names a directory the tree lacks: exit 2.
 	wantCode(t, wfRun(t, dir, gatetest.Knobs{"GATE_SDK_WORKFLOW_DIR": "missing"}), 2)
 	wantCode(t, wfRun(t, dir, gatetest.Knobs{"GATE_SDK_WORKFLOW_DIR": ".gitignore"}), 2)

@@ -80,7 +80,7 @@ func gateScript(t *testing.T, dir, name, body string) Member {
 
 func TestSerialReport(t *testing.T) {
 	dir := t.TempDir()
-	a := gateScript(t, dir, "check-a", "echo 'CHECK-A: clean'")
+	a := gateScript(t, dir, "check-a", "echo 'A: clean'")
 	b := gateScript(t, dir, "check-b", "echo 'x.md:1: bad'; printf 'no newline'; exit 1")
 	c := gateScript(t, dir, "check-c", "touch ran-c")
 	plan := []Step{{Member: a}, {Member: b}, {Member: c}}
@@ -94,7 +94,7 @@ func TestSerialReport(t *testing.T) {
 		{"stops at the first failure", false, plan, 1,
 			"x.md:1: bad\nno newline\n\npre-commit: check-b failed (see above).\n  Bypass once (use sparingly): git commit --no-verify\n"},
 		{"verbose reprints passes", true, plan, 1,
-			"CHECK-A: clean\n  PASS: check-a\nx.md:1: bad\nno newline\n\npre-commit: check-b failed (see above).\n  Bypass once (use sparingly): git commit --no-verify\n"},
+			"A: clean\n  PASS: check-a\nx.md:1: bad\nno newline\n\npre-commit: check-b failed (see above).\n  Bypass once (use sparingly): git commit --no-verify\n"},
 		{"summary", false, []Step{{Member: a}, {Member: c}}, 0, "pre-commit: 2 gate(s) passed.\n"},
 		{"unresolved fails", false, []Step{{Member: Member{Name: "check-gone", Kind: registry.Unresolved}}}, 1,
 			"check-gone resolves to no check-gone.sh or check-gone.gate in the gates dir or any kit root's checks/\n\npre-commit: check-gone failed (see above).\n  Bypass once (use sparingly): git commit --no-verify\n"},

@@ -161,7 +161,7 @@ func TestCheckSkeleton(t *testing.T) {
 	env = with(env, "GATE_SDK_NATIVE_BIN="+bin)
 
 	r := run(t, repo, env, "", "bash", gate)
-	if r.code != 0 || r.stdout != "CHECK-EXAMPLE: clean (1 files checked)\n" {
+	if r.code != 0 || r.stdout != "EXAMPLE: clean (1 files checked)\n" {
 		t.Fatalf("clean tree: exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
 	}
 	writeFile(t, filepath.Join(repo, "docs", "b.md"), "one\nTODO-EXAMPLE here\n", 0o644)

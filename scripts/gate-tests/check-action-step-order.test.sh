@@ -22,7 +22,7 @@ gate_put scripts/check-action-step-order.gate <<'GATE'
 # knob: GATE_LOCAL_STEP_ORDER_ACTION = ./.github/actions/toolchain
 # knob: GATE_LOCAL_STEP_ORDER_PROGRAMS =
 GATE
-gate_expect no-programs 0 'CHECK-ACTION-STEP-ORDER: clean (GATE_LOCAL_STEP_ORDER_PROGRAMS is empty: no step order is checked)'
+gate_expect no-programs 0 'ACTION-STEP-ORDER: clean (GATE_LOCAL_STEP_ORDER_PROGRAMS is empty: no step order is checked)'
 
 gate_scratch_repo no-action
 printf '%s\n' "$workflow" | gate_put .github/workflows/ci.yml
@@ -31,6 +31,6 @@ gate_put scripts/check-action-step-order.gate <<'GATE'
 # knob: GATE_LOCAL_STEP_ORDER_ACTION =
 # knob: GATE_LOCAL_STEP_ORDER_PROGRAMS[] = cargo
 GATE
-gate_expect no-action 0 'CHECK-ACTION-STEP-ORDER: clean (GATE_LOCAL_STEP_ORDER_ACTION is empty: no step order is checked)'
+gate_expect no-action 0 'ACTION-STEP-ORDER: clean (GATE_LOCAL_STEP_ORDER_ACTION is empty: no step order is checked)'
 
 gate_tests_done

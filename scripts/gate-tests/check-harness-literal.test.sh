@@ -15,15 +15,15 @@ gate_scratch_repo literal
 printf '# Doc\n\nexport $HARNESS_PROJECT_DIR\n' | gate_put README.md
 printf 'pattern text A.*B stays literal\nAxxB is not it\n' | gate_put docs/syntax.md
 printf '\000HARNESS_PROJECT_DIR in a blob\n' | gate_put docs/blob.md
-gate_expect no-corpus 0 'CHECK-HARNESS-LITERAL: clean (no corpus configured: GATE_SDK_HARNESS_LITERAL_PATHS is empty, gate off)'
-GATE_SDK_HARNESS_LITERAL_PATHS='*.md' gate_expect no-literal 0 'CHECK-HARNESS-LITERAL: clean (no literal listed: GATE_SDK_HARNESS_LITERALS is empty, gate off)'
+gate_expect no-corpus 0 'HARNESS-LITERAL: clean (no corpus configured: GATE_SDK_HARNESS_LITERAL_PATHS is empty, gate off)'
+GATE_SDK_HARNESS_LITERAL_PATHS='*.md' gate_expect no-literal 0 'HARNESS-LITERAL: clean (no literal listed: GATE_SDK_HARNESS_LITERALS is empty, gate off)'
 GATE_SDK_HARNESS_LITERALS=HARNESS_PROJECT_DIR GATE_SDK_HARNESS_LITERAL_PATHS='*.md' \
 	gate_expect knobs-find-it 1 'README.md:3:export $HARNESS_PROJECT_DIR (harness literal HARNESS_PROJECT_DIR)'
 GATE_SDK_HARNESS_LITERALS='A.*B' GATE_SDK_HARNESS_LITERAL_PATHS='docs' \
 	gate_expect fixed-string 1 'docs/syntax.md:1:pattern text A.*B stays literal (harness literal A.*B)'
 gate_lacks not-a-pattern 'AxxB'
 GATE_SDK_HARNESS_LITERALS=HARNESS_PROJECT_DIR GATE_SDK_HARNESS_LITERAL_PATHS='docs' \
-	gate_expect binary-skip-count 0 'CHECK-HARNESS-LITERAL: clean (1 files carry none of 1 harness literals outside a harness-binding; 1 binary members skipped)'
+	gate_expect binary-skip-count 0 'HARNESS-LITERAL: clean (1 files carry none of 1 harness literals outside a harness-binding; 1 binary members skipped)'
 printf 'uses HARNESS_PROJECT_DIR\n' | gate_put 'docs/naïve page.md'
 GATE_SDK_HARNESS_LITERALS=HARNESS_PROJECT_DIR GATE_SDK_HARNESS_LITERAL_PATHS='docs' \
 	gate_expect quoted-name 1 'docs/naïve page.md:1:uses HARNESS_PROJECT_DIR'

@@ -9,7 +9,7 @@ gate_sandbox check-action-gh-repo
 
 gate_scratch_repo no-yaml
 printf '# nothing here\n' | gate_put README.md
-gate_expect no-yaml 0 'CHECK-ACTION-GH-REPO: clean (no YAML file under .: no job to check)'
+gate_expect no-yaml 0 'ACTION-GH-REPO: clean (no YAML file under .: no job to check)'
 
 gate_scratch_repo no-gh
 gate_put .github/workflows/ci.yml <<'YAML'
@@ -21,6 +21,6 @@ jobs:
     steps:
       - run: echo ghost
 YAML
-gate_expect no-gh 0 'CHECK-ACTION-GH-REPO: clean (0 jobs calling gh with a repository context, 1 job without gh, 0 jobs exempt; 1 workflow, 0 actions skipped)'
+gate_expect no-gh 0 'ACTION-GH-REPO: clean (0 jobs calling gh with a repository context, 1 job without gh, 0 jobs exempt; 1 workflow, 0 actions skipped)'
 
 gate_tests_done

@@ -10,7 +10,7 @@ gate_sandbox check-action-job-ref
 
 gate_scratch_repo empty-knob
 printf 'The `build-gone` job.\n' | gate_put README.md
-gate_expect empty-knob 0 'CHECK-ACTION-JOB-REF: clean (GATE_SDK_JOB_REF_PATTERNS is empty: no job reference is checked)'
+gate_expect empty-knob 0 'ACTION-JOB-REF: clean (GATE_SDK_JOB_REF_PATTERNS is empty: no job reference is checked)'
 
 gate_scratch_repo bad-pattern
 printf 'The `build-gone` job.\n' | gate_put README.md

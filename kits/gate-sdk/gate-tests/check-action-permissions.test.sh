@@ -36,6 +36,6 @@ gate_expect alias 2 'ci.yml:3: cannot read a permissions: value'
 
 gate_scratch_repo no-yaml
 printf '# nothing here\n' | gate_put README.md
-gate_expect no-yaml 0 'CHECK-ACTION-PERMISSIONS: clean (no YAML file under .: no job to check)'
+gate_expect no-yaml 0 'ACTION-PERMISSIONS: clean (no YAML file under .: no job to check)'
 
 gate_tests_done

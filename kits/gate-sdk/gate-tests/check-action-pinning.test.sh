@@ -10,12 +10,12 @@ gate_sandbox check-action-pinning
 
 gate_scratch_repo no-yaml
 printf '# nothing here\n' | gate_put README.md
-gate_expect no-yaml 0 'CHECK-ACTION-PINNING: clean (no YAML file under .: nothing to check)'
+gate_expect no-yaml 0 'ACTION-PINNING: clean (no YAML file under .: nothing to check)'
 
 gate_scratch_repo root
 printf 'steps:\n  - uses: a/b@v1\n' | gate_put outside.yml
 printf 'steps:\n  - uses: ./.github/actions/x\n' | gate_put sub/inside.yml
-gate_expect scan-root 0 'CHECK-ACTION-PINNING: clean (1 uses: ref pinned across 1 YAML file)' sub
+gate_expect scan-root 0 'ACTION-PINNING: clean (1 uses: ref pinned across 1 YAML file)' sub
 gate_expect whole-tree 1 'outside.yml:2: uses: a/b@v1'
 gate_expect not-a-dir 2 'scan root outside.yml is not a directory' outside.yml
 

@@ -23,6 +23,6 @@ gate_expect folded 2 'ci.yml:7: cannot read a folded block scalar (run: >)'
 
 gate_scratch_repo no-yaml
 printf '# nothing here\n' | gate_put README.md
-gate_expect no-yaml 0 'CHECK-ACTION-RUN-PATH: clean (no YAML file under .: nothing to resolve)'
+gate_expect no-yaml 0 'ACTION-RUN-PATH: clean (no YAML file under .: nothing to resolve)'
 
 gate_tests_done

@@ -54,6 +54,6 @@ PATH="$GATE_SANDBOX/git-only" gate_expect no-shellcheck 2 'shellcheck is not on 
 
 gate_scratch_repo no-yaml
 printf '# nothing here\n' | gate_put README.md
-gate_expect no-yaml 0 'CHECK-ACTION-RUN-SHELL: clean (no YAML file under .: nothing to lint)'
+gate_expect no-yaml 0 'ACTION-RUN-SHELL: clean (no YAML file under .: nothing to lint)'
 
 gate_tests_done

@@ -10,12 +10,12 @@ set -u
 gate_sandbox check-commit-msg "$GATE_SDK_ROOT/checks"
 
 gate_scratch_repo msg
-gate_expect no-argument 0 'CHECK-COMMIT-MSG: clean (no message file given: nothing to check outside a commit)'
+gate_expect no-argument 0 'COMMIT-MSG: clean (no message file given: nothing to check outside a commit)'
 gate_expect missing-message 2 'message file /nonexistent does not exist' /nonexistent
 printf 'fix: x\n\ninternal codename zephyr\n' >"$GATE_SCRATCH/COMMIT_EDITMSG"
 gate_expect missing-required-list 2 'scripts/msg-patterns.list (from GATE_SDK_MSG_PATTERN_FILES) does not exist' COMMIT_EDITMSG
 printf '# generic shapes only\n' | gate_put scripts/msg-patterns.list
-gate_expect empty-set 0 'CHECK-COMMIT-MSG: clean (no banned pattern configured: message unchecked)' COMMIT_EDITMSG
+gate_expect empty-set 0 'COMMIT-MSG: clean (no banned pattern configured: message unchecked)' COMMIT_EDITMSG
 printf 'zephyr\n' >"$GATE_SCRATCH/scripts/msg-patterns.local.list"
 gate_expect local-list-read 1 'COMMIT_EDITMSG:3: matches banned pattern zephyr (scripts/msg-patterns.local.list:1)' COMMIT_EDITMSG
 gate_expect remedy 1 'Do not use `git commit --amend`' COMMIT_EDITMSG

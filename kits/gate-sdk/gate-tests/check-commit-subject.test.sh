@@ -9,11 +9,11 @@ set -u
 gate_sandbox check-commit-subject "$GATE_SDK_ROOT/checks"
 
 gate_scratch_dir subject
-gate_expect no-argument 0 'CHECK-COMMIT-SUBJECT: clean (no message file given: nothing to check outside a commit)'
+gate_expect no-argument 0 'COMMIT-SUBJECT: clean (no message file given: nothing to check outside a commit)'
 gate_expect missing-message 2 'message file gone.txt does not exist' gone.txt
 for s in 'feat: x' 'fix(internal/ere): y' 'refactor!: z' 'feat(cli)!: z' "Merge branch 'main'" 'Revert "feat: x"' 'fixup! feat: x' 'squash! fix: y'; do
 	printf '%s\n\nbody\n' "$s" >"$GATE_SCRATCH/msg"
-	gate_expect "pass: $s" 0 'CHECK-COMMIT-SUBJECT: clean (subject parses' msg
+	gate_expect "pass: $s" 0 'COMMIT-SUBJECT: clean (subject parses' msg
 done
 for s in 'Feat: x' 'feature: x' 'wip' 'feat:x' 'feat (cli): x' 'feat(CLI): x' 'feat(): x' 'amend! feat: x'; do
 	printf '%s\n' "$s" >"$GATE_SCRATCH/msg"

@@ -16,7 +16,7 @@ printf 'kit:SPEC.md\n' | gate_put scripts/core-files.list
 GATE_SDK_KIT_DIRS='a-kit b-kit' gate_expect kit-expansion 1 'b-kit/SPEC.md: core file listed in scripts/core-files.list:1 as kit:SPEC.md is missing from the worktree'
 gate_lacks kit-expansion-a-present 'a-kit/SPEC.md:'
 printf 'b\n' | gate_put b-kit/SPEC.md
-GATE_SDK_KIT_DIRS='a-kit b-kit' gate_expect kit-expansion-clean 0 'CHECK-CORE-FILES: clean (2 core files present and tracked)'
+GATE_SDK_KIT_DIRS='a-kit b-kit' gate_expect kit-expansion-clean 0 'CORE-FILES: clean (2 core files present and tracked)'
 printf 'kit:checks/*.sh\n' | gate_put scripts/core-files.list
 GATE_SDK_KIT_DIRS='a-kit b-kit' gate_expect wildcard 2 'carries a wildcard'
 
@@ -34,7 +34,7 @@ gate_expect never-added 1 'never-added.md: core file listed in scripts/core-file
 
 gate_scratch_repo postures
 printf 'r\n' | gate_put README.md
-gate_expect absent 0 'CHECK-CORE-FILES: clean (no manifest at scripts/core-files.list: no core file pinned)'
+gate_expect absent 0 'CORE-FILES: clean (no manifest at scripts/core-files.list: no core file pinned)'
 mkdir -p "$GATE_SCRATCH/scripts/core-files.list"
 gate_expect unreadable 2 'cannot read scripts/core-files.list'
 GATE_SDK_CORE_FILES_FILE=other.list gate_expect knob-relocates 0 'no manifest at other.list'

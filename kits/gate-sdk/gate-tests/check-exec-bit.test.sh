@@ -15,11 +15,11 @@ git -C "$GATE_SCRATCH" update-index --chmod=-x -- drift-kit/kpis/kpi-y.sh
 gate_check "index holds the KPI at 100644" test "$(git -C "$GATE_SCRATCH" ls-files -s -- drift-kit/kpis/kpi-y.sh | cut -c1-6)" = 100644
 gate_expect kpi-100644 1 'drift-kit/kpis/kpi-y.sh: index mode 100644, a script under an exec glob must be 100755'
 git -C "$GATE_SCRATCH" update-index --chmod=+x -- drift-kit/kpis/kpi-y.sh
-gate_expect kpi-100755 0 'CHECK-EXEC-BIT: clean (1 scripts under the exec globs are 100755'
+gate_expect kpi-100755 0 'EXEC-BIT: clean (1 scripts under the exec globs are 100755'
 
 # The worktree mode is not read: only the index counts.
 chmod -x "$GATE_SCRATCH/drift-kit/kpis/kpi-y.sh"
-gate_expect worktree-only 0 'CHECK-EXEC-BIT: clean ('
+gate_expect worktree-only 0 'EXEC-BIT: clean ('
 
 gate_scratch_repo masked
 printf '#!/bin/sh\n' | gate_put kit/checks/check-a.sh

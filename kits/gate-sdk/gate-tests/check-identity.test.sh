@@ -18,7 +18,7 @@ unset XDG_CONFIG_HOME
 gate_scratch_repo gh
 git -C "$GATE_SCRATCH" config user.email dev@work.example
 printf 'email dev@work.example\ngh-account Work-Bot\n' | gate_put scripts/identity.conf
-CI='' gate_expect hosts-absent 0 'CHECK-IDENTITY: clean (1 identity expectations matched; gh-account unverified: no GitHub CLI hosts file at'
+CI='' gate_expect hosts-absent 0 'IDENTITY: clean (1 identity expectations matched; gh-account unverified: no GitHub CLI hosts file at'
 mkdir -p "$GATE_SCRATCH/hosts.yml"
 CI='' GATE_SDK_GH_HOSTS_FILE=hosts.yml gate_expect hosts-unreadable 2 'hosts.yml'
 rmdir "$GATE_SCRATCH/hosts.yml"
@@ -27,7 +27,7 @@ CI='' GATE_SDK_GH_HOSTS_FILE=hosts.yml gate_expect hosts-no-block 1 'has no bloc
 printf 'github.com:\n    users:\n        user:\n            oauth_token: x\n    git_protocol: ssh\n' >"$GATE_SCRATCH/hosts.yml"
 CI='' GATE_SDK_GH_HOSTS_FILE=hosts.yml gate_expect hosts-no-user-key 2 'has no user key'
 printf 'github.com:\n    users:\n        Work-Bot:\n            oauth_token: x\n    user: Work-Bot\n' >"$GATE_SCRATCH/hosts.yml"
-CI='' GATE_SDK_GH_HOSTS_FILE=hosts.yml gate_expect hosts-match 0 'CHECK-IDENTITY: clean (2 identity expectations matched)'
+CI='' GATE_SDK_GH_HOSTS_FILE=hosts.yml gate_expect hosts-match 0 'IDENTITY: clean (2 identity expectations matched)'
 CI='' GATE_SDK_GH_HOSTS_FILE=hosts.yml GATE_SDK_GH_HOST=ghe.example gate_expect host-knob 1 'has no block for host ghe.example'
 mkdir -p "$GATE_SANDBOX/gh-config"
 printf 'github.com:\n    user: Other-Bot\n' >"$GATE_SANDBOX/gh-config/hosts.yml"
@@ -44,11 +44,11 @@ printf 'email dev@work.example\nremote-host origin gh-work\nremote-host backup g
 CI='' gate_expect live-email 1 'email: expected dev@work.example, this clone commits as dev@home.example'
 CI='' gate_expect live-absent-remote 1 'remote-host: remote backup is absent from this clone'
 gate_lacks live-remote-matches 'remote origin'
-CI=true gate_expect ci-steps-aside 0 'CHECK-IDENTITY: clean (CI run:'
+CI=true gate_expect ci-steps-aside 0 'IDENTITY: clean (CI run:'
 printf 'dev@work.example\n' >"$GATE_SCRATCH/email.txt"
 printf 'origin git@gh-work:org/repo.git\nbackup ssh://git@gh-work/org/repo.git\n' >"$GATE_SCRATCH/remotes.txt"
-CI=true GATE_SDK_GIT_EMAIL_FILE=email.txt GATE_SDK_GIT_REMOTES_FILE=remotes.txt gate_expect ci-configured-read 0 'CHECK-IDENTITY: clean (3 identity expectations matched)'
-CI=true GATE_SDK_GIT_EMAIL_FILE=email.txt gate_expect ci-one-file-still-steps-aside 0 'CHECK-IDENTITY: clean (CI run:'
+CI=true GATE_SDK_GIT_EMAIL_FILE=email.txt GATE_SDK_GIT_REMOTES_FILE=remotes.txt gate_expect ci-configured-read 0 'IDENTITY: clean (3 identity expectations matched)'
+CI=true GATE_SDK_GIT_EMAIL_FILE=email.txt gate_expect ci-one-file-still-steps-aside 0 'IDENTITY: clean (CI run:'
 
 gate_scratch_repo malformed
 printf 'gh-account github.com Work-Bot\n' | gate_put scripts/identity.conf
@@ -61,6 +61,6 @@ printf 'email dev@work.example\n' | gate_put scripts/identity.conf
 CI='' gate_expect non-repo-live-read 2 'not inside a git'
 printf 'dev@work.example\n' | gate_put email.txt
 printf '' | gate_put remotes.txt
-CI='' GATE_SDK_GIT_EMAIL_FILE=email.txt GATE_SDK_GIT_REMOTES_FILE=remotes.txt gate_expect non-repo-configured-read 0 'CHECK-IDENTITY: clean (1 identity expectations matched)'
+CI='' GATE_SDK_GIT_EMAIL_FILE=email.txt GATE_SDK_GIT_REMOTES_FILE=remotes.txt gate_expect non-repo-configured-read 0 'IDENTITY: clean (1 identity expectations matched)'
 
 gate_tests_done

@@ -15,7 +15,7 @@ gate_scratch_repo floor
 printf '#!/bin/sh\nsed -i s/a/b/ f\nls\nsed -i s/c/d/ g\n' | gate_put install/a.sh
 printf 'Write-Host "done %s ok"\n' "$dash" | gate_put install/Setup.ps1
 printf '\000binary sed -i blob\n' | gate_put install/blob.bin
-gate_expect no-corpus 0 'CHECK-PORTABILITY-FLOOR: clean (no corpus configured: GATE_SDK_PORTABILITY_PATHS is empty, both arms off)'
+gate_expect no-corpus 0 'PORTABILITY-FLOOR: clean (no corpus configured: GATE_SDK_PORTABILITY_PATHS is empty, both arms off)'
 GATE_SDK_PORTABILITY_PATHS=install gate_expect ascii-arm-without-roster 1 "install/Setup.ps1:1:Write-Host \"done $dash ok\" (non-ASCII outside a comment)"
 gate_lacks roster-arm-off 'undeclared construct'
 GATE_SDK_PORTABILITY_PATHS=install/a.sh gate_expect roster-off-sentence 0 'roster arm off: no portability pattern in scripts/portability-patterns.list (absent)'

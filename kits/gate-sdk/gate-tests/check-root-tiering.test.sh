@@ -14,7 +14,7 @@ printf '# A\n' | gate_put AGENTS.md
 printf 'scratch\n' | gate_loose notes.txt
 gate_expect agent-file-default 1 'AGENTS.md: tracked top-level entry is not on the root allowlist (the built-in set, no scripts/root-allowlist.list)'
 gate_lacks untracked-ignored 'notes.txt'
-GATE_SDK_AGENT_FILE=AGENTS.md gate_expect agent-file-knob 0 'CHECK-ROOT-TIERING: clean (2 top-level entries allowed by the built-in set'
+GATE_SDK_AGENT_FILE=AGENTS.md gate_expect agent-file-knob 0 'ROOT-TIERING: clean (2 top-level entries allowed by the built-in set'
 mkdir -p "$GATE_SCRATCH/scripts/root-allowlist.list"
 gate_expect unreadable-allowlist 2 'cannot read scripts/root-allowlist.list'
 

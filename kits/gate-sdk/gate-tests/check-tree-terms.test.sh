@@ -23,7 +23,7 @@ gate_scratch_repo knobs
 printf 'nothing to see\n' | gate_put README.md
 GATE_SDK_MSG_PATTERN_FILES=lists/required.list gate_expect missing-required 2 'lists/required.list (from GATE_SDK_MSG_PATTERN_FILES) does not exist'
 printf '# no pattern yet\n\n' | gate_put lists/required.list
-GATE_SDK_MSG_PATTERN_FILES=lists/required.list gate_expect empty-set 0 'CHECK-TREE-TERMS: clean (no banned pattern configured: tree unchecked)'
+GATE_SDK_MSG_PATTERN_FILES=lists/required.list gate_expect empty-set 0 'TREE-TERMS: clean (no banned pattern configured: tree unchecked)'
 printf 'nothing\n' | gate_put lists/required.list
 GATE_SDK_MSG_PATTERN_FILES=lists/required.list GATE_SDK_MSG_PATTERN_FILES_LOCAL=lists/absent.local.list \
 	gate_expect knob-set-finds-it 1 'README.md:1:nothing to see'

@@ -14,7 +14,7 @@ printf '.workflow/*.log\n.workflow/cache/\n' | gate_put .gitignore
 printf '# contract: SPEC.md §The queue\n' | gate_put .workflow/queue.md
 printf 'capture\n' | gate_loose .workflow/run.log
 printf 'blob\n' | gate_loose .workflow/cache/blob
-gate_expect ignored-and-tracked 0 'CHECK-WORKFLOW-TIERING: clean (every member of .workflow is tracked or ignored; 1 tracked files carry a contract header)'
+gate_expect ignored-and-tracked 0 'WORKFLOW-TIERING: clean (every member of .workflow is tracked or ignored; 1 tracked files carry a contract header)'
 printf 'draft\n' | gate_loose .workflow/scratch.md
 printf 'draft\n' | gate_loose .workflow/drafts/a.md
 gate_expect untracked-file 1 '.workflow/scratch.md: neither tracked nor ignored'

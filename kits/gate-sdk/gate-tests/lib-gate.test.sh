@@ -33,7 +33,7 @@ out="$(
 		. "$1"
 		res="$(awk "{ unterminated" /dev/null 2>/dev/null)"
 		fail_closed "$?" check-demo awk
-		echo "CHECK-DEMO: clean (0 files)"
+		echo "DEMO: clean (0 files)"
 	' _ "$GATE_SDK_ROOT/lib/gate.sh" 2>"$sandbox/err"
 )"
 check 'fail_closed: crashed awk exits 2' 2 "$?"
@@ -57,10 +57,10 @@ out="$(
 		printf "alpha\n" >"$2/in.txt"
 		hits="$(grep -n beta "$2/in.txt")"; st=$?
 		[ "$st" -le 1 ] || fail_closed "$st" check-demo grep
-		[ -z "$hits" ] && echo "CHECK-DEMO: clean (1 files)"
+		[ -z "$hits" ] && echo "DEMO: clean (1 files)"
 	' _ "$GATE_SDK_ROOT/lib/gate.sh" "$sandbox"
 )"
-check 'grep no-match is not wrapped: clean and 0' "0:CHECK-DEMO: clean (1 files)" "$?:$out"
+check 'grep no-match is not wrapped: clean and 0' "0:DEMO: clean (1 files)" "$?:$out"
 
 # A grep that could not read its input (status 2) does reach the guard.
 bash -c '

@@ -42,7 +42,7 @@ mkdir -p "$repo/gate-sdk" "$repo/bin" && git -C "$repo" init -q || exit 2
 cp "$GATE_SDK_NATIVE_BIN" "$repo/bin/gates" || exit 2
 printf '/bin/\n/.tmp/\n' >"$repo/.gitignore"
 : >"$repo/gate-sdk/.keep"
-gate check-green 0 'echo CHECK-GREEN: clean'
+gate check-green 0 'echo GREEN: clean'
 gate check-top 0 'git -C sub rev-parse --show-toplevel >"$(git rev-parse --show-toplevel)/.tmp-top"'
 printf 'check-green\ncheck-top\n' >"$repo/scripts/gates.list"
 mkdir -p "$repo/sub" && : >"$repo/sub/.keep"

@@ -17,8 +17,8 @@ case "$(cat mode 2>/dev/null)" in
 bad) echo "bad.md:1: bad"; echo "help: remove bad.md"; exit 1 ;;
 crash) echo "check-x: cannot read its input" >&2; exit 2 ;;
 silent) echo "all fine"; exit 0 ;;
-args) printf "arg:%s\n" "$@"; echo "CHECK-X: clean (args)"; exit 0 ;;
-*) echo "CHECK-X: clean (1 case)"; exit 0 ;;
+args) printf "arg:%s\n" "$@"; echo "X: clean (args)"; exit 0 ;;
+*) echo "X: clean (1 case)"; exit 0 ;;
 esac'
 
 # tree NAME GOOD-MODE BAD-MODE EXPECT — a scratch dir holding the member and
@@ -43,7 +43,7 @@ tree bad-exits-zero ok ok 'bad.md:1: bad\n'
 gate_expect bad-exits-zero 1 'exit 0, want 1' gate-tests scripts
 
 tree no-clean-line silent bad 'bad.md:1: bad\n'
-gate_expect no-clean-line 1 'no clean line CHECK-X: clean (...)' gate-tests scripts
+gate_expect no-clean-line 1 'no clean line X: clean (...)' gate-tests scripts
 
 tree member-exits-two crash bad 'bad.md:1: bad\n'
 gate_expect member-exits-two 2 'the gate exited 2, so the fixture is malformed' gate-tests scripts

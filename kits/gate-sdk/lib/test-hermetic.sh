@@ -192,7 +192,7 @@ gate_arm_run() {
 #     gate_sandbox check-foo "$GATE_SDK_ROOT/checks"
 #     gate_scratch_repo clean
 #     printf 'x\n' | gate_put README.md
-#     gate_expect clean 0 'CHECK-FOO: clean ('
+#     gate_expect clean 0 'FOO: clean ('
 #     gate_tests_done
 #
 # Public state, for a test's own setup steps: GATE_SANDBOX (the sandbox),
