@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"path"
 	"sort"
+	"strings"
 )
 
 //go:embed */knobs.toml
@@ -50,4 +51,26 @@ func All() ([]Table, error) {
 		out = append(out, Table{Kit: path.Dir(n), Data: data})
 	}
 	return out, nil
+}
+
+//go:embed */checks/*.gate
+var descriptors embed.FS
+
+// Descriptor answers the shipped `.gate` descriptor of a compiled gate as
+// kits/<kit>/checks/<name>.gate spells it, so a gate's help can quote its
+// declared invariant where no kit is vendored. ok is false when no
+// embedded kit ships the name.
+func Descriptor(name string) (path string, data []byte, ok bool) {
+	if name == "" || strings.ContainsAny(name, `*?[\/`) {
+		return "", nil, false
+	}
+	matches, err := fs.Glob(descriptors, "*/checks/"+name+".gate")
+	if err != nil || len(matches) != 1 {
+		return "", nil, false
+	}
+	data, err = descriptors.ReadFile(matches[0])
+	if err != nil {
+		return "", nil, false
+	}
+	return matches[0], data, true
 }

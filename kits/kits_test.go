@@ -34,3 +34,16 @@ func TestAllOrderAndContent(t *testing.T) {
 		}
 	}
 }
+
+func TestDescriptorIsEmbedded(t *testing.T) {
+	p, data, ok := Descriptor("check-tree-terms")
+	if !ok || p != "gate-sdk/checks/check-tree-terms.gate" || !bytes.Contains(data, []byte("# spec:")) {
+		t.Fatalf("check-tree-terms descriptor: %q %q %v", p, data, ok)
+	}
+	if _, _, ok := Descriptor("check-no-such-gate"); ok {
+		t.Fatal("an unshipped name answered a descriptor")
+	}
+	if _, _, ok := Descriptor("check-tree-term?"); ok {
+		t.Fatal("a glob metacharacter must not match every descriptor")
+	}
+}

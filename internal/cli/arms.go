@@ -96,16 +96,16 @@ func emitNames() []string {
 // own `--emit-<name>` flag. It is the one place that still knows the argv
 // opened with --emit, so an unknown name is refused here with the emit
 // family rather than the gate roster.
-func normalize(args []string) ([]string, error) {
+func normalize(prog string, args []string) ([]string, error) {
 	if len(args) == 0 || args[0] != "--emit" {
 		return args, nil
 	}
 	if len(args) < 2 || args[1] == "" {
-		return nil, usageError{msg: "run-gates: --emit needs an arm name; emit arms: " + strings.Join(emitNames(), " ")}
+		return nil, usageError{msg: prog + ": --emit needs an arm name; emit arms: " + strings.Join(emitNames(), " ")}
 	}
 	flag := "--emit-" + args[1]
 	if _, ok := lookupArm(flag); !ok {
-		return nil, refusal{msg: fmt.Sprintf("run-gates: no emit arm %q; emit arms: %s", args[1], strings.Join(emitNames(), " "))}
+		return nil, refusal{msg: fmt.Sprintf("%s: no emit arm %q; emit arms: %s", prog, args[1], strings.Join(emitNames(), " "))}
 	}
 	return append([]string{flag}, args[2:]...), nil
 }

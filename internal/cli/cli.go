@@ -29,6 +29,9 @@ type IO struct {
 	Stdout io.Writer
 	Stderr io.Writer
 	Env    func(string) (string, bool)
+	// Name is the name the user invoked, which every refusal opens with:
+	// "gates" for the binary (the default), "run-gates" through the front end.
+	Name string
 }
 
 // Main runs the binary with args (without argv[0]) and answers the exit status.
@@ -41,11 +44,11 @@ func Main(args []string, sio IO) int {
 
 func dispatch(s *Session, args []string) int {
 	if len(args) == 0 {
-		writeUsage(s.Stdout)
+		writeUsage(s.Stdout, s.prog)
 		return 0
 	}
 	// assertion C: --emit <name> becomes --emit-<name> once, before dispatch.
-	args, err := normalize(args)
+	args, err := normalize(s.prog, args)
 	if err != nil {
 		return s.fail(err)
 	}
@@ -53,22 +56,23 @@ func dispatch(s *Session, args []string) int {
 	switch head {
 	case "-h", "--help":
 		// assertion A: help first is usage on stdout, exit 0.
-		writeUsage(s.Stdout)
+		writeUsage(s.Stdout, s.prog)
 		return 0
 	case "--list":
 		// assertion F: the roster with each member's owner.
-		if len(args) > 1 {
-			return s.fail(usageError{msg: fmt.Sprintf("run-gates: --list takes no operand, got %q", args[1])})
-		}
-		return listRoster(s)
-	case "--version":
-		fmt.Fprintf(s.Stdout, "gates %s\n", sourceStamp)
-		return 0
+		return listArm(s, args[1:])
+	case "--version", "-v":
+		return versionArm(s, args[1:])
 	case "--source-stamp":
 		fmt.Fprintln(s.Stdout, sourceStamp)
 		return 0
 	}
 	if arm, ok := lookupArm(head); ok {
+		// Help asked of an arm is its own help, whatever its grammar.
+		if len(args) > 1 && (args[1] == "-h" || args[1] == "--help") {
+			s.writeArmHelp(s.Stdout, arm)
+			return 0
+		}
 		code := arm.Main(s, args[1:])
 		// assertion D: an emit arm answers 0 or 2.
 		if arm.Family == Emit && code != 0 {
@@ -82,13 +86,18 @@ func dispatch(s *Session, args []string) int {
 		return runBattery(s, args)
 	}
 	if def, ok := findGate(head); ok {
+		// A gate's operand that asks for help is never handed to the rule.
+		if isHelp(args[1:]) {
+			s.writeGateHelp(s.Stdout, def)
+			return 0
+		}
 		return runStandalone(s, def, args[1:])
 	}
 	if code, ok := readable(s, args); ok {
 		return code
 	}
 	// assertion E: an unknown first token names the compiled roster.
-	return s.fail(refusal{msg: fmt.Sprintf("gates: no gate or arm named %q\nknown gates: %s\nrun `gates --help` for the arms", head, strings.Join(gateNames(), " "))})
+	return s.fail(refusal{msg: fmt.Sprintf("%s: no gate or arm named %q\nknown gates: %s\nrun `gates --help` for the arms", s.prog, head, strings.Join(gateNames(), " "))})
 }
 
 // fail prints err the way its class asks and answers exit 2.
@@ -96,7 +105,7 @@ func (s *Session) fail(err error) int {
 	var u usageError
 	if errors.As(err, &u) {
 		fmt.Fprintln(s.Stderr, u.msg)
-		writeUsage(s.Stderr)
+		writeUsage(s.Stderr, s.prog)
 		return 2
 	}
 	fmt.Fprintln(s.Stderr, strings.TrimRight(err.Error(), "\n"))
@@ -134,29 +143,37 @@ func listRoster(s *Session) int {
 	return 0
 }
 
-func writeUsage(w io.Writer) {
+// writeUsage prints the top-level usage: the grammar, every arm of the arm
+// table and every readable word of the command table.
+func writeUsage(w io.Writer, prog string) {
 	fmt.Fprintln(w, "usage: gates <gate> [<arg>...]            run one gate over the working directory")
 	fmt.Fprintln(w, "       gates [--run] [<gates-dir>]        run the registered battery")
 	fmt.Fprintln(w, "       gates --for <path>...              run the gates whose manifests couple to the paths")
 	fmt.Fprintln(w, "       gates --only <name>... [-- <arg>...] run the named registered gates")
 	fmt.Fprintln(w, "       gates --emit <name> [<arg>...]     print a projection")
 	fmt.Fprintln(w, "       gates --list                       list the compiled gates and their owning kit")
-	fmt.Fprintln(w, "       gates -h | --help                  this text")
+	fmt.Fprintln(w, "       gates -v | --version               the build's source stamp")
+	fmt.Fprintln(w, "       gates -h | --help                  this text; gates <gate> --help and gates <arm> --help for one")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "arms:")
 	for _, a := range armTable() {
-		spell := a.Flag
-		if strings.HasPrefix(spell, "--emit-") {
-			spell = "--emit " + strings.TrimPrefix(spell, "--emit-")
-		}
-		line := spell
-		if a.Synopsis != "" {
-			line += " " + a.Synopsis
-		}
-		fmt.Fprintf(w, "  %s\n      %s\n", line, a.Summary)
+		fmt.Fprintf(w, "  %s\n      %s\n", armSpelling(a), a.Summary)
 	}
 	fmt.Fprintln(w)
+	fmt.Fprintln(w, "commands:")
+	for _, c := range commandTable() {
+		line := c.Name
+		if c.Synopsis != "" {
+			line += " " + c.Synopsis
+		}
+		fmt.Fprintf(w, "  gates %s\n      %s\n", line, c.Summary)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "gates and battery runs take --format text|json; the text is the default.")
 	fmt.Fprintln(w, "exit status: 0 clean, 1 a gate found a violation, 2 the command could not run.")
+	if prog != "gates" {
+		fmt.Fprintf(w, "(%s passes its arguments to the gates binary.)\n", prog)
+	}
 }
 
 // Launch is the process entry: a binary started under a served git hook's
@@ -168,5 +185,20 @@ func Launch(argv []string, sio IO) int {
 	if hook, ok := launcherHook(argv[0]); ok {
 		return runLauncher(hook, argv[1:], sio)
 	}
+	sio.Name = invokedName(argv[0])
 	return Main(argv[1:], sio)
+}
+
+// invokedName answers the name refusals carry: the front end starts the
+// binary under argv[0] "run-gates"; every other start is the binary's own.
+func invokedName(argv0 string) string {
+	base := argv0
+	if i := strings.LastIndexAny(base, `/\`); i >= 0 {
+		base = base[i+1:]
+	}
+	base = strings.TrimSuffix(strings.TrimSuffix(base, ".exe"), ".sh")
+	if base == "run-gates" {
+		return "run-gates"
+	}
+	return "gates"
 }

@@ -7,17 +7,17 @@ import (
 )
 
 func TestNormalizeEmit(t *testing.T) {
-	got, err := normalize([]string{"--emit", "kit-roots", "x"})
+	got, err := normalize("run-gates", []string{"--emit", "kit-roots", "x"})
 	if err != nil || !reflect.DeepEqual(got, []string{"--emit-kit-roots", "x"}) {
 		t.Fatalf("got %q, %v", got, err)
 	}
-	if _, err := normalize([]string{"--emit", "nope"}); err == nil || !strings.Contains(err.Error(), "kit-roots") {
+	if _, err := normalize("run-gates", []string{"--emit", "nope"}); err == nil || !strings.Contains(err.Error(), "kit-roots") {
 		t.Fatalf("unknown emit name: %v", err)
 	}
-	if _, err := normalize([]string{"--emit"}); err == nil {
+	if _, err := normalize("run-gates", []string{"--emit"}); err == nil {
 		t.Fatal("--emit with no name must refuse")
 	}
-	if got, _ := normalize([]string{"--run", "--emit"}); !reflect.DeepEqual(got, []string{"--run", "--emit"}) {
+	if got, _ := normalize("run-gates", []string{"--run", "--emit"}); !reflect.DeepEqual(got, []string{"--run", "--emit"}) {
 		t.Fatalf("only a leading --emit is rewritten: %q", got)
 	}
 }
@@ -42,7 +42,7 @@ func TestParseRunArgs(t *testing.T) {
 		{args: []string{"a", "b"}, refusal: "unexpected operand 'b'"},
 	}
 	for _, c := range cases {
-		got, help, err := parseRunArgs(c.args)
+		got, help, err := parseRunArgs("run-gates", c.args)
 		if c.refusal != "" {
 			if _, ok := err.(usageError); !ok || !strings.Contains(err.Error(), c.refusal) {
 				t.Errorf("%q: err %v, want usage refusal %q", c.args, err, c.refusal)

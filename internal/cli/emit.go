@@ -13,7 +13,7 @@ func noOperands(s *Session, flag string, args []string) bool {
 	if len(args) == 0 {
 		return true
 	}
-	s.fail(usageError{msg: fmt.Sprintf("run-gates: %s takes no operand, got %q", flag, args[0])})
+	s.fail(usageError{msg: fmt.Sprintf("%s: %s takes no operand, got %q", s.prog, flag, args[0])})
 	return false
 }
 
@@ -24,7 +24,7 @@ func dashFree(s *Session, flag, usage string, args []string) ([]string, bool) {
 	}
 	for _, a := range args {
 		if strings.HasPrefix(a, "-") {
-			fmt.Fprintf(s.Stderr, "run-gates: %s: unrecognized option %q\n%s\n", flag, a, usage)
+			fmt.Fprintf(s.Stderr, "%s: %s: unrecognized option %q\n%s\n", s.prog, flag, a, usage)
 			return nil, false
 		}
 	}
@@ -64,7 +64,7 @@ func emitKnobValues(s *Session, args []string) int {
 		return 2
 	}
 	if len(names) == 0 {
-		fmt.Fprintln(s.Stderr, "run-gates: --emit knob-values needs at least one knob name\nusage: gates --emit knob-values <NAME>...")
+		fmt.Fprintln(s.Stderr, s.prog+": --emit knob-values needs at least one knob name\nusage: gates --emit knob-values <NAME>...")
 		return 2
 	}
 	set, err := s.Knobs()

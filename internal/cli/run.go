@@ -25,20 +25,20 @@ type runArgs struct {
 	dashDash bool
 }
 
-func parseRunArgs(args []string) (runArgs, bool, error) {
+func parseRunArgs(prog string, args []string) (runArgs, bool, error) {
 	var r runArgs
 	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
 		return r, true, nil
 	}
 	unrecognized := func(tok string) error {
-		return usageError{msg: fmt.Sprintf("run-gates: unrecognized option '%s'", tok)}
+		return usageError{msg: fmt.Sprintf("%s: unrecognized option '%s'", prog, tok)}
 	}
 	for i := 0; i < len(args); i++ {
 		tok := args[i]
 		switch {
 		case tok == "--for" || tok == "--only":
 			if r.hasFor || r.hasOnly {
-				return r, false, usageError{msg: "run-gates: --for and --only each take the rest of the line; give one"}
+				return r, false, usageError{msg: prog + ": --for and --only each take the rest of the line; give one"}
 			}
 			rest := args[i+1:]
 			if tok == "--for" {
@@ -50,7 +50,7 @@ func parseRunArgs(args []string) (runArgs, bool, error) {
 					r.forPaths = append(r.forPaths, p)
 				}
 				if len(r.forPaths) == 0 {
-					return r, false, usageError{msg: "run-gates: --for needs at least one path"}
+					return r, false, usageError{msg: prog + ": --for needs at least one path"}
 				}
 			} else {
 				r.hasOnly = true
@@ -66,13 +66,13 @@ func parseRunArgs(args []string) (runArgs, bool, error) {
 					r.only = append(r.only, n)
 				}
 				if len(r.only) == 0 {
-					return r, false, usageError{msg: "run-gates: --only needs at least one gate name"}
+					return r, false, usageError{msg: prog + ": --only needs at least one gate name"}
 				}
 			}
 			return r, false, nil
 		case tok == "--gates-dir":
 			if i+1 >= len(args) || r.gatesDir != "" {
-				return r, false, usageError{msg: "run-gates: --gates-dir takes one directory"}
+				return r, false, usageError{msg: prog + ": --gates-dir takes one directory"}
 			}
 			i++
 			r.gatesDir = args[i]
@@ -82,14 +82,14 @@ func parseRunArgs(args []string) (runArgs, bool, error) {
 				r.gatesDir = args[i]
 			}
 			if i+1 < len(args) {
-				return r, false, usageError{msg: fmt.Sprintf("run-gates: unexpected operand '%s'", args[i+1])}
+				return r, false, usageError{msg: fmt.Sprintf("%s: unexpected operand '%s'", prog, args[i+1])}
 			}
 		case strings.HasPrefix(tok, "-"):
 			// assertion B: a dash-led token is an unrecognized option wherever it stands.
 			return r, false, unrecognized(tok)
 		default:
 			if r.gatesDir != "" {
-				return r, false, usageError{msg: fmt.Sprintf("run-gates: unexpected operand '%s'", tok)}
+				return r, false, usageError{msg: fmt.Sprintf("%s: unexpected operand '%s'", prog, tok)}
 			}
 			r.gatesDir = tok
 		}
@@ -100,17 +100,19 @@ func parseRunArgs(args []string) (runArgs, bool, error) {
 // runBattery is the --run arm: every registered member, or the --for /
 // --only selection, on the worker pool, reported quiet-green/loud-red.
 func runBattery(s *Session, args []string) int {
-	ra, help, err := parseRunArgs(args)
+	ra, help, err := parseRunArgs(s.prog, args)
 	if err != nil {
 		return s.fail(err)
 	}
 	if help {
-		writeUsage(s.Stdout)
+		if arm, ok := lookupArm("--run"); ok {
+			s.writeArmHelp(s.Stdout, arm)
+		}
 		return 0
 	}
 	// assertion G: the battery reads a repository's tree or refuses.
 	if _, err := s.Top(); err != nil {
-		return s.fail(fmt.Errorf("run-gates: %v", err))
+		return s.fail(fmt.Errorf("%s: %v", s.prog, err))
 	}
 	configured, err := s.GatesDir()
 	if err != nil {
@@ -123,13 +125,13 @@ func runBattery(s *Session, args []string) int {
 	reg, err := s.loadRegistry(gatesDir)
 	if err != nil {
 		if registry.IsKind(err, registry.KindNoRegistry) {
-			return s.fail(refusal{msg: "run-gates: " + err.Error() + s.steer(ra.gatesDir, configured)})
+			return s.fail(refusal{msg: s.prog + ": " + err.Error() + s.steer(ra.gatesDir, configured)})
 		}
-		return s.fail(fmt.Errorf("run-gates: %v", err))
+		return s.fail(fmt.Errorf("%s: %v", s.prog, err))
 	}
 	// assertion F: an empty registry never reads green.
 	if len(reg.Members) == 0 {
-		return s.fail(refusal{msg: fmt.Sprintf("run-gates: %s names no gates", reg.Path)})
+		return s.fail(refusal{msg: fmt.Sprintf("%s: %s names no gates", s.prog, reg.Path)})
 	}
 
 	var selected []selection
@@ -160,7 +162,7 @@ func runBattery(s *Session, args []string) int {
 	}
 	scratch, err := os.MkdirTemp("", "gates-run-")
 	if err != nil {
-		return s.fail(fmt.Errorf("run-gates: cannot make the run's scratch directory: %v", err))
+		return s.fail(fmt.Errorf("%s: cannot make the run's scratch directory: %v", s.prog, err))
 	}
 	defer os.RemoveAll(scratch)
 
@@ -185,14 +187,14 @@ func runBattery(s *Session, args []string) int {
 	// assertion G: timings only after an unfiltered run of the configured registry.
 	if !ra.hasFor && !ra.hasOnly && gatesDir == configured {
 		if err := s.writeTimings(verdicts); err != nil {
-			fmt.Fprintf(s.Stderr, "run-gates: %v\n", err)
+			fmt.Fprintf(s.Stderr, "%s: %v\n", s.prog, err)
 			code = 2
 		}
 	}
 	// assertion H: SARIF after the verdicts; an unwritable path is exit 2.
 	if path := s.Getenv("GATE_SDK_SARIF_FILE"); path != "" {
 		if err := s.writeSARIF(path, reg, verdicts); err != nil {
-			fmt.Fprintf(s.Stderr, "run-gates: cannot write the SARIF log %s: %v\n", path, err)
+			fmt.Fprintf(s.Stderr, "%s: cannot write the SARIF log %s: %v\n", s.prog, path, err)
 			code = 2
 		}
 	}
@@ -237,7 +239,7 @@ func (s *Session) selectOnly(reg *loadedRegistry, ra runArgs) ([]selection, erro
 			}
 		}
 		if len(missing) > 0 {
-			return nil, refusal{msg: fmt.Sprintf("run-gates: --only: %s is not registered in %s and no check dir declares it", strings.Join(sortedCopy(missing), ", "), reg.Path)}
+			return nil, refusal{msg: fmt.Sprintf("%s: --only: %s is not registered in %s and no check dir declares it", s.prog, strings.Join(sortedCopy(missing), ", "), reg.Path)}
 		}
 	}
 	if ra.dashDash {
@@ -246,7 +248,7 @@ func (s *Session) selectOnly(reg *loadedRegistry, ra runArgs) ([]selection, erro
 			for _, sel := range out {
 				names = append(names, sel.member.Name)
 			}
-			return nil, refusal{msg: fmt.Sprintf("run-gates: arguments after -- go to exactly one gate, and the selection holds %d: %s", len(out), strings.Join(names, " "))}
+			return nil, refusal{msg: fmt.Sprintf("%s: arguments after -- go to exactly one gate, and the selection holds %d: %s", s.prog, len(out), strings.Join(names, " "))}
 		}
 		out[0].args = ra.forward
 	}
@@ -258,7 +260,7 @@ func (s *Session) selectOnly(reg *loadedRegistry, ra runArgs) ([]selection, erro
 func (s *Session) selectFor(reg *loadedRegistry, paths []string) ([]selection, bool, error) {
 	sels, err := SelectForPaths(reg.Registry, reg.env, paths)
 	if err != nil {
-		return nil, false, fmt.Errorf("run-gates: %v", err)
+		return nil, false, fmt.Errorf("%s: %v", s.prog, err)
 	}
 	return sels, len(sels) == 0, nil
 }
@@ -393,7 +395,7 @@ func (s *Session) jobs() (int, error) {
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < 1 {
-		return 0, refusal{msg: fmt.Sprintf("run-gates: GATE_SDK_JOBS=%q is not a positive worker count", v)}
+		return 0, refusal{msg: fmt.Sprintf("%s: GATE_SDK_JOBS=%q is not a positive worker count", s.prog, v)}
 	}
 	return n, nil
 }
@@ -460,7 +462,7 @@ func (s *Session) steer(positional, configured string) string {
 	if _, ok := reg.Member(positional); !ok {
 		return ""
 	}
-	return fmt.Sprintf("\nrun-gates: %s is a registered gate, not a gates dir; run it with: gates --only %s", positional, positional)
+	return fmt.Sprintf("\n%s: %s is a registered gate, not a gates dir; run it with: gates --only %s", s.prog, positional, positional)
 }
 
 func readDeclaration(path string) (*registry.Manifest, error) {

@@ -17,6 +17,8 @@ import (
 type Session struct {
 	IO
 
+	prog string // the invoked name every refusal opens with
+
 	cwdOnce sync.Once
 	cwd     string
 	cwdErr  error
@@ -41,7 +43,11 @@ func newSession(sio IO) *Session {
 	if sio.Env == nil {
 		sio.Env = os.LookupEnv
 	}
-	return &Session{IO: sio}
+	prog := sio.Name
+	if prog == "" {
+		prog = "gates"
+	}
+	return &Session{IO: sio, prog: prog}
 }
 
 func (s *Session) close() {}

@@ -175,7 +175,10 @@ type Rule func(c *Context) int
 // Def binds a descriptor name to its rule.
 type Def struct {
 	Name  string
-	Owner string   // declaring kit's directory name; "" for a consumer-declared member
-	Knobs []string // knobs the rule reads; their kits' tracked knob files become derived couples
-	Rule  Rule
+	Owner string // declaring kit's directory name; "" for a consumer-declared member
+	// Operands is the operand grammar its help prints, e.g. "[<root>]";
+	// "-" declares that the gate takes none, "" that it is undocumented.
+	Operands string
+	Knobs    []string // knobs the rule reads; their kits' tracked knob files become derived couples
+	Rule     Rule
 }

@@ -8,12 +8,12 @@ func actionGates() []gate.Def {
 	scan := []string{"GATE_SDK_PRUNE_DIRS", "GATE_SDK_PRUNE_EXTRA_DIRS"}
 	with := func(extra ...string) []string { return append(append([]string(nil), scan...), extra...) }
 	return []gate.Def{
-		{Name: "check-action-gh-repo", Rule: checkActionGhRepo, Knobs: with()},
-		{Name: "check-action-job-ref", Rule: checkActionJobRef, Knobs: with("GATE_SDK_JOB_REF_PATTERNS")},
-		{Name: "check-action-permissions", Rule: checkActionPermissions, Knobs: with()},
-		{Name: "check-action-pinning", Rule: checkActionPinning, Knobs: with()},
-		{Name: "check-action-run-path", Rule: checkActionRunPath, Knobs: with()},
-		{Name: "check-action-run-shell", Rule: checkActionRunShell, Knobs: with()},
-		{Name: "check-action-step-order", Rule: checkActionStepOrder, Knobs: with(stepOrderActionKnob, stepOrderProgramsKnob)},
+		{Name: "check-action-gh-repo", Operands: "[<scan-root>]", Rule: checkActionGhRepo, Knobs: with()},
+		{Name: "check-action-job-ref", Operands: "[<scan-root>]", Rule: checkActionJobRef, Knobs: with("GATE_SDK_JOB_REF_PATTERNS")},
+		{Name: "check-action-permissions", Operands: "[<scan-root>]", Rule: checkActionPermissions, Knobs: with()},
+		{Name: "check-action-pinning", Operands: "[<scan-root>]", Rule: checkActionPinning, Knobs: with()},
+		{Name: "check-action-run-path", Operands: "[<scan-root>]", Rule: checkActionRunPath, Knobs: with()},
+		{Name: "check-action-run-shell", Operands: "[<scan-root>]", Rule: checkActionRunShell, Knobs: with()},
+		{Name: "check-action-step-order", Operands: "[<scan-root>]", Rule: checkActionStepOrder, Knobs: with(stepOrderActionKnob, stepOrderProgramsKnob)},
 	}
 }

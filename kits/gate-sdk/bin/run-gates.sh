@@ -123,14 +123,14 @@ fi
 # positional being the gates dir, read where it was typed.
 # assertion H: argv routing.
 if [ $# -eq 0 ]; then
-	exec "$_rg_bin" --run
+	exec -a run-gates "$_rg_bin" --run
 fi
 case $1 in
--*) exec "$_rg_bin" "$@" ;;
+-*) exec -a run-gates "$_rg_bin" "$@" ;;
 esac
 if [ -n "$_rg_prefix" ] && ! gate_path_rooted "$1"; then
 	_rg_dir="$_rg_prefix$1"
 	shift
 	set -- "$_rg_dir" "$@"
 fi
-exec "$_rg_bin" --run "$@"
+exec -a run-gates "$_rg_bin" --run "$@"
