@@ -23,6 +23,22 @@ import (
 type Outcome struct {
 	Code   int
 	Output []byte // stdout and stderr, merged in write order
+	// Structured is set for a member that reported its findings as data
+	// (an in-process rule); Findings are then the lines Output printed.
+	Structured bool
+	Findings   []Finding
+}
+
+// Finding is one violation as a structured report carries it. Text is the
+// line the text transcript prints for it.
+type Finding struct {
+	Path    string
+	Line    int
+	Column  int
+	Class   string
+	Message string
+	Help    string
+	Text    string
 }
 
 // Member is one selected registry entry.
@@ -147,15 +163,26 @@ func Report(w io.Writer, verdicts []Verdict, verbose bool, specLine func(Member)
 			}
 		}
 	}
-	if len(failed) == 0 {
-		fmt.Fprintf(w, "All %d gates passed.\n", len(verdicts))
-	} else {
-		fmt.Fprintf(w, "%d of %d gates FAILED: %s\n", len(failed), len(verdicts), strings.Join(failed, " "))
-	}
+	fmt.Fprintln(w, Summary(verdicts))
 	for _, o := range omissions {
 		fmt.Fprintf(w, "%d gate(s) omitted from the registry for %q; restore them by deleting their `# omitted:` lines when the reason no longer holds.\n", o.Count, o.Reason)
 	}
 	return len(failed)
+}
+
+// Summary is the battery's closing line: every member passed, or which
+// of them failed.
+func Summary(verdicts []Verdict) string {
+	var failed []string
+	for _, v := range verdicts {
+		if !v.Passed() {
+			failed = append(failed, v.Name)
+		}
+	}
+	if len(failed) == 0 {
+		return fmt.Sprintf("All %d gates passed.", len(verdicts))
+	}
+	return fmt.Sprintf("%d of %d gates FAILED: %s", len(failed), len(verdicts), strings.Join(failed, " "))
 }
 
 // Omission counts the `# omitted:` registry lines carrying one reason token.

@@ -3,7 +3,6 @@ package battery
 import (
 	"bytes"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/owenrumney/go-sarif/v2/sarif"
@@ -50,22 +49,15 @@ func SARIF(verdicts []Verdict, in SARIFInput) ([]byte, error) {
 			}
 		}
 		placed := 0
-		for _, line := range strings.Split(strings.TrimRight(string(v.Output), "\n"), "\n") {
-			m := findingLine.FindStringSubmatch(line)
-			if m == nil || in.IsFile == nil || !in.IsFile(m[1]) {
+		for _, f := range located(v) {
+			if f.Path == "" || f.Line < 1 || in.IsFile == nil || !in.IsFile(f.Path) {
 				continue
 			}
-			n, err := strconv.Atoi(m[2])
-			if err != nil || n < 1 {
-				continue
+			region := sarif.NewRegion().WithStartLine(f.Line)
+			if f.Column > 0 {
+				region.WithStartColumn(f.Column)
 			}
-			region := sarif.NewRegion().WithStartLine(n)
-			if m[3] != "" {
-				if c, err := strconv.Atoi(m[3]); err == nil && c > 0 {
-					region.WithStartColumn(c)
-				}
-			}
-			run.AddResult(resultAt(v.Name, line, m[1], region))
+			run.AddResult(resultAt(v.Name, f.Text, f.Path, region))
 			placed++
 		}
 		if placed > 0 {
@@ -87,6 +79,16 @@ func SARIF(verdicts []Verdict, in SARIFInput) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// located answers the findings SARIF places: a structured member's own
+// when it reported a violation, otherwise every contract line of its
+// output (a refusal's file:line: lines among them).
+func located(v Verdict) []Finding {
+	if v.Structured && v.Code == 1 {
+		return v.Findings
+	}
+	return ParseContract(v.Output)
 }
 
 func resultAt(rule, msg, path string, region *sarif.Region) *sarif.Result {

@@ -49,6 +49,9 @@ func TestParseRunArgs(t *testing.T) {
 			}
 			continue
 		}
+		if !c.help {
+			c.want.format = formatText
+		}
 		if err != nil || help != c.help || !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%q: got %+v help=%v err=%v, want %+v", c.args, got, help, err, c.want)
 		}

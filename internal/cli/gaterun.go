@@ -46,6 +46,13 @@ func (s *Session) gateContext(def gate.Def, args []string, out, errw io.Writer, 
 // runStandalone is `gates <gate> [args]`: the rule over the working
 // directory with its output on the process's own streams.
 func runStandalone(s *Session, def gate.Def, args []string) int {
+	format, args, err := takeFormat(s.prog, args)
+	if err != nil {
+		return s.fail(err)
+	}
+	if format == formatJSON {
+		return runStandaloneJSON(s, def, args)
+	}
 	scratch, err := os.MkdirTemp("", "gates-"+def.Name+"-")
 	if err != nil {
 		fmt.Fprintf(s.Stderr, "%s: cannot make a scratch directory: %v\n", def.Name, err)
@@ -74,7 +81,7 @@ func inProcess(s *Session, def gate.Def, args []string) func(scratch string) bat
 			return battery.Outcome{Code: 2, Output: buf.Bytes()}
 		}
 		code := protect(def, c)
-		return battery.Outcome{Code: code, Output: buf.Bytes()}
+		return battery.Outcome{Code: code, Output: buf.Bytes(), Structured: true, Findings: structured(c.Findings())}
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/battery"
+	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/spawn"
 	"github.com/gate-sdk/gates/internal/walk"
@@ -23,6 +24,7 @@ type runArgs struct {
 	hasFor   bool
 	hasOnly  bool
 	dashDash bool
+	format   string // --format: text (the default) or json
 }
 
 func parseRunArgs(prog string, args []string) (runArgs, bool, error) {
@@ -30,6 +32,11 @@ func parseRunArgs(prog string, args []string) (runArgs, bool, error) {
 	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
 		return r, true, nil
 	}
+	format, args, err := takeFormat(prog, args)
+	if err != nil {
+		return r, false, err
+	}
+	r.format = format
 	unrecognized := func(tok string) error {
 		return usageError{msg: fmt.Sprintf("%s: unrecognized option '%s'", prog, tok)}
 	}
@@ -142,8 +149,17 @@ func runBattery(s *Session, args []string) int {
 		var none bool
 		selected, none, err = s.selectFor(reg, ra.forPaths)
 		if err == nil && none {
+			var lines []string
 			for _, p := range ra.forPaths {
-				fmt.Fprintf(s.Stdout, "no registered gate couples to %s\n", p)
+				lines = append(lines, fmt.Sprintf("no registered gate couples to %s", p))
+			}
+			if ra.format == formatJSON {
+				doc := battery.Document(nil, nil, gate.ID)
+				doc.Summary = strings.Join(lines, "\n")
+				return s.writeDocument(doc, 0)
+			}
+			for _, l := range lines {
+				fmt.Fprintln(s.Stdout, l)
 			}
 			return 0
 		}
@@ -176,13 +192,18 @@ func runBattery(s *Session, args []string) int {
 			return os.MkdirTemp(scratch, name+"-")
 		},
 	})
-	verbose := s.Getenv("GATE_SDK_VERBOSE") != ""
-	failed := battery.Report(s.Stdout, verdicts, verbose, s.specLine, omissions(reg))
-
-	// assertion E: any red is exit 1, whatever the member returned.
 	code := 0
-	if failed > 0 {
-		code = 1
+	if ra.format == formatText {
+		verbose := s.Getenv("GATE_SDK_VERBOSE") != ""
+		// assertion E: any red is exit 1, whatever the member returned.
+		if failed := battery.Report(s.Stdout, verdicts, verbose, s.specLine, omissions(reg)); failed > 0 {
+			code = 1
+		}
+	}
+	var doc battery.JSONReport
+	if ra.format == formatJSON {
+		doc = battery.Document(verdicts, s.specLine, gate.ID)
+		code = doc.Exit
 	}
 	// assertion G: timings only after an unfiltered run of the configured registry.
 	if !ra.hasFor && !ra.hasOnly && gatesDir == configured {
@@ -197,6 +218,10 @@ func runBattery(s *Session, args []string) int {
 			fmt.Fprintf(s.Stderr, "%s: cannot write the SARIF log %s: %v\n", s.prog, path, err)
 			code = 2
 		}
+	}
+	if ra.format == formatJSON {
+		doc.Exit = code
+		return s.writeDocument(doc, code)
 	}
 	return code
 }

@@ -92,22 +92,27 @@ func (c *Context) Refuse(format string, args ...any) int {
 // RefuseErr refuses with an error's text.
 func (c *Context) RefuseErr(err error) int { return c.Refuse("%v", err) }
 
-// Findings answers the structured findings reported so far, for SARIF.
+// Findings answers the structured findings reported so far, each with its
+// class's help line: what SARIF and --format json render.
 func (c *Context) Findings() []Finding { return c.findings }
 
 // Finding is one violation. Path and Line locate it (Line 0: whole file;
-// Path "": no file); Class keys the help line; Msg says what is wrong.
-// Text, when set, is printed verbatim instead of the composed line, for
-// gates whose finding shape is pinned (e.g. "path:lineno:line").
+// Path "": no file), Column narrows the line when the gate knows it; Class
+// keys the help line; Msg says what is wrong. Text, when set, is printed
+// verbatim instead of the composed line, for gates whose finding shape is
+// pinned (e.g. "path:lineno:line"); such a gate still fills Path and Line.
+// Help is filled by Report.Add from the class's remedy.
 type Finding struct {
-	Class string
-	Path  string
-	Line  int
-	Msg   string
-	Text  string
+	Class  string
+	Path   string
+	Line   int
+	Column int
+	Msg    string
+	Text   string
+	Help   string
 }
 
-// Line renders the finding in the contract's text form.
+// String renders the finding in the contract's text form.
 func (f Finding) String() string {
 	if f.Text != "" {
 		return f.Text
@@ -115,6 +120,8 @@ func (f Finding) String() string {
 	switch {
 	case f.Path == "":
 		return f.Msg
+	case f.Line > 0 && f.Column > 0:
+		return fmt.Sprintf("%s:%d:%d: %s", f.Path, f.Line, f.Column, f.Msg)
 	case f.Line > 0:
 		return fmt.Sprintf("%s:%d: %s", f.Path, f.Line, f.Msg)
 	default:
@@ -143,6 +150,7 @@ func (r *Report) Add(f Finding) {
 		panic(fmt.Sprintf("gate %s: finding class %q has no help line", r.c.Name, f.Class))
 	}
 	fmt.Fprintln(r.c.Out, f.String())
+	f.Help = r.helps[f.Class]
 	r.c.findings = append(r.c.findings, f)
 	if !r.seen[f.Class] {
 		r.seen[f.Class] = true

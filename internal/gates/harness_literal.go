@@ -55,7 +55,8 @@ func checkHarnessLiteral(c *gate.Context) int {
 			for j, lit := range lits {
 				if bytes.Contains(line, lit) {
 					if !valved(lines, i, harnessValve) {
-						r.Add(gate.Finding{Class: "literal", Text: fmt.Sprintf("%s:%d:%s (harness literal %s)", f.path, i+1, line, literals[j])})
+						msg := fmt.Sprintf("%s (harness literal %s)", line, literals[j])
+						r.Add(gate.Finding{Class: "literal", Path: f.path, Line: i + 1, Msg: msg, Text: fmt.Sprintf("%s:%d:%s", f.path, i+1, msg)})
 					}
 					break
 				}

@@ -74,13 +74,15 @@ func checkPortabilityFloor(c *gate.Context) int {
 			// valve, with a non-empty reason, on itself or the line above.
 			if !set.Empty() {
 				if j := set.First(string(line)); j >= 0 && !valved(lines, i, portabilityValve) {
-					r.Add(gate.Finding{Class: "construct", Text: fmt.Sprintf("%s:%d:%s (undeclared construct %s)", f.path, i+1, line, set.Patterns[j].Text)})
+					msg := fmt.Sprintf("%s (undeclared construct %s)", line, set.Patterns[j].Text)
+					r.Add(gate.Finding{Class: "construct", Path: f.path, Line: i + 1, Msg: msg, Text: fmt.Sprintf("%s:%d:%s", f.path, i+1, msg)})
 				}
 			}
 			// assertion D: a PowerShell member has no non-ASCII byte outside
 			// a full-line comment; a BOM reds line 1.
 			if isPS && (psCode[i] || i == 0 && hasBOM(f.data)) && !isASCII(line) {
-				r.Add(gate.Finding{Class: "non-ascii", Text: fmt.Sprintf("%s:%d:%s (non-ASCII outside a comment)", f.path, i+1, line)})
+				msg := fmt.Sprintf("%s (non-ASCII outside a comment)", line)
+				r.Add(gate.Finding{Class: "non-ascii", Path: f.path, Line: i + 1, Msg: msg, Text: fmt.Sprintf("%s:%d:%s", f.path, i+1, msg)})
 			}
 		}
 	}

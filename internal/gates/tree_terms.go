@@ -64,7 +64,7 @@ func checkTreeTerms(c *gate.Context) int {
 	}
 	// Reading and matching run on every CPU; records are kept per file and
 	// reported in listing order, so the output never depends on the pool.
-	records := make([][]string, len(todo))
+	records := make([][]gate.Finding, len(todo))
 	read := make([]bool, len(todo))
 	eachIndex(len(todo), func(i int, cand []int) []int {
 		p := todo[i]
@@ -96,10 +96,10 @@ func checkTreeTerms(c *gate.Context) int {
 				continue
 			}
 			if binary {
-				records[i] = append(records[i], p)
+				records[i] = append(records[i], gate.Finding{Class: "leak", Path: p, Text: p})
 				break
 			}
-			records[i] = append(records[i], fmt.Sprintf("%s:%d:%s", p, n, line))
+			records[i] = append(records[i], gate.Finding{Class: "leak", Path: p, Line: n, Msg: line, Text: fmt.Sprintf("%s:%d:%s", p, n, line)})
 		}
 		return cand
 	})
@@ -110,7 +110,7 @@ func checkTreeTerms(c *gate.Context) int {
 			scanned++
 		}
 		for _, rec := range records[i] {
-			r.Add(gate.Finding{Class: "leak", Text: rec})
+			r.Add(rec)
 		}
 	}
 	return r.Done(fmt.Sprintf("%d tracked files match none of %d banned patterns", scanned, len(set.Patterns)))
