@@ -74,6 +74,10 @@ func (v Verdict) Passed() bool { return !v.Unresolved && v.Harness == "" && v.Co
 type Options struct {
 	Jobs    int                               // worker count; <1 means 1
 	Scratch func(name string) (string, error) // makes a member's private scratch dir
+	// Started and Finished, when set, are told each member's index as it
+	// starts and ends on the pool (a live progress display); they are
+	// called from the workers and must be safe for concurrent use.
+	Started, Finished func(i int)
 }
 
 // Run executes every member and answers the verdicts in member order.
@@ -96,6 +100,12 @@ func Run(members []Member, opts Options) []Verdict {
 			continue
 		}
 		g.Go(func() error {
+			if opts.Started != nil {
+				opts.Started(i)
+			}
+			if opts.Finished != nil {
+				defer opts.Finished(i)
+			}
 			start := time.Now()
 			scratch := ""
 			if opts.Scratch != nil {

@@ -59,6 +59,8 @@ func (v Verdict) Verdict() string {
 // MemberFindings answers a verdict's findings: a structured member's own,
 // a shell member's read off its output by the output contract, and for a
 // member that could not run one finding carrying its whole output.
+//
+// assertion F: structured findings as data, a .sh member's read by the contract.
 func MemberFindings(v Verdict) []Finding {
 	if v.Passed() {
 		return nil

@@ -54,7 +54,7 @@ func armTable() []Arm {
 			Family:  Run, Main: runGateTests},
 		{Flag: "--emit-kit-roots", Synopsis: "", Summary: "print the kit roots, relative to the working directory",
 			Knobs: []string{"GATE_SDK_KIT_DIRS"}, Family: Emit, Main: emitKitRoots},
-		{Flag: "--emit-knob-roster", Synopsis: "", Summary: "print every statically owned knob with its default",
+		{Flag: "--emit-knob-roster", Synopsis: "[--describe]", Summary: "print every statically owned knob with its default; --describe: with its current value, source and description, by gate",
 			Family: Emit, Main: emitKnobRoster},
 		{Flag: "--emit-knob-values", Synopsis: "<NAME>...", Summary: "print the resolved value of each named knob",
 			Family: Emit, Main: emitKnobValues},

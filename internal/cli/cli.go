@@ -5,14 +5,16 @@
 // registration calls, so it is parsed here by hand: `-h`/`--help` first is
 // usage on stdout at exit 0; an unknown option is usage on stderr at exit 2;
 // `--` ends options; an unknown gate or arm is exit 2 naming the roster.
-// cobra serves only the readable aliases (`gates help`, `gates completion`)
-// and never decides an exit status or prints usage on a refusal.
+// The readable words (`gates help`, `gates knobs`, ...) run their arm
+// directly; cobra only writes the shell completion scripts and answers
+// their `__complete` callback, and never decides an exit status.
 package cli
 
 import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
 
@@ -36,10 +38,47 @@ type IO struct {
 
 // Main runs the binary with args (without argv[0]) and answers the exit status.
 func Main(args []string, sio IO) int {
+	env := sio.Env
+	if env == nil {
+		env = os.LookupEnv
+	}
+	colour := colourWanted(isTerminal(sio.Stdout), env)
+	live := progressWanted(isTerminal(sio.Stderr), env)
 	sio.Stdout = &departedWriter{w: sio.Stdout}
+	var cw *colourWriter
+	if colour && !wantsDocument(args) {
+		cw = &colourWriter{w: sio.Stdout}
+		sio.Stdout = cw
+	}
 	s := newSession(sio)
+	s.liveStderr = live
 	defer s.close()
-	return dispatch(s, args)
+	code := dispatch(s, args)
+	if cw != nil {
+		cw.Flush()
+	}
+	return code
+}
+
+// wantsDocument reports whether argv asks for a machine document (--format
+// json, an --emit projection, the completion protocol), which is never
+// coloured.
+func wantsDocument(args []string) bool {
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "--format=json" || a == "--format" && i+1 < len(args) && args[i+1] == "json" {
+			return true
+		}
+	}
+	if len(args) > 0 {
+		switch a := args[0]; {
+		case a == "--emit", strings.HasPrefix(a, "--emit-"), a == "--hook", a == "completion", completeWords[a]:
+			return true
+		}
+	}
+	return false
 }
 
 func dispatch(s *Session, args []string) int {
@@ -68,7 +107,7 @@ func dispatch(s *Session, args []string) int {
 		return 0
 	}
 	if arm, ok := lookupArm(head); ok {
-		// Help asked of an arm is its own help, whatever its grammar.
+		// assertion C: help asked of an arm is its own help, whatever its grammar.
 		if len(args) > 1 && (args[1] == "-h" || args[1] == "--help") {
 			s.writeArmHelp(s.Stdout, arm)
 			return 0
@@ -191,6 +230,8 @@ func Launch(argv []string, sio IO) int {
 
 // invokedName answers the name refusals carry: the front end starts the
 // binary under argv[0] "run-gates"; every other start is the binary's own.
+//
+// assertion D: refusals open with the invoked name.
 func invokedName(argv0 string) string {
 	base := argv0
 	if i := strings.LastIndexAny(base, `/\`); i >= 0 {

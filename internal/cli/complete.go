@@ -3,6 +3,7 @@ package cli
 import (
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -27,6 +28,8 @@ var batteryOptions = []string{"--for", "--only", "--gates-dir", "--format", "--h
 const noFiles = cobra.ShellCompDirectiveNoFileComp
 
 // complete answers the candidates for the word being typed after args.
+//
+// assertion A: candidates read off the gate registry, gates.list, the arm table and the knob tables.
 func (s *Session) complete(args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 	if len(args) == 0 {
 		var all []string
@@ -191,12 +194,21 @@ func (s *Session) quietRegistry() *loadedRegistry {
 	return reg
 }
 
+var (
+	tablesOnce sync.Once
+	tables     []*knob.Table
+)
+
+// staticTables answers the embedded knob tables, parsed once per process;
+// nil when they do not parse (the knob engine refuses that on its own).
+func staticTables() []*knob.Table {
+	tablesOnce.Do(func() { tables, _ = knob.DefaultTables() })
+	return tables
+}
+
 // knobNames answers every statically owned knob and environment-only name.
 func knobNames() []string {
-	tables, err := knob.DefaultTables()
-	if err != nil {
-		return nil
-	}
+	tables := staticTables()
 	var out []string
 	for _, t := range tables {
 		for _, r := range t.Rows {

@@ -49,6 +49,11 @@ func emitKitRoots(s *Session, args []string) int {
 }
 
 func emitKnobRoster(s *Session, args []string) int {
+	if len(args) == 1 && args[0] == "--describe" {
+		// The readable listing `gates knobs` prints.
+		s.writeKnobGroups(s.Stdout, nil)
+		return 0
+	}
 	if !noOperands(s, "--emit knob-roster", args) {
 		return 2
 	}

@@ -13,6 +13,8 @@ import (
 
 // isHelp reports whether operands ask for help: -h or --help before any --.
 // A gate never sees such an operand as a path.
+//
+// assertion B: a help operand before -- is help wherever it stands.
 func isHelp(args []string) bool {
 	for _, a := range args {
 		if a == "--" {
@@ -56,6 +58,8 @@ func runHelp(s *Session, args []string) int {
 // writeGateHelp prints a gate's help: its declared invariant, its operands,
 // every knob it reads with the value this tree resolves and where the
 // value came from, and where its rule is specified.
+//
+// assertion B: invariant, operands, spec and each knob with its value and source.
 func (s *Session) writeGateHelp(w io.Writer, def gate.Def) {
 	spec, from := s.gateSpec(def.Name)
 	title := def.Name
@@ -233,11 +237,7 @@ func knobSource(v *knob.Value) string {
 
 // knobDescription answers the knob table's one line for a name.
 func knobDescription(name string) string {
-	tables, err := knob.DefaultTables()
-	if err != nil {
-		return ""
-	}
-	for _, t := range tables {
+	for _, t := range staticTables() {
 		if r := t.Row(name); r != nil {
 			return r.Description
 		}

@@ -23,6 +23,8 @@ func runKnobs(s *Session, names []string) int {
 
 // writeKnobGroups prints the grouped knob listing; only restricts it to
 // the named gates when non-empty.
+//
+// assertion E: grouped by readers, each with value, source and description.
 func (s *Session) writeKnobGroups(w io.Writer, only []string) {
 	shown := map[string]bool{}
 	group := func(title string, knobs []string) {

@@ -186,12 +186,27 @@ func runBattery(s *Session, args []string) int {
 	for i, sel := range selected {
 		members[i] = s.batteryMember(sel, reg.Path)
 	}
-	verdicts := battery.Run(members, battery.Options{
+	opts := battery.Options{
 		Jobs: jobs,
 		Scratch: func(name string) (string, error) {
 			return os.MkdirTemp(scratch, name+"-")
 		},
-	})
+	}
+	var live *progress
+	if s.liveStderr {
+		names := make([]string, len(members))
+		for i, m := range members {
+			names[i] = m.Name
+		}
+		live = newProgress(s.Stderr, names)
+		opts.Started, opts.Finished = live.Start, live.Done
+		go live.run()
+	}
+	verdicts := battery.Run(members, opts)
+	if live != nil {
+		// Erased before the transcript, which the terminal shows too.
+		live.Stop()
+	}
 	code := 0
 	if ra.format == formatText {
 		verbose := s.Getenv("GATE_SDK_VERBOSE") != ""

@@ -17,7 +17,8 @@ import (
 type Session struct {
 	IO
 
-	prog string // the invoked name every refusal opens with
+	prog       string // the invoked name every refusal opens with
+	liveStderr bool   // stderr is a terminal outside CI: a battery may show progress
 
 	cwdOnce sync.Once
 	cwd     string
