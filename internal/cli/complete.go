@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -127,7 +128,7 @@ func (s *Session) completeBattery(args []string, toComplete string) ([]cobra.Com
 	for i, a := range args {
 		switch a {
 		case "--only":
-			if contains(args[i+1:], "--") {
+			if slices.Contains(args[i+1:], "--") {
 				return nil, cobra.ShellCompDirectiveDefault
 			}
 			return matching(s.registeredNames(), toComplete), noFiles
@@ -235,7 +236,7 @@ func isArm(flag string) bool {
 	return ok
 }
 
-func isTopFlag(flag string) bool { return contains(topFlags, flag) }
+func isTopFlag(flag string) bool { return slices.Contains(topFlags, flag) }
 
 // matching answers the candidates opening with prefix, each once, in order.
 func matching(all []string, prefix string) []cobra.Completion {
@@ -258,13 +259,4 @@ func dedupe(in []string) []string {
 		}
 	}
 	return out
-}
-
-func contains(list []string, v string) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }

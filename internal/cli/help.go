@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/gate"
@@ -37,7 +38,7 @@ func runHelp(s *Session, args []string) int {
 	topic := args[0]
 	if topic == "--emit" && len(args) > 1 {
 		topic = "--emit-" + args[1]
-	} else if !strings.HasPrefix(topic, "-") && contains(emitNames(), topic) {
+	} else if !strings.HasPrefix(topic, "-") && slices.Contains(emitNames(), topic) {
 		topic = "--emit-" + topic
 	}
 	if def, ok := findGate(topic); ok {

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/gate-sdk/gates/internal/gates"
 )
@@ -39,7 +40,7 @@ func (s *Session) writeKnobGroups(w io.Writer, only []string) {
 		}
 	}
 	for _, d := range gates.All() {
-		if len(only) > 0 && !contains(only, d.Name) {
+		if len(only) > 0 && !slices.Contains(only, d.Name) {
 			continue
 		}
 		group(d.Name, d.Knobs)

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gate-sdk/gates/internal/battery"
 )
 
 // redScratch is a consumer with the whole kit vendored and a tree that
@@ -24,30 +26,6 @@ func redScratch(t *testing.T) *scratch {
 	s.write("scripts/check-pass.sh", passGate, 0o755)
 	s.git("add", "-A")
 	return s
-}
-
-// jsonDoc is the part of the --format json document the tests read.
-type jsonDoc struct {
-	Verdict string `json:"verdict"`
-	Exit    int    `json:"exit"`
-	Summary string `json:"summary"`
-	Gates   []struct {
-		Gate    string `json:"gate"`
-		ID      string `json:"id"`
-		Verdict string `json:"verdict"`
-		Exit    int    `json:"exit"`
-	} `json:"gates"`
-	Findings []struct {
-		Gate    string `json:"gate"`
-		ID      string `json:"id"`
-		Path    string `json:"path"`
-		Line    int    `json:"line"`
-		Column  int    `json:"column"`
-		Class   string `json:"class"`
-		Message string `json:"message"`
-		Help    string `json:"help"`
-		Text    string `json:"text"`
-	} `json:"findings"`
 }
 
 // stdout runs the binary in the scratch repository and answers its exit
@@ -103,7 +81,7 @@ func TestBatteryJSONCarriesEveryTextFinding(t *testing.T) {
 		}
 	}
 	code, out := s.stdout(nil, "--run", "--format", "json")
-	var doc jsonDoc
+	var doc battery.JSONReport
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatalf("--format json is not JSON: %v\n%s", err, out)
 	}
@@ -170,7 +148,7 @@ func TestGateJSON(t *testing.T) {
 	s := redScratch(t)
 	_, text := s.stdout(nil, "check-action-pinning")
 	code, out := s.stdout(nil, "check-action-pinning", "--format", "json")
-	var doc jsonDoc
+	var doc battery.JSONReport
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, out)
 	}
