@@ -60,3 +60,14 @@ func TestNoProgressInAPipe(t *testing.T) {
 		t.Fatalf("%v stdout %q stderr %q", err, out.String(), errb.String())
 	}
 }
+
+// A bare `go build ./cmd/gates` at the top writes ./gates (./gates.exe on
+// Windows); the clone ignores both, and nothing deeper of that name.
+func TestBareBuildOutputIsIgnored(t *testing.T) {
+	for path, ignored := range map[string]bool{"gates": true, "gates.exe": true, "cmd/gates": false} {
+		err := exec.Command("git", "-C", moduleRoot, "check-ignore", "-q", "--no-index", path).Run()
+		if (err == nil) != ignored {
+			t.Errorf("%s: ignored=%v, want %v", path, err == nil, ignored)
+		}
+	}
+}
