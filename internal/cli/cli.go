@@ -135,6 +135,9 @@ func dispatch(s *Session, args []string) int {
 	if code, ok := readable(s, args); ok {
 		return code
 	}
+	if m, ok := s.registeredShell(head); ok {
+		return runShellStandalone(s, m, args[1:])
+	}
 	// assertion E: an unknown first token names the compiled roster.
 	return s.fail(refusal{msg: fmt.Sprintf("%s: no gate or arm named %q\nknown gates: %s\nrun `gates --help` for the arms", s.prog, head, strings.Join(gateNames(), " "))})
 }

@@ -156,7 +156,15 @@ func completeGateOperands(args []string, toComplete string) ([]cobra.Completion,
 // memberNames answers every gate a first word can name: the compiled ones
 // and the consumer's registered members (its own .sh gates among them).
 func (s *Session) memberNames() []string {
-	return dedupe(append(gateNames(), s.registeredNames()...))
+	names := gateNames()
+	if reg := s.quietRegistry(); reg != nil {
+		for _, m := range reg.Distinct() {
+			if m.Kind == registry.Shell {
+				names = append(names, m.Name)
+			}
+		}
+	}
+	return dedupe(names)
 }
 
 // registeredNames answers the names the configured gates.list registers,
@@ -174,12 +182,8 @@ func (s *Session) registeredNames() []string {
 }
 
 func (s *Session) isRegistered(name string) bool {
-	reg := s.quietRegistry()
-	if reg == nil {
-		return false
-	}
-	m, ok := reg.Member(name)
-	return ok && m.Kind == registry.Shell
+	_, ok := s.registeredShell(name)
+	return ok
 }
 
 // quietRegistry loads the configured registry, nil on any failure.

@@ -71,3 +71,26 @@ func TestBareBuildOutputIsIgnored(t *testing.T) {
 		}
 	}
 }
+
+// A consumer's registered .sh gate, which completion offers at the first
+// word, runs standalone like a compiled one, and has help of its own.
+func TestRegisteredShellGateRunsStandalone(t *testing.T) {
+	s := batteryScratch(t)
+	if code, out := s.run(nil, binPath, "check-fail"); code != 1 || out != "docs/a.md:1: bad word\nhelp: remove the bad word\n" {
+		t.Errorf("check-fail: exit %d %q", code, out)
+	}
+	if code, out := s.run(nil, binPath, "check-pass"); code != 0 || out != "PASS: clean (1 file)\n" {
+		t.Errorf("check-pass: exit %d %q", code, out)
+	}
+	code, out := s.stdout(nil, "check-fail", "--help")
+	if code != 0 || !strings.HasPrefix(out, "check-fail — nothing bad in docs\n") || !strings.Contains(out, "declared in scripts/check-fail.sh") {
+		t.Errorf("check-fail --help: exit %d %q", code, out)
+	}
+	code, out = s.stdout(nil, "check-fail", "--format", "json")
+	if code != 1 || !strings.Contains(out, `"path": "docs/a.md"`) || !strings.Contains(out, `"help": "remove the bad word"`) {
+		t.Errorf("check-fail --format json: exit %d\n%s", code, out)
+	}
+	if code, _ := s.run(nil, binPath, "check-missing"); code != 2 {
+		t.Errorf("an unresolved registered name is no gate: exit %d", code)
+	}
+}
