@@ -8,8 +8,8 @@ import (
 )
 
 // command is one readable word offered beside the spec's argv: `gates
-// help`, `gates run ...`. The usage text, the cobra tree that serves the
-// words and shell completion all read this one table.
+// help`, `gates run ...`. The usage text, dispatch and the cobra tree the
+// completion scripts are generated from all read this one table.
 type command struct {
 	Name     string
 	Synopsis string
@@ -23,9 +23,9 @@ func commandTable() []command {
 	return []command{
 		{Name: "help", Synopsis: "[<gate> | <arm> | <command>]", Summary: "this text, or one gate's, arm's or command's help", Main: runHelp},
 		{Name: "run", Synopsis: "[<gates-dir>] [--for <path>... | --only <name>...]", Summary: "the battery (the same as --run)", Main: runBattery},
-		{Name: "list", Summary: "the compiled gates and their owning kit (the same as --list)", Main: func(s *Session, args []string) int { return listArm(s, args) }},
+		{Name: "list", Summary: "the compiled gates and their owning kit (the same as --list)", Main: listArm},
 		{Name: "knobs", Synopsis: "[<gate>...]", Summary: "every knob with its current value, where it came from and what it does, grouped by the gates that read it", Main: runKnobs},
-		{Name: "version", Summary: "the build's source stamp (the same as --version and -v)", Main: func(s *Session, args []string) int { return versionArm(s, args) }},
+		{Name: "version", Summary: "the build's source stamp (the same as --version and -v)", Main: versionArm},
 		{Name: "completion", Synopsis: "bash | zsh | fish | powershell", Summary: "print a shell completion script; source it to complete gates, arms, emit names and knobs", Main: runCompletion},
 	}
 }
