@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -84,37 +83,20 @@ func quickStart(t *testing.T) ([]quickBlock, map[string][]quickBlock) {
 	return opening, paths
 }
 
-var (
-	srcOnce sync.Once
-	srcDir  string
-	srcErr  error
-)
-
-// localUpstream clones this repository at HEAD once, with main at HEAD.
+// localUpstream clones this repository at HEAD, with main at HEAD, into
+// the test's own temporary directory.
 func localUpstream(t *testing.T) string {
 	t.Helper()
-	srcOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "gates-quickstart-src-")
-		if err != nil {
-			srcErr = err
-			return
+	dir := filepath.Join(t.TempDir(), "gates")
+	for _, args := range [][]string{
+		{"clone", "-q", "--no-hardlinks", moduleRoot, dir},
+		{"-C", dir, "checkout", "-q", "-B", "main"},
+	} {
+		if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
-		srcDir = filepath.Join(dir, "gates")
-		for _, args := range [][]string{
-			{"clone", "-q", "--no-hardlinks", moduleRoot, srcDir},
-			{"-C", srcDir, "checkout", "-q", "-B", "main"},
-		} {
-			if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
-				srcErr = err
-				srcDir = string(out)
-				return
-			}
-		}
-	})
-	if srcErr != nil {
-		t.Fatalf("cloning this repository: %v %s", srcErr, srcDir)
 	}
-	return srcDir
+	return dir
 }
 
 // followQuickStart runs the opening blocks and the named path's blocks.
