@@ -90,7 +90,7 @@ func runGateTests(s *Session, args []string) int {
 	}
 
 	resolve := func(gate string) ([]string, error) {
-		res, err := registry.ResolveIn(registry.OS{}, gate, dirs)
+		res, err := registry.ResolveIn(s.regFS(), gate, dirs)
 		if err != nil {
 			return nil, err
 		}
@@ -152,7 +152,7 @@ func emitFixtureSuites(s *Session, args []string) int {
 	if err != nil {
 		return s.fail(err)
 	}
-	suites, err := registry.FixtureSuites(registry.OS{}, roots.Paths(), gatesDir)
+	suites, err := registry.FixtureSuites(s.regFS(), roots.Paths(), gatesDir)
 	if err != nil {
 		return s.fail(err)
 	}

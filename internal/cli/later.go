@@ -115,7 +115,7 @@ func runInstallHooks(s *Session, args []string) int {
 			if err != nil {
 				return githook.Member{}, err
 			}
-			res, err := registry.Resolve(registry.OS{}, name, gatesDir, roots.Paths())
+			res, err := registry.Resolve(s.regFS(), name, gatesDir, roots.Paths())
 			if err != nil {
 				return githook.Member{}, err
 			}

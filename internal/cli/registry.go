@@ -94,7 +94,7 @@ func (s *Session) loadRegistry(gatesDir string) (*loadedRegistry, error) {
 	if err != nil {
 		return nil, err
 	}
-	reg, err := registry.Load(registry.OS{}, gatesDir, roots.Paths())
+	reg, err := registry.Load(s.regFS(), gatesDir, roots.Paths())
 	if err != nil {
 		return nil, err
 	}

@@ -270,10 +270,10 @@ func (s *Session) selectOnly(reg *loadedRegistry, ra runArgs) ([]selection, erro
 	if len(missing) > 0 {
 		if len(want) == 1 {
 			// A sole name the registry omits runs when a check dir declares it.
-			res, err := registry.Resolve(registry.OS{}, missing[0], reg.GatesDir, reg.KitRoots)
+			res, err := registry.Resolve(s.regFS(), missing[0], reg.GatesDir, reg.KitRoots)
 			if err == nil && res.Kind != registry.Unresolved {
 				m := registry.Member{Name: missing[0], Resolution: res}
-				m.Manifest, m.ManifestErr = readDeclaration(res.Path)
+				m.Manifest, m.ManifestErr = s.readDeclaration(res.Path)
 				out = append(out, selection{member: m})
 				missing = nil
 			}
@@ -370,8 +370,9 @@ func (s *Session) batteryMember(sel selection, list string) battery.Member {
 	case registry.Shell:
 		path := m.Path
 		args := sel.args
+		dir, _ := s.Cwd()
 		bm.Exec = func(scratch string) battery.Outcome {
-			res, err := spawn.RunMerged(spawn.Cmd{Program: spawn.At(path), Args: args, ExtraEnv: []string{"TMPDIR=" + scratch}})
+			res, err := spawn.RunMerged(spawn.Cmd{Program: spawn.At(walk.AbsAgainst(dir, path)), Args: args, Dir: dir, ExtraEnv: []string{"TMPDIR=" + scratch}})
 			if err != nil {
 				return battery.Outcome{Code: 2, Output: []byte(fmt.Sprintf("%s: %v\n", m.Name, err))}
 			}
@@ -505,8 +506,8 @@ func (s *Session) steer(positional, configured string) string {
 	return fmt.Sprintf("\n%s: %s is a registered gate, not a gates dir; run it with: gates --only %s", s.prog, positional, positional)
 }
 
-func readDeclaration(path string) (*registry.Manifest, error) {
-	data, err := os.ReadFile(path)
+func (s *Session) readDeclaration(path string) (*registry.Manifest, error) {
+	data, err := s.regFS().ReadFile(path)
 	if err != nil {
 		return nil, err
 	}

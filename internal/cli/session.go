@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/gate-sdk/gates/internal/knob"
+	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/repo"
 	"github.com/gate-sdk/gates/internal/walk"
 )
@@ -63,6 +64,14 @@ func (s *Session) Getenv(name string) string {
 func (s *Session) Cwd() (string, error) {
 	s.cwdOnce.Do(func() { s.cwd, s.cwdErr = walk.Cwd() })
 	return s.cwd, s.cwdErr
+}
+
+// regFS answers the registry's file access, relative names taken against
+// the session's working directory (which an arm may have set to a tree
+// other than the process's).
+func (s *Session) regFS() registry.FS {
+	cwd, _ := s.Cwd()
+	return registry.OSAt{Dir: cwd}
 }
 
 // Knobs answers the knob set resolved against the working directory.

@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"syscall"
+
+	"github.com/gate-sdk/gates/internal/walk"
 )
 
 // FS is the file access the registry needs: whole-file reads, single-path
@@ -82,3 +84,24 @@ func base(p string) string {
 	}
 	return p
 }
+
+// OSAt is OS with relative names taken against Dir instead of the
+// process's working directory: an arm that runs a tree it did not start
+// in (the harness arm enters the toplevel) reads that tree's registry.
+type OSAt struct{ Dir string }
+
+func (o OSAt) path(name string) string {
+	if o.Dir == "" {
+		return name
+	}
+	return walk.AbsAgainst(o.Dir, name)
+}
+
+// ReadFile reads a whole file.
+func (o OSAt) ReadFile(name string) ([]byte, error) { return os.ReadFile(o.path(name)) }
+
+// Stat stats a path, following symbolic links.
+func (o OSAt) Stat(name string) (fs.FileInfo, error) { return os.Stat(o.path(name)) }
+
+// ReadDir lists one directory, sorted by name.
+func (o OSAt) ReadDir(name string) ([]fs.DirEntry, error) { return os.ReadDir(o.path(name)) }
