@@ -1,0 +1,102 @@
+package repo
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"sort"
+
+	"github.com/gate-sdk/gates/internal/walk"
+)
+
+// Changed lists the paths of the uncommitted change under dir's work tree:
+// staged and unstaged edits (deletions included) and untracked files git
+// does not ignore, spelled relative to the toplevel, each once, sorted.
+// It reads `git status --porcelain=v1 -z --untracked-files=all
+// --no-renames`, so a rename is its two sides.
+func Changed(dir string) ([]string, error) { return Git{}.Changed(dir) }
+
+// Changed is the package-level Changed under g's environment.
+func (g Git) Changed(dir string) ([]string, error) {
+	out, err := g.run(dir, "list the uncommitted change", "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", "--ignore-submodules=none")
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	var paths []string
+	for len(out) > 0 {
+		i := bytes.IndexByte(out, 0)
+		if i < 0 {
+			return nil, &ListingError{Dir: dir, What: "list the uncommitted change", Err: reportError("git status ended an entry without a NUL")}
+		}
+		rec := out[:i]
+		out = out[i+1:]
+		// "XY path": two status letters and a space.
+		if len(rec) < 4 || rec[2] != ' ' {
+			return nil, &ListingError{Dir: dir, What: "list the uncommitted change", Err: reportError(fmt.Sprintf("unreadable git status entry %q", rec))}
+		}
+		names, err := splitZ(append(rec[3:], 0))
+		if err != nil {
+			return nil, err
+		}
+		if p := names[0]; !seen[p] {
+			seen[p] = true
+			paths = append(paths, p)
+		}
+	}
+	sort.Strings(paths)
+	return paths, nil
+}
+
+// NewWorkingSnapshot is the tree as an agent's work leaves it: the index
+// entries still present on disk, plus every untracked file git does not
+// ignore (mode read off the disk), in byte order. The harness members judge
+// this view, since a new file the agent wrote is part of its change before
+// it is staged.
+func NewWorkingSnapshot(dir string) (*Snapshot, error) { return Git{}.NewWorkingSnapshot(dir) }
+
+// NewWorkingSnapshot is the package-level NewWorkingSnapshot under g's environment.
+func (g Git) NewWorkingSnapshot(dir string) (*Snapshot, error) {
+	entries, err := g.IndexModes(dir)
+	if err != nil {
+		return nil, err
+	}
+	out, err := g.run(dir, "list untracked files", "ls-files", "-z", "--others", "--exclude-standard")
+	if err != nil {
+		return nil, err
+	}
+	others, err := splitZ(out)
+	if err != nil {
+		return nil, err
+	}
+	kept := entries[:0:0]
+	for _, e := range entries {
+		if e.Mode == 0o160000 {
+			kept = append(kept, e)
+			continue
+		}
+		if _, err := os.Lstat(walk.Child(dir, e.Path)); err != nil {
+			if os.IsNotExist(err) {
+				continue // deleted in the working tree
+			}
+			return nil, &ListingError{Dir: dir, What: "stat a tracked file", Err: err}
+		}
+		kept = append(kept, e)
+	}
+	for _, p := range others {
+		fi, err := os.Lstat(walk.Child(dir, p))
+		if err != nil {
+			return nil, &ListingError{Dir: dir, What: "stat an untracked file", Err: err}
+		}
+		mode := uint32(0o100644)
+		switch {
+		case fi.Mode()&os.ModeSymlink != 0:
+			mode = 0o120000
+		case fi.Mode()&0o111 != 0:
+			mode = 0o100755
+		}
+		kept = append(kept, Entry{Path: p, Mode: mode})
+	}
+	sort.SliceStable(kept, func(i, j int) bool { return kept[i].Path < kept[j].Path })
+	return SnapshotOf(dir, kept), nil
+}
