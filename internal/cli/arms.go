@@ -64,7 +64,8 @@ func armTable() []Arm {
 			Knobs: []string{"GATE_SDK_KIT_DIRS"}, Family: Emit, Main: emitFixtureSuites},
 	}
 	arms = append(arms, Arm{Flag: "--hook", Synopsis: "<member>",
-		Summary: "a coding harness's hook: the payload on stdin, the harness's exit protocol",
+		Summary: "a coding harness's hook (commit-guard, edit-gates, stop-gates): the payload on stdin, the harness's exit protocol",
+		Knobs:   []string{"EVERY_HOOK_KNOB"},
 		Family:  Run, FailOpen: true, Main: runHook})
 	arms = append(arms, laterArms()...)
 	sort.Slice(arms, func(i, j int) bool { return arms[i].Flag < arms[j].Flag })

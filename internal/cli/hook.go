@@ -1,22 +1,17 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
-	"sort"
+	"os"
+	"path/filepath"
 	"strings"
 
+	"github.com/gate-sdk/gates/internal/battery"
+	"github.com/gate-sdk/gates/internal/harness"
+	"github.com/gate-sdk/gates/internal/registry"
+	"github.com/gate-sdk/gates/internal/repo"
 	"github.com/gate-sdk/gates/internal/walk"
 )
-
-// harnessMember is one harness-integration member: stdin is the harness's
-// payload, the status is the harness's protocol (0 allow, 2 block).
-type harnessMember func(s *Session) int
-
-// harnessMembers is the closed member roster of --hook. This build ports no
-// harness member yet; the arm still owns the protocol's fail-open decline
-// and refuses every member name against the (empty) roster.
-func harnessMembers() map[string]harnessMember { return map[string]harnessMember{} }
 
 // declineEnvelope is the fixed notice a declined hook writes on stdout, in
 // the one field every harness event accepts.
@@ -24,14 +19,23 @@ const declineEnvelope = `{"systemMessage": "gate-sdk: the hook guards of this tr
 
 // runHook is --hook <member>.
 func runHook(s *Session, args []string) int {
-	cwd, err := s.Cwd()
-	if err == nil {
-		_, _, err = walk.ToplevelOpt(cwd, nil)
+	if len(args) == 1 && (args[0] == "-h" || args[0] == "--help") {
+		writeHookUsage(s)
+		return 0
 	}
-	var refused *walk.RefusedError
-	if errors.As(err, &refused) {
-		// A tree git refuses or skips: decline before validating the
-		// member, allowing the call rather than wedging the session.
+	cwd, err := s.Cwd()
+	var top string
+	var found bool
+	if err == nil {
+		top, found, err = walk.ToplevelOpt(cwd, nil)
+	}
+	if err != nil || !found {
+		// assertion A: no repository, a refused one or a skipped nested
+		// one: decline before the member is even validated, allowing the
+		// call rather than wedging the session.
+		if err == nil {
+			err = fmt.Errorf("%s is not inside a git repository", cwd)
+		}
 		fmt.Fprintln(s.Stdout, declineEnvelope)
 		fmt.Fprintf(s.Stderr, "gates --hook: %v\n", err)
 		return 0
@@ -40,20 +44,167 @@ func runHook(s *Session, args []string) int {
 		fmt.Fprintln(s.Stderr, "usage: gates --hook <member>")
 		return 2
 	}
-	members := harnessMembers()
-	run, ok := members[args[0]]
+	m, ok := harness.Lookup(args[0])
 	if !ok {
-		var names []string
-		for n := range members {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		roster := strings.Join(names, " ")
-		if roster == "" {
-			roster = "(none in this build)"
-		}
-		fmt.Fprintf(s.Stderr, "gates --hook: no harness member named %q; members: %s\n", args[0], roster)
+		// assertion B: an unknown member names the roster.
+		fmt.Fprintf(s.Stderr, "gates --hook: no harness member named %q; members: %s\n", args[0], strings.Join(harness.Names(), " "))
 		return 2
 	}
-	return run(s)
+	// assertion C: the member runs at the toplevel, so its knob files are
+	// the tree's whatever directory the session's shell stands in.
+	hs := newSession(s.IO)
+	hs.cwdOnce.Do(func() { hs.cwd = top })
+	// assertion D: the members judge the working tree as the agent left
+	// it, untracked files included.
+	hs.treeOnce.Do(func() { hs.tree, hs.treeErr = repo.NewWorkingSnapshot(top) })
+	p, perr := harness.ReadPayload(s.Stdin)
+	call := &harness.Call{
+		Member: m.Name, Payload: p, PayloadErr: perr,
+		Stdout: s.Stdout, Stderr: s.Stderr,
+		Gates: hookRunner{s: hs, top: top},
+	}
+	return m.Run(call)
+}
+
+func writeHookUsage(s *Session) {
+	fmt.Fprintln(s.Stdout, "usage: gates --hook <member>   (the harness's JSON payload on stdin)")
+	fmt.Fprintln(s.Stdout, "members:")
+	for _, m := range harness.Members() {
+		fmt.Fprintf(s.Stdout, "  %-13s %s (%s)\n", m.Name, m.Summary, m.Events)
+	}
+}
+
+// hookRunner runs the registered gates in process for a harness member.
+type hookRunner struct {
+	s   *Session
+	top string
+}
+
+func (r hookRunner) Rel(abs string) (string, bool) {
+	if !walk.PathRoot(abs) {
+		return "", false
+	}
+	rel, ok := walk.RelUnder(r.top, walk.NormalizeAbs(abs))
+	if !ok || rel == "" {
+		return "", false
+	}
+	return rel, true
+}
+
+func (r hookRunner) Changed() ([]string, error) { return repo.Changed(r.top) }
+
+func (r hookRunner) registry() (*loadedRegistry, error) {
+	gatesDir, err := r.s.GatesDir()
+	if err != nil {
+		return nil, err
+	}
+	return r.s.loadRegistry(gatesDir)
+}
+
+// ForPaths runs the pre-commit selection over paths, as the git hook
+// would for a commit of them, but over the working tree.
+func (r hookRunner) ForPaths(paths []string) (harness.Result, error) {
+	reg, err := r.registry()
+	if err != nil {
+		return harness.Result{}, err
+	}
+	sels, err := SelectForPaths(reg.Registry, reg.env, paths)
+	if err != nil {
+		return harness.Result{}, err
+	}
+	var plan []selection
+	for _, sel := range sels {
+		m := sel.member
+		resolved := m.Kind == registry.Shell || m.Kind == registry.Descriptor
+		if resolved && (m.Manifest == nil || m.Manifest.Graph == nil || m.Manifest.Graph.Tier != registry.TierPrecommit) {
+			continue
+		}
+		if len(sel.args) > 0 {
+			// A staged-mode member takes the selected paths that are
+			// regular files now.
+			var keep []string
+			for _, p := range sel.args {
+				if fi, err := os.Lstat(walk.Child(r.top, p)); err == nil && fi.Mode().IsRegular() {
+					keep = append(keep, p)
+				}
+			}
+			if len(keep) == 0 {
+				continue
+			}
+			sel.args = keep
+		}
+		plan = append(plan, sel)
+	}
+	return r.run(reg, plan)
+}
+
+// CommitMsg runs every commit-msg tier member over msg, written to a
+// scratch file as git would hand it to the hook.
+func (r hookRunner) CommitMsg(msg string) (harness.Result, error) {
+	reg, err := r.registry()
+	if err != nil {
+		return harness.Result{}, err
+	}
+	dir, err := os.MkdirTemp("", "gates-hook-")
+	if err != nil {
+		return harness.Result{}, fmt.Errorf("cannot make a scratch directory: %v", err)
+	}
+	defer os.RemoveAll(dir)
+	file := filepath.Join(dir, "COMMIT_EDITMSG")
+	if err := os.WriteFile(file, []byte(msg), 0o644); err != nil {
+		return harness.Result{}, fmt.Errorf("cannot write the message to a scratch file: %v", err)
+	}
+	var plan []selection
+	for _, m := range reg.Distinct() {
+		if m.Resolution.Err() != nil || m.ManifestErr != nil || m.Manifest == nil || m.Manifest.Graph == nil {
+			continue
+		}
+		if m.Manifest.Graph.Tier == registry.TierCommitMsg {
+			plan = append(plan, selection{member: m, args: []string{file}})
+		}
+	}
+	return r.runIn(reg, plan, dir)
+}
+
+func (r hookRunner) run(reg *loadedRegistry, plan []selection) (harness.Result, error) {
+	dir, err := os.MkdirTemp("", "gates-hook-")
+	if err != nil {
+		return harness.Result{}, fmt.Errorf("cannot make a scratch directory: %v", err)
+	}
+	defer os.RemoveAll(dir)
+	return r.runIn(reg, plan, dir)
+}
+
+func (r hookRunner) runIn(reg *loadedRegistry, plan []selection, scratch string) (harness.Result, error) {
+	if len(plan) == 0 {
+		return harness.Result{}, nil
+	}
+	jobs, err := r.s.jobs()
+	if err != nil {
+		return harness.Result{}, err
+	}
+	members := make([]battery.Member, len(plan))
+	for i, sel := range plan {
+		members[i] = r.s.batteryMember(sel, reg.Path)
+	}
+	verdicts := battery.Run(members, battery.Options{
+		Jobs: jobs,
+		Scratch: func(name string) (string, error) {
+			return os.MkdirTemp(scratch, name+"-")
+		},
+	})
+	res := harness.Result{Ran: len(verdicts)}
+	for _, v := range verdicts {
+		if v.Passed() {
+			continue
+		}
+		code, out := v.Code, string(v.Output)
+		if v.Harness != "" {
+			code, out = 2, v.Harness
+		} else if v.Unresolved {
+			code = 2
+		}
+		res.Red = append(res.Red, harness.Red{Name: v.Name, Code: code, Output: out})
+	}
+	return res, nil
 }

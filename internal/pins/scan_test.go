@@ -28,6 +28,10 @@ const lsFiles = "ls-" + "files"
 // replaces the process image (syscall.Exec) rather than starting a child.
 const valveSpawn = "spawn-funnel-exempt:"
 
+// valveProbe marks a literal that names a probe flag without asking git
+// where a repository is: a parser of someone else's git command line.
+const valveProbe = "probe-literal-exempt:"
+
 // srcFile is one parsed Go file.
 type srcFile struct {
 	path    string // module-relative, '/'-separated
@@ -324,7 +328,7 @@ func pinProbes(sf *srcFile) []finding {
 		if !ok || lit.Kind != token.STRING {
 			return true
 		}
-		if v, err := strconv.Unquote(lit.Value); err == nil && probeFlags[v] {
+		if v, err := strconv.Unquote(lit.Value); err == nil && probeFlags[v] && !sf.valved(sf.line(lit.Pos()), valveProbe) {
 			out = append(out, finding{"probe", sf.path, sf.line(lit.Pos()), "git rev-parse " + v + " outside the crosser; ask walk.ToplevelOpt / walk.Locate, or walk.GitDirs for git's directories"})
 		}
 		return true

@@ -1,0 +1,215 @@
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// agentScratch is a consumer with three shipped gates registered: a
+// content gate, an Actions gate and a commit-msg gate.
+func agentScratch(t *testing.T) *scratch {
+	s := newScratch(t)
+	s.copyTree(filepath.Join(moduleRoot, "kits", "gate-sdk", "checks"), filepath.Join(s.dir, "gate-sdk", "checks"))
+	patterns, err := os.ReadFile(filepath.Join(moduleRoot, "templates", "msg-patterns.list"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.write("scripts/msg-patterns.list", string(patterns), 0o644)
+	s.write("scripts/gates.list", "check-tree-terms\ncheck-action-pinning\ncheck-commit-subject\n", 0o644)
+	s.write("docs/guide.md", "# Guide\n\nKeep notes in the wiki.\n", 0o644)
+	s.write(".github/workflows/ci.yml", "on: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@b4ffde65f46336ab88eb53be808477a3936bae11 # v4.1.1\n", 0o644)
+	s.git("add", "-A")
+	s.git("commit", "-q", "-m", "chore: start")
+	return s
+}
+
+// hook runs `gates --hook member` in dir (relative to the scratch) with the
+// payload on stdin, answering status, stdout and stderr apart.
+func (s *scratch) hook(dir, member string, payload any, extra ...string) (int, string, string) {
+	s.t.Helper()
+	var stdin []byte
+	switch p := payload.(type) {
+	case nil:
+	case string:
+		stdin = []byte(p)
+	default:
+		b, err := json.Marshal(p)
+		if err != nil {
+			s.t.Fatal(err)
+		}
+		stdin = b
+	}
+	cmd := exec.Command(binPath, "--hook", member)
+	cmd.Dir = filepath.Join(s.dir, dir)
+	cmd.Env = append(append([]string(nil), s.env...), extra...)
+	cmd.Stdin = bytes.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		s.t.Fatal(err)
+	}
+	return code, out.String(), errb.String()
+}
+
+func envelope(t *testing.T, out string) map[string]any {
+	t.Helper()
+	var v map[string]any
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatalf("stdout is not one JSON envelope: %v\n%s", err, out)
+	}
+	return v
+}
+
+func TestAgentEditGatesHandsFindingsBack(t *testing.T) {
+	s := agentScratch(t)
+	payload := func(file string) map[string]any {
+		return map[string]any{
+			"session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": s.dir,
+			"hook_event_name": "PostToolUse", "tool_name": "Edit",
+			"tool_input":    map[string]any{"file_path": filepath.Join(s.dir, file), "old_string": "x", "new_string": "y"},
+			"tool_response": map[string]any{"success": true},
+		}
+	}
+	// Clean: silent.
+	if code, out, errs := s.hook("docs", "edit-gates", payload("docs/guide.md")); code != 0 || out != "" {
+		t.Fatalf("clean edit: exit %d stdout %q stderr %q", code, out, errs)
+	}
+	s.write("docs/guide.md", "# Guide\n\nKeep notes in /ho"+"me/alice/notes.\n", 0o644)
+	code, out, _ := s.hook("docs", "edit-gates", payload("docs/guide.md"))
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	v := envelope(t, out)
+	reason, _ := v["reason"].(string)
+	if v["decision"] != "block" || !strings.Contains(reason, "docs/guide.md:3:") || !strings.Contains(reason, "help:") || !strings.Contains(reason, "check-tree-terms") {
+		t.Fatalf("envelope %s", out)
+	}
+	// An edit outside the tree fires nothing.
+	if code, out, _ := s.hook("", "edit-gates", map[string]any{"hook_event_name": "PostToolUse", "tool_name": "Write",
+		"tool_input": map[string]any{"file_path": "/tmp/elsewhere.md", "content": "x"}}); code != 0 || out != "" {
+		t.Fatalf("outside edit: exit %d %q", code, out)
+	}
+}
+
+func TestAgentStopGatesHoldsADirtyTree(t *testing.T) {
+	s := agentScratch(t)
+	stop := map[string]any{"session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": s.dir, "hook_event_name": "Stop", "stop_hook_active": false}
+	if code, out, errs := s.hook("", "stop-gates", stop); code != 0 || out != "" {
+		t.Fatalf("clean tree: exit %d %q %q", code, out, errs)
+	}
+	s.write(".github/workflows/ci.yml", "on: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n", 0o644)
+	code, out, _ := s.hook("", "stop-gates", stop)
+	v := envelope(t, out)
+	reason, _ := v["reason"].(string)
+	if code != 0 || v["decision"] != "block" || !strings.Contains(reason, ".github/workflows/ci.yml:6:") || !strings.Contains(reason, "check-action-pinning") {
+		t.Fatalf("dirty tree: exit %d %s", code, out)
+	}
+	// An untracked file counts too.
+	s.git("checkout", "--", ".github/workflows/ci.yml")
+	s.write("docs/new.md", "see /ho"+"me/alice/x\n", 0o644)
+	if _, out, _ := s.hook("", "stop-gates", stop); !strings.Contains(out, "docs/new.md:1:") {
+		t.Fatalf("untracked file not judged: %s", out)
+	}
+	stop["stop_hook_active"] = true
+	if code, out, _ := s.hook("", "stop-gates", stop); code != 0 || out != "" {
+		t.Fatalf("loop guard: exit %d %q", code, out)
+	}
+}
+
+func TestAgentCommitGuard(t *testing.T) {
+	s := agentScratch(t)
+	bash := func(cmd string) map[string]any {
+		return map[string]any{"session_id": "s1", "cwd": s.dir, "hook_event_name": "PreToolUse", "tool_name": "Bash",
+			"tool_input": map[string]any{"command": cmd, "description": "x"}}
+	}
+	if code, out, errs := s.hook("docs", "commit-guard", bash(`git commit --no-verify -m "feat: x"`)); code != 2 || out != "" || !strings.Contains(errs, "--no-verify") {
+		t.Fatalf("--no-verify: exit %d %q %q", code, out, errs)
+	}
+	code, out, errs := s.hook("", "commit-guard", bash(`git commit -m "wip"`))
+	if code != 2 || out != "" || !strings.Contains(errs, "check-commit-subject") || !strings.Contains(errs, "wip") {
+		t.Fatalf("wip: exit %d %q %q", code, out, errs)
+	}
+	if code, out, errs := s.hook("", "commit-guard", bash(`git commit -m "feat(docs): explain the notes"`)); code != 0 || out != "" {
+		t.Fatalf("good subject: exit %d %q %q", code, out, errs)
+	}
+	if code, out, _ := s.hook("", "commit-guard", bash(`git status`)); code != 0 || out != "" {
+		t.Fatalf("git status: exit %d %q", code, out)
+	}
+}
+
+// Every way the arm cannot run allows the call with an envelope.
+func TestAgentHookFailsOpen(t *testing.T) {
+	s := agentScratch(t)
+	edit := `{"hook_event_name":"PostToolUse","tool_name":"Edit","tool_input":{"file_path":"` + filepath.Join(s.dir, "docs/guide.md") + `"}}`
+	check := func(what string, code int, out string) {
+		t.Helper()
+		if code != 0 {
+			t.Errorf("%s: exit %d", what, code)
+			return
+		}
+		v := envelope(t, out)
+		if _, ok := v["systemMessage"]; !ok {
+			if _, ok := v["hookSpecificOutput"]; !ok {
+				t.Errorf("%s: envelope %s", what, out)
+			}
+		}
+	}
+	// The binary absent, through the front end.
+	cmd := exec.Command(filepath.Join(s.dir, "gate-sdk/bin/run-gates.sh"), "--hook", "edit-gates")
+	cmd.Dir = s.dir
+	cmd.Env = append(append([]string(nil), s.env...), "GATE_SDK_NATIVE_BIN="+filepath.Join(s.dir, "bin/nowhere"))
+	cmd.Stdin = strings.NewReader(edit)
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	}
+	check("binary absent", code, out.String())
+
+	// Outside any repository.
+	outside := t.TempDir()
+	c2 := exec.Command(binPath, "--hook", "edit-gates")
+	c2.Dir = outside
+	c2.Env = append(append([]string(nil), s.env...), "GIT_CEILING_DIRECTORIES="+filepath.Dir(outside))
+	c2.Stdin = strings.NewReader(edit)
+	o2, err := c2.Output()
+	code = 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	}
+	check("outside a repository", code, string(o2))
+
+	// A repository git refuses: a .git that is no repository.
+	broken := filepath.Join(s.dir, "vendor", "broken")
+	if err := os.MkdirAll(filepath.Join(broken, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c, o, _ := s.hook("vendor/broken", "edit-gates", edit)
+	check("refused repository", c, o)
+
+	// A malformed knob file.
+	s.write("scripts/gate-sdk-config.knobs", "GATE_SDK_GATES_DIR scripts\n", 0o644)
+	c, o, _ = s.hook("", "edit-gates", edit)
+	check("malformed knob file", c, o)
+	os.Remove(filepath.Join(s.dir, "scripts/gate-sdk-config.knobs"))
+
+	c, o, _ = s.hook("", "edit-gates", "not json")
+	check("stdin not json", c, o)
+	c, o, _ = s.hook("", "edit-gates", nil)
+	check("empty stdin", c, o)
+	c, o, _ = s.hook("", "stop-gates", "")
+	check("stop-gates, empty stdin", c, o)
+	c, o, _ = s.hook("", "commit-guard", "[1]")
+	check("commit-guard, wrong shape", c, o)
+}

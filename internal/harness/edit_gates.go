@@ -1,0 +1,54 @@
+package harness
+
+import (
+	"fmt"
+
+	"github.com/gate-sdk/gates/internal/walk"
+)
+
+// editInput is the part of an edit tool's input the member reads.
+type editInput struct {
+	FilePath     string `json:"file_path"`
+	NotebookPath string `json:"notebook_path"`
+}
+
+// editGates is PostToolUse on the edit tools: the gates coupled to the
+// edited file run over the tree as it now stands, and a red one's findings
+// go back to the model, which is told to fix them. Clean is silent.
+func editGates(c *Call) int {
+	if c.Payload == nil {
+		return c.Decline(c.PayloadErr.Error())
+	}
+	var in editInput
+	if !c.Payload.Input(&in) {
+		return c.Decline("the payload's tool_input is absent or not an object")
+	}
+	abs := in.FilePath
+	if abs == "" {
+		abs = in.NotebookPath
+	}
+	if abs == "" {
+		return c.Decline("the payload's tool_input names no file_path")
+	}
+	if c.Payload.Cwd != "" {
+		abs = walk.AbsAgainst(c.Payload.Cwd, abs)
+	}
+	rel, ok := c.Gates.Rel(abs)
+	if !ok {
+		// assertion A: an edit outside the work tree fires no gate.
+		return Allow
+	}
+	res, err := c.Gates.ForPaths([]string{rel})
+	if err != nil {
+		return c.Decline(err.Error())
+	}
+	if len(res.Red) == 0 {
+		// assertion B: clean is silent.
+		return Allow
+	}
+	// assertion C: a red gate's report reaches the model after the call.
+	reason := fmt.Sprintf("The edit to %s leaves %s red. Fix these findings before you go on (each help: line names the fix):\n%s",
+		rel, redNames(res), res.Text())
+	fmt.Fprintln(c.Stdout, Feedback(reason))
+	return Allow
+}

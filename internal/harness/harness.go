@@ -1,0 +1,285 @@
+// Package harness is the coding-agent side of the binary: the members
+// `gates --hook <member>` dispatches, the payload they read, the envelopes
+// they answer with, and the one parser of a harness registration.
+//
+// The channels are the harness's, not the gate output contract's: stdin is
+// the harness's JSON payload, stdout an envelope (or nothing), stderr the
+// block text, and the exit status the harness's protocol (0 allow or
+// advise, 2 block). The protocol spoken is Claude Code's.
+//
+// A member never blocks because something it needs is missing: an absent,
+// empty, oversized or malformed payload, a knob that does not resolve or a
+// registry that cannot be read takes the member's declined path, which
+// allows the call and says why. Failing closed here would wedge every tool
+// call of a session over a fault of the adopter's platform.
+//
+// The members do not run gates themselves: the command line hands them a
+// Runner that runs the registered members in process over the tree.
+package harness
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// Owner is the kit whose SPEC states every member of this table.
+const Owner = "gate-sdk"
+
+// MaxPayload bounds the bytes read from stdin. A payload past it is read
+// as unreadable, never truncated into something else.
+const MaxPayload = 4 << 20
+
+// Exit statuses of the harness protocol.
+const (
+	Allow = 0
+	Block = 2
+)
+
+// Event names the members read.
+const (
+	PreToolUse   = "PreToolUse"
+	PostToolUse  = "PostToolUse"
+	Stop         = "Stop"
+	SubagentStop = "SubagentStop"
+)
+
+// Payload is the part of the harness's stdin document the members read.
+// Unknown keys are ignored; a known key of the wrong JSON type makes the
+// whole payload unreadable.
+type Payload struct {
+	SessionID      string          `json:"session_id"`
+	TranscriptPath string          `json:"transcript_path"`
+	Cwd            string          `json:"cwd"`
+	HookEventName  string          `json:"hook_event_name"`
+	ToolName       string          `json:"tool_name"`
+	ToolInput      json.RawMessage `json:"tool_input"`
+	StopHookActive bool            `json:"stop_hook_active"`
+}
+
+// ErrNoPayload is an absent or blank stdin.
+var ErrNoPayload = errors.New("no payload on stdin")
+
+// ReadPayload reads one JSON object from r, at most MaxPayload bytes.
+func ReadPayload(r io.Reader) (*Payload, error) {
+	if r == nil {
+		return nil, ErrNoPayload
+	}
+	data, err := io.ReadAll(io.LimitReader(r, MaxPayload+1))
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the payload: %v", err)
+	}
+	if len(data) > MaxPayload {
+		return nil, fmt.Errorf("the payload is larger than %d bytes", MaxPayload)
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, ErrNoPayload
+	}
+	var p Payload
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&p); err != nil {
+		return nil, fmt.Errorf("the payload is not a JSON object of the hook shape: %v", err)
+	}
+	if dec.More() {
+		return nil, errors.New("the payload holds more than one JSON value")
+	}
+	return &p, nil
+}
+
+// Input decodes tool_input into v; false when it is absent or of another shape.
+func (p *Payload) Input(v any) bool {
+	if p == nil || len(p.ToolInput) == 0 || string(p.ToolInput) == "null" {
+		return false
+	}
+	return json.Unmarshal(p.ToolInput, v) == nil
+}
+
+// Event answers the payload's event name, "" when there is no payload.
+func (p *Payload) Event() string {
+	if p == nil {
+		return ""
+	}
+	return p.HookEventName
+}
+
+// quote serializes s as a JSON string. The envelopes' braces and key order
+// are literals; every value inside them goes through here.
+func quote(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s); err != nil {
+		// A Go string always encodes; keep the envelope well-formed anyway.
+		return `""`
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// Advise is the envelope that tells without deciding: on PreToolUse it is
+// context for the model, on any other event (or none) a notice for the
+// operator.
+func Advise(event, text string) string {
+	if event == PreToolUse {
+		return `{"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": ` + quote(text) + `}}`
+	}
+	return `{"systemMessage": ` + quote(text) + `}`
+}
+
+// Feedback is the PostToolUse envelope the model is shown after the tool
+// ran: the call is not undone, the model is told what to fix.
+func Feedback(reason string) string {
+	return `{"decision": "block", "reason": ` + quote(reason) + `}`
+}
+
+// RefuseStop is the Stop/SubagentStop envelope that keeps the agent
+// working, with the reason as its instructions.
+func RefuseStop(reason string) string {
+	return `{"decision": "block", "reason": ` + quote(reason) + `}`
+}
+
+// Call is one member invocation.
+type Call struct {
+	Member string
+	// Payload is nil when PayloadErr says why it could not be read.
+	Payload    *Payload
+	PayloadErr error
+	Stdout     io.Writer
+	Stderr     io.Writer
+	Gates      Runner
+}
+
+// Decline allows the call and says why the member's rule was not enforced:
+// the envelope the firing event reads on stdout, the same text on stderr
+// (the harness's debug log at exit 0).
+func (c *Call) Decline(reason string) int {
+	text := fmt.Sprintf("gate-sdk %s: %s; the rule was not enforced on this call", c.Member, strings.TrimRight(reason, "\n"))
+	fmt.Fprintln(c.Stdout, Advise(c.Payload.Event(), text))
+	fmt.Fprintln(c.Stderr, text)
+	return Allow
+}
+
+// Red is one member of a gate run that did not pass.
+type Red struct {
+	Name   string
+	Code   int    // 1 a violation, 2 the gate could not run
+	Output string // the member's report: findings and help: lines
+}
+
+// Result is what a gate run answers.
+type Result struct {
+	Ran int
+	Red []Red
+}
+
+// Text renders the red members' reports for a model or an operator.
+func (r Result) Text() string {
+	var b strings.Builder
+	for i, m := range r.Red {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		what := "failed"
+		if m.Code == 2 {
+			what = "could not run"
+		}
+		fmt.Fprintf(&b, "%s %s:\n%s", m.Name, what, strings.TrimRight(m.Output, "\n"))
+		b.WriteByte('\n')
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// Runner runs the tree's registered gates in process, at the work-tree top.
+// An error means the gates could not be selected or started at all (a knob
+// or registry that does not resolve), which a member declines on.
+type Runner interface {
+	// ForPaths runs the pre-commit tier members whose couples reach any of
+	// paths (spelled relative to the top), over the working tree.
+	ForPaths(paths []string) (Result, error)
+	// CommitMsg runs the commit-msg tier members over msg.
+	CommitMsg(msg string) (Result, error)
+	// Changed answers the paths of the uncommitted change: staged,
+	// unstaged, and untracked files git does not ignore.
+	Changed() ([]string, error)
+	// Rel spells an absolute path relative to the top; false when it lies
+	// outside the work tree.
+	Rel(abs string) (string, bool)
+}
+
+// Member is one row of the member table.
+type Member struct {
+	Name string
+	// Run is the member's rule.
+	Run func(c *Call) int
+	// Knobs are the knobs the member reads (the registry's, through its
+	// Runner); EVERY_HOOK_KNOB stands for them.
+	Knobs []string
+	// Owner is the kit whose SPEC states the member's rule.
+	Owner string
+	// Events are the events the member is registered for, with the matcher.
+	Events string
+	// Summary is one line for the roster.
+	Summary string
+}
+
+// registryKnobs are what selecting and running the registered gates reads.
+var registryKnobs = []string{"GATE_SDK_GATES_DIR", "GATE_SDK_KIT_DIRS", "EVERY_REGISTERED_KNOB"}
+
+// Members is the closed roster, sorted by name.
+func Members() []Member {
+	ms := []Member{
+		{Name: "commit-guard", Run: commitGuard, Knobs: registryKnobs, Owner: Owner,
+			Events:  "PreToolUse on Bash",
+			Summary: "block a shell command that would bypass the git hooks, and a git commit -m whose message the commit-msg gates refuse"},
+		{Name: "edit-gates", Run: editGates, Knobs: registryKnobs, Owner: Owner,
+			Events:  "PostToolUse on Edit|Write|MultiEdit|NotebookEdit",
+			Summary: "run the gates coupled to the edited file and show the model their findings"},
+		{Name: "stop-gates", Run: stopGates, Knobs: registryKnobs, Owner: Owner,
+			Events:  "Stop and SubagentStop",
+			Summary: "refuse to end the turn while a gate coupled to the uncommitted change is red"},
+	}
+	sort.Slice(ms, func(i, j int) bool { return ms[i].Name < ms[j].Name })
+	return ms
+}
+
+// Lookup finds a member by name.
+func Lookup(name string) (Member, bool) {
+	for _, m := range Members() {
+		if m.Name == name {
+			return m, true
+		}
+	}
+	return Member{}, false
+}
+
+// Names answers the roster's names, sorted.
+func Names() []string {
+	var out []string
+	for _, m := range Members() {
+		out = append(out, m.Name)
+	}
+	return out
+}
+
+// EveryHookKnob answers what the EVERY_HOOK_KNOB sentinel stands for: one
+// member's knobs when member names one, else the union over the table.
+func EveryHookKnob(member string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, m := range Members() {
+		if member != "" && m.Name != member {
+			continue
+		}
+		for _, k := range m.Knobs {
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, k)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}

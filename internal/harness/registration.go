@@ -1,0 +1,116 @@
+package harness
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/gate-sdk/gates/internal/shlex"
+)
+
+// Placeholder is the binary's spelling in a kit template, before an
+// adopter's merge names the real path.
+const Placeholder = "@GATE_SDK_NATIVE_BIN@"
+
+// FrontEnds are the front ends' file names.
+var FrontEnds = []string{"run-gates.sh", "run-gates.ps1"}
+
+// BinaryName is the binary's own name, without an executable suffix.
+const BinaryName = "gates"
+
+// Registration is one hook command of a harness settings file: the exec
+// form carries its operands in Args; the shell form has Args nil and the
+// whole line in Command.
+type Registration struct {
+	Command string
+	Args    []string
+}
+
+// interpreters may stand before a front end in a shell-form registration
+// (`bash gate-sdk/bin/run-gates.sh --hook …`); their options are skipped.
+var interpreters = map[string]bool{
+	"sh": true, "bash": true, "dash": true, "pwsh": true, "pwsh.exe": true,
+	"powershell": true, "powershell.exe": true,
+}
+
+// MemberOf answers the --hook operand a registration dispatches. ok is
+// false when the command is not this binary (under any of its three
+// spellings) or does not call --hook; err is a shell-form line the lexer
+// cannot read. Every reader of a registration calls this one parser.
+func MemberOf(r Registration) (member string, ok bool, err error) {
+	var toks []string
+	if r.Args != nil {
+		toks = append([]string{r.Command}, r.Args...)
+	} else {
+		toks, err = shellWords(r.Command)
+		if err != nil {
+			return "", false, err
+		}
+	}
+	if len(toks) == 0 {
+		return "", false, nil
+	}
+	if interpreters[baseName(toks[0])] {
+		toks = toks[1:]
+		for len(toks) > 0 && strings.HasPrefix(toks[0], "-") {
+			toks = toks[1:]
+		}
+		if len(toks) == 0 {
+			return "", false, nil
+		}
+	}
+	if !isOurs(toks[0]) {
+		return "", false, nil
+	}
+	if len(toks) < 3 || toks[1] != "--hook" {
+		return "", false, nil
+	}
+	return toks[2], true, nil
+}
+
+// isOurs reports a command token spelling this binary: a front end, the
+// binary's own name with or without .exe, or the template placeholder.
+func isOurs(tok string) bool {
+	if tok == Placeholder || strings.HasSuffix(tok, "/"+Placeholder) {
+		return true
+	}
+	b := baseName(tok)
+	for _, f := range FrontEnds {
+		if b == f {
+			return true
+		}
+	}
+	return b == BinaryName || b == BinaryName+".exe"
+}
+
+// baseName is the last path element, under either separator.
+func baseName(p string) string {
+	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
+
+// shellWords answers the first simple command's words of a shell line.
+func shellWords(line string) ([]string, error) {
+	toks, err := shlex.Lex(line)
+	if err != nil {
+		return nil, err
+	}
+	pipes := shlex.Split(toks)
+	if len(pipes) == 0 || len(pipes[0].Commands) == 0 {
+		return nil, nil
+	}
+	c := pipes[0].Commands[0]
+	at := c.Name()
+	if at < 0 {
+		return nil, nil
+	}
+	var out []string
+	for _, t := range c.Words()[at:] {
+		if t.Kind != shlex.Word {
+			return nil, errors.New("the registration's command is not a simple command")
+		}
+		out = append(out, t.Value)
+	}
+	return out, nil
+}
