@@ -184,3 +184,26 @@ func FuzzInspect(f *testing.F) {
 		}
 	})
 }
+
+// Each member row names gate-sdk as its owner, and gate-sdk's SPEC states
+// the member's rule under a heading of its name.
+func TestMemberOwnersStateTheirRules(t *testing.T) {
+	spec, err := os.ReadFile(filepath.Join("..", "..", "kits", Owner, "SPEC.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range Members() {
+		if m.Owner != Owner {
+			t.Errorf("%s is owned by %q", m.Name, m.Owner)
+		}
+		if !strings.Contains(string(spec), "\n### "+m.Name+"\n") {
+			t.Errorf("kits/%s/SPEC.md has no section ### %s", Owner, m.Name)
+		}
+		if len(m.Knobs) == 0 || m.Run == nil || m.Summary == "" || m.Events == "" {
+			t.Errorf("%s: incomplete row %+v", m.Name, m)
+		}
+	}
+	if got := strings.Join(EveryHookKnob(""), " "); got != "EVERY_REGISTERED_KNOB GATE_SDK_GATES_DIR GATE_SDK_KIT_DIRS" {
+		t.Errorf("EVERY_HOOK_KNOB = %s", got)
+	}
+}
