@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"github.com/gate-sdk/gates/internal/harness"
 	"sort"
 	"strings"
 )
@@ -65,8 +66,9 @@ func armTable() []Arm {
 	}
 	arms = append(arms, Arm{Flag: "--hook", Synopsis: "<member>",
 		Summary: "a coding harness's hook (commit-guard, edit-gates, stop-gates): the payload on stdin, the harness's exit protocol",
-		Knobs:   []string{"EVERY_HOOK_KNOB"},
-		Family:  Run, FailOpen: true, Main: runHook})
+		// EVERY_HOOK_KNOB: the union of the member table's knob slices.
+		Knobs:  harness.EveryHookKnob(""),
+		Family: Run, FailOpen: true, Main: runHook})
 	arms = append(arms, laterArms()...)
 	sort.Slice(arms, func(i, j int) bool { return arms[i].Flag < arms[j].Flag })
 	return arms

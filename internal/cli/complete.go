@@ -2,12 +2,12 @@ package cli
 
 import (
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 
 	"github.com/spf13/cobra"
 
+	"github.com/gate-sdk/gates/internal/harness"
 	"github.com/gate-sdk/gates/internal/knob"
 	"github.com/gate-sdk/gates/internal/registry"
 )
@@ -226,14 +226,7 @@ func knobNames() []string {
 	return out
 }
 
-func harnessNames() []string {
-	var out []string
-	for n := range harnessMembers() {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
+func harnessNames() []string { return harness.Names() }
 
 func isArm(flag string) bool {
 	_, ok := lookupArm(flag)

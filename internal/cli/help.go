@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"github.com/gate-sdk/gates/internal/harness"
 	"io"
 	"slices"
 	"strings"
@@ -108,8 +109,8 @@ func (s *Session) writeGateHelp(w io.Writer, def gate.Def) {
 func (s *Session) gateSpec(name string) (*registry.Spec, string) {
 	if gatesDir, err := s.GatesDir(); err == nil {
 		if roots, err := s.KitRoots(); err == nil {
-			if res, err := registry.Resolve(registry.OS{}, name, gatesDir, roots.Paths()); err == nil && res.Path != "" {
-				if m, err := readDeclaration(res.Path); err == nil && m.Spec != nil {
+			if res, err := registry.Resolve(s.regFS(), name, gatesDir, roots.Paths()); err == nil && res.Path != "" {
+				if m, err := s.readDeclaration(res.Path); err == nil && m.Spec != nil {
 					return m.Spec, res.Path
 				}
 			}
@@ -145,9 +146,17 @@ func (s *Session) writeArmHelp(w io.Writer, a Arm) {
 		fmt.Fprintln(w, "  and every knob the registered gates read (see gates knobs)")
 	}
 	fmt.Fprintln(w)
-	if a.Family == Emit {
+	switch {
+	case a.Flag == "--hook":
+		fmt.Fprintln(w, "members:")
+		for _, m := range harness.Members() {
+			fmt.Fprintf(w, "  %-13s %s; %s\n", m.Name, m.Events, m.Summary)
+		}
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "exit status: the harness's protocol: 0 allow (an envelope on stdout may advise or refuse), 2 block with the reason on stderr.")
+	case a.Family == Emit:
 		fmt.Fprintln(w, "exit status: 0 the document was printed, 2 it could not be.")
-	} else {
+	default:
 		fmt.Fprintln(w, "exit status: 0 success, 1 a gate found a violation, 2 the command could not run.")
 	}
 }

@@ -19,10 +19,6 @@ const declineEnvelope = `{"systemMessage": "gate-sdk: the hook guards of this tr
 
 // runHook is --hook <member>.
 func runHook(s *Session, args []string) int {
-	if len(args) == 1 && (args[0] == "-h" || args[0] == "--help") {
-		writeHookUsage(s)
-		return 0
-	}
 	cwd, err := s.Cwd()
 	var top string
 	var found bool
@@ -64,14 +60,6 @@ func runHook(s *Session, args []string) int {
 		Gates: hookRunner{s: hs, top: top},
 	}
 	return m.Run(call)
-}
-
-func writeHookUsage(s *Session) {
-	fmt.Fprintln(s.Stdout, "usage: gates --hook <member>   (the harness's JSON payload on stdin)")
-	fmt.Fprintln(s.Stdout, "members:")
-	for _, m := range harness.Members() {
-		fmt.Fprintf(s.Stdout, "  %-13s %s (%s)\n", m.Name, m.Summary, m.Events)
-	}
 }
 
 // hookRunner runs the registered gates in process for a harness member.
