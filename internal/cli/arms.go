@@ -70,6 +70,7 @@ func armTable() []Arm {
 		Knobs:  harness.EveryHookKnob(""),
 		Family: Run, FailOpen: true, Main: runHook})
 	arms = append(arms, laterArms()...)
+	arms = append(arms, graphArms()...)
 	sort.Slice(arms, func(i, j int) bool { return arms[i].Flag < arms[j].Flag })
 	return arms
 }

@@ -29,17 +29,19 @@ func (s *Session) gateContext(def gate.Def, args []string, out, errw io.Writer, 
 		return nil, err
 	}
 	return &gate.Context{
-		Name:     def.Name,
-		Args:     args,
-		Dir:      cwd,
-		GatesDir: gatesDir,
-		KitRoots: roots.Paths(),
-		Scratch:  scratch,
-		Env:      s.Env,
-		Knobs:    set,
-		Tree:     lazyTree{s},
-		Out:      out,
-		Err:      errw,
+		Name:         def.Name,
+		Args:         args,
+		Dir:          cwd,
+		GatesDir:     gatesDir,
+		KitRoots:     roots.Paths(),
+		Scratch:      scratch,
+		Env:          s.Env,
+		Knobs:        set,
+		Tree:         lazyTree{s},
+		Out:          out,
+		Err:          errw,
+		Coupling:     s.coupling(gatesDir),
+		CouplesKnobs: couplesKnobs{s},
 	}, nil
 }
 

@@ -98,7 +98,9 @@ func (s *Session) loadRegistry(gatesDir string) (*loadedRegistry, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &loadedRegistry{Registry: reg, env: s.triggerEnv(set, gatesDir, roots.Paths())}, nil
+	env := s.triggerEnv(set, gatesDir, roots.Paths())
+	env.Corpus, env.CorpusErr = reg.Corpus(registry.OS{})
+	return &loadedRegistry{Registry: reg, env: env}, nil
 }
 
 func (s *Session) triggerEnv(set *knob.Set, gatesDir string, roots []string) *registry.Env {
@@ -111,10 +113,41 @@ func (s *Session) triggerEnv(set *knob.Set, gatesDir string, roots []string) *re
 	}
 }
 
+// coupling answers the registry loader a rule's context carries.
+func (s *Session) coupling(gatesDir string) func() (*registry.Registry, *registry.Env, error) {
+	return func() (*registry.Registry, *registry.Env, error) {
+		reg, err := s.loadRegistry(gatesDir)
+		if err != nil {
+			return nil, nil, err
+		}
+		return reg.Registry, reg.env, nil
+	}
+}
+
 // declaredKnobs answers the knob names a compiled member declares.
 func declaredKnobs(member string) []string {
 	if d, ok := findGate(member); ok {
 		return d.Knobs
 	}
 	return nil
+}
+
+// couplesKnobs answers knob: token values over the session's knob set,
+// loading it on first use.
+type couplesKnobs struct{ s *Session }
+
+func (k couplesKnobs) Knob(name string) (registry.KnobValue, error) {
+	set, err := k.s.Knobs()
+	if err != nil {
+		return registry.KnobValue{}, err
+	}
+	return registryKnobs{set}.Knob(name)
+}
+
+func (k couplesKnobs) Field(name, field string) ([]string, error) {
+	set, err := k.s.Knobs()
+	if err != nil {
+		return nil, err
+	}
+	return registryKnobs{set}.Field(name, field)
 }

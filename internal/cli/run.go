@@ -311,28 +311,15 @@ func (s *Session) selectFor(reg *loadedRegistry, paths []string) ([]selection, b
 // declaration cannot be read, is an error: the selection cannot know
 // whether it would fire.
 func SelectForPaths(reg *registry.Registry, env *registry.Env, paths []string) ([]selection, error) {
-	// assertion I: the one selection --for and the pre-commit hook share.
-	var out []selection
-	for _, m := range reg.Distinct() {
-		if err := m.Resolution.Err(); err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", reg.Path, m.Line, err)
-		}
-		if m.ManifestErr != nil {
-			return nil, m.ManifestErr
-		}
-		t, err := env.Trigger(m.Name, m.Manifest)
-		if err != nil {
-			return nil, err
-		}
-		ops := t.Operands(paths)
-		if len(ops) == 0 {
-			continue
-		}
-		sel := selection{member: m}
-		if t.Staged {
-			sel.args = ops
-		}
-		out = append(out, sel)
+	// assertion I: the one selection --for and the pre-commit hook share
+	// is the registry's own.
+	sels, err := reg.Select(env, paths)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]selection, 0, len(sels))
+	for _, sel := range sels {
+		out = append(out, selection{member: sel.Member, args: sel.Operands})
 	}
 	return out, nil
 }

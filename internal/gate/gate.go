@@ -14,6 +14,9 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/gate-sdk/gates/internal/registry"
+	"github.com/gate-sdk/gates/internal/walk"
 )
 
 // Exit statuses of the output contract.
@@ -60,6 +63,18 @@ type Context struct {
 	Tree     Tree
 	Out      io.Writer // the gate's stdout
 	Err      io.Writer // the gate's stderr
+	// Coupling loads the registry and the environment its members'
+	// triggers are derived from: the one expansion the hook and --for
+	// select through. Nil where the caller offers none (a rule then
+	// refuses).
+	Coupling func() (*registry.Registry, *registry.Env, error)
+	// CouplesKnobs answers knob values and shapes as couples= expansion
+	// reads them, with no registry needed. Nil where the caller offers
+	// none.
+	CouplesKnobs registry.Knobs
+	// Recorder, when set, notes every walk root the rule enters (the
+	// observer check-reads-couples' declarations are held to).
+	Recorder *walk.Recorder
 
 	findings []Finding
 }
@@ -188,5 +203,27 @@ type Def struct {
 	// "-" declares that the gate takes none, "" that it is undocumented.
 	Operands string
 	Knobs    []string // knobs the rule reads; their kits' tracked knob files become derived couples
-	Rule     Rule
+	// Reads declares every recursive walk the rule makes, one root each
+	// (see Root). Empty claims no walk. check-reads-couples holds each
+	// root's tracked read set to the member's expanded couples.
+	Reads []Root
+	Rule  Rule
+}
+
+// Root is one declared walk: where it starts, which files it selects and
+// which subtrees it never enters. A root the registry cannot bound
+// statically is Dynamic, with its Ground saying where the walk is.
+type Root struct {
+	// Path is the root, repository-relative ("." for the top). It may be
+	// a knob-path token, knob:<NAME>, resolved at check time.
+	Path string
+	// Filter is "<kind>:<source>": kind glob:, name: or ext:, source
+	// knob:<NAME> or lit:<comma-list>. Empty means unfiltered.
+	Filter string
+	// Prune lists root-relative directory globs the walk never enters.
+	Prune []string
+	// Dynamic marks a root computed at run time; Ground is then
+	// "dynamic@<path>:<line>[ via <symbol>]".
+	Dynamic bool
+	Ground  string
 }

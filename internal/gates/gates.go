@@ -22,6 +22,7 @@ func All() []gate.Def {
 	defs = append(defs, hygieneGates()...)
 	defs = append(defs, actionGates()...)
 	defs = append(defs, benchGates()...)
+	defs = append(defs, graphGates()...)
 	for i := range defs {
 		if !publisherOnly[defs[i].Name] && defs[i].Owner == "" {
 			defs[i].Owner = kitOwner

@@ -47,6 +47,9 @@ type Env struct {
 	ModuleFiles func(member string) ([]string, error)
 	// Corpus is the descriptor corpus the sentinel's names are read from.
 	Corpus []*Manifest
+	// CorpusErr is why the corpus could not be read; a member declaring
+	// the sentinel is then refused rather than handed a short set.
+	CorpusErr error
 }
 
 // KnobFiles derives a member's knob-file couples: the tracked default
@@ -60,6 +63,9 @@ func (e *Env) KnobFiles(name string, m *Manifest) ([]string, error) {
 	}
 	if i := slices.Index(names, EveryCouplesKnob); i >= 0 {
 		// assertion O: the sentinel stands for every knob the corpus's tokens name.
+		if e.CorpusErr != nil {
+			return nil, &Error{File: m.Path, Kind: KindExpansion, Msg: fmt.Sprintf("%s expands every member's knob: tokens, and the descriptor corpus did not read: %v", name, e.CorpusErr), Err: e.CorpusErr}
+		}
 		names = slices.Delete(names, i, i+1)
 		names = append(names, CouplesKnobNames(e.Corpus)...)
 	}
@@ -177,4 +183,42 @@ func (t *Trigger) Operands(paths []string) []string {
 		}
 	}
 	return out
+}
+
+// Selection is one member an edit fires, with a mode=staged member's
+// matching paths as its operands.
+type Selection struct {
+	Member   Member
+	Operands []string // nil for a whole-tree member
+}
+
+// Select answers, in registry order and each member once, the members an
+// edit to any of paths fires: the one selection the pre-commit hook,
+// --for and check-graph's coverage read. An unresolved member, or one
+// whose declaration cannot be read, is an error: the selection cannot know
+// whether it would fire.
+func (r *Registry) Select(env *Env, paths []string) ([]Selection, error) {
+	var out []Selection
+	for _, m := range r.Distinct() {
+		if err := m.Resolution.Err(); err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", r.Path, m.Line, err)
+		}
+		if m.ManifestErr != nil {
+			return nil, m.ManifestErr
+		}
+		t, err := env.Trigger(m.Name, m.Manifest)
+		if err != nil {
+			return nil, err
+		}
+		ops := t.Operands(paths)
+		if len(ops) == 0 {
+			continue
+		}
+		sel := Selection{Member: m}
+		if t.Staged {
+			sel.Operands = ops
+		}
+		out = append(out, sel)
+	}
+	return out, nil
 }

@@ -1,0 +1,243 @@
+package gates
+
+// check-graph: every registered member's # graph: manifest is well formed
+// and consistent, and the committed coupling-graph page is their faithful
+// projection. The assertions live in internal/graph, which the --emit
+// graph arm shares; this file picks the mode and reports.
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/glob"
+	"github.com/gate-sdk/gates/internal/graph"
+	"github.com/gate-sdk/gates/internal/registry"
+	"github.com/gate-sdk/gates/internal/walk"
+)
+
+var graphHelps = map[string]string{
+	"A": "fix the manifest the line names: four required fields with legal values, tokens the member's knobs and the vocabulary admit, one declaration spelling per gate",
+	"B": "widen trigger= so it covers every couples= surface (or drop trigger= to default it to couples=)",
+	"C": "set valve= by the cycle rule: PROPOSED for a dir=bi gate spanning a leading and a lagging surface, none where no leading surface is coupled",
+	"E": "regenerate the page: gates --emit graph > %s, and commit it",
+	"F": "inline the asset in the theme part, or place it under the artifact's directory",
+	"G": "fix the amendment's manifest: glob tokens only, each once, knob: tokens naming rows that take them",
+	"H": "drop the external reference, or add its prefix to GATE_SDK_GRAPH_EXTERNAL_REFS",
+	"I": "raise GATE_SDK_GRAPH_MAX_EDGES past the edge count, or split the registry's couplings",
+}
+
+// graphKnobs is what check-graph and --emit graph read.
+var graphKnobs = []string{
+	"GATE_SDK_GRAPH_ARTIFACT", "GATE_SDK_GRAPH_VOCAB", "GATE_SDK_GRAPH_THEME_DIR",
+	"GATE_SDK_GRAPH_MAX_EDGES", "GATE_SDK_GRAPH_EXTERNAL_REFS", "GATE_SDK_KIT_DIRS",
+	"GATE_SDK_PRUNE_DIRS", "GATE_SDK_PRUNE_EXTRA_DIRS", registry.EveryCouplesKnob,
+}
+
+// osFiles reads paths against the run directory.
+type osFiles struct{ c *gate.Context }
+
+func (f osFiles) ReadFile(name string) ([]byte, error) { return os.ReadFile(runPath(f.c, name)) }
+
+// GraphEmission assembles the coupling-graph page over a context: the
+// function check-graph compares and the --emit graph arm prints.
+func GraphEmission(c *gate.Context) (*graph.Built, error) {
+	if c.Coupling == nil {
+		return nil, errors.New("no registry loader in this context")
+	}
+	reg, env, err := c.Coupling()
+	if err != nil {
+		return nil, err
+	}
+	vocab, err := c.Knobs.Scalar("GATE_SDK_GRAPH_VOCAB")
+	if err != nil {
+		return nil, err
+	}
+	theme, err := c.Knobs.Scalar("GATE_SDK_GRAPH_THEME_DIR")
+	if err != nil {
+		return nil, err
+	}
+	maxEdges, err := c.Knobs.Scalar("GATE_SDK_GRAPH_MAX_EDGES")
+	if err != nil {
+		return nil, err
+	}
+	return graph.Assemble(graph.Input{Registry: reg, Env: env, Files: osFiles{c}, GatesDir: c.GatesDir, VocabPath: vocab, ThemeDir: theme, MaxEdges: maxEdges})
+}
+
+func checkGraph(c *gate.Context) int {
+	mode := ""
+	if len(c.Args) > 0 {
+		mode = c.Args[0]
+	}
+	switch mode {
+	case "":
+		if len(c.Args) > 0 {
+			return c.Refuse("usage: check-graph [--amend-only [dir] | --refs-only [page] | --cap-only [page]]")
+		}
+		return graphWhole(c)
+	case "--amend-only":
+		if len(c.Args) > 2 {
+			return c.Refuse("usage: check-graph --amend-only [dir]")
+		}
+		dir := "."
+		if len(c.Args) == 2 {
+			dir = c.Args[1]
+		}
+		r := c.NewReport(graphHelps)
+		n, err := graphAmendments(c, r, dir)
+		if err != nil {
+			return c.RefuseErr(err)
+		}
+		return r.Done(fmt.Sprintf("%s under %s", plural(n, "amendment manifest", "amendment manifests"), dir))
+	case "--refs-only", "--cap-only":
+		if len(c.Args) > 2 {
+			return c.Refuse("usage: check-graph %s [page]", mode)
+		}
+		page, where, err := graphPage(c)
+		if err != nil {
+			return c.RefuseErr(err)
+		}
+		r := c.NewReport(graphHelps)
+		if mode == "--refs-only" {
+			allowed, err := c.Knobs.Words("GATE_SDK_GRAPH_EXTERNAL_REFS")
+			if err != nil {
+				return c.RefuseErr(err)
+			}
+			addGraph(r, graph.CheckRefs(page, where, allowed))
+			return r.Done(fmt.Sprintf("external references of %s within the allowed set", where))
+		}
+		addGraph(r, graph.CheckCap(page, where))
+		limit, edges := graph.CapOf(page)
+		return r.Done(fmt.Sprintf("%s draws %d of at most %d edges", where, edges, limit))
+	}
+	return c.Refuse("unknown mode %q; modes: --amend-only [dir], --refs-only [page], --cap-only [page] (no operand checks the whole tree)", mode)
+}
+
+// graphPage answers the page a hermetic H or I run reads: the operand's
+// file, else the in-memory emission.
+func graphPage(c *gate.Context) ([]byte, string, error) {
+	if len(c.Args) == 2 {
+		data, err := os.ReadFile(runPath(c, c.Args[1]))
+		if err != nil {
+			return nil, "", fmt.Errorf("cannot read %s: %w", c.Args[1], unwrapPath(err))
+		}
+		return data, c.Args[1], nil
+	}
+	b, err := GraphEmission(c)
+	if err != nil {
+		return nil, "", err
+	}
+	return b.Page, "the emission", nil
+}
+
+func graphWhole(c *gate.Context) int {
+	artifact, err := c.Knobs.Scalar("GATE_SDK_GRAPH_ARTIFACT")
+	if err != nil {
+		return c.RefuseErr(err)
+	}
+	allowed, err := c.Knobs.Words("GATE_SDK_GRAPH_EXTERNAL_REFS")
+	if err != nil {
+		return c.RefuseErr(err)
+	}
+	if c.Coupling == nil {
+		return c.Refuse("no registry loader in this context")
+	}
+	_, env, err := c.Coupling()
+	if err != nil {
+		return c.RefuseErr(err)
+	}
+	b, err := GraphEmission(c)
+	if err != nil {
+		return c.RefuseErr(err)
+	}
+	helps := map[string]string{}
+	for k, v := range graphHelps {
+		helps[k] = v
+	}
+	helps["E"] = fmt.Sprintf(graphHelps["E"], artifact)
+	r := c.NewReport(helps)
+	// assertions A, B and C read the same expansion the hook selects by.
+	addGraph(r, graph.CheckManifests(b.Model, b.Vocab, env.Declared))
+	// assertion E: the committed page is the emission, byte for byte.
+	committed, present, err := readOptional(c, artifact)
+	if err != nil {
+		return c.RefuseErr(err)
+	}
+	switch {
+	case !present:
+		r.Add(gate.Finding{Class: "E", Path: artifact, Msg: "the coupling-graph page is missing"})
+	case string(committed) != string(b.Page):
+		r.Add(gate.Finding{Class: "E", Path: artifact, Msg: "the coupling-graph page is stale: it differs from what the registry's manifests emit now"})
+	}
+	addGraph(r, graph.CheckHrefs(b.Page, artifact, func(p string) bool {
+		fi, err := os.Stat(runPath(c, p))
+		return err == nil && fi.Mode().IsRegular()
+	}))
+	n, err := graphAmendments(c, r, ".")
+	if err != nil {
+		return c.RefuseErr(err)
+	}
+	addGraph(r, graph.CheckRefs(b.Page, artifact, allowed))
+	addGraph(r, graph.CheckCap(b.Page, artifact))
+	return r.Done(fmt.Sprintf("%s (%d resolving nowhere, skipped), %s, %s; %s fresh; %s",
+		plural(len(b.Model.Nodes), "member", "members"), len(b.Model.Skipped),
+		plural(len(b.Model.Surfaces()), "surface", "surfaces"), plural(b.Model.Edges(), "edge", "edges"),
+		artifact, plural(n, "amendment manifest", "amendment manifests")))
+}
+
+func addGraph(r *gate.Report, fs []graph.Finding) {
+	for _, f := range fs {
+		r.Add(gate.Finding{Class: f.Assertion, Path: f.Path, Line: f.Line, Msg: f.Msg})
+	}
+}
+
+// graphAmendments runs assertion G over every SPEC-*.md under dir (a walk
+// with the shared prune set) and answers how many manifests it read.
+func graphAmendments(c *gate.Context, r *gate.Report, dir string) (int, error) {
+	ps, err := pruneSet(c)
+	if err != nil {
+		return 0, err
+	}
+	root := runPath(c, dir)
+	var files []string
+	err = walk.Walk(root, walk.Options{Prune: ps, Recorder: c.Recorder}, func(rel string, d fs.DirEntry) error {
+		if !d.IsDir() && glob.Match("SPEC-*.md", d.Name()) {
+			files = append(files, rel)
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	sort.Strings(files)
+	shape := func(name string) (registry.Shape, bool) {
+		if c.CouplesKnobs == nil {
+			return 0, false
+		}
+		v, err := c.CouplesKnobs.Knob(name)
+		if err != nil {
+			return 0, false
+		}
+		return v.Shape, true
+	}
+	n := 0
+	for _, f := range files {
+		data, err := os.ReadFile(walk.Child(root, f))
+		if err != nil {
+			return 0, fmt.Errorf("cannot read %s: %w", f, unwrapPath(err))
+		}
+		shown := f
+		if dir != "." {
+			shown = strings.TrimSuffix(dir, "/") + "/" + f
+		}
+		for _, s := range graph.AmendManifests(data) {
+			n++
+			addGraph(r, graph.CheckAmendment(shown, s, shape))
+		}
+	}
+	return n, nil
+}

@@ -1,0 +1,275 @@
+package graph
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/gate-sdk/gates/internal/glob"
+	"github.com/gate-sdk/gates/internal/registry"
+)
+
+// Finding is one check-graph violation: the assertion's letter, where,
+// and what is wrong.
+type Finding struct {
+	Assertion string // "A", "B", ...
+	Path      string
+	Line      int
+	Msg       string
+}
+
+// Declared answers the knob names a member's registry row declares.
+type Declared func(member string) []string
+
+// CheckManifests asserts A (well-formedness), B (couples within trigger)
+// and C (the cycle valve) over the model.
+func CheckManifests(m *Model, v *Vocab, declared Declared) []Finding {
+	var out []Finding
+	for _, p := range m.Problems {
+		for _, l := range problemLines(p.Err) {
+			// assertion A: an unreadable, ambiguous or unexpandable manifest.
+			out = append(out, Finding{Assertion: "A", Msg: fmt.Sprintf("%s: %s", p.Member, l)})
+		}
+	}
+	for _, n := range m.Nodes {
+		g := n.Manifest.Graph
+		out = append(out, knobAdmissibility(n, declared)...)
+		if len(v.Vocab) > 0 {
+			for _, field := range [][]string{g.Couples, g.Trigger} {
+				for _, t := range field {
+					if t != "*" && !contains(v.Vocab, t) {
+						// assertion A: the authored surface is in the vocabulary.
+						out = append(out, Finding{Assertion: "A", Path: n.Decl, Line: g.Line, Msg: fmt.Sprintf("%s: surface %q is not in GRAPH_VOCAB (%s)", n.Name, t, v.Path)})
+					}
+				}
+			}
+		}
+		out = append(out, coverage(n)...)
+		out = append(out, valve(n, v)...)
+	}
+	return out
+}
+
+func knobAdmissibility(n Node, declared Declared) []Finding {
+	var own []string
+	if declared != nil {
+		own = declared(n.Name)
+	}
+	var out []Finding
+	g := n.Manifest.Graph
+	for _, field := range [][]string{g.Couples, g.Trigger} {
+		for _, t := range field {
+			rest, ok := strings.CutPrefix(t, registry.PrefixKnob)
+			if !ok {
+				continue
+			}
+			ref, msg := registry.ParseKnobRef(rest)
+			if msg != "" {
+				continue // the manifest parser already refused it
+			}
+			if ref.Rooted() && (ref.Name == "GATE_SDK_GATES_DIR" || ref.Name == "GATE_SDK_ROOT") {
+				continue // a locator every member resolves
+			}
+			if !contains(own, ref.Name) {
+				// assertion A: a knob: token names a knob the member reads.
+				out = append(out, Finding{Assertion: "A", Path: n.Decl, Line: g.Line, Msg: fmt.Sprintf("%s: %s names a knob the member does not declare", n.Name, t)})
+			}
+		}
+	}
+	return out
+}
+
+// Covers is assertion B's predicate: whether trigger pattern t contains
+// couple pattern c, by exactly four branches. It is sound for the couples
+// matcher and deliberately incomplete.
+func Covers(t, c string) bool {
+	switch {
+	case t == "*":
+		return true
+	case t == c:
+		return true
+	case !strings.ContainsAny(c, "*?") && glob.Match(t, c):
+		return true
+	case strings.HasPrefix(t, "*.") && !strings.ContainsAny(t[2:], "*?[/") && strings.HasSuffix(c, t[1:]):
+		return true
+	}
+	return false
+}
+
+func coverage(n Node) []Finding {
+	var out []Finding
+	for _, c := range distinct(n.Couples) {
+		covered := false
+		for _, t := range n.Trigger.Patterns {
+			if Covers(t, c) {
+				covered = true
+				break
+			}
+		}
+		if !covered {
+			// assertion B: an edit to a coupled surface must fire the gate.
+			out = append(out, Finding{Assertion: "B", Path: n.Decl, Line: n.Manifest.Graph.Line, Msg: fmt.Sprintf("%s: couple %q is covered by no trigger= token, so editing it would not fire the gate", n.Name, c)})
+		}
+	}
+	return out
+}
+
+func valve(n Node, v *Vocab) []Finding {
+	g := n.Manifest.Graph
+	leading, lagging := false, false
+	for _, t := range g.Couples {
+		leading = leading || contains(v.Leading, t)
+		lagging = lagging || contains(v.Lagging, t)
+	}
+	f := func(msg string) []Finding {
+		return []Finding{{Assertion: "C", Path: n.Decl, Line: g.Line, Msg: n.Name + ": " + msg}}
+	}
+	switch {
+	case !leading && g.Valve != registry.ValveNone:
+		// assertion C: no leading surface, nothing may run ahead.
+		return f("valve=" + g.Valve + " but the gate couples no GRAPH_LEADING surface; write valve=none")
+	case g.Dir == registry.DirBi && leading && lagging && g.Valve != registry.ValveProposed:
+		// assertion C: a bijection spanning a leading and a lagging surface is a cycle valve.
+		return f("dir=bi spans a leading and a lagging surface, so it is a cycle valve; write valve=PROPOSED")
+	}
+	return nil
+}
+
+// attrRe finds href= and src= values, quoted either way.
+var attrRe = regexp.MustCompile(`(?i)\b(href|src)\s*=\s*("([^"]*)"|'([^']*)')`)
+
+// importRe finds ESM import specifiers: import x from "..." and import("...").
+var importRe = regexp.MustCompile(`\bimport\b(?:[^"';()]*?\bfrom)?\s*\(?\s*["']([^"']+)["']`)
+
+func attrValues(page []byte) []string {
+	var out []string
+	for _, m := range attrRe.FindAllSubmatch(page, -1) {
+		if m[3] != nil {
+			out = append(out, string(m[3]))
+		} else {
+			out = append(out, string(m[4]))
+		}
+	}
+	return out
+}
+
+// CheckHrefs is assertion F: every non-absolute href/src of the emission
+// names a file under the artifact's own directory. exists answers
+// whether a path (spelled as the caller spells the artifact) is a file.
+func CheckHrefs(page []byte, artifact string, exists func(string) bool) []Finding {
+	dir := ""
+	if i := strings.LastIndexByte(artifact, '/'); i >= 0 {
+		dir = artifact[:i]
+	}
+	var out []Finding
+	for _, v := range attrValues(page) {
+		if strings.Contains(v, "://") || strings.HasPrefix(v, "#") || strings.HasPrefix(v, "data:") || strings.HasPrefix(v, "mailto:") || v == "" {
+			continue
+		}
+		ref := v
+		if i := strings.IndexAny(ref, "?#"); i >= 0 {
+			ref = ref[:i]
+		}
+		target, ok := under(dir, ref)
+		if !ok || !exists(target) {
+			// assertion F: a local asset resolves under the artifact's directory.
+			out = append(out, Finding{Assertion: "F", Path: artifact, Msg: fmt.Sprintf("href/src %q does not name a file under the artifact's directory %s", v, orDot(dir))})
+		}
+	}
+	return out
+}
+
+func orDot(s string) string {
+	if s == "" {
+		return "."
+	}
+	return s
+}
+
+// under joins ref onto dir lexically, answering false when the result
+// leaves dir or ref is rooted.
+func under(dir, ref string) (string, bool) {
+	if strings.HasPrefix(ref, "/") {
+		return "", false
+	}
+	var parts []string
+	for _, s := range strings.Split(ref, "/") {
+		switch s {
+		case "", ".":
+		case "..":
+			if len(parts) == 0 {
+				return "", false
+			}
+			parts = parts[:len(parts)-1]
+		default:
+			parts = append(parts, s)
+		}
+	}
+	if len(parts) == 0 {
+		return "", false
+	}
+	p := strings.Join(parts, "/")
+	if dir != "" {
+		p = dir + "/" + p
+	}
+	return p, true
+}
+
+// CheckRefs is assertion H: every absolute href/src and every import
+// specifier of the emission starts with an allowed prefix; the mermaid
+// seed is always allowed.
+func CheckRefs(page []byte, where string, allowed []string) []Finding {
+	allow := append([]string{MermaidSeed}, allowed...)
+	var urls []string
+	for _, v := range attrValues(page) {
+		if strings.Contains(v, "://") {
+			urls = append(urls, v)
+		}
+	}
+	for _, m := range importRe.FindAllSubmatch(page, -1) {
+		urls = append(urls, string(m[1]))
+	}
+	var out []Finding
+	for _, u := range urls {
+		ok := false
+		for _, p := range allow {
+			if p != "" && strings.HasPrefix(u, p) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			// assertion H: one sanctioned external reference set.
+			out = append(out, Finding{Assertion: "H", Path: where, Msg: fmt.Sprintf("external reference %s is outside the allowed set (the mermaid import and GATE_SDK_GRAPH_EXTERNAL_REFS)", u)})
+		}
+	}
+	return out
+}
+
+var maxEdgesRe = regexp.MustCompile(`\bmaxEdges\s*:\s*(\d+)`)
+
+// edgeRe counts mermaid edges: a line holding an arrow.
+var edgeRe = regexp.MustCompile(`(?m)^\s*\S+\s+(?:<--&gt;|--&gt;|<-->|-->)\s+\S+\s*$`)
+
+// CapOf re-derives the render cap and the edge count from an emission.
+// A page without maxEdges takes mermaid's own default.
+func CapOf(page []byte) (cap uint64, edges int) {
+	cap = MermaidDefaultCap
+	if m := maxEdgesRe.FindSubmatch(page); m != nil {
+		if n, err := strconv.ParseUint(string(m[1]), 10, 64); err == nil {
+			cap = n
+		}
+	}
+	return cap, len(edgeRe.FindAll(page, -1))
+}
+
+// CheckCap is assertion I: the page draws no more edges than its cap.
+func CheckCap(page []byte, where string) []Finding {
+	cap, edges := CapOf(page)
+	if uint64(edges) > cap {
+		// assertion I: mermaid paints an error past maxEdges.
+		return []Finding{{Assertion: "I", Path: where, Msg: fmt.Sprintf("the page draws %d edges and its cap (maxEdges) is %d; mermaid would paint an error instead of the graph", edges, cap)}}
+	}
+	return nil
+}

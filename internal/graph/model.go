@@ -1,0 +1,152 @@
+package graph
+
+import (
+	"errors"
+	"sort"
+	"strings"
+
+	"github.com/gate-sdk/gates/internal/registry"
+)
+
+// Node is one registry member as the graph reads it.
+type Node struct {
+	Name     string
+	Decl     string // declaration path
+	Compiled bool   // a .gate descriptor
+	Manifest *registry.Manifest
+	// Couples is the expanded couples= field followed by the derived
+	// couples; Trigger the effective trigger (trigger= else couples=,
+	// expanded, then the derived couples), as the hook selects by.
+	Couples []string
+	Trigger *registry.Trigger
+}
+
+// Problem is a member whose manifest the model could not read or expand;
+// check-graph reports it under assertion A.
+type Problem struct {
+	Member string
+	Decl   string
+	Err    error
+}
+
+// Model is the registry projected onto its couplings.
+type Model struct {
+	Nodes    []Node   // deduplicated, byte-sorted by name
+	Skipped  []string // registry members resolving nowhere, byte-sorted
+	Problems []Problem
+}
+
+// Build projects a loaded registry. Every member is read once; a member
+// that resolves nowhere is skipped and counted; one whose declaration is
+// ambiguous, unreadable or unexpandable becomes a Problem and stays out
+// of the drawn graph.
+func Build(reg *registry.Registry, env *registry.Env) *Model {
+	m := &Model{}
+	for _, mem := range reg.Distinct() {
+		switch mem.Kind {
+		case registry.Unresolved:
+			m.Skipped = append(m.Skipped, mem.Name)
+			continue
+		case registry.Ambiguous:
+			m.Problems = append(m.Problems, Problem{Member: mem.Name, Decl: mem.Path, Err: mem.Resolution.Err()})
+			continue
+		}
+		if mem.ManifestErr != nil {
+			m.Problems = append(m.Problems, Problem{Member: mem.Name, Decl: mem.Path, Err: mem.ManifestErr})
+			continue
+		}
+		n, err := expandNode(mem, env)
+		if err != nil {
+			m.Problems = append(m.Problems, Problem{Member: mem.Name, Decl: mem.Path, Err: err})
+			continue
+		}
+		m.Nodes = append(m.Nodes, n)
+	}
+	// The node set is byte-sorted, the same order under every locale.
+	sort.Slice(m.Nodes, func(i, j int) bool { return m.Nodes[i].Name < m.Nodes[j].Name })
+	sort.Strings(m.Skipped)
+	return m
+}
+
+func expandNode(mem registry.Member, env *registry.Env) (Node, error) {
+	man := mem.Manifest
+	n := Node{Name: mem.Name, Decl: mem.Path, Compiled: mem.Kind == registry.Descriptor, Manifest: man}
+	couples, err := env.ExpandCouples(man)
+	if err != nil {
+		return n, err
+	}
+	derived, err := env.DerivedCouples(mem.Name, man)
+	if err != nil {
+		return n, err
+	}
+	n.Couples = append(couples, derived...)
+	n.Trigger, err = env.Trigger(mem.Name, man)
+	return n, err
+}
+
+// Fires answers, byte-sorted, the drawn members an edit to path fires:
+// the question the hook and --for answer, asked of the model.
+func (m *Model) Fires(path string) []string {
+	var out []string
+	for _, n := range m.Nodes {
+		if n.Trigger.Selects(path) {
+			out = append(out, n.Name)
+		}
+	}
+	return out
+}
+
+// Surfaces answers every coupled surface, byte-sorted, once each.
+func (m *Model) Surfaces() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, n := range m.Nodes {
+		for _, c := range n.Couples {
+			if !seen[c] {
+				seen[c] = true
+				out = append(out, c)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Edges counts the drawn edges: one per member and distinct couple.
+func (m *Model) Edges() int {
+	n := 0
+	for _, node := range m.Nodes {
+		n += len(distinct(node.Couples))
+	}
+	return n
+}
+
+func distinct(list []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range list {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// problemLines splits a joined refusal into its lines.
+func problemLines(err error) []string {
+	var out []string
+	var j interface{ Unwrap() []error }
+	if errors.As(err, &j) {
+		for _, e := range j.Unwrap() {
+			out = append(out, problemLines(e)...)
+		}
+		return out
+	}
+	for _, l := range strings.Split(err.Error(), "\n") {
+		if l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
