@@ -210,13 +210,9 @@ func plural(n int, one, many string) string {
 }
 
 func writeTable(b *strings.Builder, m *Model) {
-	b.WriteString("<section class=\"cg-table\">\n<h2>Members</h2>\n<table>\n<thead><tr><th>gate</th><th>tier</th><th>dir</th><th>valve</th><th>couples</th><th>trigger</th></tr></thead>\n<tbody>\n")
+	b.WriteString("<section class=\"cg-table\">\n<h2>Members</h2>\n<table>\n<thead><tr><th>gate</th><th>tier</th><th>dir</th><th>valve</th><th>couples</th><th>fires on</th></tr></thead>\n<tbody>\n")
 	for _, n := range m.Nodes {
 		g := n.Manifest.Graph
-		trig := "couples"
-		if g.Trigger != nil {
-			trig = strings.Join(g.Trigger, ", ")
-		}
 		kind := "script"
 		if n.Compiled {
 			kind = "compiled"
@@ -228,7 +224,14 @@ func writeTable(b *strings.Builder, m *Model) {
 			}
 			fmt.Fprintf(b, "<code>%s</code>", html.EscapeString(c))
 		}
-		fmt.Fprintf(b, "</td><td>%s</td></tr>\n", html.EscapeString(trig))
+		b.WriteString("</td><td class=\"cg-fires\">")
+		for i, t := range n.Trigger.Patterns {
+			if i > 0 {
+				b.WriteString(" ")
+			}
+			fmt.Fprintf(b, "<code>%s</code>", html.EscapeString(t))
+		}
+		b.WriteString("</td></tr>\n")
 	}
 	b.WriteString("</tbody>\n</table>\n")
 	if len(m.Skipped) > 0 {
