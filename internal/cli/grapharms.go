@@ -6,6 +6,7 @@ import (
 
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/gates"
+	"github.com/gate-sdk/gates/internal/registry"
 )
 
 // graphArms answers the coupling-graph family's non-gate arms.
@@ -14,7 +15,99 @@ func graphArms() []Arm {
 		{Flag: "--emit-graph", Synopsis: "", Summary: "print the coupling-graph page (redirect it into GATE_SDK_GRAPH_ARTIFACT)",
 			Knobs:  []string{"GATE_SDK_GRAPH_VOCAB", "GATE_SDK_GRAPH_THEME_DIR", "GATE_SDK_GRAPH_MAX_EDGES", "GATE_SDK_KIT_DIRS", "registry.EVERY_COUPLES_KNOB"},
 			Family: Emit, Main: emitGraph},
+		{Flag: "--reads", Synopsis: "<gate>", Summary: "print a compiled gate's declared walk roots, one line each",
+			Family: Emit, Main: readsArm},
+		{Flag: "--needs", Synopsis: "<gate>", Summary: "print the external programs a compiled gate declares it may start, one line each",
+			Family: Emit, Main: needsArm},
+		{Flag: "--emit-reads-census", Synopsis: "", Summary: "print one line per registered compiled gate declaring a root it cannot bound",
+			Knobs: []string{"GATE_SDK_KIT_DIRS"}, Family: Emit, Main: emitReadsCensus},
 	}
+}
+
+// compiledRow answers the one operand's compiled row, refusing anything
+// else: an unavailable answer must never read as "nothing".
+func compiledRow(s *Session, flag string, args []string) (gate.Def, bool) {
+	if len(args) != 1 || strings.HasPrefix(args[0], "-") {
+		fmt.Fprintf(s.Stderr, "run-gates: %s takes one gate name\nusage: gates %s <gate>\n", flag, flag)
+		return gate.Def{}, false
+	}
+	def, ok := findGate(args[0])
+	if !ok {
+		fmt.Fprintf(s.Stderr, "run-gates: %s: %s is not a compiled gate of this binary (see gates --list)\n", flag, args[0])
+		return gate.Def{}, false
+	}
+	return def, true
+}
+
+// RootLine renders one declared root as --reads prints it.
+func RootLine(r gate.Root) string {
+	if r.Dynamic {
+		return "?\t" + r.Ground
+	}
+	fields := []string{r.Path, r.Filter, strings.Join(r.Prune, ",")}
+	for len(fields) > 1 && fields[len(fields)-1] == "" {
+		fields = fields[:len(fields)-1]
+	}
+	return strings.Join(fields, "\t")
+}
+
+func readsArm(s *Session, args []string) int {
+	def, ok := compiledRow(s, "--reads", args)
+	if !ok {
+		return 2
+	}
+	for _, r := range def.Reads {
+		fmt.Fprintln(s.Stdout, RootLine(r))
+	}
+	return 0
+}
+
+func needsArm(s *Session, args []string) int {
+	def, ok := compiledRow(s, "--needs", args)
+	if !ok {
+		return 2
+	}
+	for _, n := range def.Needs {
+		fmt.Fprintln(s.Stdout, n)
+	}
+	return 0
+}
+
+func emitReadsCensus(s *Session, args []string) int {
+	if !noOperands(s, "--emit reads-census", args) {
+		return 2
+	}
+	gatesDir, err := s.GatesDir()
+	if err != nil {
+		return s.fail(err)
+	}
+	reg, err := s.loadRegistry(gatesDir)
+	if err != nil {
+		return s.fail(err)
+	}
+	for _, m := range reg.Distinct() {
+		def, ok := findGate(m.Name)
+		if !ok || m.Kind != registry.Descriptor {
+			continue
+		}
+		var roots, grounds []string
+		for _, r := range def.Reads {
+			if r.Dynamic {
+				grounds = append(grounds, r.Ground)
+			} else {
+				roots = append(roots, r.Path)
+			}
+		}
+		if len(grounds) == 0 {
+			continue
+		}
+		declared := "-"
+		if len(roots) > 0 {
+			declared = strings.Join(roots, ",")
+		}
+		fmt.Fprintf(s.Stdout, "%s\t%d\t%s\t%s\n", m.Name, len(grounds), declared, strings.Join(grounds, ","))
+	}
+	return 0
 }
 
 // armContext is a rule context for an arm that reuses a gate's readers.

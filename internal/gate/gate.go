@@ -207,6 +207,9 @@ type Def struct {
 	// (see Root). Empty claims no walk. check-reads-couples holds each
 	// root's tracked read set to the member's expanded couples.
 	Reads []Root
+	// Needs declares the external programs the rule may start, each as
+	// PATH names it; "?\t<KNOB>" for a program a knob's value names.
+	Needs []string
 	Rule  Rule
 }
 

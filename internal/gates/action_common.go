@@ -54,6 +54,7 @@ func scanActions(c *gate.Context, exts ...string) (actionScan, error) {
 	if err != nil {
 		return s, err
 	}
+	c.Recorder.Note(rel)
 	s.files = workflow.Corpus(all, rel, ps.PathPruned, exts...)
 	return s, nil
 }

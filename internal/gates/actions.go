@@ -7,13 +7,16 @@ import "github.com/gate-sdk/gates/internal/gate"
 func actionGates() []gate.Def {
 	scan := []string{"GATE_SDK_PRUNE_DIRS", "GATE_SDK_PRUNE_EXTRA_DIRS"}
 	with := func(extra ...string) []string { return append(append([]string(nil), scan...), extra...) }
+	// Each member walks the scan root (default the top) for YAML files;
+	// job-ref also reads markdown.
+	yaml := []gate.Root{{Path: ".", Filter: "ext:lit:yml,yaml"}}
 	return []gate.Def{
-		{Name: "check-action-gh-repo", Operands: "[<scan-root>]", Rule: checkActionGhRepo, Knobs: with()},
-		{Name: "check-action-job-ref", Operands: "[<scan-root>]", Rule: checkActionJobRef, Knobs: with("GATE_SDK_JOB_REF_PATTERNS")},
-		{Name: "check-action-permissions", Operands: "[<scan-root>]", Rule: checkActionPermissions, Knobs: with()},
-		{Name: "check-action-pinning", Operands: "[<scan-root>]", Rule: checkActionPinning, Knobs: with()},
-		{Name: "check-action-run-path", Operands: "[<scan-root>]", Rule: checkActionRunPath, Knobs: with()},
-		{Name: "check-action-run-shell", Operands: "[<scan-root>]", Rule: checkActionRunShell, Knobs: with()},
-		{Name: "check-action-step-order", Operands: "[<scan-root>]", Rule: checkActionStepOrder, Knobs: with(stepOrderActionKnob, stepOrderProgramsKnob)},
+		{Name: "check-action-gh-repo", Operands: "[<scan-root>]", Rule: checkActionGhRepo, Knobs: with(), Reads: yaml},
+		{Name: "check-action-job-ref", Operands: "[<scan-root>]", Rule: checkActionJobRef, Knobs: with("GATE_SDK_JOB_REF_PATTERNS"), Reads: []gate.Root{{Path: ".", Filter: "ext:lit:md,yml,yaml"}}},
+		{Name: "check-action-permissions", Operands: "[<scan-root>]", Rule: checkActionPermissions, Knobs: with(), Reads: yaml},
+		{Name: "check-action-pinning", Operands: "[<scan-root>]", Rule: checkActionPinning, Knobs: with(), Reads: yaml},
+		{Name: "check-action-run-path", Operands: "[<scan-root>]", Rule: checkActionRunPath, Knobs: with(), Reads: yaml},
+		{Name: "check-action-run-shell", Operands: "[<scan-root>]", Rule: checkActionRunShell, Knobs: with(), Reads: yaml, Needs: []string{"shellcheck"}},
+		{Name: "check-action-step-order", Operands: "[<scan-root>]", Rule: checkActionStepOrder, Knobs: with(stepOrderActionKnob, stepOrderProgramsKnob), Reads: yaml},
 	}
 }

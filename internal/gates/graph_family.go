@@ -4,11 +4,26 @@ package gates
 // to each other, to what the members read and to the pages projected
 // from them.
 
-import "github.com/gate-sdk/gates/internal/gate"
+import (
+	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/registry"
+)
 
 func graphGates() []gate.Def {
 	return []gate.Def{
 		{Name: "check-graph", Rule: checkGraph, Knobs: graphKnobs,
 			Reads: []gate.Root{{Path: ".", Filter: "name:lit:SPEC-*.md"}}},
+		{Name: "check-reads-couples", Rule: readsCouplesRule(findDef),
+			Knobs: []string{"GATE_SDK_PRUNE_DIRS", "GATE_SDK_PRUNE_EXTRA_DIRS", "GATE_SDK_KIT_DIRS", registry.EveryCouplesKnob}},
 	}
+}
+
+// findDef answers the compiled row of a name.
+func findDef(name string) (gate.Def, bool) {
+	for _, d := range All() {
+		if d.Name == name {
+			return d, true
+		}
+	}
+	return gate.Def{}, false
 }

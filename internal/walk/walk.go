@@ -87,6 +87,11 @@ func (r *Recorder) dir(p string) {
 	r.mu.Unlock()
 }
 
+// Note records the root of a walk made over a listing rather than a
+// directory descent (a scan root filtered from the tracked set), so the
+// observer sees it as it sees a Walk.
+func (r *Recorder) Note(root string) { r.root(root) }
+
 // Roots answers each walk's root as it was handed in, in call order.
 func (r *Recorder) Roots() []string {
 	r.mu.Lock()

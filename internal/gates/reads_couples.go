@@ -1,0 +1,401 @@
+package gates
+
+// check-reads-couples: every statically resolvable recursive walk a
+// registered gate makes reads only tracked files its expanded couples=
+// covers, so no walk reads a surface whose edit would not fire the gate.
+// A compiled member answers from its registry row (gate.Def.Reads); a
+// script member is parsed for find/gate_find walks whose root is a
+// literal, "$KIT" or "$REPO_ROOT".
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/glob"
+	"github.com/gate-sdk/gates/internal/registry"
+	"github.com/gate-sdk/gates/internal/walk"
+)
+
+var readsCouplesHelps = map[string]string{
+	"uncovered": "widen the member's couples= to cover what its walk reads (one *<name> or *.<ext> token covers a whole tree), or narrow the walk and its declared root or filter",
+}
+
+// readsSubject is one member the gate analyzes.
+type readsSubject struct {
+	name       string
+	decl       string
+	descriptor bool
+	manifest   *registry.Manifest
+}
+
+// readsCouplesRule builds the rule over a lookup of compiled rows, so a
+// test can plant a row whose walk is wider than its couples.
+func readsCouplesRule(lookup func(string) (gate.Def, bool)) gate.Rule {
+	return func(c *gate.Context) int {
+		subjects, skipped, err := readsSubjects(c)
+		if err != nil {
+			return c.RefuseErr(err)
+		}
+		files, err := c.Tree.Files()
+		if err != nil {
+			return c.RefuseErr(err)
+		}
+		ps, err := pruneSet(c)
+		if err != nil {
+			return c.RefuseErr(err)
+		}
+		r := c.NewReport(readsCouplesHelps)
+		var roots, reads, dynamic, unbounded, exempt int
+		for _, s := range subjects {
+			// The shared expansion, called rather than copied; no derived
+			// couples, since a knob file is no walk.
+			couples, err := registry.Expand(s.manifest.Graph.Couples, c.KitRoots, c.CouplesKnobs)
+			if err != nil {
+				return c.Refuse("%s: %v", s.decl, err)
+			}
+			var walks []declaredWalk
+			if s.descriptor {
+				def, ok := lookup(s.name)
+				if !ok {
+					// assertion C: an unavailable read set never reads as "reads nothing".
+					return c.Refuse("%s declares compiled gate %s, which this binary does not carry", s.decl, s.name)
+				}
+				for _, root := range def.Reads {
+					if root.Dynamic {
+						// assertion B: a ? root is skipped and counted, never guessed.
+						dynamic++
+						continue
+					}
+					w, err := resolveRoot(c, root)
+					if err != nil {
+						return c.Refuse("%s: %v", s.name, err)
+					}
+					walks = append(walks, w)
+				}
+			} else {
+				data, err := os.ReadFile(runPath(c, s.decl))
+				if err != nil {
+					return c.Refuse("cannot read %s: %v", s.decl, unwrapPath(err))
+				}
+				ws, skippedWalks, exempted := shellWalks(s.decl, data)
+				walks = append(walks, ws...)
+				unbounded += skippedWalks
+				exempt += exempted
+			}
+			for _, w := range walks {
+				roots++
+				for _, f := range w.selects(files, ps) {
+					reads++
+					if !registry.MatchesAny(couples, f) {
+						// assertion A: a read outside the couples is a read the hook would sleep through.
+						r.Add(gate.Finding{Class: "uncovered", Path: s.decl, Msg: fmt.Sprintf("%s walks %s and reads %s, which no couples= token covers", s.name, w.describe(), f)})
+					}
+				}
+			}
+		}
+		return r.Done(fmt.Sprintf("%s, %s covering %s; %d ? %s and %d unresolvable shell %s skipped, %d exempted, %d unresolved %s",
+			plural(len(subjects), "member", "members"), plural(roots, "walk root", "walk roots"), plural(reads, "tracked read", "tracked reads"),
+			dynamic, pick(dynamic, "root", "roots"), unbounded, pick(unbounded, "walk", "walks"), exempt, skipped, pick(skipped, "member", "members")))
+	}
+}
+
+func pick(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// readsSubjects answers the members to analyze: the positional sources
+// (fixture mode), else every resolved registry member.
+func readsSubjects(c *gate.Context) ([]readsSubject, int, error) {
+	var out []readsSubject
+	if len(c.Args) > 0 {
+		for _, a := range c.Args {
+			data, err := os.ReadFile(runPath(c, a))
+			if err != nil {
+				return nil, 0, fmt.Errorf("cannot read %s: %w", a, unwrapPath(err))
+			}
+			m, err := registry.ParseManifest(a, data)
+			if err != nil {
+				return nil, 0, err
+			}
+			base := path.Base(a)
+			out = append(out, readsSubject{name: strings.TrimSuffix(strings.TrimSuffix(base, ".gate"), ".sh"), decl: a, descriptor: strings.HasSuffix(a, ".gate"), manifest: m})
+		}
+		return out, 0, nil
+	}
+	if c.Coupling == nil {
+		return nil, 0, fmt.Errorf("no registry loader in this context")
+	}
+	reg, _, err := c.Coupling()
+	if err != nil {
+		return nil, 0, err
+	}
+	skipped := 0
+	for _, m := range reg.Distinct() {
+		switch m.Kind {
+		case registry.Unresolved:
+			skipped++
+			continue
+		case registry.Ambiguous:
+			return nil, 0, m.Resolution.Err()
+		}
+		if m.ManifestErr != nil {
+			return nil, 0, m.ManifestErr
+		}
+		out = append(out, readsSubject{name: m.Name, decl: m.Path, descriptor: m.Kind == registry.Descriptor, manifest: m.Manifest})
+	}
+	return out, skipped, nil
+}
+
+// declaredWalk is one bounded walk: its root (repository-relative, "" for
+// the top), its filter and its prunes.
+type declaredWalk struct {
+	root    string
+	kind    string // "", "glob", "name" or "ext"
+	pats    []string
+	filter  string // as declared, for messages
+	prunes  []string
+	shell   bool // a gate_find-less find: no prune set applies
+	gateFnd bool
+}
+
+func (w declaredWalk) describe() string {
+	r := w.root
+	if r == "" {
+		r = "."
+	}
+	if w.filter != "" {
+		return r + " (" + w.filter + ")"
+	}
+	return r
+}
+
+// selects answers the tracked files the walk reads, byte-sorted as listed.
+func (w declaredWalk) selects(files []string, ps walk.PruneSet) []string {
+	var out []string
+	for _, f := range files {
+		rel := f
+		if w.root != "" {
+			var ok bool
+			if rel, ok = strings.CutPrefix(f, w.root+"/"); !ok {
+				continue
+			}
+		}
+		// assertion D: a compiled root and a gate_find walk drop the pruned dirs, both knobs together.
+		if (!w.shell || w.gateFnd) && ps.PathPruned(rel) {
+			continue
+		}
+		if prunedBy(w.prunes, rel) || !w.matches(rel) {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+func (w declaredWalk) matches(rel string) bool {
+	if w.kind == "" {
+		return true
+	}
+	base := path.Base(rel)
+	for _, p := range w.pats {
+		switch {
+		case w.kind == "ext" && strings.HasSuffix(base, "."+strings.TrimPrefix(p, ".")):
+			return true
+		case w.kind == "name" && !strings.Contains(p, "/") && glob.Match(p, base):
+			return true
+		case (w.kind == "glob" || w.kind == "name") && strings.Contains(p, "/") && componentMatch(p, rel):
+			return true
+		case w.kind == "glob" && !strings.Contains(p, "/") && componentMatch(p, rel):
+			return true
+		}
+	}
+	return false
+}
+
+// componentMatch matches a root-relative path segment by segment; "**"
+// spans any number of segments.
+func componentMatch(pat, p string) bool {
+	return segMatch(strings.Split(pat, "/"), strings.Split(p, "/"))
+}
+
+func segMatch(ps, ss []string) bool {
+	for len(ps) > 0 {
+		if ps[0] == "**" {
+			for i := 0; i <= len(ss); i++ {
+				if segMatch(ps[1:], ss[i:]) {
+					return true
+				}
+			}
+			return false
+		}
+		if len(ss) == 0 || !glob.Match(ps[0], ss[0]) {
+			return false
+		}
+		ps, ss = ps[1:], ss[1:]
+	}
+	return len(ss) == 0
+}
+
+func prunedBy(prunes []string, rel string) bool {
+	segs := strings.Split(rel, "/")
+	for i := 1; i < len(segs); i++ {
+		dir := strings.Join(segs[:i], "/")
+		for _, p := range prunes {
+			if componentMatch(p, dir) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// resolveRoot resolves a compiled root's knob tokens. An unresolvable
+// filter knob refuses: "cannot verify" is not "covered".
+func resolveRoot(c *gate.Context, root gate.Root) (declaredWalk, error) {
+	w := declaredWalk{filter: root.Filter}
+	rp := root.Path
+	if name, ok := strings.CutPrefix(rp, registry.PrefixKnob); ok {
+		v, err := c.Knobs.Scalar(name)
+		if err != nil {
+			return w, fmt.Errorf("root %s: %v", rp, err)
+		}
+		rp = v
+	}
+	w.root = strings.Trim(strings.TrimPrefix(rp, "./"), "/")
+	if w.root == "." {
+		w.root = ""
+	}
+	if root.Filter != "" {
+		kind, src, ok := strings.Cut(root.Filter, ":")
+		if !ok || (kind != "glob" && kind != "name" && kind != "ext") {
+			return w, fmt.Errorf("filter %q has no kind (glob:, name: or ext:)", root.Filter)
+		}
+		w.kind = kind
+		switch {
+		case strings.HasPrefix(src, "lit:"):
+			w.pats = strings.Split(strings.TrimPrefix(src, "lit:"), ",")
+		case strings.HasPrefix(src, "knob:"):
+			name := strings.TrimPrefix(src, "knob:")
+			if c.CouplesKnobs == nil {
+				return w, fmt.Errorf("filter %s: no knob table to resolve it", root.Filter)
+			}
+			v, err := c.CouplesKnobs.Knob(name)
+			if err != nil {
+				return w, fmt.Errorf("filter %s is unresolvable: %v", root.Filter, err)
+			}
+			switch v.Shape {
+			case registry.ShapeIndexed, registry.ShapeWords:
+				w.pats = v.Elems
+			case registry.ShapeScalar, registry.ShapeLocator:
+				// The wire joins a knob's members with a tab.
+				if v.Value != "" {
+					w.pats = strings.Split(v.Value, "\t")
+				}
+			default:
+				return w, fmt.Errorf("filter %s names a packed knob; name one field", root.Filter)
+			}
+		default:
+			return w, fmt.Errorf("filter %q: the source is knob:<NAME> or lit:<list>", root.Filter)
+		}
+		// A declared knob resolving empty selects nothing, as the walk does.
+		if len(w.pats) == 0 {
+			w.pats = nil
+			w.kind = "none"
+		}
+	}
+	for _, p := range root.Prune {
+		if name, ok := strings.CutPrefix(p, registry.PrefixKnob); ok {
+			v, err := c.Knobs.Scalar(name)
+			if err != nil {
+				return w, fmt.Errorf("prune %s: %v", p, err)
+			}
+			p = v
+		}
+		if p != "" {
+			w.prunes = append(w.prunes, p)
+		}
+	}
+	return w, nil
+}
+
+// The shell arm's tractable class.
+var (
+	walkCmdRe = regexp.MustCompile(`(?:^|[;|&(]\s*|\$\(\s*)(gate_find|find)\s+("[^"]*"|'[^']*')`)
+	nameRe    = regexp.MustCompile(`-name\s+('[^']*'|"[^"]*")`)
+	exemptRe  = regexp.MustCompile(`#\s*reads-couples-exempt:\s*\S`)
+)
+
+// shellWalks parses a script's find/gate_find walks. A walk whose root is
+// not a quoted literal, "$KIT"[/sub] or "$REPO_ROOT"[/sub] is skipped and
+// counted; one marked # reads-couples-exempt: on its line or the line
+// directly above is exempted and counted.
+func shellWalks(decl string, data []byte) ([]declaredWalk, int, int) {
+	kit := ""
+	if d := path.Dir(decl); path.Base(d) == "checks" {
+		kit = path.Dir(d)
+	}
+	var out []declaredWalk
+	skipped, exempted := 0, 0
+	lines := strings.Split(string(data), "\n")
+	for i, line := range lines {
+		code := line
+		if strings.HasPrefix(strings.TrimSpace(line), "#") {
+			continue
+		}
+		for _, m := range walkCmdRe.FindAllStringSubmatchIndex(code, -1) {
+			if exemptRe.MatchString(line) || (i > 0 && strings.HasPrefix(strings.TrimSpace(lines[i-1]), "#") && exemptRe.MatchString(lines[i-1])) {
+				exempted++
+				continue
+			}
+			cmd := code[m[2]:m[3]]
+			arg := code[m[4]+1 : m[5]-1]
+			root, ok := shellRoot(arg, kit)
+			if !ok {
+				skipped++
+				continue
+			}
+			w := declaredWalk{root: root, shell: true, gateFnd: cmd == "gate_find"}
+			if nm := nameRe.FindStringSubmatch(code[m[1]:]); nm != nil {
+				pat := nm[1][1 : len(nm[1])-1]
+				if !strings.Contains(pat, "$") {
+					w.kind, w.pats, w.filter = "name", []string{pat}, "-name "+pat
+				}
+			}
+			out = append(out, w)
+		}
+	}
+	return out, skipped, exempted
+}
+
+func shellRoot(arg, kit string) (string, bool) {
+	clean := func(s string) string { return strings.Trim(strings.TrimPrefix(s, "./"), "/") }
+	switch {
+	case strings.HasPrefix(arg, "$KIT"):
+		if kit == "" {
+			return "", false
+		}
+		rest := strings.TrimPrefix(arg, "$KIT")
+		if rest != "" && !strings.HasPrefix(rest, "/") || strings.Contains(rest, "$") {
+			return "", false
+		}
+		return clean(kit + rest), true
+	case strings.HasPrefix(arg, "$REPO_ROOT"):
+		rest := strings.TrimPrefix(arg, "$REPO_ROOT")
+		if rest != "" && !strings.HasPrefix(rest, "/") || strings.Contains(rest, "$") {
+			return "", false
+		}
+		return clean(rest), true
+	case strings.ContainsAny(arg, "$`*?") || strings.HasPrefix(arg, "/"):
+		return "", false
+	case arg == "." || arg == "":
+		return "", true
+	}
+	return clean(arg), true
+}

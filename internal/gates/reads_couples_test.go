@@ -1,0 +1,298 @@
+package gates
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/gate/gatetest"
+	"github.com/gate-sdk/gates/internal/registry"
+	"github.com/gate-sdk/gates/internal/walk"
+)
+
+// fakeCouplesKnobs answers knob: tokens from a map of scalars.
+type fakeCouplesKnobs map[string]string
+
+func (k fakeCouplesKnobs) Knob(name string) (registry.KnobValue, error) {
+	if name == "GATE_SDK_GATES_DIR" || name == "GATE_SDK_ROOT" {
+		return registry.KnobValue{Shape: registry.ShapeLocator, Value: k[name]}, nil
+	}
+	return registry.KnobValue{Shape: registry.ShapeScalar, Value: k[name]}, nil
+}
+
+func (k fakeCouplesKnobs) Field(string, string) ([]string, error) { return nil, nil }
+
+// readsCase runs check-reads-couples over a tree on disk holding the
+// given files, with one positional declaration, through lookup.
+func readsCase(t *testing.T, lookup func(string) (gate.Def, bool), files map[string]string, decl string) gatetest.Run {
+	t.Helper()
+	dir := t.TempDir()
+	tree := &gatetest.Tree{Data: map[string]string{}}
+	for p, body := range files {
+		full := filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		tree.Data[p] = body
+	}
+	rule := readsCouplesRule(lookup)
+	var run gatetest.Run
+	wrapped := func(c *gate.Context) int {
+		c.CouplesKnobs = fakeCouplesKnobs{"GATE_SDK_GATES_DIR": "scripts", "GATE_SDK_GRAPH_VOCAB": "scripts/graph-vocab.knobs", "GATE_SDK_GRAPH_THEME_DIR": "scripts/graph-theme/", "GATE_SDK_GRAPH_ARTIFACT": "scripts/CHECK-GRAPH.html"}
+		return rule(c)
+	}
+	run = gatetest.Exec(wrapped, "check-reads-couples", dir, tree, gatetest.Knobs{"GATE_SDK_PRUNE_DIRS": walk.DefaultPruneDirs}, nil, decl)
+	return run
+}
+
+// TestWidenedReadsRedWithoutWidenedCouples plants exactly the defect the
+// gate exists for: check-graph's compiled row walks wider than its
+// shipped couples= (every markdown file, not only amendments), and the
+// descriptor is unchanged.
+func TestWidenedReadsRedWithoutWidenedCouples(t *testing.T) {
+	desc, err := os.ReadFile("../../kits/gate-sdk/checks/check-graph.gate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"scripts/check-graph.gate": string(desc),
+		"SPEC-new.md":              "`# graph: couples=a dir=one valve=none tier=precommit`\n",
+		"docs/guide.md":            "prose\n",
+	}
+	real := readsCase(t, findDef, files, "scripts/check-graph.gate")
+	if real.Code != 0 {
+		t.Fatalf("the shipped row reds: exit %d\n%s%s", real.Code, real.Stdout, real.Stderr)
+	}
+	widened := func(name string) (gate.Def, bool) {
+		d, ok := findDef(name)
+		if name == "check-graph" {
+			d.Reads = []gate.Root{{Path: ".", Filter: "name:lit:*.md"}}
+		}
+		return d, ok
+	}
+	got := readsCase(t, widened, files, "scripts/check-graph.gate")
+	if got.Code != 1 || !strings.Contains(got.Stdout, "check-graph walks . (name:lit:*.md) and reads docs/guide.md, which no couples= token covers") {
+		t.Fatalf("widened reads: exit %d\n%s%s", got.Code, got.Stdout, got.Stderr)
+	}
+	if strings.Contains(got.Stdout, "reads SPEC-new.md") {
+		t.Fatalf("a covered read was redded:\n%s", got.Stdout)
+	}
+}
+
+func TestReadsCouplesShellArm(t *testing.T) {
+	script := "#!/usr/bin/env bash\n# graph: couples=docs/*.md dir=one valve=none tier=precommit\n" +
+		"find \"docs\" -name '*.md' -print\n" +
+		"gate_find \"$REPO_ROOT/notes\" -type f\n" +
+		"find \"$somewhere\" -type f\n" +
+		"# reads-couples-exempt: the cache is rebuilt, never read back\n" +
+		"find \"cache\" -type f\n"
+	files := map[string]string{
+		"scripts/check-x.sh": script,
+		"docs/a.md":          "a\n",
+		"docs/deep/b.md":     "b\n", // one segment couple covers a deep file
+		"docs/c.txt":         "not selected by -name\n",
+		"notes/n.txt":        "uncovered\n",
+		"notes/gate-tests/x": "pruned by gate_find\n",
+		"cache/blob":         "exempted\n",
+	}
+	got := readsCase(t, findDef, files, "scripts/check-x.sh")
+	if got.Code != 1 || !strings.Contains(got.Stdout, "reads notes/n.txt") || strings.Contains(got.Stdout, "docs/") || strings.Contains(got.Stdout, "gate-tests") {
+		t.Fatalf("exit %d\n%s%s", got.Code, got.Stdout, got.Stderr)
+	}
+	if !strings.Contains(got.Stdout, "help: widen the member's couples=") {
+		t.Fatalf("no help line:\n%s", got.Stdout)
+	}
+}
+
+func TestReadsCouplesRefusals(t *testing.T) {
+	files := map[string]string{"scripts/check-nope.gate": "# graph: couples=a dir=one valve=none tier=precommit\n"}
+	if got := readsCase(t, findDef, files, "scripts/check-nope.gate"); got.Code != 2 || !strings.Contains(got.Stderr, "does not carry") {
+		t.Fatalf("a name the substrate lacks: exit %d %s", got.Code, got.Stderr)
+	}
+	unresolvable := func(name string) (gate.Def, bool) {
+		return gate.Def{Name: name, Reads: []gate.Root{{Path: ".", Filter: "glob:knob:GATE_SDK_NO_SUCH"}}}, true
+	}
+	files = map[string]string{"scripts/check-graph.gate": "# graph: couples=a dir=one valve=none tier=precommit\n"}
+	dir := t.TempDir()
+	for p, b := range files {
+		_ = os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755)
+		_ = os.WriteFile(filepath.Join(dir, p), []byte(b), 0o644)
+	}
+	rule := readsCouplesRule(unresolvable)
+	got := gatetest.Exec(func(c *gate.Context) int { c.CouplesKnobs = refusingKnobs{}; return rule(c) }, "check-reads-couples", dir,
+		&gatetest.Tree{Data: map[string]string{"scripts/check-graph.gate": files["scripts/check-graph.gate"]}}, gatetest.Knobs{}, nil, "scripts/check-graph.gate")
+	if got.Code != 2 || !strings.Contains(got.Stderr, "unresolvable") {
+		t.Fatalf("an unresolvable filter knob: exit %d %s", got.Code, got.Stderr)
+	}
+	// A dynamic root is counted, never analyzed.
+	dynamic := func(name string) (gate.Def, bool) {
+		return gate.Def{Name: name, Reads: []gate.Root{{Dynamic: true, Ground: "dynamic@internal/gates/x.go:1"}}}, true
+	}
+	got = gatetest.Exec(readsCouplesRule(dynamic), "check-reads-couples", dir, &gatetest.Tree{Data: map[string]string{}}, gatetest.Knobs{}, nil, "scripts/check-graph.gate")
+	if got.Code != 0 || !strings.Contains(got.Stdout, "1 ? root") {
+		t.Fatalf("a ? root: exit %d %s%s", got.Code, got.Stdout, got.Stderr)
+	}
+}
+
+type refusingKnobs struct{}
+
+func (refusingKnobs) Knob(name string) (registry.KnobValue, error) {
+	return registry.KnobValue{}, &registry.Error{Msg: name + " is owned by no kit"}
+}
+func (refusingKnobs) Field(string, string) ([]string, error) { return nil, nil }
+
+var groundRe = regexp.MustCompile(`^dynamic@[A-Za-z0-9_./-]+\.go:[1-9][0-9]*( via [A-Za-z0-9_.]+)?$`)
+
+// TestRootDeclarationsAreWellFormed stands in for the compile-time rule:
+// a ? root carries a ground and nothing else, a declared root carries a
+// kind-led filter and no ground.
+func TestRootDeclarationsAreWellFormed(t *testing.T) {
+	for _, d := range All() {
+		for _, r := range d.Reads {
+			switch {
+			case r.Dynamic && (!groundRe.MatchString(r.Ground) || r.Filter != "" || len(r.Prune) > 0 || r.Path != ""):
+				t.Errorf("%s: a ? root takes a ground (dynamic@<file>:<line>[ via <symbol>]) and no path, filter or prune: %+v", d.Name, r)
+			case !r.Dynamic && (r.Ground != "" || r.Path == ""):
+				t.Errorf("%s: a declared root takes a path and no ground: %+v", d.Name, r)
+			case !r.Dynamic && r.Filter != "" && !regexp.MustCompile(`^(glob|name|ext):(knob:[A-Z][A-Z0-9_]*|lit:[^,]+(,[^,]+)*)$`).MatchString(r.Filter):
+				t.Errorf("%s: filter %q is not <kind>:<source>", d.Name, r.Filter)
+			}
+		}
+	}
+}
+
+// TestObservedRootsAreDeclared runs every member declaring roots over its
+// own fixture cases with the recorder on: each observed root must be a
+// declared one (a case relocating its walk through an operand is held to
+// nothing), and at least one case must walk at all.
+func TestObservedRootsAreDeclared(t *testing.T) {
+	walked := 0
+	for _, d := range All() {
+		if len(d.Reads) == 0 {
+			continue
+		}
+		for _, kase := range []string{"good", "bad"} {
+			dir, err := filepath.Abs(filepath.Join("../../kits/gate-sdk/gate-tests", d.Name, kase))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Stat(dir); err != nil {
+				continue
+			}
+			args := caseArgs(t, dir)
+			if len(args) > 0 && !strings.HasPrefix(args[0], "-") || len(args) > 1 && d.Name == "check-graph" {
+				continue // the walk is relocated by an operand
+			}
+			tree := &gatetest.Tree{Data: map[string]string{}}
+			_ = filepath.WalkDir(dir, func(p string, e os.DirEntry, err error) error {
+				if err == nil && !e.IsDir() {
+					rel, _ := filepath.Rel(dir, p)
+					b, _ := os.ReadFile(p)
+					tree.Data[filepath.ToSlash(rel)] = string(b)
+				}
+				return nil
+			})
+			rec := &walk.Recorder{}
+			rule := func(c *gate.Context) int { c.Recorder = rec; return protectRule(d.Rule, c) }
+			gatetest.Exec(rule, d.Name, dir, tree, gatetest.Knobs{"GATE_SDK_PRUNE_DIRS": walk.DefaultPruneDirs}, nil, args...)
+			for _, root := range rec.Roots() {
+				walked++
+				rel := root
+				if r, ok := walk.RelUnder(walk.NormalizeAbs(dir), walk.NormalizeAbs(root)); ok {
+					rel = r
+				}
+				if rel == "" {
+					rel = "."
+				}
+				declared := false
+				for _, r := range d.Reads {
+					if r.Path == rel || strings.TrimPrefix(r.Path, "./") == rel {
+						declared = true
+					}
+				}
+				if !declared {
+					t.Errorf("%s over %s walked %s, which its row does not declare", d.Name, kase, rel)
+				}
+			}
+		}
+	}
+	if walked == 0 {
+		t.Fatal("no fixture case walked; the check held over nothing")
+	}
+}
+
+func protectRule(rule gate.Rule, c *gate.Context) (code int) {
+	defer func() {
+		if recover() != nil {
+			code = 2
+		}
+	}()
+	return rule(c)
+}
+
+func caseArgs(t *testing.T, dir string) []string {
+	data, err := os.ReadFile(filepath.Join(dir, "args"))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, l := range strings.Split(string(data), "\n") {
+		l = strings.TrimSpace(l)
+		if l != "" && !strings.HasPrefix(l, "#") {
+			out = append(out, strings.Fields(l)...)
+		}
+	}
+	return out
+}
+
+// TestEveryWalkCarriesTheRecorder: a walk the recorder cannot see is a
+// walk no declaration is held to, so every walk.Walk and every scan-root
+// note in the rules passes the context's recorder.
+func TestEveryWalkCarriesTheRecorder(t *testing.T) {
+	fset := token.NewFileSet()
+	matches, _ := filepath.Glob("*.go")
+	calls := 0
+	for _, f := range matches {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		file, err := parser.ParseFile(fset, f, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(file, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			sel, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			if id, ok := sel.X.(*ast.Ident); ok && id.Name == "walk" && sel.Sel.Name == "Walk" {
+				calls++
+				if len(call.Args) < 2 || !strings.Contains(exprText(fset, f, call.Args[1]), "Recorder: c.Recorder") {
+					t.Errorf("%s: walk.Walk without the context's recorder", fset.Position(call.Pos()))
+				}
+			}
+			return true
+		})
+	}
+	if calls == 0 {
+		t.Fatal("found no walk.Walk call; the pin holds over nothing")
+	}
+}
+
+func exprText(fset *token.FileSet, file string, e ast.Expr) string {
+	data, _ := os.ReadFile(file)
+	return string(data[fset.Position(e.Pos()).Offset:fset.Position(e.End()).Offset])
+}
