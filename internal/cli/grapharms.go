@@ -15,6 +15,9 @@ func graphArms() []Arm {
 		{Flag: "--emit-graph", Synopsis: "", Summary: "print the coupling-graph page (redirect it into GATE_SDK_GRAPH_ARTIFACT)",
 			Knobs:  []string{"GATE_SDK_GRAPH_VOCAB", "GATE_SDK_GRAPH_THEME_DIR", "GATE_SDK_GRAPH_MAX_EDGES", "GATE_SDK_KIT_DIRS", "registry.EVERY_COUPLES_KNOB"},
 			Family: Emit, Main: emitGraph},
+		{Flag: "--emit-enforcement-map", Synopsis: "", Summary: "print the enforcement-map page (redirect it into GATE_SDK_ENFORCEMENT_FILE)",
+			Knobs: []string{"GATE_SDK_ENFORCEMENT_FILE", "GATE_SDK_ENFORCE_SCAN_DIR", "GATE_SDK_PRUNE_DIRS", "GATE_SDK_PRUNE_EXTRA_DIRS", "GATE_SDK_KIT_DIRS"},
+			Family: Emit, Main: emitEnforcementMap},
 		{Flag: "--reads", Synopsis: "<gate>", Summary: "print a compiled gate's declared walk roots, one line each",
 			Family: Emit, Main: readsArm},
 		{Flag: "--needs", Synopsis: "<gate>", Summary: "print the external programs a compiled gate declares it may start, one line each",
@@ -136,6 +139,25 @@ func emitGraph(s *Session, args []string) int {
 		return s.fail(refusal{msg: "run-gates: --emit graph: cannot draw every member:\n" + strings.Join(lines, "\n")})
 	}
 	if _, err := s.Stdout.Write(b.Page); err != nil {
+		return s.fail(err)
+	}
+	return 0
+}
+
+func emitEnforcementMap(s *Session, args []string) int {
+	if !noOperands(s, "--emit enforcement-map", args) {
+		return 2
+	}
+	c, err := s.armContext("check-enforcement-fresh")
+	if err != nil {
+		return s.fail(err)
+	}
+	// A misconfigured run prints nothing: never a plausible partial page.
+	page, err := gates.EnforcementEmission(c)
+	if err != nil {
+		return s.fail(err)
+	}
+	if _, err := s.Stdout.Write(page); err != nil {
 		return s.fail(err)
 	}
 	return 0

@@ -15,6 +15,7 @@ func graphGates() []gate.Def {
 			Reads: []gate.Root{{Path: ".", Filter: "name:lit:SPEC-*.md"}}},
 		{Name: "check-reads-couples", Rule: readsCouplesRule(findDef),
 			Knobs: []string{"GATE_SDK_PRUNE_DIRS", "GATE_SDK_PRUNE_EXTRA_DIRS", "GATE_SDK_KIT_DIRS", registry.EveryCouplesKnob}},
+		{Name: "check-enforcement-fresh", Rule: checkEnforcementFresh, Knobs: enforcementKnobs},
 		{Name: "check-kit-enum", Rule: checkKitEnum, Knobs: []string{"GATE_SDK_KIT_DIRS"}, Needs: []string{"git"}},
 	}
 }
