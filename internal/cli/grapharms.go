@@ -16,7 +16,7 @@ func graphArms() []Arm {
 			Knobs:  []string{"GATE_SDK_GRAPH_VOCAB", "GATE_SDK_GRAPH_THEME_DIR", "GATE_SDK_GRAPH_MAX_EDGES", "GATE_SDK_KIT_DIRS", "registry.EVERY_COUPLES_KNOB"},
 			Family: Emit, Main: emitGraph},
 		{Flag: "--emit-enforcement-map", Synopsis: "", Summary: "print the enforcement-map page (redirect it into GATE_SDK_ENFORCEMENT_FILE)",
-			Knobs: []string{"GATE_SDK_ENFORCEMENT_FILE", "GATE_SDK_ENFORCE_SCAN_DIR", "GATE_SDK_PRUNE_DIRS", "GATE_SDK_PRUNE_EXTRA_DIRS", "GATE_SDK_KIT_DIRS"},
+			Knobs:  []string{"GATE_SDK_ENFORCEMENT_FILE", "GATE_SDK_ENFORCE_SCAN_DIR", "GATE_SDK_PRUNE_DIRS", "GATE_SDK_PRUNE_EXTRA_DIRS", "GATE_SDK_KIT_DIRS"},
 			Family: Emit, Main: emitEnforcementMap},
 		{Flag: "--reads", Synopsis: "<gate>", Summary: "print a compiled gate's declared walk roots, one line each",
 			Family: Emit, Main: readsArm},

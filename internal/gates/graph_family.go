@@ -16,6 +16,7 @@ func graphGates() []gate.Def {
 		{Name: "check-reads-couples", Rule: readsCouplesRule(findDef),
 			Knobs: []string{"GATE_SDK_PRUNE_DIRS", "GATE_SDK_PRUNE_EXTRA_DIRS", "GATE_SDK_KIT_DIRS", registry.EveryCouplesKnob}},
 		{Name: "check-enforcement-fresh", Rule: checkEnforcementFresh, Knobs: enforcementKnobs},
+		{Name: "check-projection-roster", Rule: checkProjectionRoster, Knobs: []string{"GATE_SDK_PROJECTION_ROSTER", "GATE_SDK_PROJECTION_ROSTER_SECTION", "GATE_SDK_KIT_DIRS", registry.EveryCouplesKnob}},
 		{Name: "check-kit-enum", Rule: checkKitEnum, Knobs: []string{"GATE_SDK_KIT_DIRS"}, Needs: []string{"git"}},
 	}
 }
