@@ -2,11 +2,16 @@ package cli
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/gates"
 	"github.com/gate-sdk/gates/internal/registry"
+	"github.com/gate-sdk/gates/internal/spawn"
+	"github.com/gate-sdk/gates/internal/walk"
+	"github.com/gate-sdk/gates/internal/witness"
 )
 
 // graphArms answers the coupling-graph family's non-gate arms.
@@ -18,6 +23,8 @@ func graphArms() []Arm {
 		{Flag: "--emit-enforcement-map", Synopsis: "", Summary: "print the enforcement-map page (redirect it into GATE_SDK_ENFORCEMENT_FILE)",
 			Knobs:  []string{"GATE_SDK_ENFORCEMENT_FILE", "GATE_SDK_ENFORCE_SCAN_DIR", "GATE_SDK_PRUNE_DIRS", "GATE_SDK_PRUNE_EXTRA_DIRS", "GATE_SDK_KIT_DIRS"},
 			Family: Emit, Main: emitEnforcementMap},
+		{Flag: "--projection-witness", Synopsis: "", Summary: "perturb a scratch clone outside each projection gate's trigger and re-run it; red names an undeclared read",
+			Knobs: []string{"GATE_SDK_NATIVE_BIN", "GATE_SDK_GATES_DIR", "GATE_SDK_KIT_DIRS"}, Family: Run, Main: projectionWitness},
 		{Flag: "--reads", Synopsis: "<gate>", Summary: "print a compiled gate's declared walk roots, one line each",
 			Family: Emit, Main: readsArm},
 		{Flag: "--needs", Synopsis: "<gate>", Summary: "print the external programs a compiled gate declares it may start, one line each",
@@ -161,4 +168,102 @@ func emitEnforcementMap(s *Session, args []string) int {
 		return s.fail(err)
 	}
 	return 0
+}
+
+// projectionWitness is --projection-witness: every registered gate
+// declaring # projection:, perturbed outside its trigger in a scratch
+// clone and re-run.
+func projectionWitness(s *Session, args []string) int {
+	if !noOperands(s, "--projection-witness", args) {
+		return 2
+	}
+	top, err := s.Top()
+	if err != nil {
+		return s.fail(err)
+	}
+	gatesDir, err := s.GatesDir()
+	if err != nil {
+		return s.fail(err)
+	}
+	reg, err := s.loadRegistry(gatesDir)
+	if err != nil {
+		return s.fail(err)
+	}
+	var members []witness.Member
+	scripts := map[string]string{}
+	for _, m := range reg.Distinct() {
+		if m.Kind == registry.Unresolved || m.Manifest == nil || m.Manifest.Projection == nil {
+			continue
+		}
+		paths, err := registry.ResolveProjection(m.Manifest, reg.env.Knobs)
+		if err != nil {
+			return s.fail(err)
+		}
+		if len(paths) == 0 {
+			continue
+		}
+		t, err := reg.env.Trigger(m.Name, m.Manifest)
+		if err != nil {
+			return s.fail(err)
+		}
+		if m.Kind == registry.Shell {
+			scripts[m.Name] = m.Path
+		}
+		members = append(members, witness.Member{Name: m.Name, Selects: t.Selects})
+	}
+	if len(members) == 0 {
+		fmt.Fprintln(s.Stdout, "0 projections")
+		return 0
+	}
+	parent, err := os.MkdirTemp("", "gates-witness-")
+	if err != nil {
+		return s.fail(err)
+	}
+	defer os.RemoveAll(parent)
+	scratch, err := witness.NewScratch(top, parent)
+	if err != nil {
+		fmt.Fprintf(s.Stdout, "WITNESS: FAIL(env) cannot build the scratch tree: %v\n", err)
+		return 2
+	}
+	self, err := spawn.Self()
+	if err != nil {
+		return s.fail(err)
+	}
+	set, err := s.Knobs()
+	if err != nil {
+		return s.fail(err)
+	}
+	bin, err := set.Scalar("GATE_SDK_NATIVE_BIN")
+	if err != nil {
+		return s.fail(err)
+	}
+	// A rooted value already names the binary wherever the child runs; a
+	// relative one is placed where it resolves in the scratch.
+	placed := bin
+	if !walk.PathRoot(bin) {
+		placed = walk.AbsAgainst(scratch.Dir, bin)
+		if err := placeBinary(placed); err != nil {
+			fmt.Fprintf(s.Stdout, "WITNESS: FAIL(env) cannot place the binary at %s: %v\n", placed, err)
+			return 2
+		}
+	}
+	rep := witness.Witness(members, scratch, witness.SpawnRunner{Dir: scratch.Dir, Self: self, Bin: placed, Script: scripts})
+	rep.Write(s.Stdout)
+	return rep.Code()
+}
+
+// placeBinary copies the running binary to dst.
+func placeBinary(dst string) error {
+	src, err := spawn.SelfImage()
+	if err != nil {
+		return err
+	}
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(dst, data, 0o755)
 }
