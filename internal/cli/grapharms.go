@@ -125,42 +125,17 @@ func (s *Session) armContext(name string) (*gate.Context, error) {
 	return s.gateContext(gate.Def{Name: name}, nil, s.Stdout, s.Stderr, "")
 }
 
-func emitGraph(s *Session, args []string) int {
-	if !noOperands(s, "--emit graph", args) {
+// emitPage is an emit arm printing one page a gate's reader derives: the
+// page whole, or nothing and exit 2, never a plausible partial page.
+func emitPage(s *Session, flag, gateName string, args []string, derive func(*gate.Context) ([]byte, error)) int {
+	if !noOperands(s, flag, args) {
 		return 2
 	}
-	c, err := s.armContext("check-graph")
+	c, err := s.armContext(gateName)
 	if err != nil {
 		return s.fail(err)
 	}
-	b, err := gates.GraphEmission(c)
-	if err != nil {
-		return s.fail(err)
-	}
-	if len(b.Model.Problems) > 0 {
-		// A page missing a member would byte-match itself next time: refuse.
-		var lines []string
-		for _, p := range b.Model.Problems {
-			lines = append(lines, fmt.Sprintf("%s: %v", p.Member, p.Err))
-		}
-		return s.fail(refusal{msg: "run-gates: --emit graph: cannot draw every member:\n" + strings.Join(lines, "\n")})
-	}
-	if _, err := s.Stdout.Write(b.Page); err != nil {
-		return s.fail(err)
-	}
-	return 0
-}
-
-func emitEnforcementMap(s *Session, args []string) int {
-	if !noOperands(s, "--emit enforcement-map", args) {
-		return 2
-	}
-	c, err := s.armContext("check-enforcement-fresh")
-	if err != nil {
-		return s.fail(err)
-	}
-	// A misconfigured run prints nothing: never a plausible partial page.
-	page, err := gates.EnforcementEmission(c)
+	page, err := derive(c)
 	if err != nil {
 		return s.fail(err)
 	}
@@ -168,6 +143,28 @@ func emitEnforcementMap(s *Session, args []string) int {
 		return s.fail(err)
 	}
 	return 0
+}
+
+func emitGraph(s *Session, args []string) int {
+	return emitPage(s, "--emit graph", "check-graph", args, func(c *gate.Context) ([]byte, error) {
+		b, err := gates.GraphEmission(c)
+		if err != nil {
+			return nil, err
+		}
+		if len(b.Model.Problems) > 0 {
+			// A page missing a member would byte-match itself next time.
+			var lines []string
+			for _, p := range b.Model.Problems {
+				lines = append(lines, fmt.Sprintf("%s: %v", p.Member, p.Err))
+			}
+			return nil, refusal{msg: "run-gates: --emit graph: cannot draw every member:\n" + strings.Join(lines, "\n")}
+		}
+		return b.Page, nil
+	})
+}
+
+func emitEnforcementMap(s *Session, args []string) int {
+	return emitPage(s, "--emit enforcement-map", "check-enforcement-fresh", args, gates.EnforcementEmission)
 }
 
 // projectionWitness is --projection-witness: every registered gate

@@ -27,9 +27,14 @@ check-action-run-shell
 check-commit-msg
 check-commit-subject
 check-core-files
+check-enforcement-fresh
 check-exec-bit
+check-graph
 check-identity
+check-kit-enum
 check-portability-floor
+check-projection-roster
+check-reads-couples
 check-root-tiering
 check-tree-terms
 # unregistered: check-workflow-tiering — on-surface: the consumer's workflow directory is theirs to create
@@ -58,6 +63,7 @@ PATTERNS
 cat >scripts/root-allowlist.list <<'ALLOW'
 .github
 .gitignore
+docs
 gate-sdk
 scripts
 ALLOW
@@ -84,6 +90,13 @@ jobs:
         run: |
           bash gate-sdk/bin/run-gates.sh
 YAML
+
+# The two generated pages the freshness gates compare (check-graph,
+# check-enforcement-fresh), emitted last, once every registry surface is
+# written.
+mkdir -p docs
+bash "$SMOKE_KIT_ROOT/bin/run-gates.sh" --emit graph >scripts/CHECK-GRAPH.html
+bash "$SMOKE_KIT_ROOT/bin/run-gates.sh" --emit enforcement-map >docs/enforcement.md
 
 # The hook exercise: opt in, run the placed pre-commit over the staged
 # install, then undo the opt-in so the harness's own commits run no hook.
