@@ -250,7 +250,7 @@ func CheckRefs(page []byte, where string, allowed []string) []Finding {
 var maxEdgesRe = regexp.MustCompile(`\bmaxEdges\s*:\s*(\d+)`)
 
 // edgeRe counts mermaid edges: a line holding an arrow.
-var edgeRe = regexp.MustCompile(`(?m)^\s*\S+\s+(?:<--&gt;|--&gt;|<-->|-->)\s+\S+\s*$`)
+var edgeRe = regexp.MustCompile(`(?m)^\s*\S+\s+(?:&lt;|<)?-(?:-|\.-)(?:&gt;|>)\s+\S+\s*$`)
 
 // CapOf re-derives the render cap and the edge count from an emission.
 // A page without maxEdges takes mermaid's own default.

@@ -154,8 +154,8 @@ func TestRefsHrefsAndCap(t *testing.T) {
 	if n := len(CheckRefs(page, "p", nil)); n != 2 {
 		t.Fatalf("without the consumer prefix: %d findings", n)
 	}
-	cap, edges := CapOf([]byte("maxEdges: 2,\n  a --> b\n  a <--> c\n  b --&gt; c\n"))
-	if cap != 2 || edges != 3 || len(CheckCap([]byte("maxEdges: 3\n a --> b\n"), "p")) != 0 {
+	cap, edges := CapOf([]byte("maxEdges: 2,\n  a --> b\n  a <--> c\n  b --&gt; c\n  a -.-&gt; d\n  a &lt;-.-&gt; e\n  not an edge\n"))
+	if cap != 2 || edges != 5 || len(CheckCap([]byte("maxEdges: 3\n a --> b\n"), "p")) != 0 {
 		t.Fatalf("cap %d edges %d", cap, edges)
 	}
 }

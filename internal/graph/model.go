@@ -18,6 +18,9 @@ type Node struct {
 	// couples; Trigger the effective trigger (trigger= else couples=,
 	// expanded, then the derived couples), as the hook selects by.
 	Couples []string
+	// Derived marks the couples that come only from the derivation (knob
+	// and module files), which the page draws dashed.
+	Derived map[string]bool
 	Trigger *registry.Trigger
 }
 
@@ -80,6 +83,12 @@ func expandNode(mem registry.Member, env *registry.Env) (Node, error) {
 		return n, err
 	}
 	n.Couples = append(couples, derived...)
+	n.Derived = map[string]bool{}
+	for _, d := range derived {
+		if !contains(couples, d) {
+			n.Derived[d] = true
+		}
+	}
 	n.Trigger, err = env.Trigger(mem.Name, man)
 	return n, err
 }

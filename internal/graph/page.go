@@ -165,14 +165,13 @@ func Diagram(m *Model, v *Vocab) string {
 	}
 	b.WriteString("  style gates fill:transparent,stroke:#94a3b8,stroke-dasharray:4 3\n")
 	for i, n := range m.Nodes {
-		arrow := "-->"
-		if n.Manifest.Graph.Dir == registry.DirBi {
-			arrow = "<-->"
-		}
+		bi := n.Manifest.Graph.Dir == registry.DirBi
 		for _, c := range distinct(n.Couples) {
+			arrow := map[[2]bool]string{{false, false}: "-->", {true, false}: "<-->", {false, true}: "-.->", {true, true}: "<-.->"}[[2]bool{bi, n.Derived[c]}]
 			fmt.Fprintf(&b, "  g%d %s %s\n", i, arrow, ids[c])
 		}
 	}
+	b.WriteString("  linkStyle default stroke:#94a3b8,stroke-width:1.2px\n")
 	return b.String()
 }
 
@@ -248,6 +247,7 @@ const legendHTML = `<aside class="cg-legend" aria-label="legend">
 <span class="cg-key">rectangle: compiled gate; rounded: script gate</span>
 <span class="cg-key"><b>&rarr;</b> dir=one (one-way audit)</span>
 <span class="cg-key"><b>&harr;</b> dir=bi (both sides must agree)</span>
+<span class="cg-key"><b>- - <b>&#8674;</b> dashed: a derived couplerarr;</b> dashed: a derived couple (the knob file the gate's knobs live in)</span>
 </aside>
 `
 
