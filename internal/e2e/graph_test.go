@@ -185,7 +185,7 @@ func TestCheckGraphA_Manifests(t *testing.T) {
 		name, file, body, want string
 	}{
 		{"gen", "scripts/check-star.sh", recordingGate("couples=docs/*.md dir=one valve=none tier=precommit gen=hook"), "gen= is retired"},
-		{"undeclared knob", "scripts/check-star.sh", recordingGate("couples=knob:GATE_SDK_QUEUE_FILE dir=one valve=none tier=precommit"), "knob:GATE_SDK_QUEUE_FILE names a knob the member does not declare"},
+		{"undeclared knob", "scripts/check-core-files.gate", "# graph: couples=knob:GATE_SDK_QUEUE_FILE,README.md dir=one valve=none tier=precommit\n", "check-core-files: knob:GATE_SDK_QUEUE_FILE names a knob the member does not declare"},
 		{"both spellings", "scripts/check-star.gate", "# graph: couples=docs/*.md dir=one valve=none tier=precommit\n", "ambiguous dispatch"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

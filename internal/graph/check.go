@@ -52,9 +52,17 @@ func CheckManifests(m *Model, v *Vocab, declared Declared) []Finding {
 }
 
 func knobAdmissibility(n Node, declared Declared) []Finding {
+	if !n.Compiled {
+		// A script declares no knob roster the binary can read, so its
+		// tokens are held by expansion alone.
+		return nil
+	}
 	var own []string
 	if declared != nil {
 		own = declared(n.Name)
+	}
+	for _, k := range n.Manifest.Knobs {
+		own = append(own, k.Name) // the descriptor's own GATE_LOCAL_ knobs
 	}
 	var out []Finding
 	g := n.Manifest.Graph
