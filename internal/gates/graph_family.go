@@ -11,13 +11,13 @@ import (
 
 func graphGates() []gate.Def {
 	return []gate.Def{
-		{Name: "check-graph", Rule: checkGraph, Knobs: graphKnobs,
+		{Name: "check-graph", Operands: "[--amend-only [<dir>] | --refs-only [<page>] | --cap-only [<page>]]", Rule: checkGraph, Knobs: graphKnobs,
 			Reads: []gate.Root{{Path: ".", Filter: "name:lit:SPEC-*.md"}}},
-		{Name: "check-reads-couples", Rule: readsCouplesRule(findDef),
+		{Name: "check-reads-couples", Operands: "[<declaration>...]", Rule: readsCouplesRule(findDef),
 			Knobs: []string{"GATE_SDK_PRUNE_DIRS", "GATE_SDK_PRUNE_EXTRA_DIRS", "GATE_SDK_KIT_DIRS", registry.EveryCouplesKnob}},
-		{Name: "check-enforcement-fresh", Rule: checkEnforcementFresh, Knobs: enforcementKnobs},
-		{Name: "check-projection-roster", Rule: checkProjectionRoster, Knobs: []string{"GATE_SDK_PROJECTION_ROSTER", "GATE_SDK_PROJECTION_ROSTER_SECTION", "GATE_SDK_KIT_DIRS", registry.EveryCouplesKnob}},
-		{Name: "check-kit-enum", Rule: checkKitEnum, Knobs: []string{"GATE_SDK_KIT_DIRS"}, Needs: []string{"git"}},
+		{Name: "check-enforcement-fresh", Operands: "[<projection> <emit-file>]", Rule: checkEnforcementFresh, Knobs: enforcementKnobs},
+		{Name: "check-projection-roster", Operands: "-", Rule: checkProjectionRoster, Knobs: []string{"GATE_SDK_PROJECTION_ROSTER", "GATE_SDK_PROJECTION_ROSTER_SECTION", "GATE_SDK_KIT_DIRS", registry.EveryCouplesKnob}},
+		{Name: "check-kit-enum", Operands: "-", Rule: checkKitEnum, Knobs: []string{"GATE_SDK_KIT_DIRS"}, Needs: []string{"git"}},
 	}
 }
 
