@@ -87,11 +87,7 @@ func emitReadsCensus(s *Session, args []string) int {
 	if !noOperands(s, "--emit reads-census", args) {
 		return 2
 	}
-	gatesDir, err := s.GatesDir()
-	if err != nil {
-		return s.fail(err)
-	}
-	reg, err := s.loadRegistry(gatesDir)
+	reg, err := s.gatesRegistry()
 	if err != nil {
 		return s.fail(err)
 	}
@@ -178,11 +174,7 @@ func projectionWitness(s *Session, args []string) int {
 	if err != nil {
 		return s.fail(err)
 	}
-	gatesDir, err := s.GatesDir()
-	if err != nil {
-		return s.fail(err)
-	}
-	reg, err := s.loadRegistry(gatesDir)
+	reg, err := s.gatesRegistry()
 	if err != nil {
 		return s.fail(err)
 	}
@@ -263,4 +255,13 @@ func placeBinary(dst string) error {
 		return err
 	}
 	return os.WriteFile(dst, data, 0o755)
+}
+
+// gatesRegistry loads the registry of the resolved gates directory.
+func (s *Session) gatesRegistry() (*loadedRegistry, error) {
+	gatesDir, err := s.GatesDir()
+	if err != nil {
+		return nil, err
+	}
+	return s.loadRegistry(gatesDir)
 }
