@@ -24,6 +24,7 @@ package repo
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -57,6 +58,8 @@ func (r reportError) Error() string { return string(r) }
 // Git reads through the git CLI under Env (nil: this process's).
 type Git struct {
 	Env []string
+	// Debug, when set, hears the reads that fell back to the CLI.
+	Debug io.Writer
 }
 
 // run starts git in dir and answers its stdout, or a *ListingError.
@@ -118,6 +121,10 @@ type Entry struct {
 	Mode  uint32 // e.g. 0o100644, 0o100755, 0o120000, 0o160000
 	Hash  string // object id, hex
 	Stage int    // 0 unless the path is in conflict
+	// Flags are the entry's flags as git holds them once read (and as
+	// `git ls-files --debug` prints them); see FlagIntentToAdd and kin.
+	// The CLI's plain listing (IndexModes) leaves them 0.
+	Flags uint32
 }
 
 // IndexModes lists the index entries under dir (git ls-files -s -z),

@@ -1,0 +1,375 @@
+package repo
+
+import (
+	"bytes"
+	"crypto/sha1"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/gate-sdk/gates/internal/walk"
+)
+
+// Index entry flags, as git holds them in memory once it has read an entry
+// (and as `git ls-files --debug` prints them): the on-disk 16-bit flags less
+// the name length, with the extended flags in the upper half.
+const (
+	FlagAssumeValid  uint32 = 0x8000
+	FlagExtended     uint32 = 0x4000
+	flagStageMask    uint32 = 0x3000
+	flagNameMask     uint32 = 0x0fff
+	FlagSkipWorktree uint32 = 0x4000 << 16
+	FlagIntentToAdd  uint32 = 0x2000 << 16
+	// The extended flags git defines; any other bit set refuses the entry.
+	extendedKnown uint32 = 0x6000
+)
+
+// IntentToAdd reports whether the entry was recorded by `git add -N`: a
+// placeholder the next commit leaves out.
+func (e Entry) IntentToAdd() bool { return e.Flags&FlagIntentToAdd != 0 }
+
+// SkipWorktree reports whether the entry is outside a sparse checkout (git
+// neither reads nor writes its work-tree file).
+func (e Entry) SkipWorktree() bool { return e.Flags&FlagSkipWorktree != 0 }
+
+// AssumeValid reports whether the entry carries `update-index
+// --assume-unchanged`.
+func (e Entry) AssumeValid() bool { return e.Flags&FlagAssumeValid != 0 }
+
+// NeedsCLIError is an index this reader does not decode but git does: a
+// split index, a sparse index, a required extension it does not know. The
+// caller reads the index through git instead.
+type NeedsCLIError struct{ Reason string }
+
+func (e *NeedsCLIError) Error() string { return "the index needs git to read it: " + e.Reason }
+
+// IndexFormatError is an index file that is not a well-formed index.
+type IndexFormatError struct{ Msg string }
+
+func (e *IndexFormatError) Error() string { return "malformed index: " + e.Msg }
+
+func badIndex(format string, a ...any) error {
+	return &IndexFormatError{Msg: fmt.Sprintf(format, a...)}
+}
+
+// Index is a decoded index file.
+type Index struct {
+	Version int
+	Entries []Entry
+}
+
+// ParseIndex decodes an index file (versions 2, 3 and 4) whose object ids
+// are hashLen bytes long (20 for SHA-1, 32 for SHA-256). Entries come back
+// in index order, names relative to the toplevel. The trailing checksum is
+// verified (an all-zero one, written under index.skipHash, is accepted);
+// optional extensions are skipped by their length; a split index, a sparse
+// index or an unknown required extension is a *NeedsCLIError; anything else
+// out of shape is an *IndexFormatError; a name that is not UTF-8 is a
+// *NonUTF8Error.
+func ParseIndex(data []byte, hashLen int) (*Index, error) {
+	// assertion G: the header, the checksum, then every entry in order.
+	var h hash.Hash
+	switch hashLen {
+	case sha1.Size:
+		h = sha1.New()
+	case sha256.Size:
+		h = sha256.New()
+	default:
+		return nil, fmt.Errorf("unsupported object id length %d", hashLen)
+	}
+	if len(data) < 12+hashLen {
+		return nil, badIndex("%d bytes is shorter than a header and a checksum", len(data))
+	}
+	if string(data[:4]) != "DIRC" {
+		return nil, badIndex("no DIRC signature")
+	}
+	version := binary.BigEndian.Uint32(data[4:8])
+	if version < 2 || version > 4 {
+		return nil, badIndex("version %d (this reader knows 2, 3 and 4)", version)
+	}
+	body, sum := data[:len(data)-hashLen], data[len(data)-hashLen:]
+	if !allZero(sum) {
+		h.Write(body)
+		if !bytes.Equal(h.Sum(nil), sum) {
+			return nil, badIndex("checksum mismatch")
+		}
+	}
+	count := binary.BigEndian.Uint32(data[8:12])
+	// Each entry takes at least its fixed part, so a count the file cannot
+	// hold is refused before anything is allocated for it.
+	fixed := 40 + hashLen + 2
+	if uint64(count)*uint64(fixed) > uint64(len(body)) {
+		return nil, badIndex("%d entries cannot fit in %d bytes", count, len(body))
+	}
+	idx := &Index{Version: int(version), Entries: make([]Entry, 0, count)}
+	pos := 12
+	var prev []byte
+	var prevStage int
+	for i := uint32(0); i < count; i++ {
+		start := pos
+		if pos+fixed > len(body) {
+			return nil, badIndex("entry %d runs past the end", i)
+		}
+		mode := binary.BigEndian.Uint32(body[pos+24 : pos+28])
+		id := body[pos+40 : pos+40+hashLen]
+		flags16 := uint32(binary.BigEndian.Uint16(body[pos+40+hashLen : pos+fixed]))
+		pos += fixed
+		if mode == 0o040000 {
+			return nil, &NeedsCLIError{Reason: "a sparse index (directory entries)"}
+		}
+		flags := flags16 &^ flagNameMask
+		if flags&FlagExtended != 0 {
+			if version < 3 {
+				return nil, badIndex("entry %d carries extended flags in a version 2 index", i)
+			}
+			if pos+2 > len(body) {
+				return nil, badIndex("entry %d runs past the end", i)
+			}
+			ext := uint32(binary.BigEndian.Uint16(body[pos : pos+2]))
+			pos += 2
+			if ext&^extendedKnown != 0 {
+				return nil, badIndex("entry %d sets unknown extended flags %#x", i, ext)
+			}
+			flags |= ext << 16
+		}
+		var name []byte
+		if version == 4 {
+			// assertion H: a version 4 name strips a count of bytes from
+			// the previous name and appends a NUL-terminated suffix.
+			strip, n := varint(body[pos:])
+			if n == 0 {
+				return nil, badIndex("entry %d: bad prefix length", i)
+			}
+			pos += n
+			if strip > uint64(len(prev)) {
+				return nil, badIndex("entry %d strips %d bytes of a %d-byte name", i, strip, len(prev))
+			}
+			end := bytes.IndexByte(body[pos:], 0)
+			if end < 0 {
+				return nil, badIndex("entry %d: unterminated name", i)
+			}
+			keep := len(prev) - int(strip)
+			name = make([]byte, 0, keep+end)
+			name = append(append(name, prev[:keep]...), body[pos:pos+end]...)
+			pos += end + 1
+		} else {
+			nameLen := int(flags16 & flagNameMask)
+			end := bytes.IndexByte(body[pos:], 0)
+			if end < 0 {
+				return nil, badIndex("entry %d: unterminated name", i)
+			}
+			if nameLen != int(flagNameMask) && nameLen != end {
+				return nil, badIndex("entry %d: name length %d disagrees with its %d bytes", i, nameLen, end)
+			}
+			name = body[pos : pos+end]
+			// Padding: 1 to 8 NULs up to a multiple of eight from the
+			// entry's start.
+			next := start + ((pos - start + end + 8) &^ 7)
+			if next > len(body) {
+				return nil, badIndex("entry %d: padding runs past the end", i)
+			}
+			if !allZero(body[pos+end : next]) {
+				return nil, badIndex("entry %d: padding is not NUL", i)
+			}
+			pos = next
+		}
+		if len(name) == 0 {
+			// A split index stores replaced entries without their names,
+			// which live in the shared index it links to.
+			return nil, &NeedsCLIError{Reason: "entries without names (a split index)"}
+		}
+		stage := int((flags & flagStageMask) >> 12)
+		if i > 0 {
+			if c := bytes.Compare(prev, name); c > 0 || c == 0 && prevStage >= stage {
+				return nil, badIndex("entry %d (%q) is out of order", i, name)
+			}
+		}
+		switch mode &^ 0o777 {
+		case 0o100000, 0o120000, 0o160000:
+		default:
+			return nil, badIndex("entry %d (%q) has mode %o", i, name, mode)
+		}
+		prev, prevStage = name, stage
+		path := string(name)
+		if err := walk.CheckName(path); err != nil {
+			return nil, err
+		}
+		idx.Entries = append(idx.Entries, Entry{Path: path, Mode: mode, Hash: hex.EncodeToString(id), Stage: stage, Flags: flags})
+	}
+	// assertion I: extensions are skipped by their length; a required one
+	// (a lower-case signature) this reader cannot apply goes to git.
+	for pos < len(body) {
+		if pos+8 > len(body) {
+			return nil, badIndex("truncated extension header")
+		}
+		sig := body[pos : pos+4]
+		size := binary.BigEndian.Uint32(body[pos+4 : pos+8])
+		pos += 8
+		if uint64(size) > uint64(len(body)-pos) {
+			return nil, badIndex("extension %q runs past the end", sig)
+		}
+		pos += int(size)
+		if sig[0] >= 'A' && sig[0] <= 'Z' {
+			continue
+		}
+		switch string(sig) {
+		case "link":
+			return nil, &NeedsCLIError{Reason: "a split index (the link extension)"}
+		case "sdir":
+			return nil, &NeedsCLIError{Reason: "a sparse index (the sdir extension)"}
+		}
+		return nil, &NeedsCLIError{Reason: fmt.Sprintf("the required extension %q", sig)}
+	}
+	return idx, nil
+}
+
+// varint decodes git's offset varint, answering the value and the bytes
+// read (0 when malformed).
+func varint(b []byte) (uint64, int) {
+	if len(b) == 0 {
+		return 0, 0
+	}
+	c := b[0]
+	val := uint64(c & 127)
+	n := 1
+	for c&128 != 0 {
+		if n >= len(b) || n > 9 {
+			return 0, 0
+		}
+		val++
+		c = b[n]
+		val = val<<7 | uint64(c&127)
+		n++
+	}
+	return val, n
+}
+
+func allZero(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// IndexSource is where an index is and how its objects are named, as git
+// answers it at a directory: the index file (GIT_INDEX_FILE honoured), the
+// object format, and the directory's prefix below the toplevel.
+type IndexSource struct {
+	File    string
+	HashLen int
+	Prefix  string
+}
+
+// LocateIndex asks git, once, where dir's index is.
+func (g Git) LocateIndex(dir string) (IndexSource, error) {
+	out, err := g.run(dir, "locate the index", "rev-parse", "--show-object-format", "--git-path", "index", "--show-prefix")
+	if err != nil {
+		return IndexSource{}, err
+	}
+	format, rest, ok1 := strings.Cut(string(out), "\n")
+	file, prefix, ok2 := strings.Cut(rest, "\n")
+	if !ok1 || !ok2 {
+		return IndexSource{}, &ListingError{Dir: dir, What: "locate the index", Err: fmt.Errorf("git rev-parse answered %q", out)}
+	}
+	src := IndexSource{File: walk.AbsAgainst(dir, file), Prefix: strings.TrimSuffix(prefix, "\n")}
+	switch format {
+	case "sha1":
+		src.HashLen = sha1.Size
+	case "sha256":
+		src.HashLen = sha256.Size
+	default:
+		return IndexSource{}, &ListingError{Dir: dir, What: "locate the index", Err: fmt.Errorf("unknown object format %q", format)}
+	}
+	return src, nil
+}
+
+// Index lists the index entries under dir, relative to dir and scoped to
+// it as `git ls-files -s` lists them, with each entry's flags. The index
+// file is decoded in process; what the decoder cannot read (a split or
+// sparse index, an unknown required extension) is read through git, and
+// that is said on g.Debug.
+func (g Git) Index(dir string) ([]Entry, error) {
+	src, err := g.LocateIndex(dir)
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(src.File)
+	if errors.Is(err, os.ErrNotExist) {
+		// A repository that never staged anything has no index file.
+		return nil, nil
+	}
+	if err != nil {
+		return nil, &ListingError{Dir: dir, What: "read the index", Err: err}
+	}
+	idx, err := ParseIndex(data, src.HashLen)
+	var cli *NeedsCLIError
+	var nonUTF8 *NonUTF8Error
+	switch {
+	case err == nil:
+		return ScopeEntries(idx.Entries, src.Prefix), nil
+	case errors.As(err, &nonUTF8):
+		return nil, err
+	case errors.As(err, &cli):
+		// assertion J: what the decoder cannot read goes to git, said on
+		// the debug writer.
+		g.debugf("index %s holds %s; reading it through git ls-files\n", src.File, cli.Reason)
+		return g.IndexFlags(dir)
+	}
+	return nil, &ListingError{Dir: dir, What: "read the index " + src.File, Err: err}
+}
+
+func (g Git) debugf(format string, a ...any) {
+	if g.Debug != nil {
+		fmt.Fprintf(g.Debug, "gates: "+format, a...)
+	}
+}
+
+// IndexFlags lists the index entries under dir with their flags through
+// git (git ls-files -s -z --debug).
+func (g Git) IndexFlags(dir string) ([]Entry, error) {
+	out, err := g.run(dir, "list the index", "ls-files", "-s", "-z", "--debug")
+	if err != nil {
+		return nil, err
+	}
+	var entries []Entry
+	for len(out) > 0 {
+		i := bytes.IndexByte(out, 0)
+		if i < 0 {
+			return nil, &ListingError{Dir: dir, What: "list the index", Err: fmt.Errorf("unterminated ls-files --debug record")}
+		}
+		rec := string(out[:i])
+		if err := walk.CheckName(rec); err != nil {
+			return nil, err
+		}
+		e, err := parseStageLine(rec)
+		if err != nil {
+			return nil, &ListingError{Dir: dir, What: "list the index", Err: err}
+		}
+		out = out[i+1:]
+		// Five debug lines follow; the last ends with the flags in hex.
+		var last string
+		for n := 0; n < 5; n++ {
+			j := bytes.IndexByte(out, '\n')
+			if j < 0 {
+				return nil, &ListingError{Dir: dir, What: "list the index", Err: fmt.Errorf("truncated ls-files --debug record for %q", e.Path)}
+			}
+			last, out = string(out[:j]), out[j+1:]
+		}
+		_, hexFlags, ok := strings.Cut(last, "flags: ")
+		f, perr := strconv.ParseUint(hexFlags, 16, 32)
+		if !ok || perr != nil {
+			return nil, &ListingError{Dir: dir, What: "list the index", Err: fmt.Errorf("no flags in ls-files --debug record for %q", e.Path)}
+		}
+		e.Flags = uint32(f)
+		entries = append(entries, e)
+	}
+	return entries, nil
+}
