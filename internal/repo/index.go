@@ -263,23 +263,25 @@ func allZero(b []byte) bool {
 // answers it at a directory: the index file (GIT_INDEX_FILE honoured), the
 // object format, and the directory's prefix below the toplevel.
 type IndexSource struct {
-	File    string
-	HashLen int
-	Prefix  string
+	File      string
+	CommonDir string // where the objects are
+	HashLen   int
+	Prefix    string
 }
 
 // LocateIndex asks git, once, where dir's index is.
 func (g Git) LocateIndex(dir string) (IndexSource, error) {
-	out, err := g.run(dir, "locate the index", "rev-parse", "--show-object-format", "--git-path", "index", "--show-prefix")
+	out, err := g.run(dir, "locate the index", "rev-parse", "--show-object-format", "--git-path", "index", "--git-common-dir", "--show-prefix")
 	if err != nil {
 		return IndexSource{}, err
 	}
 	format, rest, ok1 := strings.Cut(string(out), "\n")
-	file, prefix, ok2 := strings.Cut(rest, "\n")
-	if !ok1 || !ok2 {
+	file, rest, ok2 := strings.Cut(rest, "\n")
+	common, prefix, ok3 := strings.Cut(rest, "\n")
+	if !ok1 || !ok2 || !ok3 {
 		return IndexSource{}, &ListingError{Dir: dir, What: "locate the index", Err: fmt.Errorf("git rev-parse answered %q", out)}
 	}
-	src := IndexSource{File: walk.AbsAgainst(dir, file), Prefix: strings.TrimSuffix(prefix, "\n")}
+	src := IndexSource{File: walk.AbsAgainst(dir, file), CommonDir: walk.AbsAgainst(dir, common), Prefix: strings.TrimSuffix(prefix, "\n")}
 	switch format {
 	case "sha1":
 		src.HashLen = sha1.Size
@@ -301,6 +303,10 @@ func (g Git) Index(dir string) ([]Entry, error) {
 	if err != nil {
 		return nil, err
 	}
+	return g.indexAt(dir, src)
+}
+
+func (g Git) indexAt(dir string, src IndexSource) ([]Entry, error) {
 	data, err := os.ReadFile(src.File)
 	if errors.Is(err, os.ErrNotExist) {
 		// A repository that never staged anything has no index file.

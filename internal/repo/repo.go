@@ -174,15 +174,17 @@ func parseStageLine(r string) (Entry, error) {
 	return Entry{Path: path, Mode: uint32(mode), Hash: hash, Stage: stage}, nil
 }
 
-// Staged lists the paths staged as added, copied, modified or renamed (git
-// diff --cached --name-only -z --diff-filter=ACMR). git spells them relative
+// Staged lists the paths staged as added, copied, modified, renamed or
+// changed in type (git diff --cached --name-only -z --diff-filter=ACMRT):
+// a symlink replaced by a file is staged content. git spells them relative
 // to the toplevel whatever dir is.
 func Staged(dir string) ([]string, error) { return Git{}.Staged(dir) }
 
 // Staged is the package-level Staged under g's environment.
 func (g Git) Staged(dir string) ([]string, error) {
-	// assertion D: added, copied, modified, renamed; NUL-terminated.
-	out, err := g.run(dir, "list staged paths", "diff", "--cached", "--name-only", "-z", "--diff-filter=ACMR")
+	// assertion D: added, copied, modified, renamed, type-changed;
+	// NUL-terminated.
+	out, err := g.run(dir, "list staged paths", "diff", "--cached", "--name-only", "-z", "--diff-filter=ACMRT")
 	if err != nil {
 		return nil, err
 	}

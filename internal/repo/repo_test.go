@@ -309,7 +309,7 @@ func TestGoGitEqualsCLI(t *testing.T) {
 	}
 }
 
-// assertion D: the staged set is ACMR and top-relative; E: an unset key
+// assertion D: the staged set is ACMRT and top-relative; E: an unset key
 // is no error, an invalid one is.
 func TestStagedAndConfig(t *testing.T) {
 	fx := newFixture(t)
@@ -318,12 +318,22 @@ func TestStagedAndConfig(t *testing.T) {
 	writeFile(t, filepath.Join(fx.top, "spaced name.md"), "m", 0o644)
 	runGit(t, fx.top, fx.env, "add", "-A")
 	runGit(t, fx.top, fx.env, "rm", "-q", "--cached", "plain.txt")
+	if runtime.GOOS != "windows" {
+		// A symlink replaced by a file is a type change, and staged.
+		os.Remove(filepath.Join(fx.top, "link"))
+		writeFile(t, filepath.Join(fx.top, "link"), "now a file\n", 0o644)
+		runGit(t, fx.top, fx.env, "add", "link")
+	}
 	got, err := g.Staged(filepath.Join(fx.top, "nested"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Top-relative whatever the directory; the deletion is filtered out.
-	if want := []string{"nested/new file.md", "spaced name.md"}; !reflect.DeepEqual(got, want) {
+	want := []string{"nested/new file.md", "spaced name.md"}
+	if runtime.GOOS != "windows" {
+		want = []string{"link", "nested/new file.md", "spaced name.md"}
+	}
+	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("Staged = %q, want %q", got, want)
 	}
 

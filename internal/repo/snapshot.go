@@ -20,8 +20,13 @@ const (
 
 // Snapshot is the tracked-file view one process builds once and every gate
 // shares read-only: the tracked listing under a directory with each path's
-// index mode, and each file's work-tree bytes read lazily, at most once,
-// and cached. All methods are safe for concurrent use.
+// index mode, and each file's bytes read lazily, at most once, and cached.
+// All methods are safe for concurrent use.
+//
+// A work-tree snapshot (the battery's) reads each file from the work tree;
+// a staged snapshot (the pre-commit hook's) answers the bytes the index
+// records, which are the bytes the commit will hold. Either way a sparse
+// checkout's off-disk entry reads its index blob.
 //
 // Read answers a symlink (mode 120000) as its link target's text, the bytes
 // git stores for it, never the file it points at; a gitlink (a submodule,
@@ -31,10 +36,16 @@ type Snapshot struct {
 	dir     string
 	files   []string
 	entries map[string]*snapEntry
+	staged  bool
+	blobs   *blobStore
+	// unresolved are the conflicted paths with no stage 2 (ours).
+	unresolved []string
 }
 
 type snapEntry struct {
-	mode uint32
+	mode  uint32
+	hash  string
+	flags uint32
 
 	readOnce sync.Once
 	data     []byte
@@ -44,32 +55,94 @@ type snapEntry struct {
 	present  bool
 }
 
-// NewSnapshot lists the index under dir (one git ls-files -s -z) and
-// answers the snapshot; names are relative to dir and scoped to it.
+// NewSnapshot lists the index under dir (decoded in process, see Index) and
+// answers the work-tree snapshot; names are relative to dir and scoped to
+// it.
 func NewSnapshot(dir string) (*Snapshot, error) { return Git{}.NewSnapshot(dir) }
 
 // NewSnapshot is the package-level NewSnapshot under g's environment.
 func (g Git) NewSnapshot(dir string) (*Snapshot, error) {
-	entries, err := g.IndexModes(dir)
+	src, err := g.LocateIndex(dir)
 	if err != nil {
 		return nil, err
 	}
-	return SnapshotOf(dir, entries), nil
+	entries, err := g.indexAt(dir, src)
+	if err != nil {
+		return nil, err
+	}
+	s := SnapshotOf(dir, entries)
+	s.blobs = newBlobStore(g, dir, src)
+	return s, nil
 }
 
-// SnapshotOf builds a snapshot from index entries already read (relative to
-// dir). A path in conflict keeps its first stage's mode.
+// StagedSnapshot is the snapshot of what a commit made now would hold: the
+// index under dir, each file's bytes its staged blob. An intent-to-add
+// entry is left out (the commit leaves it out); a conflicted path is its
+// stage 2 (ours), and one with no stage 2 is listed by Unresolved.
+func (g Git) StagedSnapshot(dir string) (*Snapshot, error) {
+	src, err := g.LocateIndex(dir)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := g.indexAt(dir, src)
+	if err != nil {
+		return nil, err
+	}
+	// assertion G: the committed view of the index.
+	kept := make([]Entry, 0, len(entries))
+	ours := map[string]bool{}
+	for _, e := range entries {
+		if e.Stage == 2 {
+			ours[e.Path] = true
+		}
+	}
+	seen := map[string]bool{}
+	for _, e := range entries {
+		switch {
+		case e.IntentToAdd():
+			continue
+		case e.Stage == 0 || e.Stage == 2:
+			kept = append(kept, e)
+		case !ours[e.Path] && !seen[e.Path]:
+			seen[e.Path] = true
+		}
+	}
+	s := SnapshotOf(dir, kept)
+	for _, e := range entries {
+		if e.Stage != 0 && !ours[e.Path] && seen[e.Path] {
+			s.unresolved = append(s.unresolved, e.Path)
+			delete(seen, e.Path)
+		}
+	}
+	s.staged = true
+	s.blobs = newBlobStore(g, dir, src)
+	return s, nil
+}
+
+// SnapshotOf builds a work-tree snapshot from index entries already read
+// (relative to dir). A path in conflict is its stage 2 (ours) when it has
+// one, else its first stage.
 func SnapshotOf(dir string, entries []Entry) *Snapshot {
 	s := &Snapshot{dir: dir, entries: make(map[string]*snapEntry, len(entries)), files: make([]string, 0, len(entries))}
 	for _, e := range entries {
-		if _, dup := s.entries[e.Path]; dup {
+		if have, dup := s.entries[e.Path]; dup {
+			if e.Stage == 2 {
+				have.mode, have.hash, have.flags = e.Mode, e.Hash, e.Flags
+			}
 			continue
 		}
-		s.entries[e.Path] = &snapEntry{mode: e.Mode}
+		s.entries[e.Path] = &snapEntry{mode: e.Mode, hash: e.Hash, flags: e.Flags}
 		s.files = append(s.files, e.Path)
 	}
 	return s
 }
+
+// Staged reports whether the snapshot's bytes are the index's.
+func (s *Snapshot) Staged() bool { return s.staged }
+
+// Unresolved answers the conflicted paths a staged snapshot cannot judge:
+// they have no stage 2 (ours).
+func (s *Snapshot) Unresolved() []string { return append([]string(nil), s.unresolved...) }
 
 // Dir is the directory the snapshot's names are relative to.
 func (s *Snapshot) Dir() string { return s.dir }
@@ -96,11 +169,16 @@ func (s *Snapshot) Mode(path string) (uint32, bool) {
 }
 
 // Exists reports whether path is tracked and present in the work tree (a
-// dangling symlink counts as present: it is the link that is tracked).
+// dangling symlink counts as present: it is the link that is tracked); in
+// a staged snapshot every listed path is present.
 func (s *Snapshot) Exists(path string) bool {
 	e, ok := s.entries[path]
 	if !ok {
 		return false
+	}
+	if s.staged {
+		// What the commit holds is present whatever the work tree says.
+		return true
 	}
 	e.statOnce.Do(func() {
 		_, err := os.Lstat(walk.Child(s.dir, path))
@@ -109,25 +187,45 @@ func (s *Snapshot) Exists(path string) bool {
 	return e.present
 }
 
-// Read answers path's work-tree bytes, reading them at most once per
-// snapshot. An untracked path is refused; a tracked file missing from the
-// work tree answers an error wrapping fs.ErrNotExist.
+// Read answers path's bytes, reading them at most once per snapshot: the
+// work-tree file's for a work-tree snapshot, the staged blob's for a staged
+// one. An untracked path is refused; in a work-tree snapshot a tracked file
+// missing from the work tree answers an error wrapping fs.ErrNotExist,
+// unless the entry is outside a sparse checkout, which reads its blob.
 func (s *Snapshot) Read(path string) ([]byte, error) {
 	e, ok := s.entries[path]
 	if !ok {
 		return nil, fmt.Errorf("%s: not tracked", path)
 	}
 	// assertion F: each file's bytes are read at most once.
-	e.readOnce.Do(func() { e.data, e.err = s.load(path, e.mode) })
+	e.readOnce.Do(func() { e.data, e.err = s.load(path, e) })
 	return e.data, e.err
 }
 
-func (s *Snapshot) load(path string, mode uint32) ([]byte, error) {
-	full := walk.Child(s.dir, path)
-	switch mode {
-	case ModeGitlink:
+func (s *Snapshot) load(path string, e *snapEntry) ([]byte, error) {
+	if e.mode == ModeGitlink {
 		return nil, fmt.Errorf("%s: a submodule has no file bytes", path)
-	case ModeSymlink:
+	}
+	data, err := s.workTree(path, e.mode)
+	if s.staged {
+		// assertion H: the staged bytes: the work-tree file when it hashes
+		// to the staged blob id, else the blob itself.
+		if err == nil && s.blobs.matches(e.hash, data) {
+			return data, nil
+		}
+		return s.blobs.read(path, e.hash)
+	}
+	if err != nil && errors.Is(err, fs.ErrNotExist) && e.flags&FlagSkipWorktree != 0 && s.blobs != nil {
+		// assertion I: an off-disk sparse entry is judged from its blob.
+		return s.blobs.read(path, e.hash)
+	}
+	return data, err
+}
+
+// workTree reads path's work-tree bytes as git would store them.
+func (s *Snapshot) workTree(path string, mode uint32) ([]byte, error) {
+	full := walk.Child(s.dir, path)
+	if mode == ModeSymlink {
 		fi, err := os.Lstat(full)
 		if err != nil {
 			return nil, readErr(path, err)

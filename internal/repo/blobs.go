@@ -1,0 +1,83 @@
+package repo
+
+import (
+	"bytes"
+	"crypto/sha1"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"hash"
+	"io"
+	"strconv"
+	"sync"
+
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// blobStore reads staged blobs by id: go-git's object store over the
+// repository's common dir (opened once, on first need), and `git cat-file
+// blob` where go-git cannot read the object (a SHA-256 repository, an
+// object format or a pack feature it does not know).
+type blobStore struct {
+	g       Git
+	dir     string
+	src     IndexSource
+	once    sync.Once
+	repo    *git.Repository
+	openErr error
+}
+
+func newBlobStore(g Git, dir string, src IndexSource) *blobStore {
+	return &blobStore{g: g, dir: dir, src: src}
+}
+
+// matches reports whether data hashes to the blob id.
+func (b *blobStore) matches(id string, data []byte) bool {
+	var h hash.Hash
+	if b.src.HashLen == sha256.Size {
+		h = sha256.New()
+	} else {
+		h = sha1.New()
+	}
+	h.Write([]byte("blob " + strconv.Itoa(len(data)) + "\x00"))
+	h.Write(data)
+	return hex.EncodeToString(h.Sum(nil)) == id
+}
+
+// read answers the blob's bytes.
+func (b *blobStore) read(path, id string) ([]byte, error) {
+	if b.src.HashLen == sha1.Size {
+		b.once.Do(func() {
+			b.repo, b.openErr = git.PlainOpenWithOptions(b.src.CommonDir, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+		})
+		if b.openErr == nil {
+			if data, err := b.readGoGit(id); err == nil {
+				return data, nil
+			}
+		}
+	}
+	out, err := b.g.run(b.dir, "read the staged blob of "+path, "cat-file", "blob", id)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the staged content of %s: %w", path, err)
+	}
+	return out, nil
+}
+
+func (b *blobStore) readGoGit(id string) ([]byte, error) {
+	obj, err := b.repo.Storer.EncodedObject(plumbing.BlobObject, plumbing.NewHash(id))
+	if err != nil {
+		return nil, err
+	}
+	r, err := obj.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	var buf bytes.Buffer
+	buf.Grow(int(obj.Size()))
+	if _, err := io.Copy(&buf, r); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}

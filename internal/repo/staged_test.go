@@ -1,0 +1,153 @@
+package repo
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// assertion G, H: a staged snapshot answers the index's bytes: a partially
+// staged file its staged half, a file deleted from the work tree its blob,
+// an intent-to-add entry nothing, a packed object through go-git and the
+// CLI alike.
+func TestStagedSnapshot(t *testing.T) {
+	fx := newFixture(t)
+	top := fx.top
+	writeFile(t, filepath.Join(top, "plain.txt"), "staged\n", 0o644)
+	runGit(t, top, fx.env, "add", "plain.txt")
+	writeFile(t, filepath.Join(top, "plain.txt"), "unstaged\n", 0o644)
+	if err := os.Remove(filepath.Join(top, "run.sh")); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(top, "ita.md"), "not staged\n", 0o644)
+	runGit(t, top, fx.env, "add", "-N", "ita.md")
+	for _, packed := range []bool{false, true} {
+		if packed {
+			runGit(t, top, fx.env, "gc", "-q")
+		}
+		s, err := Git{Env: fx.env}.StagedSnapshot(top)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !s.Staged() || s.Has("ita.md") || !s.Has("run.sh") || !s.Exists("run.sh") {
+			t.Fatalf("staged %v, ita listed %v, deleted file listed %v", s.Staged(), s.Has("ita.md"), s.Has("run.sh"))
+		}
+		for path, want := range map[string]string{"plain.txt": "staged\n", "run.sh": "#!/bin/sh\n", "spaced name.md": "body of spaced name.md\n", "link": "nested/deep/x.go"} {
+			got, err := s.Read(path)
+			if err != nil || string(got) != want {
+				t.Fatalf("packed=%v Read(%s) = %q, %v; want %q", packed, path, got, err, want)
+			}
+		}
+		// The CLI reads the same blob when go-git cannot.
+		b := newBlobStore(Git{Env: fx.env}, top, IndexSource{HashLen: 20, CommonDir: filepath.Join(top, "no-such-dir")})
+		e := s.entries["plain.txt"]
+		if got, err := b.read("plain.txt", e.hash); err != nil || string(got) != "staged\n" {
+			t.Fatalf("cat-file fallback: %q, %v", got, err)
+		}
+		if _, err := b.read("plain.txt", "0000000000000000000000000000000000000001"); err == nil {
+			t.Fatal("a missing object read")
+		}
+	}
+	// The work-tree snapshot still reads the work tree.
+	w, err := Git{Env: fx.env}.NewSnapshot(top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := w.Read("plain.txt"); string(got) != "unstaged\n" {
+		t.Fatalf("work-tree snapshot read %q", got)
+	}
+	if _, err := w.Read("run.sh"); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("work-tree snapshot over a deleted file: %v", err)
+	}
+}
+
+// assertion G: a conflict is judged by stage 2; one without it is
+// unresolved. The work-tree snapshot takes stage 2's mode too.
+func TestStagedSnapshotConflict(t *testing.T) {
+	fx := newFixture(t)
+	top := fx.top
+	runGit(t, top, fx.env, "checkout", "-q", "-b", "side")
+	writeFile(t, filepath.Join(top, "plain.txt"), "theirs\n", 0o755)
+	if err := os.Remove(filepath.Join(top, "run.sh")); err != nil {
+		t.Fatal(err)
+	}
+	runGit(t, top, fx.env, "add", "-A")
+	runGit(t, top, fx.env, "commit", "-q", "-m", "side")
+	runGit(t, top, fx.env, "checkout", "-q", "main")
+	writeFile(t, filepath.Join(top, "plain.txt"), "ours\n", 0o644)
+	writeFile(t, filepath.Join(top, "run.sh"), "#!/bin/sh\necho ours\n", 0o755)
+	runGit(t, top, fx.env, "commit", "-q", "-am", "main")
+	runGit(t, top, fx.env, "rm", "-q", "run.sh")
+	runGit(t, top, fx.env, "commit", "-q", "-m", "drop run.sh")
+	runGit(t, top, fx.env, "checkout", "-q", "side")
+	runGit(t, top, fx.env, "checkout", "-q", "-b", "side2")
+	writeFile(t, filepath.Join(top, "run.sh"), "#!/bin/sh\necho theirs\n", 0o755)
+	runGit(t, top, fx.env, "add", "-A")
+	runGit(t, top, fx.env, "commit", "-q", "-m", "side2")
+	runGit(t, top, fx.env, "checkout", "-q", "main")
+	cmd := exec.Command("git", "merge", "-q", "side2")
+	cmd.Dir, cmd.Env = top, fx.env
+	if cmd.Run() == nil {
+		t.Fatal("no conflict")
+	}
+	s, err := Git{Env: fx.env}.StagedSnapshot(top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Read("plain.txt"); err != nil || string(got) != "ours\n" {
+		t.Fatalf("conflicted plain.txt read %q, %v; want stage 2", got, err)
+	}
+	if m, _ := s.Mode("plain.txt"); m != ModeRegular {
+		t.Fatalf("conflicted plain.txt mode %o, want stage 2's 100644", m)
+	}
+	if got := s.Unresolved(); !reflect.DeepEqual(got, []string{"run.sh"}) {
+		t.Fatalf("Unresolved = %q, want [run.sh] (deleted by us)", got)
+	}
+	w, err := Git{Env: fx.env}.NewSnapshot(top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := w.Mode("plain.txt"); m != ModeRegular {
+		t.Fatalf("work-tree snapshot: conflicted plain.txt mode %o, want stage 2's", m)
+	}
+}
+
+// assertion I: a sparse checkout's off-disk entries read their blobs in
+// both snapshots.
+func TestSnapshotSparse(t *testing.T) {
+	fx := newFixture(t)
+	runGit(t, fx.top, fx.env, "sparse-checkout", "set", "--no-cone", "/nested/")
+	if _, err := os.Stat(filepath.Join(fx.top, "plain.txt")); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("plain.txt is still on disk: %v", err)
+	}
+	g := Git{Env: fx.env}
+	for name, mk := range map[string]func(string) (*Snapshot, error){"work tree": g.NewSnapshot, "staged": g.StagedSnapshot} {
+		s, err := mk(fx.top)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := s.Read("plain.txt"); err != nil || string(got) != "body of plain.txt\n" {
+			t.Fatalf("%s: off-disk plain.txt read %q, %v", name, got, err)
+		}
+	}
+}
+
+// assertion H: a checkout filter's bytes are not the staged bytes; the
+// blob is read.
+func TestStagedSnapshotAutocrlf(t *testing.T) {
+	fx := newFixture(t)
+	runGit(t, fx.top, fx.env, "config", "core.autocrlf", "true")
+	writeFile(t, filepath.Join(fx.top, "crlf.txt"), "a\r\nb\r\n", 0o644)
+	runGit(t, fx.top, fx.env, "add", "crlf.txt")
+	s, err := Git{Env: fx.env}.StagedSnapshot(fx.top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.Read("crlf.txt"); string(got) != "a\nb\n" {
+		t.Fatalf("staged crlf.txt read %q, want the blob's LF bytes", got)
+	}
+}
