@@ -1,13 +1,15 @@
 package cli
 
 import (
+	"bytes"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/gate-sdk/gates/internal/csmoke"
 	"github.com/gate-sdk/gates/internal/githook"
 	"github.com/gate-sdk/gates/internal/registry"
-	"github.com/gate-sdk/gates/internal/spawn"
+	"github.com/gate-sdk/gates/internal/repo"
 	"github.com/gate-sdk/gates/internal/walk"
 )
 
@@ -69,8 +71,58 @@ func (s *Session) hookWorld() (githook.World, error) {
 		Stdout:   s.Stdout,
 		Stderr:   s.Stderr,
 		Registry: func() (githook.Registry, error) { return s.hookRegistry() },
-		Self:     spawn.Self,
+		Compiled: s.runCompiled,
 	}, nil
+}
+
+// runCompiled is the hook's in-process member: the compiled rule over the
+// hook's snapshot (the index's bytes at pre-commit), its streams captured
+// together, the worktree pin reaching only the processes it starts.
+func (s *Session) runCompiled(run githook.CompiledRun) (int, []byte) {
+	def, ok := findGate(run.Name)
+	if !ok {
+		return 2, []byte(fmt.Sprintf("%s: its declaration names a compiled gate this binary does not carry (see gates --list)\n", run.Name))
+	}
+	scratch, err := os.MkdirTemp("", "gates-"+def.Name+"-")
+	if err != nil {
+		return 2, []byte(fmt.Sprintf("%s: cannot make a scratch directory: %v\n", def.Name, err))
+	}
+	defer os.RemoveAll(scratch)
+	var buf bytes.Buffer
+	w := &lockedWriter{w: &buf}
+	c, err := s.gateContext(def, run.Args, w, w, scratch)
+	if err != nil {
+		fmt.Fprintf(w, "%s: %v\n", def.Name, err)
+		return 2, buf.Bytes()
+	}
+	if run.Tree != nil {
+		c.Tree = snapshotTree{run.Tree}
+	}
+	if len(run.ChildEnv) > 0 {
+		c.SpawnEnv = run.ChildEnv
+		c.Env = overlayEnv(c.Env, run.ChildEnv)
+	}
+	code := protect(def, c)
+	return code, buf.Bytes()
+}
+
+// snapshotTree adapts a snapshot already built to gate.Tree.
+type snapshotTree struct{ s *repo.Snapshot }
+
+func (t snapshotTree) Files() ([]string, error)      { return t.s.Files(), nil }
+func (t snapshotTree) Read(p string) ([]byte, error) { return t.s.Read(p) }
+func (t snapshotTree) Mode(p string) (uint32, bool)  { return t.s.Mode(p) }
+
+// overlayEnv answers lookup with the NAME=value entries of extra on top.
+func overlayEnv(lookup func(string) (string, bool), extra []string) func(string) (string, bool) {
+	return func(name string) (string, bool) {
+		for i := len(extra) - 1; i >= 0; i-- {
+			if k, v, ok := strings.Cut(extra[i], "="); ok && k == name {
+				return v, true
+			}
+		}
+		return lookup(name)
+	}
 }
 
 func runGitHook(s *Session, args []string) int {
@@ -235,6 +287,25 @@ func (h *hookReg) Select(paths []string) ([]githook.Member, error) {
 		out = append(out, gm)
 	}
 	return out, nil
+}
+
+func (h *hookReg) Reads(name string, paths []string) ([]string, error) {
+	m, ok := h.reg.Member(name)
+	if !ok || m.Manifest == nil || m.Manifest.Graph == nil {
+		return nil, fmt.Errorf("%s: no declaration to read its couples from", name)
+	}
+	t, err := h.reg.env.Trigger(m.Name, m.Manifest)
+	if err != nil {
+		return nil, err
+	}
+	couples, err := registry.Expand(m.Manifest.Graph.Couples, h.reg.env.KitRoots, h.reg.env.Knobs)
+	if err != nil {
+		return nil, err
+	}
+	// A staged member's trigger reads as a pathspec; its couples are
+	// matched by the same reading, so the two agree on one path.
+	both := &registry.Trigger{Member: name, Staged: t.Staged, Patterns: append(append([]string(nil), t.Patterns...), couples...)}
+	return both.Operands(paths), nil
 }
 
 // hookMember converts a registry member, refusing one whose declaration

@@ -13,6 +13,7 @@ package gate
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/registry"
@@ -59,6 +60,10 @@ type Context struct {
 	KitRoots []string // kit roots spelled relative to Dir
 	Scratch  string   // private scratch directory, removed after the run
 	Env      func(string) (string, bool)
+	// SpawnEnv is added to the environment of every process the rule
+	// starts (the pre-commit hook's linked-worktree pin); it never reaches
+	// this process's own environment. See ChildEnviron.
+	SpawnEnv []string
 	Knobs    Knobs
 	Tree     Tree
 	Out      io.Writer // the gate's stdout
@@ -86,6 +91,16 @@ func (c *Context) Getenv(name string) string {
 	}
 	v, _ := c.Env(name)
 	return v
+}
+
+// ChildEnviron is the whole environment of a process the rule starts: nil
+// (inherit this process's) when SpawnEnv is empty, else this process's
+// environment with SpawnEnv appended (later entries win).
+func (c *Context) ChildEnviron() []string {
+	if len(c.SpawnEnv) == 0 {
+		return nil
+	}
+	return append(os.Environ(), c.SpawnEnv...)
 }
 
 // ID is the gate's stable upper-token identifier used on its clean line:

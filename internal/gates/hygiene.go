@@ -161,7 +161,7 @@ func pruneSet(c *gate.Context) (walk.PruneSet, error) {
 // pathspecs reach git as written, so exclude magic works. A name that is
 // not UTF-8 is refused rather than dropped.
 func listTracked(c *gate.Context, pathspecs []string) ([]string, error) {
-	return repo.Tracked(c.Dir, pathspecs...)
+	return repo.Git{Env: c.ChildEnviron()}.Tracked(c.Dir, pathspecs...)
 }
 
 // readTracked reads a tracked file's content. A symbolic link is followed,
@@ -212,7 +212,7 @@ func pathspecCorpus(c *gate.Context, pathspecs []string, exempt map[string]bool)
 // runGit runs git in the run directory and answers its stdout; a program
 // that could not start or exited non-zero is an error carrying its report.
 func runGit(c *gate.Context, args ...string) ([]byte, error) {
-	done, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: args, Dir: c.Dir})
+	done, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: args, Dir: c.Dir, ExtraEnv: c.SpawnEnv})
 	if err != nil {
 		return nil, err
 	}
@@ -226,7 +226,7 @@ func runGit(c *gate.Context, args ...string) ([]byte, error) {
 // probeRepo refuses a run directory git places in no repository, and
 // passes through a repository git refused.
 func probeRepo(c *gate.Context) error {
-	_, ok, err := walk.ToplevelOpt(c.Dir, nil)
+	_, ok, err := walk.ToplevelOpt(c.Dir, c.ChildEnviron())
 	if err != nil {
 		return err
 	}

@@ -199,7 +199,7 @@ func (a *identityActuals) email() (string, error) {
 	if err := a.clone(); err != nil {
 		return "", err
 	}
-	v, set, err := repo.ConfigGet(a.c.Dir, "user.email")
+	v, set, err := repo.Git{Env: a.c.ChildEnviron()}.ConfigGet(a.c.Dir, "user.email")
 	if err != nil {
 		return "", err
 	}

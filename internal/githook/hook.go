@@ -47,6 +47,20 @@ type Registry interface {
 	Select(paths []string) ([]Member, error)
 	// Members answers every registered member.
 	Members() ([]Member, error)
+	// Reads answers, in order, the paths among paths that the named
+	// member reads or fires on: its effective trigger's and its couples'.
+	Reads(name string, paths []string) ([]string, error)
+}
+
+// CompiledRun is one in-process run of a compiled (.gate) member.
+type CompiledRun struct {
+	Name string
+	Args []string
+	// Tree is the snapshot the rule reads; nil is the work tree.
+	Tree *repo.Snapshot
+	// ChildEnv is added to the environment of every process the rule
+	// starts, and to no other.
+	ChildEnv []string
 }
 
 // World is what the hook family reads and writes: the directory git
@@ -58,8 +72,9 @@ type World struct {
 	Stdout   io.Writer
 	Stderr   io.Writer
 	Registry func() (Registry, error)
-	// Self answers this binary, which a .gate member re-executes.
-	Self func() (spawn.Program, error)
+	// Compiled runs a compiled member in process and answers its status
+	// and its two streams captured together.
+	Compiled func(CompiledRun) (int, []byte)
 }
 
 // RunHook is `--git-hook <hook> [<message-file>]`.
@@ -118,31 +133,99 @@ func (w World) loadRegistry(arm string) (Registry, bool) {
 	return reg, true
 }
 
+// git answers the repository reader the hook uses; with GATE_SDK_VERBOSE
+// set, a read that falls back to the CLI says so on stderr.
+func (w World) git() repo.Git {
+	if envValue(w.Env, "GATE_SDK_VERBOSE") != "" {
+		return repo.Git{Debug: w.Stderr}
+	}
+	return repo.Git{}
+}
+
 func preCommit(w World) int {
 	top, ok := w.top(PreCommit)
 	if !ok {
 		return 2
 	}
-	staged, err := repo.Staged(top)
-	if err != nil {
-		fmt.Fprintf(w.Stderr, "%s: %v\n", PreCommit, err)
+	fail := func(err error) int {
+		fmt.Fprintf(w.Stderr, "%s: %v\n", PreCommit, strings.TrimRight(err.Error(), "\n"))
 		return 2
+	}
+	staged, err := w.git().Staged(top)
+	if err != nil {
+		return fail(err)
 	}
 	// assertion B: an empty staged set is silent and loads nothing.
 	if len(staged) == 0 {
 		return 0
 	}
+	// assertion N: the members judge the index: one staged snapshot.
+	tree, err := w.git().StagedSnapshot(top)
+	if err != nil {
+		return fail(err)
+	}
+	// assertion O: a conflict with no stage 2 has nothing to judge.
+	if un := tree.Unresolved(); len(un) > 0 {
+		return fail(fmt.Errorf("unmerged with no version of ours to judge: %s\n  resolve each (git add or git rm) and commit again", strings.Join(un, ", ")))
+	}
 	reg, ok := w.loadRegistry(PreCommit)
 	if !ok {
 		return 2
 	}
-	plan, err := PreCommitPlan(reg, top, staged)
+	plan, err := PreCommitPlan(reg, tree, staged)
 	if err != nil {
-		fmt.Fprintf(w.Stderr, "%s: %v\n", PreCommit, strings.TrimRight(err.Error(), "\n"))
+		return fail(err)
+	}
+	if msg, err := w.misjudged(reg, top, plan); err != nil {
+		return fail(err)
+	} else if msg != "" {
+		fmt.Fprint(w.Stderr, msg)
 		return 2
 	}
-	code, _ := w.runner(top).serial(PreCommit, plan)
+	r := w.runner(top)
+	r.tree = tree
+	code, _ := r.serial(PreCommit, plan)
 	return code
+}
+
+// misjudged answers the refusal the plan's shell members earn: a .sh
+// member reads the work tree itself, so every path it reads whose work-tree
+// state differs from the index would be judged as it is not committed.
+// "" when no such path exists (or no shell member runs).
+func (w World) misjudged(reg Registry, top string, plan []Step) (string, error) {
+	// assertion P: a shell member never judges a mix: a partially staged
+	// path it reads refuses the commit, naming member and path.
+	var unstaged []string
+	var listed bool
+	var b strings.Builder
+	for _, s := range plan {
+		if s.Kind != registry.Shell || s.Problem != "" {
+			continue
+		}
+		if !listed {
+			var err error
+			if unstaged, err = w.git().Unstaged(top); err != nil {
+				return "", err
+			}
+			listed = true
+		}
+		if len(unstaged) == 0 {
+			return "", nil
+		}
+		reads, err := reg.Reads(s.Name, unstaged)
+		if err != nil {
+			return "", err
+		}
+		for _, p := range reads {
+			fmt.Fprintf(&b, "  %s reads %s, whose work-tree copy is not what this commit holds\n", s.Name, p)
+		}
+	}
+	if b.Len() == 0 {
+		return "", nil
+	}
+	return fmt.Sprintf("%s: a shell member reads the work tree, which differs from the index here:\n%s"+
+		"  Stage those changes (git add) or set them aside (git stash push --keep-index), then commit again.\n%s\n",
+		PreCommit, b.String(), BypassLine), nil
 }
 
 // Step is one member run of a hook: the member and its operands.
@@ -151,11 +234,17 @@ type Step struct {
 	Args []string
 }
 
+// Modes answers a tracked path's index mode.
+type Modes interface {
+	Mode(path string) (uint32, bool)
+}
+
 // PreCommitPlan is the pre-commit selection over paths: --for's selection
 // narrowed to tier=precommit (a member resolving nowhere stays, to fail at
 // its place), each name once, and a mode=staged member handed its
-// selected paths that are regular files, or left out when none is.
-func PreCommitPlan(reg Registry, top string, paths []string) ([]Step, error) {
+// selected paths that the index records as regular files, or left out
+// when none is.
+func PreCommitPlan(reg Registry, index Modes, paths []string) ([]Step, error) {
 	selected, err := reg.Select(paths)
 	if err != nil {
 		return nil, err
@@ -177,7 +266,7 @@ func PreCommitPlan(reg Registry, top string, paths []string) ([]Step, error) {
 		// assertion D: a staged member takes its regular-file operands only.
 		if m.Staged && resolved {
 			for _, p := range m.Operands {
-				if regularFile(walk.Child(top, p)) {
+				if indexRegular(index, p) {
 					step.Args = append(step.Args, p)
 				}
 			}
@@ -194,6 +283,12 @@ func PreCommitPlan(reg Registry, top string, paths []string) ([]Step, error) {
 func regularFile(p string) bool {
 	fi, err := os.Lstat(p)
 	return err == nil && fi.Mode().IsRegular()
+}
+
+// indexRegular reports whether the index records p as a regular file.
+func indexRegular(index Modes, p string) bool {
+	mode, ok := index.Mode(p)
+	return ok && (mode == repo.ModeRegular || mode == repo.ModeExecutable)
 }
 
 func commitMsg(w World, msgFile string) int {
@@ -232,22 +327,23 @@ func commitMsg(w World, msgFile string) int {
 
 // runner dispatches members at dir.
 type runner struct {
-	dir     string
-	env     Lookup
-	self    func() (spawn.Program, error)
-	stdout  io.Writer
-	verbose bool
+	dir      string
+	env      Lookup
+	compiled func(CompiledRun) (int, []byte)
+	tree     *repo.Snapshot
+	stdout   io.Writer
+	verbose  bool
 }
 
 func (w World) runner(top string) runner {
-	return runner{dir: top, env: w.Env, self: w.Self, stdout: w.Stdout, verbose: envValue(w.Env, "GATE_SDK_VERBOSE") != ""}
+	return runner{dir: top, env: w.Env, compiled: w.Compiled, stdout: w.Stdout, verbose: envValue(w.Env, "GATE_SDK_VERBOSE") != ""}
 }
 
-// childEnv is what each member's environment gains: in a linked worktree
-// git sets GIT_DIR and leaves GIT_WORK_TREE unset, so the work tree git
-// implied is pinned for the child, whose own git calls may start below it.
+// childEnv is what each member's children gain: in a linked worktree git
+// sets GIT_DIR and leaves GIT_WORK_TREE unset, so the work tree git
+// implied is pinned for the git a member starts, which may start below it.
 func (r runner) childEnv() []string {
-	// assertion I: the pin goes into the child's environment only.
+	// assertion I: the pin goes into the children's environment only.
 	if _, set := lookupOK(r.env, "GIT_DIR"); !set {
 		return nil
 	}
@@ -262,33 +358,25 @@ func (r runner) dispatch(m Member, args []string) (int, []byte) {
 	if m.Problem != "" {
 		return 2, []byte(strings.TrimRight(m.Problem, "\n") + "\n")
 	}
-	// assertion G: every member is a child: .gate re-executes this binary,
-	// .sh is started by its path.
-	var prog spawn.Program
-	var argv []string
+	// assertion G: a .gate member runs in process over the hook's
+	// snapshot; a .sh member is a child started by its path.
 	switch m.Kind {
 	case registry.Descriptor:
-		p, err := r.self()
-		if err != nil {
-			return 2, []byte(fmt.Sprintf("%s: %v\n", m.Name, err))
-		}
-		prog, argv = p, append([]string{m.Name}, args...)
+		return r.compiled(CompiledRun{Name: m.Name, Args: args, Tree: r.tree, ChildEnv: r.childEnv()})
 	case registry.Shell:
 		p, err := spawn.ConsumerCommand(walk.AbsAgainst(r.dir, m.Decl), m.Decl)
 		if err != nil {
 			return 2, []byte(fmt.Sprintf("%s: %v\n", m.Name, err))
 		}
-		prog, argv = p, args
+		c, err := spawn.RunMerged(spawn.Cmd{Program: p, Args: args, Dir: r.dir, ExtraEnv: r.childEnv()})
+		if err != nil {
+			return 2, []byte(fmt.Sprintf("%s: %v\n", m.Name, err))
+		}
+		return c.ReportedCode(), c.Output()
 	case registry.Ambiguous:
 		return 2, []byte(fmt.Sprintf("%s: ambiguous dispatch: %s declares it under both spellings; keep one\n", m.Name, m.Decl))
-	default:
-		return 2, []byte(fmt.Sprintf("%s resolves to no %s.sh or %s.gate in the gates dir or any kit root's checks/\n", m.Name, m.Name, m.Name))
 	}
-	c, err := spawn.RunMerged(spawn.Cmd{Program: prog, Args: argv, Dir: r.dir, ExtraEnv: r.childEnv()})
-	if err != nil {
-		return 2, []byte(fmt.Sprintf("%s: %v\n", m.Name, err))
-	}
-	return c.ReportedCode(), c.Output()
+	return 2, []byte(fmt.Sprintf("%s resolves to no %s.sh or %s.gate in the gates dir or any kit root's checks/\n", m.Name, m.Name, m.Name))
 }
 
 // serial runs the plan in order, stopping at the first failure, and

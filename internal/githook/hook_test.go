@@ -9,31 +9,38 @@ import (
 	"time"
 
 	"github.com/gate-sdk/gates/internal/registry"
-	"github.com/gate-sdk/gates/internal/spawn"
 )
 
 type fakeRegistry struct {
 	selected []Member
 	all      []Member
 	err      error
+	// reads maps a member to the paths it reads.
+	reads   map[string][]string
+	readErr error
 }
 
 func (f fakeRegistry) Select([]string) ([]Member, error) { return f.selected, f.err }
 func (f fakeRegistry) Members() ([]Member, error)        { return f.all, f.err }
+func (f fakeRegistry) Reads(name string, paths []string) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		for _, r := range f.reads[name] {
+			if p == r {
+				out = append(out, p)
+			}
+		}
+	}
+	return out, f.readErr
+}
+
+// modes is an index's mode table.
+type modes map[string]uint32
+
+func (m modes) Mode(p string) (uint32, bool) { v, ok := m[p]; return v, ok }
 
 func TestPreCommitPlan(t *testing.T) {
-	top := t.TempDir()
-	for _, p := range []string{"docs/a.md", "docs/b.md"} {
-		if err := os.MkdirAll(filepath.Join(top, filepath.Dir(p)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(top, p), []byte("x"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.Symlink("a.md", filepath.Join(top, "docs/link.md")); err != nil {
-		t.Fatal(err)
-	}
+	index := modes{"docs/a.md": 0o100644, "docs/b.md": 0o100755, "docs/link.md": 0o120000, "x": 0o160000}
 	sh := func(name, tier string) Member {
 		return Member{Name: name, Kind: registry.Shell, Decl: "scripts/" + name + ".sh", Tier: tier}
 	}
@@ -51,7 +58,7 @@ func TestPreCommitPlan(t *testing.T) {
 		staged("check-links", "docs/link.md"),
 		sh("check-a", registry.TierPrecommit),
 	}}
-	plan, err := PreCommitPlan(reg, top, []string{"x"})
+	plan, err := PreCommitPlan(reg, index, []string{"x"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +110,7 @@ func TestSerialReport(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			os.Remove(filepath.Join(dir, "ran-c"))
 			var out bytes.Buffer
-			r := runner{dir: dir, stdout: &out, verbose: tc.verbose, self: spawn.Self}
+			r := runner{dir: dir, stdout: &out, verbose: tc.verbose}
 			code, _ := r.serial(PreCommit, tc.plan)
 			if code != tc.code || out.String() != tc.want {
 				t.Fatalf("code %d output %q; want %d %q", code, out.String(), tc.code, tc.want)

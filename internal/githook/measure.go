@@ -7,8 +7,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-
-	"github.com/gate-sdk/gates/internal/repo"
 )
 
 // MeasureUsage is --measure-commit's usage line.
@@ -32,17 +30,18 @@ func RunMeasure(args []string, w World) int {
 	if !ok {
 		return 2
 	}
-	tracked, err := repo.Tracked(top)
+	tree, err := w.git().StagedSnapshot(top)
 	if err != nil {
 		fmt.Fprintf(w.Stderr, "%s: %v\n", arm, err)
 		return 2
 	}
+	tracked := tree.Files()
 	reg, ok := w.loadRegistry(arm)
 	if !ok {
 		return 2
 	}
 	// assertion B: the hook's own plan over every tracked path, three times.
-	plan, err := PreCommitPlan(reg, top, tracked)
+	plan, err := PreCommitPlan(reg, tree, tracked)
 	if err != nil {
 		fmt.Fprintf(w.Stderr, "%s: %v\n", arm, strings.TrimRight(err.Error(), "\n"))
 		return 2
@@ -54,6 +53,11 @@ func RunMeasure(args []string, w World) int {
 		var report bytes.Buffer
 		r.stdout = &report
 		start := time.Now()
+		// Each run reads the index afresh, as each commit would.
+		if r.tree, err = w.git().StagedSnapshot(top); err != nil {
+			fmt.Fprintf(w.Stderr, "%s: %v\n", arm, err)
+			return 2
+		}
 		code, _ := r.serial(PreCommit, plan)
 		elapsed := time.Since(start)
 		if code != 0 {

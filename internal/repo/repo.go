@@ -191,6 +191,18 @@ func (g Git) Staged(dir string) ([]string, error) {
 	return splitZ(out)
 }
 
+// Unstaged lists the tracked paths whose work-tree state differs from the
+// index (git diff --name-only -z --ignore-submodules=dirty), an
+// intent-to-add entry among them, relative to the toplevel.
+func (g Git) Unstaged(dir string) ([]string, error) {
+	// assertion G: the work tree against the index; NUL-terminated.
+	out, err := g.run(dir, "list unstaged paths", "diff", "--name-only", "-z", "--ignore-submodules=dirty")
+	if err != nil {
+		return nil, err
+	}
+	return splitZ(out)
+}
+
 // ConfigGet reads one config value as git resolves it (every scope,
 // includes honoured): the value and true, false when the key is unset.
 func ConfigGet(dir, key string) (string, bool, error) { return Git{}.ConfigGet(dir, key) }
