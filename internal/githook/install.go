@@ -195,7 +195,7 @@ func (w InstallWorld) placeAll(dir, src string) bool {
 // path, and a name declared nowhere is skipped. It answers 0, 1 (the
 // gate's finding) or 2.
 func (w InstallWorld) identityRung(top string) int {
-	// assertion G: resolved consumer-first, dispatched as a child, skipped
+	// assertion G: resolved consumer-first, dispatched as the hook does, skipped
 	// when declared nowhere.
 	m, err := w.Resolve(IdentityGate)
 	if err != nil {

@@ -175,16 +175,17 @@ func parseStageLine(r string) (Entry, error) {
 }
 
 // Staged lists the paths staged as added, copied, modified, renamed or
-// changed in type (git diff --cached --name-only -z --diff-filter=ACMRT):
+// changed in type, or left unmerged (git diff --cached --name-only -z
+// --diff-filter=ACMRTU):
 // a symlink replaced by a file is staged content. git spells them relative
 // to the toplevel whatever dir is.
 func Staged(dir string) ([]string, error) { return Git{}.Staged(dir) }
 
 // Staged is the package-level Staged under g's environment.
 func (g Git) Staged(dir string) ([]string, error) {
-	// assertion D: added, copied, modified, renamed, type-changed;
+	// assertion D: added, copied, modified, renamed, type-changed, unmerged;
 	// NUL-terminated.
-	out, err := g.run(dir, "list staged paths", "diff", "--cached", "--name-only", "-z", "--diff-filter=ACMRT")
+	out, err := g.run(dir, "list staged paths", "diff", "--cached", "--name-only", "-z", "--diff-filter=ACMRTU")
 	if err != nil {
 		return nil, err
 	}
