@@ -75,6 +75,9 @@ type World struct {
 	// Compiled runs a compiled member in process and answers its status
 	// and its two streams captured together.
 	Compiled func(CompiledRun) (int, []byte)
+	// GitEnv is the environment the arm's own repository reads run
+	// under; nil is this process's.
+	GitEnv []string
 }
 
 // RunHook is `--git-hook <hook> [<message-file>]`.
@@ -105,7 +108,7 @@ func RunHook(args []string, w World) int {
 // top answers the work-tree top the hook runs at, refusing outside a
 // repository.
 func (w World) top(arm string) (string, bool) {
-	top, ok, err := walk.ToplevelOpt(w.Dir, nil)
+	top, ok, err := walk.ToplevelOpt(w.Dir, w.GitEnv)
 	if err != nil {
 		fmt.Fprintf(w.Stderr, "%s: %v\n", arm, err)
 		return "", false
@@ -137,9 +140,9 @@ func (w World) loadRegistry(arm string) (Registry, bool) {
 // set, a read that falls back to the CLI says so on stderr.
 func (w World) git() repo.Git {
 	if envValue(w.Env, "GATE_SDK_VERBOSE") != "" {
-		return repo.Git{Debug: w.Stderr}
+		return repo.Git{Env: w.GitEnv, Debug: w.Stderr}
 	}
-	return repo.Git{}
+	return repo.Git{Env: w.GitEnv}
 }
 
 func preCommit(w World) int {

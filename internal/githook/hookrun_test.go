@@ -66,9 +66,9 @@ type hookWorld struct {
 	loaded    bool
 }
 
-func newHookWorld(dir string, reg Registry, regErr error, env ...string) *hookWorld {
+func newHookWorld(dir string, gitEnv []string, reg Registry, regErr error, env ...string) *hookWorld {
 	h := &hookWorld{reads: map[string]string{}}
-	h.World = World{Dir: dir, Env: envOf(env...), Stdout: &h.out, Stderr: &h.errb,
+	h.World = World{Dir: dir, Env: envOf(env...), GitEnv: gitEnv, Stdout: &h.out, Stderr: &h.errb,
 		Registry: func() (Registry, error) { h.loaded = true; return reg, regErr },
 		Compiled: func(run CompiledRun) (int, []byte) {
 			h.runs = append(h.runs, run)
@@ -96,10 +96,6 @@ func gateMember(name, tier string) Member {
 // snapshot; the pin reaches their children only.
 func TestPreCommitRunsCompiledOverTheIndex(t *testing.T) {
 	dir, env := scratchRepo(t)
-	for _, kv := range env {
-		k, v, _ := strings.Cut(kv, "=")
-		t.Setenv(k, v)
-	}
 	writeT(t, filepath.Join(dir, "doc.md"), "staged\n")
 	gitT(t, dir, env, "add", "doc.md")
 	writeT(t, filepath.Join(dir, "doc.md"), "unstaged\n")
@@ -107,7 +103,7 @@ func TestPreCommitRunsCompiledOverTheIndex(t *testing.T) {
 	st.Staged, st.Operands = true, []string{"doc.md"}
 	reg := fakeRegistry{selected: []Member{gateMember("check-a", registry.TierPrecommit), st, gateMember("check-msg", registry.TierCommitMsg)}}
 
-	h := newHookWorld(dir, reg, nil)
+	h := newHookWorld(dir, env, reg, nil)
 	if code := RunHook([]string{PreCommit}, h.World); code != 0 || h.out.String() != "pre-commit: 2 gate(s) passed.\n" || h.errb.Len() != 0 {
 		t.Fatalf("code %d stdout %q stderr %q", code, h.out.String(), h.errb.String())
 	}
@@ -126,7 +122,7 @@ func TestPreCommitRunsCompiledOverTheIndex(t *testing.T) {
 
 	// A linked worktree's GIT_DIR: the pin goes to the members' children.
 	before, had := os.LookupEnv("GIT_WORK_TREE")
-	h = newHookWorld(dir, reg, nil, "GIT_DIR="+filepath.Join(dir, ".git"), "GATE_SDK_VERBOSE=1")
+	h = newHookWorld(dir, env, reg, nil, "GIT_DIR="+filepath.Join(dir, ".git"), "GATE_SDK_VERBOSE=1")
 	if code := RunHook([]string{PreCommit}, h.World); code != 0 {
 		t.Fatalf("code %d stderr %q", code, h.errb.String())
 	}
@@ -143,7 +139,7 @@ func TestPreCommitRunsCompiledOverTheIndex(t *testing.T) {
 
 	// A red member stops the hook with the report.
 	reg.selected = []Member{gateMember("check-red", registry.TierPrecommit), gateMember("check-a", registry.TierPrecommit)}
-	h = newHookWorld(dir, reg, nil)
+	h = newHookWorld(dir, env, reg, nil)
 	if code := RunHook([]string{PreCommit}, h.World); code != 1 || h.out.String() != "doc.md:1: red\n\npre-commit: check-red failed (see above).\n"+BypassLine+"\n" || len(h.runs) != 1 {
 		t.Fatalf("red: code %d stdout %q runs %d", code, h.out.String(), len(h.runs))
 	}
@@ -153,17 +149,13 @@ func TestPreCommitRunsCompiledOverTheIndex(t *testing.T) {
 // the index refuses the commit before anything runs.
 func TestPreCommitShellMisjudged(t *testing.T) {
 	dir, env := scratchRepo(t)
-	for _, kv := range env {
-		k, v, _ := strings.Cut(kv, "=")
-		t.Setenv(k, v)
-	}
 	writeT(t, filepath.Join(dir, "doc.md"), "staged\n")
 	gitT(t, dir, env, "add", "doc.md")
 	writeT(t, filepath.Join(dir, "notes.md"), "unstaged notes\n")
 	shell := Member{Name: "check-sh", Kind: registry.Shell, Decl: "scripts/check-sh.sh", Tier: registry.TierPrecommit}
 	broken := Member{Name: "check-amb", Kind: registry.Shell, Problem: "ambiguous"}
 	reg := fakeRegistry{selected: []Member{gateMember("check-a", registry.TierPrecommit), broken, shell}, reads: map[string][]string{"check-sh": {"notes.md", "doc.md"}, "check-amb": {"notes.md"}}}
-	h := newHookWorld(dir, reg, nil)
+	h := newHookWorld(dir, env, reg, nil)
 	code := RunHook([]string{PreCommit}, h.World)
 	want := "pre-commit: a shell member reads the work tree, which differs from the index here:\n" +
 		"  check-sh reads notes.md, whose work-tree copy is not what this commit holds\n" +
@@ -173,7 +165,7 @@ func TestPreCommitShellMisjudged(t *testing.T) {
 	}
 	// Reads that cannot be answered refuse.
 	reg.readErr = errors.New("no couples")
-	h = newHookWorld(dir, reg, nil)
+	h = newHookWorld(dir, env, reg, nil)
 	if code := RunHook([]string{PreCommit}, h.World); code != 2 || h.errb.String() != "pre-commit: no couples\n" {
 		t.Fatalf("reads error: code %d stderr %q", code, h.errb.String())
 	}
@@ -186,7 +178,7 @@ func TestPreCommitShellMisjudged(t *testing.T) {
 	gitT(t, dir, env, "add", "-A")
 	reg.readErr = nil
 	reg.selected = []Member{shell}
-	h = newHookWorld(dir, reg, nil, "GATE_SDK_VERBOSE=1")
+	h = newHookWorld(dir, env, reg, nil, "GATE_SDK_VERBOSE=1")
 	if code := RunHook([]string{PreCommit}, h.World); code != 0 || h.out.String() != "sh ran\n  PASS: check-sh\npre-commit: 1 gate(s) passed.\n" {
 		t.Fatalf("clean shell: code %d stdout %q stderr %q", code, h.out.String(), h.errb.String())
 	}
@@ -195,36 +187,32 @@ func TestPreCommitShellMisjudged(t *testing.T) {
 // assertion B, O, E: silence, conflicts without ours, registry failures.
 func TestPreCommitRefusals(t *testing.T) {
 	dir, env := scratchRepo(t)
-	for _, kv := range env {
-		k, v, _ := strings.Cut(kv, "=")
-		t.Setenv(k, v)
-	}
-	h := newHookWorld(dir, fakeRegistry{}, nil)
+	h := newHookWorld(dir, env, fakeRegistry{}, nil)
 	if code := RunHook([]string{PreCommit}, h.World); code != 0 || h.out.Len()+h.errb.Len() != 0 || h.loaded {
 		t.Fatalf("empty staged set: code %d out %q err %q loaded %v", code, h.out.String(), h.errb.String(), h.loaded)
 	}
 	writeT(t, filepath.Join(dir, "doc.md"), "two\n")
 	gitT(t, dir, env, "add", "doc.md")
-	h = newHookWorld(dir, nil, errors.New("no registry here"))
+	h = newHookWorld(dir, env, nil, errors.New("no registry here"))
 	if code := RunHook([]string{PreCommit}, h.World); code != 2 || h.errb.String() != "pre-commit: no registry here\n" {
 		t.Fatalf("registry error: code %d stderr %q", code, h.errb.String())
 	}
-	h = newHookWorld(dir, fakeRegistry{err: errors.New("bad declaration\n")}, nil)
+	h = newHookWorld(dir, env, fakeRegistry{err: errors.New("bad declaration\n")}, nil)
 	if code := RunHook([]string{PreCommit}, h.World); code != 2 || h.errb.String() != "pre-commit: bad declaration\n" {
 		t.Fatalf("select error: code %d stderr %q", code, h.errb.String())
 	}
-	h = newHookWorld(filepath.Join(dir, "sub"), fakeRegistry{}, nil)
+	h = newHookWorld(filepath.Join(dir, "sub"), env, fakeRegistry{}, nil)
 	os.MkdirAll(filepath.Join(dir, "sub"), 0o755)
 	if code := RunHook([]string{PreCommit}, h.World); code != 2 || !strings.Contains(h.errb.String(), "run it at the work-tree top ("+dir+")") {
 		t.Fatalf("below the top: code %d stderr %q", code, h.errb.String())
 	}
 	outside := t.TempDir()
-	t.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(outside))
-	h = newHookWorld(outside, fakeRegistry{}, nil)
+	env = append(env, "GIT_CEILING_DIRECTORIES="+filepath.Dir(outside))
+	h = newHookWorld(outside, env, fakeRegistry{}, nil)
 	if code := RunHook([]string{PreCommit}, h.World); code != 2 || h.errb.String() != "pre-commit: "+outside+" is not inside a git repository\n" {
 		t.Fatalf("outside: code %d stderr %q", code, h.errb.String())
 	}
-	h = newHookWorld(outside, fakeRegistry{}, nil)
+	h = newHookWorld(outside, env, fakeRegistry{}, nil)
 	if code := RunHook([]string{CommitMsg, "m"}, h.World); code != 2 || h.errb.String() != "commit-msg: "+outside+" is not inside a git repository\n" {
 		t.Fatalf("commit-msg outside: code %d stderr %q", code, h.errb.String())
 	}
@@ -242,7 +230,7 @@ func TestPreCommitRefusals(t *testing.T) {
 	if cmd.Run() == nil {
 		t.Fatal("no conflict")
 	}
-	h = newHookWorld(dir, fakeRegistry{}, nil)
+	h = newHookWorld(dir, env, fakeRegistry{}, nil)
 	want := "pre-commit: unmerged with no version of ours to judge: doc.md\n  resolve each (git add or git rm) and commit again\n"
 	if code := RunHook([]string{PreCommit}, h.World); code != 2 || h.errb.String() != want || h.loaded {
 		t.Fatalf("conflict: code %d stderr %q, want %q", code, h.errb.String(), want)
@@ -253,27 +241,23 @@ func TestPreCommitRefusals(t *testing.T) {
 // message file, and is silent with none.
 func TestCommitMsgInProcess(t *testing.T) {
 	dir, env := scratchRepo(t)
-	for _, kv := range env {
-		k, v, _ := strings.Cut(kv, "=")
-		t.Setenv(k, v)
-	}
 	all := []Member{gateMember("check-a", registry.TierPrecommit), gateMember("check-msg", registry.TierCommitMsg), {Name: "check-gone", Kind: registry.Unresolved, Tier: registry.TierCommitMsg}, gateMember("check-msg", registry.TierCommitMsg)}
-	h := newHookWorld(dir, fakeRegistry{all: all}, nil)
+	h := newHookWorld(dir, env, fakeRegistry{all: all}, nil)
 	if code := RunHook([]string{CommitMsg, ".git/COMMIT_EDITMSG"}, h.World); code != 0 || h.out.String() != "commit-msg: 1 gate(s) passed.\n" {
 		t.Fatalf("code %d stdout %q stderr %q", code, h.out.String(), h.errb.String())
 	}
 	if len(h.runs) != 1 || h.runs[0].Name != "check-msg" || !reflect.DeepEqual(h.runs[0].Args, []string{".git/COMMIT_EDITMSG"}) || h.runs[0].Tree != nil {
 		t.Fatalf("runs %+v", h.runs)
 	}
-	h = newHookWorld(dir, fakeRegistry{all: all[:1]}, nil)
+	h = newHookWorld(dir, env, fakeRegistry{all: all[:1]}, nil)
 	if code := RunHook([]string{CommitMsg, "m"}, h.World); code != 0 || h.out.Len()+h.errb.Len() != 0 {
 		t.Fatalf("none: code %d out %q", code, h.out.String())
 	}
-	h = newHookWorld(dir, fakeRegistry{err: errors.New("unreadable\n")}, nil)
+	h = newHookWorld(dir, env, fakeRegistry{err: errors.New("unreadable\n")}, nil)
 	if code := RunHook([]string{CommitMsg, "m"}, h.World); code != 2 || h.errb.String() != "commit-msg: unreadable\n" {
 		t.Fatalf("members error: code %d stderr %q", code, h.errb.String())
 	}
-	h = newHookWorld(dir, nil, errors.New("no registry"))
+	h = newHookWorld(dir, env, nil, errors.New("no registry"))
 	if code := RunHook([]string{CommitMsg, "m"}, h.World); code != 2 || h.errb.String() != "commit-msg: no registry\n" {
 		t.Fatalf("registry error: code %d stderr %q", code, h.errb.String())
 	}
@@ -306,16 +290,12 @@ func TestDispatchKinds(t *testing.T) {
 // snapshot three times and reports, or reports the failure.
 func TestRunMeasure(t *testing.T) {
 	dir, env := scratchRepo(t)
-	for _, kv := range env {
-		k, v, _ := strings.Cut(kv, "=")
-		t.Setenv(k, v)
-	}
-	h := newHookWorld(dir, fakeRegistry{}, nil)
+	h := newHookWorld(dir, env, fakeRegistry{}, nil)
 	if code := RunMeasure([]string{"x"}, h.World); code != 2 || h.errb.String() != "measure-commit: takes no operand, got \"x\"\n"+MeasureUsage+"\n" {
 		t.Fatalf("operand: code %d stderr %q", code, h.errb.String())
 	}
 	reg := fakeRegistry{selected: []Member{gateMember("check-a", registry.TierPrecommit)}}
-	h = newHookWorld(dir, reg, nil, "GATE_SDK_VERBOSE=1")
+	h = newHookWorld(dir, env, reg, nil, "GATE_SDK_VERBOSE=1")
 	if code := RunMeasure(nil, h.World); code != 0 {
 		t.Fatalf("code %d stderr %q", code, h.errb.String())
 	}
@@ -327,15 +307,15 @@ func TestRunMeasure(t *testing.T) {
 		t.Fatal("each run did not read the index afresh")
 	}
 	reg.selected = []Member{gateMember("check-red", registry.TierPrecommit)}
-	h = newHookWorld(dir, reg, nil)
+	h = newHookWorld(dir, env, reg, nil)
 	if code := RunMeasure(nil, h.World); code != 1 || h.out.String() != "doc.md:1: red\n\npre-commit: check-red failed (see above).\n"+BypassLine+"\n" {
 		t.Fatalf("red: code %d stdout %q", code, h.out.String())
 	}
-	h = newHookWorld(dir, nil, errors.New("no registry"))
+	h = newHookWorld(dir, env, nil, errors.New("no registry"))
 	if code := RunMeasure(nil, h.World); code != 2 || h.errb.String() != "measure-commit: no registry\n" {
 		t.Fatalf("registry: code %d stderr %q", code, h.errb.String())
 	}
-	h = newHookWorld(dir, fakeRegistry{err: errors.New("bad\n")}, nil)
+	h = newHookWorld(dir, env, fakeRegistry{err: errors.New("bad\n")}, nil)
 	if code := RunMeasure(nil, h.World); code != 2 || h.errb.String() != "measure-commit: bad\n" {
 		t.Fatalf("select: code %d stderr %q", code, h.errb.String())
 	}

@@ -269,26 +269,20 @@ type IndexSource struct {
 	Prefix    string
 }
 
-// LocateIndex asks git, once, where dir's index is.
+// LocateIndex asks the crosser where dir's index is.
 func (g Git) LocateIndex(dir string) (IndexSource, error) {
-	out, err := g.run(dir, "locate the index", "rev-parse", "--show-object-format", "--git-path", "index", "--git-common-dir", "--show-prefix")
+	place, err := walk.LocateIndex(dir, g.Env)
 	if err != nil {
-		return IndexSource{}, err
+		return IndexSource{}, &ListingError{Dir: dir, What: "locate the index", Err: err}
 	}
-	format, rest, ok1 := strings.Cut(string(out), "\n")
-	file, rest, ok2 := strings.Cut(rest, "\n")
-	common, prefix, ok3 := strings.Cut(rest, "\n")
-	if !ok1 || !ok2 || !ok3 {
-		return IndexSource{}, &ListingError{Dir: dir, What: "locate the index", Err: fmt.Errorf("git rev-parse answered %q", out)}
-	}
-	src := IndexSource{File: walk.AbsAgainst(dir, file), CommonDir: walk.AbsAgainst(dir, common), Prefix: strings.TrimSuffix(prefix, "\n")}
-	switch format {
+	src := IndexSource{File: place.File, CommonDir: place.CommonDir, Prefix: place.Prefix}
+	switch place.Format {
 	case "sha1":
 		src.HashLen = sha1.Size
 	case "sha256":
 		src.HashLen = sha256.Size
 	default:
-		return IndexSource{}, &ListingError{Dir: dir, What: "locate the index", Err: fmt.Errorf("unknown object format %q", format)}
+		return IndexSource{}, &ListingError{Dir: dir, What: "locate the index", Err: fmt.Errorf("unknown object format %q", place.Format)}
 	}
 	return src, nil
 }
