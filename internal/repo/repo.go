@@ -196,7 +196,7 @@ func (g Git) Staged(dir string) ([]string, error) {
 // index (git diff --name-only -z --ignore-submodules=dirty), an
 // intent-to-add entry among them, relative to the toplevel.
 func (g Git) Unstaged(dir string) ([]string, error) {
-	// assertion G: the work tree against the index; NUL-terminated.
+	// assertion D: the work tree against the index; NUL-terminated.
 	out, err := g.run(dir, "list unstaged paths", "diff", "--name-only", "-z", "--ignore-submodules=dirty")
 	if err != nil {
 		return nil, err

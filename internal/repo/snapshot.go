@@ -208,7 +208,7 @@ func (s *Snapshot) load(path string, e *snapEntry) ([]byte, error) {
 	}
 	data, err := s.workTree(path, e.mode)
 	if s.staged {
-		// assertion H: the staged bytes: the work-tree file when it hashes
+		// assertion I: the staged bytes: the work-tree file when it hashes
 		// to the staged blob id, else the blob itself.
 		if err == nil && s.blobs.matches(e.hash, data) {
 			return data, nil

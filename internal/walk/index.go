@@ -24,7 +24,7 @@ type IndexPlace struct {
 func LocateIndex(dir string, env []string) (IndexPlace, error) {
 	// assertion R: one spawn answers the index file, the objects, the
 	// object format and the prefix.
-	c, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: []string{"rev-parse", "--show-object-format", "--git-path", "index", "--git-common-dir", "--show-prefix"}, Dir: dir, Env: env})
+	c, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: []string{"rev-parse", "--show-object-format", "--path-format=absolute", "--git-path", "index", "--git-common-dir", "--show-prefix"}, Dir: dir, Env: env})
 	if err != nil {
 		return IndexPlace{}, err
 	}
