@@ -12,10 +12,13 @@
 //   - The hook arm selects through the Registry it is handed (the same
 //     selection --for uses), runs the selected members one at a time in
 //     registry order, stops at the first failure and prints the byte-exact
-//     report the smokes parse. Members are always child processes: a .gate
-//     member re-executes this binary on its name, a .sh member is started
-//     by its path. The arm passes no knob to them; in a linked worktree it
-//     adds GIT_WORK_TREE to each child's environment and to no other.
+//     report the smokes parse. A .gate member runs in process (World.
+//     Compiled) over one staged snapshot: at pre-commit every member judges
+//     the index, never the work tree. A .sh member is started by its path,
+//     and refused before anything runs when a path it reads is partially
+//     staged. The arm passes no knob to members; in a linked worktree it
+//     adds GIT_WORK_TREE to the environment of every process a member
+//     starts and to no other.
 //   - Placement never leaves a hook absent: each file is written under an
 //     exclusively created sibling name (process id plus a per-run random
 //     value) and renamed over the hook, and the sibling is removed on every

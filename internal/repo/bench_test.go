@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gate-sdk/gates/internal/spawn"
 	"github.com/gate-sdk/gates/internal/walk"
 )
 
@@ -246,4 +247,72 @@ func BenchmarkRemotesGoGit(b *testing.B) {
 			b.Fatal(rs, err)
 		}
 	}
+}
+
+// BenchmarkIndexInProcess is the snapshot's index read: one rev-parse
+// spawn to locate the file, then our decoder.
+func BenchmarkIndexInProcess(b *testing.B) {
+	r := largeRepo(b)
+	g := Git{Env: r.env}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		e, err := g.Index(r.top)
+		if err != nil || len(e) != benchFiles {
+			b.Fatal(len(e), err)
+		}
+	}
+}
+
+// BenchmarkIndexDecode is the decoder alone over the file.
+func BenchmarkIndexDecode(b *testing.B) {
+	r := largeRepo(b)
+	data, err := os.ReadFile(filepath.Join(r.top, ".git/index"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		idx, err := ParseIndex(data, 20)
+		if err != nil || len(idx.Entries) != benchFiles {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkBlobs reads 200 staged blobs: through go-git's object store
+// (what the staged snapshot uses), and through one `git cat-file --batch`.
+func BenchmarkBlobs(b *testing.B) {
+	r := largeRepo(b)
+	g := Git{Env: r.env}
+	entries, err := g.Index(r.top)
+	if err != nil {
+		b.Fatal(err)
+	}
+	entries = entries[:200]
+	src, err := g.LocateIndex(r.top)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("go-git", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			bs := newBlobStore(g, r.top, src)
+			for _, e := range entries {
+				if _, err := bs.read(e.Path, e.Hash); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+	b.Run("cat-file-batch", func(b *testing.B) {
+		var ids strings.Builder
+		for _, e := range entries {
+			ids.WriteString(e.Hash + "\n")
+		}
+		for i := 0; i < b.N; i++ {
+			res := spawn.RunStreamed(spawn.Cmd{Program: spawn.Git(), Args: []string{"cat-file", "--batch"}, Dir: r.top, Env: r.env}, []byte(ids.String()))
+			if res.Code() != 0 {
+				b.Fatal(res.Code())
+			}
+		}
+	})
 }

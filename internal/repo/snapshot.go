@@ -89,31 +89,25 @@ func (g Git) StagedSnapshot(dir string) (*Snapshot, error) {
 		return nil, err
 	}
 	// assertion G: the committed view of the index.
-	kept := make([]Entry, 0, len(entries))
 	ours := map[string]bool{}
 	for _, e := range entries {
 		if e.Stage == 2 {
 			ours[e.Path] = true
 		}
 	}
-	seen := map[string]bool{}
+	kept := make([]Entry, 0, len(entries))
+	var unresolved []string
 	for _, e := range entries {
 		switch {
 		case e.IntentToAdd():
-			continue
 		case e.Stage == 0 || e.Stage == 2:
 			kept = append(kept, e)
-		case !ours[e.Path] && !seen[e.Path]:
-			seen[e.Path] = true
+		case !ours[e.Path] && (len(unresolved) == 0 || unresolved[len(unresolved)-1] != e.Path):
+			unresolved = append(unresolved, e.Path)
 		}
 	}
 	s := SnapshotOf(dir, kept)
-	for _, e := range entries {
-		if e.Stage != 0 && !ours[e.Path] && seen[e.Path] {
-			s.unresolved = append(s.unresolved, e.Path)
-			delete(seen, e.Path)
-		}
-	}
+	s.unresolved = unresolved
 	s.staged = true
 	s.blobs = newBlobStore(g, dir, src)
 	return s, nil
