@@ -62,17 +62,27 @@ func NewSnapshot(dir string) (*Snapshot, error) { return Git{}.NewSnapshot(dir) 
 
 // NewSnapshot is the package-level NewSnapshot under g's environment.
 func (g Git) NewSnapshot(dir string) (*Snapshot, error) {
-	src, err := g.LocateIndex(dir)
-	if err != nil {
-		return nil, err
-	}
-	entries, err := g.indexAt(dir, src)
+	entries, blobs, err := g.snapshotIndex(dir)
 	if err != nil {
 		return nil, err
 	}
 	s := SnapshotOf(dir, entries)
-	s.blobs = newBlobStore(g, dir, src)
+	s.blobs = blobs
 	return s, nil
+}
+
+// snapshotIndex reads dir's index and opens (lazily) the store of the
+// blobs it names.
+func (g Git) snapshotIndex(dir string) ([]Entry, *blobStore, error) {
+	src, err := g.LocateIndex(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	entries, err := g.indexAt(dir, src)
+	if err != nil {
+		return nil, nil, err
+	}
+	return entries, newBlobStore(g, dir, src), nil
 }
 
 // StagedSnapshot is the snapshot of what a commit made now would hold: the
@@ -80,11 +90,7 @@ func (g Git) NewSnapshot(dir string) (*Snapshot, error) {
 // entry is left out (the commit leaves it out); a conflicted path is its
 // stage 2 (ours), and one with no stage 2 is listed by Unresolved.
 func (g Git) StagedSnapshot(dir string) (*Snapshot, error) {
-	src, err := g.LocateIndex(dir)
-	if err != nil {
-		return nil, err
-	}
-	entries, err := g.indexAt(dir, src)
+	entries, blobs, err := g.snapshotIndex(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -109,7 +115,7 @@ func (g Git) StagedSnapshot(dir string) (*Snapshot, error) {
 	s := SnapshotOf(dir, kept)
 	s.unresolved = unresolved
 	s.staged = true
-	s.blobs = newBlobStore(g, dir, src)
+	s.blobs = blobs
 	return s, nil
 }
 
