@@ -187,7 +187,7 @@ func preCommit(w World) int {
 	}
 	r := w.runner(top)
 	r.tree = tree
-	code, _ := r.serial(PreCommit, plan)
+	code := r.serial(PreCommit, plan)
 	return code
 }
 
@@ -324,7 +324,7 @@ func commitMsg(w World, msgFile string) int {
 	if len(plan) == 0 {
 		return 0
 	}
-	code, _ := w.runner(top).serial(CommitMsg, plan)
+	code := w.runner(top).serial(CommitMsg, plan)
 	return code
 }
 
@@ -383,17 +383,17 @@ func (r runner) dispatch(m Member, args []string) (int, []byte) {
 }
 
 // serial runs the plan in order, stopping at the first failure, and
-// prints the hook's report. It answers the status and the count run.
-func (r runner) serial(hook string, plan []Step) (int, int) {
+// prints the hook's report. It answers the status.
+func (r runner) serial(hook string, plan []Step) int {
 	// assertion H: the byte-exact report.
 	var buf bytes.Buffer
-	for i, s := range plan {
+	for _, s := range plan {
 		code, out := r.dispatch(s.Member, s.Args)
 		if code != 0 {
 			buf.Write(withNewline(out))
 			fmt.Fprintf(&buf, "\n%s: %s failed (see above).\n%s\n", hook, s.Name, BypassLine)
 			r.stdout.Write(buf.Bytes())
-			return 1, i + 1
+			return 1
 		}
 		if r.verbose {
 			buf.Write(withNewline(out))
@@ -403,7 +403,7 @@ func (r runner) serial(hook string, plan []Step) (int, int) {
 		}
 	}
 	fmt.Fprintf(r.stdout, "%s: %d gate(s) passed.\n", hook, len(plan))
-	return 0, len(plan)
+	return 0
 }
 
 func withNewline(b []byte) []byte {

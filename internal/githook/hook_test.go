@@ -111,7 +111,7 @@ func TestSerialReport(t *testing.T) {
 			os.Remove(filepath.Join(dir, "ran-c"))
 			var out bytes.Buffer
 			r := runner{dir: dir, stdout: &out, verbose: tc.verbose}
-			code, _ := r.serial(PreCommit, tc.plan)
+			code := r.serial(PreCommit, tc.plan)
 			if code != tc.code || out.String() != tc.want {
 				t.Fatalf("code %d output %q; want %d %q", code, out.String(), tc.code, tc.want)
 			}

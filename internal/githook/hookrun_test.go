@@ -79,8 +79,11 @@ func newHookWorld(dir string, gitEnv []string, reg Registry, regErr error, env .
 					h.reads[run.Name] = "error: " + err.Error()
 				}
 			}
-			if run.Name == "check-red" {
+			switch run.Name {
+			case "check-red":
 				return 1, []byte("doc.md:1: red")
+			case "check-silent":
+				return 2, nil
 			}
 			return 0, []byte(run.Name + ": clean (1 file)\n")
 		},
@@ -142,6 +145,12 @@ func TestPreCommitRunsCompiledOverTheIndex(t *testing.T) {
 	h = newHookWorld(dir, env, reg, nil)
 	if code := RunHook([]string{PreCommit}, h.World); code != 1 || h.out.String() != "doc.md:1: red\n\npre-commit: check-red failed (see above).\n"+BypassLine+"\n" || len(h.runs) != 1 {
 		t.Fatalf("red: code %d stdout %q runs %d", code, h.out.String(), len(h.runs))
+	}
+	// A member failing in silence still fails, its empty output kept empty.
+	reg.selected = []Member{gateMember("check-silent", registry.TierPrecommit)}
+	h = newHookWorld(dir, env, reg, nil)
+	if code := RunHook([]string{PreCommit}, h.World); code != 1 || h.out.String() != "\npre-commit: check-silent failed (see above).\n"+BypassLine+"\n" {
+		t.Fatalf("silent: code %d stdout %q", code, h.out.String())
 	}
 }
 

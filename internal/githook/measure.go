@@ -58,7 +58,7 @@ func RunMeasure(args []string, w World) int {
 			fmt.Fprintf(w.Stderr, "%s: %v\n", arm, err)
 			return 2
 		}
-		code, _ := r.serial(PreCommit, plan)
+		code := r.serial(PreCommit, plan)
 		elapsed := time.Since(start)
 		if code != 0 {
 			// assertion D: a red member is the hook's report, no figure.
