@@ -342,3 +342,16 @@ func TestWorldGitDebug(t *testing.T) {
 		t.Fatal("a quiet run has a debug writer")
 	}
 }
+
+// sameDir: one spelling, two spellings of one directory, two directories.
+func TestSameDir(t *testing.T) {
+	a := t.TempDir()
+	b := t.TempDir()
+	link := filepath.Join(b, "link")
+	if err := os.Symlink(a, link); err != nil {
+		t.Fatal(err)
+	}
+	if !sameDir("/no/such/dir", "/no/such/dir") || !sameDir(a, link) || sameDir(a, b) || sameDir(a, "/no/such/dir") {
+		t.Fatal("sameDir misjudged")
+	}
+}

@@ -142,6 +142,14 @@ func TestHeadName(t *testing.T) {
 		"# GATE_SDK_NATIVE_BIN = x": "",
 		"":                          "",
 		"= x":                       "",
+		"GATE_SDK_NATIVE_BIN":       "GATE_SDK_NATIVE_BIN",
+		"AZaz09_=x":                 "AZaz09_",
+		"A@":                        "A",
+		"Z[":                        "Z",
+		"a`":                        "a",
+		"z{":                        "z",
+		"0/":                        "0",
+		"9:":                        "9",
 	}
 	for in, want := range cases {
 		if got := headName(in); got != want {
