@@ -32,6 +32,7 @@ func TestLauncherHook(t *testing.T) {
 func TestStemFor(t *testing.T) {
 	cases := []struct{ goos, in, want string }{
 		{"linux", "/a/b/pre-commit", "pre-commit"},
+		{"linux", "/pre-commit", "pre-commit"},
 		{"linux", "pre-commit.exe", "pre-commit.exe"},
 		{"linux", `a\pre-commit`, `a\pre-commit`},
 		{"windows", `C:\repo\.git\gate-hooks\pre-commit.exe`, "pre-commit"},
