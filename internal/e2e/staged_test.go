@@ -80,6 +80,15 @@ func TestPreCommitJudgesTheIndex(t *testing.T) {
 	if r := c.commit("clean staged"); r.code != 0 {
 		t.Fatalf("clean staged content refused: exit %d %q", r.code, r.stdout+r.stderr)
 	}
+	// git commit -a and git commit <path> hand the hook a temporary index
+	// (GIT_INDEX_FILE) holding the work tree's leak: it is judged.
+	for _, args := range [][]string{{"commit", "-q", "-a", "-m", "all"}, {"commit", "-q", "-m", "only", "doc.md"}} {
+		if r := run(t, c.dir, c.env, "git", args...); r.code != 1 || !strings.Contains(r.stdout+r.stderr, "doc.md:2:") {
+			t.Fatalf("git %v over a work-tree leak: exit %d %q; want it refused", args, r.code, r.stdout+r.stderr)
+		}
+	}
+	write(t, filepath.Join(c.dir, "doc.md"), "clean\n", 0o644)
+	c.git("add", "doc.md")
 	// A staged file deleted from the work tree is judged by its blob.
 	write(t, filepath.Join(c.dir, "gone.md"), leak+"\n", 0o644)
 	c.git("add", "gone.md")
