@@ -136,7 +136,7 @@ func benchRepo(b *testing.B) (string, []string) {
 	return repo, env
 }
 
-func mustWrite(b *testing.B, p, body string) {
+func mustWrite(b testing.TB, p, body string) {
 	b.Helper()
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		b.Fatal(err)

@@ -30,22 +30,12 @@ func scratchRepo(t *testing.T) (string, []string) {
 	}
 	env = append(env, "HOME="+t.TempDir(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
 		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.invalid", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.invalid")
-	writeT(t, filepath.Join(dir, "doc.md"), "one\n")
-	writeT(t, filepath.Join(dir, "notes.md"), "notes\n")
+	mustWrite(t, filepath.Join(dir, "doc.md"), "one\n")
+	mustWrite(t, filepath.Join(dir, "notes.md"), "notes\n")
 	gitT(t, dir, env, "init", "-q")
 	gitT(t, dir, env, "add", "-A")
 	gitT(t, dir, env, "commit", "-q", "-m", "seed")
 	return dir, env
-}
-
-func writeT(t *testing.T, p, body string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 func gitT(t *testing.T, dir string, env []string, args ...string) {
@@ -99,9 +89,9 @@ func gateMember(name, tier string) Member {
 // snapshot; the pin reaches their children only.
 func TestPreCommitRunsCompiledOverTheIndex(t *testing.T) {
 	dir, env := scratchRepo(t)
-	writeT(t, filepath.Join(dir, "doc.md"), "staged\n")
+	mustWrite(t, filepath.Join(dir, "doc.md"), "staged\n")
 	gitT(t, dir, env, "add", "doc.md")
-	writeT(t, filepath.Join(dir, "doc.md"), "unstaged\n")
+	mustWrite(t, filepath.Join(dir, "doc.md"), "unstaged\n")
 	st := gateMember("check-st", registry.TierPrecommit)
 	st.Staged, st.Operands = true, []string{"doc.md"}
 	reg := fakeRegistry{selected: []Member{gateMember("check-a", registry.TierPrecommit), st, gateMember("check-msg", registry.TierCommitMsg)}}
@@ -158,9 +148,9 @@ func TestPreCommitRunsCompiledOverTheIndex(t *testing.T) {
 // the index refuses the commit before anything runs.
 func TestPreCommitShellMisjudged(t *testing.T) {
 	dir, env := scratchRepo(t)
-	writeT(t, filepath.Join(dir, "doc.md"), "staged\n")
+	mustWrite(t, filepath.Join(dir, "doc.md"), "staged\n")
 	gitT(t, dir, env, "add", "doc.md")
-	writeT(t, filepath.Join(dir, "notes.md"), "unstaged notes\n")
+	mustWrite(t, filepath.Join(dir, "notes.md"), "unstaged notes\n")
 	shell := Member{Name: "check-sh", Kind: registry.Shell, Decl: "scripts/check-sh.sh", Tier: registry.TierPrecommit}
 	broken := Member{Name: "check-amb", Kind: registry.Shell, Problem: "ambiguous"}
 	reg := fakeRegistry{selected: []Member{gateMember("check-a", registry.TierPrecommit), broken, shell}, reads: map[string][]string{"check-sh": {"notes.md", "doc.md"}, "check-amb": {"notes.md"}}}
@@ -180,7 +170,7 @@ func TestPreCommitShellMisjudged(t *testing.T) {
 	}
 	// Once the work tree matches the index the shell member runs.
 	gitT(t, dir, env, "add", "notes.md")
-	writeT(t, filepath.Join(dir, "scripts/check-sh.sh"), "#!/bin/sh\necho sh ran\n")
+	mustWrite(t, filepath.Join(dir, "scripts/check-sh.sh"), "#!/bin/sh\necho sh ran\n")
 	if err := os.Chmod(filepath.Join(dir, "scripts/check-sh.sh"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +190,7 @@ func TestPreCommitRefusals(t *testing.T) {
 	if code := RunHook([]string{PreCommit}, h.World); code != 0 || h.out.Len()+h.errb.Len() != 0 || h.loaded {
 		t.Fatalf("empty staged set: code %d out %q err %q loaded %v", code, h.out.String(), h.errb.String(), h.loaded)
 	}
-	writeT(t, filepath.Join(dir, "doc.md"), "two\n")
+	mustWrite(t, filepath.Join(dir, "doc.md"), "two\n")
 	gitT(t, dir, env, "add", "doc.md")
 	h = newHookWorld(dir, env, nil, errors.New("no registry here"))
 	if code := RunHook([]string{PreCommit}, h.World); code != 2 || h.errb.String() != "pre-commit: no registry here\n" {
@@ -229,7 +219,7 @@ func TestPreCommitRefusals(t *testing.T) {
 	// A conflict whose ours is gone refuses, naming the path.
 	gitT(t, dir, env, "commit", "-q", "-m", "two")
 	gitT(t, dir, env, "checkout", "-q", "-b", "side")
-	writeT(t, filepath.Join(dir, "doc.md"), "side\n")
+	mustWrite(t, filepath.Join(dir, "doc.md"), "side\n")
 	gitT(t, dir, env, "commit", "-q", "-am", "side")
 	gitT(t, dir, env, "checkout", "-q", "-")
 	gitT(t, dir, env, "rm", "-q", "doc.md")
