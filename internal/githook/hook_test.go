@@ -159,6 +159,14 @@ func TestMeasureReport(t *testing.T) {
 	if got != want {
 		t.Fatalf("got  %q\nwant %q", got, want)
 	}
+	// The median is the sorted samples' middle, whatever the run order.
+	got = MeasureReport([]time.Duration{30 * time.Millisecond, 10 * time.Millisecond, 20 * time.Millisecond, 40 * time.Millisecond}, 1, 1)
+	if !strings.HasPrefix(got, "measure-commit: 30ms median of 4 (30ms, 10ms, 20ms, 40ms)") {
+		t.Fatalf("four samples: %q", got)
+	}
+	if got := MeasureReport(nil, 0, 0); !strings.HasPrefix(got, "measure-commit: 0ms median of 0 ()") {
+		t.Fatalf("no samples: %q", got)
+	}
 	if got := HostLine("linux", "arm64", 8); got != "host: linux arm64, 8 logical CPU(s)" {
 		t.Fatalf("host line %q", got)
 	}
