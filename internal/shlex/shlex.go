@@ -13,7 +13,7 @@
 //
 // The lexer performs no expansion. Where source holds a construct it cannot
 // read with certainty — an unterminated quote, substitution or
-// here-document, a stray ')' or ';;', arithmetic that hides a command — Lex
+// here-document, a stray ')' or ';;', a single quote inside arithmetic — Lex
 // answers an *Error naming the position, never a best guess.
 package shlex
 
@@ -379,11 +379,11 @@ func (lx *lexer) list(end endKind) ([]Token, error) {
 
 		// Arithmetic command (( … )) in command position.
 		if cmdStart && c == '(' && lx.peek(1) == '(' {
-			body, err := lx.arith(lx.i+2, "))")
+			body, subs, err := lx.arith(lx.i+2, "))")
 			if err != nil {
 				return nil, err
 			}
-			toks = append(toks, Token{Kind: Arith, Raw: lx.src[start:lx.i], Value: body, Pos: Pos{Offset: start}, End: Pos{Offset: lx.i}})
+			toks = append(toks, Token{Kind: Arith, Raw: lx.src[start:lx.i], Value: body, Subs: subs, Expands: len(subs) > 0, Pos: Pos{Offset: start}, End: Pos{Offset: lx.i}})
 			cmdStart = false
 			continue
 		}
@@ -802,9 +802,11 @@ func (lx *lexer) dollarOrTick(val *strings.Builder, t *Token, quoted bool) error
 	}
 	switch n := lx.peek(1); {
 	case n == '(' && lx.peek(2) == '(':
-		if _, err := lx.arith(lx.i+3, "))"); err != nil {
+		_, subs, err := lx.arith(lx.i+3, "))")
+		if err != nil {
 			return err
 		}
+		t.Subs = append(t.Subs, subs...)
 	case n == '(':
 		lx.i += 2
 		sub, err := lx.list(endParen)
@@ -813,9 +815,11 @@ func (lx *lexer) dollarOrTick(val *strings.Builder, t *Token, quoted bool) error
 		}
 		t.Subs = append(t.Subs, Sub{Kind: Dollar, Pos: Pos{Offset: start}, Quoted: quoted, Tokens: sub})
 	case n == '[':
-		if _, err := lx.arith(lx.i+2, "]"); err != nil {
+		_, subs, err := lx.arith(lx.i+2, "]")
+		if err != nil {
 			return err
 		}
+		t.Subs = append(t.Subs, subs...)
 	case n == '{':
 		lx.i += 2
 		if err := lx.braceParam(t, quoted); err != nil {
@@ -870,37 +874,60 @@ func (lx *lexer) braceParam(t *Token, quoted bool) error {
 }
 
 // arith scans an arithmetic expression from body to its closer ("))" for
-// $(( )) and (( )), "]" for $[ ]) with parentheses balanced. A command
-// substitution inside arithmetic is beyond this lexer: refused.
-func (lx *lexer) arith(body int, closer string) (string, error) {
+// $(( )) and (( )), "]" for $[ ]) with parentheses balanced. Command
+// substitutions and double-quoted strings inside it are lexed (their
+// substitutions land in subs); a single quote is refused, as bash does.
+func (lx *lexer) arith(body int, closer string) (string, []Sub, error) {
 	open := lx.i
 	depth := 0
+	var subs []Sub
 	for i := body; i < len(lx.src); i++ {
 		c := lx.src[i]
 		switch {
-		case c == '`' || (c == '$' && i+1 < len(lx.src) && lx.src[i+1] == '(' && !(i+2 < len(lx.src) && lx.src[i+2] == '(')):
-			return "", lx.errAt(i, "a command substitution inside arithmetic is beyond this lexer")
-		case c == '\'' || c == '"':
-			return "", lx.errAt(i, "a quote inside arithmetic is beyond this lexer")
+		case c == '\\' && i+1 < len(lx.src):
+			i++
+		case c == '`' || c == '"' || (c == '$' && i+1 < len(lx.src) && (lx.src[i+1] == '(' || lx.src[i+1] == '{')):
+			if c == '$' && lx.src[i+1] == '(' && i+2 < len(lx.src) && lx.src[i+2] == '(' {
+				depth++ // $(( nested arithmetic: its parens balance here
+				i++
+				continue
+			}
+			var discard strings.Builder
+			tmp := &Token{}
+			lx.i = i
+			var err error
+			if c == '"' {
+				lx.i++
+				err = lx.dquote(&discard, tmp)
+			} else {
+				err = lx.dollarOrTick(&discard, tmp, false)
+			}
+			if err != nil {
+				return "", nil, err
+			}
+			subs = append(subs, tmp.Subs...)
+			i = lx.i - 1
+		case c == '\'':
+			return "", nil, lx.errAt(i, "a single quote inside arithmetic is beyond this lexer")
 		case c == '(':
 			depth++
 		case c == ')' && closer == "))":
 			if depth == 0 {
 				if i+1 < len(lx.src) && lx.src[i+1] == ')' {
 					lx.i = i + 2
-					return lx.src[body:i], nil
+					return lx.src[body:i], subs, nil
 				}
-				return "", lx.errAt(open, "'((' closes with a single ')': arithmetic or nested subshell is ambiguous")
+				return "", nil, lx.errAt(open, "'((' closes with a single ')': arithmetic or nested subshell is ambiguous")
 			}
 			depth--
 		case c == ')':
 			depth--
 		case c == ']' && closer == "]" && depth == 0:
 			lx.i = i + 1
-			return lx.src[body:i], nil
+			return lx.src[body:i], subs, nil
 		}
 	}
-	return "", lx.errAt(open, "unterminated arithmetic expression")
+	return "", nil, lx.errAt(open, "unterminated arithmetic expression")
 }
 
 // backtick reads a `…` substitution and lexes its unescaped inside.
