@@ -23,6 +23,7 @@ func All() []gate.Def {
 	defs = append(defs, actionGates()...)
 	defs = append(defs, benchGates()...)
 	defs = append(defs, graphGates()...)
+	defs = append(defs, metaGates()...)
 	for i := range defs {
 		if !publisherOnly[defs[i].Name] && defs[i].Owner == "" {
 			defs[i].Owner = kitOwner

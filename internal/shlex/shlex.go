@@ -217,6 +217,7 @@ type lexer struct {
 	pending []pendingDoc
 }
 
+// assertion A: every construct read without certainty is an *Error at its position.
 func (lx *lexer) errAt(off int, format string, args ...any) *Error {
 	return &Error{Pos: Pos{Offset: off}, Msg: fmt.Sprintf(format, args...)}
 }
@@ -710,6 +711,7 @@ func (lx *lexer) word(test bool) (Token, error) {
 			val.WriteString(lx.src[lx.i+1 : lx.i+1+n])
 			lx.i += 1 + n
 		case '\'':
+			// assertion B: quoted text is content; no operator or comment inside it.
 			end := strings.IndexByte(lx.src[lx.i+1:], '\'')
 			if end < 0 {
 				return t, lx.errAt(lx.i, "unterminated single quote")
@@ -970,7 +972,8 @@ func (lx *lexer) backtick(t *Token, quoted bool) error {
 		e := err.(*Error)
 		return lx.errAt(open, "inside backtick substitution: %s", e.Msg)
 	}
-	// Positions: exact when nothing was unescaped, else the backtick's.
+	// assertion C: positions are exact unless the text needed unescaping;
+	// then every inner token carries the backtick's position.
 	if escaped {
 		pin(toks, open)
 	} else {

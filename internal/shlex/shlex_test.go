@@ -258,6 +258,10 @@ func TestSplit(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("Split:\n got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+	cont, _ := Lex("a |\n  # note\n  b &&\n c")
+	if ps := Split(cont); len(ps) != 2 || len(ps[0].Commands) != 2 || ps[0].Sep != "&&" {
+		t.Errorf("a line end after | or && split the list: %+v", ps)
+	}
 	ps := Split(toks)
 	grep := ps[4].Commands[0]
 	if n := grep.Name(); n < 0 || grep.Words()[n].Value != "grep" {

@@ -69,7 +69,8 @@ type Pipeline struct {
 }
 
 // Split groups a token list into pipelines. Comments, here-document bodies
-// and case patterns separate nothing and belong to no command. A ")" that
+// and case patterns separate nothing and belong to no command; a line end
+// after | |& && || continues the list, as bash reads it. A ")" that
 // closes a subshell begins the command after it, so `( … ) | head` reads as
 // a pipeline whose first command is ")". Nested lists (Token.Subs) are not
 // entered: split them with their own call.
@@ -91,6 +92,7 @@ func Split(toks []Token) []Pipeline {
 		}
 		cur = Pipeline{}
 	}
+	open := false // the last operator (| |& && ||) still wants its right side
 	for _, t := range toks {
 		switch t.Kind {
 		case Comment, Heredoc:
@@ -98,6 +100,9 @@ func Split(toks []Token) []Pipeline {
 		case Pattern:
 			flush("")
 		case Newline:
+			if open {
+				continue // a line end after | && || continues the list
+			}
 			flush("\n")
 		case Op:
 			switch t.Raw {
@@ -112,6 +117,7 @@ func Split(toks []Token) []Pipeline {
 		default:
 			cmd.Tokens = append(cmd.Tokens, t)
 		}
+		open = t.Kind == Op && (t.Raw == "|" || t.Raw == "|&" || t.Raw == "&&" || t.Raw == "||")
 	}
 	flush("")
 	return out

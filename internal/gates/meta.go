@@ -1,0 +1,244 @@
+package gates
+
+// The meta-gates: rules that hold gates themselves (the consumer's scripts,
+// the kit's descriptors, their fixtures, SPECs and front ends) to the
+// family's contracts. They read gates as data and never run one.
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+	"syscall"
+
+	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/registry"
+	"github.com/gate-sdk/gates/internal/shlex"
+)
+
+func metaGates() []gate.Def {
+	kits := "GATE_SDK_KIT_DIRS"
+	prune := []string{"GATE_SDK_PRUNE_DIRS", "GATE_SDK_PRUNE_EXTRA_DIRS"}
+	return []gate.Def{
+		{Name: "check-gate-fail-closed", Rule: checkGateFailClosed, Knobs: []string{kits}},
+		{Name: "check-pipe-membership", Rule: checkPipeMembership, Knobs: append([]string{"GATE_SDK_TESTS_DIR"}, prune...)},
+		{Name: "check-gate-fixture-coverage", Rule: checkGateFixtureCoverage, Knobs: []string{kits, "GATE_SDK_TESTS_DIR"}},
+		{Name: "check-gate-assertions", Rule: checkGateAssertions, Knobs: []string{kits, "GATE_SDK_NATIVE_CRATE", "GATE_SDK_NATIVE_SRC"}},
+	}
+}
+
+// dirFS is the registry's file access rooted at the gate's run directory,
+// so a member resolves the same whether the gate runs in the battery or in
+// a fixture case.
+type dirFS struct{ c *gate.Context }
+
+func (d dirFS) ReadFile(name string) ([]byte, error)       { return os.ReadFile(runPath(d.c, name)) }
+func (d dirFS) Stat(name string) (fs.FileInfo, error)      { return os.Stat(runPath(d.c, name)) }
+func (d dirFS) ReadDir(name string) ([]fs.DirEntry, error) { return os.ReadDir(runPath(d.c, name)) }
+
+// searchDirs answers the declaration dirs in resolution order.
+func searchDirs(c *gate.Context) []string { return registry.SearchDirs(c.GatesDir, c.KitRoots) }
+
+// loadRegistry reads the consumer's gates.list with every member resolved.
+func loadRegistry(c *gate.Context) (*registry.Registry, error) {
+	return registry.Load(dirFS{c}, c.GatesDir, c.KitRoots)
+}
+
+// lexShell lexes one shell file, turning the lexer's refusal into an error
+// naming the file and position.
+func lexShell(path string, data []byte) ([]shlex.Token, error) {
+	toks, err := shlex.Lex(string(data))
+	if err != nil {
+		if e, ok := err.(*shlex.Error); ok {
+			return nil, fmt.Errorf("%s:%d:%d: cannot read this shell: %s", path, e.Pos.Line, e.Pos.Col, e.Msg)
+		}
+		return nil, fmt.Errorf("%s: cannot read this shell: %v", path, err)
+	}
+	return toks, nil
+}
+
+// cmdName answers a command's name word, or "" when it has none or the
+// name is quoted or expands (then it names no program this scan knows).
+func cmdName(cmd shlex.Command) (string, []shlex.Token) {
+	words := cmd.Words()
+	i := cmd.Name()
+	if i < 0 {
+		return "", nil
+	}
+	w := words[i]
+	if w.Kind != shlex.Word || w.Expands {
+		return "", nil
+	}
+	return w.Value, words[i+1:]
+}
+
+// shellFile is one member of a shell corpus.
+type shellFile struct {
+	path  string
+	suite bool // a *.test.sh unit-test suite
+	data  []byte
+}
+
+// shellCorpus answers the tracked shell tree: every tracked *.sh outside
+// the prune set that is not a *.test.sh, plus every unit-test suite, a
+// *.test.sh directly inside a gate-tests dir (or the resolved tests dir)
+// whose path above that dir is unpruned. A file inside a fixture case sits
+// below a gate-tests dir, never directly in it, so it is out.
+func shellCorpus(c *gate.Context) ([]shellFile, error) {
+	files, err := c.Tree.Files()
+	if err != nil {
+		return nil, err
+	}
+	prune, err := pruneSet(c)
+	if err != nil {
+		return nil, err
+	}
+	testsDir, err := c.Knobs.Scalar("GATE_SDK_TESTS_DIR")
+	if err != nil {
+		return nil, err
+	}
+	testsDir = strings.TrimSuffix(treePath(c, testsDir), "/")
+	var out []shellFile
+	for _, p := range files {
+		if !strings.HasSuffix(p, ".sh") {
+			continue
+		}
+		if mode, _ := c.Tree.Mode(p); mode == 0o160000 {
+			continue
+		}
+		suite := false
+		if strings.HasSuffix(p, ".test.sh") {
+			dir, _ := splitDir(p)
+			parent, base := splitDir(dir)
+			if base != "gate-tests" && dir != testsDir {
+				continue
+			}
+			if parent != "" && prune.PathPruned(parent+"/x") {
+				continue
+			}
+			suite = true
+		} else if prune.PathPruned(p) {
+			continue
+		}
+		data, err := readTracked(c, p)
+		if err != nil {
+			return nil, fmt.Errorf("cannot read %s: %w", p, unwrapPath(err))
+		}
+		out = append(out, shellFile{path: p, suite: suite, data: data})
+	}
+	return out, nil
+}
+
+// splitDir splits a '/'-path into its directory ("" at top) and basename.
+func splitDir(p string) (string, string) {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i], p[i+1:]
+	}
+	return "", p
+}
+
+// checkScripts answers the check-*.sh declarations of every search dir:
+// per dir, names in byte order; and how many check-*.gate descriptors the
+// same dirs hold.
+func checkScripts(c *gate.Context) (scripts []string, descriptors int, err error) {
+	for _, dir := range searchDirs(c) {
+		entries, err := os.ReadDir(runPath(c, dir))
+		if err != nil {
+			if os.IsNotExist(err) {
+				continue
+			}
+			return nil, 0, fmt.Errorf("cannot list %s: %v", dir, unwrapPath(err))
+		}
+		var names []string
+		for _, e := range entries {
+			n := e.Name()
+			if e.IsDir() || !strings.HasPrefix(n, "check-") {
+				continue
+			}
+			switch {
+			case strings.HasSuffix(n, ".sh"):
+				names = append(names, n)
+			case strings.HasSuffix(n, ".gate"):
+				descriptors++
+			}
+		}
+		sort.Strings(names) // byte order, never the locale's collation
+		for _, n := range names {
+			scripts = append(scripts, registry.Join(dir, n))
+		}
+	}
+	return scripts, descriptors, nil
+}
+
+// precedingComments answers the contiguous run of comment lines directly
+// above line n (1-based) of lines, nearest first.
+func precedingComments(lines []string, n int) []string {
+	var out []string
+	for i := n - 2; i >= 0; i-- {
+		t := strings.TrimLeft(lines[i], " \t")
+		if !strings.HasPrefix(t, "#") || strings.HasPrefix(t, "#!") {
+			break
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// valveIn looks for "# <token>: <reason>" among comment lines. found is
+// true when the token is present; reason is its trimmed payload.
+func valveIn(comments []string, token string) (found bool, reason string) {
+	re := regexp.MustCompile(`^#+\s*` + regexp.QuoteMeta(token) + `:(.*)$`)
+	for _, l := range comments {
+		if m := re.FindStringSubmatch(l); m != nil {
+			return true, strings.TrimSpace(m[1])
+		}
+	}
+	return false, ""
+}
+
+// moduleFile answers the Go file holding a compiled gate's rule under the
+// port's naming rule: <native-src>/gates/<name less "check-", '-' as '_'>.go.
+func moduleFile(src, name string) string {
+	stem := strings.ReplaceAll(strings.TrimPrefix(name, "check-"), "-", "_")
+	return registry.Join(strings.TrimRight(src, "/"), "gates/"+stem+".go")
+}
+
+// nativeModule answers where the Go module's sources are and whether the
+// module is present at all: its go.mod is the probe, never a directory, so
+// a placed binary does not make a consumer look like the module.
+func nativeModule(c *gate.Context) (src string, present bool, err error) {
+	crate, err := c.Knobs.Scalar("GATE_SDK_NATIVE_CRATE")
+	if err != nil {
+		return "", false, err
+	}
+	src, err = c.Knobs.Scalar("GATE_SDK_NATIVE_SRC")
+	if err != nil {
+		return "", false, err
+	}
+	if crate == "" {
+		crate = "."
+	}
+	st, err := os.Stat(runPath(c, registry.Join(crate, "go.mod")))
+	switch {
+	case err == nil:
+		return src, !st.IsDir(), nil
+	case os.IsNotExist(err):
+		return src, false, nil
+	}
+	return "", false, fmt.Errorf("cannot stat %s: %v", registry.Join(crate, "go.mod"), unwrapPath(err))
+}
+
+// isNotDir reports a path running through a regular file.
+func isNotDir(err error) bool { return errors.Is(err, syscall.ENOTDIR) }
+
+// addInLineOrder reports one file's findings sorted by line: a nested
+// list is visited after the list holding it, but the report reads top down.
+func addInLineOrder(r *gate.Report, found []gate.Finding) {
+	sort.SliceStable(found, func(i, j int) bool { return found[i].Line < found[j].Line })
+	for _, f := range found {
+		r.Add(f)
+	}
+}

@@ -1,0 +1,120 @@
+package gates
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gate-sdk/gates/internal/gate/gatetest"
+)
+
+
+// The two empty corpora differ: descriptors only is a finished port
+// (clean, counted); neither spelling resolved no gates dir (exit 2).
+func TestFailClosedEmptyCorpora(t *testing.T) {
+	ported := t.TempDir()
+	writeFiles(t, ported, map[string]string{"scripts/check-x.gate": "# graph: couples=*.md dir=one valve=none tier=precommit\n"})
+	run := gatetest.Exec(checkGateFailClosed, "check-gate-fail-closed", ported, &gatetest.Tree{}, gatetest.Knobs{}, nil)
+	if run.Code != 0 || !strings.Contains(run.Stdout, "GATE-FAIL-CLOSED: clean (0 check-*.sh files beside 1 check-*.gate descriptor") {
+		t.Fatalf("descriptors only: %d\n%s%s", run.Code, run.Stdout, run.Stderr)
+	}
+	empty := t.TempDir()
+	run = gatetest.Exec(checkGateFailClosed, "check-gate-fail-closed", empty, &gatetest.Tree{}, gatetest.Knobs{}, nil)
+	if run.Code != 2 || !strings.Contains(run.Stderr, "no check-*.sh and no check-*.gate in scripts") {
+		t.Fatalf("neither: %d\n%s%s", run.Code, run.Stdout, run.Stderr)
+	}
+}
+
+func TestFailClosedCases(t *testing.T) {
+	for _, tc := range []struct {
+		name, body string
+		code       int
+	}{
+		{"unguarded", "x=$(awk '{print}' f)\n", 1},
+		{"group-guard", "x=$(awk '{print}' f) || { exit 2; }\n", 0},
+		{"status-capture", "x=$(jq . f)\nrc=$?\n", 0},
+		{"status-capture-same-line", "x=$(jq . f); rc=$?\n", 0},
+		{"fail-closed-direct", "x=$(jq . f)\nfail_closed \"$?\" g jq\n", 0},
+		{"grep-ignored", "x=$(grep y f)\n", 0},
+		{"exempt", "# fail-closed-exempt: a field selector on present input\nx=$(awk '{print $1}' f)\n", 0},
+		{"exempt-not-adjacent", "# fail-closed-exempt: a reason\n\nx=$(awk '{print $1}' f)\n", 1},
+		{"or-true-is-no-guard", "x=$(awk 1 f) || true\n", 1},
+		{"if-condition", "if x=$(awk 1 f); then :; fi\n", 0},
+		{"local-declared", "f() { local x=$(awk 1 f); }\n", 1},
+		{"nested-in-sub", "y=$(x=$(jq . f); echo \"$x\")\n", 1},
+		{"in-quotes-no-capture", "echo \"x=$(awk 1 f)\"\n", 0},
+		{"herestring", "x=$(awk 1 <<< \"$d\")\n", 0},
+		{"backtick", "x=`awk 1 f`\n", 1},
+		{"mawk-spelling", "x=$(mawk 1 f)\n", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFiles(t, dir, map[string]string{"scripts/check-t.sh": tc.body})
+			run := gatetest.Exec(checkGateFailClosed, "check-gate-fail-closed", dir, &gatetest.Tree{}, gatetest.Knobs{}, nil)
+			if run.Code != tc.code {
+				t.Fatalf("exit %d, want %d\n%s%s", run.Code, tc.code, run.Stdout, run.Stderr)
+			}
+		})
+	}
+}
+
+func TestFailClosedRefusesUnlexableScript(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"scripts/check-t.sh": "x=$(awk '{print}\n"})
+	run := gatetest.Exec(checkGateFailClosed, "check-gate-fail-closed", dir, &gatetest.Tree{}, gatetest.Knobs{}, nil)
+	if run.Code != 2 || !strings.Contains(run.Stderr, "scripts/check-t.sh:1:") {
+		t.Fatalf("exit %d\n%s%s", run.Code, run.Stdout, run.Stderr)
+	}
+}
+
+// The acceptance examples, each under set -euo pipefail unless noted.
+func TestPipeMembershipExamples(t *testing.T) {
+	for _, tc := range []struct {
+		body string
+		code int
+	}{
+		{`printf '%s\n' "${a[@]}" | grep -qxF "$x"`, 1},
+		{`for e in "${a[@]}"; do echo "$e"; done | head -n1`, 1},
+		{`echo "${a[*]}" | grep -m1 x`, 1},
+		{`echo "${#a[@]}" | grep -q 3`, 0},
+		{`printf '%s\n' "${a[@]}" | sort`, 0},
+		{`grep -q 'a|b' f`, 0},
+		{`printf '%s\n' "${a[@]}" | grep -c x`, 0},
+		{`printf '%s\n' "${a[@]}" \` + "\n" + `  | grep -q x`, 1},
+		{`printf '%s\n' "${a[@]}" |` + "\n" + `  grep --quiet x`, 1},
+		{`r=$(printf '%s\n' "${a[@]}" | head -1)`, 1},
+		{`echo "printf ${a[@]} | grep -q x"`, 0},
+		{`# printf '%s\n' "${a[@]}" | grep -q x`, 0},
+		{`printf '%s\n' "${a[@]}" | tee f | grep -q x`, 1},
+	} {
+		for _, pf := range []bool{true, false} {
+			body := tc.body + "\n"
+			want := tc.code
+			if pf {
+				body = "set -euo pipefail\n" + body
+			} else {
+				want = 0
+			}
+			tree := &gatetest.Tree{Data: map[string]string{"scripts/g.sh": body}}
+			knobs := gatetest.Knobs{"GATE_SDK_TESTS_DIR": "scripts/gate-tests", "GATE_SDK_PRUNE_DIRS": "gate-tests"}
+			run := gatetest.Exec(checkPipeMembership, "check-pipe-membership", t.TempDir(), tree, knobs, nil)
+			if run.Code != want {
+				t.Errorf("pipefail=%v %q: exit %d, want %d\n%s%s", pf, tc.body, run.Code, want, run.Stdout, run.Stderr)
+			}
+		}
+	}
+}
+
+// Equivalent spellings of pipefail get the same verdict.
+func TestPipefailSpellings(t *testing.T) {
+	for _, set := range []string{"set -o pipefail", "set -euo pipefail", "set -e -o pipefail", "set -o errexit -o pipefail", "set -Eeuo pipefail"} {
+		tree := &gatetest.Tree{Data: map[string]string{"g.sh": set + "\nprintf '%s\\n' \"${a[@]}\" | grep -q x\n"}}
+		run := gatetest.Exec(checkPipeMembership, "check-pipe-membership", t.TempDir(), tree, gatetest.Knobs{}, nil)
+		if run.Code != 1 {
+			t.Errorf("%q: exit %d, want 1\n%s", set, run.Code, run.Stdout)
+		}
+	}
+	tree := &gatetest.Tree{Data: map[string]string{"g.sh": "set +o pipefail\nprintf '%s\\n' \"${a[@]}\" | grep -q x\n"}}
+	if run := gatetest.Exec(checkPipeMembership, "check-pipe-membership", t.TempDir(), tree, gatetest.Knobs{}, nil); run.Code != 0 {
+		t.Errorf("set +o pipefail turns it off: exit %d", run.Code)
+	}
+}
