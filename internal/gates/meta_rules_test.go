@@ -7,7 +7,6 @@ import (
 	"github.com/gate-sdk/gates/internal/gate/gatetest"
 )
 
-
 // The two empty corpora differ: descriptors only is a finished port
 // (clean, counted); neither spelling resolved no gates dir (exit 2).
 func TestFailClosedEmptyCorpora(t *testing.T) {
