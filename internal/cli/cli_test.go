@@ -2,8 +2,11 @@ package cli
 
 import (
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
+
+	"github.com/gate-sdk/gates/internal/failopen"
 )
 
 func TestNormalizeEmit(t *testing.T) {
@@ -71,6 +74,28 @@ func TestEveryArmRowIsComplete(t *testing.T) {
 	}
 	if got := FailOpenArms(); !reflect.DeepEqual(got, []string{"--hook"}) {
 		t.Fatalf("fail-open set %q", got)
+	}
+}
+
+// The arm table's FailOpen flags and internal/failopen (which
+// check-front-end-fail-open reads, a rule importing no command line) name
+// one set: a renamed or dropped arm reds here first.
+func TestFailOpenSetIsTheArmTables(t *testing.T) {
+	got := FailOpenArms()
+	sort.Strings(got)
+	if want := failopen.Arms(); !reflect.DeepEqual(got, want) {
+		t.Fatalf("arm table's fail-open arms %q, internal/failopen.Arms() %q", got, want)
+	}
+	for _, name := range failopen.Arms() {
+		found := false
+		for _, a := range armTable() {
+			if a.Flag == name {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("fail-open arm %s is no arm-table row", name)
+		}
 	}
 }
 

@@ -26,6 +26,7 @@ func metaGates() []gate.Def {
 		{Name: "check-gate-fail-closed", Rule: checkGateFailClosed, Knobs: []string{kits}},
 		{Name: "check-pipe-membership", Rule: checkPipeMembership, Knobs: append([]string{"GATE_SDK_TESTS_DIR"}, prune...)},
 		{Name: "check-gate-fixture-coverage", Rule: checkGateFixtureCoverage, Knobs: []string{kits, "GATE_SDK_TESTS_DIR"}},
+		{Name: "check-front-end-fail-open", Rule: checkFrontEndFailOpen},
 		{Name: "check-gate-assertions", Rule: checkGateAssertions, Knobs: []string{kits, "GATE_SDK_NATIVE_CRATE", "GATE_SDK_NATIVE_SRC"}},
 	}
 }

@@ -117,3 +117,32 @@ func TestPipefailSpellings(t *testing.T) {
 		t.Errorf("set +o pipefail turns it off: exit %d", run.Code)
 	}
 }
+
+func TestFrontEndFailOpenPostures(t *testing.T) {
+	ps := "$FailOpenArms = @('--hook')\nif ($FailOpenArms -ccontains $First) { exit 0 }\n"
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		code  int
+		text  string
+	}{
+		{"ps1-absent-is-noted", map[string]string{"k/bin/run-gates.sh": "FAIL_OPEN_ARMS='--hook'\n"}, 0, "absent, not held: k/bin/run-gates.ps1"},
+		{"both-absent-refuses", map[string]string{"k/README": "x\n"}, 2, "no front-end stub under k"},
+		{"two-sh-declarations", map[string]string{"k/bin/run-gates.sh": "FAIL_OPEN_ARMS='--hook'\nFAIL_OPEN_ARMS='--hook'\n"}, 2, "want one FAIL_OPEN_ARMS= declaration line, found 2"},
+		{"no-sh-declaration", map[string]string{"k/bin/run-gates.sh": "for a in $FAIL_OPEN_ARMS; do :; done\n"}, 2, "found 0"},
+		{"sh-unquoted", map[string]string{"k/bin/run-gates.sh": "FAIL_OPEN_ARMS=--hook\n"}, 2, "k/bin/run-gates.sh:1: cannot read FAIL_OPEN_ARMS=--hook"},
+		{"sh-commented-is-none", map[string]string{"k/bin/run-gates.sh": "# FAIL_OPEN_ARMS='--x'\nFAIL_OPEN_ARMS='--hook'\n"}, 0, "named exactly by k/bin/run-gates.sh"},
+		{"ps-unparseable", map[string]string{"k/bin/run-gates.sh": "FAIL_OPEN_ARMS='--hook'\n", "k/bin/run-gates.ps1": "$FailOpenArms = '--hook'\n"}, 2, "k/bin/run-gates.ps1:1: cannot read"},
+		{"ps-membership-is-none", map[string]string{"k/bin/run-gates.sh": "FAIL_OPEN_ARMS='--hook'\n", "k/bin/run-gates.ps1": ps}, 0, "k/bin/run-gates.sh and k/bin/run-gates.ps1"},
+		{"order-free", map[string]string{"k/bin/run-gates.sh": "FAIL_OPEN_ARMS='  --hook '\n", "k/bin/run-gates.ps1": "$FailOpenArms=@( '--hook' )\n"}, 0, "clean"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFiles(t, dir, tc.files)
+			run := gatetest.Exec(checkFrontEndFailOpen, "check-front-end-fail-open", dir, &gatetest.Tree{}, gatetest.Knobs{}, nil, "k")
+			if run.Code != tc.code || !strings.Contains(run.Stdout+run.Stderr, tc.text) {
+				t.Fatalf("exit %d, want %d with %q\n%s%s", run.Code, tc.code, tc.text, run.Stdout, run.Stderr)
+			}
+		})
+	}
+}

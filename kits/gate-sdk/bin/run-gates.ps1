@@ -15,8 +15,8 @@
 # looks for a .git entry above a directory git refused.
 
 # The arms whose caller is a harness that reads exit 0 as "let it through".
-# internal/cli.FailOpenArms() is the authoritative copy; a test holds this
-# line, the shell stub's and that one equal.
+# internal/failopen (held equal to the arm table) is the authoritative copy;
+# check-front-end-fail-open holds this line and the shell stub's to it.
 # assertion A: one declaration line, read before anything else.
 $FailOpenArms = @('--hook')
 

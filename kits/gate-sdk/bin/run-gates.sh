@@ -15,8 +15,8 @@
 
 # The arms whose caller is a harness that reads exit 0 as "let it through":
 # when the binary cannot run, they decline at 0 instead of 2. The binary's
-# internal/cli.FailOpenArms() is the authoritative copy; a test holds this
-# line, the twin's and that one equal.
+# internal/failopen (held equal to the arm table) is the authoritative copy;
+# check-front-end-fail-open holds this line and the twin's to it.
 # assertion A: one declaration line, read before anything else.
 FAIL_OPEN_ARMS='--hook'
 
