@@ -1,6 +1,7 @@
 package gates
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -144,5 +145,41 @@ func TestFrontEndFailOpenPostures(t *testing.T) {
 				t.Fatalf("exit %d, want %d with %q\n%s%s", run.Code, tc.code, tc.text, run.Stdout, run.Stderr)
 			}
 		})
+	}
+}
+
+func TestShellcheckPostures(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"scripts/check-a.sh": "#!/usr/bin/env bash\ncd /tmp\n",
+		"scripts/check-b.sh": "#!/usr/bin/env bash\necho ok\n",
+		"empty/README":       "x\n",
+	})
+	noPath := map[string]string{"PATH": t.TempDir()}
+	run := gatetest.Exec(checkShellcheck, "check-shellcheck", dir, &gatetest.Tree{}, gatetest.Knobs{}, noPath)
+	if run.Code != 2 || !strings.Contains(run.Stderr, "shellcheck is not on PATH, and this gate is a wrapper around it") {
+		t.Fatalf("absent shellcheck: exit %d\n%s%s", run.Code, run.Stdout, run.Stderr)
+	}
+	// The probe comes before the corpus: an empty one still names the program.
+	run = gatetest.Exec(checkShellcheck, "check-shellcheck", dir, &gatetest.Tree{}, gatetest.Knobs{}, noPath, "empty")
+	if run.Code != 2 || !strings.Contains(run.Stderr, "shellcheck is not on PATH") {
+		t.Fatalf("absent shellcheck, empty corpus: exit %d\n%s%s", run.Code, run.Stdout, run.Stderr)
+	}
+	env := map[string]string{"PATH": os.Getenv("PATH")}
+	run = gatetest.Exec(checkShellcheck, "check-shellcheck", dir, &gatetest.Tree{}, gatetest.Knobs{}, env, "empty")
+	if run.Code != 2 || !strings.Contains(run.Stderr, "no *.sh to lint") {
+		t.Fatalf("empty corpus: exit %d\n%s%s", run.Code, run.Stdout, run.Stderr)
+	}
+	run = gatetest.Exec(checkShellcheck, "check-shellcheck", dir, &gatetest.Tree{}, gatetest.Knobs{}, env, "scripts/check-b.sh")
+	if run.Code != 0 || !strings.Contains(run.Stdout, "SHELLCHECK: clean (1 shell file pass") {
+		t.Fatalf("one operand: exit %d\n%s%s", run.Code, run.Stdout, run.Stderr)
+	}
+	run = gatetest.Exec(checkShellcheck, "check-shellcheck", dir, &gatetest.Tree{}, gatetest.Knobs{}, env)
+	if run.Code != 1 || !strings.Contains(run.Stdout, "scripts/check-a.sh:2: warning:") || strings.Contains(run.Stdout, "check-b.sh") {
+		t.Fatalf("default corpus: exit %d\n%s%s", run.Code, run.Stdout, run.Stderr)
+	}
+	run = gatetest.Exec(checkShellcheck, "check-shellcheck", dir, &gatetest.Tree{}, gatetest.Knobs{"GATE_SDK_LINT_EXTRA_DIRS": "nope"}, env)
+	if run.Code != 2 || !strings.Contains(run.Stderr, "GATE_SDK_LINT_EXTRA_DIRS names nope") {
+		t.Fatalf("bad extra dir: exit %d\n%s%s", run.Code, run.Stdout, run.Stderr)
 	}
 }

@@ -101,7 +101,7 @@ func TestMetaLetterCasesRedOnlyTheirLetter(t *testing.T) {
 			tree, knobs, args := loadCase(t, dir)
 			c := c
 			t.Run(name+"/"+c, func(t *testing.T) {
-				ctx := gatetest.Exec(rule, name, dir, tree, knobs, nil, args...)
+				ctx := gatetest.Exec(rule, name, dir, tree, knobs, map[string]string{"PATH": os.Getenv("PATH")}, args...)
 				if kits := knobs["GATE_SDK_KIT_DIRS"]; kits != "" {
 					// Exec fixes the kit roots empty; rerun with the case's.
 					ctx = execWithKits(rule, name, dir, tree, knobs, strings.Fields(kits), args)
@@ -134,7 +134,7 @@ func TestMetaLetterCasesRedOnlyTheirLetter(t *testing.T) {
 func execWithKits(rule gate.Rule, name, dir string, tree gate.Tree, knobs gate.Knobs, kits, args []string) gatetest.Run {
 	var out, errb strings.Builder
 	c := &gate.Context{Name: name, Args: args, Dir: dir, GatesDir: "scripts", KitRoots: kits,
-		Env: func(string) (string, bool) { return "", false }, Knobs: knobs, Tree: tree, Out: &out, Err: &errb}
+		Env: func(k string) (string, bool) { return os.LookupEnv(k) }, Knobs: knobs, Tree: tree, Out: &out, Err: &errb}
 	code := rule(c)
 	return gatetest.Run{Code: code, Stdout: out.String(), Stderr: errb.String(), Ctx: c}
 }

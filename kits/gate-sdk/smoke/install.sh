@@ -32,6 +32,11 @@ check-exec-bit
 check-graph
 check-identity
 check-kit-enum
+check-front-end-fail-open
+check-gate-fail-closed
+check-gate-fixture-coverage
+check-identity
+check-pipe-membership
 check-portability-floor
 check-projection-roster
 check-reads-couples
@@ -39,6 +44,10 @@ check-root-tiering
 check-tree-terms
 # unregistered: check-workflow-tiering — on-surface: the consumer's workflow directory is theirs to create
 LIST
+
+# Two members are left out of the scratch registry on purpose:
+# smoke-unregistered: check-gate-assertions — on-surface: its corpus is SPEC.md, which the payload withholds; the kit's own SPEC.md also documents the publisher's members, which resolve only in the publisher's tree
+# smoke-unregistered: check-shellcheck — on-surface: it wraps ShellCheck, which only an adopter who authors shell installs
 
 # template NAME DEST — installs a kit template verbatim where the kit ships
 # one, else the inline body on stdin.

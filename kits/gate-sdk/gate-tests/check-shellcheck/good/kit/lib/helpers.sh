@@ -1,0 +1,3 @@
+#!/usr/bin/env bash
+# A kit library function.
+say() { printf '%s\n' "$*"; }

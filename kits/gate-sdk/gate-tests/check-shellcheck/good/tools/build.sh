@@ -1,0 +1,3 @@
+#!/usr/bin/env bash
+# A tool under an extra lint dir.
+printf 'built\n'
