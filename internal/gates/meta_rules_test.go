@@ -183,3 +183,34 @@ func TestShellcheckPostures(t *testing.T) {
 		t.Fatalf("bad extra dir: exit %d\n%s%s", run.Code, run.Stdout, run.Stderr)
 	}
 }
+
+func TestTestHermeticModes(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"t/ok.test.sh":        ". \"$R/lib/test-hermetic.sh\"\n",
+		"t/commented.test.sh": "# . lib/test-hermetic.sh\n",
+		"s/smoke.sh":          "A_CRED_FILE=x\n\"$SMOKE_KIT_ROOT/bin/t\"\n",
+		"s/nocred.sh":         "\"$SMOKE_KIT_ROOT/bin/t\"\n",
+		"bad/x.test.sh":       "echo 'open\n",
+	})
+	run := gatetest.Exec(checkTestHermetic, "check-test-hermetic", dir, &gatetest.Tree{}, gatetest.Knobs{}, nil, "t")
+	if run.Code != 1 || !strings.Contains(run.Stdout, "t/commented.test.sh: neither sources") || strings.Contains(run.Stdout, "t/ok.test.sh") {
+		t.Fatalf("dirs mode: exit %d\n%s%s", run.Code, run.Stdout, run.Stderr)
+	}
+	run = gatetest.Exec(checkTestHermetic, "check-test-hermetic", dir, &gatetest.Tree{}, gatetest.Knobs{}, nil, "--smoke", "s")
+	if run.Code != 1 || !strings.Contains(run.Stdout, "s/smoke.sh:2:") || strings.Contains(run.Stdout, "nocred") {
+		t.Fatalf("smoke mode: exit %d\n%s%s", run.Code, run.Stdout, run.Stderr)
+	}
+	run = gatetest.Exec(checkTestHermetic, "check-test-hermetic", dir, &gatetest.Tree{}, gatetest.Knobs{}, nil, "nope")
+	if run.Code != 2 || !strings.Contains(run.Stderr, "cannot list nope") {
+		t.Fatalf("missing dir: exit %d\n%s%s", run.Code, run.Stdout, run.Stderr)
+	}
+	run = gatetest.Exec(checkTestHermetic, "check-test-hermetic", dir, &gatetest.Tree{}, gatetest.Knobs{}, nil, "bad")
+	if run.Code != 2 || !strings.Contains(run.Stderr, "bad/x.test.sh:1:6: cannot read this shell") {
+		t.Fatalf("unlexable: exit %d\n%s%s", run.Code, run.Stdout, run.Stderr)
+	}
+	run = gatetest.Exec(checkTestHermetic, "check-test-hermetic", dir, &gatetest.Tree{}, gatetest.Knobs{}, nil)
+	if run.Code != 2 || !strings.Contains(run.Stderr, "no kit root resolved") {
+		t.Fatalf("no kit roots: exit %d\n%s%s", run.Code, run.Stdout, run.Stderr)
+	}
+}

@@ -267,6 +267,14 @@ func TestSplit(t *testing.T) {
 	if n := grep.Name(); n < 0 || grep.Words()[n].Value != "grep" {
 		t.Errorf("Name() of %q = %d", "x=1 grep", n)
 	}
+	q, _ := Lex(`X="a b" Y='c' run "if"`)
+	qc := Split(q)[0].Commands[0]
+	if n := qc.Name(); n != 2 || qc.Words()[n].Value != "run" {
+		t.Errorf("Name() over quoted assignments = %d, want 2 (run)", n)
+	}
+	if qw, _ := Lex(`"if" x`); Split(qw)[0].Commands[0].Name() != 0 {
+		t.Errorf("a quoted reserved word is the command name")
+	}
 	rs := grep.Redirects()
 	if len(rs) != 1 || rs[0].Op.Value != "2>" || rs[0].Target.Value != "/dev/null" {
 		t.Errorf("Redirects() = %+v", rs)

@@ -52,7 +52,9 @@ func (c Command) Redirects() []Redirect {
 // an assignment. It answers -1 when there is none.
 func (c Command) Name() int {
 	for i, w := range c.Words() {
-		if w.Kind == Word && !w.Quoted && (prefixWords[w.Raw] || isAssignment(w.Raw)) {
+		// A quoted value still assigns (X="a b" cmd); a quoted reserved word
+		// is a plain word.
+		if w.Kind == Word && ((!w.Quoted && prefixWords[w.Raw]) || isAssignment(w.Raw)) {
 			continue
 		}
 		return i

@@ -41,6 +41,7 @@ check-portability-floor
 check-projection-roster
 check-reads-couples
 check-root-tiering
+check-test-hermetic
 check-tree-terms
 # unregistered: check-workflow-tiering — on-surface: the consumer's workflow directory is theirs to create
 LIST
