@@ -214,3 +214,18 @@ func TestTestHermeticModes(t *testing.T) {
 		t.Fatalf("no kit roots: exit %d\n%s%s", run.Code, run.Stdout, run.Stderr)
 	}
 }
+
+func TestStripGoComments(t *testing.T) {
+	for in, want := range map[string]string{
+		"a // r.Done(\nb":            "a \nb",
+		"a /* r.Done( */ b":          "a  b",
+		`x := "// not a comment"`:    `x := "// not a comment"`,
+		"x := '\"'; r.Done(1) // c":  "x := '\"'; r.Done(1) \n",
+		"x := '\\''; /* c */ y":      "x := '\\'';  y",
+		"s := `raw // kept` // gone": "s := `raw // kept` \n",
+	} {
+		if got := stripGoComments(in); got != want {
+			t.Errorf("stripGoComments(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

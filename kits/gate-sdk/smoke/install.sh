@@ -35,6 +35,7 @@ check-kit-enum
 check-front-end-fail-open
 check-gate-fail-closed
 check-gate-fixture-coverage
+check-gate-output
 check-identity
 check-pipe-membership
 check-portability-floor
