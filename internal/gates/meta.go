@@ -28,6 +28,7 @@ func metaGates() []gate.Def {
 		{Name: "check-gate-fixture-coverage", Rule: checkGateFixtureCoverage, Knobs: []string{kits, "GATE_SDK_TESTS_DIR"}},
 		{Name: "check-front-end-fail-open", Rule: checkFrontEndFailOpen},
 		{Name: "check-gate-output", Rule: checkGateOutput, Knobs: []string{kits, "GATE_SDK_NATIVE_CRATE", "GATE_SDK_NATIVE_SRC"}},
+		{Name: "check-install-disposition", Rule: checkInstallDisposition, Knobs: []string{kits, "GATE_SDK_NATIVE_CRATE", "GATE_SDK_NATIVE_SRC"}},
 		{Name: "check-test-hermetic", Rule: checkTestHermetic, Knobs: []string{kits}},
 		{Name: "check-shellcheck", Rule: checkShellcheck, Knobs: []string{kits, "GATE_SDK_LINT_EXTRA_DIRS"}},
 		{Name: "check-gate-assertions", Rule: checkGateAssertions, Knobs: []string{kits, "GATE_SDK_NATIVE_CRATE", "GATE_SDK_NATIVE_SRC"}},

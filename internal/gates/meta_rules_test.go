@@ -229,3 +229,39 @@ func TestStripGoComments(t *testing.T) {
 		}
 	}
 }
+
+func TestInstallDispositionReading(t *testing.T) {
+	for in, want := range map[string]string{
+		"see §check-a and §check-b.":          "see  and .",
+		"§The install disposition, check-c":   " install disposition, check-c",
+		"§check-foo.bar's rule; check-d here": " rule; check-d here",
+	} {
+		if got := stripCitations(in); got != want {
+			t.Errorf("stripCitations(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for _, tc := range []struct {
+		line, name string
+		want       bool
+	}{{`"check-a"`, "check-a", true}, {"check-ab", "check-a", false}, {"x-check-a", "check-a", false}, {"check-a.gate", "check-a", true}} {
+		if got := containsName(tc.line, tc.name); got != tc.want {
+			t.Errorf("containsName(%q, %q) = %v", tc.line, tc.name, got)
+		}
+	}
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"k/checks/check-v.gate": "# graph: couples=*.md dir=one valve=none tier=precommit\n# install:\n"})
+	run := gatetest.Exec(checkInstallDisposition, "check-install-disposition", dir, &gatetest.Tree{}, gatetest.Knobs{}, nil)
+	if run.Code != 2 || !strings.Contains(run.Stderr, "no kit root resolved") {
+		t.Fatalf("no kit roots: exit %d\n%s%s", run.Code, run.Stdout, run.Stderr)
+	}
+	run = execWithKits(checkInstallDisposition, "check-install-disposition", dir, &gatetest.Tree{}, gatetest.Knobs{"GATE_SDK_NATIVE_SRC": "internal"}, []string{"k"}, nil)
+	if run.Code != 1 || !strings.Contains(run.Stdout, `# install: "" is not a disposition`) {
+		t.Fatalf("valueless install: exit %d\n%s%s", run.Code, run.Stdout, run.Stderr)
+	}
+	empty := t.TempDir()
+	writeFiles(t, empty, map[string]string{"k/README": "x\n"})
+	run = execWithKits(checkInstallDisposition, "check-install-disposition", empty, &gatetest.Tree{}, gatetest.Knobs{}, []string{"k"}, nil)
+	if run.Code != 2 || !strings.Contains(run.Stderr, "enumerate no check-*.sh or check-*.gate") {
+		t.Fatalf("no gates: exit %d\n%s%s", run.Code, run.Stdout, run.Stderr)
+	}
+}

@@ -37,6 +37,7 @@ check-gate-fail-closed
 check-gate-fixture-coverage
 check-gate-output
 check-identity
+check-install-disposition
 check-pipe-membership
 check-portability-floor
 check-projection-roster
