@@ -1,6 +1,7 @@
 package gates
 
 import (
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -263,5 +264,41 @@ func TestInstallDispositionReading(t *testing.T) {
 	run = execWithKits(checkInstallDisposition, "check-install-disposition", empty, &gatetest.Tree{}, gatetest.Knobs{}, []string{"k"}, nil)
 	if run.Code != 2 || !strings.Contains(run.Stderr, "enumerate no check-*.sh or check-*.gate") {
 		t.Fatalf("no gates: exit %d\n%s%s", run.Code, run.Stdout, run.Stderr)
+	}
+}
+
+// noRepo is a tree outside any repository: its listing refuses.
+type noRepo struct{ *gatetest.Tree }
+
+func (noRepo) Files() ([]string, error) { return nil, errors.New("not inside a git repository") }
+
+func TestExemptionTasksPostures(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"q.md":               "## Technical Debt\n### alive\n## Done\n### gone\n",
+		"scripts/check-a.sh": "# port-until: gone\n",
+		"other/check-b.sh":   "# port-until: alive\n",
+	})
+	knobs := gatetest.Knobs{"GATE_SDK_QUEUE_FILE": "q.md"}
+	// No repository: the tree half is empty, the declaration half asserts.
+	run := gatetest.Exec(checkGateExemptionTasks, "check-gate-exemption-tasks", dir, noRepo{&gatetest.Tree{}}, knobs, nil)
+	if run.Code != 1 || !strings.Contains(run.Stdout, "scripts/check-a.sh:1: # port-until: gone names no live task in q.md") {
+		t.Fatalf("no repository: exit %d\n%s%s", run.Code, run.Stdout, run.Stderr)
+	}
+	// Operands: a queue and the dirs to read.
+	run = gatetest.Exec(checkGateExemptionTasks, "check-gate-exemption-tasks", dir, noRepo{&gatetest.Tree{}}, gatetest.Knobs{}, nil, "q.md", "other")
+	if run.Code != 0 || !strings.Contains(run.Stdout, "1 annotated file out of scope") {
+		t.Fatalf("operands: exit %d\n%s%s", run.Code, run.Stdout, run.Stderr)
+	}
+	// An unreadable queue refuses, with nothing half-reported.
+	run = gatetest.Exec(checkGateExemptionTasks, "check-gate-exemption-tasks", dir, noRepo{&gatetest.Tree{}}, gatetest.Knobs{"GATE_SDK_QUEUE_FILE": "nope.md"}, nil)
+	if run.Code != 2 || run.Stdout != "" || !strings.Contains(run.Stderr, "cannot read the queue nope.md") {
+		t.Fatalf("unreadable queue: exit %d\n%s%s", run.Code, run.Stdout, run.Stderr)
+	}
+	// A queue whose live span never opens has no live slug.
+	writeFiles(t, dir, map[string]string{"q2.md": "## Done\n### alive\n"})
+	run = gatetest.Exec(checkGateExemptionTasks, "check-gate-exemption-tasks", dir, noRepo{&gatetest.Tree{}}, gatetest.Knobs{"GATE_SDK_QUEUE_FILE": "q2.md"}, nil, "q2.md", "other")
+	if run.Code != 0 {
+		t.Fatalf("out of scope only: exit %d\n%s%s", run.Code, run.Stdout, run.Stderr)
 	}
 }

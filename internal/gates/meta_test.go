@@ -19,6 +19,7 @@ var metaDefaults = map[string]string{
 	"GATE_SDK_PRUNE_DIRS":   "target .git node_modules .tmp gate-tests worktrees",
 	"GATE_SDK_NATIVE_CRATE": ".",
 	"GATE_SDK_NATIVE_SRC":   "internal",
+	"GATE_SDK_QUEUE_FILE":   "TASK-QUEUE.md",
 }
 
 // loadCase reads a fixture case dir into an in-memory tree (every file is

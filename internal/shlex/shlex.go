@@ -118,7 +118,8 @@ type Token struct {
 	Expands bool
 	// Subs are the command lists nested in the word, in source order.
 	Subs []Sub
-	// Elems are the elements of an array assignment's "( … )" list.
+	// Elems are the elements of an array assignment's "( … )" list, with
+	// each comment inside the list as a Comment token in its place.
 	Elems []Token
 	// Fd is a redirection's explicit fd prefix ("2", "{fd}"), if any.
 	Fd string
@@ -1045,12 +1046,15 @@ func (lx *lexer) arrayElems(t *Token) error {
 				return lx.errAt(lx.i, "here-document inside an array assignment is beyond this lexer")
 			}
 		case c == '#':
+			start := lx.i
 			j := strings.IndexByte(lx.src[lx.i:], '\n')
 			if j < 0 {
 				lx.i = len(lx.src)
 			} else {
 				lx.i += j
 			}
+			raw := lx.src[start:lx.i]
+			t.Elems = append(t.Elems, Token{Kind: Comment, Raw: raw, Value: raw, Pos: Pos{Offset: start}, End: Pos{Offset: lx.i}})
 		case isMeta(c) && !((c == '<' || c == '>') && lx.peek(1) == '('):
 			return lx.errAt(lx.i, "unexpected %q in an array assignment", c)
 		default:

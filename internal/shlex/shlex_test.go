@@ -94,7 +94,7 @@ var table = []struct {
 	{"group", "{ a; b; } | c", "W:{ W:a O:; W:b O:; W:} O:| W:c"},
 	{"proc-sub", "diff <(a) >(b)", "W:diff W:<(a)[W:a] W:>(b)[W:b]"},
 	{"array-assign", "a=(x \"y z\" $(w))", "W:a=(x \"y z\" $(w)){W:x W:y z W:$(w)[W:w]}"},
-	{"array-multiline", "a=(\n  x # c\n  y\n)", "W:a=(\n  x # c\n  y\n){W:x W:y}"},
+	{"array-multiline", "a=(\n  x # c\n  y\n)", "W:a=(\n  x # c\n  y\n){W:x C:# c W:y}"},
 	{"case", "case $x in a|b) echo;; *) y;; esac", "W:case W:$x W:in P:a P:| P:b P:) W:echo O:;; P:* P:) W:y O:;; W:esac"},
 	{"case-paren", "case x in (a) b ;; esac", "W:case W:x W:in P:( P:a P:) W:b O:;; W:esac"},
 	{"case-in-sub", "v=$(case x in a) echo;; esac)", "W:v=$(case x in a) echo;; esac)[W:case W:x W:in P:a P:) W:echo O:;; W:esac]"},

@@ -33,6 +33,7 @@ check-graph
 check-identity
 check-kit-enum
 check-front-end-fail-open
+check-gate-exemption-tasks
 check-gate-fail-closed
 check-gate-fixture-coverage
 check-gate-output

@@ -1,0 +1,3 @@
+#!/usr/bin/env bash
+# port-until: no-such-slug
+echo x
