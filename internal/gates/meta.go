@@ -26,6 +26,7 @@ func metaGates() []gate.Def {
 		{Name: "check-gate-fail-closed", Rule: checkGateFailClosed, Knobs: []string{kits}},
 		{Name: "check-pipe-membership", Rule: checkPipeMembership, Knobs: append([]string{"GATE_SDK_TESTS_DIR"}, prune...)},
 		{Name: "check-gate-fixture-coverage", Rule: checkGateFixtureCoverage, Knobs: []string{kits, "GATE_SDK_TESTS_DIR"}},
+		{Name: "check-assertion-strength", Rule: checkAssertionStrength, Knobs: []string{kits, "GATE_SDK_ASSERTION_STRENGTH_WINDOW"}},
 		{Name: "check-front-end-fail-open", Rule: checkFrontEndFailOpen},
 		{Name: "check-gate-exemption-tasks", Rule: checkGateExemptionTasks, Knobs: append([]string{kits, "GATE_SDK_QUEUE_FILE", "GATE_SDK_NATIVE_CRATE"}, prune...)},
 		{Name: "check-gate-output", Rule: checkGateOutput, Knobs: []string{kits, "GATE_SDK_NATIVE_CRATE", "GATE_SDK_NATIVE_SRC"}},

@@ -3,9 +3,11 @@ package gates
 import (
 	"errors"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/gate/gatetest"
 )
 
@@ -300,5 +302,38 @@ func TestExemptionTasksPostures(t *testing.T) {
 	run = gatetest.Exec(checkGateExemptionTasks, "check-gate-exemption-tasks", dir, noRepo{&gatetest.Tree{}}, gatetest.Knobs{"GATE_SDK_QUEUE_FILE": "q2.md"}, nil, "q2.md", "other")
 	if run.Code != 0 {
 		t.Fatalf("out of scope only: exit %d\n%s%s", run.Code, run.Stdout, run.Stderr)
+	}
+}
+
+func TestExitContract(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"k/bin/a.sh": "#!/usr/bin/env bash\n# usage: a.sh\n#   exit: 0 OK, 1 PAUSE, 2 STALE RESET-OK\n# exit: 3 WAIT, 4 WAIT, X 5\necho\n# exit: 6 BELOW-THE-HEADER\n",
+	})
+	c := &gate.Context{Dir: dir}
+	got, err := exitContract(c, "k/bin/a.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{"PAUSE": 1, "STALE": 2, "RESET-OK": 2}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("exitContract = %v, want %v", got, want)
+	}
+	run := gatetest.Exec(checkAssertionStrength, "check-assertion-strength", dir, &gatetest.Tree{}, gatetest.Knobs{"GATE_SDK_ASSERTION_STRENGTH_WINDOW": "x"}, nil, "k/bin")
+	if run.Code != 2 || !strings.Contains(run.Stderr, "not a count of lines") {
+		t.Fatalf("bad window: exit %d\n%s%s", run.Code, run.Stdout, run.Stderr)
+	}
+	run = gatetest.Exec(checkAssertionStrength, "check-assertion-strength", dir, &gatetest.Tree{}, gatetest.Knobs{}, nil)
+	if run.Code != 2 || !strings.Contains(run.Stderr, "nothing to read") {
+		t.Fatalf("no dirs: exit %d\n%s%s", run.Code, run.Stdout, run.Stderr)
+	}
+	for _, tc := range []struct {
+		text string
+		code int
+		want bool
+	}{{`[ "$rc" -eq 1 ]`, 1, true}, {`(( rc == 2 ))`, 2, true}, {"case $rc in\n  1) ok ;;\nesac", 1, true}, {`[ "$rc" -eq 10 ]`, 1, false}, {`echo 1`, 1, false}} {
+		if got := comparesCode(tc.text, tc.code); got != tc.want {
+			t.Errorf("comparesCode(%q, %d) = %v", tc.text, tc.code, got)
+		}
 	}
 }

@@ -24,6 +24,7 @@ check-action-permissions
 check-action-pinning
 check-action-run-path
 check-action-run-shell
+check-assertion-strength
 check-commit-msg
 check-commit-subject
 check-core-files

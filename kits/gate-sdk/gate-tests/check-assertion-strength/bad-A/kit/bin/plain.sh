@@ -1,0 +1,3 @@
+#!/usr/bin/env bash
+# plain.sh — declares no exit contract.
+exit 0
