@@ -42,6 +42,7 @@ func compileTemplate(src string) (*template, error) {
 		}
 		inner := rest[open+1 : open+end]
 		rest = rest[open+end+1:]
+		// path-dialect-exempt: a "/" after a placeholder is the template's join syntax, not a rooted path
 		p := tpart{join: strings.HasPrefix(rest, "/")}
 		switch {
 		case inner == "@exe":

@@ -65,6 +65,7 @@ fi
 # the first newline, the prefix runs to its own (a newline inside a path
 # component survives).
 # assertions B, C: no repository, or one git refuses.
+# spec: gate-sdk/SPEC.md §The path-dialect contract — the answer is entered with cd and read back with pwd -P below; the text form only walks the prefix for a skipped nested repository
 _rg_out="$(git rev-parse --show-toplevel --show-prefix 2>/dev/null && printf x)"
 if [ "${_rg_out%x}" = "$_rg_out" ]; then
 	if _gate_cwd_marked; then

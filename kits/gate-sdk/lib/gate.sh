@@ -516,6 +516,7 @@ gate_find() {
 # repository, a --separate-git-dir checkout, no repository).
 _gate_main_checkout_root() {
 	local out gd cd
+	# spec: gate-sdk/SPEC.md §The path-dialect contract — both answers are entered with cd and read back with pwd -P two lines down
 	out="$(git rev-parse --git-dir --git-common-dir 2>/dev/null)" || return 1
 	gd="${out%%$'\n'*}"
 	cd="${out#*$'\n'}"

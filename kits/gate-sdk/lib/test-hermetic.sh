@@ -311,8 +311,11 @@ gate_scratch_repo() {
 # no repository, the current scratch directory.
 gate_scratch_dir() {
 	[ -n "${_GATE_T_GATE-}" ] || _gate_t_die gate_scratch_dir 'call gate_sandbox first'
+	if gate_path_rooted "${1-}"; then
+		_gate_t_die gate_scratch_dir "usage: a scratch NAME is a relative path inside the sandbox, not '${1-}'"
+	fi
 	case ${1-} in
-	'' | /* | . | .. | ./* | ../* | */../* | */..)
+	'' | . | .. | ./* | ../* | */../* | */..)
 		_gate_t_die gate_scratch_dir "usage: a scratch NAME is a relative path inside the sandbox, not '${1-}'"
 		;;
 	esac

@@ -40,6 +40,7 @@ check-gate-fixture-coverage
 check-gate-output
 check-identity
 check-install-disposition
+check-path-dialect
 check-pipe-membership
 check-portability-floor
 check-projection-roster

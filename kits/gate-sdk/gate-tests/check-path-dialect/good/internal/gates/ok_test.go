@@ -1,0 +1,6 @@
+package gates
+
+import "os"
+
+// Tests may read the cwd: they ship to no consumer.
+func cwdForTest() (string, error) { return os.Getwd() }
