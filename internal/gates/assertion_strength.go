@@ -59,11 +59,7 @@ func checkAssertionStrength(c *gate.Context) int {
 		kitRoot, _ := splitDir(strings.TrimRight(d, "/"))
 		for _, path := range files {
 			scripts++
-			data, err := readFile(c, path)
-			if err != nil {
-				return c.Refuse("cannot read %s: %v", path, unwrapPath(err))
-			}
-			toks, err := lexShell(path, data)
+			data, toks, err := readLexed(c, path)
 			if err != nil {
 				return c.RefuseErr(err)
 			}

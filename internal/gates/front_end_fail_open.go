@@ -8,6 +8,7 @@ package gates
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -68,12 +69,12 @@ func checkFrontEndFailOpen(c *gate.Context) int {
 		// assertion A: the shell stub names exactly the set.
 		// assertion B: the PowerShell stub names exactly the set.
 		for _, arm := range want {
-			if !contains(got, arm) {
+			if !slices.Contains(got, arm) {
 				r.Add(gate.Finding{Class: stub.class, Path: path, Msg: fmt.Sprintf("the fail-open declaration omits %s, which the binary declares fail-open: a tree without the binary wedges at that arm", arm)})
 			}
 		}
 		for _, arm := range got {
-			if !contains(want, arm) {
+			if !slices.Contains(want, arm) {
 				r.Add(gate.Finding{Class: stub.class, Path: path, Msg: fmt.Sprintf("the fail-open declaration names %s, which the binary does not declare fail-open: its verdict would read as a silent 0 without the binary", arm)})
 			}
 		}
@@ -96,14 +97,10 @@ func readShDecl(path string, data []byte) ([]string, error) {
 		return nil, err
 	}
 	var decls []shlex.Token
-	shlex.Walk(toks, func(list []shlex.Token, _ *shlex.Sub) {
-		for _, p := range shlex.Split(list) {
-			for _, cmd := range p.Commands {
-				for _, w := range cmd.Words() {
-					if w.Kind == shlex.Word && strings.HasPrefix(w.Raw, "FAIL_OPEN_ARMS=") {
-						decls = append(decls, w)
-					}
-				}
+	forEachCommand(toks, func(cmd shlex.Command) {
+		for _, w := range cmd.Words() {
+			if w.Kind == shlex.Word && strings.HasPrefix(w.Raw, "FAIL_OPEN_ARMS=") {
+				decls = append(decls, w)
 			}
 		}
 	})

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -98,7 +99,7 @@ func checkGateAssertions(c *gate.Context) int {
 			}
 			var extra []string
 			for l := range marks {
-				if !contains(want, l) {
+				if !slices.Contains(want, l) {
 					extra = append(extra, l)
 				}
 			}
@@ -118,7 +119,7 @@ func checkGateAssertions(c *gate.Context) int {
 func defaultSpecs(c *gate.Context) []string {
 	var out []string
 	for _, p := range append([]string{registry.Join(c.GatesDir, "SPEC.md")}, kitSpecs(c)...) {
-		if st, err := os.Stat(runPath(c, p)); err == nil && !st.IsDir() && !contains(out, p) {
+		if st, err := os.Stat(runPath(c, p)); err == nil && !st.IsDir() && !slices.Contains(out, p) {
 			out = append(out, p)
 		}
 	}
@@ -330,20 +331,11 @@ func readMarkers(c *gate.Context, path string) (map[string]bool, bool, error) {
 func distinct(xs []string) []string {
 	var out []string
 	for _, x := range xs {
-		if !contains(out, x) {
+		if !slices.Contains(out, x) {
 			out = append(out, x)
 		}
 	}
 	return out
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // lettered reports labels spelling A, B, C … in order, none repeated.

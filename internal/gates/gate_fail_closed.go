@@ -6,7 +6,6 @@ package gates
 
 import (
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
 
@@ -44,11 +43,7 @@ func checkGateFailClosed(c *gate.Context) int {
 	})
 	captures, exempt, inMemory := 0, 0, 0
 	for _, path := range scripts {
-		data, err := os.ReadFile(runPath(c, path))
-		if err != nil {
-			return c.Refuse("cannot read %s: %v", path, unwrapPath(err))
-		}
-		toks, err := lexShell(path, data)
+		data, toks, err := readLexed(c, path)
 		if err != nil {
 			return c.RefuseErr(err)
 		}

@@ -117,21 +117,17 @@ func shellEmits(path string, data []byte) (clean, help bool, err error) {
 	if err != nil {
 		return false, false, err
 	}
-	shlex.Walk(toks, func(list []shlex.Token, _ *shlex.Sub) {
-		for _, p := range shlex.Split(list) {
-			for _, cmd := range p.Commands {
-				name, args := cmdName(cmd)
-				if name != "echo" && name != "printf" {
-					continue
-				}
-				for _, a := range args {
-					if strings.Contains(a.Value, ": clean") {
-						clean = true
-					}
-					if strings.HasPrefix(strings.TrimLeft(a.Value, " "), "help:") {
-						help = true
-					}
-				}
+	forEachCommand(toks, func(cmd shlex.Command) {
+		name, args := cmdName(cmd)
+		if name != "echo" && name != "printf" {
+			return
+		}
+		for _, a := range args {
+			if strings.Contains(a.Value, ": clean") {
+				clean = true
+			}
+			if strings.HasPrefix(strings.TrimLeft(a.Value, " "), "help:") {
+				help = true
 			}
 		}
 	})

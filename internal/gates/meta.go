@@ -250,3 +250,15 @@ func addInLineOrder(r *gate.Report, found []gate.Finding) {
 		r.Add(f)
 	}
 }
+
+// forEachCommand calls fn on every command of toks and of every list
+// nested in it.
+func forEachCommand(toks []shlex.Token, fn func(cmd shlex.Command)) {
+	shlex.Walk(toks, func(list []shlex.Token, _ *shlex.Sub) {
+		for _, p := range shlex.Split(list) {
+			for _, cmd := range p.Commands {
+				fn(cmd)
+			}
+		}
+	})
+}

@@ -337,3 +337,40 @@ func TestExitContract(t *testing.T) {
 		}
 	}
 }
+
+func TestPathDialectRefusesOutsideARepository(t *testing.T) {
+	run := gatetest.Exec(checkPathDialect, "check-path-dialect", t.TempDir(), noRepo{&gatetest.Tree{}}, gatetest.Knobs{}, nil)
+	if run.Code != 2 || !strings.Contains(run.Stderr, "not inside a git repository") {
+		t.Fatalf("exit %d\n%s%s", run.Code, run.Stdout, run.Stderr)
+	}
+	run = gatetest.Exec(checkPipeMembership, "check-pipe-membership", t.TempDir(), noRepo{&gatetest.Tree{}}, gatetest.Knobs{}, nil)
+	if run.Code != 2 || !strings.Contains(run.Stderr, "not inside a git repository") {
+		t.Fatalf("pipe-membership: exit %d\n%s%s", run.Code, run.Stdout, run.Stderr)
+	}
+}
+
+func TestPathDialectShellReading(t *testing.T) {
+	for _, tc := range []struct {
+		body string
+		code int
+	}{
+		{`cd "$(git rev-parse --show-toplevel)"`, 0},
+		{`cd $(git rev-parse --show-toplevel)`, 0},
+		{"t=`git rev-parse --show-toplevel`", 1},
+		{`t="$(git rev-parse --show-toplevel 2>/dev/null)"`, 1},
+		{`t="$(git rev-parse --show-toplevel &>/dev/null)"`, 0},
+		{`t="$(git rev-parse --show-toplevel 1>/dev/null; git rev-parse --git-dir)"`, 1},
+		{`echo "$(git rev-parse --show-toplevel)"` + " # spec: gate-sdk/SPEC.md §The path-dialect contract — printed for the user only", 0},
+		{`echo 'x=$(git rev-parse --show-toplevel)'`, 0},
+		{`cd "$(git rev-parse --show-toplevel)/sub"`, 1},
+		{`[[ $p = /* ]]`, 1},
+		{`[[ $p == /*/sub ]]`, 0},
+		{`[[ "$p" == '/*' ]]`, 0},
+	} {
+		tree := &gatetest.Tree{Data: map[string]string{"a.sh": tc.body + "\n"}}
+		run := gatetest.Exec(checkPathDialect, "check-path-dialect", t.TempDir(), tree, gatetest.Knobs{"GATE_SDK_NATIVE_SRC": "internal"}, nil)
+		if run.Code != tc.code {
+			t.Errorf("%q: exit %d, want %d\n%s%s", tc.body, run.Code, tc.code, run.Stdout, run.Stderr)
+		}
+	}
+}

@@ -78,18 +78,14 @@ func checkPipeMembership(c *gate.Context) int {
 // pipefail, or a flag word ending in o before pipefail (set -euo pipefail).
 func setsPipefail(toks []shlex.Token) bool {
 	found := false
-	shlex.Walk(toks, func(list []shlex.Token, _ *shlex.Sub) {
-		for _, p := range shlex.Split(list) {
-			for _, cmd := range p.Commands {
-				name, args := cmdName(cmd)
-				if name != "set" {
-					continue
-				}
-				for i := 0; i+1 < len(args); i++ {
-					if args[i+1].Value == "pipefail" && pipefailFlag.MatchString(args[i].Value) {
-						found = true
-					}
-				}
+	forEachCommand(toks, func(cmd shlex.Command) {
+		name, args := cmdName(cmd)
+		if name != "set" {
+			return
+		}
+		for i := 0; i+1 < len(args); i++ {
+			if args[i+1].Value == "pipefail" && pipefailFlag.MatchString(args[i].Value) {
+				found = true
 			}
 		}
 	})

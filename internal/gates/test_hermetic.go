@@ -55,7 +55,7 @@ func checkTestHermetic(c *gate.Context) int {
 		}
 		for _, path := range files {
 			tests++
-			toks, err := readLexed(c, path)
+			_, toks, err := readLexed(c, path)
 			if err != nil {
 				return c.RefuseErr(err)
 			}
@@ -80,11 +80,10 @@ func checkTestHermetic(c *gate.Context) int {
 		}
 		for _, path := range files {
 			smokes++
-			toks, err := readLexed(c, path)
+			data, toks, err := readLexed(c, path)
 			if err != nil {
 				return c.RefuseErr(err)
 			}
-			data, _ := os.ReadFile(runPath(c, path))
 			lines := strings.Split(string(data), "\n")
 			if !assignsCred(toks) {
 				continue // a smoke with no credential knob is not held
@@ -156,26 +155,25 @@ func dirFiles(c *gate.Context, dir, suffix string) ([]string, error) {
 	return out, nil
 }
 
-func readLexed(c *gate.Context, path string) ([]shlex.Token, error) {
+// readLexed reads a shell file named relative to the run directory and
+// lexes it; either failure is an error naming the file.
+func readLexed(c *gate.Context, path string) ([]byte, []shlex.Token, error) {
 	data, err := os.ReadFile(runPath(c, path))
 	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %v", path, unwrapPath(err))
+		return nil, nil, fmt.Errorf("cannot read %s: %v", path, unwrapPath(err))
 	}
-	return lexShell(path, data)
+	toks, err := lexShell(path, data)
+	return data, toks, err
 }
 
 // sourcesHermetic reports a `.` or `source` command whose operand ends in
 // lib/test-hermetic.sh.
 func sourcesHermetic(toks []shlex.Token) bool {
 	found := false
-	shlex.Walk(toks, func(list []shlex.Token, _ *shlex.Sub) {
-		for _, p := range shlex.Split(list) {
-			for _, cmd := range p.Commands {
-				name, args := cmdName(cmd)
-				if (name == "." || name == "source") && len(args) > 0 && hermeticLib.MatchString(args[0].Value) {
-					found = true
-				}
-			}
+	forEachCommand(toks, func(cmd shlex.Command) {
+		name, args := cmdName(cmd)
+		if (name == "." || name == "source") && len(args) > 0 && hermeticLib.MatchString(args[0].Value) {
+			found = true
 		}
 	})
 	return found
