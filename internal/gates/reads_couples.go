@@ -382,17 +382,19 @@ func shellRoot(arg, kit string) (string, bool) {
 			return "", false
 		}
 		rest := strings.TrimPrefix(arg, "$KIT")
+		// path-dialect-exempt: a "/" after $KIT is the shell word's join, not a rooted path
 		if rest != "" && !strings.HasPrefix(rest, "/") || strings.Contains(rest, "$") {
 			return "", false
 		}
 		return clean(kit + rest), true
 	case strings.HasPrefix(arg, "$REPO_ROOT"):
 		rest := strings.TrimPrefix(arg, "$REPO_ROOT")
+		// path-dialect-exempt: a "/" after $REPO_ROOT is the shell word's join, not a rooted path
 		if rest != "" && !strings.HasPrefix(rest, "/") || strings.Contains(rest, "$") {
 			return "", false
 		}
 		return clean(rest), true
-	case strings.ContainsAny(arg, "$`*?") || strings.HasPrefix(arg, "/"):
+	case strings.ContainsAny(arg, "$`*?") || walk.PathRoot(arg):
 		return "", false
 	case arg == "." || arg == "":
 		return "", true

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gate-sdk/gates/internal/glob"
 	"github.com/gate-sdk/gates/internal/registry"
+	"github.com/gate-sdk/gates/internal/walk"
 )
 
 // Finding is one check-graph violation: the assertion's letter, where,
@@ -198,7 +199,7 @@ func orDot(s string) string {
 // under joins ref onto dir lexically, answering false when the result
 // leaves dir or ref is rooted.
 func under(dir, ref string) (string, bool) {
-	if strings.HasPrefix(ref, "/") {
+	if walk.PathRoot(ref) {
 		return "", false
 	}
 	var parts []string
