@@ -62,7 +62,7 @@ func TestBashCompletionOffersCandidates(t *testing.T) {
 		want []string
 	}{
 		{"gates check-action-p", []string{"check-action-permissions", "check-action-pinning"}},
-		{"gates check-pa", []string{"check-pass"}}, // the consumer's registered .sh gate
+		{"gates check-pas", []string{"check-pass"}}, // the consumer's registered .sh gate
 		{"gates --emit kn", []string{"knob-roster", "knob-values"}},
 		{"gates --emit knob-values GATE_SDK_PRUNE_", []string{"GATE_SDK_PRUNE_DIRS", "GATE_SDK_PRUNE_EXTRA_DIRS"}},
 		{"gates --only check-f", []string{"check-fail"}},
