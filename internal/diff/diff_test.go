@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 )
 
 func TestNormalExamples(t *testing.T) {
@@ -134,7 +133,7 @@ func TestNormalAgainstGNUDiff(t *testing.T) {
 	type pair struct{ a, b []string }
 	r := rand.New(rand.NewSource(1))
 	var cases []pair
-	for n := range 4000 {
+	for n := range 1200 {
 		alphabet := 2 + r.Intn(5)
 		var a, b []string
 		switch n % 3 {
@@ -149,8 +148,8 @@ func TestNormalAgainstGNUDiff(t *testing.T) {
 		}
 		cases = append(cases, pair{a, b})
 	}
-	// One diff process per case, a few at a time, under a time budget.
-	deadline := time.Now().Add(9 * time.Second)
+	// One diff process per case, a few at a time. The count is fixed, so a
+	// loaded machine runs the same cases, only slower.
 	var mu sync.Mutex
 	done := 0
 	var wg sync.WaitGroup
@@ -160,7 +159,7 @@ func TestNormalAgainstGNUDiff(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			dir := t.TempDir()
-			for i := w; i < len(cases) && time.Now().Before(deadline); i += workers {
+			for i := w; i < len(cases); i += workers {
 				c := cases[i]
 				want := gnuDiff(t, bin, dir, c.a, c.b)
 				got := Normal(c.a, c.b)
@@ -175,8 +174,8 @@ func TestNormalAgainstGNUDiff(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if done < 1000 && !t.Failed() {
-		t.Fatalf("only %d cases ran before the deadline", done)
+	if done != len(cases) && !t.Failed() {
+		t.Fatalf("%d of %d cases ran", done, len(cases))
 	}
 	t.Logf("%d random cases identical to GNU diff", done)
 }
