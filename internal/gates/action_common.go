@@ -7,9 +7,13 @@ package gates
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
+	"path"
+	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/walk"
@@ -19,14 +23,47 @@ import (
 // actionScan is a check-action-* member's corpus.
 type actionScan struct {
 	root  string   // the scan root as the operand spelled it, "." by default
-	files []string // matching tracked paths, relative to the run directory, sorted
+	files []string // matching walked paths, relative to the run directory, sorted
+	set   *scanSet
 }
 
 var yamlExts = []string{".yml", ".yaml"}
 
+// scanSet is one filesystem walk of a scan root with the shared prune set,
+// and each walked file's bytes and reading, made at most once per process
+// and shared by every check-action-* member that scans the same root of
+// the same tree.
+type scanSet struct {
+	once  sync.Once
+	files []string
+	err   error
+
+	mu   sync.Mutex
+	docs map[string]*scanDoc
+}
+
+type scanDoc struct {
+	once sync.Once
+	data []byte
+	file *workflow.File
+	err  error
+}
+
+// scanKey names a walk: the tree snapshot it serves (one per process run),
+// the run directory, the canonical scan root and the prune set.
+type scanKey struct {
+	tree  gate.Tree
+	dir   string
+	root  string
+	prune string
+}
+
+var scans sync.Map // scanKey -> *scanSet
+
 // scanActions resolves the scan root (the one optional operand) and the
-// files under it with one of exts. A second operand, or a root that is
-// not a directory, is refused: the gate could not decide what to read.
+// files under it with one of exts. A second operand, or a root that leaves
+// the run directory or is not a directory, is refused: the gate could not
+// decide what to read.
 func scanActions(c *gate.Context, exts ...string) (actionScan, error) {
 	s := actionScan{root: "."}
 	switch len(c.Args) {
@@ -36,36 +73,146 @@ func scanActions(c *gate.Context, exts ...string) (actionScan, error) {
 	default:
 		return s, fmt.Errorf("takes at most one operand (the scan root), got %d", len(c.Args))
 	}
-	rel := treePath(c, s.root)
-	if walk.PathRoot(rel) {
-		return s, fmt.Errorf("scan root %s is outside the run directory", s.root)
-	}
-	if rel != "." {
-		fi, err := os.Stat(c.Dir + "/" + rel)
-		if err != nil || !fi.IsDir() {
-			return s, fmt.Errorf("scan root %s is not a directory", s.root)
-		}
+	rel, err := scanRoot(c, s.root)
+	if err != nil {
+		return s, err
 	}
 	ps, err := pruneSet(c)
 	if err != nil {
 		return s, err
 	}
-	all, err := c.Tree.Files()
-	if err != nil {
-		return s, err
+	key := scanKey{tree: c.Tree, dir: c.Dir, root: rel, prune: strings.Join(ps.Names(), " ")}
+	v, _ := scans.LoadOrStore(key, &scanSet{docs: map[string]*scanDoc{}})
+	set := v.(*scanSet)
+	set.once.Do(func() { set.files, set.err = walkScan(c, rel, ps) })
+	if set.err != nil {
+		return s, set.err
+	}
+	s.set = set
+	for _, f := range set.files {
+		if hasExt(f, exts) {
+			s.files = append(s.files, f)
+		}
 	}
 	c.Recorder.Note(rel)
-	s.files = workflow.Corpus(all, rel, ps.PathPruned, exts...)
 	return s, nil
 }
 
-// readWorkflow reads one walked file through the shared reader.
-func readWorkflow(c *gate.Context, path string) (*workflow.File, error) {
-	data, err := c.Tree.Read(path)
-	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %w", path, err)
+// scanRoot answers the scan root relative to the run directory, cleaned,
+// so every spelling of one directory (.github/./workflows, a//b,
+// x/../.github) is the same root. One outside the run directory, or not a
+// directory, is refused.
+func scanRoot(c *gate.Context, root string) (string, error) {
+	rel := treePath(c, root)
+	if !walk.PathRoot(rel) {
+		rel = path.Clean(rel)
 	}
-	return workflow.Read(path, data), nil
+	if walk.PathRoot(rel) || rel == ".." || strings.HasPrefix(rel, "../") {
+		return "", fmt.Errorf("scan root %s is outside the run directory", root)
+	}
+	full := c.Dir
+	if rel != "." {
+		full = c.Dir + "/" + rel
+	}
+	fi, err := os.Stat(full)
+	if err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("scan root %s is not a directory", root)
+	}
+	if rel != "." {
+		// A root reached through a symbolic link must still land inside
+		// the run directory.
+		top, err1 := filepath.EvalSymlinks(c.Dir)
+		real, err2 := filepath.EvalSymlinks(full)
+		if err1 != nil || err2 != nil {
+			return "", fmt.Errorf("scan root %s cannot be resolved", root)
+		}
+		if r, err := filepath.Rel(top, real); err != nil || r == ".." || strings.HasPrefix(r, "../") {
+			return "", fmt.Errorf("scan root %s is outside the run directory", root)
+		}
+	}
+	return rel, nil
+}
+
+// walkScan walks the scan root once: every regular file (or symbolic link
+// to one) below it, outside the pruned directories, spelled relative to the
+// run directory and sorted.
+func walkScan(c *gate.Context, rel string, ps walk.PruneSet) ([]string, error) {
+	base := c.Dir
+	if rel != "." {
+		base = c.Dir + "/" + rel
+	}
+	var out []string
+	err := walk.Walk(base, walk.Options{Prune: ps}, func(p string, d fs.DirEntry) error {
+		if d.IsDir() {
+			return nil
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			fi, err := os.Stat(base + "/" + p)
+			if err != nil || !fi.Mode().IsRegular() {
+				return nil
+			}
+		} else if !d.Type().IsRegular() {
+			return nil
+		}
+		if rel != "." {
+			p = rel + "/" + p
+		}
+		out = append(out, p)
+		return nil
+	})
+	sort.Strings(out)
+	return out, err
+}
+
+func hasExt(p string, exts []string) bool {
+	for _, e := range exts {
+		if strings.HasSuffix(p, e) && len(p) > len(e) && !strings.HasSuffix(p, "/"+e) {
+			return true
+		}
+	}
+	return false
+}
+
+func (s actionScan) doc(p string) *scanDoc {
+	s.set.mu.Lock()
+	defer s.set.mu.Unlock()
+	d := s.set.docs[p]
+	if d == nil {
+		d = &scanDoc{}
+		s.set.docs[p] = d
+	}
+	return d
+}
+
+// readBytes answers a walked file's bytes, read once per process: a
+// tracked file through the shared snapshot, an untracked one (or a link,
+// followed) from the disk.
+func (s actionScan) readBytes(c *gate.Context, p string) ([]byte, error) {
+	d := s.doc(p)
+	d.once.Do(func() {
+		mode, tracked := c.Tree.Mode(p)
+		if tracked && mode != 0o120000 {
+			d.data, d.err = c.Tree.Read(p)
+		} else {
+			d.data, d.err = os.ReadFile(runPath(c, p))
+		}
+		if d.err != nil {
+			d.err = fmt.Errorf("cannot read %s: %w", p, d.err)
+			return
+		}
+		if hasExt(p, yamlExts) {
+			d.file = workflow.Read(p, d.data)
+		}
+	})
+	return d.data, d.err
+}
+
+// read answers a walked YAML file's reading through the shared reader.
+func (s actionScan) read(c *gate.Context, p string) (*workflow.File, error) {
+	if _, err := s.readBytes(c, p); err != nil {
+		return nil, err
+	}
+	return s.doc(p).file, nil
 }
 
 // plural spells a count with its noun.
@@ -92,25 +239,65 @@ func causes(order []string, counts map[string]int) string {
 
 // shapes tallies what a scan met: the workflows it judged, and the
 // composite actions and other YAML files the Actions-shape predicate
-// passed over.
-type shapes struct{ workflows, actions, other int }
+// passed over (unparsable ones among them counted apart).
+type shapes struct{ workflows, actions, other, unparsable int }
+
+// note counts one file the predicate passed over.
+func (n *shapes) note(f *workflow.File) {
+	switch {
+	case f.Rejected != nil:
+		n.unparsable++
+	case f.Shape.Composite():
+		n.actions++
+	default:
+		n.other++
+	}
+}
+
+// unparsed renders the count of skipped unparsable files for a clean line
+// ("" when there are none, so clean lines over parsable trees keep their
+// words).
+func (n shapes) unparsed() string {
+	if n.unparsable == 0 {
+		return ""
+	}
+	return "; " + plural(n.unparsable, "YAML file", "YAML files") + " the parser rejects skipped (none looks like a workflow or an action)"
+}
+
+// unparsedOutside renders, for a clean line that already counts the files
+// outside the Actions shape, how many of them the parser rejected.
+func unparsedOutside(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return " (" + plural(n, "of them", "of them") + " the parser rejects)"
+}
+
+// rejected answers the refusal of a file the parser rejected that looks
+// like a workflow or an action; nil for any other file.
+func rejected(f *workflow.File) error {
+	if f.Rejected != nil && f.Suspect {
+		return f.Rejected
+	}
+	return nil
+}
 
 // eachWorkflow reads every scanned file through the shared reader and
 // hands each file of the workflow shape to fn, counting the rest. A file
-// that cannot be read, or an error fn returns, ends the scan.
-func eachWorkflow(c *gate.Context, files []string, fn func(path string, f *workflow.File) error) (shapes, error) {
+// that cannot be read, a rejected file that looks like a workflow or an
+// action, or an error fn returns, ends the scan.
+func eachWorkflow(c *gate.Context, scan actionScan, fn func(path string, f *workflow.File) error) (shapes, error) {
 	var n shapes
-	for _, p := range files {
-		f, err := readWorkflow(c, p)
+	for _, p := range scan.files {
+		f, err := scan.read(c, p)
 		if err != nil {
 			return n, err
 		}
+		if err := rejected(f); err != nil {
+			return n, err
+		}
 		if !f.Shape.Workflow() {
-			if f.Shape.Composite() {
-				n.actions++
-			} else {
-				n.other++
-			}
+			n.note(f)
 			continue
 		}
 		n.workflows++
@@ -119,6 +306,17 @@ func eachWorkflow(c *gate.Context, files []string, fn func(path string, f *workf
 		}
 	}
 	return n, nil
+}
+
+// danglingMarkers reports each exemption marker that precedes no step and
+// no job.
+func danglingMarkers(path, marker string, lines []int) []gate.Finding {
+	var out []gate.Finding
+	for _, l := range lines {
+		out = append(out, gate.Finding{Class: "dangling", Path: path, Line: l,
+			Msg: "# " + marker + ": precedes no step and no job, so it exempts nothing"})
+	}
+	return out
 }
 
 // bareMarkers reports each exemption marker written without a reason.

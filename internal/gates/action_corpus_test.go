@@ -66,7 +66,9 @@ func TestActionCorpus(t *testing.T) {
 	}
 	env := map[string]string{"PATH": os.Getenv("PATH")}
 	run := func(def gate.Def, tree map[string]string) gatetest.Run {
-		return gatetest.Exec(def.Rule, def.Name, t.TempDir(), &gatetest.Tree{Data: tree, Modes: modes}, actionKnobs(corpusKnobs), env)
+		dir := t.TempDir()
+		writeTree(t, dir, tree)
+		return gatetest.Exec(def.Rule, def.Name, dir, &gatetest.Tree{Data: tree, Modes: modes}, actionKnobs(corpusKnobs), env)
 	}
 	perFile := map[string][]string{}
 	note := func(path, name, line string) {

@@ -15,7 +15,8 @@ const ghRepoMarker = "gh-repo-exempt"
 
 var ghRepoHelps = map[string]string{
 	"context": "give the job a repository for gh: an actions/checkout step before its first gh call, or GH_REPO: ${{ github.repository }} in the workflow's, the job's or each calling step's env:, or --repo on every gh call; one arm must hold for every call",
-	"bare":    "write the reason after the marker (# gh-repo-exempt: <why this job needs no repository context>); a marker with no reason exempts nothing",
+	"bare":     "write the reason after the marker (# gh-repo-exempt: <why this job needs no repository context>); a marker with no reason exempts nothing",
+	"dangling": "put the marker on the line before the step (or the job) it exempts; a marker that precedes neither exempts nothing",
 }
 
 func checkActionGhRepo(c *gate.Context) int {
@@ -30,10 +31,11 @@ func checkActionGhRepo(c *gate.Context) int {
 	held, inert, exempt := 0, 0, 0
 	// assertion A: a workflow is the subject; an action is skipped and
 	// counted (its caller's job owns the context).
-	n, err := eachWorkflow(c, scan.files, func(p string, f *workflow.File) error {
+	n, err := eachWorkflow(c, scan, func(p string, f *workflow.File) error {
 		w := workflow.Walk(f, workflow.WalkOptions{Marker: ghRepoMarker})
 		// assertion B: a marker's reason is required.
 		found := bareMarkers(p, ghRepoMarker, w.Bare)
+		found = append(found, danglingMarkers(p, ghRepoMarker, w.Dangling)...)
 		for _, jw := range w.Jobs {
 			switch {
 			case jw.Exempt:
@@ -61,17 +63,18 @@ func checkActionGhRepo(c *gate.Context) int {
 	for _, f := range all {
 		r.Add(f)
 	}
-	return r.Done(fmt.Sprintf("%s calling gh with a repository context, %s without gh, %s exempt; %s, %s skipped",
+	return r.Done(fmt.Sprintf("%s calling gh with a repository context, %s without gh, %s exempt; %s, %s skipped%s",
 		plural(held, "job", "jobs"), plural(inert, "job", "jobs"), plural(exempt, "job", "jobs"),
-		plural(n.workflows, "workflow", "workflows"), plural(n.actions, "action", "actions")))
+		plural(n.workflows, "workflow", "workflows"), plural(n.actions, "action", "actions"), n.unparsed()))
 }
 
 // ghRepoArms holds a job to the three arms and says why none held.
 func ghRepoArms(w *workflow.Walked, jw *workflow.JobWalk) (bool, string) {
-	first := jw.Calls[0].Line
-	// assertion C: a checkout step on a line before the first call.
-	for _, l := range jw.Checkouts {
-		if l < first {
+	first := jw.Calls[0].Step
+	// assertion C: a checkout step before the step of the first call (step
+	// order, which a one-line flow workflow keeps and its lines do not).
+	for _, co := range jw.Checkouts {
+		if co.Step < first {
 			return true, ""
 		}
 	}
@@ -97,7 +100,7 @@ func ghRepoArms(w *workflow.Walked, jw *workflow.JobWalk) (bool, string) {
 	}
 	checkout := "no actions/checkout step"
 	if len(jw.Checkouts) > 0 {
-		checkout = fmt.Sprintf("actions/checkout (line %d) comes after the first gh call", jw.Checkouts[0])
+		checkout = fmt.Sprintf("actions/checkout (line %d) comes after the first gh call", jw.Checkouts[0].Line)
 	}
 	return false, checkout + ", GH_REPO not in scope of every call, --repo not on every call"
 }

@@ -48,36 +48,60 @@ func checkActionJobRef(c *gate.Context) int {
 	jobs := map[string]bool{}
 	workflows := 0
 	for _, p := range scan.files {
-		f, err := readWorkflow(c, p)
-		if err != nil {
-			return c.RefuseErr(err)
-		}
-		yaml := !strings.HasSuffix(p, ".md")
-		// assertion B: the job set is every job key under a top-level
-		// jobs:, read by the shared job partition.
-		if yaml && f.Shape.Jobs {
-			workflows++
-			for _, j := range f.Jobs {
-				jobs[j.ID] = true
+		var lines []string
+		if strings.HasSuffix(p, ".md") {
+			// Markdown is read as lines: it is no YAML.
+			data, err := scan.readBytes(c, p)
+			if err != nil {
+				return c.RefuseErr(err)
+			}
+			lines = mdLines(data)
+		} else {
+			f, err := scan.read(c, p)
+			if err != nil {
+				return c.RefuseErr(err)
+			}
+			// A file the parser rejects has no job set to read: refused
+			// when it looks like a workflow or an action, skipped
+			// otherwise.
+			if err := rejected(f); err != nil {
+				return c.RefuseErr(err)
+			}
+			if f.Rejected != nil {
+				continue
+			}
+			// assertion B: the job set is every job key under a top-level
+			// jobs:, read by the shared job partition.
+			if f.Shape.Jobs {
+				workflows++
+				for _, j := range f.Jobs {
+					jobs[j.ID] = true
+				}
+			}
+			// assertion C (YAML): only full-line comments are read.
+			for l := 1; l <= f.Lines(); l++ {
+				text := ""
+				if f.IsComment(l) {
+					text = f.Text(l)
+				}
+				lines = append(lines, text)
 			}
 		}
 		// assertion C: a reference is a one-line single-backtick span whose
-		// whole text a pattern matches: in markdown outside fences, in YAML
-		// on full-line comments.
+		// whole text a pattern matches, in markdown outside fences.
 		fence := ""
-		for l := 1; l <= f.Lines(); l++ {
-			text := f.Text(l)
-			if yaml {
-				if !f.IsComment(l) {
+		for i, text := range lines {
+			if strings.HasSuffix(p, ".md") {
+				var was string
+				was, fence = fence, mdFence(text, fence)
+				if was != "" || fence != "" {
 					continue
 				}
-			} else if fence = mdFence(text, fence); fence != "" || isFenceLine(text) {
-				continue
 			}
 			for _, span := range codeSpans(text) {
 				for _, re := range res {
 					if re.IsMatch(span) {
-						refs = append(refs, ref{p, l, span})
+						refs = append(refs, ref{p, i + 1, span})
 						break
 					}
 				}
@@ -97,31 +121,54 @@ func checkActionJobRef(c *gate.Context) int {
 		plural(workflows, "workflow", "workflows"), plural(len(scan.files), "file", "files")))
 }
 
-// isFenceLine reports a markdown fence line (``` or ~~~, up to three
-// spaces in).
-func isFenceLine(s string) bool {
-	t := strings.TrimLeft(s, " ")
-	return len(s)-len(t) <= 3 && (strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"))
+// mdLines splits markdown into lines (LF, CRLF or lone CR).
+func mdLines(data []byte) []string {
+	s := strings.ReplaceAll(string(data), "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\r", "\n")
+	s = strings.TrimSuffix(s, "\n")
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
 }
 
-// mdFence answers the open fence after line s, given the fence open before
-// it ("" when none): an opening line opens one, a closing line of the same
-// character and at least the same length closes it.
-func mdFence(s, open string) string {
-	if !isFenceLine(s) {
-		return open
-	}
+// fenceOpen answers the fence a line opens, by CommonMark's rule: up to
+// three spaces, then three or more backticks or tildes; a backtick fence's
+// info string holds no backtick (such a line is an inline code span, not a
+// fence). "" when the line opens none.
+func fenceOpen(s string) string {
 	t := strings.TrimLeft(s, " ")
+	if len(s)-len(t) > 3 || len(t) < 3 || (t[0] != '`' && t[0] != '~') {
+		return ""
+	}
 	ch := t[0]
 	n := 0
 	for n < len(t) && t[n] == ch {
 		n++
 	}
-	run := t[:n]
-	if open == "" {
-		return run
+	if n < 3 || ch == '`' && strings.IndexByte(t[n:], '`') >= 0 {
+		return ""
 	}
-	if run[0] == open[0] && len(run) >= len(open) && strings.TrimSpace(t[n:]) == "" {
+	return t[:n]
+}
+
+// mdFence answers the open fence after line s, given the fence open before
+// it ("" when none): a fence line opens one; a line of the same character,
+// at least as long, up to three spaces in and with nothing after it, closes
+// it.
+func mdFence(s, open string) string {
+	if open == "" {
+		return fenceOpen(s)
+	}
+	t := strings.TrimLeft(s, " ")
+	if len(s)-len(t) > 3 {
+		return open
+	}
+	n := 0
+	for n < len(t) && t[n] == open[0] {
+		n++
+	}
+	if n >= len(open) && strings.TrimSpace(t[n:]) == "" {
 		return ""
 	}
 	return open

@@ -16,6 +16,7 @@ var permissionsHelps = map[string]string{
 	"contents": "give the job contents: read (or write) in scope: permissions: {contents: read} on the workflow, or in the job's own permissions: block, which replaces the workflow's",
 	"declare":  "declare what the job's token may do: a permissions: block on the job (or the workflow) naming at least one scope at read or write, e.g. permissions: {contents: read, pull-requests: write}",
 	"bare":     "write the reason after the marker (# action-permissions-exempt: <why>); a marker with no reason exempts nothing",
+	"dangling": "put the marker on the line before the step (or the job) it exempts; a marker that precedes neither exempts nothing",
 }
 
 func checkActionPermissions(c *gate.Context) int {
@@ -28,7 +29,7 @@ func checkActionPermissions(c *gate.Context) int {
 	}
 	var found []gate.Finding
 	armed, inert, exempt := 0, 0, 0
-	n, err := eachWorkflow(c, scan.files, func(p string, f *workflow.File) error {
+	n, err := eachWorkflow(c, scan, func(p string, f *workflow.File) error {
 		// assertion A: a permissions: value the gate cannot read refuses
 		// (the workflow's here, each job's below).
 		top, err := workflow.ReadPerm(f, f.Permissions)
@@ -38,6 +39,7 @@ func checkActionPermissions(c *gate.Context) int {
 		w := workflow.Walk(f, workflow.WalkOptions{Marker: permissionsMarker})
 		// assertion B: a marker's reason is required.
 		here := bareMarkers(p, permissionsMarker, w.Bare)
+		here = append(here, danglingMarkers(p, permissionsMarker, w.Dangling)...)
 		for _, jw := range w.Jobs {
 			own, err := workflow.ReadPerm(f, jw.Job.Permissions)
 			if err != nil {
@@ -91,8 +93,8 @@ func checkActionPermissions(c *gate.Context) int {
 	for _, f := range found {
 		r.Add(f)
 	}
-	return r.Done(fmt.Sprintf("%s declare their scopes, %s inert, %s exempt; %s of %s walked, %s and %s skipped by the predicate",
+	return r.Done(fmt.Sprintf("%s declare their scopes, %s inert, %s exempt; %s of %s walked, %s and %s skipped by the predicate%s",
 		plural(armed, "armed job", "armed jobs"), plural(inert, "job", "jobs"), plural(exempt, "job", "jobs"),
 		plural(n.workflows, "workflow", "workflows"), plural(len(scan.files), "YAML file", "YAML files"),
-		plural(n.actions, "action", "actions"), plural(n.other, "other file", "other files")))
+		plural(n.actions, "action", "actions"), plural(n.other, "other file", "other files"), n.unparsed()))
 }

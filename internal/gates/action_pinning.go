@@ -23,10 +23,20 @@ func checkActionPinning(c *gate.Context) int {
 	}
 	var found []gate.Finding
 	refs := 0
+	var n shapes
 	for _, p := range scan.files {
-		f, err := readWorkflow(c, p)
+		f, err := scan.read(c, p)
 		if err != nil {
 			return c.RefuseErr(err)
+		}
+		// A file the parser rejects is refused when it looks like a
+		// workflow or an action, and skipped and counted otherwise.
+		if err := rejected(f); err != nil {
+			return c.RefuseErr(err)
+		}
+		if f.Rejected != nil {
+			n.unparsable++
+			continue
 		}
 		// assertion A: a key-position uses: ref, live or commented out, is
 		// a 40-hex SHA or a ./ path (a docker:// image needs a digest).
@@ -46,5 +56,5 @@ func checkActionPinning(c *gate.Context) int {
 	for _, f := range found {
 		r.Add(f)
 	}
-	return r.Done(plural(refs, "uses: ref", "uses: refs") + " pinned across " + plural(len(scan.files), "YAML file", "YAML files"))
+	return r.Done(plural(refs, "uses: ref", "uses: refs") + " pinned across " + plural(len(scan.files)-n.unparsable, "YAML file", "YAML files") + n.unparsed())
 }

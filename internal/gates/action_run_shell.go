@@ -19,6 +19,7 @@ import (
 var runShellHelps = map[string]string{
 	"shellcheck": "fix each listed ShellCheck warning in the run: block (the line is the block's line in the YAML file); a hosted bash step starts with -e set, so a step expecting a non-zero status must clear it, which set -uo pipefail does not",
 	"dialect":    "state the step's shell on the step itself: shell: bash (or shell: pwsh where PowerShell is meant); an action's run: steps always need shell:",
+	"directive":  "delete the # shellcheck directive and fix what it silenced (the gate has no valve: a warning is fixed in the shell, or the step's shell: says it is not shell)",
 }
 
 // runShellSeverity is contract, not calibration: at info SC1091 fires on
@@ -41,16 +42,24 @@ func checkActionRunShell(c *gate.Context) int {
 		runs []*workflow.Run
 	}
 	var subject []fileRuns
-	outside := 0
+	outside, unparsable := 0, 0
 	for _, p := range scan.files {
-		f, err := readWorkflow(c, p)
+		f, err := scan.read(c, p)
 		if err != nil {
 			return c.RefuseErr(err)
 		}
 		// assertion A: the subject is the Actions-shaped files; the rest
-		// are skipped and counted, neither linted nor refused.
+		// are skipped and counted, neither linted nor refused. A file the
+		// parser rejects is refused when it looks like one, and counted as
+		// outside otherwise.
+		if err := rejected(f); err != nil {
+			return c.RefuseErr(err)
+		}
 		if !f.Shape.Actions() {
 			outside++
+			if f.Rejected != nil {
+				unparsable++
+			}
 			continue
 		}
 		// assertion B: the extractor's refusals are exit 2, before any
@@ -95,6 +104,12 @@ func checkActionRunShell(c *gate.Context) int {
 			if len(run.Lines) == 0 {
 				continue
 			}
+			// assertion F: a ShellCheck directive in a block is a finding:
+			// the gate has no valve, and a directive would be one.
+			for _, l := range run.Directives {
+				found = append(found, gate.Finding{Class: "directive", Path: fr.path, Line: l,
+					Msg: "run: block carries a ShellCheck directive, which this gate does not let silence a warning"})
+			}
 			// assertion E: ShellCheck at -S warning under the resolved
 			// dialect reports nothing.
 			warned, err := shellcheckBlock(c, run)
@@ -104,7 +119,8 @@ func checkActionRunShell(c *gate.Context) int {
 			linted++
 			for _, f := range warned {
 				f.Path = fr.path
-				found = append(found, f)
+				f.Text = fmt.Sprintf("%s:%d:%d: %s", f.Path, f.Line, f.Col, f.Msg)
+				found = append(found, f.Finding)
 			}
 		}
 	}
@@ -112,16 +128,22 @@ func checkActionRunShell(c *gate.Context) int {
 	for _, f := range found {
 		r.Add(f)
 	}
-	return r.Done(fmt.Sprintf("%s linted in %s; %s not linted; %s skipped; %s outside the Actions shape",
+	return r.Done(fmt.Sprintf("%s linted in %s; %s not linted; %s skipped; %s outside the Actions shape%s",
 		plural(linted, "run: block", "run: blocks"), plural(len(subject), "Actions file", "Actions files"),
 		plural(single, "single-line run: value", "single-line run: values"),
 		plural(other, "non-shell block", "non-shell blocks"),
-		plural(outside, "YAML file", "YAML files")))
+		plural(outside, "YAML file", "YAML files"), unparsedOutside(unparsable)))
+}
+
+// colFinding is a ShellCheck finding with the file column it maps to.
+type colFinding struct {
+	gate.Finding
+	Col int
 }
 
 // shellcheckBlock lints one block on ShellCheck's stdin and maps each
-// report line back to the YAML file's line.
-func shellcheckBlock(c *gate.Context, run *workflow.Run) ([]gate.Finding, error) {
+// report line back to the YAML file's line and column.
+func shellcheckBlock(c *gate.Context, run *workflow.Run) ([]colFinding, error) {
 	path := c.Getenv("PATH")
 	cmd := spawn.Cmd{
 		Program:  spawn.Shellcheck(),
@@ -142,15 +164,16 @@ func shellcheckBlock(c *gate.Context, run *workflow.Run) ([]gate.Finding, error)
 	default:
 		return nil, fmt.Errorf("shellcheck could not lint the run: block (exit %d): %s", res.Code(), strings.TrimSpace(string(res.Stderr())))
 	}
-	var out []gate.Finding
+	var out []colFinding
 	for _, ln := range strings.Split(string(res.Stdout()), "\n") {
 		m := gccLine.FindStringSubmatch(ln)
 		if m == nil {
 			continue
 		}
 		n, _ := strconv.Atoi(m[1])
-		out = append(out, gate.Finding{Class: "shellcheck", Line: run.First + n - 1,
-			Msg: fmt.Sprintf("run: block (%s): %s: %s", run.Dialect, m[3], m[4])})
+		col, _ := strconv.Atoi(m[2])
+		out = append(out, colFinding{gate.Finding{Class: "shellcheck", Line: run.First + n - 1,
+			Msg: fmt.Sprintf("run: block (%s): %s: %s", run.Dialect, m[3], m[4])}, run.FileCol(n-1, col)})
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("shellcheck exited 1 with no report line: %s", strings.TrimSpace(string(res.Stderr())))

@@ -48,7 +48,7 @@ func checkActionStepOrder(c *gate.Context) int {
 	armed, inert := 0, 0
 	want := workflow.RefName(action)
 	// assertion A: workflows only; an action is skipped and counted.
-	n, err := eachWorkflow(c, scan.files, func(p string, f *workflow.File) error {
+	n, err := eachWorkflow(c, scan, func(p string, f *workflow.File) error {
 		w := workflow.Walk(f, workflow.WalkOptions{Words: programs})
 		for _, jw := range w.Jobs {
 			// assertion B: a spelling is a whole word on a body line; a job
@@ -60,7 +60,7 @@ func checkActionStepOrder(c *gate.Context) int {
 			armed++
 			first := jw.Words[0]
 			for _, e := range jw.Words[1:] {
-				if e.Line < first.Line {
+				if e.Step < first.Step || e.Step == first.Step && e.Line < first.Line {
 					first = e
 				}
 			}
@@ -69,7 +69,7 @@ func checkActionStepOrder(c *gate.Context) int {
 			ok := false
 			for _, u := range jw.Uses {
 				if workflow.RefName(u.Text) == want {
-					ok = u.Line < first.Line
+					ok = u.Step < first.Step
 					break
 				}
 			}
@@ -93,7 +93,7 @@ func checkActionStepOrder(c *gate.Context) int {
 	for _, f := range found {
 		r.Add(f)
 	}
-	return r.Done(fmt.Sprintf("%s hold the order, %s inert; %s, %s skipped",
+	return r.Done(fmt.Sprintf("%s hold the order, %s inert; %s, %s skipped%s",
 		plural(armed, "armed job", "armed jobs"), plural(inert, "job", "jobs"),
-		plural(n.workflows, "workflow", "workflows"), plural(n.actions, "action", "actions")))
+		plural(n.workflows, "workflow", "workflows"), plural(n.actions, "action", "actions"), n.unparsed()))
 }

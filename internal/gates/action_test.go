@@ -2,6 +2,7 @@ package gates
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -26,7 +27,24 @@ func runAction(t *testing.T, rule gate.Rule, name string, files map[string]strin
 	if env == nil {
 		env = map[string]string{"PATH": os.Getenv("PATH")}
 	}
-	return gatetest.Exec(rule, name, t.TempDir(), &gatetest.Tree{Data: files}, actionKnobs(knobs), env, args...)
+	dir := t.TempDir()
+	writeTree(t, dir, files)
+	return gatetest.Exec(rule, name, dir, &gatetest.Tree{Data: files}, actionKnobs(knobs), env, args...)
+}
+
+// writeTree puts an in-memory tree on the disk under dir: the action gates
+// walk the filesystem, and read the snapshot only for index modes.
+func writeTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for p, body := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // wf wraps jobs text into a workflow file.
@@ -118,11 +136,11 @@ func TestCheckActionRunShell(t *testing.T) {
 	}
 	runActionCases(t, checkActionRunShell, "check-action-run-shell", []actionCase{
 		{name: "cd without guard", files: ubuntu("      - run: |\n          cd build\n"), code: 1,
-			want: []string{".github/workflows/ci.yml:8: run: block (bash): warning: ", "[SC2164]", "help: fix each listed ShellCheck"}},
+			want: []string{".github/workflows/ci.yml:8:11: run: block (bash): warning: ", "[SC2164]", "help: fix each listed ShellCheck"}},
 		{name: "info is below the threshold", files: ubuntu("      - run: |\n          echo $HOME\n"), code: 0,
 			want: []string{"1 run: block linted in 1 Actions file"}},
 		{name: "sh dialect", files: ubuntu("      - shell: sh\n        run: |\n          [[ -n \"$X\" ]] && echo y\n"), code: 1,
-			want: []string{"ci.yml:9: run: block (sh)", "SC3010"}},
+			want: []string{"ci.yml:9:11: run: block (sh)", "SC3010"}},
 		{name: "shell after run", files: ubuntu("      - run: |\n          [[ -n \"$X\" ]] && echo y\n        shell: sh\n"), code: 1,
 			want: []string{"SC3010"}},
 		{name: "sibling env is not body", files: ubuntu("      - run: |\n          echo \"$V\"\n        env:\n          V: 1\n"), code: 0},
@@ -145,12 +163,18 @@ func TestCheckActionRunShell(t *testing.T) {
 		{name: "heredoc holding run: |", files: ubuntu("      - run: |\n          cat <<'EOF'\n          run: |\n            cd x\n          EOF\n"), code: 0},
 		{name: "folded refused", files: ubuntu("      - run: >-\n          echo hi\n"), code: 2, want: []string{"ci.yml:7: cannot read a folded block scalar (run: >-)"}},
 		{name: "indicator refused", files: ubuntu("      - run: |2\n            echo hi\n"), code: 2, want: []string{"ci.yml:7: cannot read an explicit indentation indicator (run: |2)"}},
-		{name: "alias refused", files: ubuntu("      - run: *anchor\n"), code: 2, want: []string{"anchor or alias"}},
+		{name: "alias refused", files: ubuntu("      - run: &body echo hi\n      - run: *body\n"), code: 2, want: []string{"ci.yml:7: cannot read an anchor or alias as the run: value"}},
+		{name: "unknown alias is the parser's refusal", files: ubuntu("      - run: *anchor\n"), code: 2, want: []string{"ci.yml:7: cannot read the file as YAML: the parser says unknown anchor"}},
 		{name: "unbalanced expression refused", files: ubuntu("      - run: |\n          echo ${{ github.sha\n"), code: 2, want: []string{"ci.yml:8: cannot read an unbalanced ${{"}},
-		{name: "defaults run refused", files: map[string]string{"ci.yml": wf("defaults:\n  run:\n    shell: pwsh\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - run: |\n          echo\n")}, code: 2,
-			want: []string{"ci.yml:3: cannot read a defaults: block that sets run:"}},
-		{name: "job defaults run refused", files: map[string]string{"ci.yml": wf("jobs:\n  b:\n    runs-on: ubuntu-latest\n    defaults:\n      run:\n        working-directory: x\n    steps:\n      - run: echo\n")}, code: 2,
-			want: []string{"ci.yml:6: cannot read a defaults: block"}},
+		{name: "workflow defaults shell read", files: map[string]string{"ci.yml": wf("defaults:\n  run:\n    shell: pwsh\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - run: |\n          cd x\n")}, code: 0,
+			want: []string{"1 non-shell block skipped"}},
+		{name: "job defaults shell over the workflow's", files: map[string]string{"ci.yml": wf("defaults:\n  run:\n    shell: pwsh\njobs:\n  b:\n    runs-on: windows-latest\n    defaults:\n      run:\n        shell: sh\n    steps:\n      - run: |\n          [[ -n \"$X\" ]] && echo y\n")}, code: 1,
+			want: []string{"run: block (sh)", "SC3010"}},
+		{name: "step shell over the defaults", files: map[string]string{"ci.yml": wf("defaults:\n  run:\n    shell: pwsh\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - shell: bash\n        run: |\n          cd x\n")}, code: 1,
+			want: []string{"SC2164"}},
+		{name: "defaults shell expression refused", files: map[string]string{"ci.yml": wf("defaults:\n  run:\n    shell: ${{ inputs.shell }}\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - run: |\n          echo\n")}, code: 2,
+			want: []string{"ci.yml:5: cannot read a defaults.run.shell that is not a literal shell name"}},
+		{name: "job defaults working directory read", files: map[string]string{"ci.yml": wf("jobs:\n  b:\n    runs-on: ubuntu-latest\n    defaults:\n      run:\n        working-directory: x\n    steps:\n      - run: echo\n")}, code: 0},
 		{name: "other defaults read", files: map[string]string{"ci.yml": wf("defaults:\n  other: 1\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - run: |\n          echo\n")}, code: 0},
 		{name: "circleci is outside the subject", files: map[string]string{".circleci/config.yml": "version: 2.1\njobs:\n  b:\n    steps:\n      - run: |\n          cd x\n"}, code: 0,
 			want: []string{"1 YAML file outside the Actions shape"}},
@@ -212,7 +236,7 @@ func TestCheckActionGhRepo(t *testing.T) {
 			want: []string{".github/workflows/release.yml:7: job release calls gh with no repository context", "help: give the job a repository"}},
 		{name: "checkout first", files: one("jobs:\n  release:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@" + sha + "\n      - run: gh release create \"$TAG\" dist/*\n"), code: 0,
 			want: []string{"1 job calling gh with a repository context"}},
-		{name: "job env", files: one("jobs:\n  release:\n    runs-on: ubuntu-latest\n    env: {GH_REPO: ${{ github.repository }}}\n    steps:\n      - run: gh release create \"$TAG\" dist/*\n"), code: 0},
+		{name: "job env", files: one("jobs:\n  release:\n    runs-on: ubuntu-latest\n    env: {GH_REPO: \"${{ github.repository }}\"}\n    steps:\n      - run: gh release create \"$TAG\" dist/*\n"), code: 0},
 		{name: "workflow env", files: one("env:\n  GH_REPO: ${{ github.repository }}\n" + release), code: 0},
 		{name: "repo flag", files: one("jobs:\n  release:\n    runs-on: ubuntu-latest\n    steps:\n      - run: gh release create --repo \"$GITHUB_REPOSITORY\" \"$TAG\" dist/*\n"), code: 0},
 		{name: "step env", files: one(release + "        env:\n          GH_REPO: ${{ github.repository }}\n"), code: 0},
@@ -227,7 +251,8 @@ func TestCheckActionGhRepo(t *testing.T) {
 		{name: "substitution", files: one("jobs:\n  r:\n    runs-on: ubuntu-latest\n    steps:\n      - run: x=$(gh api /user)\n"), code: 1},
 		{name: "not gh", files: one("jobs:\n  r:\n    runs-on: ubuntu-latest\n    steps:\n      - run: |\n          echo ghost\n          git push origin gh-pages\n          # gh release view\n"), code: 0,
 			want: []string{"0 jobs calling gh with a repository context, 1 job without gh"}},
-		{name: "over-detected trailing comment", files: one("jobs:\n  r:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo hi # ; gh auth status\n"), code: 1},
+		{name: "over-detected trailing comment", files: one("jobs:\n  r:\n    runs-on: ubuntu-latest\n    steps:\n      - run: |\n          echo hi # ; gh auth status\n"), code: 1},
+		{name: "a YAML comment is no shell", files: one("jobs:\n  r:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo hi # ; gh auth status\n"), code: 0},
 		{name: "continuation carries --repo", files: one("jobs:\n  r:\n    runs-on: ubuntu-latest\n    steps:\n      - run: |\n          gh release create \\\n            --repo o/r v1\n"), code: 0},
 		{name: "folded block read", files: one("jobs:\n  r:\n    runs-on: ubuntu-latest\n    steps:\n      - run: >\n          gh release view\n"), code: 1},
 		{name: "step-bound marker drops that step", files: one("jobs:\n  r:\n    runs-on: ubuntu-latest\n    steps:\n      # gh-repo-exempt: uses its own clone\n      - run: gh api x\n      - run: gh api y\n"), code: 1,
@@ -257,10 +282,10 @@ func TestCheckActionPermissions(t *testing.T) {
 		{name: "gh without permissions", files: one("jobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - run: gh release view v1\n"), code: 1,
 			want: []string{"job b calls gh with no scope granted", "help: declare what the job's token may do"}},
 		{name: "gh with a declaration", files: one("jobs:\n  b:\n    runs-on: ubuntu-latest\n    permissions: {pull-requests: write}\n    steps:\n      - run: gh release view v1\n"), code: 0},
-		{name: "token in env", files: one("jobs:\n  b:\n    runs-on: ubuntu-latest\n    env: {T: ${{ secrets.GITHUB_TOKEN }}}\n    steps:\n      - run: echo\n"), code: 1,
+		{name: "token in env", files: one("jobs:\n  b:\n    runs-on: ubuntu-latest\n    env: {T: \"${{ secrets.GITHUB_TOKEN }}\"}\n    steps:\n      - run: echo\n"), code: 1,
 			want: []string{"references the GitHub token"}},
 		{name: "token in a comment", files: one("jobs:\n  b:\n    runs-on: ubuntu-latest\n    # github.token\n    steps:\n      - run: echo\n"), code: 1},
-		{name: "other secret is inert", files: one("jobs:\n  b:\n    runs-on: ubuntu-latest\n    env: {T: ${{ secrets.NPM_TOKEN }}}\n    steps:\n      - run: echo\n"), code: 0,
+		{name: "other secret is inert", files: one("jobs:\n  b:\n    runs-on: ubuntu-latest\n    env: {T: \"${{ secrets.NPM_TOKEN }}\"}\n    steps:\n      - run: echo\n"), code: 0,
 			want: []string{"0 armed jobs declare their scopes, 1 job inert"}},
 		{name: "reusable call by token", files: one("jobs:\n  c:\n    uses: ./.github/workflows/x.yml\n    with:\n      t: ${{ github.token }}\n"), code: 1},
 		{name: "exempt step drops evidence", files: one("permissions: {}\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      # action-permissions-exempt: a public mirror\n      - uses: actions/checkout@" + sha + "\n"), code: 0},

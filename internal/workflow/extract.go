@@ -1,21 +1,10 @@
 package workflow
 
 import (
-	"fmt"
 	"strings"
+
+	"go.yaml.in/yaml/v3"
 )
-
-// Refusal is a construct the reader will not guess at. The gates report it
-// as exit 2.
-type Refusal struct {
-	Path      string
-	Line      int
-	Construct string
-}
-
-func (r *Refusal) Error() string {
-	return fmt.Sprintf("%s:%d: cannot read %s", r.Path, r.Line, r.Construct)
-}
 
 // Runner is a job's runs-on class.
 type Runner int
@@ -30,14 +19,17 @@ const (
 // RunnerOf classifies a job's runs-on by its labels; why says what made it
 // unreadable.
 func RunnerOf(j *Job) (r Runner, why string) {
-	if j == nil || j.RunsOn == nil {
+	if j == nil || j.RunsOn == nil || j.RunsOn.Value == nil {
 		return Unreadable, "the job has no runs-on:"
 	}
-	n := j.RunsOn
-	if strings.Contains(nodeText(j, n), "${{") {
+	expr := false
+	Scalars(j.RunsOn.Value, func(n *yaml.Node) {
+		expr = expr || strings.Contains(n.Value, "${{")
+	})
+	if expr {
 		return Unreadable, "runs-on: is a GitHub expression"
 	}
-	labels := runnerLabels(j, n)
+	labels := runnerLabels(j.RunsOn.Value)
 	if len(labels) == 0 {
 		return Unreadable, "runs-on: names no runner label"
 	}
@@ -50,84 +42,31 @@ func RunnerOf(j *Job) (r Runner, why string) {
 	return NonWindows, ""
 }
 
-// nodeText answers the lines of n's extent as written.
-func nodeText(j *Job, n *Node) string {
-	if j == nil || j.file == nil {
-		return n.Raw
+func runnerLabels(n *yaml.Node) []string {
+	n = resolve(n)
+	if n == nil {
+		return nil
 	}
-	var b strings.Builder
-	for l := n.Line; l <= n.End; l++ {
-		b.WriteString(j.file.Text(l))
-		b.WriteByte('\n')
-	}
-	return b.String()
-}
-
-// joined answers a one-line value continued over absorbed lines as one
-// string.
-func joined(j *Job, n *Node) string {
-	parts := []string{n.Value}
-	for _, l := range n.Cont {
-		if j != nil && j.file != nil {
-			parts = append(parts, stripComment(j.file.Text(l)))
-		}
-	}
-	return strings.Join(parts, " ")
-}
-
-func runnerLabels(j *Job, n *Node) []string {
-	if n.Value != "" {
-		return valueLabels(joined(j, n))
-	}
-	var out []string
-	for _, k := range n.Kids {
-		switch {
-		case k.Dash && k.Value != "":
-			out = append(out, scalarValue(k.Value))
-		case !k.Dash && k.Key == "labels":
-			if k.Value != "" {
-				out = append(out, valueLabels(joined(j, k))...)
-				continue
-			}
-			for _, it := range k.Items() {
-				if it.Value != "" {
-					out = append(out, scalarValue(it.Value))
-				}
-			}
-		}
-	}
-	return out
-}
-
-// valueLabels reads a one-line runs-on (or labels:) value.
-func valueLabels(v string) []string {
-	v = strings.TrimSpace(v)
-	switch {
-	case strings.HasPrefix(v, "["):
-		items, ok := flowItems(v)
-		if !ok {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if n.Tag == "!!null" || strings.TrimSpace(n.Value) == "" {
 			return nil
 		}
+		return []string{strings.TrimSpace(n.Value)}
+	case yaml.SequenceNode:
 		var out []string
-		for _, it := range items {
-			out = append(out, scalarValue(it))
+		for _, it := range items(n) {
+			if it.Kind == yaml.ScalarNode && it.Tag != "!!null" {
+				out = append(out, strings.TrimSpace(it.Value))
+			}
 		}
 		return out
-	case strings.HasPrefix(v, "{"):
-		items, ok := flowItems(v)
-		if !ok {
-			return nil
+	case yaml.MappingNode:
+		if l := Child(n, "labels"); l != nil {
+			return runnerLabels(l.Value)
 		}
-		for _, it := range items {
-			if k, val := flowPair(it); k == "labels" {
-				return valueLabels(val)
-			}
-		}
-		return nil
-	case v == "":
-		return nil
 	}
-	return []string{scalarValue(v)}
+	return nil
 }
 
 // Res is how a run: body's dialect resolved.
@@ -137,8 +76,8 @@ type Res int
 const (
 	Shell      Res = iota // a shell ShellCheck knows: Run.Dialect names it
 	OtherShell            // pwsh, python, a custom template: not shell
-	WindowsRun            // no shell: on a Windows runner
-	NoDialect             // no shell: and the runner unreadable, or no job at all
+	WindowsRun            // no shell on a Windows runner
+	NoDialect             // no shell and the runner unreadable, or no job at all
 )
 
 // Run is one run: value as the extractor reads it.
@@ -148,34 +87,72 @@ type Run struct {
 	Line  int  // line of the run: key
 	Block bool // a literal block scalar
 	First int  // file line of Lines[0]
-	// Lines is the body: a block dedented by its first line, a single-line
-	// value unquoted; GitHub expressions replaced by ${GHEXPR} (in a
-	// single-line value only where they balance).
+	// Lines is the body: a block's lines cut from the source and dedented
+	// by the block's indentation, a single-line value as the parser decoded
+	// it; GitHub expressions replaced by ${GHEXPR} (in a single-line value
+	// only where they balance).
 	Lines []string
-	Skip  string // a single-line value not read, and why
+	// Indent is the block's indentation: the byte column (0-based) of each
+	// body line's first byte in the file. Subst records, per body line, the
+	// expressions replaced, so a column on Lines maps back to the file.
+	Indent int
+	Subst  [][]Span
+	Skip   string // a single-line value not read, and why
 
 	Res     Res
 	Dialect string // bash, sh, dash or ksh when Res is Shell
 	Why     string // what left the dialect unstated
 
-	WorkDir    string // the step's working-directory:, unquoted
+	WorkDir    string // the working directory in force (step, job or workflow defaults)
 	HasWorkDir bool
+	// Directives lists the body lines (file line numbers) that carry a
+	// ShellCheck directive comment.
+	Directives []int
 }
+
+// Span is one replaced expression on a body line: At is its byte offset on
+// the replaced line, Len its length in the file; Expr stands in its place.
+type Span struct{ At, Len int }
 
 // Body answers a block's lines joined with newlines, as ShellCheck reads it.
 func (r *Run) Body() string { return strings.Join(r.Lines, "\n") + "\n" }
 
+// FileCol maps a 1-based character column on body line i (0-based) back to
+// the 1-based byte column of the file line it was cut from.
+func (r *Run) FileCol(i, col int) int {
+	if i < 0 || i >= len(r.Lines) {
+		return col
+	}
+	off := byteCol(r.Lines[i], col)
+	orig := off
+	if i < len(r.Subst) {
+		for _, s := range r.Subst[i] {
+			if off >= s.At+len(Expr) {
+				orig += s.Len - len(Expr)
+			} else if off >= s.At {
+				orig = orig - (off - s.At)
+			}
+		}
+	}
+	return r.Indent + orig + 1
+}
+
+const defaultsRun = "defaults.run"
+
 // Extract answers every run: value of an Actions-shaped file, in file
-// order, or the first construct it refuses: a folded block, an indentation
-// indicator, an anchor or alias as the value, an unbalanced ${{ on a block
-// line, a body line left of the block's own indent, and a defaults: block
-// (top level or job level) that sets run:.
+// order, or the first construct it refuses: a file the parser rejected, a
+// folded block, an indentation indicator, an anchor or alias as the value,
+// an unbalanced ${{ on a block line, a block the reader cannot cut from
+// its source byte for byte, and an expression as defaults.run.shell.
 func Extract(f *File) ([]*Run, error) {
-	if !f.Shape.Actions() {
+	if f.Rejected != nil {
+		if f.Suspect {
+			return nil, f.Rejected
+		}
 		return nil, nil
 	}
-	if n := f.Defaults; setsRun(n) {
-		return nil, &Refusal{f.Path, n.Line, "a defaults: block that sets run: (write shell: and working-directory: on each step)"}
+	if !f.Shape.Actions() {
+		return nil, nil
 	}
 	var jobs []*Job
 	if f.Shape.Workflow() {
@@ -183,16 +160,22 @@ func Extract(f *File) ([]*Run, error) {
 	} else if f.Action != nil {
 		jobs = []*Job{f.Action}
 	}
+	top, err := readDefaults(f, f.Defaults)
+	if err != nil {
+		return nil, err
+	}
 	var out []*Run
 	for _, j := range jobs {
-		if n := j.Defaults; setsRun(n) {
-			return nil, &Refusal{f.Path, n.Line, "a defaults: block that sets run: (write shell: and working-directory: on each step)"}
+		own, err := readDefaults(f, j.Defaults)
+		if err != nil {
+			return nil, err
 		}
+		d := own.over(top)
 		for _, s := range j.Steps {
 			if s.Run == nil {
 				continue
 			}
-			r, err := extractRun(f, j, s)
+			r, err := extractRun(f, j, s, d)
 			if err != nil {
 				return nil, err
 			}
@@ -204,101 +187,126 @@ func Extract(f *File) ([]*Run, error) {
 	return out, nil
 }
 
-func setsRun(n *Node) bool {
-	if n == nil {
-		return false
-	}
-	if n.Value != "" {
-		items, ok := flowItems(n.Value)
-		if !ok {
-			return false
-		}
-		for _, it := range items {
-			if k, _ := flowPair(it); k == "run" {
-				return true
-			}
-		}
-		return false
-	}
-	var has func(*Node) bool
-	has = func(m *Node) bool {
-		for _, k := range m.Kids {
-			if k.Key == "run" || has(k) {
-				return true
-			}
-		}
-		return false
-	}
-	return has(n)
+// runDefaults is a defaults: block's run: half.
+type runDefaults struct {
+	shell, workDir       string
+	hasShell, hasWorkDir bool
 }
 
-func extractRun(f *File, j *Job, s *Step) (*Run, error) {
-	n := s.Run
-	r := &Run{Job: j, Step: s, Line: n.Line}
-	r.Res, r.Dialect, r.Why = resolveDialect(j, s)
-	if s.WorkDir != nil {
-		r.WorkDir, r.HasWorkDir = scalarValue(s.WorkDir.Raw), true
+// over answers d with what it leaves unset taken from outer.
+func (d runDefaults) over(outer runDefaults) runDefaults {
+	if !d.hasShell {
+		d.shell, d.hasShell = outer.shell, outer.hasShell
 	}
-	v := n.Value
-	switch {
-	case v == "":
-		if len(n.Cont) > 0 || len(n.Kids) > 0 {
-			r.Skip = "a plain value continued past its line"
-			return r, nil
+	if !d.hasWorkDir {
+		d.workDir, d.hasWorkDir = outer.workDir, outer.hasWorkDir
+	}
+	return d
+}
+
+// readDefaults reads a defaults: entry's run.shell and
+// run.working-directory. A shell that is not a literal (an expression, a
+// collection) is refused: every step's dialect would hang on it.
+func readDefaults(f *File, e *Entry) (runDefaults, error) {
+	var d runDefaults
+	if e == nil {
+		return d, nil
+	}
+	run := Child(e.Value, "run")
+	if run == nil {
+		return d, nil
+	}
+	if sh := Child(run.Value, "shell"); sh != nil {
+		v, ok := scalar(sh)
+		if !ok || strings.Contains(v, "${{") {
+			return d, &Refusal{f.Path, sh.Line, "a " + defaultsRun + ".shell that is not a literal shell name"}
 		}
-		return nil, nil
-	case v[0] == '&' || v[0] == '*':
-		return nil, &Refusal{f.Path, n.Line, "an anchor or alias as the run: value"}
-	case v[0] == '>':
-		return nil, &Refusal{f.Path, n.Line, "a folded block scalar (run: " + v + "); write run: |"}
-	case v[0] == '|':
-		if v != "|" && v != "|-" && v != "|+" {
-			if strings.ContainsAny(v, "123456789") {
-				return nil, &Refusal{f.Path, n.Line, "an explicit indentation indicator (run: " + v + ")"}
-			}
-			return nil, &Refusal{f.Path, n.Line, "an unknown block header (run: " + v + ")"}
-		}
-		return r, readBlock(f, r, n)
-	case v[0] == '\'' || v[0] == '"':
-		if _, closed := quoteEnd(v); !closed || len(n.Cont) > 0 {
-			r.Skip = "a quoted value continued past its line"
-			return r, nil
-		}
-		text, escaped := unquote(v)
-		if escaped {
-			r.Skip = "a double-quoted value with a backslash escape"
-			return r, nil
-		}
-		r.First, r.Lines = n.Line, []string{substBalanced(text)}
+		d.shell, d.hasShell = v, true
+	}
+	if wd := Child(run.Value, "working-directory"); wd != nil {
+		v, _ := scalar(wd)
+		d.workDir, d.hasWorkDir = v, true
+	}
+	return d, nil
+}
+
+func extractRun(f *File, j *Job, s *Step, d runDefaults) (*Run, error) {
+	e := s.Run
+	r := &Run{Job: j, Step: s, Line: e.Line}
+	r.Res, r.Dialect, r.Why = resolveDialect(j, s, d)
+	if s.WorkDir != nil {
+		r.WorkDir, _ = scalar(s.WorkDir)
+		r.HasWorkDir = true
+	} else if d.hasWorkDir {
+		r.WorkDir, r.HasWorkDir = d.workDir, true
+	}
+	if e.Raw.Kind == yaml.AliasNode || e.Raw.Anchor != "" {
+		return nil, &Refusal{f.Path, e.Line, "an anchor or alias as the run: value"}
+	}
+	n := e.Value
+	if n == nil || n.Kind != yaml.ScalarNode {
+		r.Skip = "a run: value that is not a string"
 		return r, nil
-	case v[0] == '!':
+	}
+	switch {
+	case n.Style&yaml.FoldedStyle != 0:
+		return nil, &Refusal{f.Path, e.Line, "a folded block scalar (run: " + header(f, n) + "); write run: |"}
+	case n.Style&yaml.LiteralStyle != 0:
+		h := header(f, n)
+		if strings.ContainsAny(h, "123456789") {
+			return nil, &Refusal{f.Path, e.Line, "an explicit indentation indicator (run: " + h + ")"}
+		}
+		return r, readBlock(f, r, n, e.Col-1)
+	case n.Tag == "!!null":
+		return nil, nil
+	case n.Style&yaml.TaggedStyle != 0:
 		r.Skip = "a tagged value"
 		return r, nil
 	}
-	if len(n.Cont) > 0 {
-		r.Skip = "a plain value continued past its line"
+	if f.scalarEnd(n, e.Col-1) > n.Line {
+		r.Skip = "a value continued past its line"
 		return r, nil
 	}
-	r.First, r.Lines = n.Line, []string{substBalanced(v)}
+	if strings.Contains(n.Value, "\n") {
+		r.Skip = "a value the parser decodes to several lines"
+		return r, nil
+	}
+	r.First, r.Lines = n.Line, []string{substBalanced(n.Value)}
 	return r, nil
 }
 
-// readBlock reads a literal block's body: the lines right of the key
-// column, dedented by the first non-blank one.
-func readBlock(f *File, r *Run, n *Node) error {
+// header answers a block scalar's header as written: '|' or '>' and its
+// indicators, up to white space.
+func header(f *File, n *yaml.Node) string {
+	text := f.Text(n.Line)
+	i := byteCol(text, n.Column)
+	h := text[i:]
+	if k := strings.IndexAny(h, " \t"); k >= 0 {
+		h = h[:k]
+	}
+	return h
+}
+
+// readBlock cuts a literal block's body from the source: the lines right
+// of the key column, dedented by the first non-blank one, trailing blank
+// lines dropped. The cut is held to the parser's decoded value; a
+// mismatch is refused rather than linted.
+func readBlock(f *File, r *Run, n *yaml.Node, floor int) error {
 	r.Block = true
-	if len(n.Cont) == 0 {
+	end := f.scalarEnd(n, floor)
+	if end == n.Line {
 		return nil
 	}
 	indent := -1
-	for _, l := range n.Cont {
+	for l := n.Line + 1; l <= end; l++ {
 		if ln := f.lines[l-1]; !ln.blank {
 			indent = ln.indent
 			break
 		}
 	}
-	r.First = n.Cont[0]
-	for _, l := range n.Cont {
+	r.First, r.Indent = n.Line+1, indent
+	var raw []string
+	for l := n.Line + 1; l <= end; l++ {
 		ln := f.lines[l-1]
 		var text string
 		switch {
@@ -311,13 +319,41 @@ func readBlock(f *File, r *Run, n *Node) error {
 		default:
 			text = ln.text[indent:]
 		}
-		out, ok := subst(text)
+		raw = append(raw, text)
+		out, spans, ok := subst(text)
 		if !ok {
 			return &Refusal{f.Path, l, "an unbalanced ${{ on a run: block line"}
 		}
 		r.Lines = append(r.Lines, out)
+		r.Subst = append(r.Subst, spans)
+		if isDirective(text) {
+			r.Directives = append(r.Directives, l)
+		}
+	}
+	if strings.TrimRight(strings.Join(raw, "\n"), "\n") != strings.TrimRight(n.Value, "\n") {
+		return &Refusal{f.Path, r.Line, "a run: block whose source lines are not its value (the reader cannot cut it byte for byte)"}
 	}
 	return nil
+}
+
+// isDirective reports a ShellCheck directive comment on a body line:
+// "# shellcheck <key>=...", the form ShellCheck obeys.
+func isDirective(line string) bool {
+	i := strings.IndexByte(line, '#')
+	for i >= 0 {
+		if i == 0 || line[i-1] == ' ' || line[i-1] == '\t' {
+			rest := strings.TrimLeft(line[i+1:], " \t")
+			if w, after, ok := strings.Cut(rest, " "); ok && strings.EqualFold(w, "shellcheck") && strings.Contains(after, "=") {
+				return true
+			}
+		}
+		k := strings.IndexByte(line[i+1:], '#')
+		if k < 0 {
+			break
+		}
+		i += 1 + k
+	}
+	return false
 }
 
 // Expr is what a GitHub expression becomes in a body: a braced parameter
@@ -325,46 +361,55 @@ func readBlock(f *File, r *Run, n *Node) error {
 const Expr = "${GHEXPR}"
 
 // subst replaces every ${{ ... }} on a line; ok is false when one never
-// closes.
-func subst(s string) (string, bool) {
+// closes. spans records each replacement for column mapping.
+func subst(s string) (string, []Span, bool) {
 	if !strings.Contains(s, "${{") {
-		return s, true
+		return s, nil, true
 	}
 	var b strings.Builder
+	var spans []Span
 	for {
 		i := strings.Index(s, "${{")
 		if i < 0 {
 			b.WriteString(s)
-			return b.String(), true
+			return b.String(), spans, true
 		}
 		k := strings.Index(s[i+3:], "}}")
 		if k < 0 {
-			return "", false
+			return "", nil, false
 		}
 		b.WriteString(s[:i])
+		spans = append(spans, Span{At: b.Len(), Len: 3 + k + 2})
 		b.WriteString(Expr)
 		s = s[i+3+k+2:]
 	}
 }
 
 func substBalanced(s string) string {
-	if out, ok := subst(s); ok {
+	if out, _, ok := subst(s); ok {
 		return out
 	}
 	return s
 }
 
 // resolveDialect applies the dialect table: the step's shell: first, then
-// the job's runner.
-func resolveDialect(j *Job, s *Step) (Res, string, string) {
+// the job's and the workflow's defaults.run.shell, then the job's runner.
+func resolveDialect(j *Job, s *Step, d runDefaults) (Res, string, string) {
+	v, has := "", false
 	if s.Shell != nil {
-		if v := scalarValue(s.Shell.Raw); v != "" {
-			switch w := strings.Fields(v)[0]; w {
-			case "bash", "sh", "dash", "ksh":
-				return Shell, w, ""
-			}
-			return OtherShell, "", ""
+		v, has = scalar(s.Shell)
+		v = strings.TrimSpace(v)
+		has = has && v != ""
+	}
+	if !has && d.hasShell {
+		v, has = strings.TrimSpace(d.shell), strings.TrimSpace(d.shell) != ""
+	}
+	if has {
+		switch w := strings.Fields(v)[0]; w {
+		case "bash", "sh", "dash", "ksh":
+			return Shell, w, ""
 		}
+		return OtherShell, "", ""
 	}
 	if j.Action {
 		return NoDialect, "", "the step has no enclosing job (an action's steps must say shell:)"

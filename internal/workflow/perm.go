@@ -1,6 +1,10 @@
 package workflow
 
-import "strings"
+import (
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
 
 // Perm is a permissions: block as GitHub reads it.
 type Perm struct {
@@ -35,55 +39,44 @@ func (p Perm) Grants() bool {
 
 const permConstruct = "a permissions: value that is not a mapping of scope: read|write|none, read-all, write-all or empty"
 
-// ReadPerm reads a permissions: node (nil: absent). It refuses a value
+// ReadPerm reads a permissions: entry (nil: absent). It refuses a value
 // that is neither a mapping, a shorthand nor empty: an expression, an
 // anchor or alias, or any other scalar.
-func ReadPerm(f *File, n *Node) (Perm, error) {
-	if n == nil {
+func ReadPerm(f *File, e *Entry) (Perm, error) {
+	if e == nil {
 		return Perm{}, nil
 	}
-	p := Perm{Present: true, Line: n.Line, Scopes: map[string]string{}}
+	p := Perm{Present: true, Line: e.Line, Scopes: map[string]string{}}
 	refuse := func(line int) (Perm, error) {
 		return Perm{}, &Refusal{f.Path, line, permConstruct}
 	}
-	v := n.Value
-	switch {
-	case v == "":
-		if len(n.Cont) > 0 {
-			return refuse(n.Line)
-		}
-		for _, k := range n.Kids {
-			if k.Dash || k.Key == "" || len(k.Kids) > 0 || len(k.Cont) > 0 {
-				return refuse(k.Line)
-			}
-			lv := scalarValue(k.Value)
-			if !level(lv) {
-				return refuse(k.Line)
-			}
-			p.Scopes[k.Key] = lv
-		}
-		return p, nil
-	case strings.HasPrefix(v, "{"):
-		items, ok := flowItems(v)
-		if !ok || len(n.Cont) > 0 {
-			return refuse(n.Line)
-		}
-		for _, it := range items {
-			k, val := flowPair(it)
-			lv := scalarValue(val)
-			if k == "" || !level(lv) {
-				return refuse(n.Line)
-			}
-			p.Scopes[k] = lv
-		}
-		return p, nil
+	if e.Raw.Kind == yaml.AliasNode {
+		return refuse(e.Line)
 	}
-	switch scalarValue(v) {
-	case "read-all", "write-all":
-		p.All = true
+	n := e.Value
+	switch n.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := resolve(n.Content[i]), n.Content[i+1]
+			if k == nil || k.Kind != yaml.ScalarNode || v.Kind != yaml.ScalarNode || !level(v.Value) {
+				return refuse(n.Content[i].Line)
+			}
+			p.Scopes[k.Value] = v.Value
+		}
 		return p, nil
+	case yaml.ScalarNode:
+		switch {
+		case n.Tag == "!!null":
+			return p, nil
+		case n.Value == "read-all" || n.Value == "write-all":
+			p.All = true
+			return p, nil
+		}
+		if strings.TrimSpace(n.Value) == "" && n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0 {
+			return p, nil
+		}
 	}
-	return refuse(n.Line)
+	return refuse(e.Line)
 }
 
 func level(v string) bool { return v == "read" || v == "write" || v == "none" }

@@ -5,6 +5,7 @@ import "strings"
 // Call is one gh invocation the detector found.
 type Call struct {
 	Line int  // the physical line the gh word sits on
+	Step int  // the index of the step whose body holds it
 	Repo bool // --repo (or -R) within the call's own extent
 }
 
@@ -66,11 +67,42 @@ func joinLogical(lines []Line) []logical {
 }
 
 // cmdKeywords keep the next word in command position: shell reserved
-// words, negation, and the wrappers that run their argument as a command.
+// words and negation.
 var cmdKeywords = map[string]bool{
 	"if": true, "then": true, "else": true, "elif": true, "do": true,
-	"while": true, "until": true, "time": true, "exec": true, "!": true,
-	"{": true, "command": true, "env": true, "sudo": true, "nohup": true,
+	"while": true, "until": true, "time": true, "!": true, "{": true,
+}
+
+// wrappers run their argument as a command. Each maps to the options that
+// take a separate argument, so "sudo -u bob gh" and "env -u X gh" keep gh
+// in command position; timeout's first operand (the duration) is skipped
+// too.
+var wrappers = map[string]map[string]bool{
+	"exec":     {"-a": true},
+	"command":  {},
+	"builtin":  {},
+	"env":      {"-u": true, "--unset": true, "-C": true, "--chdir": true, "-S": true, "--split-string": true},
+	"sudo":     {"-u": true, "-g": true, "-h": true, "-p": true, "-C": true, "-D": true, "-U": true, "-r": true, "-t": true, "-T": true, "-R": true},
+	"nohup":    {},
+	"nice":     {"-n": true, "--adjustment": true},
+	"ionice":   {"-c": true, "-n": true, "-p": true},
+	"stdbuf":   {"-i": true, "-o": true, "-e": true},
+	"timeout":  {"-s": true, "--signal": true, "-k": true, "--kill-after": true},
+	"xargs":    {"-a": true, "-d": true, "-E": true, "-I": true, "-L": true, "-n": true, "-P": true, "-s": true, "--arg-file": true, "--delimiter": true, "--max-args": true, "--max-procs": true},
+	"time":     {"-f": true, "-o": true},
+	"doas":     {"-u": true, "-C": true},
+	"unbuffer": {},
+}
+
+// commandName answers a word as a command name: its quotes dropped and
+// its directory (an absolute or relative path to the program) cut off.
+func commandName(w string) string {
+	w = strings.Trim(w, `"'`)
+	w = strings.TrimPrefix(w, `\`)
+	if i := strings.LastIndexByte(w, '/'); i >= 0 {
+		w = w[i+1:]
+	}
+	return w
 }
 
 // isAssignment reports a NAME=value word.
@@ -106,6 +138,8 @@ func ghCalls(l logical) []Call {
 	s := l.text
 	var out []Call
 	cmd := true
+	var wrap map[string]bool // the options of the wrapper being read
+	skipArg, wrapOperand := false, false
 	i := 0
 	for i < len(s) {
 		c := s[i]
@@ -114,7 +148,7 @@ func ghCalls(l logical) []Call {
 			i++
 			continue
 		case opByte(c):
-			cmd = true
+			cmd, wrap, skipArg, wrapOperand = true, nil, false, false
 			i++
 			continue
 		case c == ')':
@@ -133,13 +167,24 @@ func ghCalls(l logical) []Call {
 			continue
 		}
 		if cmd {
+			name := commandName(w)
 			switch {
-			case strings.HasPrefix(w, "gh") && (len(w) == 2 || !wordByte(w[2])):
+			case name == "gh":
 				out = append(out, Call{Line: l.lineAt(i), Repo: repoFlag(s[i:])})
-				cmd = false
+				cmd, wrap = false, nil
+			case wrap != nil && (strings.HasPrefix(w, "-") || isAssignment(w)):
+				if wrap[w] {
+					skipArg = true
+				}
+			case skipArg:
+				skipArg = false
+			case wrap != nil && wrapOperand:
+				wrapOperand = false
+			case wrappers[name] != nil:
+				wrap, wrapOperand = wrappers[name], name == "timeout"
 			case cmdKeywords[w] || isAssignment(w):
 			default:
-				cmd = false
+				cmd, wrap = false, nil
 			}
 		}
 		i = j
@@ -255,4 +300,18 @@ func isScriptToken(w string) bool {
 		}
 	}
 	return n >= 2
+}
+
+// isSpace reports a shell blank.
+func isSpace(b byte) bool { return b == ' ' || b == '\t' }
+
+// commentStart answers the index of the first '#' preceded by white space
+// (or at the start), or -1.
+func commentStart(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '#' && (i == 0 || isSpace(s[i-1])) {
+			return i
+		}
+	}
+	return -1
 }

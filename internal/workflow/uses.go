@@ -1,6 +1,11 @@
 package workflow
 
-import "strings"
+import (
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
 
 // UsesLine is one uses: ref read by the pinning recogniser.
 type UsesLine struct {
@@ -9,61 +14,80 @@ type UsesLine struct {
 	Commented bool // read from a commented-out line
 }
 
-// UsesRefs answers every key-position uses: ref in a YAML file, live or
-// commented out (a "# - uses: x@v1" seed is read like a step), skipping
-// the lines inside a scalar's body. The ref is the first word after the
-// key, or the text inside its quotes; a trailing comment is no part of it.
+// UsesRefs answers every uses: ref in a YAML file, in line order: each
+// mapping entry keyed uses: in the parsed tree (block or flow, a quoted
+// key, an alias as the value), and each full-line comment that spells a
+// uses: key (a "# - uses: x@v1" seed is read like a step). A line inside
+// a scalar's body is no comment. A file the parser rejected has none.
 func UsesRefs(f *File) []UsesLine {
-	body := map[int]bool{}
-	var mark func([]*Node)
-	mark = func(ns []*Node) {
-		for _, n := range ns {
-			for _, l := range n.Cont {
-				body[l] = true
-			}
-			mark(n.Kids)
-		}
-	}
-	mark(f.Top)
 	var out []UsesLine
+	if f.root != nil {
+		budget := aliasBudget
+		var walk func(*yaml.Node)
+		walk = func(n *yaml.Node) {
+			if n == nil || n.Kind == yaml.AliasNode || budget <= 0 {
+				return
+			}
+			budget--
+			if n.Kind == yaml.MappingNode {
+				for i := 0; i+1 < len(n.Content); i += 2 {
+					k, v := resolve(n.Content[i]), resolve(n.Content[i+1])
+					if k == nil || k.Kind != yaml.ScalarNode || k.Value != "uses" || v == nil || v.Kind != yaml.ScalarNode {
+						continue
+					}
+					if ref := refOf(v, v.Value); ref != "" {
+						out = append(out, UsesLine{Line: n.Content[i].Line, Ref: ref})
+					}
+				}
+			}
+			for _, c := range n.Content {
+				walk(c)
+			}
+		}
+		walk(f.root)
+	}
 	for l := 1; l <= f.Lines(); l++ {
-		if body[l] {
+		if !f.IsComment(l) {
 			continue
 		}
 		t := strings.TrimLeft(f.Text(l), " \t")
-		commented := false
 		for strings.HasPrefix(t, "#") {
 			t = strings.TrimLeft(t[1:], " \t#")
-			commented = true
 		}
-		for isDash(t) {
-			t = strings.TrimLeft(t[1:], " \t")
-		}
-		if ref, ok := usesIn(t); ok && ref != "" {
-			out = append(out, UsesLine{Line: l, Ref: ref, Commented: commented})
+		if ref, ok := commentedUses(t); ok && ref != "" {
+			out = append(out, UsesLine{Line: l, Ref: ref, Commented: true})
 		}
 	}
+	sort.SliceStable(out, func(i, k int) bool { return out[i].Line < out[k].Line })
 	return out
 }
 
-func usesIn(t string) (string, bool) {
-	if strings.HasPrefix(t, "{") {
-		items, ok := flowItems(stripComment(t))
-		if !ok {
-			return "", false
-		}
-		for _, it := range items {
-			if k, v := flowPair(it); k == "uses" {
-				return refToken(v), true
+// commentedUses reads a commented-out line's text as YAML: a step or a
+// mapping whose uses: key it recognises.
+func commentedUses(t string) (string, bool) {
+	for t == "-" || strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "-\t") {
+		t = strings.TrimLeft(t[1:], " \t")
+	}
+	if !strings.HasPrefix(t, "uses:") && !strings.HasPrefix(t, "{") && !strings.HasPrefix(t, `"uses"`) && !strings.HasPrefix(t, `'uses'`) {
+		return "", false
+	}
+	var n yaml.Node
+	if err := yaml.Unmarshal([]byte(t), &n); err != nil || len(n.Content) == 0 {
+		// A seed the parser cannot read is still a ref: the word after
+		// the key.
+		if rest, ok := strings.CutPrefix(t, "uses:"); ok {
+			w := strings.Fields(rest)
+			if len(w) > 0 && !strings.HasPrefix(w[0], "#") {
+				return strings.Trim(w[0], `"'`), true
 			}
 		}
 		return "", false
 	}
-	k, rest, ok := splitKey(t)
-	if !ok || k != "uses" {
+	e := Child(n.Content[0], "uses")
+	if e == nil || e.Value == nil || e.Value.Kind != yaml.ScalarNode {
 		return "", false
 	}
-	return refToken(stripComment(rest)), true
+	return refOf(e.Value, e.Value.Value), true
 }
 
 // Pinned reports whether a uses: ref is immutable: a ./ path inside the

@@ -1,6 +1,11 @@
 package workflow
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
 
 // WalkOptions are the caller's parameters of the job walk.
 type WalkOptions struct {
@@ -12,9 +17,12 @@ type WalkOptions struct {
 	Words []string
 }
 
-// Event is a walk event with the line it was read on.
+// Event is a walk event: the line it was read on and the index of the step
+// it belongs to (order within a job is step order, which a one-line flow
+// workflow keeps and its line numbers do not).
 type Event struct {
 	Line int
+	Step int
 	Text string
 }
 
@@ -26,11 +34,11 @@ type JobWalk struct {
 	Exempt     bool
 	ExemptLine int
 
-	Calls     []Call // gh invocations in command position
-	StepRepo  []bool // per call: GH_REPO in the calling step's env:
-	Checkouts []int  // lines of uses: actions/checkout steps
-	TokenRef  bool   // secrets.GITHUB_TOKEN or github.token in the job's text
-	GHRepoJob bool   // GH_REPO in the job's env:
+	Calls     []Call  // gh invocations in command position
+	StepRepo  []bool  // per call: GH_REPO in the calling step's env:
+	Checkouts []Event // uses: actions/checkout steps
+	TokenRef  bool    // the GitHub token named in the job
+	GHRepoJob bool    // GH_REPO in the job's env:
 
 	Uses  []Event // with Words: each live step's uses: ref
 	Words []Event // with Words: each listed word spelled on a body line
@@ -41,17 +49,18 @@ type Walked struct {
 	File           *File
 	GHRepoWorkflow bool  // GH_REPO in the workflow's env:
 	Bare           []int // lines of markers with no reason
+	Dangling       []int // lines of markers that precede no step and no job
 	Jobs           []*JobWalk
 }
 
 // Walk runs the job walk over a workflow file. It refuses nothing: every
-// run: form is read line-wise, and every ambiguity leans toward detecting.
+// run: form is read, and every ambiguity leans toward detecting.
 func Walk(f *File, opt WalkOptions) *Walked {
 	w := &Walked{File: f, GHRepoWorkflow: hasKey(EnvKeys(f.Env), "GH_REPO")}
 	exJob := map[*Job]int{}
 	exStep := map[*Step]bool{}
 	if opt.Marker != "" {
-		w.Bare = bindMarkers(f, opt.Marker, exJob, exStep)
+		w.Bare, w.Dangling = bindMarkers(f, opt.Marker, exJob, exStep)
 	}
 	for _, j := range f.Jobs {
 		jw := &JobWalk{Job: j}
@@ -68,10 +77,10 @@ func Walk(f *File, opt WalkOptions) *Walked {
 			if s.Uses != nil {
 				ref := UsesRef(s.Uses)
 				if RefName(ref) == "actions/checkout" {
-					jw.Checkouts = append(jw.Checkouts, s.Uses.Line)
+					jw.Checkouts = append(jw.Checkouts, Event{s.Uses.Line, s.Index, ref})
 				}
 				if len(opt.Words) > 0 {
-					jw.Uses = append(jw.Uses, Event{s.Uses.Line, ref})
+					jw.Uses = append(jw.Uses, Event{s.Uses.Line, s.Index, ref})
 				}
 			}
 			if s.Run == nil {
@@ -81,6 +90,7 @@ func Walk(f *File, opt WalkOptions) *Walked {
 			body := BodyLines(f, s.Run)
 			for _, l := range joinLogical(body) {
 				for _, c := range ghCalls(l) {
+					c.Step = s.Index
 					jw.Calls = append(jw.Calls, c)
 					jw.StepRepo = append(jw.StepRepo, stepRepo)
 				}
@@ -91,7 +101,7 @@ func Walk(f *File, opt WalkOptions) *Walked {
 						continue
 					}
 					for _, word := range wordsOn(ln.Text, opt.Words) {
-						jw.Words = append(jw.Words, Event{ln.N, word})
+						jw.Words = append(jw.Words, Event{ln.N, s.Index, word})
 					}
 				}
 			}
@@ -102,51 +112,61 @@ func Walk(f *File, opt WalkOptions) *Walked {
 }
 
 // BodyLines answers a run: value's lines as the walk reads them: a block's
-// (literal or folded, any header) lines as written, a one-line value with
-// its quotes dropped, and the lines continuing either. An alias reads as
-// nothing.
-func BodyLines(f *File, n *Node) []Line {
-	v := n.Value
-	for {
-		fs := strings.Fields(v)
-		if len(fs) == 0 || (fs[0][0] != '&' && fs[0][0] != '!') {
-			break
-		}
-		v = strings.TrimSpace(strings.TrimPrefix(v, fs[0]))
+// (literal or folded, any header) lines as written, cut from the source;
+// any other scalar as the parser decoded it, each of its lines placed on
+// the value's line. An alias reads as the value it names.
+func BodyLines(f *File, e *Entry) []Line {
+	n := e.Value
+	if n == nil || n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+		return nil
 	}
 	var out []Line
-	if v != "" && v[0] != '|' && v[0] != '>' {
-		if v[0] == '*' {
-			return nil
+	if n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+		floor := e.Col - 1
+		if n != e.Raw {
+			floor = n.Column - 2 // an alias: the anchored block's own floor
 		}
-		text := n.Raw
-		if v[0] == '\'' || v[0] == '"' {
-			if end, ok := quoteEnd(v); ok {
-				text, _ = unquote(v[:end])
-			} else {
-				text = v[1:]
-			}
+		for l := n.Line + 1; l <= f.scalarEnd(n, floor); l++ {
+			out = append(out, Line{l, f.Text(l)})
 		}
-		out = append(out, Line{n.Line, text})
+		return out
 	}
-	for _, l := range n.Cont {
-		out = append(out, Line{l, f.Text(l)})
+	for _, t := range strings.Split(n.Value, "\n") {
+		out = append(out, Line{n.Line, t})
 	}
 	return out
 }
 
-// tokenRef reports the GitHub token named anywhere in the job's extent,
-// comments included, outside the steps a marker binds.
+// tokenRef reports the GitHub token named in the job: in any key or value
+// of its tree (aliases followed), or on a full-line comment of its extent,
+// outside the steps a marker binds.
 func tokenRef(f *File, j *Job, exStep map[*Step]bool) bool {
-	for l := j.Line; l <= j.End; l++ {
-		if inExemptStep(j, l, exStep) {
-			continue
-		}
-		if HasTokenRef(f.Text(l)) {
-			return true
+	found := false
+	check := func(n *yaml.Node) { found = found || HasTokenRef(n.Value) }
+	if j.Node != nil {
+		if m := resolve(j.Node); m != nil && m.Kind == yaml.MappingNode {
+			for _, e := range entries(m) {
+				found = found || HasTokenRef(e.Key)
+				if e == j.StepsKey {
+					for _, s := range j.Steps {
+						if !exStep[s] {
+							Scalars(s.Node, check)
+						}
+					}
+					continue
+				}
+				Scalars(e.Value, check)
+			}
+		} else {
+			Scalars(j.Node, check)
 		}
 	}
-	return false
+	for l := j.Line; l <= j.End && !found; l++ {
+		if f.IsComment(l) && !inExemptStep(j, l, exStep) && HasTokenRef(f.Text(l)) {
+			found = true
+		}
+	}
+	return found
 }
 
 func inExemptStep(j *Job, l int, exStep map[*Step]bool) bool {
@@ -158,32 +178,14 @@ func inExemptStep(j *Job, l int, exStep map[*Step]bool) bool {
 	return false
 }
 
-// HasTokenRef reports secrets.GITHUB_TOKEN or github.token spelled on a
-// line, in any letter case, as a whole name.
-func HasTokenRef(s string) bool {
-	low := strings.ToLower(s)
-	for _, name := range []string{"secrets.github_token", "github.token"} {
-		from := 0
-		for {
-			k := strings.Index(low[from:], name)
-			if k < 0 {
-				break
-			}
-			a, b := from+k, from+k+len(name)
-			before := a == 0 || !(nameByte(low[a-1]) || low[a-1] == '.')
-			after := b == len(low) || !nameByte(low[b])
-			if before && after {
-				return true
-			}
-			from = a + 1
-		}
-	}
-	return false
-}
+// tokenPat matches the GitHub token's spellings: the dotted
+// secrets.GITHUB_TOKEN and github.token, and the index forms
+// secrets['GITHUB_TOKEN'] and github['token'] (either quote, blanks
+// inside the brackets), in any letter case, as whole names.
+var tokenPat = regexp.MustCompile(`(?i)(?:^|[^A-Za-z0-9_.])(?:secrets(?:\.github_token|\s*\[\s*['"]github_token['"]\s*\])|github(?:\.token|\s*\[\s*['"]token['"]\s*\]))(?:$|[^A-Za-z0-9_])`)
 
-func nameByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
-}
+// HasTokenRef reports the GitHub token spelled on a line.
+func HasTokenRef(s string) bool { return tokenPat.MatchString(s) }
 
 // MarkerText reads a full-line comment as an exemption marker: ok when the
 // comment opens with "<marker>:", reason the text after it.
@@ -199,13 +201,14 @@ func MarkerText(line, marker string) (reason string, ok bool) {
 	return strings.TrimSpace(t[len(marker)+1:]), true
 }
 
-// bindMarkers binds each marker in the file by its column: at or left of
-// the job-id column it binds the next job; at a step list's dash column
-// the next step; right of the dash column, the step it sits in; anywhere
-// else inside a job, that job. A marker with no reason binds nothing and
-// is answered.
-func bindMarkers(f *File, marker string, exJob map[*Job]int, exStep map[*Step]bool) []int {
-	var bare []int
+// bindMarkers binds each marker in the file to what it precedes, read on
+// the next line holding content: a step's first line binds that step; a
+// line inside a step (the marker sits among its keys) binds that step; a
+// job id at or right of the marker's column, or one of a job's own keys,
+// binds that job. Anything else (a marker after a job's last step, before
+// a top-level key, at the end of the file) binds nothing and is answered
+// as dangling, as is a marker with no reason as bare.
+func bindMarkers(f *File, marker string, exJob map[*Job]int, exStep map[*Step]bool) (bare, dangling []int) {
 	for l := 1; l <= f.Lines(); l++ {
 		if !f.IsComment(l) {
 			continue
@@ -218,71 +221,54 @@ func bindMarkers(f *File, marker string, exJob map[*Job]int, exStep map[*Step]bo
 			bare = append(bare, l)
 			continue
 		}
-		col := f.Indent(l)
-		if f.JobCol < 0 {
-			continue
+		next := l + 1
+		for next <= f.Lines() && (f.lines[next-1].blank || f.IsComment(next)) {
+			next++
 		}
-		if col <= f.JobCol {
-			for _, j := range f.Jobs {
-				if j.Line > l {
-					if _, done := exJob[j]; !done {
-						exJob[j] = l
-					}
-					break
-				}
-			}
-			continue
-		}
-		j := jobAt(f, l)
-		if j == nil {
-			continue
-		}
-		if s := stepFor(j, l, col); s != nil {
-			exStep[s] = true
-			continue
-		}
-		if _, done := exJob[j]; !done {
-			exJob[j] = l
+		if !bindAt(f, l, next, exJob, exStep) {
+			dangling = append(dangling, l)
 		}
 	}
-	return bare
+	return bare, dangling
 }
 
-func jobAt(f *File, l int) *Job {
+// bindAt binds the marker on line l to what line next holds, and reports
+// whether anything was bound.
+func bindAt(f *File, l, next int, exJob map[*Job]int, exStep map[*Step]bool) bool {
+	col := f.Indent(l)
 	for _, j := range f.Jobs {
-		if l > j.Line && l <= j.End {
-			return j
+		if next == j.Line && col <= j.Col-1 {
+			if _, done := exJob[j]; !done {
+				exJob[j] = l
+			}
+			return true
 		}
-	}
-	return nil
-}
-
-// stepFor answers the step a marker at line l, column col binds, or nil
-// when it binds the job.
-func stepFor(j *Job, l, col int) *Step {
-	if len(j.Steps) == 0 || j.StepsKey == nil || l <= j.StepsKey.Line {
-		return nil
-	}
-	dash := j.Steps[0].DashCol
-	if col < dash {
-		return nil
-	}
-	if col == dash {
+		if l <= j.Line || l > j.End {
+			continue
+		}
 		for _, s := range j.Steps {
-			if s.Line > l {
-				return s
+			if next == s.Line || next > s.Line && next <= s.End && l > s.Line {
+				exStep[s] = true
+				return true
 			}
 		}
-		return nil
+		if jobKeyLine(j, next) {
+			if _, done := exJob[j]; !done {
+				exJob[j] = l
+			}
+			return true
+		}
+		return false
 	}
-	var in *Step
-	for _, s := range j.Steps {
-		if s.Line < l {
-			in = s
+	return false
+}
+
+// jobKeyLine reports whether line n holds one of job j's own keys.
+func jobKeyLine(j *Job, n int) bool {
+	for _, e := range entries(j.Node) {
+		if e.Line == n {
+			return true
 		}
 	}
-	if in == nil {
-		return j.Steps[0]
-	}
-	return in
+	return false
 }
