@@ -505,13 +505,26 @@ func (f *File) markBodies(root *yaml.Node) error {
 func (f *File) scalarEnd(n *yaml.Node, floor int) int {
 	switch {
 	case n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0:
-		last := n.Line
+		if strings.Trim(n.Value, "\n") == "" {
+			return n.Line
+		}
+		// The body runs from the first non-blank line on, through every
+		// line that is blank or indented at least as far as it (or right
+		// of floor, where the floor is known: an indentation indicator
+		// lets later lines sit left of the first).
+		last, ind := n.Line, -1
 		for l := n.Line + 1; l <= len(f.lines); l++ {
 			ln := f.lines[l-1]
 			if ln.blank {
 				continue
 			}
-			if ln.indent <= floor {
+			if ind < 0 {
+				ind = ln.indent
+				if floor >= 0 && floor+1 < ind {
+					ind = floor + 1
+				}
+			}
+			if ln.indent < ind || floor >= 0 && ln.indent <= floor {
 				break
 			}
 			last = l

@@ -124,7 +124,7 @@ func BodyLines(f *File, e *Entry) []Line {
 	if n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
 		floor := e.Col - 1
 		if n != e.Raw {
-			floor = n.Column - 2 // an alias: the anchored block's own floor
+			floor = -1 // an alias: the anchored block's floor is not known here
 		}
 		for l := n.Line + 1; l <= f.scalarEnd(n, floor); l++ {
 			out = append(out, Line{l, f.Text(l)})
@@ -147,7 +147,7 @@ func tokenRef(f *File, j *Job, exStep map[*Step]bool) bool {
 		if m := resolve(j.Node); m != nil && m.Kind == yaml.MappingNode {
 			for _, e := range entries(m) {
 				found = found || HasTokenRef(e.Key)
-				if e == j.StepsKey {
+				if e.Key == "steps" {
 					for _, s := range j.Steps {
 						if !exStep[s] {
 							Scalars(s.Node, check)
