@@ -29,7 +29,7 @@ func RunnerOf(j *Job) (r Runner, why string) {
 	if expr {
 		return Unreadable, "runs-on: is a GitHub expression"
 	}
-	labels := runnerLabels(j.RunsOn.Value)
+	labels := runnerLabels(j.RunsOn.Value, 0)
 	if len(labels) == 0 {
 		return Unreadable, "runs-on: names no runner label"
 	}
@@ -42,9 +42,9 @@ func RunnerOf(j *Job) (r Runner, why string) {
 	return NonWindows, ""
 }
 
-func runnerLabels(n *yaml.Node) []string {
+func runnerLabels(n *yaml.Node, depth int) []string {
 	n = resolve(n)
-	if n == nil {
+	if n == nil || depth > 4 {
 		return nil
 	}
 	switch n.Kind {
@@ -63,7 +63,7 @@ func runnerLabels(n *yaml.Node) []string {
 		return out
 	case yaml.MappingNode:
 		if l := Child(n, "labels"); l != nil {
-			return runnerLabels(l.Value)
+			return runnerLabels(l.Value, depth+1)
 		}
 	}
 	return nil

@@ -168,6 +168,12 @@ func Read(p string, data []byte) *File {
 		f.root = nil
 		return f
 	}
+	if expanded(root) > aliasBudget {
+		f.Rejected = &Refusal{p, 0, "the file: its aliases expand past what the reader walks (or refer to themselves)"}
+		f.Suspect = suspect(p, f.lines)
+		f.root = nil
+		return f
+	}
 	top := entries(root)
 	var jobs, runs *Entry
 	for _, e := range top {
@@ -256,6 +262,11 @@ func rejection(p string, err error, lines []srcLine) *Refusal {
 			}
 		}
 	}
+	// The parser counts the end of the input as a line of its own; a
+	// refusal names a line the file has.
+	if line > len(lines) {
+		line = len(lines)
+	}
 	return &Refusal{p, line, "the file as YAML: the parser says " + msg}
 }
 
@@ -278,6 +289,35 @@ func suspect(p string, lines []srcLine) bool {
 	return false
 }
 
+// expanded counts the nodes under n with every alias followed, stopping
+// once past aliasBudget: a file whose aliases expand further (or loop) is
+// refused, so every later walk over it is bounded by its expanded size.
+func expanded(n *yaml.Node) int {
+	count := 0
+	var walk func(*yaml.Node)
+	walk = func(n *yaml.Node) {
+		for count <= aliasBudget {
+			count++
+			if n == nil {
+				return
+			}
+			if n.Kind == yaml.AliasNode {
+				n = n.Alias
+				continue
+			}
+			for _, c := range n.Content {
+				walk(c)
+				if count > aliasBudget {
+					return
+				}
+			}
+			return
+		}
+	}
+	walk(n)
+	return count
+}
+
 // resolve follows aliases to the node they name.
 func resolve(n *yaml.Node) *yaml.Node {
 	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 64; i++ {
@@ -293,14 +333,16 @@ func resolve(n *yaml.Node) *yaml.Node {
 // folded in after the mapping's own keys, as a reader leaning toward
 // seeing more would. Anything but a mapping has none.
 func entries(n *yaml.Node) []*Entry {
-	return entriesDepth(n, 0)
+	budget := 1024
+	return entriesDepth(n, 0, &budget)
 }
 
-func entriesDepth(n *yaml.Node, depth int) []*Entry {
+func entriesDepth(n *yaml.Node, depth int, budget *int) []*Entry {
 	n = resolve(n)
-	if n == nil || n.Kind != yaml.MappingNode || depth > 8 {
+	if n == nil || n.Kind != yaml.MappingNode || depth > 8 || *budget <= 0 {
 		return nil
 	}
+	*budget--
 	var out, merged []*Entry
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
@@ -312,10 +354,10 @@ func entriesDepth(n *yaml.Node, depth int) []*Entry {
 			src := resolve(v)
 			if src != nil && src.Kind == yaml.SequenceNode {
 				for _, m := range src.Content {
-					merged = append(merged, entriesDepth(m, depth+1)...)
+					merged = append(merged, entriesDepth(m, depth+1, budget)...)
 				}
 			} else {
-				merged = append(merged, entriesDepth(v, depth+1)...)
+				merged = append(merged, entriesDepth(v, depth+1, budget)...)
 			}
 			continue
 		}

@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -77,6 +78,8 @@ func TestRejection(t *testing.T) {
 		{"action name", "sub/action.yaml", "a: [\n", 0, true, ""},
 		{"json keys", "x.yml", "{\"jobs\": {\"a\": [}\n", 0, true, ""},
 		{"other yaml", "x.yml", "a: [\nb: 1\n", 0, false, ""},
+		{"alias loop", "x.yml", "a: &a [*a]\n", 0, false, "aliases expand"},
+		{"alias bomb", "x.yml", aliasBomb(), 0, false, "aliases expand"},
 	}
 	for _, tc := range cases {
 		f := Read(tc.path, []byte(tc.src))
@@ -107,6 +110,17 @@ func TestRejection(t *testing.T) {
 	if r := (&Refusal{"a.yml", 3, "x"}); r.Error() != "a.yml:3: cannot read x" {
 		t.Errorf("refusal: %q", r.Error())
 	}
+}
+
+// aliasBomb nests nine-fold aliases eight deep: 9^8 nodes expanded.
+func aliasBomb() string {
+	var b strings.Builder
+	b.WriteString("a0: &a0 [x, x, x, x, x, x, x, x, x]\n")
+	for i := 1; i <= 8; i++ {
+		p := fmt.Sprintf("*a%d", i-1)
+		fmt.Fprintf(&b, "a%d: &a%d [%s]\n", i, i, strings.Repeat(p+", ", 8)+p)
+	}
+	return b.String()
 }
 
 func TestSplitLines(t *testing.T) {
