@@ -243,6 +243,19 @@ func parse(data []byte) (*yaml.Node, error) {
 	return doc.Content[0], nil
 }
 
+// parserProblem reports the messages the parser (not its scanner) raises
+// with a construct's context.
+func parserProblem(msg string) bool {
+	for _, p := range []string{"did not find expected ',' or ']'", "did not find expected ',' or '}'",
+		"did not find expected '-' indicator", "did not find expected key", "did not find expected node content",
+		"found undefined tag handle"} {
+		if strings.HasPrefix(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
 var unknownAnchor = regexp.MustCompile(`unknown anchor '(.*)' referenced`)
 
 // rejection renders the parser's error as a refusal at the line it names;
@@ -254,6 +267,11 @@ func rejection(p string, err error, lines []srcLine) *Refusal {
 	if m := errLine.FindStringSubmatch(msg); m != nil {
 		line, _ = strconv.Atoi(m[1])
 		msg = strings.TrimSpace(strings.Replace(msg, m[0]+":", "", 1))
+		// The parser's structural errors name the construct's start as a
+		// 0-based line (its scanner errors are 1-based already).
+		if parserProblem(msg) {
+			line++
+		}
 	} else if m := unknownAnchor.FindStringSubmatch(msg); m != nil {
 		for i, l := range lines {
 			if strings.Contains(l.text, "*"+m[1]) {
@@ -261,6 +279,9 @@ func rejection(p string, err error, lines []srcLine) *Refusal {
 				break
 			}
 		}
+	} else if strings.HasPrefix(err.Error(), "yaml: ") {
+		// The parser omits the line only when it is the first.
+		line = 1
 	}
 	// The parser counts the end of the input as a line of its own; a
 	// refusal names a line the file has.

@@ -243,6 +243,8 @@ func bindAt(f *File, l, next int, exJob map[*Job]int, exStep map[*Step]bool) boo
 			}
 			return true
 		}
+	}
+	for _, j := range f.Jobs {
 		if l <= j.Line || l > j.End {
 			continue
 		}

@@ -70,7 +70,9 @@ func TestRejection(t *testing.T) {
 		reason          string
 	}{
 		{"tab indentation", "x.yml", "on: push\njobs:\n\tb:\n\t\truns-on: x\n", 3, true, "the parser says"},
-		{"unclosed flow", "ci.yml", "on: push\njobs: {a: [\n", 0, true, "the parser says"},
+		{"unclosed flow", "ci.yml", "on: push\njobs: {a: [\n", 2, true, "the parser says"},
+		{"flow mapping holding an expression", "ci.yml", "on: push\njobs:\n  a:\n    env: {A: ${{ x }}}\n", 4, true, "did not find expected ',' or '}'"},
+		{"problem past the first line", "ci.yml", "- a\nb: 1\n", 2, false, "the parser says"},
 		{"second document", "x.yml", "on: push\njobs: {}\n---\na: 1\n", 3, true, "a second YAML document"},
 		{"not utf-8", "x.yml", "on: push\njobs: {}\n\xff\n", 0, true, "not UTF-8"},
 		{"unknown alias placed", "x.yml", "a: 1\nb: *nope\n", 2, false, "unknown anchor"},
@@ -700,6 +702,7 @@ jobs:
     runs-on: x
     steps:
       - run: gh api c
+  # m-exempt: job d, at the job column after job c's steps
   d:
     steps:
       - run: gh api d
@@ -707,13 +710,13 @@ jobs:
       # m-exempt: at the end
 `
 	w := walkOf(src)
-	if !w.Jobs[0].Exempt || w.Jobs[0].ExemptLine != 3 || w.Jobs[1].Exempt || !w.Jobs[2].Exempt || w.Jobs[2].ExemptLine != 19 || w.Jobs[3].Exempt {
+	if !w.Jobs[0].Exempt || w.Jobs[0].ExemptLine != 3 || w.Jobs[1].Exempt || !w.Jobs[2].Exempt || w.Jobs[2].ExemptLine != 19 || !w.Jobs[3].Exempt || w.Jobs[3].ExemptLine != 23 {
 		t.Fatalf("job exemptions: %v %v %v %v", w.Jobs[0].Exempt, w.Jobs[1].Exempt, w.Jobs[2].Exempt, w.Jobs[3].Exempt)
 	}
 	if len(w.Jobs[1].Calls) != 1 || w.Jobs[1].Calls[0].Line != 16 || w.Jobs[1].Calls[0].Step != 2 {
 		t.Fatalf("b's calls: %+v", w.Jobs[1].Calls)
 	}
-	if !reflect.DeepEqual(w.Bare, []int{26}) || !reflect.DeepEqual(w.Dangling, []int{17, 27}) {
+	if !reflect.DeepEqual(w.Bare, []int{27}) || !reflect.DeepEqual(w.Dangling, []int{17, 28}) {
 		t.Fatalf("bare %v dangling %v", w.Bare, w.Dangling)
 	}
 	// Before jobs: and with no jobs at all, a marker binds nothing.

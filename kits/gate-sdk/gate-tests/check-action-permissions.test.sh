@@ -24,7 +24,7 @@ gate_expect expression 2 'ci.yml:6: cannot read a permissions: value'
 gate_scratch_repo alias
 gate_put .github/workflows/ci.yml <<'YAML'
 name: t
-on: push
+on: &shared push
 permissions: *shared
 jobs:
   b:
@@ -33,6 +33,11 @@ jobs:
       - run: echo
 YAML
 gate_expect alias 2 'ci.yml:3: cannot read a permissions: value'
+
+# A workflow the YAML parser rejects is refused at the line it names.
+gate_scratch_repo tabs
+printf 'name: t\non: push\njobs:\n\tb:\n\t\truns-on: ubuntu-latest\n' | gate_put .github/workflows/ci.yml
+gate_expect tabs 2 'ci.yml:4: cannot read the file as YAML: the parser says'
 
 gate_scratch_repo no-yaml
 printf '# nothing here\n' | gate_put README.md

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # check-action-run-shell.test.sh — the postures a one-verdict case cannot
-# hold: the five refused constructs (exit 2, naming the construct), a host
+# hold: the refused constructs (exit 2, naming the construct), a host
 # with no shellcheck (exit 2, naming it), and a tree with no YAML (clean on
 # a zero count). Exit 0 when every check holds, 1 otherwise.
 . "$(dirname -- "${BASH_SOURCE[0]}")/../lib/test-hermetic.sh"
@@ -24,7 +24,8 @@ refused folded '      - run: >-
           echo hi' 'a folded block scalar (run: >-)'
 refused indicator '      - run: |2
             echo hi' 'an explicit indentation indicator (run: |2)'
-refused alias '      - run: *body' 'an anchor or alias as the run: value'
+refused alias '      - run: &body echo hi
+      - run: *body' 'an anchor or alias as the run: value'
 refused unbalanced '      - run: |
           echo ${{ github.sha' 'an unbalanced ${{'
 
@@ -34,7 +35,7 @@ name: t
 on: push
 defaults:
   run:
-    shell: pwsh
+    shell: ${{ inputs.shell }}
 jobs:
   b:
     runs-on: ubuntu-latest
@@ -42,7 +43,13 @@ jobs:
       - run: |
           echo hi
 YAML
-gate_expect defaults 2 'ci.yml:3: cannot read a defaults: block that sets run:'
+gate_expect defaults 2 'ci.yml:5: cannot read a defaults.run.shell that is not a literal shell name'
+
+# A workflow the YAML parser rejects (a tab indents a step) is refused at
+# the line it names, never read as an empty workflow.
+gate_scratch_repo tabs
+printf '%s\n\t- run: cd x\n' "$head" | gate_put .github/workflows/ci.yml
+gate_expect tabs 2 'ci.yml:7: cannot read the file as YAML: the parser says'
 
 gate_scratch_repo no-shellcheck
 printf '%s\n%s\n' "$head" '      - run: |
