@@ -19,7 +19,6 @@ import (
 var runShellHelps = map[string]string{
 	"shellcheck": "fix each listed ShellCheck warning in the run: block (the line is the block's line in the YAML file); a hosted bash step starts with -e set, so a step expecting a non-zero status must clear it, which set -uo pipefail does not",
 	"dialect":    "state the step's shell on the step itself: shell: bash (or shell: pwsh where PowerShell is meant); an action's run: steps always need shell:",
-	"directive":  "delete the # shellcheck directive and fix what it silenced (the gate has no valve: a warning is fixed in the shell, or the step's shell: says it is not shell)",
 }
 
 // runShellSeverity is contract, not calibration: at info SC1091 fires on
@@ -83,7 +82,7 @@ func checkActionRunShell(c *gate.Context) int {
 		return c.Refuse("shellcheck is not on PATH; install it (it lints %d run: block(s) here) or this gate cannot decide", lint)
 	}
 	var found []gate.Finding
-	linted, single, other := 0, 0, 0
+	linted, single, other, neutralised := 0, 0, 0, 0
 	for _, fr := range subject {
 		for _, run := range fr.runs {
 			if !run.Block {
@@ -104,12 +103,9 @@ func checkActionRunShell(c *gate.Context) int {
 			if len(run.Lines) == 0 {
 				continue
 			}
-			// assertion F: a ShellCheck directive in a block is a finding:
-			// the gate has no valve, and a directive would be one.
-			for _, l := range run.Directives {
-				found = append(found, gate.Finding{Class: "directive", Path: fr.path, Line: l,
-					Msg: "run: block carries a ShellCheck directive, which this gate does not let silence a warning"})
-			}
+			// assertion F: a ShellCheck directive in a block is neutralised
+			// by the extractor (the gate has no valve), and counted.
+			neutralised += len(run.Directives)
 			// assertion E: ShellCheck at -S warning under the resolved
 			// dialect reports nothing.
 			warned, err := shellcheckBlock(c, run)
@@ -132,7 +128,16 @@ func checkActionRunShell(c *gate.Context) int {
 		plural(linted, "run: block", "run: blocks"), plural(len(subject), "Actions file", "Actions files"),
 		plural(single, "single-line run: value", "single-line run: values"),
 		plural(other, "non-shell block", "non-shell blocks"),
-		plural(outside, "YAML file", "YAML files"), unparsedOutside(unparsable)))
+		plural(outside, "YAML file", "YAML files"), unparsedOutside(unparsable)) + directives(neutralised))
+}
+
+// directives renders the count of neutralised ShellCheck directives for
+// the clean line ("" when there are none).
+func directives(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return "; " + plural(n, "ShellCheck directive", "ShellCheck directives") + " in blocks read as plain comments"
 }
 
 // colFinding is a ShellCheck finding with the file column it maps to.

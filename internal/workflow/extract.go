@@ -105,8 +105,8 @@ type Run struct {
 
 	WorkDir    string // the working directory in force (step, job or workflow defaults)
 	HasWorkDir bool
-	// Directives lists the body lines (file line numbers) that carry a
-	// ShellCheck directive comment.
+	// Directives lists the body lines (file line numbers) whose ShellCheck
+	// directive comments were neutralised.
 	Directives []int
 }
 
@@ -320,13 +320,14 @@ func readBlock(f *File, r *Run, n *yaml.Node, floor int) error {
 			text = ln.text[indent:]
 		}
 		raw = append(raw, text)
+		text, directive := neutralise(text)
 		out, spans, ok := subst(text)
 		if !ok {
 			return &Refusal{f.Path, l, "an unbalanced ${{ on a run: block line"}
 		}
 		r.Lines = append(r.Lines, out)
 		r.Subst = append(r.Subst, spans)
-		if isDirective(text) {
+		if directive {
 			r.Directives = append(r.Directives, l)
 		}
 	}
@@ -336,24 +337,35 @@ func readBlock(f *File, r *Run, n *yaml.Node, floor int) error {
 	return nil
 }
 
-// isDirective reports a ShellCheck directive comment on a body line:
-// "# shellcheck <key>=...", the form ShellCheck obeys.
-func isDirective(line string) bool {
-	i := strings.IndexByte(line, '#')
-	for i >= 0 {
-		if i == 0 || line[i-1] == ' ' || line[i-1] == '\t' {
-			rest := strings.TrimLeft(line[i+1:], " \t")
-			if w, after, ok := strings.Cut(rest, " "); ok && strings.EqualFold(w, "shellcheck") && strings.Contains(after, "=") {
-				return true
-			}
+// neutralise rewrites every ShellCheck directive comment on a body line
+// ("# shellcheck disable=...", any letter case, trailing or whole-line) so
+// ShellCheck reads it as a plain comment: the gate has no valve, and a
+// directive would be one. The word keeps its length, so columns hold.
+// ok reports whether the line carried one.
+func neutralise(line string) (string, bool) {
+	found := false
+	from := 0
+	for {
+		i := strings.IndexByte(line[from:], '#')
+		if i < 0 {
+			return line, found
 		}
-		k := strings.IndexByte(line[i+1:], '#')
-		if k < 0 {
-			break
+		i += from
+		from = i + 1
+		if i > 0 && line[i-1] != ' ' && line[i-1] != '\t' {
+			continue
 		}
-		i += 1 + k
+		k := i + 1
+		for k < len(line) && (line[k] == ' ' || line[k] == '\t') {
+			k++
+		}
+		const word = "shellcheck"
+		if len(line)-k >= len(word) && strings.EqualFold(line[k:k+len(word)], word) &&
+			(len(line) == k+len(word) || line[k+len(word)] == ' ' || line[k+len(word)] == '\t') {
+			line = line[:k] + "shellchecq" + line[k+len(word):]
+			found = true
+		}
 	}
-	return false
 }
 
 // Expr is what a GitHub expression becomes in a body: a braced parameter
