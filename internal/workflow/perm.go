@@ -57,8 +57,8 @@ func ReadPerm(f *File, e *Entry) (Perm, error) {
 	switch n.Kind {
 	case yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, v := resolve(n.Content[i]), n.Content[i+1]
-			if k == nil || k.Kind != yaml.ScalarNode || v.Kind != yaml.ScalarNode || !level(v.Value) {
+			k, v := resolve(n.Content[i]), resolve(n.Content[i+1])
+			if k == nil || v == nil || k.Kind != yaml.ScalarNode || v.Kind != yaml.ScalarNode || !level(v.Value) {
 				return refuse(n.Content[i].Line)
 			}
 			p.Scopes[k.Value] = v.Value

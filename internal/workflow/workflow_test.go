@@ -666,7 +666,11 @@ func TestReadPerm(t *testing.T) {
 			t.Errorf("%q: %+v", tc.v, p)
 		}
 	}
-	f := read("a: &p {contents: read}\npermissions: *p\n")
+	f := read("a: &r read\npermissions: {contents: *r}\n")
+	if p, err := ReadPerm(f, f.Permissions); err != nil || !p.Contents() {
+		t.Fatalf("aliased level: %+v %v", p, err)
+	}
+	f = read("a: &p {contents: read}\npermissions: *p\n")
 	if _, err := ReadPerm(f, f.Permissions); err == nil {
 		t.Fatal("alias accepted")
 	}

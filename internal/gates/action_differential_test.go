@@ -1,0 +1,387 @@
+package gates
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/gate/gatetest"
+	"go.yaml.in/yaml/v3"
+)
+
+// The differential test: every workflow of testdata/spellings, written in
+// block style, is respelled by the generator below in eight ways, and all
+// seven Actions gates must say the same thing about every spelling.
+//
+// Six spellings keep every byte of every line that holds content where it
+// was: the block original, a byte-order mark before it, CRLF and CR-only
+// line ends, every mapping key quoted, and every repeated scalar value
+// turned into an anchor and aliases. Their outputs must be byte-identical,
+// ShellCheck's columns included.
+//
+// The flow and JSON spellings put every key and every sequence item on the
+// line it had (so a finding on a key keeps its line), but a multi-line
+// scalar (a run: | body) can only be a quoted string inside a flow
+// collection, so it sits on its key's line. Their outputs must be
+// byte-identical to each other, and equal to the block output once each
+// block line is mapped to the line its content lands on in the flow
+// spelling (a body line maps to its key's line). run-shell and run-path
+// read only literal blocks of multi-line bodies (the spec's rule), so for
+// them the flow family is held to the block output only on the workflows
+// with no multi-line run: body, and to each other everywhere.
+
+const spellingsDir = "../../testdata/spellings"
+
+type spelling struct {
+	name   string
+	render func(src string, doc *yaml.Node) (string, map[int]int)
+	flow   bool
+}
+
+var spellings = []spelling{
+	{"block", func(s string, _ *yaml.Node) (string, map[int]int) { return s, nil }, false},
+	{"bom", func(s string, _ *yaml.Node) (string, map[int]int) { return "\ufeff" + s, nil }, false},
+	{"crlf", func(s string, _ *yaml.Node) (string, map[int]int) { return strings.ReplaceAll(s, "\n", "\r\n"), nil }, false},
+	{"cr", func(s string, _ *yaml.Node) (string, map[int]int) { return strings.ReplaceAll(s, "\n", "\r"), nil }, false},
+	{"quoted-keys", quoteKeys, false},
+	{"anchors", anchorRepeats, false},
+	{"flow", func(s string, d *yaml.Node) (string, map[int]int) { return flowRender(d, false) }, true},
+	{"json", func(s string, d *yaml.Node) (string, map[int]int) { return flowRender(d, true) }, true},
+}
+
+// edit replaces n bytes at a byte offset of a source line with text.
+type edit struct {
+	line, col, n int
+	text         string
+}
+
+// applyEdits applies edits right to left on each line, so earlier offsets
+// stay valid.
+func applyEdits(src string, edits []edit) string {
+	lines := strings.Split(src, "\n")
+	sort.SliceStable(edits, func(i, k int) bool {
+		if edits[i].line != edits[k].line {
+			return edits[i].line < edits[k].line
+		}
+		return edits[i].col > edits[k].col
+	})
+	for _, e := range edits {
+		l := lines[e.line-1]
+		lines[e.line-1] = l[:e.col] + e.text + l[e.col+e.n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// quoteKeys wraps every plain mapping key in quotes, double and single in
+// turn.
+func quoteKeys(src string, doc *yaml.Node) (string, map[int]int) {
+	var edits []edit
+	n := 0
+	walkNodes(doc, func(m *yaml.Node) {
+		if m.Kind != yaml.MappingNode {
+			return
+		}
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			k := m.Content[i]
+			if k.Style != 0 {
+				continue
+			}
+			q := `"`
+			if n%2 == 1 {
+				q = "'"
+			}
+			n++
+			edits = append(edits, edit{k.Line, k.Column - 1 + len(k.Value), 0, q}, edit{k.Line, k.Column - 1, 0, q})
+		}
+	})
+	return applyEdits(src, edits), nil
+}
+
+// anchorRepeats anchors the first occurrence of every plain one-line
+// scalar value, and aliases the later ones. run: values
+// are left alone: the spec refuses an anchor there.
+func anchorRepeats(src string, doc *yaml.Node) (string, map[int]int) {
+	seen := map[string][]*yaml.Node{}
+	var order []string
+	walkNodes(doc, func(m *yaml.Node) {
+		if m.Kind != yaml.MappingNode {
+			return
+		}
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			k, v := m.Content[i], m.Content[i+1]
+			if k.Value == "run" || v.Kind != yaml.ScalarNode || v.Style != 0 || !plainSafe.MatchString(v.Value) {
+				continue
+			}
+			if _, ok := seen[v.Value]; !ok {
+				order = append(order, v.Value)
+			}
+			seen[v.Value] = append(seen[v.Value], v)
+		}
+	})
+	var edits []edit
+	for i, val := range order {
+		ns := seen[val]
+		name := fmt.Sprintf("v%d", i)
+		edits = append(edits, edit{ns[0].Line, ns[0].Column - 1, 0, "&" + name + " "})
+		for _, n := range ns[1:] {
+			edits = append(edits, edit{n.Line, n.Column - 1, len(val), "*" + name})
+		}
+	}
+	return applyEdits(src, edits), nil
+}
+
+func walkNodes(n *yaml.Node, fn func(*yaml.Node)) {
+	if n == nil {
+		return
+	}
+	fn(n)
+	for _, c := range n.Content {
+		walkNodes(c, fn)
+	}
+}
+
+// flowRender writes the document as one flow collection (JSON when json
+// is set), each key and item on the line it had. It answers the line map
+// of every block line whose content moved: the body lines of a
+// multi-line scalar, mapped to the scalar's own line.
+func flowRender(doc *yaml.Node, asJSON bool) (string, map[int]int) {
+	var b strings.Builder
+	line := 1
+	moved := map[int]int{}
+	at := func(l int) {
+		for line < l {
+			b.WriteString("\n  ")
+			line++
+		}
+	}
+	scalar := func(n *yaml.Node) string {
+		if !asJSON && plainSafe.MatchString(n.Value) {
+			return n.Value
+		}
+		q, _ := json.Marshal(n.Value)
+		return string(q)
+	}
+	var emit func(n *yaml.Node)
+	emit = func(n *yaml.Node) {
+		at(n.Line)
+		switch n.Kind {
+		case yaml.DocumentNode:
+			emit(n.Content[0])
+		case yaml.MappingNode:
+			b.WriteString("{")
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				emit(n.Content[i])
+				b.WriteString(": ")
+				emit(n.Content[i+1])
+			}
+			b.WriteString("}")
+		case yaml.SequenceNode:
+			b.WriteString("[")
+			for i, c := range n.Content {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				emit(c)
+			}
+			b.WriteString("]")
+		case yaml.ScalarNode:
+			b.WriteString(scalar(n))
+			if k := strings.Count(strings.TrimRight(n.Value, "\n"), "\n"); k > 0 || n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+				for i := 1; i <= k+1; i++ {
+					moved[n.Line+i] = n.Line
+				}
+			}
+		}
+	}
+	emit(doc)
+	b.WriteString("\n")
+	return b.String(), moved
+}
+
+var plainSafe = regexp.MustCompile(`^[A-Za-z0-9_./-][A-Za-z0-9_./ @-]*[A-Za-z0-9_./@-]$|^[A-Za-z0-9_]$`)
+
+// mapLines rewrites every line number an output names through the map:
+// "path:L:", "path:L:C:" and "(line L)".
+var lineRef = regexp.MustCompile(`(\.yml:)(\d+)(:\d+)?:|\(line (\d+)\)`)
+
+func mapLines(out string, m map[string]map[int]int) string {
+	var b strings.Builder
+	for _, ln := range strings.SplitAfter(out, "\n") {
+		file := ""
+		if i := strings.Index(ln, ".yml:"); i >= 0 {
+			file = ln[:i+4]
+			if k := strings.LastIndex(file, " "); k >= 0 {
+				file = file[k+1:]
+			}
+		}
+		mm := m[file]
+		b.WriteString(lineRef.ReplaceAllStringFunc(ln, func(s string) string {
+			sub := lineRef.FindStringSubmatch(s)
+			if sub[4] != "" {
+				n, _ := strconv.Atoi(sub[4])
+				if to, ok := mm[n]; ok {
+					n = to
+				}
+				return fmt.Sprintf("(line %d)", n)
+			}
+			n, _ := strconv.Atoi(sub[2])
+			if to, ok := mm[n]; ok {
+				n = to
+			}
+			return fmt.Sprintf("%s%d%s:", sub[1], n, sub[3])
+		}))
+	}
+	return b.String()
+}
+
+func TestSpellingsAgree(t *testing.T) {
+	ents, err := os.ReadDir(spellingsDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type wfile struct {
+		name, src string
+		doc       *yaml.Node
+		multi     bool // a run: block body (a quoted string in the flow spellings)
+	}
+	var corpus []wfile
+	support := map[string]string{}
+	for _, e := range ents {
+		data, err := os.ReadFile(filepath.Join(spellingsDir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasSuffix(e.Name(), ".yml") {
+			continue
+		}
+		var doc yaml.Node
+		if err := yaml.Unmarshal(data, &doc); err != nil {
+			t.Fatalf("%s: %v", e.Name(), err)
+		}
+		w := wfile{name: e.Name(), src: string(data), doc: &doc}
+		walkNodes(&doc, func(m *yaml.Node) {
+			if m.Kind == yaml.MappingNode {
+				for i := 0; i+1 < len(m.Content); i += 2 {
+					if m.Content[i].Value == "run" && strings.Contains(m.Content[i+1].Value, "\n") {
+						w.multi = true
+					}
+				}
+			}
+		})
+		corpus = append(corpus, w)
+	}
+	if len(corpus) < 30 {
+		t.Fatalf("%d workflows under %s, want at least 30", len(corpus), spellingsDir)
+	}
+	support["scripts/ci/lint.sh"] = "#!/bin/sh\n"
+	support["scripts/release/package.sh"] = "#!/bin/sh\n"
+	support["web/tools/bundle.sh"] = "#!/bin/sh\n"
+	support["docs/jobs.md"] = "The `deploy-production` job follows `deploy-staging`; `deploy-preview` is gone.\n"
+	modes := map[string]uint32{}
+	for p := range support {
+		if strings.HasSuffix(p, ".sh") {
+			modes[p] = 0o100755
+		}
+	}
+	env := map[string]string{"PATH": os.Getenv("PATH")}
+	// outputs[spelling][gate][file] is the gate's output on that file alone
+	// (job-ref: over the whole spelled corpus).
+	type key struct{ spelling, gate, file string }
+	outputs := map[key]string{}
+	maps := map[string]map[string]map[int]int{} // spelling -> path -> line map
+	for _, sp := range spellings {
+		maps[sp.name] = map[string]map[int]int{}
+		tree := map[string]string{}
+		for p, s := range support {
+			tree[p] = s
+		}
+		for _, w := range corpus {
+			text, m := sp.render(w.src, w.doc)
+			if sp.name != "block" && text == w.src {
+				t.Fatalf("%s: the %s spelling changed nothing", w.name, sp.name)
+			}
+			p := ".github/workflows/" + w.name
+			tree[p] = text
+			maps[sp.name][p] = m
+		}
+		dir := t.TempDir()
+		writeTree(t, dir, tree)
+		for _, def := range actionGates() {
+			if def.Name == "check-action-job-ref" {
+				r := gatetest.Exec(def.Rule, def.Name, dir, &gatetest.Tree{Data: tree, Modes: modes}, actionKnobs(corpusKnobs), env)
+				outputs[key{sp.name, def.Name, ""}] = fmt.Sprintf("exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
+				continue
+			}
+			for _, w := range corpus {
+				p := ".github/workflows/" + w.name
+				one := map[string]string{p: tree[p]}
+				for s, v := range support {
+					one[s] = v
+				}
+				d := t.TempDir()
+				writeTree(t, d, one)
+				r := gatetest.Exec(def.Rule, def.Name, d, &gatetest.Tree{Data: one, Modes: modes}, actionKnobs(corpusKnobs), env)
+				if r.Code == gate.Refused {
+					t.Errorf("%s %s on %s refused: %s", def.Name, sp.name, w.name, r.Stderr)
+				}
+				outputs[key{sp.name, def.Name, w.name}] = fmt.Sprintf("exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
+			}
+		}
+	}
+	findings := 0
+	for _, def := range actionGates() {
+		files := []string{""}
+		if def.Name != "check-action-job-ref" {
+			files = nil
+			for _, w := range corpus {
+				files = append(files, w.name)
+			}
+		}
+		bodyGate := def.Name == "check-action-run-shell" || def.Name == "check-action-run-path"
+		for _, f := range files {
+			block := outputs[key{"block", def.Name, f}]
+			if strings.HasPrefix(block, "exit 1") {
+				findings++
+			}
+			multi := false
+			for _, w := range corpus {
+				if w.name == f || f == "" {
+					multi = multi || w.multi
+				}
+			}
+			for _, sp := range spellings[1:] {
+				got := outputs[key{sp.name, def.Name, f}]
+				want := block
+				switch {
+				case !sp.flow:
+				case bodyGate && multi:
+					want = outputs[key{"flow", def.Name, f}]
+				default:
+					all := map[string]map[int]int{}
+					for p, m := range maps[sp.name] {
+						all[p] = m
+					}
+					want = mapLines(block, all)
+				}
+				if got != want {
+					t.Errorf("%s on %s: the %s spelling says\n%s\nwhere the block spelling says\n%s", def.Name, f, sp.name, got, want)
+				}
+			}
+		}
+	}
+	// The comparison is only meaningful if the corpus has findings to move.
+	if findings < 20 {
+		t.Errorf("only %d (gate, workflow) pairs with findings; the corpus should exercise the gates", findings)
+	}
+	t.Logf("%d workflows x %d spellings x 7 gates; %d gate/workflow pairs with findings", len(corpus), len(spellings), findings)
+}
