@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -121,12 +120,12 @@ func scanRoot(c *gate.Context, root string) (string, error) {
 	if rel != "." {
 		// A root reached through a symbolic link must still land inside
 		// the run directory.
-		top, err1 := filepath.EvalSymlinks(c.Dir)
-		real, err2 := filepath.EvalSymlinks(full)
+		top, err1 := walk.Canonicalize(c.Dir)
+		real, err2 := walk.Canonicalize(full)
 		if err1 != nil || err2 != nil {
 			return "", fmt.Errorf("scan root %s cannot be resolved", root)
 		}
-		if r, err := filepath.Rel(top, real); err != nil || r == ".." || strings.HasPrefix(r, "../") {
+		if _, inside := walk.RelUnder(top, real); !inside {
 			return "", fmt.Errorf("scan root %s is outside the run directory", root)
 		}
 	}

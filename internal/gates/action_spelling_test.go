@@ -1,8 +1,12 @@
 package gates
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gate-sdk/gates/internal/gate/gatetest"
 )
 
 // The regression cases of the workflow reader's rewrite: each spelling the
@@ -191,5 +195,42 @@ func TestScanRoot(t *testing.T) {
 		if run.Code != 2 {
 			t.Errorf("root %q: exit %d, want 2\n%s%s", root, run.Code, run.Stdout, run.Stderr)
 		}
+	}
+	// A root reached through a link out of the run directory leaves it.
+	dir, outside := t.TempDir(), t.TempDir()
+	writeTree(t, dir, files)
+	if err := os.Symlink(outside, filepath.Join(dir, "out")); err != nil {
+		t.Fatal(err)
+	}
+	run := gatetest.Exec(checkActionPinning, "check-action-pinning", dir, &gatetest.Tree{Data: files}, actionKnobs(nil), nil, "out")
+	if run.Code != 2 || !strings.Contains(run.Stderr, "scan root out is outside the run directory") {
+		t.Errorf("linked root: exit %d\n%s%s", run.Code, run.Stdout, run.Stderr)
+	}
+	// The walk reads files the snapshot does not track.
+	dir = t.TempDir()
+	writeTree(t, dir, files)
+	run = gatetest.Exec(checkActionPinning, "check-action-pinning", dir, &gatetest.Tree{Data: map[string]string{}}, actionKnobs(nil), nil)
+	if run.Code != 1 || !strings.Contains(run.Stdout, "ci.yml:5: uses: a/b@v1") {
+		t.Errorf("untracked workflow: exit %d\n%s%s", run.Code, run.Stdout, run.Stderr)
+	}
+}
+
+// TestScanShared: the seven gates of one run share one walk and one
+// reading per file: a file added after the first gate scanned is seen by
+// none of the later ones over the same snapshot, and is by a new one.
+func TestScanShared(t *testing.T) {
+	files := map[string]string{"ci.yml": wf("jobs:\n  b:\n    steps: [{uses: a/b@v1}]\n")}
+	dir := t.TempDir()
+	writeTree(t, dir, files)
+	tree := &gatetest.Tree{Data: files}
+	first := gatetest.Exec(checkActionPinning, "check-action-pinning", dir, tree, actionKnobs(nil), nil)
+	writeTree(t, dir, map[string]string{"late.yml": "- uses: c/d@v1\n"})
+	again := gatetest.Exec(checkActionPinning, "check-action-pinning", dir, tree, actionKnobs(nil), nil)
+	if first.Stdout != again.Stdout || strings.Contains(again.Stdout, "late.yml") {
+		t.Fatalf("the second gate walked again:\n%s\n%s", first.Stdout, again.Stdout)
+	}
+	fresh := gatetest.Exec(checkActionPinning, "check-action-pinning", dir, &gatetest.Tree{Data: files}, actionKnobs(nil), nil)
+	if !strings.Contains(fresh.Stdout, "late.yml:1: uses: c/d@v1") {
+		t.Fatalf("a new snapshot did not walk:\n%s", fresh.Stdout)
 	}
 }
