@@ -141,7 +141,7 @@ func walkScan(c *gate.Context, rel string, ps walk.PruneSet) ([]string, error) {
 		base = c.Dir + "/" + rel
 	}
 	var out []string
-	err := walk.Walk(base, walk.Options{Prune: ps}, func(p string, d fs.DirEntry) error {
+	err := walk.Walk(base, walk.Options{Prune: ps, Recorder: c.Recorder}, func(p string, d fs.DirEntry) error {
 		if d.IsDir() {
 			return nil
 		}

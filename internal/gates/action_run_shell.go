@@ -115,7 +115,7 @@ func checkActionRunShell(c *gate.Context) int {
 			linted++
 			for _, f := range warned {
 				f.Path = fr.path
-				f.Text = fmt.Sprintf("%s:%d:%d: %s", f.Path, f.Line, f.Col, f.Msg)
+				f.Column = f.Col
 				found = append(found, f.Finding)
 			}
 		}
