@@ -272,6 +272,21 @@ func unparsedOutside(n int) string {
 	return " (" + plural(n, "of them", "of them") + " the parser rejects)"
 }
 
+// readParsed reads a walked YAML file and answers it with parsed true, or
+// with parsed false for a file the parser rejects that looks like neither
+// a workflow nor an action (the caller skips and counts it); a rejected
+// file that looks like one is the error.
+func (s actionScan) readParsed(c *gate.Context, p string) (f *workflow.File, parsed bool, err error) {
+	f, err = s.read(c, p)
+	if err == nil {
+		err = rejected(f)
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	return f, f.Rejected == nil, nil
+}
+
 // rejected answers the refusal of a file the parser rejected that looks
 // like a workflow or an action; nil for any other file.
 func rejected(f *workflow.File) error {
@@ -288,11 +303,8 @@ func rejected(f *workflow.File) error {
 func eachWorkflow(c *gate.Context, scan actionScan, fn func(path string, f *workflow.File) error) (shapes, error) {
 	var n shapes
 	for _, p := range scan.files {
-		f, err := scan.read(c, p)
+		f, _, err := scan.readParsed(c, p)
 		if err != nil {
-			return n, err
-		}
-		if err := rejected(f); err != nil {
 			return n, err
 		}
 		if !f.Shape.Workflow() {
@@ -307,23 +319,15 @@ func eachWorkflow(c *gate.Context, scan actionScan, fn func(path string, f *work
 	return n, nil
 }
 
-// danglingMarkers reports each exemption marker that precedes no step and
-// no job.
-func danglingMarkers(path, marker string, lines []int) []gate.Finding {
+// markerFindings reports each exemption marker of a class (bare: no
+// reason; dangling: it precedes no step and no job), none of which exempts
+// anything.
+func markerFindings(class, path, marker string, lines []int) []gate.Finding {
+	why := map[string]string{"bare": "carries no reason", "dangling": "precedes no step and no job"}[class]
 	var out []gate.Finding
 	for _, l := range lines {
-		out = append(out, gate.Finding{Class: "dangling", Path: path, Line: l,
-			Msg: "# " + marker + ": precedes no step and no job, so it exempts nothing"})
-	}
-	return out
-}
-
-// bareMarkers reports each exemption marker written without a reason.
-func bareMarkers(path, marker string, lines []int) []gate.Finding {
-	var out []gate.Finding
-	for _, l := range lines {
-		out = append(out, gate.Finding{Class: "bare", Path: path, Line: l,
-			Msg: "# " + marker + ": carries no reason, so it exempts nothing"})
+		out = append(out, gate.Finding{Class: class, Path: path, Line: l,
+			Msg: "# " + marker + ": " + why + ", so it exempts nothing"})
 	}
 	return out
 }

@@ -67,7 +67,7 @@ func TestActionCorpus(t *testing.T) {
 	env := map[string]string{"PATH": os.Getenv("PATH")}
 	run := func(def gate.Def, tree map[string]string) gatetest.Run {
 		dir := t.TempDir()
-		writeTree(t, dir, tree)
+		writeFiles(t, dir, tree)
 		return gatetest.Exec(def.Rule, def.Name, dir, &gatetest.Tree{Data: tree, Modes: modes}, actionKnobs(corpusKnobs), env)
 	}
 	perFile := map[string][]string{}

@@ -315,7 +315,7 @@ func TestSpellingsAgree(t *testing.T) {
 			maps[sp.name][p] = m
 		}
 		dir := t.TempDir()
-		writeTree(t, dir, tree)
+		writeFiles(t, dir, tree)
 		for _, def := range actionGates() {
 			if def.Name == "check-action-job-ref" {
 				r := gatetest.Exec(def.Rule, def.Name, dir, &gatetest.Tree{Data: tree, Modes: modes}, actionKnobs(corpusKnobs), env)
@@ -329,7 +329,7 @@ func TestSpellingsAgree(t *testing.T) {
 					one[s] = v
 				}
 				d := t.TempDir()
-				writeTree(t, d, one)
+				writeFiles(t, d, one)
 				r := gatetest.Exec(def.Rule, def.Name, d, &gatetest.Tree{Data: one, Modes: modes}, actionKnobs(corpusKnobs), env)
 				if r.Code == gate.Refused {
 					t.Errorf("%s %s on %s refused: %s", def.Name, sp.name, w.name, r.Stderr)

@@ -34,8 +34,8 @@ func checkActionGhRepo(c *gate.Context) int {
 	n, err := eachWorkflow(c, scan, func(p string, f *workflow.File) error {
 		w := workflow.Walk(f, workflow.WalkOptions{Marker: ghRepoMarker})
 		// assertion B: a marker's reason is required.
-		found := bareMarkers(p, ghRepoMarker, w.Bare)
-		found = append(found, danglingMarkers(p, ghRepoMarker, w.Dangling)...)
+		found := markerFindings("bare", p, ghRepoMarker, w.Bare)
+		found = append(found, markerFindings("dangling", p, ghRepoMarker, w.Dangling)...)
 		for _, jw := range w.Jobs {
 			switch {
 			case jw.Exempt:

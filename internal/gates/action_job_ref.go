@@ -57,17 +57,14 @@ func checkActionJobRef(c *gate.Context) int {
 			}
 			lines = mdLines(data)
 		} else {
-			f, err := scan.read(c, p)
-			if err != nil {
-				return c.RefuseErr(err)
-			}
 			// A file the parser rejects has no job set to read: refused
 			// when it looks like a workflow or an action, skipped
 			// otherwise.
-			if err := rejected(f); err != nil {
+			f, parsed, err := scan.readParsed(c, p)
+			if err != nil {
 				return c.RefuseErr(err)
 			}
-			if f.Rejected != nil {
+			if !parsed {
 				continue
 			}
 			// assertion B: the job set is every job key under a top-level

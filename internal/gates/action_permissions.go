@@ -38,8 +38,8 @@ func checkActionPermissions(c *gate.Context) int {
 		}
 		w := workflow.Walk(f, workflow.WalkOptions{Marker: permissionsMarker})
 		// assertion B: a marker's reason is required.
-		here := bareMarkers(p, permissionsMarker, w.Bare)
-		here = append(here, danglingMarkers(p, permissionsMarker, w.Dangling)...)
+		here := markerFindings("bare", p, permissionsMarker, w.Bare)
+		here = append(here, markerFindings("dangling", p, permissionsMarker, w.Dangling)...)
 		for _, jw := range w.Jobs {
 			own, err := workflow.ReadPerm(f, jw.Job.Permissions)
 			if err != nil {

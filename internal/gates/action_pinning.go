@@ -25,16 +25,13 @@ func checkActionPinning(c *gate.Context) int {
 	refs := 0
 	var n shapes
 	for _, p := range scan.files {
-		f, err := scan.read(c, p)
+		// A file the parser rejects is refused when it looks like a
+		// workflow or an action, and skipped and counted otherwise.
+		f, parsed, err := scan.readParsed(c, p)
 		if err != nil {
 			return c.RefuseErr(err)
 		}
-		// A file the parser rejects is refused when it looks like a
-		// workflow or an action, and skipped and counted otherwise.
-		if err := rejected(f); err != nil {
-			return c.RefuseErr(err)
-		}
-		if f.Rejected != nil {
+		if !parsed {
 			n.unparsable++
 			continue
 		}

@@ -45,11 +45,8 @@ func checkActionRunPath(c *gate.Context) int {
 	}
 	var subject []fileRuns
 	for _, p := range scan.files {
-		f, err := scan.read(c, p)
+		f, _, err := scan.readParsed(c, p)
 		if err != nil {
-			return c.RefuseErr(err)
-		}
-		if err := rejected(f); err != nil {
 			return c.RefuseErr(err)
 		}
 		// assertion A: run-shell's subject and extractor, refusals included.

@@ -43,7 +43,7 @@ func checkActionRunShell(c *gate.Context) int {
 	var subject []fileRuns
 	outside, unparsable := 0, 0
 	for _, p := range scan.files {
-		f, err := scan.read(c, p)
+		f, _, err := scan.readParsed(c, p)
 		if err != nil {
 			return c.RefuseErr(err)
 		}
@@ -51,9 +51,6 @@ func checkActionRunShell(c *gate.Context) int {
 		// are skipped and counted, neither linted nor refused. A file the
 		// parser rejects is refused when it looks like one, and counted as
 		// outside otherwise.
-		if err := rejected(f); err != nil {
-			return c.RefuseErr(err)
-		}
 		if !f.Shape.Actions() {
 			outside++
 			if f.Rejected != nil {

@@ -198,7 +198,7 @@ func TestScanRoot(t *testing.T) {
 	}
 	// A root reached through a link out of the run directory leaves it.
 	dir, outside := t.TempDir(), t.TempDir()
-	writeTree(t, dir, files)
+	writeFiles(t, dir, files)
 	if err := os.Symlink(outside, filepath.Join(dir, "out")); err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +208,7 @@ func TestScanRoot(t *testing.T) {
 	}
 	// The walk reads files the snapshot does not track.
 	dir = t.TempDir()
-	writeTree(t, dir, files)
+	writeFiles(t, dir, files)
 	run = gatetest.Exec(checkActionPinning, "check-action-pinning", dir, &gatetest.Tree{Data: map[string]string{}}, actionKnobs(nil), nil)
 	if run.Code != 1 || !strings.Contains(run.Stdout, "ci.yml:5: uses: a/b@v1") {
 		t.Errorf("untracked workflow: exit %d\n%s%s", run.Code, run.Stdout, run.Stderr)
@@ -221,10 +221,10 @@ func TestScanRoot(t *testing.T) {
 func TestScanShared(t *testing.T) {
 	files := map[string]string{"ci.yml": wf("jobs:\n  b:\n    steps: [{uses: a/b@v1}]\n")}
 	dir := t.TempDir()
-	writeTree(t, dir, files)
+	writeFiles(t, dir, files)
 	tree := &gatetest.Tree{Data: files}
 	first := gatetest.Exec(checkActionPinning, "check-action-pinning", dir, tree, actionKnobs(nil), nil)
-	writeTree(t, dir, map[string]string{"late.yml": "- uses: c/d@v1\n"})
+	writeFiles(t, dir, map[string]string{"late.yml": "- uses: c/d@v1\n"})
 	again := gatetest.Exec(checkActionPinning, "check-action-pinning", dir, tree, actionKnobs(nil), nil)
 	if first.Stdout != again.Stdout || strings.Contains(again.Stdout, "late.yml") {
 		t.Fatalf("the second gate walked again:\n%s\n%s", first.Stdout, again.Stdout)

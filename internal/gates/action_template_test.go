@@ -38,7 +38,7 @@ func TestGatesWorkflowGreen(t *testing.T) {
 	env := map[string]string{"PATH": os.Getenv("PATH")}
 	for _, def := range actionGates() {
 		dir := t.TempDir()
-		writeTree(t, dir, tree.Data)
+		writeFiles(t, dir, tree.Data)
 		run := gatetest.Exec(def.Rule, def.Name, dir, tree, knobs, env)
 		if run.Code != gate.Clean {
 			t.Errorf("%s: exit %d\n%s%s", def.Name, run.Code, run.Stdout, run.Stderr)

@@ -2,7 +2,6 @@ package gates
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -28,23 +27,10 @@ func runAction(t *testing.T, rule gate.Rule, name string, files map[string]strin
 		env = map[string]string{"PATH": os.Getenv("PATH")}
 	}
 	dir := t.TempDir()
-	writeTree(t, dir, files)
+	// The action gates walk the filesystem and read the snapshot only for
+	// index modes, so the tree is put on the disk too.
+	writeFiles(t, dir, files)
 	return gatetest.Exec(rule, name, dir, &gatetest.Tree{Data: files}, actionKnobs(knobs), env, args...)
-}
-
-// writeTree puts an in-memory tree on the disk under dir: the action gates
-// walk the filesystem, and read the snapshot only for index modes.
-func writeTree(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for p, body := range files {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 }
 
 // wf wraps jobs text into a workflow file.
