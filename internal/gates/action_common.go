@@ -133,8 +133,8 @@ func scanRoot(c *gate.Context, root string) (string, error) {
 }
 
 // walkScan walks the scan root once: every regular file (or symbolic link
-// to one) below it, outside the pruned directories, spelled relative to the
-// run directory and sorted.
+// to one) below it, outside the pruned directories and nested
+// repositories, spelled relative to the run directory and sorted.
 func walkScan(c *gate.Context, rel string, ps walk.PruneSet) ([]string, error) {
 	base := c.Dir
 	if rel != "." {
@@ -143,6 +143,11 @@ func walkScan(c *gate.Context, rel string, ps walk.PruneSet) ([]string, error) {
 	var out []string
 	err := walk.Walk(base, walk.Options{Prune: ps, Recorder: c.Recorder}, func(p string, d fs.DirEntry) error {
 		if d.IsDir() {
+			// A nested repository (a directory holding its own .git, a
+			// vendored clone say) is another project, with its own CI.
+			if _, err := os.Lstat(base + "/" + p + "/.git"); err == nil {
+				return fs.SkipDir
+			}
 			return nil
 		}
 		if d.Type()&fs.ModeSymlink != 0 {

@@ -206,6 +206,13 @@ func TestScanRoot(t *testing.T) {
 	if run.Code != 2 || !strings.Contains(run.Stderr, "scan root out is outside the run directory") {
 		t.Errorf("linked root: exit %d\n%s%s", run.Code, run.Stdout, run.Stderr)
 	}
+	// A nested repository below the root is another project: not walked.
+	dir = t.TempDir()
+	writeFiles(t, dir, map[string]string{"ci.yml": wf("jobs: {}\n"), "vendor-src/.git/HEAD": "ref: refs/heads/main\n", "vendor-src/.github/workflows/x.yml": "- uses: e/f@v1\n"})
+	run = gatetest.Exec(checkActionPinning, "check-action-pinning", dir, &gatetest.Tree{Data: map[string]string{}}, actionKnobs(nil), nil)
+	if run.Code != 0 {
+		t.Errorf("nested repository walked: exit %d\n%s%s", run.Code, run.Stdout, run.Stderr)
+	}
 	// The walk reads files the snapshot does not track.
 	dir = t.TempDir()
 	writeFiles(t, dir, files)
