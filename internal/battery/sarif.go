@@ -2,6 +2,7 @@ package battery
 
 import (
 	"bytes"
+	"net/url"
 	"regexp"
 	"strings"
 
@@ -92,7 +93,9 @@ func located(v Verdict) []Finding {
 }
 
 func resultAt(rule, msg, path string, region *sarif.Region) *sarif.Result {
-	loc := sarif.NewPhysicalLocation().WithArtifactLocation(sarif.NewSimpleArtifactLocation(path))
+	// The artifact location is a URI reference: the real path, percent-
+	// encoded where a byte (a blank, a control character) is not a URI's.
+	loc := sarif.NewPhysicalLocation().WithArtifactLocation(sarif.NewSimpleArtifactLocation((&url.URL{Path: path}).EscapedPath()))
 	if region != nil {
 		loc.WithRegion(region)
 	}

@@ -106,3 +106,25 @@ func TestSARIFGreenRunHasEmptyResults(t *testing.T) {
 		t.Fatalf("green run must carry an empty result set, got %v", res)
 	}
 }
+
+// TestSARIFStructuredFindingKeepsTheRealPath pins that an in-process
+// finding is placed at its real path even where the text line quotes it
+// (a name holding a newline), never at the registry.
+func TestSARIFStructuredFindingKeepsTheRealPath(t *testing.T) {
+	name := "docs/evil\nname.md"
+	verdicts := []Verdict{{Member: Member{Name: "check-a", Line: 3}, Outcome: Outcome{Code: 1,
+		Output:     []byte("\"docs/evil\\nname.md\":2:leak\nhelp: fix it\n"),
+		Structured: true,
+		Findings:   []Finding{{Path: name, Line: 2, Class: "leak", Text: "\"docs/evil\\nname.md\":2:leak"}}}}}
+	data, err := SARIF(verdicts, SARIFInput{Registry: "scripts/gates.list", IsFile: func(p string) bool { return p == name }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := results(t, validate(t, data))
+	if len(res) != 1 {
+		t.Fatalf("want one result, got %d:\n%s", len(res), data)
+	}
+	if uri, line := location(res[0]); uri != "docs/evil%0Aname.md" || line != 2 {
+		t.Fatalf("finding landed at %q:%v, want the real path at line 2", uri, line)
+	}
+}

@@ -147,15 +147,17 @@ func (f Finding) String() string {
 	if f.Text != "" {
 		return f.Text
 	}
+	// assertion E: a path is spelled as git quotes it, so a name holding
+	// a newline cannot split one finding into two lines.
 	switch {
 	case f.Path == "":
 		return f.Msg
 	case f.Line > 0 && f.Column > 0:
-		return fmt.Sprintf("%s:%d:%d: %s", f.Path, f.Line, f.Column, f.Msg)
+		return fmt.Sprintf("%s:%d:%d: %s", QuotePath(f.Path), f.Line, f.Column, f.Msg)
 	case f.Line > 0:
-		return fmt.Sprintf("%s:%d: %s", f.Path, f.Line, f.Msg)
+		return fmt.Sprintf("%s:%d: %s", QuotePath(f.Path), f.Line, f.Msg)
 	default:
-		return fmt.Sprintf("%s: %s", f.Path, f.Msg)
+		return fmt.Sprintf("%s: %s", QuotePath(f.Path), f.Msg)
 	}
 }
 

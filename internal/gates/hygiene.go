@@ -54,25 +54,8 @@ func runPath(c *gate.Context, p string) string {
 // the run directory, no "./" lead, no trailing '/'. A rooted p outside the
 // run directory keeps its rooted spelling, which no listed path equals.
 func treePath(c *gate.Context, p string) string {
-	p = walk.CrossArg(p)
-	if walk.PathRoot(p) {
-		if c.Dir == "" {
-			return p
-		}
-		rel, ok := walk.RelUnder(walk.NormalizeAbs(c.Dir), walk.NormalizeAbs(p))
-		if !ok {
-			return walk.NormalizeAbs(p)
-		}
-		p = rel
-	}
-	for strings.HasPrefix(p, "./") {
-		p = p[2:]
-	}
-	p = strings.TrimRight(p, "/")
-	if p == "" {
-		return "."
-	}
-	return p
+	spelled, _ := walk.ListingSpelling(c.Dir, p)
+	return spelled
 }
 
 // readOptional reads a configuration file that may legitimately be absent.
@@ -266,4 +249,48 @@ func valved(lines [][]byte, i int, marker string) bool {
 		}
 	}
 	return false
+}
+
+// listingRoot answers a scan-root operand spelled as the tracked listing
+// spells it ("docs", "./docs/", "docs/." and "<dir>/docs" are one root), or
+// an error when the operand names nothing a scan could cover: a path
+// outside the run directory, a path that is neither tracked-under nor
+// present, or a file. A root that is a present directory with no tracked
+// file under it is honest ("0 files") and accepted.
+func listingRoot(c *gate.Context, arg string, files []string) (string, error) {
+	root, inside := walk.ListingSpelling(c.Dir, arg)
+	if !inside {
+		return "", fmt.Errorf("scan root %s lies outside the run directory %s", arg, c.Dir)
+	}
+	if root == "." {
+		return root, nil
+	}
+	for _, p := range files {
+		if p == root {
+			return "", fmt.Errorf("scan root %s is a tracked file, not a directory: name the directory that holds it", arg)
+		}
+	}
+	for _, p := range files {
+		if underRoot(root, p) {
+			return root, nil
+		}
+	}
+	fi, err := os.Stat(runPath(c, root))
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("scan root %s names nothing (no tracked path under it, and %v)", arg, unwrapPathErr(err))
+	case !fi.IsDir():
+		return "", fmt.Errorf("scan root %s is a file, not a directory", arg)
+	}
+	return root, nil
+}
+
+// unwrapPathErr drops the *fs.PathError wrapper, whose path the caller
+// already names.
+func unwrapPathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }

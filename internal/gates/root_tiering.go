@@ -26,14 +26,17 @@ func checkRootTiering(c *gate.Context) int {
 		// directory it names.
 		listPath = strings.TrimRight(c.Args[0], "/") + "/root-allowlist.list"
 	}
-	root := "."
-	if len(c.Args) == 2 {
-		root = treePath(c, c.Args[1])
-	}
-
 	files, err := c.Tree.Files()
 	if err != nil {
 		return c.RefuseErr(err)
+	}
+	root := "."
+	if len(c.Args) == 2 {
+		// assertion C: a root that names nothing is refused, not "0
+		// entries".
+		if root, err = listingRoot(c, c.Args[1], files); err != nil {
+			return c.RefuseErr(err)
+		}
 	}
 	// assertion A: the allowlist is read when present (a present file
 	// replaces the built-in set wholesale) and refused when unreadable.

@@ -74,3 +74,22 @@ func TestRootTieringPositionals(t *testing.T) {
 	wantNotOut(t, got, "keep:", "other")
 	wantCode(t, rootRun(t, map[string]string{"a": ""}, nil, nil, "a", "b", "c"), 2)
 }
+
+// TestRootTieringRootNamesSomething pins that a root operand is spelled as
+// the listing spells it and that one naming nothing is refused, never a
+// clean "0 top-level entries".
+func TestRootTieringRootNamesSomething(t *testing.T) {
+	tracked := map[string]string{"pkg/README.md": "", "pkg/stray.txt": "", "pkg/f": ""}
+	for _, root := range []string{"pkg", "./pkg/", "pkg/."} {
+		got := rootRun(t, tracked, nil, nil, "scripts", root)
+		wantCode(t, got, 1)
+		wantOut(t, got, "stray.txt: tracked top-level entry")
+	}
+	for _, root := range []string{"pgk", "pkg/f"} {
+		got := rootRun(t, tracked, nil, nil, "scripts", root)
+		wantCode(t, got, 2)
+		if got.Stdout != "" {
+			t.Errorf("root %q: want no clean line, got %q", root, got.Stdout)
+		}
+	}
+}

@@ -9,7 +9,6 @@ package gates
 
 import (
 	"fmt"
-	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -22,9 +21,9 @@ import (
 const treeTermsHelp = "remove the banned term from each listed line (a binary: rebuild it without the term). If the prose is true and the pattern over-reaches, fix the pattern in the list, never the prose"
 
 func checkTreeTerms(c *gate.Context) int {
-	root, operands := ".", []string(nil)
+	rootArg, operands := ".", []string(nil)
 	if len(c.Args) > 0 {
-		root, operands = treePath(c, c.Args[0]), c.Args[1:]
+		rootArg, operands = c.Args[0], c.Args[1:]
 	}
 	// assertion A: the pattern set resolves and every pattern compiles
 	// (once, here, for the whole scan), or the gate refuses.
@@ -33,6 +32,13 @@ func checkTreeTerms(c *gate.Context) int {
 		return c.RefuseErr(err)
 	}
 	files, err := c.Tree.Files()
+	if err != nil {
+		return c.RefuseErr(err)
+	}
+	// assertion G: the scan root is spelled as the listing spells it, and
+	// one that names nothing (a misspelling, a file) is refused, never a
+	// clean "0 files".
+	root, err := listingRoot(c, rootArg, files)
 	if err != nil {
 		return c.RefuseErr(err)
 	}
@@ -53,11 +59,10 @@ func checkTreeTerms(c *gate.Context) int {
 
 	// assertion B: the cheap filter runs first and reads nothing: the scan
 	// root, the shared prune set, the resolved pattern files and the kits'
-	// starter rosters, and anything that is not a regular file once links
-	// are followed.
+	// starter rosters, and a submodule (no bytes of its own).
 	var todo []string
 	for _, p := range files {
-		if !underRoot(root, p) || prune.PathPruned(p) || exempt[p] || !regularFile(c, p) {
+		if !underRoot(root, p) || prune.PathPruned(p) || exempt[p] || !committedText(c, p) {
 			continue
 		}
 		todo = append(todo, p)
@@ -65,16 +70,16 @@ func checkTreeTerms(c *gate.Context) int {
 	// Reading and matching run on every CPU; records are kept per file and
 	// reported in listing order, so the output never depends on the pool.
 	records := make([][]gate.Finding, len(todo))
-	read := make([]bool, len(todo))
+	failed := make([]error, len(todo))
 	eachIndex(len(todo), func(i int, cand []int) []int {
 		p := todo[i]
-		data, err := readTracked(c, p)
+		// assertion E: the bytes are the snapshot's, the ones the commit
+		// records: a link's target string, never the file it points at.
+		data, err := c.Tree.Read(p)
 		if err != nil {
-			// Honest limit: an unreadable tracked file is skipped, not
-			// refused; the scan is short by that file.
+			failed[i] = err
 			return cand
 		}
-		read[i] = true
 		text := string(data)
 		if cand = set.Candidates(text, cand); len(cand) == 0 {
 			return cand
@@ -96,24 +101,32 @@ func checkTreeTerms(c *gate.Context) int {
 				continue
 			}
 			if binary {
-				records[i] = append(records[i], gate.Finding{Class: "leak", Path: p, Text: p})
+				records[i] = append(records[i], gate.Finding{Class: "leak", Path: p, Text: gate.QuotePath(p)})
 				break
 			}
-			records[i] = append(records[i], gate.Finding{Class: "leak", Path: p, Line: n, Msg: line, Text: fmt.Sprintf("%s:%d:%s", p, n, line)})
+			records[i] = append(records[i], gate.Finding{Class: "leak", Path: p, Line: n, Msg: line, Text: fmt.Sprintf("%s:%d:%s", gate.QuotePath(p), n, line)})
 		}
 		return cand
 	})
-	r := c.NewReport(map[string]string{"leak": treeTermsHelp})
-	scanned := 0
-	for i := range todo {
-		if read[i] {
-			scanned++
-		}
-		for _, rec := range records[i] {
-			r.Add(rec)
+	// assertion F: a tracked file the scan could not read refuses the whole
+	// verdict, naming every such file: a clean line short by one file
+	// would claim a check that never ran.
+	var unread []string
+	for i, err := range failed {
+		if err != nil {
+			unread = append(unread, fmt.Sprintf("  %s: %v", gate.QuotePath(todo[i]), err))
 		}
 	}
-	return r.Done(fmt.Sprintf("%d tracked files match none of %d banned patterns", scanned, len(set.Patterns)))
+	if len(unread) > 0 {
+		return c.Refuse("%d tracked file(s) could not be read, so the tree is unchecked:\n%s\nrestore each file (git checkout -- <path>), make it readable, or remove it from the index (git rm --cached <path>)", len(unread), strings.Join(unread, "\n"))
+	}
+	r := c.NewReport(map[string]string{"leak": treeTermsHelp})
+	for i := range todo {
+		for _, f := range records[i] {
+			r.Add(f)
+		}
+	}
+	return r.Done(fmt.Sprintf("%d tracked files match none of %d banned patterns", len(todo), len(set.Patterns)))
 }
 
 // underRoot reports whether the listed path p lies under the scan root.
@@ -121,21 +134,17 @@ func underRoot(root, p string) bool {
 	return root == "." || len(p) > len(root) && p[:len(root)] == root && p[len(root)] == '/'
 }
 
-// regularFile reports whether the tracked path is a regular file once
-// links are followed. Only a link or a gitlink costs a stat: an index
-// entry of a regular mode is read directly, and a worktree change of kind
-// surfaces as a failed read.
-func regularFile(c *gate.Context, p string) bool {
+// committedText reports whether the tracked path carries bytes of its own
+// in a commit: a regular file, or a link (whose committed bytes are its
+// target string). A submodule entry carries none. It reads nothing.
+func committedText(c *gate.Context, p string) bool {
 	mode, ok := c.Tree.Mode(p)
 	if !ok {
 		return false
 	}
 	switch mode {
-	case 0o100644, 0o100755:
+	case 0o100644, 0o100755, 0o120000:
 		return true
-	case 0o120000:
-		fi, err := os.Stat(runPath(c, p))
-		return err == nil && fi.Mode().IsRegular()
 	}
 	return false
 }

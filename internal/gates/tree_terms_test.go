@@ -63,6 +63,18 @@ func (tc termsCase) run(t *testing.T) gatetest.Run {
 	return run{rule: checkTreeTerms, name: "check-tree-terms", dir: dir, tree: tc.tree, knobs: k, kitRoots: tc.kitRoots, args: tc.args}.exec()
 }
 
+// runAt is run with operands composed from the run directory.
+func (tc termsCase) runAt(t *testing.T, args func(dir string) []string) gatetest.Run {
+	t.Helper()
+	dir := t.TempDir()
+	writeFiles(t, dir, tc.disk)
+	k := gatetest.Knobs{"GATE_SDK_PRUNE_DIRS": defaultPrune}
+	for n, v := range tc.knobs {
+		k[n] = v
+	}
+	return run{rule: checkTreeTerms, name: "check-tree-terms", dir: dir, tree: tc.tree, knobs: k, kitRoots: tc.kitRoots, args: args(dir)}.exec()
+}
+
 func count(s, sub string) int { return strings.Count(s, sub) }
 
 func TestTreeTermsRecords(t *testing.T) {
@@ -118,10 +130,12 @@ func TestTreeTermsSkips(t *testing.T) {
 		"kits/k2/templates/other.list":        leak, // not a starter roster
 		"docs/msg-patterns.list":              leak, // named like one, named by no knob
 		"gate-tests":                          "a file, not a directory: " + leak,
-		"link.md":                             leak,
+		"link.md":                             leak, // a link: its committed text is scanned
+		"sub":                                 leak, // a gitlink: no bytes of its own
 	}
 	tree := newCountTree(files)
 	tree.Tree.(*gatetest.Tree).Modes["link.md"] = 0o120000 // dangling on disk
+	tree.Tree.(*gatetest.Tree).Modes["sub"] = 0o160000
 	got := termsCase{
 		tree:     tree,
 		disk:     map[string]string{"scripts/msg-patterns.list": "/home/[a-z]+/\n"},
@@ -129,9 +143,9 @@ func TestTreeTermsSkips(t *testing.T) {
 		kitRoots: []string{"kits/k1", "kits/k2"},
 	}.run(t)
 	wantCode(t, got, 1)
-	wantOut(t, got, "kits/k2/templates/other.list:1:", "docs/msg-patterns.list:1:", "gate-tests:1:")
-	wantNotOut(t, got, "gate-tests/x", "node_modules", "vendor/", "scripts/msg-patterns.list", "kits/k1/", "link.md")
-	for _, p := range []string{"gate-tests/x/good/leak.md", "a/node_modules/m/leak.js", "vendor/leak.md", "scripts/msg-patterns.list", "kits/k1/templates/msg-patterns.list", "link.md"} {
+	wantOut(t, got, "kits/k2/templates/other.list:1:", "docs/msg-patterns.list:1:", "gate-tests:1:", "link.md:1:")
+	wantNotOut(t, got, "gate-tests/x", "node_modules", "vendor/", "scripts/msg-patterns.list", "kits/k1/", "sub:")
+	for _, p := range []string{"gate-tests/x/good/leak.md", "a/node_modules/m/leak.js", "vendor/leak.md", "scripts/msg-patterns.list", "kits/k1/templates/msg-patterns.list", "sub"} {
 		if tree.reads[p] != 0 {
 			t.Errorf("%s was read; the cheap filter must skip it unread", p)
 		}
@@ -222,11 +236,92 @@ func TestTreeTermsRefusalsAndCleans(t *testing.T) {
 	// Outside a repository: exit 2.
 	got = termsCase{tree: errTree{}, disk: map[string]string{"p": "x\n"}, args: []string{".", "p"}}.run(t)
 	wantCode(t, got, 2)
-	// An unreadable tracked file is skipped silently (honest limit).
+	// An unreadable tracked file refuses the verdict, naming the file; the
+	// clean line is never printed short by one file.
 	tree := newCountTree(map[string]string{"a.md": "leak " + homeA + "x\n", "b.md": "fine\n"})
 	tree.fail["a.md"] = true
 	got = termsCase{tree: tree, disk: map[string]string{"p": "/home/[a-z]+/\n"}, args: []string{".", "p"}}.run(t)
+	wantCode(t, got, 2)
+	if !strings.Contains(got.Stderr, "a.md: permission denied") || strings.Contains(got.Stdout, "clean") {
+		t.Errorf("an unreadable file must be refused by name:\n%s%s", got.Stdout, got.Stderr)
+	}
+}
+
+// TestTreeTermsCommittedText drives the gate over a real repository: a
+// tracked link is judged by the target string it commits (not the file it
+// points at), and a tracked file deleted from the work tree is refused by
+// name rather than dropped from the count.
+func TestTreeTermsCommittedText(t *testing.T) {
+	dir := nonRepoDir(t)
+	git(t, dir, "init", "-q")
+	writeFiles(t, dir, map[string]string{"p.list": "/home/[a-z]+/\n", "ok.md": "fine\n", "gone.md": "fine\n"})
+	outside := filepath.Join(t.TempDir(), "secret.txt")
+	if err := os.WriteFile(outside, []byte("leak "+homeA+"x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, target := range map[string]string{"leaky-link": homeA + "notes.txt", "to-outside": outside, "to-ok": "ok.md"} {
+		if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
+			t.Skip("no symlinks here:", err)
+		}
+	}
+	git(t, dir, "add", "ok.md", "gone.md", "leaky-link", "to-outside", "to-ok")
+	got := run{rule: checkTreeTerms, name: "check-tree-terms", dir: dir, tree: diskTree(t, dir),
+		knobs: gatetest.Knobs{"GATE_SDK_PRUNE_DIRS": defaultPrune}, args: []string{".", "p.list"}}.exec()
+	wantCode(t, got, 1)
+	// The dangling link's target string is what a clone receives.
+	wantOut(t, got, "leaky-link:1:"+homeA+"notes.txt\n")
+	// The link to an untracked file commits only its path, which is clean.
+	wantNotOut(t, got, "to-outside", "to-ok")
+
+	if err := os.Remove(filepath.Join(dir, "gone.md")); err != nil {
+		t.Fatal(err)
+	}
+	git(t, dir, "rm", "-q", "--cached", "leaky-link")
+	got = run{rule: checkTreeTerms, name: "check-tree-terms", dir: dir, tree: diskTree(t, dir),
+		knobs: gatetest.Knobs{"GATE_SDK_PRUNE_DIRS": defaultPrune}, args: []string{".", "p.list"}}.exec()
+	wantCode(t, got, 2)
+	if !strings.Contains(got.Stderr, "gone.md") || strings.Contains(got.Stdout, "clean") {
+		t.Errorf("a tracked file missing from the work tree must be refused by name:\n%s%s", got.Stdout, got.Stderr)
+	}
+}
+
+// TestTreeTermsScanRootSpellings pins that every spelling of one root gets
+// one verdict and that a root naming nothing is refused, never "0 files".
+func TestTreeTermsScanRootSpellings(t *testing.T) {
+	leak := "leak " + homeA + "x\n"
+	tree := func() gate.Tree {
+		return newCountTree(map[string]string{"docs/a.md": leak, "src/c.md": "fine\n", "README.md": "fine\n"})
+	}
+	base := termsCase{disk: map[string]string{"p": "/home/[a-z]+/\n", "empty/.keep": ""}}
+	for _, root := range []string{"docs", "./docs/", "docs/.", "docs//", "@DIR@/docs"} {
+		tc := base
+		tc.tree = tree()
+		got := tc.runAt(t, func(dir string) []string { return []string{strings.ReplaceAll(root, "@DIR@", dir), "p"} })
+		wantCode(t, got, 1)
+		wantOut(t, got, "docs/a.md:1:")
+	}
+	for _, root := range []string{"src/.", "@DIR@/src/"} {
+		tc := base
+		tc.tree = tree()
+		got := tc.runAt(t, func(dir string) []string { return []string{strings.ReplaceAll(root, "@DIR@", dir), "p"} })
+		wantCode(t, got, 0)
+		wantOut(t, got, "TREE-TERMS: clean (1 tracked files")
+	}
+	// A present directory holding no tracked file is an honest 0.
+	tc := base
+	tc.tree = tree()
+	got := tc.runAt(t, func(string) []string { return []string{"empty", "p"} })
 	wantCode(t, got, 0)
+	wantOut(t, got, "(0 tracked files")
+	for _, root := range []string{"dosc", "README.md", "p", "/nonexistent-root"} {
+		tc := base
+		tc.tree = tree()
+		got := tc.runAt(t, func(string) []string { return []string{root, "p"} })
+		wantCode(t, got, 2)
+		if !strings.Contains(got.Stderr, root) || strings.Contains(got.Stdout, "clean") {
+			t.Errorf("root %q: want a refusal naming it:\n%s%s", root, got.Stdout, got.Stderr)
+		}
+	}
 }
 
 // TestTreeTermsAnchors pins that anchors survive: ^ holds only at a line's
@@ -371,5 +466,23 @@ func BenchmarkTreeTerms(b *testing.B) {
 		if got.Code != 0 {
 			b.Fatalf("exit %d: %s%s", got.Code, got.Stdout, got.Stderr)
 		}
+	}
+}
+
+// TestTreeTermsQuotesANewlineName pins that a tracked name holding a
+// newline prints as git quotes it (one record, one line) while the
+// structured finding keeps the real path.
+func TestTreeTermsQuotesANewlineName(t *testing.T) {
+	name := "docs/evil\nname.md"
+	got := termsCase{
+		tree: newCountTree(map[string]string{name: "ok\nleak " + homeA + "x\n"}),
+		disk: map[string]string{"p": "/home/[a-z]+/\n"},
+		args: []string{".", "p"},
+	}.run(t)
+	wantCode(t, got, 1)
+	wantOut(t, got, "\"docs/evil\\nname.md\":2:leak "+homeA+"x\n")
+	fs := got.Ctx.Findings()
+	if len(fs) != 1 || fs[0].Path != name || fs[0].Line != 2 {
+		t.Errorf("structured finding %+v, want the real path at line 2", fs)
 	}
 }

@@ -189,3 +189,29 @@ func StripExtendedPrefix(p string) string {
 	}
 	return p
 }
+
+// ListingSpelling spells p the way a tracked listing run in base spells it:
+// relative to base, '/'-separated, with no empty or "." segment and no
+// trailing '/' ("." for base itself). A rooted p is made relative when it
+// lies at or under base; outside base it answers p normalized and false.
+// ".." is kept as written, as everywhere in this package. So "docs",
+// "./docs/", "docs/." and "<base>/docs" are one spelling.
+func ListingSpelling(base, p string) (string, bool) {
+	// assertion F: one spelling for every way of naming a listed path.
+	p = CrossArg(p)
+	if PathRoot(p) {
+		if base == "" {
+			return NormalizeAbs(p), false
+		}
+		rel, ok := RelUnder(NormalizeAbs(base), NormalizeAbs(p))
+		if !ok {
+			return NormalizeAbs(p), false
+		}
+		p = rel
+	}
+	segs := splitSegments(p)
+	if len(segs) == 0 {
+		return ".", true
+	}
+	return strings.Join(segs, "/"), true
+}

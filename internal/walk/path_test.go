@@ -241,3 +241,20 @@ func FuzzNormalizeAbs(f *testing.F) {
 		}
 	})
 }
+
+func TestListingSpellingOneSpellingPerPath(t *testing.T) {
+	for _, tc := range []struct {
+		in, want string
+		inside   bool
+	}{
+		{"docs", "docs", true}, {"./docs/", "docs", true}, {"docs/.", "docs", true},
+		{"docs//x/./", "docs/x", true}, {".", ".", true}, {"./", ".", true}, {"", ".", true},
+		{"/r/base/docs", "docs", true}, {"/r/base", ".", true}, {"/r/base/", ".", true},
+		{"/r/other", "/r/other", false}, {"../up", "../up", true},
+	} {
+		got, inside := ListingSpelling("/r/base", tc.in)
+		if got != tc.want || inside != tc.inside {
+			t.Errorf("ListingSpelling(%q) = %q, %v; want %q, %v", tc.in, got, inside, tc.want, tc.inside)
+		}
+	}
+}

@@ -18,6 +18,14 @@ GATE_SDK_AGENT_FILE=AGENTS.md gate_expect agent-file-knob 0 'ROOT-TIERING: clean
 mkdir -p "$GATE_SCRATCH/scripts/root-allowlist.list"
 gate_expect unreadable-allowlist 2 'cannot read scripts/root-allowlist.list'
 
+gate_scratch_repo scan-root
+printf '# R\n' | gate_put pkg/README.md
+printf 'x\n' | gate_put pkg/stray.txt
+gate_expect root-dot-spelling 1 'stray.txt: tracked top-level entry' scripts pkg/.
+gate_expect root-misspelled 2 'scan root pgk names nothing' scripts pgk
+gate_lacks root-misspelled-no-clean 'clean ('
+gate_expect root-is-a-file 2 'scan root pkg/stray.txt is a tracked file' scripts pkg/stray.txt
+
 gate_scratch_dir not-a-repo
 printf '# R\n' | gate_put README.md
 gate_expect non-repo 2 'not inside a git repository'

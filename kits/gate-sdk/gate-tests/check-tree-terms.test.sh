@@ -2,8 +2,10 @@
 # check-tree-terms.test.sh — what a case dir cannot hold: the
 # non-repository refusal, the required pattern file resolved through the
 # knob (the pair passes a positional), the empty-set clean, the path-only
-# binary record, the record order, a name git quotes, a GNU escape, and the
-# dangling-symlink arm (skipped) beside a resolving link (scanned).
+# binary record, the record order, a name git quotes, a GNU escape, the
+# link arms (a link is judged by the target string it commits, dangling or
+# not), a tracked file missing from the work tree (refused by name), and a
+# scan root that names nothing (refused).
 # Exit 0 when every check holds, 1 otherwise.
 . "$(dirname -- "${BASH_SOURCE[0]}")/../lib/test-hermetic.sh"
 
@@ -51,10 +53,22 @@ if ln -s "${home}gone" "$GATE_SCRATCH/dangling" 2>/dev/null; then
 	printf 'untracked target %sx\n' "$home" >"$GATE_SCRATCH/target.txt"
 	ln -s target.txt "$GATE_SCRATCH/resolving"
 	git -C "$GATE_SCRATCH" add -- resolving
-	gate_expect resolving-link-scanned 1 "resolving:1:untracked target ${home}x" . p.list
-	gate_lacks dangling-link-skipped 'dangling'
+	gate_expect dangling-link-text-scanned 1 "dangling:1:${home}gone" . p.list
+	gate_lacks resolving-link-commits-its-path 'resolving'
 else
-	printf '%s: symlinks unavailable here; the dangling-link arm is skipped\n' "$gate"
+	printf '%s: symlinks unavailable here; the link arms are skipped\n' "$gate"
 fi
+
+gate_scratch_repo missing
+printf '/home/[a-z]+/\n' >"$GATE_SCRATCH/p.list"
+printf 'clean\n' | gate_put README.md
+printf 'clean\n' | gate_put docs/gone.md
+rm -- "$GATE_SCRATCH/docs/gone.md"
+gate_expect deleted-but-tracked-refused 2 'docs/gone.md' . p.list
+gate_lacks deleted-but-tracked-no-clean 'clean ('
+git -C "$GATE_SCRATCH" rm -q --cached -- docs/gone.md
+gate_expect misspelled-root-refused 2 'scan root dosc names nothing' dosc p.list
+gate_expect file-root-refused 2 'scan root README.md is a tracked file' README.md p.list
+gate_expect dot-spelled-root 0 'TREE-TERMS: clean (1 tracked files' ./. p.list
 
 gate_tests_done
