@@ -8,6 +8,13 @@ import (
 // checkScalar applies a row's value rule; msg is empty when the value is
 // admitted.
 func checkScalar(row *Row, v string) string {
+	// assertion T: a single-value scalar holding blanks and nothing else
+	// names no usable input (a path of blanks, a mode of blanks): refused,
+	// never read as a value. A word list of blanks is the empty list, as
+	// its empty spelling is.
+	if !row.Words && v != "" && blank(v) {
+		return fmt.Sprintf("%s holds only blanks (%q): unset it for its default, or give it a value", row.Name, v)
+	}
 	if len(row.Enum) > 0 {
 		for _, e := range row.Enum {
 			if v == e {
@@ -131,3 +138,7 @@ func releaseSections(c KitCheck, roster, aliases *Value) []*Finding {
 	walk(aliases, false)
 	return out
 }
+
+// blank reports whether v is empty or holds only blanks (space, tab,
+// newline, carriage return, form feed, vertical tab).
+func blank(v string) bool { return strings.Trim(v, " \t\n\r\f\v") == "" }

@@ -371,7 +371,9 @@ func (s *Set) scalar(row *Row) (*Value, error) {
 	// assertion I: the environment first (scalars only), an exported
 	// empty value included unless the row takes the default for empty.
 	if env, ok := s.lookup(row.Name); ok {
-		if env != "" || !row.EmptyTakesDefault {
+		// assertion S: a value holding only blanks is empty to a row that
+		// takes the default for empty, so blanks cannot switch a gate off.
+		if !blank(env) || !row.EmptyTakesDefault {
 			v.Scalar, v.Origin, useDefault = env, OriginEnv, false
 		}
 	} else {
@@ -383,7 +385,7 @@ func (s *Set) scalar(row *Row) (*Value, error) {
 			if e == nil || e.empty == nil {
 				continue
 			}
-			if e.empty.value != "" || !row.EmptyTakesDefault {
+			if !blank(e.empty.value) || !row.EmptyTakesDefault {
 				v.Scalar, v.Origin, v.File, v.Line, useDefault = e.empty.value, l.origin, l.path, e.empty.line, false
 			}
 			break

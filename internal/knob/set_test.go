@@ -679,3 +679,49 @@ func TestLoadRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestBlankValues pins that blanks never switch a gate off: a row taking
+// the default for empty takes it for a value of blanks too, in every layer;
+// a single-value scalar of blanks that takes no default is refused; a word
+// list of blanks is the empty list, as its empty spelling is.
+func TestBlankValues(t *testing.T) {
+	tables := testTables(t, allTestKits()...)
+	for _, tb := range tables {
+		for _, r := range tb.Rows {
+			if r.Shape != Scalar || !r.EmptyTakesDefault {
+				continue
+			}
+			def, err := load(t, tree(t, nil), env{}).Scalar(r.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, blanks := range []string{" ", "\t", " \t\n "} {
+				got, err := load(t, tree(t, nil), env{r.Name: blanks}).Scalar(r.Name)
+				if err != nil || got != def {
+					t.Errorf("%s=%q reads %q (%v), want the default %q", r.Name, blanks, got, err, def)
+				}
+			}
+			// A knob file trims its values, so its blanks are empty already.
+			got, err := load(t, tree(t, map[string]string{"scripts/" + tb.TrackedFile(): r.Name + " =    \n"}), env{}).Scalar(r.Name)
+			if err != nil || got != def {
+				t.Errorf("%s of blanks in the knob file reads %q (%v), want the default %q", r.Name, got, err, def)
+			}
+		}
+	}
+	gs := tables[0]
+	for _, r := range gs.Rows {
+		if r.Shape != Scalar || r.EmptyTakesDefault || len(r.Enum) > 0 || r.Check != "" {
+			continue
+		}
+		got, err := load(t, tree(t, nil), env{r.Name: "  "}).Scalar(r.Name)
+		if r.Words {
+			if err != nil || strings.TrimSpace(got) != "" {
+				t.Errorf("word list %s of blanks: %q, %v; want the empty list", r.Name, got, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), "holds only blanks") || !strings.Contains(err.Error(), r.Name) {
+			t.Errorf("%s of blanks: %q, %v; want a refusal naming it", r.Name, got, err)
+		}
+	}
+}

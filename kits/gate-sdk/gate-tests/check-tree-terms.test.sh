@@ -24,6 +24,7 @@ gate_expect non-repo 2 'not inside a git repository' . p.list
 gate_scratch_repo knobs
 printf 'nothing to see\n' | gate_put README.md
 GATE_SDK_MSG_PATTERN_FILES=lists/required.list gate_expect missing-required 2 'lists/required.list (from GATE_SDK_MSG_PATTERN_FILES) does not exist'
+GATE_SDK_MSG_PATTERN_FILES=' ' gate_expect blank-knob-takes-default 2 'scripts/msg-patterns.list (from GATE_SDK_MSG_PATTERN_FILES) does not exist'
 printf '# no pattern yet\n\n' | gate_put lists/required.list
 GATE_SDK_MSG_PATTERN_FILES=lists/required.list gate_expect empty-set 0 'TREE-TERMS: clean (no banned pattern configured: tree unchecked)'
 printf 'nothing\n' | gate_put lists/required.list
