@@ -49,6 +49,11 @@ func tokenProblem(t string, allowKit bool) string {
 	}
 	p, ok := prefixOf(t)
 	if !ok {
+		// assertion J: a glob that is not well-formed (an unclosed bracket)
+		// would couple nothing; it is refused, not read as a literal.
+		if msg := glob.Problem(t); msg != "" {
+			return "not a well-formed glob: " + msg
+		}
 		return ""
 	}
 	rest := t[len(p):]
@@ -62,6 +67,9 @@ func tokenProblem(t string, allowKit bool) string {
 		}
 		if _, nested := prefixOf(rest); nested {
 			return "a token takes one prefix"
+		}
+		if msg := glob.Problem(rest); msg != "" {
+			return "not a well-formed glob: " + msg
 		}
 	case PrefixKnob:
 		if _, msg := ParseKnobRef(rest); msg != "" {
