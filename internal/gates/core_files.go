@@ -57,7 +57,7 @@ func checkCoreFiles(c *gate.Context) int {
 		tok := strings.TrimSpace(l.Text)
 		rest, isKit := strings.CutPrefix(tok, "kit:")
 		if !isKit {
-			pins = append(pins, pin{path: cleanRel(tok), token: tok, line: l.N})
+			pins = append(pins, pin{path: treePath(c, tok), token: tok, line: l.N})
 			continue
 		}
 		// assertion B: a kit: line expands once per kit root, and a
@@ -70,7 +70,7 @@ func checkCoreFiles(c *gate.Context) int {
 			return c.Refuse("%s:%d: %s needs the kit roots, and none resolved", manifest, l.N, tok)
 		}
 		for _, kr := range c.KitRoots {
-			pins = append(pins, pin{path: cleanRel(strings.TrimRight(kr, "/") + "/" + cleanRel(rest)), token: tok, line: l.N})
+			pins = append(pins, pin{path: treePath(c, kr+"/"+rest), token: tok, line: l.N})
 		}
 	}
 	if len(pins) == 0 {
@@ -114,12 +114,4 @@ func checkCoreFiles(c *gate.Context) int {
 		}
 	}
 	return r.Done(fmt.Sprintf("%d core files present and tracked", len(pins)))
-}
-
-// cleanRel drops "./" leads and trailing '/' from a repo-relative path.
-func cleanRel(p string) string {
-	for strings.HasPrefix(p, "./") {
-		p = p[2:]
-	}
-	return strings.TrimRight(p, "/")
 }

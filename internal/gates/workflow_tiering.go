@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/walk"
 )
 
 const contractPrefix = "# contract: "
@@ -27,9 +28,14 @@ func checkWorkflowTiering(c *gate.Context) int {
 	if err != nil {
 		return c.RefuseErr(err)
 	}
-	dir = cleanRel(dir)
-	if dir == "" || dir == "." {
-		return c.Refuse("GATE_SDK_WORKFLOW_DIR names %q, which is not a directory below the tree", dir)
+	// assertion C: every spelling of the directory (".workflow/.",
+	// "./.workflow/", its absolute path) is the one the listing uses, so
+	// no spelling can drop the header check; one naming the run directory
+	// itself or a place outside it is refused.
+	raw := dir
+	dir, inside := walk.ListingSpelling(c.Dir, raw)
+	if !inside || dir == "." {
+		return c.Refuse("GATE_SDK_WORKFLOW_DIR names %q, which is not a directory below the tree", raw)
 	}
 	files, err := c.Tree.Files()
 	if err != nil {

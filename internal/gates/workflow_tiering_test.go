@@ -86,3 +86,18 @@ func TestContractHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkflowTieringSpellings pins that every spelling of the directory
+// gets the one verdict: none drops the header check.
+func TestWorkflowTieringSpellings(t *testing.T) {
+	dir := scratchRepo(t, map[string]string{".workflow/notes.md": "# Notes\n"}, nil)
+	for _, spelling := range []string{".workflow", ".workflow/.", "./.workflow/", ".workflow//", dir + "/.workflow", dir + "/.workflow/."} {
+		got := wfRun(t, dir, gatetest.Knobs{"GATE_SDK_WORKFLOW_DIR": spelling})
+		wantCode(t, got, 1)
+		wantOut(t, got, ".workflow/notes.md:1: first line")
+	}
+	for _, spelling := range []string{".", "./", dir, "/elsewhere/.workflow"} {
+		got := wfRun(t, dir, gatetest.Knobs{"GATE_SDK_WORKFLOW_DIR": spelling})
+		wantCode(t, got, 2)
+	}
+}

@@ -24,6 +24,8 @@ GATE_SDK_WORKFLOW_DIR=state gate_expect missing-dir 2 'GATE_SDK_WORKFLOW_DIR nam
 mkdir -p "$GATE_SCRATCH/state"
 printf 'x\n' | gate_put state/a.md
 GATE_SDK_WORKFLOW_DIR=state/ gate_expect knob-relocates 1 'state/a.md:1: first line "x" is not a # contract: header'
+GATE_SDK_WORKFLOW_DIR=state/. gate_expect dot-spelling-keeps-headers 1 'state/a.md:1: first line "x" is not a # contract: header'
+GATE_SDK_WORKFLOW_DIR="$GATE_SCRATCH/state" gate_expect absolute-spelling-keeps-headers 1 'state/a.md:1: first line "x" is not a # contract: header'
 
 gate_scratch_dir not-a-repo
 printf '# contract: SPEC.md §The queue\n' | gate_put .workflow/queue.md
