@@ -14,7 +14,7 @@ import (
 
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/patterns"
-	"github.com/gate-sdk/gates/internal/repo"
+	"github.com/gate-sdk/gates/internal/spawn"
 )
 
 // expectation is one parsed manifest line.
@@ -95,22 +95,33 @@ func checkIdentity(c *gate.Context) int {
 			if got != e.fields[0] {
 				r.Add(gate.Finding{Class: "email", Path: manifest, Line: e.line,
 					Msg: fmt.Sprintf("email: expected %s, this clone commits as %s", e.fields[0], orUnset(got))})
+			} else if au := act.author(); au != e.fields[0] {
+				r.Add(gate.Finding{Class: "email", Path: manifest, Line: e.line,
+					Msg: fmt.Sprintf("email: expected %s, this clone authors commits as %s (author.email or GIT_AUTHOR_EMAIL overrides the committer's)", e.fields[0], orUnset(au))})
 			}
 		case "remote-host":
 			// assertion D: the named remote exists and its URL's host part
 			// equals the expected host; an absent remote is a finding.
 			name, want := e.fields[0], e.fields[1]
-			url, ok, err := act.remote(name)
+			urls, ok, err := act.remote(name)
 			if err != nil {
 				return c.RefuseErr(err)
 			}
-			switch {
-			case !ok:
+			if !ok {
 				r.Add(gate.Finding{Class: "remote", Path: manifest, Line: e.line,
 					Msg: fmt.Sprintf("remote-host: remote %s is absent from this clone (expected host %s)", name, want)})
-			case remoteHost(url) != want:
+				break
+			}
+			for _, u := range urls {
+				if remoteHost(u.url) == want {
+					continue
+				}
+				verb := "points at"
+				if u.push {
+					verb = "pushes to"
+				}
 				r.Add(gate.Finding{Class: "remote", Path: manifest, Line: e.line,
-					Msg: fmt.Sprintf("remote-host: remote %s points at host %s (%s), expected %s", name, orUnset(remoteHost(url)), url, want)})
+					Msg: fmt.Sprintf("remote-host: remote %s %s host %s (%s), expected %s", name, verb, orUnset(remoteHost(u.url)), u.url, want)})
 			}
 		case "gh-account":
 			// assertion E: the CLI's persisted active account for the host
@@ -164,7 +175,8 @@ type identityActuals struct {
 	probed                 bool
 
 	emailRead bool
-	emailVal  string
+	emailVal  string // the committer's
+	authorVal string
 
 	remotesRead bool
 	remotes     map[string]string // name -> url; from the file
@@ -194,35 +206,86 @@ func (a *identityActuals) email() (string, error) {
 			return "", err
 		}
 		a.emailVal = strings.TrimSpace(string(firstLine(data)))
+		a.authorVal = a.emailVal
 		return a.emailVal, nil
 	}
 	if err := a.clone(); err != nil {
 		return "", err
 	}
-	v, set, err := repo.Git{Env: a.c.ChildEnviron()}.ConfigGet(a.c.Dir, "user.email")
-	if err != nil {
+	// assertion C: the emails are the ones git will record, asked of git
+	// itself (git var), so every override applies as git applies it:
+	// committer.email and author.email over user.email, GIT_COMMITTER_EMAIL
+	// and GIT_AUTHOR_EMAIL over both (the hook runs with the commit's
+	// --author exported there), EMAIL and auto-detection last.
+	var err error
+	if a.emailVal, err = gitIdentEmail(a.c, "GIT_COMMITTER_IDENT"); err != nil {
 		return "", err
 	}
-	if set {
-		a.emailVal = strings.TrimSpace(v)
+	if a.authorVal, err = gitIdentEmail(a.c, "GIT_AUTHOR_IDENT"); err != nil {
+		return "", err
 	}
 	return a.emailVal, nil
 }
 
-// remote answers a remote's URL and whether the clone has that remote.
-func (a *identityActuals) remote(name string) (string, bool, error) {
+// author answers the author email; email must have been read first.
+func (a *identityActuals) author() string { return a.authorVal }
+
+// gitIdentEmail answers the email of one of git's identities (git var
+// GIT_COMMITTER_IDENT or GIT_AUTHOR_IDENT), "" when git cannot determine
+// one (it would refuse to commit).
+func gitIdentEmail(c *gate.Context, which string) (string, error) {
+	done, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: []string{"var", which}, Dir: c.Dir, Env: c.ChildEnviron()})
+	if err != nil {
+		return "", err
+	}
+	out, ok := done.Stdout()
+	if !ok {
+		if bytes.Contains(done.Stderr(), []byte("identity unknown")) {
+			return "", nil
+		}
+		report, _ := done.FailureReport()
+		return "", fmt.Errorf("git var %s failed: %s", which, report)
+	}
+	return identEmail(string(out)), nil
+}
+
+// identEmail reads the email of an ident line "Name <email> <time> <tz>".
+func identEmail(ident string) string {
+	open := strings.LastIndexByte(ident, '<')
+	if open < 0 {
+		return ""
+	}
+	closing := strings.IndexByte(ident[open:], '>')
+	if closing < 0 {
+		return ""
+	}
+	return ident[open+1 : open+closing]
+}
+
+// remoteURL is one URL a remote uses, as git rewrites it.
+type remoteURL struct {
+	url  string
+	push bool // a push URL (pushurl, pushInsteadOf), not a fetch one
+}
+
+// remote answers the URLs a remote uses and whether the clone has that
+// remote. Live, they are git's own answers after every rewrite: the fetch
+// URLs (insteadOf applied) and, where they differ, the push URLs
+// (pushurl, then pushInsteadOf, applied); from the stand-in file, the one
+// URL given serves both.
+func (a *identityActuals) remote(name string) ([]remoteURL, bool, error) {
 	if !a.remotesRead {
 		a.remotesRead = true
 		if a.remotesFile != "" {
 			data, err := readOperand(a.c, a.remotesFile, "GATE_SDK_GIT_REMOTES_FILE")
 			if err != nil {
-				return "", false, err
+				return nil, false, err
 			}
 			a.remotes = map[string]string{}
 			for _, l := range patterns.LiveLines(data) {
 				f := strings.Fields(l.Text)
 				if len(f) != 2 {
-					return "", false, fmt.Errorf("%s:%d: expected <remote> <url>, got %q", a.remotesFile, l.N, l.Text)
+					return nil, false, fmt.Errorf("%s:%d: expected <remote> <url>, got %q", a.remotesFile, l.N, l.Text)
 				}
 				if _, dup := a.remotes[f[0]]; !dup {
 					a.remotes[f[0]] = f[1]
@@ -230,11 +293,11 @@ func (a *identityActuals) remote(name string) (string, bool, error) {
 			}
 		} else {
 			if err := a.clone(); err != nil {
-				return "", false, err
+				return nil, false, err
 			}
 			out, err := runGit(a.c, "remote")
 			if err != nil {
-				return "", false, err
+				return nil, false, err
 			}
 			a.liveNames = map[string]bool{}
 			for _, n := range strings.Fields(string(out)) {
@@ -244,16 +307,37 @@ func (a *identityActuals) remote(name string) (string, bool, error) {
 	}
 	if a.remotes != nil {
 		url, ok := a.remotes[name]
-		return url, ok, nil
+		if !ok {
+			return nil, false, nil
+		}
+		return []remoteURL{{url: url}}, true, nil
 	}
 	if !a.liveNames[name] {
-		return "", false, nil
+		return nil, false, nil
 	}
-	out, err := runGit(a.c, "remote", "get-url", name)
-	if err != nil {
-		return "", false, err
+	// assertion D: where the clone pushes is git's answer too: pushurl and
+	// pushInsteadOf decide it, so a fetch URL on the right host cannot
+	// hide a push to the wrong one.
+	var urls []remoteURL
+	seen := map[string]bool{}
+	for _, push := range []bool{false, true} {
+		args := []string{"remote", "get-url", "--all", name}
+		if push {
+			args = []string{"remote", "get-url", "--push", "--all", name}
+		}
+		out, err := runGit(a.c, args...)
+		if err != nil {
+			return nil, false, err
+		}
+		for _, u := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
+			if u = strings.TrimSpace(u); u == "" || seen[u] {
+				continue
+			}
+			seen[u] = true
+			urls = append(urls, remoteURL{url: u, push: push})
+		}
 	}
-	return strings.TrimSpace(string(out)), true, nil
+	return urls, true, nil
 }
 
 // remoteHost answers the host part of a remote URL as the identity

@@ -1,6 +1,7 @@
 package gates
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -266,4 +267,71 @@ func FuzzGHActiveUser(f *testing.F) {
 			t.Fatalf("no block but user %q err %v", user, err)
 		}
 	})
+}
+
+// clearIdentEnv unsets the identity variables git reads for the length of
+// the test, so the live reads see the scratch repository's config alone.
+func clearIdentEnv(t *testing.T) {
+	t.Helper()
+	for _, k := range []string{"GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL", "GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME", "EMAIL"} {
+		t.Setenv(k, "")
+		os.Unsetenv(k)
+	}
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
+}
+
+// TestIdentityReadsWhatGitUses pins that the email is the one git records
+// (committer.email and author.email over user.email, the identity
+// variables over config) and that the remote's host is checked where the
+// clone pushes (pushurl, pushInsteadOf) as well as where it fetches.
+func TestIdentityReadsWhatGitUses(t *testing.T) {
+	clearIdentEnv(t)
+	live := gatetest.Knobs{"GATE_SDK_GIT_EMAIL_FILE": "", "GATE_SDK_GIT_REMOTES_FILE": ""}
+	newRepo := func() string {
+		dir := scratchRepo(t, nil, map[string]string{"scripts/identity.conf": "email me@work.example\nremote-host origin gh-work\n"})
+		git(t, dir, "config", "user.name", "Me")
+		git(t, dir, "config", "user.email", "me@work.example")
+		git(t, dir, "remote", "add", "origin", "git@gh-work:o/r.git")
+		return dir
+	}
+	dir := newRepo()
+	got := idCase{dir: dir, knobs: live}.run(t)
+	wantCode(t, got, 0)
+
+	git(t, dir, "config", "committer.email", "me@home.example")
+	got = idCase{dir: dir, knobs: live}.run(t)
+	wantCode(t, got, 1)
+	wantOut(t, got, "email: expected me@work.example, this clone commits as me@home.example")
+
+	dir = newRepo()
+	git(t, dir, "config", "author.email", "me@home.example")
+	got = idCase{dir: dir, knobs: live}.run(t)
+	wantCode(t, got, 1)
+	wantOut(t, got, "this clone authors commits as me@home.example")
+
+	dir = newRepo()
+	t.Setenv("GIT_AUTHOR_EMAIL", "env@home.example")
+	got = idCase{dir: dir, knobs: live}.run(t)
+	wantCode(t, got, 1)
+	wantOut(t, got, "this clone authors commits as env@home.example")
+	os.Unsetenv("GIT_AUTHOR_EMAIL")
+
+	dir = newRepo()
+	git(t, dir, "config", "remote.origin.pushurl", "git@gh-home:o/r.git")
+	got = idCase{dir: dir, knobs: live}.run(t)
+	wantCode(t, got, 1)
+	wantOut(t, got, "remote-host: remote origin pushes to host gh-home (git@gh-home:o/r.git), expected gh-work")
+
+	dir = newRepo()
+	git(t, dir, "config", "url.git@gh-home:.pushInsteadOf", "git@gh-work:")
+	got = idCase{dir: dir, knobs: live}.run(t)
+	wantCode(t, got, 1)
+	wantOut(t, got, "remote origin pushes to host gh-home")
+
+	dir = newRepo()
+	git(t, dir, "config", "url.https://elsewhere.example/.insteadOf", "git@gh-work:")
+	got = idCase{dir: dir, knobs: live}.run(t)
+	wantCode(t, got, 1)
+	wantOut(t, got, "remote origin points at host elsewhere.example")
 }

@@ -16,6 +16,7 @@ export GH_CONFIG_DIR="$GATE_SANDBOX/no-gh-config"
 unset XDG_CONFIG_HOME
 
 gate_scratch_repo gh
+unset GIT_AUTHOR_EMAIL GIT_COMMITTER_EMAIL # git's identity variables outrank config
 git -C "$GATE_SCRATCH" config user.email dev@work.example
 printf 'email dev@work.example\ngh-account Work-Bot\n' | gate_put scripts/identity.conf
 CI='' gate_expect hosts-absent 0 'IDENTITY: clean (1 identity expectations matched; gh-account unverified: no GitHub CLI hosts file at'
@@ -38,12 +39,24 @@ CI='' gate_expect nothing-to-derive-from 2 'cannot locate the GitHub CLI hosts f
 export HOME="$saved_home" GH_CONFIG_DIR="$GATE_SANDBOX/no-gh-config"
 
 gate_scratch_repo live
+# The live reads ask git which identity a commit records, and the identity
+# variables outrank config there, so the sandbox's own are cleared.
+unset GIT_AUTHOR_EMAIL GIT_COMMITTER_EMAIL
 git -C "$GATE_SCRATCH" config user.email dev@home.example
 git -C "$GATE_SCRATCH" remote add origin git@gh-work:org/repo.git
 printf 'email dev@work.example\nremote-host origin gh-work\nremote-host backup gh-work\n' | gate_put scripts/identity.conf
 CI='' gate_expect live-email 1 'email: expected dev@work.example, this clone commits as dev@home.example'
 CI='' gate_expect live-absent-remote 1 'remote-host: remote backup is absent from this clone'
 gate_lacks live-remote-matches 'remote origin'
+git -C "$GATE_SCRATCH" config user.email dev@work.example
+GIT_COMMITTER_EMAIL=ci@bot.example CI='' gate_expect live-committer-env 1 'this clone commits as ci@bot.example'
+git -C "$GATE_SCRATCH" config author.email dev@home.example
+CI='' gate_expect live-author-email 1 'this clone authors commits as dev@home.example'
+git -C "$GATE_SCRATCH" config --unset author.email
+git -C "$GATE_SCRATCH" config remote.origin.pushurl git@gh-home:org/repo.git
+CI='' gate_expect live-pushurl 1 'remote-host: remote origin pushes to host gh-home (git@gh-home:org/repo.git), expected gh-work'
+git -C "$GATE_SCRATCH" config --unset remote.origin.pushurl
+git -C "$GATE_SCRATCH" config user.email dev@home.example
 CI=true gate_expect ci-steps-aside 0 'IDENTITY: clean (CI run:'
 printf 'dev@work.example\n' >"$GATE_SCRATCH/email.txt"
 printf 'origin git@gh-work:org/repo.git\nbackup ssh://git@gh-work/org/repo.git\n' >"$GATE_SCRATCH/remotes.txt"
