@@ -25,7 +25,9 @@ func checkCommitMsg(c *gate.Context) int {
 		return c.NewReport(nil).Done("no message file given: nothing to check outside a commit")
 	}
 	msgFile := c.Args[0]
-	data, err := readMessage(c, msgFile)
+	// assertion D: the message judged is the one git will record, cleaned
+	// as commit.cleanup says, not the raw file the hook is handed.
+	lines, err := recordedMessage(c, msgFile)
 	if err != nil {
 		return c.RefuseErr(err)
 	}
@@ -45,13 +47,12 @@ func checkCommitMsg(c *gate.Context) int {
 	})
 	// assertion C: no line of the message matches a banned pattern; one
 	// finding per matching line.
-	text := string(data)
-	for n, line := range splitLines([]byte(text)) {
-		if i := set.First(string(line)); i >= 0 {
+	for _, line := range lines {
+		if i := set.First(line.Text); i >= 0 {
 			p := set.Patterns[i]
 			r.Add(gate.Finding{
-				Class: "banned", Path: msgFile, Line: n + 1,
-				Msg: fmt.Sprintf("matches banned pattern %s (%s:%d): %s", p.Text, p.File, p.Line, line),
+				Class: "banned", Path: msgFile, Line: line.N,
+				Msg: fmt.Sprintf("matches banned pattern %s (%s:%d): %s", p.Text, p.File, p.Line, line.Text),
 			})
 		}
 	}

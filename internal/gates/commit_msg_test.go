@@ -62,3 +62,45 @@ func TestCommitMsg(t *testing.T) {
 	wantCode(t, got, 0)
 	wantOut(t, got, "no banned pattern configured")
 }
+
+// TestCommitMsgAsGitRecordsIt pins that the message judged is the one git
+// records: a CRLF line meets a $-anchored pattern once git has dropped its
+// carriage return, and a comment line git strips is not recorded.
+func TestCommitMsgAsGitRecordsIt(t *testing.T) {
+	pats := "^WIP$\n/home/[a-z]+/\n"
+	knobs := gatetest.Knobs{"GATE_SDK_MSG_PATTERN_FILES": "p.list"}
+	for _, tc := range []struct {
+		name, msg, editor, cleanup string
+		code                       int
+		out                        string
+	}{
+		{"CRLF meets an anchored pattern", "fix: x\r\n\r\nWIP\r\n", ":", "", 1, "M:3: matches banned pattern ^WIP$"},
+		{"trailing blanks meet an anchored pattern", "fix: x\n\nWIP  \t\n", ":", "", 1, "M:3: matches banned pattern ^WIP$"},
+		{"verbatim keeps the CR", "fix: x\r\n\r\nWIP\r\n", ":", "verbatim", 0, ""},
+		{"a stripped comment is not recorded", "fix: x\n# see " + homeA + "notes\n", "", "", 0, ""},
+		{"a comment is recorded without an editor", "fix: x\n# see " + homeA + "notes\n", ":", "", 1, "M:2: matches banned pattern /home/[a-z]+/"},
+		{"a custom comment char", "fix: x\n; see " + homeA + "notes\n# kept " + homeA + "\n", "", "", 1, "M:3:"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := scratchRepo(t, nil, map[string]string{"p.list": pats, "M": tc.msg})
+			if tc.cleanup != "" {
+				git(t, dir, "config", "commit.cleanup", tc.cleanup)
+			}
+			if strings.Contains(tc.name, "custom comment") {
+				git(t, dir, "config", "core.commentChar", ";")
+			}
+			env := map[string]string{}
+			if tc.editor != "" {
+				env["GIT_EDITOR"] = tc.editor
+			}
+			got := run{rule: checkCommitMsg, name: "check-commit-msg", dir: dir, tree: memTree(nil), env: env, knobs: knobs, args: []string{"M"}}.exec()
+			wantCode(t, got, tc.code)
+			if tc.out != "" {
+				wantOut(t, got, tc.out)
+			}
+			if strings.Contains(tc.name, "custom comment") {
+				wantNotOut(t, got, "M:2:")
+			}
+		})
+	}
+}

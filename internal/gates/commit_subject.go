@@ -14,7 +14,9 @@ import (
 )
 
 // subjectCarveOuts are the subject leads git generates; each passes as is.
-var subjectCarveOuts = [...]string{"Merge ", "Revert ", "fixup!", "squash!"}
+// The autosquash leads carry their blank: git's rebase reads "fixup! " and
+// "squash! ", so "fixup!feat: x" is no autosquash form.
+var subjectCarveOuts = [...]string{"Merge ", "Revert ", "fixup! ", "squash! "}
 
 func checkCommitSubject(c *gate.Context) int {
 	// assertion A: a run with no message file (the whole-tree battery) is a
@@ -26,7 +28,11 @@ func checkCommitSubject(c *gate.Context) int {
 		return c.Refuse("usage: check-commit-subject <message-file>")
 	}
 	msgFile := c.Args[0]
-	data, err := readMessage(c, msgFile)
+	// assertion C: the subject is the first line of the message git will
+	// record (cleaned as commit.cleanup says): "feat:   " is recorded as
+	// "feat:", a CRLF line loses its carriage return, a leading comment or
+	// blank line is not the subject.
+	lines, err := recordedMessage(c, msgFile)
 	if err != nil {
 		return c.RefuseErr(err)
 	}
@@ -44,7 +50,10 @@ func checkCommitSubject(c *gate.Context) int {
 		}
 	}
 
-	subject := string(bytes.TrimSuffix(firstLine(data), []byte("\r")))
+	subject, subjectLine := "", 1
+	if len(lines) > 0 {
+		subject, subjectLine = strings.TrimSuffix(lines[0].Text, "\r"), lines[0].N
+	}
 	r := c.NewReport(map[string]string{
 		"subject": fmt.Sprintf("write the subject as <type>(<scope>)?!?: <summary> with <type> one of: %s; <scope> is [a-z0-9./-]+. %s",
 			strings.Join(types, " "), reissueRemedy(msgFile)),
@@ -52,7 +61,7 @@ func checkCommitSubject(c *gate.Context) int {
 	// assertion B: the subject parses against the roster, or is a carve-out.
 	if !subjectParses(subject, types) {
 		r.Add(gate.Finding{
-			Class: "subject", Path: msgFile, Line: 1,
+			Class: "subject", Path: msgFile, Line: subjectLine,
 			Msg: fmt.Sprintf("subject %q does not parse as <type>(<scope>)?!?: <summary>", subject),
 		})
 	}

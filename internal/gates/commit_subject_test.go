@@ -37,7 +37,56 @@ func TestCommitSubjectAcceptance(t *testing.T) {
 			t.Errorf("subject %q: exit %d, want 1\n%s%s", s, got.Code, got.Stdout, got.Stderr)
 			continue
 		}
-		wantOut(t, got, "COMMIT_EDITMSG:1: subject ", "help: ", "re-issue `git commit`")
+		want := "COMMIT_EDITMSG:1: subject "
+		if s == "" {
+			// git drops the leading blank line, so the body line is the
+			// subject it records.
+			want = `COMMIT_EDITMSG:2: subject "body"`
+		}
+		wantOut(t, got, want, "help: ", "re-issue `git commit`")
+	}
+}
+
+// TestCommitSubjectAsGitRecordsIt pins that the subject judged is the one
+// git records after its cleanup, not the raw line the hook is handed.
+func TestCommitSubjectAsGitRecordsIt(t *testing.T) {
+	for _, tc := range []struct {
+		name, msg string
+		editor    string // GIT_EDITOR as git exports it to the hook
+		cleanup   string // commit.cleanup; "" unset
+		code      int
+		out       string
+	}{
+		{"trailing blanks are stripped", "feat:   \n", ":", "", 1, `subject "feat:"`},
+		{"trailing blanks under strip", "feat:   \n", "", "", 1, `subject "feat:"`},
+		{"verbatim keeps them", "feat:   \n", ":", "verbatim", 0, ""},
+		{"CRLF subject", "feat: x\r\n\r\nbody\r\n", ":", "", 0, ""},
+		{"fixup without blank", "fixup!feat: x\n", ":", "", 1, `subject "fixup!feat: x"`},
+		{"squash without blank", "squash!feat: x\n", ":", "", 1, `subject "squash!feat: x"`},
+		{"comment above the subject, editor used", "# Please enter\nfeat: x\n", "", "", 0, ""},
+		{"comment kept without an editor", "# Please enter\nfeat: x\n", ":", "", 1, `COMMIT_EDITMSG:1: subject "# Please enter"`},
+		{"strip configured", "# note\nfeat: x\n", ":", "strip", 0, ""},
+		{"whitespace configured keeps comments", "# note\nfeat: x\n", "", "whitespace", 1, `subject "# note"`},
+		{"leading blank lines", "\n\n  \nfix: y\n", ":", "", 0, ""},
+		{"scissors cuts", "# ------------------------ >8 ------------------------\nfeat: x\n", "", "scissors", 1, `subject ""`},
+		{"unknown cleanup mode", "feat: x\n", ":", "tidy", 2, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := scratchRepo(t, nil, map[string]string{"COMMIT_EDITMSG": tc.msg})
+			if tc.cleanup != "" {
+				git(t, dir, "config", "commit.cleanup", tc.cleanup)
+			}
+			env := map[string]string{}
+			if tc.editor != "" {
+				env["GIT_EDITOR"] = tc.editor
+			}
+			got := run{rule: checkCommitSubject, name: "check-commit-subject", dir: dir, tree: memTree(nil), env: env,
+				knobs: gatetest.Knobs{"GATE_SDK_COMMIT_TYPES": defaultTypes}, args: []string{"COMMIT_EDITMSG"}}.exec()
+			wantCode(t, got, tc.code)
+			if tc.out != "" {
+				wantOut(t, got, tc.out)
+			}
+		})
 	}
 }
 

@@ -278,19 +278,9 @@ func listingRoot(c *gate.Context, arg string, files []string) (string, error) {
 	fi, err := os.Stat(runPath(c, root))
 	switch {
 	case err != nil:
-		return "", fmt.Errorf("scan root %s names nothing (no tracked path under it, and %v)", arg, unwrapPathErr(err))
+		return "", fmt.Errorf("scan root %s names nothing (no tracked path under it, and %v)", arg, unwrapPath(err))
 	case !fi.IsDir():
 		return "", fmt.Errorf("scan root %s is a file, not a directory", arg)
 	}
 	return root, nil
-}
-
-// unwrapPathErr drops the *fs.PathError wrapper, whose path the caller
-// already names.
-func unwrapPathErr(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

@@ -21,5 +21,18 @@ for s in 'Feat: x' 'feature: x' 'wip' 'feat:x' 'feat (cli): x' 'feat(CLI): x' 'f
 done
 printf 'docs: x\n' >"$GATE_SCRATCH/msg"
 GATE_SDK_COMMIT_TYPES='feat fix' gate_expect roster-knob 1 'with <type> one of: feat fix;' msg
+# The subject judged is the one git records after its cleanup: trailing
+# blanks and a CRLF's carriage return go, a leading comment goes when the
+# message was edited, and the autosquash leads need their blank.
+printf 'feat:   \n' >"$GATE_SCRATCH/msg"
+GIT_EDITOR=: gate_expect recorded-trailing-blanks 1 'msg:1: subject "feat:" does not parse' msg
+printf 'feat: x\r\n\r\nbody\r\n' >"$GATE_SCRATCH/msg"
+GIT_EDITOR=: gate_expect recorded-crlf 0 'COMMIT-SUBJECT: clean (subject parses' msg
+printf '# Please enter the commit message\nfeat: x\n' >"$GATE_SCRATCH/msg"
+GIT_EDITOR=vi gate_expect recorded-comment-stripped 0 'COMMIT-SUBJECT: clean (subject parses' msg
+for s in 'fixup!feat: x' 'squash!feat: x'; do
+	printf '%s\n' "$s" >"$GATE_SCRATCH/msg"
+	GIT_EDITOR=: gate_expect "not autosquash: $s" 1 "msg:1: subject \"$s\" does not parse" msg
+done
 
 gate_tests_done
