@@ -57,3 +57,66 @@ func needsQuote(p string) bool {
 	}
 	return false
 }
+
+// UnquotePath reads a path as git prints it in a line-oriented listing: a
+// name opening with '"' is C-quoted (git's quote_c_style: \a \b \t \n \v
+// \f \r \" \\ and three-digit octal \ooo for any byte), any other is
+// literal. A quoted name that does not close, ends in a lone escape or
+// carries an escape git never writes is an error.
+func UnquotePath(s string) (string, error) {
+	if !strings.HasPrefix(s, `"`) {
+		return s, nil
+	}
+	if len(s) < 2 || s[len(s)-1] != '"' {
+		return "", fmt.Errorf("quoted path %s does not close", s)
+	}
+	body := s[1 : len(s)-1]
+	var b strings.Builder
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		if c == '"' {
+			return "", fmt.Errorf("quoted path %s holds an unescaped quote", s)
+		}
+		if c != '\\' {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		if i >= len(body) {
+			return "", fmt.Errorf("quoted path %s ends in a lone backslash", s)
+		}
+		switch e := body[i]; e {
+		case 'a':
+			b.WriteByte('\a')
+		case 'b':
+			b.WriteByte('\b')
+		case 't':
+			b.WriteByte('\t')
+		case 'n':
+			b.WriteByte('\n')
+		case 'v':
+			b.WriteByte('\v')
+		case 'f':
+			b.WriteByte('\f')
+		case 'r':
+			b.WriteByte('\r')
+		case '"', '\\':
+			b.WriteByte(e)
+		default:
+			if e < '0' || e > '3' || i+2 >= len(body) {
+				return "", fmt.Errorf("quoted path %s carries the escape \\%c, which git never writes", s, e)
+			}
+			v := 0
+			for k := 0; k < 3; k++ {
+				d := body[i+k]
+				if d < '0' || d > '7' {
+					return "", fmt.Errorf("quoted path %s carries a malformed octal escape", s)
+				}
+				v = v*8 + int(d-'0')
+			}
+			b.WriteByte(byte(v))
+			i += 2
+		}
+	}
+	return b.String(), nil
+}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/glob"
+	"github.com/gate-sdk/gates/internal/walk"
 )
 
 // indexEntry is one tracked path and its index mode.
@@ -69,7 +70,9 @@ func checkExecBit(c *gate.Context) int {
 		switch {
 		case strings.HasSuffix(e.path, ".sh") && execGlobbed(e.path, globs) && !segmentPruned(e.path, prune):
 			scripts = append(scripts, e)
-		case strings.HasSuffix(e.path, ".gate"):
+		case strings.HasSuffix(e.path, ".gate") && !segmentPruned(e.path, prune):
+			// assertion B: a descriptor under a pruned segment is fixture
+			// content (a case's own checks/), exempt like a script there.
 			descriptors = append(descriptors, e)
 		}
 	}
@@ -120,7 +123,8 @@ func segmentPruned(p string, words []string) bool {
 // any other on line ends. A malformed record is an error naming it.
 func parseStageDump(name string, data []byte) ([]indexEntry, error) {
 	var recs [][]byte
-	if bytes.IndexByte(data, 0) >= 0 {
+	zForm := bytes.IndexByte(data, 0) >= 0
+	if zForm {
 		recs = bytes.Split(data, []byte{0})
 	} else {
 		recs = bytes.Split(data, []byte{'\n'})
@@ -144,8 +148,21 @@ func parseStageDump(name string, data []byte) ([]indexEntry, error) {
 			return nil, fmt.Errorf("%s: record %d has a mode that is not octal: %q", name, i+1, fields[0])
 		}
 		path := string(rec[tab+1:])
+		if !zForm {
+			// assertion C: the line form C-quotes a name holding a control
+			// byte, a quote, a backslash (or, by default, a non-ASCII
+			// byte); the record names the decoded path.
+			unq, err := gate.UnquotePath(path)
+			if err != nil {
+				return nil, fmt.Errorf("%s: record %d: %v", name, i+1, err)
+			}
+			path = unq
+		}
 		if path == "" {
 			return nil, fmt.Errorf("%s: record %d has an empty path", name, i+1)
+		}
+		if err := walk.CheckName(path); err != nil {
+			return nil, fmt.Errorf("%s: record %d: %v", name, i+1, err)
 		}
 		out = append(out, indexEntry{path: path, mode: uint32(mode)})
 	}

@@ -82,8 +82,36 @@ func TestExecBitOneClassAtATime(t *testing.T) {
 
 	got = execRun(t, dump("100755 gate-sdk/checks/check-x.sh", "100755 gate-sdk/checks/check-y.gate", "100755 gate-tests/t/check-z.gate"), nil)
 	wantCode(t, got, 1)
-	wantOut(t, got, "gate-sdk/checks/check-y.gate: index mode 100755, a .gate descriptor must be 100644",
-		"gate-tests/t/check-z.gate: index mode 100755", "help: a .gate descriptor is data")
+	wantOut(t, got, "gate-sdk/checks/check-y.gate: index mode 100755, a .gate descriptor must be 100644", "help: a .gate descriptor is data")
+	// A descriptor under a pruned segment is fixture content, exempt like
+	// a script there.
+	wantNotOut(t, got, "check-z.gate")
+	got = execRun(t, dump("100755 kits/k/gate-tests/check-a/bad/checks/check-a.gate", "100755 x/fixtures/y.gate"), nil)
+	wantCode(t, got, 0)
+	wantOut(t, got, "0 .gate descriptors are 100644")
+}
+
+// TestExecBitQuotedDump pins that the line form's C-quoted names are
+// decoded: a quoted script is judged under its real name, and a quoted
+// name that does not decode is refused naming the record.
+func TestExecBitQuotedDump(t *testing.T) {
+	got := execRun(t, dump(`100644 "gate-sdk/checks/new\nline.sh"`, `100644 "gate-sdk/checks/na\303\257ve.sh"`, `100755 "gate-sdk/checks/q\"x.gate"`), nil)
+	wantCode(t, got, 1)
+	wantOut(t, got, `"gate-sdk/checks/new\nline.sh": index mode 100644`, "gate-sdk/checks/naïve.sh: index mode 100644")
+	fs := got.Ctx.Findings()
+	if len(fs) != 2 || fs[0].Path != "gate-sdk/checks/new\nline.sh" {
+		t.Errorf("findings %+v, want the decoded paths", fs)
+	}
+	got = execRun(t, dump(`100755 "gate-sdk/checks/q\"x.gate"`), nil)
+	wantCode(t, got, 1)
+	wantOut(t, got, `"gate-sdk/checks/q\"x.gate": index mode 100755`)
+	for _, bad := range []string{`"open.sh`, `"x\q.sh"`, `"bad\377.sh"`} {
+		got := execRun(t, dump("100644 "+bad), nil)
+		wantCode(t, got, 2)
+		if !strings.Contains(got.Stderr, "record 1") {
+			t.Errorf("%s: stderr %q does not name the record", bad, got.Stderr)
+		}
+	}
 }
 
 func TestExecBitDumpForms(t *testing.T) {
@@ -117,4 +145,29 @@ func TestExecBitLiveIndex(t *testing.T) {
 	wantCode(t, got, 1)
 	wantOut(t, got, "k/checks/a.sh: index mode 100644")
 	wantCode(t, execRun(t, "", errTree{}), 2)
+}
+
+// TestExecBitDumpFromGit feeds the gate git's own newline dump of names
+// git quotes, and holds the verdict equal to the one over the live index.
+func TestExecBitDumpFromGit(t *testing.T) {
+	names := []string{"x/bin/new\nline.sh", "x/bin/tab\there.sh", "x/bin/naïve.sh", `x/bin/back\slash.sh`}
+	files := map[string]string{}
+	for _, n := range names {
+		files[n] = "#!/bin/sh\n"
+	}
+	dir := scratchRepo(t, files, nil)
+	dumpText := git(t, dir, "ls-files", "-s")
+	if !strings.Contains(dumpText, `"x/bin/new\nline.sh"`) {
+		t.Fatalf("git did not quote the name: %q", dumpText)
+	}
+	writeFiles(t, dir, map[string]string{"ls-files.txt": dumpText})
+	fromDump := run{rule: checkExecBit, name: "check-exec-bit", dir: dir, tree: memTree(nil), knobs: execKnobs, args: []string{"ls-files.txt"}}.exec()
+	live := run{rule: checkExecBit, name: "check-exec-bit", dir: dir, tree: diskTree(t, dir), knobs: execKnobs}.exec()
+	wantCode(t, fromDump, 1)
+	if fromDump.Stdout != live.Stdout {
+		t.Errorf("dump verdict:\n%s\nlive verdict:\n%s", fromDump.Stdout, live.Stdout)
+	}
+	if n := strings.Count(fromDump.Stdout, "index mode 100644"); n != len(names) {
+		t.Errorf("want %d findings, got:\n%s", len(names), fromDump.Stdout)
+	}
 }
