@@ -20,6 +20,7 @@ import (
 
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/gates"
+	"github.com/gate-sdk/gates/internal/githook"
 )
 
 // sourceStamp is baked in at build time with -ldflags -X.
@@ -104,6 +105,15 @@ func dispatch(s *Session, args []string) int {
 		return versionArm(s, args[1:])
 	case "--source-stamp":
 		fmt.Fprintln(s.Stdout, sourceStamp)
+		return 0
+	case githook.HandshakeFlag:
+		// assertion I: the front ends' and the hook placer's proof that a
+		// file answers as this binary: the nonce they drew, echoed after a
+		// fixed lead. An empty or truncated file answers nothing.
+		if len(args) != 2 || args[1] == "" {
+			return s.fail(refusal{msg: "usage: gates " + githook.HandshakeFlag + " <nonce>"})
+		}
+		fmt.Fprintln(s.Stdout, githook.HandshakeReply(args[1]))
 		return 0
 	}
 	if arm, ok := lookupArm(head); ok {

@@ -28,6 +28,15 @@ type InstallWorld struct {
 	NativeBin func() (string, error)
 	// Resolve resolves a member name consumer-first, as the registry does.
 	Resolve func(name string) (Member, error)
+	// Verify proves a file answers as the gates binary; nil is Handshake.
+	Verify func(path string) error
+}
+
+func (w InstallWorld) handshake() func(string) error {
+	if w.Verify != nil {
+		return w.Verify
+	}
+	return Handshake
 }
 
 // RunInstall is `--install-hooks [--refresh]`.
@@ -167,6 +176,12 @@ func (w InstallWorld) binary(top string) (string, bool) {
 		fmt.Fprintf(w.Stderr, "install-hooks: the gates binary %s (%s=%s) is absent or not executable; build or install it, or point %s at it; nothing placed\n", src, NativeBinKnob, val, NativeBinKnob)
 		return "", false
 	}
+	// assertion B: an executable that does not answer as the gates binary
+	// (empty, truncated, another program) is no binary to place.
+	if err := w.handshake()(src); err != nil {
+		fmt.Fprintf(w.Stderr, "install-hooks: the gates binary %s (%s=%s) does not answer as the gates binary: %v; rebuild or reinstall it, or point %s at a working one; nothing placed\n", src, NativeBinKnob, val, err, NativeBinKnob)
+		return "", false
+	}
 	return src, true
 }
 
@@ -181,6 +196,7 @@ func (w InstallWorld) placeAll(dir, src string) bool {
 		fmt.Fprintf(w.Stderr, "install-hooks: %v\n", err)
 		return false
 	}
+	p.verify = w.handshake()
 	for _, h := range []string{PreCommit, CommitMsg} {
 		if err := p.Place(src, h+ExeSuffix()); err != nil {
 			fmt.Fprintf(w.Stderr, "install-hooks: %v\n", err)

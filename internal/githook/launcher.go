@@ -203,5 +203,14 @@ func Launch(hook string, args []string, in LaunchInput) int {
 			"  or bypass this commit once: git commit --no-verify",
 			path, NativeBinKnob, bin.Value, bin.Origin, err, NativeBinKnob)
 	}
+	// assertion N: --git-hook answers 0, 1 or 2; any other status (a
+	// crash, a truncated file killed by a signal) is a binary that could
+	// not run, and the commit is refused saying so, never passed.
+	if code < 0 || code > 2 {
+		return fail("the gates binary %s (%s=%s from %s) did not run to completion (status %d): it may be truncated or broken.\n"+
+			"  Rebuild or reinstall it (then gates --install-hooks --refresh),\n"+
+			"  or bypass this commit once: git commit --no-verify",
+			path, NativeBinKnob, bin.Value, bin.Origin, code)
+	}
 	return code
 }

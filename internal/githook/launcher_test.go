@@ -170,14 +170,36 @@ func TestLaunchRefusesServedStem(t *testing.T) {
 func TestLaunchRunsBinaryAndReturnsStatus(t *testing.T) {
 	dir := t.TempDir()
 	stub := filepath.Join(dir, "stub")
-	if err := os.WriteFile(stub, []byte("#!/bin/sh\necho \"args: $*\"\necho oops >&2\nexit 3\n"), 0o755); err != nil {
+	if err := os.WriteFile(stub, []byte("#!/bin/sh\necho \"args: $*\"\necho oops >&2\nexit 1\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	var out, errb strings.Builder
 	code := Launch(CommitMsg, []string{".git/COMMIT_EDITMSG"}, LaunchInput{Dir: dir, Env: envOf("GATE_SDK_NATIVE_BIN=stub"), Stdout: &out, Stderr: &errb})
-	if code != 3 || out.String() != "args: --git-hook commit-msg .git/COMMIT_EDITMSG\noops\n" {
+	if code != 1 || out.String() != "args: --git-hook commit-msg .git/COMMIT_EDITMSG\noops\n" {
 		t.Fatalf("code %d stdout %q stderr %q", code, out.String(), errb.String())
 	}
+	// A status --git-hook never answers (a crash, a signal) refuses the
+	// commit with a message naming the binary, never passing it through.
+	for _, body := range []string{"#!/bin/sh\nexit 3\n", "#!/bin/sh\nkill -SEGV $$\n"} {
+		if err := os.WriteFile(stub, []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		errb.Reset()
+		code = Launch(PreCommit, nil, LaunchInput{Dir: dir, Env: envOf("GATE_SDK_NATIVE_BIN=stub"), Stdout: &out, Stderr: &errb})
+		if code != 2 || !strings.Contains(errb.String(), "did not run to completion") || !strings.Contains(errb.String(), stub) {
+			t.Fatalf("%q: code %d stderr %q", body, code, errb.String())
+		}
+	}
+	// An empty binary cannot be started: the commit is refused by name.
+	if err := os.WriteFile(stub, nil, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	errb.Reset()
+	code = Launch(PreCommit, nil, LaunchInput{Dir: dir, Env: envOf("GATE_SDK_NATIVE_BIN=stub"), Stdout: &out, Stderr: &errb})
+	if code != 2 || !strings.Contains(errb.String(), stub) || !strings.Contains(errb.String(), "git commit --no-verify") {
+		t.Fatalf("empty binary: code %d stderr %q", code, errb.String())
+	}
+	out.Reset()
 	code = Launch(CommitMsg, nil, LaunchInput{Dir: dir, Env: envOf("GATE_SDK_NATIVE_BIN=absent"), Stdout: &out, Stderr: &errb})
 	if code != 2 || !strings.Contains(errb.String(), filepath.Join(dir, "absent")) || !strings.Contains(errb.String(), "git commit --no-verify") {
 		t.Fatalf("absent binary: code %d stderr %q", code, errb.String())

@@ -8,13 +8,20 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 
+	"github.com/gate-sdk/gates/internal/spawn"
 	"github.com/gate-sdk/gates/internal/walk"
 )
 
 // Placer writes hook files into one hooks directory without a moment in
 // which a hook is absent: each file is first made under a sibling name
-// that is created exclusively, then renamed over the hook.
+// that is created exclusively, proven to answer as the gates binary, then
+// renamed over the hook. A hook is always a copy, never a hard link: a
+// link shares the binary's inode, so truncating or emptying the binary
+// would empty the hook too, and git runs an empty hook as an empty shell
+// script that passes every commit. A copy keeps working as the launcher,
+// which then fails the commit with a message when the binary cannot run.
 type Placer struct {
 	// Dir is the hooks directory, absolute.
 	Dir string
@@ -27,9 +34,11 @@ type Placer struct {
 	Report io.Writer
 
 	// The filesystem operations, replaceable by tests.
-	link   func(oldname, newname string) error
 	remove func(name string) error
 	rename func(oldpath, newpath string) error
+	// verify proves a placed file answers as the gates binary; nil is
+	// the handshake (Handshake).
+	verify func(path string) error
 }
 
 // NewPlacer answers a placer for dir with this process's id and a fresh
@@ -42,18 +51,18 @@ func NewPlacer(dir string, report io.Writer) (*Placer, error) {
 	return &Placer{Dir: dir, PID: os.Getpid(), Token: hex.EncodeToString(b[:]), Report: report}, nil
 }
 
-func (p *Placer) ops() (func(string, string) error, func(string) error, func(string, string) error) {
-	link, remove, rename := p.link, p.remove, p.rename
-	if link == nil {
-		link = os.Link
-	}
+func (p *Placer) ops() (func(string) error, func(string, string) error, func(string) error) {
+	remove, rename, verify := p.remove, p.rename, p.verify
 	if remove == nil {
 		remove = os.Remove
 	}
 	if rename == nil {
 		rename = os.Rename
 	}
-	return link, remove, rename
+	if verify == nil {
+		verify = Handshake
+	}
+	return remove, rename, verify
 }
 
 // Sibling answers the name the file for hook is written under before
@@ -71,10 +80,10 @@ type PlaceError struct {
 
 func (e *PlaceError) Error() string { return e.Hook + ": " + e.Msg }
 
-// Place makes <Dir>/<name> a hard link to src, or a copy carrying the
-// executable bit where no link can be made.
+// Place makes <Dir>/<name> a copy of src carrying the executable bit,
+// once the copy has proven it answers as the gates binary.
 func (p *Placer) Place(src, name string) error {
-	link, remove, rename := p.ops()
+	remove, rename, verify := p.ops()
 	hook := walk.Child(p.Dir, name)
 	sib := p.Sibling(name)
 	fail := func(format string, a ...any) error {
@@ -85,29 +94,23 @@ func (p *Placer) Place(src, name string) error {
 			fmt.Fprintf(p.Report, "install-hooks: could not remove the placement file %s (%v); it serves no hook, delete it by hand\n", sib, err)
 		}
 	}
-	// assertion D: an exclusively created sibling, renamed over the hook.
-	lerr := link(src, sib)
-	if errors.Is(lerr, fs.ErrExist) {
-		// Another placement owns that name; it may be a link to the very
-		// file the hooks serve, so nothing may write through it.
-		return fail("the placement file %s already exists (another placement's); left as found, nothing placed", sib)
-	}
-	if lerr != nil {
-		if err := copyNew(src, sib, drop); err != nil {
-			if errors.Is(err, fs.ErrExist) {
-				return fail("the placement file %s already exists (another placement's); left as found, nothing placed", sib)
-			}
-			return fail("cannot link (%v) or copy (%v) %s; the hook already there is kept", lerr, err, src)
+	// assertion D: an exclusively created sibling, a copy (never a link),
+	// renamed over the hook.
+	if err := copyNew(src, sib, drop); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			// Another placement owns that name; nothing may write through it.
+			return fail("the placement file %s already exists (another placement's); left as found, nothing placed", sib)
 		}
+		return fail("cannot copy %s (%v); the hook already there is kept", src, err)
+	}
+	// assertion D: the copy answers the handshake before it serves.
+	if err := verify(sib); err != nil {
+		drop()
+		return fail("the copy of %s does not answer as the gates binary (%v); the hook already there is kept", src, err)
 	}
 	if err := rename(sib, hook); err != nil {
 		drop()
 		return fail("cannot replace the hook (%v); the earlier file still serves it, re-run once no commit is running", err)
-	}
-	// rename(2) does nothing when both names are links to one file (a
-	// re-run from an unchanged binary), leaving the sibling in place.
-	if _, err := os.Lstat(sib); err == nil {
-		drop()
 	}
 	return nil
 }
@@ -135,6 +138,37 @@ func copyNew(src, dst string, drop func()) error {
 	if cerr != nil {
 		drop()
 		return cerr
+	}
+	return nil
+}
+
+// HandshakeFlag is the top-level flag a caller uses to prove a file is a
+// working gates binary before handing over to it.
+const HandshakeFlag = "--handshake"
+
+// HandshakeReply is the one line the binary answers to HandshakeFlag.
+func HandshakeReply(nonce string) string { return "gates-handshake " + nonce }
+
+// Handshake runs path with HandshakeFlag and a fresh nonce, and answers
+// nil only when it printed HandshakeReply(nonce): an empty or truncated
+// file, or another program, answers an error saying what came back.
+func Handshake(path string) error {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return fmt.Errorf("drawing a handshake nonce: %w", err)
+	}
+	nonce := hex.EncodeToString(b[:])
+	c, err := spawn.Run(spawn.Cmd{Program: spawn.At(path), Args: []string{HandshakeFlag, nonce}})
+	if err != nil {
+		return fmt.Errorf("it cannot be started: %v", err)
+	}
+	out, ok := c.Stdout()
+	if !ok {
+		rep, _ := c.FailureReport()
+		return fmt.Errorf("it failed: %s", strings.TrimSpace(rep))
+	}
+	if got := strings.TrimRight(string(out), "\r\n"); got != HandshakeReply(nonce) {
+		return fmt.Errorf("it answered %q, not the handshake", got)
 	}
 	return nil
 }

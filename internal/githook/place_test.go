@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -57,12 +56,13 @@ func setup(t *testing.T) (dir, src string, p *Placer, report *bytes.Buffer) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	p.verify = func(string) error { return nil } // the sources here are text
 	return dir, src, p, report
 }
 
-func TestPlaceLinksAndReplaces(t *testing.T) {
+func TestPlaceCopiesAndReplaces(t *testing.T) {
 	dir, src, p, _ := setup(t)
-	for i := 0; i < 2; i++ { // the second run re-places over links to the same file
+	for i := 0; i < 2; i++ { // the second run re-places over the first run's copies
 		for _, h := range []string{PreCommit, CommitMsg} {
 			if err := p.Place(src, h); err != nil {
 				t.Fatal(err)
@@ -73,9 +73,40 @@ func TestPlaceLinksAndReplaces(t *testing.T) {
 		}
 	}
 	a, _ := os.Stat(src)
-	b, _ := os.Stat(filepath.Join(dir, PreCommit))
-	if !os.SameFile(a, b) {
-		t.Fatal("the hook is not a hard link to the source")
+	for _, h := range []string{PreCommit, CommitMsg} {
+		hook := filepath.Join(dir, h)
+		fi, err := os.Stat(hook)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// assertion D: never a shared inode with the binary.
+		if os.SameFile(a, fi) {
+			t.Fatalf("%s shares the binary's inode", h)
+		}
+		if read(t, hook) != "new binary" || fi.Mode().Perm()&0o111 == 0 {
+			t.Fatalf("%s: content %q mode %v", h, read(t, hook), fi.Mode())
+		}
+	}
+	// Emptying the binary leaves the placed hooks whole.
+	if err := os.Truncate(src, 0); err != nil {
+		t.Fatal(err)
+	}
+	if read(t, filepath.Join(dir, PreCommit)) != "new binary" {
+		t.Fatal("truncating the binary emptied the hook")
+	}
+}
+
+// TestPlaceRefusesACopyThatDoesNotAnswer pins the handshake gate: a copy
+// that does not answer as the gates binary never replaces the hook.
+func TestPlaceRefusesACopyThatDoesNotAnswer(t *testing.T) {
+	dir, src, p, _ := setup(t)
+	p.verify = func(string) error { return errors.New(`it answered ""`) }
+	err := p.Place(src, PreCommit)
+	if err == nil || !strings.Contains(err.Error(), "does not answer as the gates binary") {
+		t.Fatalf("err = %v", err)
+	}
+	if got := names(t, dir); got != "commit-msg pre-commit" || read(t, filepath.Join(dir, PreCommit)) != "old pre-commit" {
+		t.Fatalf("a refused copy touched the hooks: %q", got)
 	}
 }
 
@@ -103,40 +134,12 @@ func TestPlaceRefusesExistingSibling(t *testing.T) {
 	if err := os.WriteFile(sib, []byte("another placement's"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, linkFails := range []bool{false, true} {
-		if linkFails {
-			p.link = func(string, string) error { return &os.LinkError{Op: "link", Err: syscall.EXDEV} }
-		}
-		err := p.Place(src, PreCommit)
-		if err == nil || !strings.Contains(err.Error(), "already exists") {
-			t.Fatalf("linkFails=%v: err = %v, want a refusal naming the existing sibling", linkFails, err)
-		}
-		if read(t, sib) != "another placement's" || read(t, filepath.Join(dir, PreCommit)) != "old pre-commit" {
-			t.Fatalf("linkFails=%v: the sibling or the hook was touched", linkFails)
-		}
+	err := p.Place(src, PreCommit)
+	if err == nil || !strings.Contains(err.Error(), "already exists") {
+		t.Fatalf("err = %v, want a refusal naming the existing sibling", err)
 	}
-}
-
-func TestPlaceCopyFallback(t *testing.T) {
-	dir, src, p, _ := setup(t)
-	p.link = func(string, string) error { return &os.LinkError{Op: "link", Err: syscall.EXDEV} }
-	if err := p.Place(src, CommitMsg); err != nil {
-		t.Fatal(err)
-	}
-	hook := filepath.Join(dir, CommitMsg)
-	fi, err := os.Stat(hook)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if read(t, hook) != "new binary" || fi.Mode().Perm()&0o111 == 0 {
-		t.Fatalf("copy: content %q mode %v", read(t, hook), fi.Mode())
-	}
-	a, _ := os.Stat(src)
-	if os.SameFile(a, fi) {
-		t.Fatal("the fallback linked instead of copying")
-	}
-	if got := names(t, dir); got != "commit-msg pre-commit" {
-		t.Fatalf("dir holds %q", got)
+	if read(t, sib) != "another placement's" || read(t, filepath.Join(dir, PreCommit)) != "old pre-commit" {
+		t.Fatal("the sibling or the hook was touched")
 	}
 }
 
@@ -177,5 +180,33 @@ func TestPlacerRunNamesDiffer(t *testing.T) {
 	}
 	if !strings.Contains(a.Sibling(PreCommit), "."+strconv.Itoa(os.Getpid())+".") {
 		t.Fatalf("sibling %q does not carry the process id", a.Sibling(PreCommit))
+	}
+}
+
+func TestHandshake(t *testing.T) {
+	dir := t.TempDir()
+	script := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good := script("good", "#!/bin/sh\n[ \"$1\" = --handshake ] && printf 'gates-handshake %s\\n' \"$2\"\n")
+	if err := Handshake(good); err != nil {
+		t.Fatalf("a file answering the handshake: %v", err)
+	}
+	for name, body := range map[string]string{
+		"empty":  "",
+		"silent": "#!/bin/sh\nexit 0\n",
+		"fixed":  "#!/bin/sh\necho gates-handshake 0000\n",
+		"failer": "#!/bin/sh\nexit 3\n",
+	} {
+		if err := Handshake(script(name, body)); err == nil {
+			t.Errorf("%s answered the handshake", name)
+		}
+	}
+	if err := Handshake(filepath.Join(dir, "absent")); err == nil {
+		t.Error("an absent file answered the handshake")
 	}
 }

@@ -236,7 +236,7 @@ func TestFrontEndRouting(t *testing.T) {
 		t.Fatalf("kit outside the toplevel: exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
 	}
 	// The stub's status is the front end's.
-	writeFile(t, stub, "#!/bin/sh\nexit 7\n", 0o755)
+	writeFile(t, stub, "#!/bin/sh\n"+handshakeLine+"exit 7\n", 0o755)
 	if r := run(t, repo, env, "", "bash", front); r.code != 7 {
 		t.Fatalf("the binary's status is not passed through: %d", r.code)
 	}
@@ -261,7 +261,7 @@ func TestFrontEndLinkedWorktree(t *testing.T) {
 		t.Fatalf("no main binary: exit %d stderr %q", r.code, r.stderr)
 	}
 
-	stub := "#!/bin/sh\nif [ \"$1\" = --source-stamp ]; then echo " + head + "; exit 0; fi\necho main-binary \"$@\"\n"
+	stub := "#!/bin/sh\n" + handshakeLine + "if [ \"$1\" = --source-stamp ]; then echo " + head + "; exit 0; fi\necho main-binary \"$@\"\n"
 	writeFile(t, filepath.Join(repo, "bin", "gates"), stub, 0o755)
 
 	r = run(t, wt, env, "{}", "bash", front, "--hook", "m")
@@ -332,5 +332,42 @@ func TestFrontEndsCarryNoPort(t *testing.T) {
 	}
 	if strings.Join(lits[0], "\n") != strings.Join(lits[1], "\n") {
 		t.Errorf("the envelope literals differ between the halves:\n%q\n%q", lits[0], lits[1])
+	}
+}
+
+// TestFrontEndProvesTheBinary pins the handshake: an executable that does
+// not answer as the gates binary (empty, truncated, another program that
+// exits 0) is refused at exit 2 naming its path before anything is handed
+// over; under --hook it declines at 0 with the envelope.
+func TestFrontEndProvesTheBinary(t *testing.T) {
+	repo, env := scratchRepo(t)
+	front := filepath.Join(repo, "gate-sdk", "bin", "run-gates.sh")
+	real, err := os.ReadFile(gatesBin(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(repo, "empty"), "", 0o755)
+	writeFile(t, filepath.Join(repo, "truncated"), string(real[:len(real)/3]), 0o755)
+	writeFile(t, filepath.Join(repo, "silent"), "#!/bin/sh\nexit 0\n", 0o755)
+	writeFile(t, filepath.Join(repo, "echoer"), "#!/bin/sh\necho gates-handshake fixed\n", 0o755)
+	writeFile(t, filepath.Join(repo, "whole"), string(real), 0o755)
+	for _, name := range []string{"empty", "truncated", "silent", "echoer"} {
+		t.Run(name, func(t *testing.T) {
+			e := with(env, "GATE_SDK_NATIVE_BIN="+name)
+			r := run(t, repo, e, "", "bash", front, "--run")
+			want := "run-gates: the gates binary ./" + name + " does not answer as the gates binary"
+			if r.code != 2 || !strings.HasPrefix(r.stderr, want) || r.stdout != "" {
+				t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+			}
+			r = run(t, repo, e, "{}", "bash", front, "--hook", "x")
+			if r.code != 0 || !strings.HasPrefix(r.stderr, want) {
+				t.Fatalf("--hook: exit %d stderr %q", r.code, r.stderr)
+			}
+			envelope(t, r.stdout)
+		})
+	}
+	r := run(t, repo, with(env, "GATE_SDK_NATIVE_BIN=whole"), "", "bash", front, "--list")
+	if r.code != 0 || !strings.Contains(r.stdout, "check-tree-terms") {
+		t.Fatalf("the whole binary must pass the handshake: exit %d %q %q", r.code, r.stdout, r.stderr)
 	}
 }

@@ -192,10 +192,15 @@ func with(env []string, extra ...string) []string {
 	return append(append([]string(nil), env...), extra...)
 }
 
+// handshakeLine answers the front end's handshake, as every fake gates
+// binary must before the front end hands over to it.
+const handshakeLine = `if [ "$1" = --handshake ]; then printf 'gates-handshake %s\n' "$2"; exit 0; fi
+`
+
 // argvStub is a fake gates binary that reports how it was started: its
 // working directory, GATE_SDK_ROOT, each argument and its stdin.
 const argvStub = `#!/bin/sh
-printf 'cwd=%s\n' "$(pwd -P)"
+` + handshakeLine + `printf 'cwd=%s\n' "$(pwd -P)"
 printf 'root=%s\n' "${GATE_SDK_ROOT-<unset>}"
 for a in "$@"; do printf 'arg=%s\n' "$a"; done
 if [ "$1" = --hook ]; then printf 'stdin=%s\n' "$(cat)"; fi

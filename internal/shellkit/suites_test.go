@@ -12,7 +12,7 @@ import (
 // logs its operands and exits with the status $STATUS_<basename of the
 // tests dir's parent> names (default 0).
 const suitesStub = `#!/bin/bash
-if [ "$1 $2" = "--emit fixture-suites" ]; then
+` + handshakeLine + `if [ "$1 $2" = "--emit fixture-suites" ]; then
 	printf '%b' "$ROWS"
 	exit "${EMIT_STATUS:-0}"
 fi

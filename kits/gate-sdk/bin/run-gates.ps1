@@ -396,6 +396,14 @@ if (-not (Test-BinReady $bin)) {
     }
     Invoke-Decline $EnvelopeBin @("the gates binary $bin is absent or not executable; build or install the gates binary, or point GATE_SDK_NATIVE_BIN at it")
 }
+# twin of _gate_bin_answers: the file proves it is the gates binary (the
+# nonce echoed after a fixed lead) before the stub hands over.
+$nonce = "$PID.$(Get-Random)"
+$reply = $null
+try { $reply = (& $bin --handshake $nonce 2>$null | Select-Object -First 1) } catch { $reply = $null }
+if ($reply -ne "gates-handshake $nonce") {
+    Invoke-Decline $EnvelopeBin @("the gates binary $bin does not answer as the gates binary (empty, truncated or another program); rebuild or reinstall it, or point GATE_SDK_NATIVE_BIN at a working one")
+}
 
 $argv = @($args)
 if ($argv.Count -eq 0) {

@@ -119,6 +119,13 @@ if [ -z "$_rg_bin" ] || ! _gate_bin_ready "$_rg_bin"; then
 	_rg_decline "$_RG_ENVELOPE_BIN" \
 		"the gates binary ${_rg_bin:-(unresolved)} is absent or not executable; build or install the gates binary, or point GATE_SDK_NATIVE_BIN at it"
 fi
+# assertion J: the file must prove it is the gates binary before the stub
+# hands over: an empty or truncated file would otherwise run as an empty
+# script and exit 0 having checked nothing.
+if ! _gate_bin_answers "$_rg_bin"; then
+	_rg_decline "$_RG_ENVELOPE_BIN" \
+		"the gates binary $_rg_bin does not answer as the gates binary (empty, truncated or another program); rebuild or reinstall it, or point GATE_SDK_NATIVE_BIN at a working one"
+fi
 
 # No argument, or a first one that is not an option: the battery, the first
 # positional being the gates dir, read where it was typed.

@@ -29,7 +29,7 @@ GIT_EDITOR=: gate_expect recorded-trailing-blanks 1 'msg:1: subject "feat:" does
 printf 'feat: x\r\n\r\nbody\r\n' >"$GATE_SCRATCH/msg"
 GIT_EDITOR=: gate_expect recorded-crlf 0 'COMMIT-SUBJECT: clean (subject parses' msg
 printf '# Please enter the commit message\nfeat: x\n' >"$GATE_SCRATCH/msg"
-GIT_EDITOR=vi gate_expect recorded-comment-stripped 0 'COMMIT-SUBJECT: clean (subject parses' msg
+GIT_EDITOR='vi' gate_expect recorded-comment-stripped 0 'COMMIT-SUBJECT: clean (subject parses' msg
 for s in 'fixup!feat: x' 'squash!feat: x'; do
 	printf '%s\n' "$s" >"$GATE_SCRATCH/msg"
 	GIT_EDITOR=: gate_expect "not autosquash: $s" 1 "msg:1: subject \"$s\" does not parse" msg

@@ -264,6 +264,17 @@ _gate_bin_ready() {
 	[ -x "$1" ] && [ ! -d "$1" ]
 }
 
+# _gate_bin_answers PATH — status 0 when PATH answers the handshake only
+# the gates binary gives: `PATH --handshake <nonce>` prints
+# `gates-handshake <nonce>`. An empty file (which a shell would run as an
+# empty script, exit 0), a truncated one or another program fails it.
+_gate_bin_answers() {
+	local nonce reply
+	nonce="$$.${RANDOM-0}.${RANDOM-0}"
+	reply="$("$1" --handshake "$nonce" 2>/dev/null </dev/null)" || return 1
+	[ "$reply" = "gates-handshake $nonce" ]
+}
+
 # _gate_bin_missing CALLER — the absent-binary diagnostic, on stderr.
 _gate_bin_missing() {
 	printf '%s: the gates binary %s is absent or not executable; build or install the gates binary, or point GATE_SDK_NATIVE_BIN at it\n' \
