@@ -22,8 +22,8 @@ func laterArms() []Arm {
 		{Flag: "--git-hook", Synopsis: "pre-commit | commit-msg <message-file>",
 			Summary: "what a placed git hook runs: the gates the staged paths trigger, or the commit-msg gates",
 			Knobs:   hookKnobs, Family: Run, Main: runGitHook},
-		{Flag: "--install-hooks", Synopsis: "[--refresh]",
-			Summary: "place the pre-commit and commit-msg hooks in this clone and point core.hooksPath at them",
+		{Flag: "--install-hooks", Synopsis: "[--refresh | --take-over | --restore]",
+			Summary: "place the pre-commit and commit-msg hooks in this clone and point core.hooksPath at them (--take-over replaces other hooks, recording them for --restore)",
 			// The arm's own knobs, then its callee's: the identity rung runs
 			// check-identity, whose reads are this run's too.
 			Knobs:  append(append([]string{"GATE_SDK_NATIVE_BIN"}, hookKnobs...), declaredKnobs(githook.IdentityGate)...),

@@ -455,7 +455,7 @@ func TestInstallHooksRefresh(t *testing.T) {
 func TestInstallHooksRefusals(t *testing.T) {
 	c := newConsumer(t)
 	for _, args := range [][]string{{"--install-hooks", "--bogus"}, {"--install-hooks", "--refresh", "x"}, {"--install-hooks", "x"}} {
-		if r := c.gates(args...); r.code != 2 || !strings.Contains(r.stderr, "usage: --install-hooks [--refresh]") {
+		if r := c.gates(args...); r.code != 2 || !strings.Contains(r.stderr, "usage: --install-hooks [--refresh | --take-over | --restore]") {
 			t.Errorf("%v: exit %d stderr %q", args, r.code, r.stderr)
 		}
 	}

@@ -61,3 +61,65 @@ func TestPlacedHooksSurviveABrokenBinary(t *testing.T) {
 		t.Fatalf("--install-hooks over an empty binary: exit %d %q", r.code, r.stderr)
 	}
 }
+
+// TestInstallHooksNeverSilentlyTakesOver pins item 13: an existing
+// core.hooksPath (husky's, a team's), or active hooks in git's own hooks
+// directory, refuse a bare opt-in at exit 2 naming them and the choices;
+// --take-over records what it replaced and --restore puts it back.
+func TestInstallHooksNeverSilentlyTakesOver(t *testing.T) {
+	c := newConsumer(t)
+	c.git("config", "core.hooksPath", ".husky/_")
+	r := c.gates("--install-hooks")
+	if r.code != 2 || !strings.Contains(r.stderr, "core.hooksPath is already .husky/_") ||
+		!strings.Contains(r.stderr, "chain:") || !strings.Contains(r.stderr, "--take-over") {
+		t.Fatalf("bare opt-in over husky: exit %d stderr %q", r.code, r.stderr)
+	}
+	if v := strings.TrimSpace(c.git("config", "core.hooksPath").stdout); v != ".husky/_" {
+		t.Fatalf("a refused opt-in changed core.hooksPath to %q", v)
+	}
+	if _, err := os.Stat(filepath.Join(c.dir, ".git/gate-hooks")); err == nil {
+		t.Fatal("a refused opt-in placed hooks")
+	}
+	r = c.gates("--install-hooks", "--take-over")
+	if r.code != 0 || !strings.Contains(r.stdout, "Active hooks:") {
+		t.Fatalf("--take-over: exit %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	if v := strings.TrimSpace(c.git("config", "gates.previousHooksPath").stdout); v != ".husky/_" {
+		t.Fatalf("the take-over recorded %q", v)
+	}
+	// Re-running the opt-in is not a second take-over.
+	if r := c.gates("--install-hooks"); r.code != 0 {
+		t.Fatalf("re-run after a take-over: exit %d %q", r.code, r.stderr)
+	}
+	r = c.gates("--install-hooks", "--restore")
+	if r.code != 0 || !strings.Contains(r.stdout, "core.hooksPath is .husky/_ again") {
+		t.Fatalf("--restore: exit %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	if v := strings.TrimSpace(c.git("config", "core.hooksPath").stdout); v != ".husky/_" {
+		t.Fatalf("restore left core.hooksPath at %q", v)
+	}
+	if r := run(t, c.dir, c.env, "git", "config", "gates.previousHooksPath"); r.code == 0 {
+		t.Fatal("the record outlived the restore")
+	}
+	// Nothing recorded and not opted in: nothing to restore.
+	if r := c.gates("--install-hooks", "--restore"); r.code != 2 || !strings.Contains(r.stderr, "nothing to restore") {
+		t.Fatalf("second --restore: exit %d %q", r.code, r.stderr)
+	}
+
+	// Active hooks in git's own directory (lefthook's shape) count too.
+	d := newConsumer(t)
+	write(t, filepath.Join(d.dir, ".git/hooks/pre-commit"), "#!/bin/sh\nlefthook run pre-commit\n", 0o755)
+	r = d.gates("--install-hooks")
+	if r.code != 2 || !strings.Contains(r.stderr, "already holds active hooks (pre-commit)") {
+		t.Fatalf("over .git/hooks: exit %d %q", r.code, r.stderr)
+	}
+	if r := d.gates("--install-hooks", "--take-over"); r.code != 0 {
+		t.Fatalf("--take-over over .git/hooks: exit %d %q", r.code, r.stderr)
+	}
+	if r := d.gates("--install-hooks", "--restore"); r.code != 0 || !strings.Contains(r.stdout, "core.hooksPath is unset") {
+		t.Fatalf("--restore to git's own directory: exit %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	if r := run(t, d.dir, d.env, "git", "config", "core.hooksPath"); r.code == 0 {
+		t.Fatalf("restore left core.hooksPath set: %q", r.stdout)
+	}
+}

@@ -13,7 +13,12 @@ import (
 )
 
 // InstallUsage is --install-hooks' usage line.
-const InstallUsage = "usage: --install-hooks [--refresh]"
+const InstallUsage = "usage: --install-hooks [--refresh | --take-over | --restore]"
+
+// PreviousHooksPathKey is the local config key a take-over records the
+// hooks path it replaced in ("" when none was set locally), so --restore
+// can put it back.
+const PreviousHooksPathKey = "gates.previousHooksPath"
 
 // HooksDirName is the hooks directory's name under git's common dir.
 const HooksDirName = "gate-hooks"
@@ -43,11 +48,15 @@ func (w InstallWorld) handshake() func(string) error {
 func RunInstall(args []string, w InstallWorld) int {
 	const arm = "install-hooks"
 	// assertion A: no operand, or --refresh alone.
-	refresh := false
+	refresh, takeOver := false, false
 	switch {
 	case len(args) == 0:
 	case len(args) == 1 && args[0] == "--refresh":
 		refresh = true
+	case len(args) == 1 && args[0] == "--take-over":
+		takeOver = true
+	case len(args) == 1 && args[0] == "--restore":
+		return runRestore(w)
 	default:
 		fmt.Fprintf(w.Stderr, "%s: unexpected argument %q\n%s\n", arm, args[0], InstallUsage)
 		return 2
@@ -73,6 +82,25 @@ func RunInstall(args []string, w InstallWorld) int {
 	if err != nil {
 		fmt.Fprintf(w.Stderr, "%s: %v; nothing placed\n", arm, err)
 		return 2
+	}
+	// assertion K: hooks someone else placed are never silently replaced.
+	previous, taken, err := otherHooks(top, dir)
+	if err != nil {
+		fmt.Fprintf(w.Stderr, "%s: %v; nothing placed\n", arm, err)
+		return 2
+	}
+	if taken != "" && !takeOver {
+		fmt.Fprintf(w.Stderr, "%s: %s, so pointing core.hooksPath at %s would silently stop them; nothing placed. Choose one:\n"+
+			"  chain: keep them and call the gates from them (add `%s --git-hook pre-commit` to their pre-commit and `%s --git-hook commit-msg \"$1\"` to their commit-msg);\n"+
+			"  take over: gates --install-hooks --take-over, which records the current value in %s so gates --install-hooks --restore puts it back\n",
+			arm, taken, dir, src, src, PreviousHooksPathKey)
+		return 2
+	}
+	if taken != "" {
+		if err := setConfig(top, PreviousHooksPathKey, previous); err != nil {
+			fmt.Fprintf(w.Stderr, "%s: could not record the hooks path being taken over in %s: %v; nothing placed\n", arm, PreviousHooksPathKey, err)
+			return 2
+		}
 	}
 	if !w.placeAll(dir, src) {
 		return 2
@@ -120,6 +148,139 @@ func runRefresh(w InstallWorld) int {
 	}
 	fmt.Fprintf(w.Stdout, "install-hooks: refreshed %s\n", dir)
 	return 0
+}
+
+// otherHooks reports hooks that opting in would silently turn off: a
+// core.hooksPath naming another directory (husky, a team's hooks dir), or,
+// with none set, an active hook in git's own hooks directory (lefthook and
+// hand-written hooks live there). taken describes them, "" when there are
+// none; previous is the local core.hooksPath value a take-over records ("",
+// when the value is inherited from another scope or unset).
+func otherHooks(top, dir string) (previous, taken string, err error) {
+	v, set, err := repo.ConfigGet(top, "core.hooksPath")
+	if err != nil {
+		return "", "", err
+	}
+	local, localSet, err := localConfig(top, "core.hooksPath")
+	if err != nil {
+		return "", "", err
+	}
+	if localSet {
+		previous = local
+	}
+	if set && v != "" {
+		if sameDir(walk.AbsAgainst(top, walk.CrossArg(v)), dir) {
+			return "", "", nil // already ours
+		}
+		return previous, fmt.Sprintf("core.hooksPath is already %s", v), nil
+	}
+	_, common, err := walk.GitDirs(top, nil)
+	if err != nil {
+		return "", "", err
+	}
+	hooks := walk.Child(common, "hooks")
+	ents, err := walk.ListDir(hooks)
+	if err != nil {
+		return previous, "", nil // no hooks directory: nothing to stop
+	}
+	var active []string
+	for _, e := range ents {
+		if e.IsDir() || strings.HasSuffix(e.Name(), ".sample") {
+			continue
+		}
+		if fi, err := os.Stat(walk.Child(hooks, e.Name())); err == nil && fi.Mode().IsRegular() && (ExeSuffix() != "" || fi.Mode().Perm()&0o111 != 0) {
+			active = append(active, e.Name())
+		}
+	}
+	if len(active) == 0 {
+		return previous, "", nil
+	}
+	sort.Strings(active)
+	return previous, fmt.Sprintf("%s already holds active hooks (%s)", hooks, strings.Join(active, ", ")), nil
+}
+
+// localConfig reads a key from the repository's own config file only.
+func localConfig(top, key string) (string, bool, error) {
+	c, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: []string{"config", "--local", "-z", "--get", key}, Dir: top})
+	if err != nil {
+		return "", false, err
+	}
+	if c.Code() == 1 && len(strings.TrimSpace(string(c.Stderr()))) == 0 {
+		return "", false, nil
+	}
+	out, ok := c.Stdout()
+	if !ok {
+		rep, _ := c.FailureReport()
+		return "", false, fmt.Errorf("git config --local --get %s: %s", key, rep)
+	}
+	return strings.TrimSuffix(string(out), "\x00"), true, nil
+}
+
+// runRestore undoes a take-over: core.hooksPath goes back to the value
+// recorded in PreviousHooksPathKey (unset when that was empty, the value
+// having been inherited or absent), and the record is dropped. Without a
+// record it only opts out, when core.hooksPath names the gates' directory.
+func runRestore(w InstallWorld) int {
+	const arm = "install-hooks"
+	top, ok, err := walk.ToplevelOpt(w.Dir, nil)
+	if err != nil || !ok {
+		fmt.Fprintf(w.Stderr, "%s: %s is not inside a git repository; nothing restored\n", arm, w.Dir)
+		return 2
+	}
+	dir, err := HooksDir(top)
+	if err != nil {
+		fmt.Fprintf(w.Stderr, "%s: %v; nothing restored\n", arm, err)
+		return 2
+	}
+	prev, recorded, err := localConfig(top, PreviousHooksPathKey)
+	if err != nil {
+		fmt.Fprintf(w.Stderr, "%s: %v; nothing restored\n", arm, err)
+		return 2
+	}
+	if !recorded {
+		if !OptedIn(top, dir) {
+			fmt.Fprintf(w.Stderr, "%s: no take-over is recorded (%s is unset) and core.hooksPath does not name %s; nothing to restore\n", arm, PreviousHooksPathKey, dir)
+			return 2
+		}
+		prev = ""
+	}
+	// assertion L: the recorded value comes back, then the record goes.
+	if prev == "" {
+		err = unsetConfig(top, "core.hooksPath")
+	} else {
+		err = setConfig(top, "core.hooksPath", prev)
+	}
+	if err != nil {
+		fmt.Fprintf(w.Stderr, "%s: could not restore core.hooksPath: %v\n", arm, err)
+		return 2
+	}
+	if recorded {
+		if err := unsetConfig(top, PreviousHooksPathKey); err != nil {
+			fmt.Fprintf(w.Stderr, "%s: core.hooksPath is restored but %s could not be dropped: %v\n", arm, PreviousHooksPathKey, err)
+			return 2
+		}
+	}
+	if prev == "" {
+		fmt.Fprintf(w.Stdout, "install-hooks: restored: core.hooksPath is unset (git's own hooks directory serves again)\n")
+	} else {
+		fmt.Fprintf(w.Stdout, "install-hooks: restored: core.hooksPath is %s again\n", prev)
+	}
+	return 0
+}
+
+// unsetConfig removes a key from the local config; an absent key is fine.
+func unsetConfig(top, key string) error {
+	c, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: []string{"config", "--local", "--unset-all", key}, Dir: top})
+	if err != nil {
+		return err
+	}
+	if c.Code() == 5 { // the key was not set
+		return nil
+	}
+	if rep, failed := c.FailureReport(); failed {
+		return fmt.Errorf("%s", rep)
+	}
+	return nil
 }
 
 // HooksDir answers <git-common-dir>/gate-hooks, absolute.
