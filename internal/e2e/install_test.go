@@ -123,3 +123,26 @@ func TestInstallHooksNeverSilentlyTakesOver(t *testing.T) {
 		t.Fatalf("restore left core.hooksPath set: %q", r.stdout)
 	}
 }
+
+// TestAStrayNonUTF8NameBlocksNothing pins item 14 end to end: one
+// untracked, unignored file whose name is not UTF-8 at the top neither
+// fails the battery nor blocks a commit, since nothing reads or reports it.
+func TestAStrayNonUTF8NameBlocksNothing(t *testing.T) {
+	c := threeGates(t)
+	c.registry("check-a", "check-c")
+	c.git("add", "-A")
+	c.git("commit", "-q", "--no-verify", "-m", "chore: two gates")
+	c.install()
+	if err := os.WriteFile(filepath.Join(c.dir, "stray\xff.txt"), nil, 0o644); err != nil {
+		t.Skip("this filesystem refuses names that are not UTF-8:", err)
+	}
+	if r := c.gates("--run"); r.code != 0 {
+		t.Fatalf("the battery: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	write(t, filepath.Join(c.dir, "doc.md"), "hello\n", 0o644)
+	c.git("add", "doc.md")
+	r := run(t, c.dir, c.env, "git", "commit", "-q", "-m", "docs: add doc")
+	if r.code != 0 {
+		t.Fatalf("the commit was blocked: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

@@ -53,7 +53,7 @@ type NonUTF8Error struct {
 }
 
 func (e *NonUTF8Error) Error() string {
-	return fmt.Sprintf("%s: file name is not UTF-8", e.Path)
+	return fmt.Sprintf("%s: file name is not UTF-8; rename it to a UTF-8 name or remove it (ls -b shows its bytes), since a name that cannot be spelled can be neither read nor reported", e.Path)
 }
 
 // checkUTF8 answers a NonUTF8Error for a name that is not valid UTF-8.

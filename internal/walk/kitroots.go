@@ -147,9 +147,10 @@ func KitRoots(in KitRootsInput) (KitRootSet, error) {
 
 	set := KitRootSet{roots: []KitRoot{spell(sdk)}}
 	// List the parent physically: "<sdk>/.." is what the filesystem says.
-	entries, err := ListDir(Child(sdkAbs, ".."))
+	parent := Child(sdkAbs, "..")
+	entries, err := os.ReadDir(parent)
 	if err != nil {
-		return KitRootSet{}, fmt.Errorf("kit roots: %w", err)
+		return KitRootSet{}, fmt.Errorf("kit roots: could not list directory %s: %w", parent, err)
 	}
 	givenParent := lexParent(sdk)
 	own := lastSegment(sdkAbs)
@@ -158,9 +159,15 @@ func KitRoots(in KitRootsInput) (KitRootSet, error) {
 		if name == own {
 			continue
 		}
-		dir := Child(Child(sdkAbs, ".."), name)
+		dir := Child(parent, name)
 		if !isDir(dir) || !(isDir(Child(dir, "checks")) || isDir(Child(dir, "smoke"))) {
 			continue
+		}
+		// assertion S: a name that is not UTF-8 refuses only where it would
+		// be reported, as a kit root; a stray file or directory beside the
+		// kit, which is no kit, is passed over unread.
+		if err := checkUTF8(name); err != nil {
+			return KitRootSet{}, fmt.Errorf("kit roots: %w", &NonUTF8Error{Path: Child(parent, strings.ToValidUTF8(name, "\uFFFD"))})
 		}
 		r := spell(Child(givenParent, name))
 		set.roots = append(set.roots, r)

@@ -2,8 +2,11 @@ package walk
 
 import (
 	"bytes"
+	"errors"
+	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -144,5 +147,45 @@ func TestLexParent(t *testing.T) {
 		if got := lexParent(in); got != want {
 			t.Errorf("lexParent(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestKitRootsPassOverAStrayNonUTF8Name pins that one stray name that is
+// not UTF-8 beside the kit blocks nothing: it is no kit root, so it is
+// never reported; a kit directory so named is refused, saying how to clear
+// it.
+func TestKitRootsPassOverAStrayNonUTF8Name(t *testing.T) {
+	top := physTemp(t)
+	for _, d := range []string{"gate-sdk/checks", "other-kit/checks"} {
+		if err := os.MkdirAll(filepath.Join(top, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, stray := range []string{"stray\xff.txt", "dir\xfe"} {
+		p := filepath.Join(top, stray)
+		var err error
+		if strings.HasSuffix(stray, ".txt") {
+			err = os.WriteFile(p, nil, 0o644)
+		} else {
+			err = os.Mkdir(p, 0o755)
+		}
+		if err != nil {
+			t.Skip("this filesystem refuses names that are not UTF-8:", err)
+		}
+	}
+	set, err := KitRoots(KitRootsInput{Cwd: top, SdkRoot: "gate-sdk"})
+	if err != nil {
+		t.Fatalf("a stray name blocked the kit roots: %v", err)
+	}
+	if got := strings.Join(set.Paths(), " "); got != "gate-sdk other-kit" {
+		t.Fatalf("roots %q", got)
+	}
+	if err := os.MkdirAll(filepath.Join(top, "bad\xffkit", "checks"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err = KitRoots(KitRootsInput{Cwd: top, SdkRoot: "gate-sdk"})
+	var nu *NonUTF8Error
+	if !errors.As(err, &nu) || !strings.Contains(err.Error(), "rename it to a UTF-8 name or remove it") {
+		t.Fatalf("a kit dir not named in UTF-8: %v", err)
 	}
 }

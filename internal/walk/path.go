@@ -197,7 +197,7 @@ func StripExtendedPrefix(p string) string {
 // ".." is kept as written, as everywhere in this package. So "docs",
 // "./docs/", "docs/." and "<base>/docs" are one spelling.
 func ListingSpelling(base, p string) (string, bool) {
-	// assertion F: one spelling for every way of naming a listed path.
+	// assertion R: one spelling for every way of naming a listed path.
 	p = CrossArg(p)
 	if PathRoot(p) {
 		if base == "" {
