@@ -75,7 +75,7 @@ func structured(fs []gate.Finding) []battery.Finding {
 // runStandaloneJSON runs one gate and prints its --format json document:
 // the rule's text goes to a buffer, its stderr still reaches stderr.
 func runStandaloneJSON(s *Session, def gate.Def, args []string) int {
-	scratch, err := os.MkdirTemp("", "gates-"+def.Name+"-")
+	scratch, err := s.scratchDir("gates-" + def.Name + "-")
 	if err != nil {
 		fmt.Fprintf(s.Stderr, "%s: cannot make a scratch directory: %v\n", def.Name, err)
 		return 2

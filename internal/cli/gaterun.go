@@ -55,7 +55,9 @@ func runStandalone(s *Session, def gate.Def, args []string) int {
 	if format == formatJSON {
 		return runStandaloneJSON(s, def, args)
 	}
-	scratch, err := os.MkdirTemp("", "gates-"+def.Name+"-")
+	// assertion J: the scratch lives under GATE_SDK_TMP_DIR, never in the
+	// system temp directory.
+	scratch, err := s.scratchDir("gates-" + def.Name + "-")
 	if err != nil {
 		fmt.Fprintf(s.Stderr, "%s: cannot make a scratch directory: %v\n", def.Name, err)
 		return 2

@@ -176,7 +176,7 @@ func runBattery(s *Session, args []string) int {
 	if err != nil {
 		return s.fail(err)
 	}
-	scratch, err := os.MkdirTemp("", "gates-run-")
+	scratch, err := s.scratchDir("gates-run-")
 	if err != nil {
 		return s.fail(fmt.Errorf("%s: cannot make the run's scratch directory: %v", s.prog, err))
 	}
@@ -426,6 +426,29 @@ func (s *Session) jobs() (int, error) {
 		return 0, refusal{msg: fmt.Sprintf("%s: GATE_SDK_JOBS=%q is not a positive worker count", s.prog, v)}
 	}
 	return n, nil
+}
+
+// scratchDir makes a fresh scratch directory under GATE_SDK_TMP_DIR
+// (created, with its .gitignore, when absent), never in the system temp
+// directory: a run that is killed leaves its scratch where the consumer
+// already ignores and clears it.
+func (s *Session) scratchDir(prefix string) (string, error) {
+	set, err := s.Knobs()
+	if err != nil {
+		return "", err
+	}
+	tmp, err := set.Scalar("GATE_SDK_TMP_DIR")
+	if err != nil {
+		return "", err
+	}
+	cwd, err := s.Cwd()
+	if err != nil {
+		return "", err
+	}
+	if err := walk.EnsureTmpDir(tmp, cwd); err != nil {
+		return "", err
+	}
+	return os.MkdirTemp(walk.AbsAgainst(cwd, tmp), prefix)
 }
 
 // writeTimings writes <GATE_SDK_TMP_DIR>/gate-timings.txt after an

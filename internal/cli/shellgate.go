@@ -37,7 +37,7 @@ func runShellStandalone(s *Session, m registry.Member, args []string) int {
 	if err != nil {
 		return s.fail(err)
 	}
-	scratch, err := os.MkdirTemp("", "gates-"+m.Name+"-")
+	scratch, err := s.scratchDir("gates-" + m.Name + "-")
 	if err != nil {
 		fmt.Fprintf(s.Stderr, "%s: cannot make a scratch directory: %v\n", m.Name, err)
 		return 2

@@ -2,9 +2,12 @@ package e2e
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestPlacedHooksSurviveABrokenBinary pins item 11 end to end: the placed
@@ -144,5 +147,41 @@ func TestAStrayNonUTF8NameBlocksNothing(t *testing.T) {
 	r := run(t, c.dir, c.env, "git", "commit", "-q", "-m", "docs: add doc")
 	if r.code != 0 {
 		t.Fatalf("the commit was blocked: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestKilledGateLeavesScratchUnderTheTmpDir pins that a standalone gate's
+// scratch lives under GATE_SDK_TMP_DIR: check-identity is held mid-run
+// (its email stand-in is a FIFO nobody writes), killed, and the system
+// temp directory holds nothing of it.
+func TestKilledGateLeavesScratchUnderTheTmpDir(t *testing.T) {
+	c := newConsumer(t)
+	write(t, filepath.Join(c.dir, "scripts/identity.conf"), "email a@example.invalid\n", 0o644)
+	fifo := filepath.Join(c.dir, "email.fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	sysTmp := t.TempDir()
+	env := append(append([]string(nil), c.env...), "TMPDIR="+sysTmp, "CI=", "GATE_SDK_GIT_EMAIL_FILE=email.fifo", "GATE_SDK_GIT_REMOTES_FILE=")
+	cmd := exec.Command(filepath.Join(c.dir, "bin/gates"), "check-identity")
+	cmd.Dir, cmd.Env = c.dir, env
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var scratch []string
+	for i := 0; i < 200 && len(scratch) == 0; i++ {
+		scratch, _ = filepath.Glob(filepath.Join(c.dir, ".tmp", "gates-check-identity-*"))
+		time.Sleep(10 * time.Millisecond)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	if len(scratch) != 1 {
+		t.Fatalf("no scratch appeared under .tmp: %v", scratch)
+	}
+	if left, _ := filepath.Glob(filepath.Join(sysTmp, "gates-*")); len(left) != 0 {
+		t.Fatalf("scratch in the system temp dir: %v", left)
+	}
+	if data, err := os.ReadFile(filepath.Join(c.dir, ".tmp", ".gitignore")); err != nil || string(data) != "*\n" {
+		t.Fatalf("the tmp dir does not ignore itself: %q %v", data, err)
 	}
 }

@@ -3,6 +3,7 @@ package shellkit
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -325,8 +326,8 @@ func TestFrontEndsCarryNoPort(t *testing.T) {
 		for _, m := range envLit.FindAllStringSubmatch(string(data), -1) {
 			got = append(got, m[1])
 		}
-		if len(got) != 2 {
-			t.Fatalf("%s: want the two envelope literals, found %d", f, len(got))
+		if len(got) != 3 {
+			t.Fatalf("%s: want the three envelope literals, found %d", f, len(got))
 		}
 		lits = append(lits, got)
 	}
@@ -369,5 +370,35 @@ func TestFrontEndProvesTheBinary(t *testing.T) {
 	r := run(t, repo, with(env, "GATE_SDK_NATIVE_BIN=whole"), "", "bash", front, "--list")
 	if r.code != 0 || !strings.Contains(r.stdout, "check-tree-terms") {
 		t.Fatalf("the whole binary must pass the handshake: exit %d %q %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestFrontEndSaysGitIsMissing pins that with git absent from PATH the
+// stub says git is missing, never that git refuses the repository, and
+// that --hook still declines at 0 with its envelope.
+func TestFrontEndSaysGitIsMissing(t *testing.T) {
+	repo, env := scratchRepo(t)
+	front := filepath.Join(repo, "gate-sdk", "bin", "run-gates.sh")
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash")
+	}
+	bare := t.TempDir()
+	for _, tool := range []string{"dirname", "pwd"} {
+		if p, err := exec.LookPath(tool); err == nil {
+			if err := os.Symlink(p, filepath.Join(bare, tool)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	e := with(env, "PATH="+bare)
+	want := "run-gates: git is not installed or not on PATH; install git (the one program gates needs) or put it on PATH\n"
+	r := run(t, repo, e, "", bash, front, "--run")
+	if r.code != 2 || r.stderr != want {
+		t.Fatalf("exit %d stderr %q", r.code, r.stderr)
+	}
+	r = run(t, repo, e, "{}", bash, front, "--hook", "x")
+	if r.code != 0 || r.stderr != want || !strings.Contains(envelope(t, r.stdout), "git is not installed") {
+		t.Fatalf("--hook: exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
 	}
 }

@@ -35,6 +35,7 @@ if ($FailOpenArms -ccontains $First) { $ArmUnavailableStatus = 0 }
 
 $EnvelopeBin = '{"systemMessage": "gate-sdk: the hook guards of this tree are not running: the gates binary is absent or not executable. Build or install the gates binary, or point GATE_SDK_NATIVE_BIN at it; run-gates.sh names the path on stderr."}'
 $EnvelopeGit = '{"systemMessage": "gate-sdk: the hook guards of this tree are not running: git found no repository here, refuses it, or skipped a nested one. Run git status here, or git --git-dir=<that .git> status for a skipped nested repository; run-gates.sh names it on stderr."}'
+$EnvelopeNoGit = '{"systemMessage": "gate-sdk: the hook guards of this tree are not running: git is not installed or not on PATH. Install git, the one program gates needs; run-gates.sh says so on stderr."}'
 
 $IsWindowsHost = [System.IO.Path]::DirectorySeparatorChar -eq '\'
 
@@ -351,6 +352,9 @@ if (-not $sdkDir -or -not [System.IO.File]::Exists("$sdkDir/lib/gate.sh")) {
 }
 
 $r = Invoke-Git @('rev-parse', '--show-toplevel', '--show-prefix')
+if ($r.Code -eq 127) {
+    Invoke-Decline $EnvelopeNoGit @('git is not installed or not on PATH; install git (the one program gates needs) or put it on PATH')
+}
 if ($r.Code -ne 0) {
     if (Test-CwdMarked) { Invoke-Decline $EnvelopeGit @('git refuses the repository here; run git status to see why') }
     Invoke-Decline $EnvelopeGit @('not inside a git repository')

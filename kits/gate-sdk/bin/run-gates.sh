@@ -33,6 +33,7 @@ done
 # assertion G: fixed literals, nothing interpolated.
 _RG_ENVELOPE_BIN='{"systemMessage": "gate-sdk: the hook guards of this tree are not running: the gates binary is absent or not executable. Build or install the gates binary, or point GATE_SDK_NATIVE_BIN at it; run-gates.sh names the path on stderr."}'
 _RG_ENVELOPE_GIT='{"systemMessage": "gate-sdk: the hook guards of this tree are not running: git found no repository here, refuses it, or skipped a nested one. Run git status here, or git --git-dir=<that .git> status for a skipped nested repository; run-gates.sh names it on stderr."}'
+_RG_ENVELOPE_NOGIT='{"systemMessage": "gate-sdk: the hook guards of this tree are not running: git is not installed or not on PATH. Install git, the one program gates needs; run-gates.sh says so on stderr."}'
 
 # _rg_decline ENVELOPE LINE... — prints each LINE on stderr with the
 # run-gates: prefix, the envelope on stdout for --hook, and exits with the
@@ -60,6 +61,12 @@ if [ -z "$_rg_here" ] || [ ! -r "${_rg_here%/bin}/lib/gate.sh" ]; then
 fi
 # shellcheck source=../lib/gate.sh
 . "${_rg_here%/bin}/lib/gate.sh"
+
+# assertion K: git itself missing is said as such, never read as a
+# repository git refuses.
+if ! command -v git >/dev/null 2>&1; then
+	_rg_decline "$_RG_ENVELOPE_NOGIT" "git is not installed or not on PATH; install git (the one program gates needs) or put it on PATH"
+fi
 
 # One lookup answers both the toplevel and the prefix; the toplevel ends at
 # the first newline, the prefix runs to its own (a newline inside a path
