@@ -56,7 +56,7 @@ func checkHarnessLiteral(c *gate.Context) int {
 				if bytes.Contains(line, lit) {
 					if !valved(lines, i, harnessValve) {
 						msg := fmt.Sprintf("%s (harness literal %s)", line, literals[j])
-						r.Add(gate.Finding{Class: "literal", Path: f.path, Line: i + 1, Msg: msg, Text: fmt.Sprintf("%s:%d:%s", f.path, i+1, msg)})
+						r.Add(gate.Finding{Class: "literal", Path: f.path, Line: i + 1, Msg: msg, Text: fmt.Sprintf("%s:%d:%s", gate.QuotePath(f.path), i+1, msg)})
 					}
 					break
 				}

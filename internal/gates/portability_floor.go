@@ -75,14 +75,14 @@ func checkPortabilityFloor(c *gate.Context) int {
 			if !set.Empty() {
 				if j := set.First(string(line)); j >= 0 && !valved(lines, i, portabilityValve) {
 					msg := fmt.Sprintf("%s (undeclared construct %s)", line, set.Patterns[j].Text)
-					r.Add(gate.Finding{Class: "construct", Path: f.path, Line: i + 1, Msg: msg, Text: fmt.Sprintf("%s:%d:%s", f.path, i+1, msg)})
+					r.Add(gate.Finding{Class: "construct", Path: f.path, Line: i + 1, Msg: msg, Text: fmt.Sprintf("%s:%d:%s", gate.QuotePath(f.path), i+1, msg)})
 				}
 			}
 			// assertion D: a PowerShell member has no non-ASCII byte outside
 			// a full-line comment; a BOM reds line 1.
 			if isPS && (psCode[i] || i == 0 && hasBOM(f.data)) && !isASCII(line) {
 				msg := fmt.Sprintf("%s (non-ASCII outside a comment)", line)
-				r.Add(gate.Finding{Class: "non-ascii", Path: f.path, Line: i + 1, Msg: msg, Text: fmt.Sprintf("%s:%d:%s", f.path, i+1, msg)})
+				r.Add(gate.Finding{Class: "non-ascii", Path: f.path, Line: i + 1, Msg: msg, Text: fmt.Sprintf("%s:%d:%s", gate.QuotePath(f.path), i+1, msg)})
 			}
 		}
 	}
