@@ -199,3 +199,121 @@ func FuzzLiveLines(f *testing.F) {
 		}
 	})
 }
+
+// TestWidenAnchorsBrackets pins the bracket scan the prefilter rests on:
+// an anchor inside a bracket expression is a member and stays, one after
+// it is widened, whatever the expression holds (a leading ']' after '^', a
+// class, a collating symbol, an equivalence class), and a pattern cut
+// short (an unclosed bracket or class, a lone trailing backslash) is
+// copied as written.
+func TestWidenAnchorsBrackets(t *testing.T) {
+	for _, c := range []struct{ in, out string }{
+		{"[^]$]$", "[^]$](\n)?"},
+		{"[]$]^", "[]$](\n)?"},
+		{"[[:alpha:]$]$", "[[:alpha:]$](\n)?"},
+		{"[[.$.]$]$", "[[.$.]$](\n)?"},
+		{"[[=$=]^]^", "[[=$=]^](\n)?"},
+		{"a[", "a["},
+		{"x[^", "x[^"},
+		{"a[bc$", "a[bc$"},
+		{"[a[", "[a["},
+		{"[[:ab$", "[[:ab$"},
+		{"a\\", "a\\"},
+		{"$\\", "(\n)?\\"},
+	} {
+		if out, _ := widenAnchors(c.in); out != c.out {
+			t.Errorf("widenAnchors(%q) = %q, want %q", c.in, out, c.out)
+		}
+	}
+	for _, c := range []struct {
+		p    string
+		open int
+		want int
+	}{
+		{"[abc]", 0, 4}, {"[^]a]", 0, 4}, {"[]a]", 0, 3}, {"x[[:alpha:]]y", 1, 11},
+		{"[[.].]]", 0, 6}, {"[[=a=]b]", 0, 7}, {"[abc", 0, 4}, {"[[:abc", 0, 6}, {"[", 0, 1}, {"[^", 0, 2},
+	} {
+		if got := bracketEnd(c.p, c.open); got != c.want {
+			t.Errorf("bracketEnd(%q, %d) = %d, want %d", c.p, c.open, got, c.want)
+		}
+	}
+}
+
+// TestSetQueries pins the small queries a scan makes of a loaded set.
+func TestSetQueries(t *testing.T) {
+	empty, err := Load(files(map[string]string{"p": "# nothing\n"}), Named([]string{"p"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !empty.Empty() || empty.First("x") != -1 || len(empty.Candidates("x", nil)) != 0 {
+		t.Errorf("an empty set: Empty %v First %d", empty.Empty(), empty.First("x"))
+	}
+	set, err := Load(files(map[string]string{"p": "a\n^b\nc$\n"}), Named([]string{"p"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if set.Empty() {
+		t.Error("a set of three patterns reads empty")
+	}
+	if got := set.Candidates("xb\nc\n", []int{9, 9, 9}); len(got) != 2 || got[0] != 1 || got[1] != 2 {
+		t.Errorf("Candidates = %v, want [1 2] (the buffer reset)", got)
+	}
+	if set.FirstOf("b", []int{0, 2}) != -1 || set.FirstOf("b", []int{0, 1}) != 1 || set.FirstOf("c", nil) != -1 {
+		t.Error("FirstOf misreads its index list")
+	}
+	if !set.Patterns[1].Match("b") || set.Patterns[1].Match("ab") {
+		t.Error("Pattern.Match misreads ^b")
+	}
+}
+
+// TestRefusalMessages pins what each refusal names, by origin.
+func TestRefusalMessages(t *testing.T) {
+	_, err := Load(files(map[string]string{"p": "ok\nfoo\\sbar\n"}), []Source{{Path: "p", Origin: "KNOB_X", Required: true}})
+	if err == nil || !strings.Contains(err.Error(), "p:2 (KNOB_X)") {
+		t.Errorf("a knob-named file's refusal must name the knob: %v", err)
+	}
+	_, err = Load(files(map[string]string{"p": "foo\\sbar\n"}), Named([]string{"p"}))
+	if err == nil || strings.Contains(err.Error(), "(argument)") || !strings.Contains(err.Error(), "p:1") {
+		t.Errorf("an operand's refusal names no origin: %v", err)
+	}
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{&MissingError{Source: Source{Path: "a", Origin: FromArgument}}, "pattern file a does not exist"},
+		{&MissingError{Source: Source{Path: "a", Origin: "K"}}, "required pattern file a (from K) does not exist"},
+		{&UnreadableError{Source: Source{Path: "a", Origin: "K"}, Err: fs.ErrPermission}, "pattern file a (from K) exists but cannot be read: permission denied"},
+	} {
+		if c.err.Error() != c.want {
+			t.Errorf("%T: %q, want %q", c.err, c.err.Error(), c.want)
+		}
+	}
+	u := &UnreadableError{Err: fs.ErrPermission}
+	if !errors.Is(u, fs.ErrPermission) {
+		t.Error("UnreadableError does not unwrap")
+	}
+	var ce *CompileError
+	if _, err := Load(files(map[string]string{"p": "a\\b\n"}), Named([]string{"p"})); !errors.As(err, &ce) || ce.Unwrap() == nil {
+		t.Errorf("CompileError does not unwrap: %v", err)
+	}
+	// The unreadable cause is the bare error, the path named once.
+	_, err = Load(files(map[string]string{"o": "!dir"}), []Source{{"o", "OPT", false}})
+	if err == nil || strings.Count(err.Error(), "o") < 1 || strings.Contains(err.Error(), "read o:") {
+		t.Errorf("unreadable: %v", err)
+	}
+	// FromKnobs: an empty name is no knob; a knob that will not resolve is
+	// an error naming it.
+	srcs, err := FromKnobs(gatetest.Knobs{"R": "x"}, "", "R")
+	if err != nil || len(srcs) != 1 || srcs[0].Required {
+		t.Errorf("FromKnobs with no required knob: %+v %v", srcs, err)
+	}
+	if _, err := FromKnobs(failKnobs{}, "R", ""); err == nil || !strings.Contains(err.Error(), "resolving R") {
+		t.Errorf("a refused knob: %v", err)
+	}
+}
+
+type failKnobs struct{}
+
+func (failKnobs) Scalar(string) (string, error)  { return "", errors.New("refused") }
+func (failKnobs) Words(string) ([]string, error) { return nil, errors.New("refused") }
+func (failKnobs) List(string) ([]string, error)  { return nil, errors.New("refused") }
