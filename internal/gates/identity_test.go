@@ -299,39 +299,28 @@ func TestIdentityReadsWhatGitUses(t *testing.T) {
 	got := idCase{dir: dir, knobs: live}.run(t)
 	wantCode(t, got, 0)
 
-	git(t, dir, "config", "committer.email", "me@home.example")
-	got = idCase{dir: dir, knobs: live}.run(t)
-	wantCode(t, got, 1)
-	wantOut(t, got, "email: expected me@work.example, this clone commits as me@home.example")
-
-	dir = newRepo()
-	git(t, dir, "config", "author.email", "me@home.example")
-	got = idCase{dir: dir, knobs: live}.run(t)
-	wantCode(t, got, 1)
-	wantOut(t, got, "this clone authors commits as me@home.example")
-
-	dir = newRepo()
-	t.Setenv("GIT_AUTHOR_EMAIL", "env@home.example")
-	got = idCase{dir: dir, knobs: live}.run(t)
-	wantCode(t, got, 1)
-	wantOut(t, got, "this clone authors commits as env@home.example")
-	os.Unsetenv("GIT_AUTHOR_EMAIL")
-
-	dir = newRepo()
-	git(t, dir, "config", "remote.origin.pushurl", "git@gh-home:o/r.git")
-	got = idCase{dir: dir, knobs: live}.run(t)
-	wantCode(t, got, 1)
-	wantOut(t, got, "remote-host: remote origin pushes to host gh-home (git@gh-home:o/r.git), expected gh-work")
-
-	dir = newRepo()
-	git(t, dir, "config", "url.git@gh-home:.pushInsteadOf", "git@gh-work:")
-	got = idCase{dir: dir, knobs: live}.run(t)
-	wantCode(t, got, 1)
-	wantOut(t, got, "remote origin pushes to host gh-home")
-
-	dir = newRepo()
-	git(t, dir, "config", "url.https://elsewhere.example/.insteadOf", "git@gh-work:")
-	got = idCase{dir: dir, knobs: live}.run(t)
-	wantCode(t, got, 1)
-	wantOut(t, got, "remote origin points at host elsewhere.example")
+	for _, c := range []struct {
+		config []string // a key and value set in the clone
+		env    string   // GIT_AUTHOR_EMAIL for the run, "" none
+		want   string
+	}{
+		{config: []string{"committer.email", "me@home.example"}, want: "email: expected me@work.example, this clone commits as me@home.example"},
+		{config: []string{"author.email", "me@home.example"}, want: "this clone authors commits as me@home.example"},
+		{env: "env@home.example", want: "this clone authors commits as env@home.example"},
+		{config: []string{"remote.origin.pushurl", "git@gh-home:o/r.git"}, want: "remote-host: remote origin pushes to host gh-home (git@gh-home:o/r.git), expected gh-work"},
+		{config: []string{"url.git@gh-home:.pushInsteadOf", "git@gh-work:"}, want: "remote origin pushes to host gh-home"},
+		{config: []string{"url.https://elsewhere.example/.insteadOf", "git@gh-work:"}, want: "remote origin points at host elsewhere.example"},
+	} {
+		dir := newRepo()
+		if c.config != nil {
+			git(t, dir, append([]string{"config"}, c.config...)...)
+		}
+		if c.env != "" {
+			t.Setenv("GIT_AUTHOR_EMAIL", c.env)
+		}
+		got := idCase{dir: dir, knobs: live}.run(t)
+		os.Unsetenv("GIT_AUTHOR_EMAIL")
+		wantCode(t, got, 1)
+		wantOut(t, got, c.want)
+	}
 }

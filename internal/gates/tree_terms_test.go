@@ -54,13 +54,7 @@ type termsCase struct {
 
 func (tc termsCase) run(t *testing.T) gatetest.Run {
 	t.Helper()
-	dir := t.TempDir()
-	writeFiles(t, dir, tc.disk)
-	k := gatetest.Knobs{"GATE_SDK_PRUNE_DIRS": defaultPrune}
-	for n, v := range tc.knobs {
-		k[n] = v
-	}
-	return run{rule: checkTreeTerms, name: "check-tree-terms", dir: dir, tree: tc.tree, knobs: k, kitRoots: tc.kitRoots, args: tc.args}.exec()
+	return tc.runAt(t, func(string) []string { return tc.args })
 }
 
 // runAt is run with operands composed from the run directory.

@@ -161,7 +161,7 @@ func otherHooks(top, dir string) (previous, taken string, err error) {
 	if err != nil {
 		return "", "", err
 	}
-	local, localSet, err := localConfig(top, "core.hooksPath")
+	local, localSet, err := repo.ConfigGetLocal(top, "core.hooksPath")
 	if err != nil {
 		return "", "", err
 	}
@@ -199,23 +199,6 @@ func otherHooks(top, dir string) (previous, taken string, err error) {
 	return previous, fmt.Sprintf("%s already holds active hooks (%s)", hooks, strings.Join(active, ", ")), nil
 }
 
-// localConfig reads a key from the repository's own config file only.
-func localConfig(top, key string) (string, bool, error) {
-	c, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: []string{"config", "--local", "-z", "--get", key}, Dir: top})
-	if err != nil {
-		return "", false, err
-	}
-	if c.Code() == 1 && len(strings.TrimSpace(string(c.Stderr()))) == 0 {
-		return "", false, nil
-	}
-	out, ok := c.Stdout()
-	if !ok {
-		rep, _ := c.FailureReport()
-		return "", false, fmt.Errorf("git config --local --get %s: %s", key, rep)
-	}
-	return strings.TrimSuffix(string(out), "\x00"), true, nil
-}
-
 // runRestore undoes a take-over: core.hooksPath goes back to the value
 // recorded in PreviousHooksPathKey (unset when that was empty, the value
 // having been inherited or absent), and the record is dropped. Without a
@@ -232,7 +215,7 @@ func runRestore(w InstallWorld) int {
 		fmt.Fprintf(w.Stderr, "%s: %v; nothing restored\n", arm, err)
 		return 2
 	}
-	prev, recorded, err := localConfig(top, PreviousHooksPathKey)
+	prev, recorded, err := repo.ConfigGetLocal(top, PreviousHooksPathKey)
 	if err != nil {
 		fmt.Fprintf(w.Stderr, "%s: %v; nothing restored\n", arm, err)
 		return 2

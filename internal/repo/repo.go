@@ -208,9 +208,19 @@ func (g Git) Unstaged(dir string) ([]string, error) {
 // includes honoured): the value and true, false when the key is unset.
 func ConfigGet(dir, key string) (string, bool, error) { return Git{}.ConfigGet(dir, key) }
 
+// ConfigGetLocal reads one config value from the repository's own config
+// file alone (--local): the value and true, false when that file does not
+// set the key.
+func ConfigGetLocal(dir, key string) (string, bool, error) {
+	return Git{}.configGet(dir, key, "--local")
+}
+
 // ConfigGet is the package-level ConfigGet under g's environment.
-func (g Git) ConfigGet(dir, key string) (string, bool, error) {
-	c, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: []string{"config", "-z", "--get", key}, Dir: dir, Env: g.Env})
+func (g Git) ConfigGet(dir, key string) (string, bool, error) { return g.configGet(dir, key) }
+
+func (g Git) configGet(dir, key string, scope ...string) (string, bool, error) {
+	args := append(append([]string{"config"}, scope...), "-z", "--get", key)
+	c, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: args, Dir: dir, Env: g.Env})
 	if err != nil {
 		return "", false, &ListingError{Dir: dir, What: "read config " + key, Err: err}
 	}
