@@ -22,5 +22,14 @@ gate_expect remedy 1 'Do not use `git commit --amend`' COMMIT_EDITMSG
 printf 'foo\\bbar\n' >"$GATE_SCRATCH/gnu.list"
 gate_expect gnu-escape 2 'GNU extension' COMMIT_EDITMSG gnu.list
 GATE_SDK_MSG_PATTERN_FILES_LOCAL=elsewhere.list gate_expect absent-local-skipped 0 'clean (no banned pattern configured' COMMIT_EDITMSG
+# The message judged is the one git records: a CRLF line loses its CR
+# (so a $-anchored pattern meets it), and a comment line git strips from
+# an edited message is not recorded.
+printf '^WIP$\n' >"$GATE_SCRATCH/anchored.list"
+printf 'fix: x\r\n\r\nWIP\r\n' >"$GATE_SCRATCH/crlf.msg"
+GIT_EDITOR=: gate_expect recorded-crlf 1 'crlf.msg:3: matches banned pattern ^WIP$' crlf.msg anchored.list
+printf 'fix: x\n# WIP\nWIP\n' >"$GATE_SCRATCH/comment.msg"
+printf '^# WIP$\n' >"$GATE_SCRATCH/comment.list"
+GIT_EDITOR='vi' gate_expect recorded-comment-stripped 0 'COMMIT-MSG: clean (message matches none of 1 banned patterns)' comment.msg comment.list
 
 gate_tests_done
