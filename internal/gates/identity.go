@@ -234,7 +234,8 @@ func (a *identityActuals) author() string { return a.authorVal }
 // GIT_COMMITTER_IDENT or GIT_AUTHOR_IDENT), "" when git cannot determine
 // one (it would refuse to commit).
 func gitIdentEmail(c *gate.Context, which string) (string, error) {
-	done, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: []string{"var", which}, Dir: c.Dir, Env: c.ChildEnviron()})
+	unset, extra := identEnv(c)
+	done, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: []string{"var", which}, Dir: c.Dir, Env: c.ChildEnviron(), UnsetEnv: unset, ExtraEnv: extra})
 	if err != nil {
 		return "", err
 	}
@@ -247,6 +248,27 @@ func gitIdentEmail(c *gate.Context, which string) (string, error) {
 		return "", fmt.Errorf("git var %s failed: %s", which, report)
 	}
 	return identEmail(string(out)), nil
+}
+
+// identVars are the variables that decide which identity git records:
+// the identity overrides themselves and where git finds its global
+// config.
+var identVars = []string{"GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL", "GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME", "EMAIL",
+	"GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM", "GIT_CONFIG_SYSTEM", "HOME", "XDG_CONFIG_HOME"}
+
+// identEnv hands git the identity variables exactly as the gate's own
+// environment holds them, absence included (the battery's, the hook's,
+// or a test's), rather than whatever this process inherited.
+func identEnv(c *gate.Context) (unset, extra []string) {
+	if c.Env == nil {
+		return nil, nil // no environment of its own: git inherits this process's
+	}
+	for _, k := range identVars {
+		if v, ok := c.Env(k); ok {
+			extra = append(extra, k+"="+v)
+		}
+	}
+	return identVars, extra
 }
 
 // identEmail reads the email of an ident line "Name <email> <time> <tz>".

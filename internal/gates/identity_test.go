@@ -269,25 +269,21 @@ func FuzzGHActiveUser(f *testing.F) {
 	})
 }
 
-// clearIdentEnv unsets the identity variables git reads for the length of
-// the test, so the live reads see the scratch repository's config alone.
-func clearIdentEnv(t *testing.T) {
-	t.Helper()
-	for _, k := range []string{"GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL", "GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME", "EMAIL"} {
-		t.Setenv(k, "")
-		os.Unsetenv(k)
-	}
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	t.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
-}
-
 // TestIdentityReadsWhatGitUses pins that the email is the one git records
 // (committer.email and author.email over user.email, the identity
 // variables over config) and that the remote's host is checked where the
 // clone pushes (pushurl, pushInsteadOf) as well as where it fetches.
 func TestIdentityReadsWhatGitUses(t *testing.T) {
-	clearIdentEnv(t)
 	live := gatetest.Knobs{"GATE_SDK_GIT_EMAIL_FILE": "", "GATE_SDK_GIT_REMOTES_FILE": ""}
+	// The gate hands git its own environment's identity variables, so this
+	// one decides what git sees, whatever the test process inherited.
+	hermetic := func(extra ...string) map[string]string {
+		env := map[string]string{"GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.DevNull}
+		for i := 0; i+1 < len(extra); i += 2 {
+			env[extra[i]] = extra[i+1]
+		}
+		return env
+	}
 	newRepo := func() string {
 		dir := scratchRepo(t, nil, map[string]string{"scripts/identity.conf": "email me@work.example\nremote-host origin gh-work\n"})
 		git(t, dir, "config", "user.name", "Me")
@@ -296,7 +292,7 @@ func TestIdentityReadsWhatGitUses(t *testing.T) {
 		return dir
 	}
 	dir := newRepo()
-	got := idCase{dir: dir, knobs: live}.run(t)
+	got := idCase{dir: dir, knobs: live, env: hermetic()}.run(t)
 	wantCode(t, got, 0)
 
 	for _, c := range []struct {
@@ -315,11 +311,11 @@ func TestIdentityReadsWhatGitUses(t *testing.T) {
 		if c.config != nil {
 			git(t, dir, append([]string{"config"}, c.config...)...)
 		}
+		env := hermetic()
 		if c.env != "" {
-			t.Setenv("GIT_AUTHOR_EMAIL", c.env)
+			env = hermetic("GIT_AUTHOR_EMAIL", c.env)
 		}
-		got := idCase{dir: dir, knobs: live}.run(t)
-		os.Unsetenv("GIT_AUTHOR_EMAIL")
+		got := idCase{dir: dir, knobs: live, env: env}.run(t)
 		wantCode(t, got, 1)
 		wantOut(t, got, c.want)
 	}

@@ -44,6 +44,10 @@ type Cmd struct {
 	Env []string
 	// ExtraEnv is appended to the environment (later entries win).
 	ExtraEnv []string
+	// UnsetEnv names variables dropped from the environment before
+	// ExtraEnv is appended, so a caller can hand the child exactly the
+	// values its own lookup holds, absence included.
+	UnsetEnv []string
 	// Stdin feeds the child; nil is the null device.
 	Stdin io.Reader
 	// Recorder, when set, notes the program's name before the spawn.
@@ -293,8 +297,11 @@ func start(cmd Cmd, stdin io.Reader, stdout, stderr io.Writer) (status, error) {
 	cmd.Recorder.note(p.recordName())
 	// assertion F: directory, environment and stdin are set on the child.
 	env := cmd.Env
-	if env == nil && len(cmd.ExtraEnv) > 0 {
+	if env == nil && (len(cmd.ExtraEnv) > 0 || len(cmd.UnsetEnv) > 0) {
 		env = os.Environ()
+	}
+	if len(cmd.UnsetEnv) > 0 {
+		env = withoutVars(env, cmd.UnsetEnv)
 	}
 	if len(cmd.ExtraEnv) > 0 {
 		env = append(append([]string(nil), env...), cmd.ExtraEnv...)
@@ -369,4 +376,23 @@ func envKeyEqual(a, b string) bool {
 		return strings.EqualFold(a, b)
 	}
 	return a == b
+}
+
+// withoutVars answers env less every entry naming one of names.
+func withoutVars(env, names []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		drop := false
+		for _, n := range names {
+			if k == n {
+				drop = true
+				break
+			}
+		}
+		if !drop {
+			out = append(out, kv)
+		}
+	}
+	return out
 }

@@ -244,6 +244,15 @@ func TestCmdDirEnvStdin(t *testing.T) {
 	if out, _ := c.Stdout(); string(out) != "x" {
 		t.Errorf("extra env over inherited: %q", out)
 	}
+	c = mustRun(t, Cmd{Program: Sh(), Args: []string{"-c", `printf '%s|%s|%s' "${ONLY-unset}" "${GONE-unset}" "$BACK"`},
+		Env: []string{"ONLY=1", "GONE=x", "BACK=old", "PATH=/usr/bin:/bin"}, UnsetEnv: []string{"GONE", "BACK"}, ExtraEnv: []string{"BACK=new"}})
+	if out, _ := c.Stdout(); string(out) != "1|unset|new" {
+		t.Errorf("unset env, then extra: %q", out)
+	}
+	c = mustRun(t, Cmd{Program: Sh(), Args: []string{"-c", `printf '%s' "${PATH:+path}"`}, UnsetEnv: []string{"GATES_NEVER_SET"}})
+	if out, _ := c.Stdout(); string(out) != "path" {
+		t.Errorf("UnsetEnv alone must still inherit the rest: %q", out)
+	}
 	c = mustRun(t, shell("cat; echo end"))
 	if out, _ := c.Stdout(); string(out) != "end\n" {
 		t.Errorf("nil stdin is not the null device: %q", out)
