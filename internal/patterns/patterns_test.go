@@ -231,7 +231,7 @@ func TestWidenAnchorsBrackets(t *testing.T) {
 		want int
 	}{
 		{"[abc]", 0, 4}, {"[^]a]", 0, 4}, {"[]a]", 0, 3}, {"x[[:alpha:]]y", 1, 11},
-		{"[[.].]]", 0, 6}, {"[[=a=]b]", 0, 7}, {"[abc", 0, 4}, {"[[:abc", 0, 6}, {"[", 0, 1}, {"[^", 0, 2},
+		{"[[.].]]", 0, 6}, {"[[=a=]b]", 0, 7}, {"[abc", 0, 4}, {"[[:abc", 0, 6}, {"[[:ab:", 0, 6}, {"[", 0, 1}, {"[^", 0, 2},
 	} {
 		if got := bracketEnd(c.p, c.open); got != c.want {
 			t.Errorf("bracketEnd(%q, %d) = %d, want %d", c.p, c.open, got, c.want)
