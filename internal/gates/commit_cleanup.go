@@ -56,7 +56,7 @@ func recordedMessage(c *gate.Context, msgFile string) ([]msgLine, error) {
 // cleanupConfig answers the effective cleanup mode and comment lead.
 func cleanupConfig(c *gate.Context) (mode, comment string, err error) {
 	mode, comment = cleanupDefault, "#"
-	if v, set, err := repo.ConfigGet(c.Dir, "commit.cleanup"); err != nil {
+	if v, set, err := (repo.Git{Env: c.ChildEnviron()}).ConfigGet(c.Dir, "commit.cleanup"); err != nil {
 		return "", "", err
 	} else if set {
 		mode = strings.ToLower(strings.TrimSpace(v))
@@ -72,7 +72,7 @@ func cleanupConfig(c *gate.Context) (mode, comment string, err error) {
 		return "", "", fmt.Errorf("commit.cleanup is %q, which git does not know (strip, whitespace, verbatim, scissors, default), so the recorded message cannot be known", mode)
 	}
 	for _, key := range []string{"core.commentChar", "core.commentString"} {
-		v, set, err := repo.ConfigGet(c.Dir, key)
+		v, set, err := repo.Git{Env: c.ChildEnviron()}.ConfigGet(c.Dir, key)
 		if err != nil {
 			return "", "", err
 		}
