@@ -14,6 +14,7 @@ const kitOwner = "gate-sdk"
 var publisherOnly = map[string]bool{
 	"check-action-step-order": true,
 	"check-harness-literal":   true,
+	"check-gate-binary-fresh": true,
 }
 
 // All answers every in-process gate, sorted by name, each with its owner.
@@ -24,6 +25,7 @@ func All() []gate.Def {
 	defs = append(defs, benchGates()...)
 	defs = append(defs, graphGates()...)
 	defs = append(defs, metaGates()...)
+	defs = append(defs, seamGates()...)
 	for i := range defs {
 		if !publisherOnly[defs[i].Name] && defs[i].Owner == "" {
 			defs[i].Owner = kitOwner
