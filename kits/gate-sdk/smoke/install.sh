@@ -35,6 +35,7 @@ check-gate-exemption-tasks
 check-gate-fail-closed
 check-gate-fixture-coverage
 check-gate-output
+check-gate-substrate-parity
 check-graph
 check-identity
 check-install-disposition

@@ -1,0 +1,3 @@
+package ghost
+
+// The ghost rule, beside its descriptor.
