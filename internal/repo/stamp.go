@@ -74,8 +74,11 @@ const StampSymbol = "github.com/gate-sdk/gates/internal/cli.sourceStamp"
 
 // StampLDFlag answers the -X flag that bakes the stamp of the module under
 // dir into a build, for a caller assembling a go build's -ldflags.
-func StampLDFlag(dir string) (string, error) {
-	s, err := SourceStamp(dir)
+func StampLDFlag(dir string) (string, error) { return Git{}.StampLDFlag(dir) }
+
+// StampLDFlag is the package-level StampLDFlag under g's environment.
+func (g Git) StampLDFlag(dir string) (string, error) {
+	s, err := g.SourceStamp(dir)
 	if err != nil {
 		return "", err
 	}
