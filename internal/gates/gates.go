@@ -15,6 +15,7 @@ var publisherOnly = map[string]bool{
 	"check-action-step-order": true,
 	"check-harness-literal":   true,
 	"check-gate-binary-fresh": true,
+	"check-crate-arms":        true,
 }
 
 // All answers every in-process gate, sorted by name, each with its owner.

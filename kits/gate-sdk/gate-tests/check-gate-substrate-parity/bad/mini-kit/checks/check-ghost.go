@@ -1,3 +1,0 @@
-package ghost
-
-// The ghost rule, beside its descriptor.
