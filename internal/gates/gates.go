@@ -27,6 +27,7 @@ func All() []gate.Def {
 	defs = append(defs, graphGates()...)
 	defs = append(defs, metaGates()...)
 	defs = append(defs, seamGates()...)
+	defs = append(defs, kitSurfaceGates()...)
 	for i := range defs {
 		if !publisherOnly[defs[i].Name] && defs[i].Owner == "" {
 			defs[i].Owner = kitOwner

@@ -45,9 +45,12 @@ check-pipe-membership
 check-portability-floor
 check-projection-roster
 check-reads-couples
+check-readme-roster
 check-root-tiering
 check-test-hermetic
+check-smoke-entry-guard
 check-tree-terms
+# unregistered: check-kit-registration — on-surface: the consumer's README is theirs to write, and a scratch consumer has none
 # unregistered: check-workflow-tiering — on-surface: the consumer's workflow directory is theirs to create
 LIST
 
