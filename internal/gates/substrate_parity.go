@@ -824,12 +824,12 @@ func portDeclarations(c *gate.Context, s *seam, pub bool, found func(letter, p s
 		if err != nil {
 			return 0, 0, 0, err
 		}
-		prune, err := pruneWords(c)
+		prune, err := pruneSet(c)
 		if err != nil {
 			return 0, 0, 0, err
 		}
 		for _, p := range files {
-			if !strings.HasSuffix(p, ".sh") || seen[p] || segmentPruned(p, prune) {
+			if !strings.HasSuffix(p, ".sh") || seen[p] || prune.PathPruned(p) {
 				continue
 			}
 			tree++
@@ -839,19 +839,6 @@ func portDeclarations(c *gate.Context, s *seam, pub bool, found func(letter, p s
 		}
 	}
 	return len(s.decls), tree, held, nil
-}
-
-// pruneWords answers the prune set the tree walks share.
-func pruneWords(c *gate.Context) ([]string, error) {
-	var out []string
-	for _, k := range []string{"GATE_SDK_PRUNE_DIRS", "GATE_SDK_PRUNE_EXTRA_DIRS"} {
-		w, err := c.Knobs.Words(k)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, w...)
-	}
-	return out, nil
 }
 
 var slugRe = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
