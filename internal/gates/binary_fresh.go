@@ -19,18 +19,12 @@ import (
 const rebuildHint = "rebuild the binary from this tree with make build (it bakes the source stamp in), then re-run the battery; a reading taken while this gate is red came from the stale binary"
 
 func checkGateBinaryFresh(c *gate.Context) int {
-	if len(c.Args) > 3 {
-		return c.Refuse("usage: check-gate-binary-fresh [gates-dir [tree-stamp-file [binary]]]")
+	// assertion A: an absent registry is could-not-decide.
+	s, code, ok := seamOperands(c, 3, "[gates-dir [tree-stamp-file [binary]]]")
+	if !ok {
+		return code
 	}
-	gatesDir := c.GatesDir
-	if len(c.Args) > 0 {
-		gatesDir = c.Args[0]
-	}
-	s, err := loadSeam(c, gatesDir)
-	if err != nil {
-		// assertion A: an absent registry is could-not-decide.
-		return c.RefuseErr(err)
-	}
+	var err error
 	r := c.NewReport(map[string]string{"stale": rebuildHint})
 	counts := fmt.Sprintf("%d descriptors, %d registered members dispatching", len(s.descriptors), len(s.dispatching))
 	// assertion B: nothing dispatching is clean, counted — nothing can run stale.

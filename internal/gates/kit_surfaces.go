@@ -43,12 +43,11 @@ func kitSweep(c *gate.Context, root string) ([]string, error) {
 	return out, nil
 }
 
-// smokeGuard is the entry-point guard every smoke script carries.
-const smokeGuard = "${SMOKE_KIT_ROOT:?"
-
-func checkSmokeEntryGuard(c *gate.Context) int {
+// rootSweep reads a sweep's optional [root] operand and its kit roots; ok
+// is false when the gate refused, with the status to answer.
+func rootSweep(c *gate.Context) ([]string, int, bool) {
 	if len(c.Args) > 1 {
-		return c.Refuse("usage: check-smoke-entry-guard [root]")
+		return nil, c.Refuse("usage: %s [root]", c.Name), false
 	}
 	root := ""
 	if len(c.Args) == 1 {
@@ -56,7 +55,18 @@ func checkSmokeEntryGuard(c *gate.Context) int {
 	}
 	roots, err := kitSweep(c, root)
 	if err != nil {
-		return c.RefuseErr(err)
+		return nil, c.RefuseErr(err), false
+	}
+	return roots, 0, true
+}
+
+// smokeGuard is the entry-point guard every smoke script carries.
+const smokeGuard = "${SMOKE_KIT_ROOT:?"
+
+func checkSmokeEntryGuard(c *gate.Context) int {
+	roots, code, ok := rootSweep(c)
+	if !ok {
+		return code
 	}
 	r := c.NewReport(map[string]string{
 		"guard": "open the script with `: \"${SMOKE_KIT_ROOT:?run via --run-consumer-smoke}\"` so a bare run aborts before it writes into the caller's repository",
@@ -106,16 +116,9 @@ const (
 )
 
 func checkReadmeRoster(c *gate.Context) int {
-	if len(c.Args) > 1 {
-		return c.Refuse("usage: check-readme-roster [root]")
-	}
-	root := ""
-	if len(c.Args) == 1 {
-		root = c.Args[0]
-	}
-	roots, err := kitSweep(c, root)
-	if err != nil {
-		return c.RefuseErr(err)
+	roots, code, ok := rootSweep(c)
+	if !ok {
+		return code
 	}
 	r := c.NewReport(map[string]string{
 		"block":    "wrap the kit README's register block in " + rosterBegin + " and " + rosterEnd + ", one check-* name per line",

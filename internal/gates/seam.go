@@ -61,6 +61,24 @@ func loadSeam(c *gate.Context, gatesDir string) (*seam, error) {
 	return s, nil
 }
 
+// seamOperands reads a seam gate's leading [gates-dir] operand (at most
+// max operands in all) and loads the seam; ok is false when the gate
+// refused, with the status to answer. An absent registry refuses.
+func seamOperands(c *gate.Context, max int, usage string) (*seam, int, bool) {
+	if len(c.Args) > max {
+		return nil, c.Refuse("usage: %s %s", c.Name, usage), false
+	}
+	gatesDir := c.GatesDir
+	if len(c.Args) > 0 {
+		gatesDir = c.Args[0]
+	}
+	s, err := loadSeam(c, gatesDir)
+	if err != nil {
+		return nil, c.RefuseErr(err), false
+	}
+	return s, 0, true
+}
+
 // dispatchNames answers the dispatching members' names.
 func (s *seam) dispatchNames() []string {
 	var out []string

@@ -40,16 +40,9 @@ var parityHelps = map[string]string{
 }
 
 func checkGateSubstrateParity(c *gate.Context) int {
-	if len(c.Args) > 2 {
-		return c.Refuse("usage: check-gate-substrate-parity [gates-dir [conservation-doc]]")
-	}
-	gatesDir := c.GatesDir
-	if len(c.Args) > 0 {
-		gatesDir = c.Args[0]
-	}
-	s, err := loadSeam(c, gatesDir)
-	if err != nil {
-		return c.RefuseErr(err)
+	s, code, ok := seamOperands(c, 2, "[gates-dir [conservation-doc]]")
+	if !ok {
+		return code
 	}
 	pub, err := publishing(c)
 	if err != nil {
