@@ -926,6 +926,15 @@ func smokeRegistries(c *gate.Context, in parityInput, pub bool, found func(p str
 		if err != nil {
 			return "", err
 		}
+		// A smoke script's own "# smoke-unregistered:" lines declare
+		// members the heredoc leaves out, as the consumer smoke reads them.
+		for i, raw := range strings.Split(string(data), "\n") {
+			t := strings.TrimSpace(raw)
+			if rest, ok := strings.CutPrefix(t, "# smoke-unregistered:"); ok {
+				name, reason := registry.ParseUnregistered(rest)
+				l.Unregistered = append(l.Unregistered, registry.Unregistered{Name: name, Reason: reason, Line: i + 1 - body.line})
+			}
+		}
 		kin := in
 		kin.roster = owned
 		kin.vendored = []string{kit}
