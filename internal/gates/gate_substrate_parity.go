@@ -20,6 +20,7 @@ import (
 	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/walk"
 	"github.com/gate-sdk/gates/internal/workflow"
+	"go.yaml.in/yaml/v3"
 )
 
 // conservationHeading is the SPEC section recording each substrate-
@@ -712,62 +713,54 @@ type lineText struct {
 	text string
 }
 
-// matrixLiterals answers each value under a job's strategy.matrix that
-// is not a GitHub expression; a flow sequence is read element by element.
+// matrixLiterals answers each scalar value under a job's strategy.matrix
+// that is not a GitHub expression (mapping keys are names, not values). A
+// file the YAML reader rejects is refused: its matrix cannot be seen.
 func matrixLiterals(file string, data []byte) ([]lineText, error) {
 	f := workflow.Read(file, data)
+	if f.Rejected != nil {
+		return nil, f.Rejected
+	}
 	var out []lineText
-	var visit func(n *workflow.Node)
-	visit = func(n *workflow.Node) {
-		for _, k := range n.Kids {
-			visit(k)
-		}
-		v := n.Value
-		if v == "" || len(n.Kids) > 0 {
+	var visit func(n *yaml.Node)
+	visit = func(n *yaml.Node) {
+		if n == nil {
 			return
 		}
-		for _, e := range flowElements(v) {
-			if !strings.HasPrefix(e, "${{") {
-				out = append(out, lineText{n.Line, e})
+		switch n.Kind {
+		case yaml.ScalarNode:
+			if v := strings.TrimSpace(n.Value); v != "" && !strings.HasPrefix(v, "${{") {
+				out = append(out, lineText{n.Line, v})
+			}
+		case yaml.MappingNode:
+			for k := 1; k < len(n.Content); k += 2 {
+				visit(n.Content[k])
+			}
+		case yaml.SequenceNode, yaml.DocumentNode:
+			for _, c := range n.Content {
+				visit(c)
 			}
 		}
 	}
 	for _, j := range f.Jobs {
-		if m := j.Node.Child("strategy").Child("matrix"); m != nil {
-			if m.Value != "" {
-				for _, e := range flowElements(m.Value) {
-					if !strings.HasPrefix(e, "${{") {
-						out = append(out, lineText{m.Line, e})
-					}
-				}
-			}
-			for _, k := range m.Kids {
-				visit(k)
-			}
+		if m := mappingValue(mappingValue(j.Node, "strategy"), "matrix"); m != nil {
+			visit(m)
 		}
 	}
 	return out, nil
 }
 
-// flowElements splits a flow sequence "[a, b]" into its trimmed elements;
-// any other value is one element. Quotes are dropped.
-func flowElements(v string) []string {
-	v = strings.TrimSpace(v)
-	if strings.HasPrefix(v, "${{") {
-		return []string{v}
+// mappingValue answers the value under key in a YAML mapping, nil otherwise.
+func mappingValue(n *yaml.Node, key string) *yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
 	}
-	if strings.HasPrefix(v, "[") && strings.HasSuffix(v, "]") {
-		v = v[1 : len(v)-1]
-	} else {
-		return []string{strings.Trim(v, `"'`)}
-	}
-	var out []string
-	for _, e := range strings.Split(v, ",") {
-		if e = strings.Trim(strings.TrimSpace(e), `"'`); e != "" {
-			out = append(out, e)
+	for k := 0; k+1 < len(n.Content); k += 2 {
+		if n.Content[k].Value == key {
+			return n.Content[k+1]
 		}
 	}
-	return out
+	return nil
 }
 
 // ---- G and H: port declarations ----
