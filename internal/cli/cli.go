@@ -23,8 +23,11 @@ import (
 	"github.com/gate-sdk/gates/internal/githook"
 )
 
-// sourceStamp is baked in at build time with -ldflags -X.
-var sourceStamp = "dev"
+// sourceStamp is the source stamp (repo.SourceStamp of the module the
+// binary was built from), baked in at build time with -ldflags -X by the
+// Makefile and the build script. A plain `go build` leaves it empty: such a
+// binary cannot say what it was built from, and --source-stamp refuses.
+var sourceStamp = ""
 
 // IO is the process's standard streams and environment.
 type IO struct {
@@ -104,6 +107,13 @@ func dispatch(s *Session, args []string) int {
 	case "--version", "-v":
 		return versionArm(s, args[1:])
 	case "--source-stamp":
+		// assertion K: an unstamped build answers no stamp, exit 2.
+		if len(args) > 1 {
+			return s.fail(usageError{msg: fmt.Sprintf("run-gates: --source-stamp takes no operand, got %q", args[1])})
+		}
+		if sourceStamp == "" {
+			return s.fail(refusal{msg: "gates: this binary carries no source stamp (it was built without the stamp: build it with make build, which bakes it in with -ldflags -X)"})
+		}
 		fmt.Fprintln(s.Stdout, sourceStamp)
 		return 0
 	case githook.HandshakeFlag:
@@ -193,6 +203,14 @@ func listRoster(s *Session) int {
 		fmt.Fprintf(s.Stdout, "%s\t%s\n", d.Name, owner)
 	}
 	return 0
+}
+
+// versionStamp answers the stamp --version shows, "unstamped" for a plain build.
+func versionStamp() string {
+	if sourceStamp == "" {
+		return "unstamped"
+	}
+	return sourceStamp
 }
 
 // writeUsage prints the top-level usage: the grammar, every arm of the arm

@@ -96,7 +96,7 @@ func TestTopLevelHelpListsEveryArmAndCommand(t *testing.T) {
 		}
 	}
 	for _, v := range [][]string{{"-v"}, {"--version"}, {"version"}} {
-		if code, out, _ := run(t, nil, v...); code != 0 || out != "gates "+sourceStamp+"\n" {
+		if code, out, _ := run(t, nil, v...); code != 0 || out != "gates "+versionStamp()+"\n" {
 			t.Errorf("%q: exit %d %q", v, code, out)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gate-sdk/gates/internal/csmoke"
 	"github.com/gate-sdk/gates/internal/githook"
+	"github.com/gate-sdk/gates/internal/knob"
 	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/repo"
 	"github.com/gate-sdk/gates/internal/walk"
@@ -34,6 +35,11 @@ func laterArms() []Arm {
 		{Flag: "--run-consumer-smoke", Synopsis: "[--keep] [<kit-root>...]",
 			Summary: "vendor the kits into a scratch consumer and prove each installs green and reddens on its planted violation",
 			Knobs:   []string{"GATE_SDK_KIT_DIRS", "GATE_SDK_NATIVE_BIN"}, Family: Run, Main: runConsumerSmoke},
+		{Flag: "--upgrade-smoke", Synopsis: "",
+			Summary: "vendor the kits at FROM into a scratch consumer, upgrade them to TO, and prove every new red is declared",
+			Knobs: []string{"GATE_SDK_UPGRADE_REPO", "GATE_SDK_UPGRADE_FROM", "GATE_SDK_UPGRADE_TO", "GATE_SDK_TMP_DIR",
+				"GATE_SDK_WORKFLOW_DIR", "GATE_SDK_RELEASE_SECTIONS", "GATE_SDK_RELEASE_SECTION_ALIASES"},
+			Family: Run, Main: runUpgradeSmoke},
 		{Flag: "--run-demo", Synopsis: "",
 			Summary: "narrated walkthrough: vendor, green, a planted violation blocked (battery and pre-commit hook), green again",
 			Knobs:   []string{"GATE_SDK_KIT_DIRS", "GATE_SDK_NATIVE_BIN"}, Family: Run, Main: runDemo},
@@ -329,4 +335,63 @@ func hookMember(m registry.Member) (githook.Member, error) {
 	gm.Tier = m.Manifest.Graph.Tier
 	gm.Staged = m.Manifest.Graph.Staged()
 	return gm, nil
+}
+
+// runUpgradeSmoke resolves the arm's knobs once and runs it.
+func runUpgradeSmoke(s *Session, args []string) int {
+	fail := func(err error) int {
+		fmt.Fprintf(s.Stderr, "UPGRADE-SMOKE: FAIL(env) \u2014 %v\n", err)
+		return 2
+	}
+	cwd, err := s.Cwd()
+	if err != nil {
+		return fail(err)
+	}
+	set, err := s.Knobs()
+	if err != nil {
+		return fail(err)
+	}
+	w := csmoke.UpgradeWorld{Dir: cwd, Environ: os.Environ, Stdout: s.Stdout, Stderr: s.Stderr, KitRootsAt: kitRootsAt}
+	// Every knob the arm reads is read once, here (§--upgrade-smoke, A).
+	for name, dst := range map[string]*string{"GATE_SDK_UPGRADE_REPO": &w.Repo, "GATE_SDK_UPGRADE_FROM": &w.From,
+		"GATE_SDK_UPGRADE_TO": &w.To, "GATE_SDK_TMP_DIR": &w.TmpDir, "GATE_SDK_WORKFLOW_DIR": &w.WorkflowDir} {
+		if *dst, err = set.Scalar(name); err != nil {
+			return fail(err)
+		}
+	}
+	for name, dst := range map[string]*[]string{"GATE_SDK_RELEASE_SECTIONS": &w.Sections, "GATE_SDK_RELEASE_SECTION_ALIASES": &w.Aliases} {
+		v, err := set.Resolve(name)
+		if err != nil {
+			return fail(err)
+		}
+		*dst = v.Elems
+	}
+	return csmoke.RunUpgrade(args, w)
+}
+
+// kitRootsAt answers a checkout's kit roots from its own knob files, with
+// no GATE_SDK_ value of this process's environment reaching them.
+func kitRootsAt(dir string) ([]string, error) {
+	lookup := func(name string) (string, bool) {
+		if strings.HasPrefix(name, "GATE_SDK_") {
+			return "", false
+		}
+		return os.LookupEnv(name)
+	}
+	set, err := knob.Load(knob.Options{Dir: dir, Lookup: lookup, AbsAgainst: walk.AbsAgainst})
+	if err != nil {
+		return nil, err
+	}
+	dirs, err := set.Scalar("GATE_SDK_KIT_DIRS")
+	if err != nil {
+		return nil, err
+	}
+	if dirs == "" && !isDir(walk.AbsAgainst(dir, walk.DefaultSdkRoot)) {
+		return nil, nil
+	}
+	roots, err := walk.KitRoots(walk.KitRootsInput{Cwd: dir, KitDirs: dirs})
+	if err != nil {
+		return nil, err
+	}
+	return roots.Abs(), nil
 }

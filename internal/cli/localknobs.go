@@ -136,3 +136,8 @@ func (s *Session) GateKnobs() (*gateKnobs, error) {
 	})
 	return s.local, nil
 }
+
+// CouplesKnobs answers the knob view couples= expansion reads, so a gate
+// expanding manifests resolves knob: tokens exactly as the registry's own
+// readers do.
+func (k *gateKnobs) CouplesKnobs() registry.Knobs { return registryKnobs{k.set} }

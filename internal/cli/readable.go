@@ -144,7 +144,7 @@ func versionArm(s *Session, args []string) int {
 	if !noOperands(s, "version", args) {
 		return 2
 	}
-	fmt.Fprintf(s.Stdout, "gates %s\n", sourceStamp)
+	fmt.Fprintf(s.Stdout, "gates %s\n", versionStamp())
 	return 0
 }
 

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gate-sdk/gates/internal/repo"
 )
 
 // binPath is the binary built once for the whole package.
@@ -31,7 +33,14 @@ func TestMain(m *testing.M) {
 		os.Exit(2)
 	}
 	binPath = filepath.Join(dir, "gates")
-	build := exec.Command("go", "build", "-o", binPath, "./cmd/gates")
+	// The binary carries the stamp make build bakes, so the gates that
+	// ask it (check-gate-binary-fresh) read it as a real build.
+	ldflag, err := repo.StampLDFlag(moduleRoot)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e: the source stamp:", err)
+		os.Exit(2)
+	}
+	build := exec.Command("go", "build", "-ldflags", ldflag, "-o", binPath, "./cmd/gates")
 	build.Dir = moduleRoot
 	if out, err := build.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "e2e: building the binary failed: %v\n%s", err, out)

@@ -14,6 +14,8 @@ const kitOwner = "gate-sdk"
 var publisherOnly = map[string]bool{
 	"check-action-step-order": true,
 	"check-harness-literal":   true,
+	"check-gate-binary-fresh": true,
+	"check-crate-arms":        true,
 }
 
 // All answers every in-process gate, sorted by name, each with its owner.
@@ -24,6 +26,8 @@ func All() []gate.Def {
 	defs = append(defs, benchGates()...)
 	defs = append(defs, graphGates()...)
 	defs = append(defs, metaGates()...)
+	defs = append(defs, seamGates()...)
+	defs = append(defs, kitSurfaceGates()...)
 	for i := range defs {
 		if !publisherOnly[defs[i].Name] && defs[i].Owner == "" {
 			defs[i].Owner = kitOwner

@@ -64,7 +64,12 @@ type Git struct {
 
 // run starts git in dir and answers its stdout, or a *ListingError.
 func (g Git) run(dir, what string, args ...string) ([]byte, error) {
-	c, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: args, Dir: dir, Env: g.Env})
+	return g.runStdin(dir, what, nil, args...)
+}
+
+// runStdin is run with stdin fed to the child (nil: the null device).
+func (g Git) runStdin(dir, what string, stdin io.Reader, args ...string) ([]byte, error) {
+	c, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: args, Dir: dir, Env: g.Env, Stdin: stdin})
 	if err != nil {
 		return nil, &ListingError{Dir: dir, What: what, Err: err}
 	}

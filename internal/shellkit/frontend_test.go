@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	gitrepo "github.com/gate-sdk/gates/internal/repo"
 )
 
 const missingBinLine = "run-gates: the gates binary ./bin/gates is absent or not executable; build or install the gates binary, or point GATE_SDK_NATIVE_BIN at it\n"
@@ -251,9 +253,13 @@ func TestFrontEndLinkedWorktree(t *testing.T) {
 	writeFile(t, filepath.Join(repo, "go.mod"), "module example.invalid/wt\n", 0o644)
 	mustRun(t, repo, env, "git", "add", "-A")
 	mustRun(t, repo, env, "git", "commit", "-q", "-m", "init")
-	head := strings.TrimSpace(mustRun(t, repo, env, "git", "rev-parse", "--short", "HEAD"))
 	wt := filepath.Join(filepath.Dir(repo), "wt")
 	mustRun(t, repo, env, "git", "worktree", "add", "-q", wt)
+	// The main binary claims the worktree's own source stamp.
+	head, err := gitrepo.SourceStamp(wt)
+	if err != nil {
+		t.Fatal(err)
+	}
 	front := filepath.Join(wt, "gate-sdk", "bin", "run-gates.sh")
 
 	// No binary anywhere: the verdict arm names the worktree remedy.
@@ -284,8 +290,9 @@ func TestFrontEndLinkedWorktree(t *testing.T) {
 		t.Fatalf("linked door: exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
 	}
 
-	// Stamp skew declines: a fresh worktree at a newer commit.
-	mustRun(t, repo, env, "git", "commit", "-q", "--allow-empty", "-m", "next")
+	// Stamp skew declines: a fresh worktree at a commit whose source differs.
+	writeFile(t, filepath.Join(repo, "go.mod"), "module example.invalid/wt2\n", 0o644)
+	mustRun(t, repo, env, "git", "commit", "-q", "-am", "next")
 	wt2 := filepath.Join(filepath.Dir(repo), "wt2")
 	mustRun(t, repo, env, "git", "worktree", "add", "-q", wt2)
 	writeFile(t, filepath.Join(wt2, ".gitignore"), "/bin/\n", 0o644)

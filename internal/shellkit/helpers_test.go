@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gate-sdk/gates/internal/repo"
+
 	"github.com/gate-sdk/gates/internal/walk"
 )
 
@@ -44,7 +46,12 @@ func TestMain(m *testing.M) {
 		}
 		defer os.RemoveAll(fx.scratch)
 		fx.bin = filepath.Join(fx.scratch, "gates")
-		build := exec.Command("go", "build", "-o", fx.bin, "./cmd/gates")
+		ldflag, err := repo.StampLDFlag(fx.root)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "shellkit: the source stamp: %v\n", err)
+			return 2
+		}
+		build := exec.Command("go", "build", "-ldflags", ldflag, "-o", fx.bin, "./cmd/gates")
 		build.Dir = fx.root
 		if msg, err := build.CombinedOutput(); err != nil {
 			fx.buildErr = fmt.Errorf("go build ./cmd/gates: %v\n%s", err, msg)

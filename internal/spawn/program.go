@@ -60,9 +60,13 @@ func Bash() Program { return Program{name: "bash", audience: Adopter} }
 // Sh is the POSIX shell, started by the installer smoke on unix hosts.
 func Sh() Program { return Program{name: "sh", audience: Contributor} }
 
+// Go is the Go toolchain, started only by --upgrade-smoke to build each
+// ref's binary from a clone of the kit-source repository.
+func Go() Program { return Program{name: "go", audience: Contributor} }
+
 // Roster answers every static member, in a fixed order.
 func Roster() []Program {
-	return []Program{Git(), Shellcheck(), Bash(), Sh()}
+	return []Program{Git(), Shellcheck(), Bash(), Sh(), Go()}
 }
 
 // ByName answers the static member called name.

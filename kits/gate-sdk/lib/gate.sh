@@ -573,12 +573,28 @@ gate_harness_bin() {
 	printf '%s\n' "$spelled"
 }
 
-# _gate_source_stamp — the tree side of the binary's source stamp, spelled
-# as the Makefile bakes it (git rev-parse --short HEAD). Status 1, nothing
-# printed, when git cannot answer.
-_gate_source_stamp() {
-	local s
-	s="$(git rev-parse --short HEAD 2>/dev/null)" || return 1
+# gate_native_source_stamp [CRATE] — the source stamp of the module tracked
+# under CRATE (default gate_native_crate): each path `git ls-files -z` lists,
+# in index order, paired with its worktree blob id (`git hash-object --`), one
+# "<id> <path>" record ended by a NUL each, and that listing hashed again
+# with `git hash-object --stdin`. repo.SourceStamp in the binary is the same
+# three calls, and a Go test holds the two equal. Status 1, nothing printed,
+# when git cannot answer (not a repository, a tracked path missing on disk).
+# assertion R: one derivation, git the only hasher.
+gate_native_source_stamp() {
+	local crate="${1-}" ids paths n i s
+	if [ -z "$crate" ]; then
+		crate="$(gate_native_crate)" || return 1
+	fi
+	mapfile -d '' paths < <(git -C "$crate" ls-files -z 2>/dev/null) || return 1
+	git -C "$crate" rev-parse --git-dir >/dev/null 2>&1 || return 1
+	n=${#paths[@]}
+	ids=()
+	if [ "$n" -gt 0 ]; then
+		mapfile -t ids < <(printf '%s\0' "${paths[@]}" | (cd -- "$crate" && xargs -0 git hash-object --) 2>/dev/null)
+		[ "${#ids[@]}" -eq "$n" ] || return 1
+	fi
+	s="$(for ((i = 0; i < n; i++)); do printf '%s %s\0' "${ids[i]}" "${paths[i]}"; done | git -C "$crate" hash-object --stdin 2>/dev/null)" || return 1
 	[ -n "$s" ] || return 1
 	printf '%s\n' "$s"
 }
@@ -610,7 +626,7 @@ _gate_verdict_resolve() {
 	fi
 	crate="$(gate_native_crate)"
 	if [ -f "$(_gate_join "$crate" go.mod)" ]; then
-		want="$(_gate_source_stamp)" || want=''
+		want="$(gate_native_source_stamp "$crate")" || want=''
 		have="$("$mainbin" --source-stamp 2>/dev/null)" || have=''
 		if [ -z "$want" ] || [ "$want" != "$have" ]; then
 			printf '%s\n%s\n' "$spelled" "stamp skew: the main checkout's binary was built from ${have:-an unknown source}, this tree is ${want:-unreadable}"

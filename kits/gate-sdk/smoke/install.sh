@@ -35,6 +35,7 @@ check-gate-exemption-tasks
 check-gate-fail-closed
 check-gate-fixture-coverage
 check-gate-output
+check-gate-substrate-parity
 check-graph
 check-identity
 check-install-disposition
@@ -44,13 +45,20 @@ check-pipe-membership
 check-portability-floor
 check-projection-roster
 check-reads-couples
+check-readme-roster
 check-root-tiering
 check-test-hermetic
+check-smoke-entry-guard
 check-tree-terms
+# unregistered: check-kit-registration — on-surface: the consumer's README is theirs to write, and a scratch consumer has none
 # unregistered: check-workflow-tiering — on-surface: the consumer's workflow directory is theirs to create
+# unregistered: check-gate-assertions — on-surface: its corpus is SPEC.md, which the payload withholds; the kit's own SPEC.md also documents the publisher's members, which resolve only in the publisher's tree
+# unregistered: check-shellcheck — on-surface: it wraps ShellCheck, which only an adopter who authors shell installs
 LIST
 
-# Two members are left out of the scratch registry on purpose:
+# Two members pass in the scratch and are still left out on purpose; the
+# registry above declares them too, so check-gate-substrate-parity (I)
+# reads the decision in the consumer's own tree:
 # smoke-unregistered: check-gate-assertions — on-surface: its corpus is SPEC.md, which the payload withholds; the kit's own SPEC.md also documents the publisher's members, which resolve only in the publisher's tree
 # smoke-unregistered: check-shellcheck — on-surface: it wraps ShellCheck, which only an adopter who authors shell installs
 

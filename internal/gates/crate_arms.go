@@ -1,0 +1,239 @@
+package gates
+
+// check-crate-arms: the module's lint and test arms, at commit time, as a
+// registered member: go vet, go test, every fixture suite (and a host's
+// opt-in target-lint command). A green run is recorded under the scratch
+// dir keyed on the source stamp and the toolchain, and a later run over
+// the same key answers from the record without spawning an arm.
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/registry"
+	"github.com/gate-sdk/gates/internal/repo"
+	"github.com/gate-sdk/gates/internal/spawn"
+	"github.com/gate-sdk/gates/internal/walk"
+)
+
+// gitRepoLocators are the variables git exports to a hook; an arm that
+// inherited them would read the hook's index instead of its own.
+var gitRepoLocators = []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECTORY",
+	"GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_PREFIX", "GIT_NAMESPACE"}
+
+func checkCrateArms(c *gate.Context) int {
+	if len(c.Args) > 0 {
+		return c.Refuse("usage: check-crate-arms (takes no operand; GATE_SDK_NATIVE_CRATE names the module)")
+	}
+	crate, abs, err := crateDir(c)
+	if err != nil {
+		return c.RefuseErr(err)
+	}
+	// assertion A: no module, no corpus — clean, naming the absent module.
+	if st, err := os.Stat(walk.Child(abs, "go.mod")); err != nil || st.IsDir() {
+		return c.NewReport(nil).Done(fmt.Sprintf("no Go module at %s, so no arm to run", crate))
+	}
+	env := armEnv(c)
+	// assertion B: a module with no go on PATH cannot be checked: exit 2.
+	if !spawn.OnPath("go", spawn.LookupEnv(c.Env)) {
+		return c.Refuse("the module %s is here and go is not on PATH; install the Go toolchain (the contributor floor)", crate)
+	}
+	lintCmd, err := c.Knobs.List("GATE_SDK_CRATE_TARGET_LINT_CMD")
+	if err != nil {
+		return c.RefuseErr(err)
+	}
+	// assertion C: the cache key is the source stamp, the toolchain and the lint argv.
+	stamp, err := repo.Git{Env: env}.SourceStamp(abs)
+	if err != nil {
+		return c.Refuse("cannot compute the source stamp of %s: %v", crate, err)
+	}
+	toolchain := ""
+	if done, err := spawn.Run(spawn.Cmd{Program: spawn.Go(), Args: []string{"version"}, Dir: abs, Env: env}); err == nil {
+		if out, ok := done.Stdout(); ok {
+			toolchain = strings.TrimSpace(string(out))
+		}
+	}
+	key := "stamp " + stamp + "\ntoolchain " + toolchain + "\nlint " + strings.Join(lintCmd, "\x1f") + "\n"
+	untracked, err := untrackedUnder(abs, env)
+	if err != nil {
+		return c.Refuse("cannot list untracked files under %s: %v", crate, err)
+	}
+	record := recordName(crate)
+	tmp, err := c.Knobs.Scalar("GATE_SDK_TMP_DIR")
+	if err != nil {
+		return c.RefuseErr(err)
+	}
+	local := walk.Child(runPath(c, tmp), record)
+	if !untracked {
+		for _, p := range recordPlaces(c, local, tmp, record, env) {
+			if data, err := os.ReadFile(p); err == nil && string(data) == key {
+				return c.NewReport(nil).Done(fmt.Sprintf("cached: every arm was green over source stamp %.12s with %s", stamp, toolchain))
+			}
+		}
+	}
+
+	r := c.NewReport(map[string]string{
+		"vet":    "fix what go vet reports, then re-run: go vet ./...",
+		"test":   "fix the failing tests, then re-run: go test -count=1 -vet=off ./...",
+		"suite":  "fix the failing fixture case, then re-run the one suite: gates --run-gate-tests <tests-dir> [<checks-dir>]",
+		"lint":   "fix what GATE_SDK_CRATE_TARGET_LINT_CMD reports, then re-run it",
+		"arm-go": "the arm could not report a status; re-run it by hand to see why",
+	})
+	// assertion D: every arm runs, whatever the one before it said.
+	goEnv := withoutKnobs(env)
+	armRun(c, r, "vet", abs, goEnv, spawn.Go(), "go vet ./...", "vet", "./...")
+	armRun(c, r, "test", abs, goEnv, spawn.Go(), "go test -count=1 -vet=off ./...", "test", "-count=1", "-vet=off", "./...")
+	suites, err := suiteArm(c, r, env)
+	if err != nil {
+		return c.RefuseErr(err)
+	}
+	// assertion E: the opt-in lint command runs last; one that cannot start is exit 2.
+	if len(lintCmd) > 0 {
+		prog, err := spawn.ConsumerCommand(lintCmd[0], "GATE_SDK_CRATE_TARGET_LINT_CMD")
+		if err != nil {
+			return c.RefuseErr(err)
+		}
+		m, err := spawn.RunMerged(spawn.Cmd{Program: prog, Args: lintCmd[1:], Dir: c.Dir, Env: env})
+		if err != nil {
+			return c.RefuseErr(err)
+		}
+		if !m.Succeeded() {
+			r.Add(relay("lint", strings.Join(lintCmd, " "), m.ReportedCode(), m.Output()))
+		}
+	}
+	if r.Failed() {
+		return r.Done("")
+	}
+	// assertion F: a green run with no untracked file under the module is recorded.
+	if !untracked {
+		if err := walk.EnsureTmpDir(tmp, c.Dir); err == nil {
+			_ = os.WriteFile(local, []byte(key), 0o644)
+		}
+	}
+	return r.Done(fmt.Sprintf("go vet, go test and %d fixture suites green over source stamp %.12s with %s", suites, stamp, toolchain))
+}
+
+// armRun runs one go arm in the module and reports its failure.
+func armRun(c *gate.Context, r *gate.Report, class, dir string, env []string, prog spawn.Program, label string, args ...string) {
+	m, err := spawn.RunMerged(spawn.Cmd{Program: prog, Args: args, Dir: dir, Env: env})
+	if err != nil {
+		r.Add(gate.Finding{Class: "arm-go", Msg: fmt.Sprintf("%s could not run: %v", label, err)})
+		return
+	}
+	if !m.Succeeded() {
+		r.Add(relay(class, label, m.ReportedCode(), m.Output()))
+	}
+}
+
+// relay is a failed arm's finding: its command and status, then its
+// merged output indented beneath.
+func relay(class, label string, code int, out []byte) gate.Finding {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s failed (exit %d):", label, code)
+	for _, l := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
+		b.WriteString("\n    " + l)
+	}
+	return gate.Finding{Class: class, Text: b.String()}
+}
+
+// suiteArm runs --run-gate-tests over every fixture suite the registry
+// derives, skipping one whose tests dir holds the run directory (re-entry
+// would recurse). It answers how many suites ran.
+func suiteArm(c *gate.Context, r *gate.Report, env []string) (int, error) {
+	suites, err := registry.FixtureSuites(runFS{c}, c.KitRoots, c.GatesDir)
+	if err != nil {
+		return 0, err
+	}
+	if len(suites) == 0 {
+		return 0, nil
+	}
+	bin, err := c.Knobs.Scalar("GATE_SDK_NATIVE_BIN")
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, s := range suites {
+		tests := runPath(c, s.TestsDir)
+		if c.Dir == tests || strings.HasPrefix(c.Dir, tests+"/") {
+			continue
+		}
+		args := []string{"--run-gate-tests", s.TestsDir}
+		if s.ChecksDir != "" {
+			args = append(args, s.ChecksDir)
+		}
+		n++
+		m, err := spawn.RunMerged(spawn.Cmd{Program: spawn.At(runPath(c, bin)), Args: args, Dir: c.Dir, Env: env})
+		if err != nil {
+			r.Add(gate.Finding{Class: "arm-go", Msg: fmt.Sprintf("fixture suite %s could not run: %v", s.Name, err)})
+			continue
+		}
+		if !m.Succeeded() {
+			r.Add(relay("suite", "gates "+strings.Join(args, " "), m.ReportedCode(), m.Output()))
+		}
+	}
+	return n, nil
+}
+
+// armEnv is every arm's environment: this process's, less git's
+// repository locators.
+func armEnv(_ *gate.Context) []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		drop := false
+		for _, l := range gitRepoLocators {
+			drop = drop || k == l
+		}
+		if !drop {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// withoutKnobs drops every GATE_SDK_ value, so the module's own tests run
+// as they do from a plain shell, never under the battery's configuration.
+func withoutKnobs(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "GATE_SDK_") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// untrackedUnder reports whether the module holds an untracked,
+// unignored file: such a tree never answers from the record.
+func untrackedUnder(dir string, env []string) (bool, error) {
+	done, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: []string{"ls-files", "-z", "--others", "--exclude-standard", "--", "."}, Dir: dir, Env: env})
+	if err != nil {
+		return false, err
+	}
+	out, ok := done.Stdout()
+	if !ok {
+		rep, _ := done.FailureReport()
+		return false, fmt.Errorf("%s", rep)
+	}
+	return len(out) > 0, nil
+}
+
+// recordName names the green record of one module root.
+func recordName(crate string) string {
+	sum := sha256.Sum256([]byte(crate))
+	return "crate-arms-" + hex.EncodeToString(sum[:6]) + ".green"
+}
+
+// recordPlaces answers where a green record is looked up: the local
+// scratch dir, then, in a linked worktree, the main checkout's.
+func recordPlaces(c *gate.Context, local, tmp, record string, env []string) []string {
+	places := []string{local}
+	if main, ok := walk.MainCheckoutRoot(c.Dir, env); ok && !walk.PathRoot(walk.CrossArg(tmp)) {
+		places = append(places, walk.Child(walk.Child(main, tmp), record))
+	}
+	return places
+}

@@ -1,0 +1,88 @@
+package gates
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gate-sdk/gates/internal/gate/gatetest"
+)
+
+// crateRepo makes a repository holding a minimal green module.
+func crateRepo(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod":      "module example.invalid/m\n\ngo 1.22\n",
+		"m.go":        "// Package m is green.\npackage m\n\n// One answers 1.\nfunc One() int { return 1 }\n",
+		"m_test.go":   "package m\n\nimport \"testing\"\n\nfunc TestOne(t *testing.T) {\n\tif One() != 1 {\n\t\tt.Fatal(\"not one\")\n\t}\n}\n",
+		".gitignore":  ".tmp/\n",
+		"scripts/.ok": "",
+	}
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	return dir
+}
+
+// TestCrateArmsCache holds the record's rule: a green run writes it, the
+// same key answers from it, an edit misses, and an untracked file under
+// the module never hits.
+func TestCrateArmsCache(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go on PATH")
+	}
+	dir := crateRepo(t)
+	knobs := gatetest.Knobs{"GATE_SDK_NATIVE_CRATE": ".", "GATE_SDK_TMP_DIR": ".tmp"}
+	env := map[string]string{"PATH": os.Getenv("PATH")}
+	run := func() gatetest.Run {
+		t.Helper()
+		return gatetest.Exec(checkCrateArms, "check-crate-arms", dir, &gatetest.Tree{}, knobs, env)
+	}
+	first := run()
+	if first.Code != 0 || strings.Contains(first.Stdout, "cached") {
+		t.Fatalf("first run: %d %q %q", first.Code, first.Stdout, first.Stderr)
+	}
+	if again := run(); again.Code != 0 || !strings.Contains(again.Stdout, "CRATE-ARMS: clean (cached: ") {
+		t.Fatalf("second run did not answer from the record: %q", again.Stdout)
+	}
+	// A content edit moves the stamp: the arms run again, and red.
+	if err := os.WriteFile(filepath.Join(dir, "m.go"), []byte("// Package m is red.\npackage m\n\n// One answers 2.\nfunc One() int { return 2 }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if red := run(); red.Code != 1 || !strings.Contains(red.Stdout, "go test -count=1 -vet=off ./... failed") {
+		t.Fatalf("an edit answered %d %q", red.Code, red.Stdout)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "m.go"), []byte("// Package m is green.\npackage m\n\n// One answers 1.\nfunc One() int { return 1 }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if back := run(); !strings.Contains(back.Stdout, "cached") {
+		t.Fatalf("the restored tree missed its record: %q", back.Stdout)
+	}
+	// An untracked file: never from the record.
+	if err := os.WriteFile(filepath.Join(dir, "extra.go"), []byte("package m\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if un := run(); un.Code != 0 || strings.Contains(un.Stdout, "cached") {
+		t.Fatalf("an untracked file hit the cache: %q", un.Stdout)
+	}
+	// No module: clean, naming it.
+	if none := gatetest.Exec(checkCrateArms, "check-crate-arms", t.TempDir(), &gatetest.Tree{}, knobs, env); none.Code != 0 || !strings.Contains(none.Stdout, "no Go module at .") {
+		t.Fatalf("no module: %d %q", none.Code, none.Stdout)
+	}
+}

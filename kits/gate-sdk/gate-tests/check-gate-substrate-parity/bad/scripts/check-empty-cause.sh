@@ -1,0 +1,4 @@
+#!/usr/bin/env bash
+# graph: couples=*.md dir=one valve=none tier=precommit
+# spec: SPEC.md §check-reader — a permanent disposition with no cause
+# no-port:

@@ -1,0 +1,2 @@
+// graph: couples=*.md dir=one valve=none tier=precommit
+fn rule() {}

@@ -1,0 +1,3 @@
+module example.invalid/cratebad
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.invalid/crategood
+
+go 1.22
