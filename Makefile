@@ -4,7 +4,7 @@ BIN     := bin/gates
 STAMP   := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 LDFLAGS := -s -w -X github.com/gate-sdk/gates/internal/cli.sourceStamp=$(STAMP)
 
-.PHONY: build test tools unit gates fixtures bench demo vet fmt clean
+.PHONY: build test tools unit gates fixtures bench demo vet fmt clean kit-manifest release print-ldflags
 
 build:
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/gates
@@ -45,3 +45,12 @@ demo: tools build
 
 clean:
 	rm -rf bin .tmp
+
+# kit-manifest: rewrite the list of the kit's tracked files and modes that
+# the binary vendors from (kits/<kit>.manifest); a unit test holds it to
+# the index, so run this after adding, removing or chmod-ing a kit file.
+kit-manifest:
+	@for k in $$(cd kits && ls -d */ | tr -d /); do \
+	  git ls-files -s -z -- kits/$$k | tr '\0' '\n' | \
+	  sed "s#^\([0-9]*\) [0-9a-f]* [0-9]	kits/$$k/#\1 #" >kits/$$k.manifest; \
+	done

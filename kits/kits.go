@@ -9,6 +9,7 @@ package kits
 
 import (
 	"embed"
+	"fmt"
 	"io/fs"
 	"path"
 	"sort"
@@ -73,4 +74,94 @@ func Descriptor(name string) (path string, data []byte, ok bool) {
 		return "", nil, false
 	}
 	return matches[0], data, true
+}
+
+// The vendorable copy of every kit root, carried so `gates init` can vendor
+// a kit with no network and no checkout. The embed takes whatever the
+// directory holds when the binary is built, scratch included, so the files
+// a vendoring writes are the ones Manifest lists, never the embed's own
+// listing.
+//
+//go:embed all:gate-sdk
+var kitTrees embed.FS
+
+// manifestSuffix names the tracked list of one kit root's files with their git
+// modes, "<mode> <path>" per line, path relative to the kit root. A unit
+// test holds it equal to `git ls-files -s`, and `make kit-manifest`
+// rewrites it.
+const manifestSuffix = ".manifest"
+
+//go:embed *.manifest
+var manifests embed.FS
+
+// File is one file of a vendorable kit.
+type File struct {
+	Path string // relative to the kit root, slash-separated
+	Exec bool   // tracked 100755
+	Data []byte
+}
+
+// Tree answers the files of kit in manifest order. A manifest line whose
+// file the embed does not carry, or a malformed line, is an error: the
+// binary was built from a tree whose manifest is stale.
+func Tree(kit string) ([]File, error) {
+	raw, err := manifests.ReadFile(kit + manifestSuffix)
+	if err != nil {
+		return nil, fmt.Errorf("this binary carries no manifest for kit %q: %w", kit, err)
+	}
+	entries, err := ParseManifest(kit+manifestSuffix, raw)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]File, 0, len(entries))
+	for _, e := range entries {
+		data, err := kitTrees.ReadFile(path.Join(kit, e.Path))
+		if err != nil {
+			return nil, fmt.Errorf("kits/%s%s lists %s, which this binary does not carry; rebuild after `make kit-manifest`", kit, manifestSuffix, e.Path)
+		}
+		out = append(out, File{Path: e.Path, Exec: e.Exec, Data: data})
+	}
+	return out, nil
+}
+
+// Entry is one manifest line.
+type Entry struct {
+	Path string
+	Exec bool
+}
+
+// ParseManifest reads a kit manifest: "<mode> <path>" per line, the mode
+// 100644 or 100755, the path relative and clean. name labels refusals.
+func ParseManifest(name string, raw []byte) ([]Entry, error) {
+	var out []Entry
+	for i, line := range strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n") {
+		if line == "" {
+			continue
+		}
+		mode, p, ok := strings.Cut(line, " ")
+		if !ok || (mode != "100644" && mode != "100755") || p == "" || path.Clean(p) != p || strings.HasPrefix(p, "../") || path.IsAbs(p) {
+			return nil, fmt.Errorf("%s:%d: not a \"<100644|100755> <relative path>\" line: %q", name, i+1, line)
+		}
+		out = append(out, Entry{Path: p, Exec: mode == "100755"})
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: lists no file", name)
+	}
+	return out, nil
+}
+
+// Vendorable answers the kits this binary can vendor, gate-sdk first.
+func Vendorable() []string {
+	names, _ := fs.Glob(manifests, "*"+manifestSuffix)
+	var out []string
+	for _, n := range names {
+		out = append(out, strings.TrimSuffix(n, manifestSuffix))
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if (out[i] == Core) != (out[j] == Core) {
+			return out[i] == Core
+		}
+		return out[i] < out[j]
+	})
+	return out
 }

@@ -1,0 +1,3 @@
+package cli
+
+func runDoctor(s *Session, args []string) int { return 0 }
