@@ -52,7 +52,7 @@ type InitWorld struct {
 	// Env reads the process environment.
 	Env func(string) (string, bool)
 	// Self answers the bytes of the running binary and its source stamp.
-	Self func() ([]byte, error)
+	Self  func() ([]byte, error)
 	Stamp string
 	// Tracked lists the tracked paths relative to Top.
 	Tracked func() ([]string, error)
