@@ -54,3 +54,15 @@ kit-manifest:
 	  git ls-files -s -z -- kits/$$k | tr '\0' '\n' | \
 	  sed "s#^\([0-9]*\) [0-9a-f]* [0-9]	kits/$$k/#\1 #" >kits/$$k.manifest; \
 	done
+
+# release: one artifact and .sha256 sidecar per targets.list line, under
+# RELEASE_DIR/<os>/<arch>/, built by the kit's build script with the same
+# LDFLAGS as `build`. Then `bin/gates --pack-installer out/` packs them.
+RELEASE_DIR ?= .tmp/release
+release:
+	@set -e; for t in $$(sed -e 's/#.*//' targets.list); do \
+	  GATES_LDFLAGS='$(LDFLAGS)' GATE_SDK_PAYLOAD_ARTIFACTS='$(RELEASE_DIR)' bash kits/gate-sdk/bin/build-native.sh --target $$t; \
+	done
+
+print-ldflags:
+	@echo '$(LDFLAGS)'
