@@ -13,7 +13,7 @@ build:
 # every fixture suite of the tree, and the project's own battery over itself.
 test: tools fmt vet unit build fixtures gates
 
-# tools: shellcheck and gawk, installed with apt-get when missing.
+# tools: shellcheck, gawk and dash, installed with apt-get when missing.
 tools:
 	bash .ci/tools
 

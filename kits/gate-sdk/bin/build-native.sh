@@ -57,7 +57,7 @@ if [ -n "$BN_TARGET" ]; then
 	goarch="${BN_TARGET#*/}"
 	arts="${GATE_SDK_PAYLOAD_ARTIFACTS:-.tmp/release}"
 	outdir="$arts/$goos/$goarch"
-	out="$outdir/gates$(gate_exe_suffix "$goos")"
+	out="$outdir/gates$(gate_exe_suffix "$BN_TARGET")"
 	rm -rf "$outdir"
 	mkdir -p "$outdir" || exit 2
 else
