@@ -97,3 +97,18 @@ func TestTreeRefusesUnknownKit(t *testing.T) {
 		t.Fatal("Tree accepted a kit the binary does not carry")
 	}
 }
+
+func FuzzParseManifest(f *testing.F) {
+	f.Add([]byte("100644 a\n100755 bin/x.sh\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		es, err := ParseManifest("m", data)
+		if err != nil {
+			return
+		}
+		for _, e := range es {
+			if e.Path == "" || strings.HasPrefix(e.Path, "/") || strings.HasPrefix(e.Path, "../") {
+				t.Fatalf("accepted %q", e.Path)
+			}
+		}
+	})
+}

@@ -107,7 +107,7 @@ func Pack(in PackInput) error {
 	if err != nil {
 		return err
 	}
-	// assertion D: one verified artifact per roster line, or no payload.
+	// assertion A: one verified artifact per roster line, or no payload.
 	var arts []Artifact
 	var missing []string
 	for _, t := range targets {
@@ -146,7 +146,7 @@ func Pack(in PackInput) error {
 			return fmt.Errorf("cannot place the license: %v", err)
 		}
 	}
-	// assertion E: modes are set here, absolutely, whatever the transport kept.
+	// assertion B: modes are set here, absolutely, whatever the transport kept.
 	for _, a := range arts {
 		to := walk.Child(walk.Child(dest, "artifact"), a.Target.String())
 		if err := os.MkdirAll(to, 0o755); err != nil {
