@@ -139,7 +139,7 @@ func ParseManifest(name string, raw []byte) ([]Entry, error) {
 			continue
 		}
 		mode, p, ok := strings.Cut(line, " ")
-		if !ok || (mode != "100644" && mode != "100755") || p == "" || path.Clean(p) != p || strings.HasPrefix(p, "../") || path.IsAbs(p) {
+		if !ok || (mode != "100644" && mode != "100755") || p == "" || path.Clean(p) != p || strings.HasPrefix(p, "../") || strings.HasPrefix(p, "/") {
 			return nil, fmt.Errorf("%s:%d: not a \"<100644|100755> <relative path>\" line: %q", name, i+1, line)
 		}
 		out = append(out, Entry{Path: p, Exec: mode == "100755"})

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/registry"
+	"github.com/gate-sdk/gates/internal/walk"
 	"github.com/gate-sdk/gates/kits"
 )
 
@@ -145,7 +146,7 @@ func refusef(format string, a ...any) error { return refuse{msg: fmt.Sprintf(for
 // repoPath checks a knob value names a path inside the repository.
 func repoPath(knob, v string) (string, error) {
 	c := path.Clean(strings.ReplaceAll(v, "\\", "/"))
-	if v == "" || path.IsAbs(c) || c == "." || c == ".." || strings.HasPrefix(c, "../") || c == ".git" || strings.HasPrefix(c, ".git/") || (len(c) > 1 && c[1] == ':') {
+	if v == "" || walk.PathRoot(c) || c == "." || c == ".." || strings.HasPrefix(c, "../") || c == ".git" || strings.HasPrefix(c, ".git/") || (len(c) > 1 && c[1] == ':') {
 		return "", refusef("init: %s=%q does not name a path inside the repository; init writes only there", knob, v)
 	}
 	return c, nil
