@@ -9,7 +9,6 @@ import (
 	"github.com/gate-sdk/gates/internal/payload"
 	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/spawn"
-	"github.com/gate-sdk/gates/internal/walk"
 )
 
 // doctorKnobs are the knobs doctor reads beyond the arming knobs the
@@ -18,27 +17,18 @@ var doctorKnobs = []string{"GATE_SDK_GATES_DIR", "GATE_SDK_KIT_DIRS", "GATE_SDK_
 
 // runDoctor is `gates doctor`.
 func runDoctor(s *Session, args []string) int {
-	for _, a := range args {
-		if a == "-h" || a == "--help" {
-			fmt.Fprintln(s.Stdout, payload.DoctorUsage)
-			return 0
+	return readableCommand(s, args, payload.DoctorUsage, func() int {
+		w, err := s.doctorWorld()
+		if err != nil {
+			fmt.Fprintf(s.Stderr, "doctor: %v\n", err)
+			return 2
 		}
-	}
-	w, err := s.doctorWorld()
-	if err != nil {
-		fmt.Fprintf(s.Stderr, "doctor: %v\n", err)
-		return 2
-	}
-	return payload.RunDoctor(args, w)
+		return payload.RunDoctor(args, w)
+	})
 }
 
 func (s *Session) doctorWorld() (*payload.DoctorWorld, error) {
-	top, err := s.Top()
-	if err != nil {
-		return nil, err
-	}
-	top = walk.NormalizeAbs(top)
-	set, err := s.Knobs()
+	top, set, err := s.repoKnobs()
 	if err != nil {
 		return nil, err
 	}

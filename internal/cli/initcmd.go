@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/githook"
+	"github.com/gate-sdk/gates/internal/knob"
 	"github.com/gate-sdk/gates/internal/payload"
 	"github.com/gate-sdk/gates/internal/repo"
 	"github.com/gate-sdk/gates/internal/spawn"
@@ -22,30 +23,47 @@ var initKnobs = []string{"GATE_SDK_ROOT", "GATE_SDK_GATES_DIR", "GATE_SDK_NATIVE
 
 // runInit is `gates init`: the vendoring from the kit this binary carries.
 func runInit(s *Session, args []string) int {
+	return readableCommand(s, args, payload.InitUsage, func() int {
+		w, err := s.initWorld()
+		if err != nil {
+			fmt.Fprintf(s.Stderr, "init: %v\n", err)
+			return 2
+		}
+		return payload.RunInit(args, w)
+	})
+}
+
+// readableCommand serves a readable command's help, usage on stdout at
+// exit 0 wherever -h or --help stands, and otherwise runs it.
+func readableCommand(s *Session, args []string, usage string, run func() int) int {
 	for _, a := range args {
 		if a == "-h" || a == "--help" {
-			fmt.Fprintln(s.Stdout, payload.InitUsage)
+			fmt.Fprintln(s.Stdout, usage)
 			return 0
 		}
 	}
-	w, err := s.initWorld()
+	return run()
+}
+
+// repoKnobs answers the repository's toplevel, in the module's dialect,
+// and the knob set: what init and doctor both start from.
+func (s *Session) repoKnobs() (string, *knob.Set, error) {
+	top, err := s.Top()
 	if err != nil {
-		fmt.Fprintf(s.Stderr, "init: %v\n", err)
-		return 2
+		return "", nil, err
 	}
-	return payload.RunInit(args, w)
+	set, err := s.Knobs()
+	if err != nil {
+		return "", nil, err
+	}
+	return walk.NormalizeAbs(top), set, nil
 }
 
 // initWorld wires init to the session: knobs, the tracked listing, the
 // running image, a probe that runs one gate as a child of this build, and
 // the clone's hook configuration.
 func (s *Session) initWorld() (*payload.InitWorld, error) {
-	top, err := s.Top()
-	if err != nil {
-		return nil, err
-	}
-	top = walk.NormalizeAbs(top)
-	set, err := s.Knobs()
+	top, set, err := s.repoKnobs()
 	if err != nil {
 		return nil, err
 	}

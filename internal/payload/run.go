@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -318,20 +319,11 @@ func mkParents(top, rel string, l *Lock) error {
 		if err := os.Mkdir(joinTop(top, missing[i]), 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 			return fmt.Errorf("init: cannot create %s: %v", missing[i], err)
 		}
-		if l != nil && !contains(l.Dirs, missing[i]) {
+		if l != nil && !slices.Contains(l.Dirs, missing[i]) {
 			l.Dirs = append(l.Dirs, missing[i])
 		}
 	}
 	return nil
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // writeTracked writes data at rel through a sibling temporary file and a
