@@ -322,7 +322,9 @@ func TestMsgPatternsTemplateCleanOnThisRepository(t *testing.T) {
 	}
 	out := git(t, top, "ls-files", "-z")
 	c := &gate.Context{Dir: top}
-	prune, _ := pruneSet(&gate.Context{Knobs: gatetest.Knobs{"GATE_SDK_PRUNE_DIRS": defaultPrune}})
+	// The repository's own knob file prunes testdata/ (deliberately broken
+	// corpora and recorded outputs), so the scan prunes it too.
+	prune, _ := pruneSet(&gate.Context{Knobs: gatetest.Knobs{"GATE_SDK_PRUNE_DIRS": defaultPrune, "GATE_SDK_PRUNE_EXTRA_DIRS": "testdata"}})
 	scanned, hits := 0, 0
 	for _, p := range strings.Split(out, "\x00") {
 		if p == "" || prune.PathPruned(p) {
