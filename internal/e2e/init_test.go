@@ -390,6 +390,18 @@ func buildRelease(t *testing.T) release {
 		}
 		rel := release{arts: filepath.Join(base, "arts"), payload: filepath.Join(base, "payload"), tarball: filepath.Join(base, "payload.tar.gz"), target: hostTarget()}
 		env := baseEnv(t, "GATE_SDK_PAYLOAD_ARTIFACTS="+rel.arts, "GATE_SDK_NATIVE_TARGETS_FILE="+filepath.Join(base, "targets.list"))
+		// baseEnv moves HOME; keep the caller's Go caches, or the build
+		// starts cold.
+		goenv, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPATH").Output()
+		if err != nil {
+			releaseErr = "go env: " + err.Error()
+			return
+		}
+		for i, k := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
+			if v := strings.Split(strings.TrimSpace(string(goenv)), "\n"); i < len(v) {
+				env = append(env, k+"="+v[i])
+			}
+		}
 		if err := os.WriteFile(filepath.Join(base, "targets.list"), []byte("# host only\n"+rel.target+"\n"), 0o644); err != nil {
 			releaseErr = err.Error()
 			return
