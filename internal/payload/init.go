@@ -114,7 +114,6 @@ type Plan struct {
 	appends  []appendLines
 	// on-surface gates to probe, and the registry's fixed head.
 	zero, onSurface []gateDecl
-	workflowDir     string
 }
 
 // Add plans a file. A seeder calls it for each file it contributes.
@@ -175,9 +174,6 @@ func BuildPlan(w *InitWorld) (*Plan, error) {
 		return nil, err
 	}
 	if p.Bin, err = w.knobPath("GATE_SDK_NATIVE_BIN"); err != nil {
-		return nil, err
-	}
-	if p.workflowDir, err = w.knobPath("GATE_SDK_WORKFLOW_DIR"); err != nil {
 		return nil, err
 	}
 	withhold, err := w.Knob("GATE_SDK_PAYLOAD_WITHHOLD")

@@ -249,18 +249,14 @@ func registryBody(w *InitWorld, p *Plan) ([]byte, []string) {
 		// assertion B: an on-surface gate registers only where the tree init
 		// leaves is green under it; otherwise it is named with the reason.
 		reason := ""
-		if g.name == "check-workflow-tiering" && !isDir(joinTop(w.Top, p.workflowDir)) {
-			reason = "the repository has no " + p.workflowDir + "/ directory"
-		} else {
-			code, out, err := w.Probe(g.name)
-			switch {
-			case err != nil:
-				reason = "could not be probed: " + err.Error()
-			case code == 1:
-				reason = fmt.Sprintf("reds on the tree as init found it (%d finding lines); fix them, then register it", findingLines(out))
-			case code != 0:
-				reason = "cannot run on this tree yet: " + firstLine(out)
-			}
+		code, out, err := w.Probe(g.name)
+		switch {
+		case err != nil:
+			reason = "could not be probed: " + err.Error()
+		case code == 1:
+			reason = fmt.Sprintf("reds on the tree as init found it (%d finding lines); fix them, then register it", findingLines(out))
+		case code != 0:
+			reason = "cannot run on this tree yet: " + firstLine(out)
 		}
 		if reason == "" {
 			b.WriteString(g.name + "\n")
