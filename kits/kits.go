@@ -113,8 +113,14 @@ func Tree(kit string) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A directory holding a go.mod is another Go module, which go:embed
+	// cannot carry: its files are answered by NestedModules, not here.
+	nested := nestedModules(entries)
 	out := make([]File, 0, len(entries))
 	for _, e := range entries {
+		if underAny(e.Path, nested) {
+			continue
+		}
 		data, err := kitTrees.ReadFile(path.Join(kit, e.Path))
 		if err != nil {
 			return nil, fmt.Errorf("kits/%s%s lists %s, which this binary does not carry; rebuild after `make kit-manifest`", kit, manifestSuffix, e.Path)
@@ -164,4 +170,38 @@ func Vendorable() []string {
 		return out[i] < out[j]
 	})
 	return out
+}
+
+// NestedModules answers the kit directories (kit-relative) that hold a
+// go.mod of their own: fixture cases that are Go modules, which the embed
+// cannot carry, so `gates init` names them rather than vendoring them.
+func NestedModules(kit string) ([]string, error) {
+	raw, err := manifests.ReadFile(kit + manifestSuffix)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := ParseManifest(kit+manifestSuffix, raw)
+	if err != nil {
+		return nil, err
+	}
+	return nestedModules(entries), nil
+}
+
+func nestedModules(entries []Entry) []string {
+	var out []string
+	for _, e := range entries {
+		if path.Base(e.Path) == "go.mod" && path.Dir(e.Path) != "." {
+			out = append(out, path.Dir(e.Path))
+		}
+	}
+	return out
+}
+
+func underAny(p string, dirs []string) bool {
+	for _, d := range dirs {
+		if strings.HasPrefix(p, d+"/") {
+			return true
+		}
+	}
+	return false
 }

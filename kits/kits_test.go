@@ -74,8 +74,19 @@ func TestManifestMatchesIndex(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(files) != len(want) {
-			t.Errorf("Tree(%s) answers %d files, the index %d", kit, len(files), len(want))
+		nested, err := NestedModules(kit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		skipped := 0
+		for _, w := range want {
+			_, p, _ := strings.Cut(w, " ")
+			if underAny(p, nested) {
+				skipped++
+			}
+		}
+		if len(files)+skipped != len(want) {
+			t.Errorf("Tree(%s) answers %d files and %d in nested modules, the index %d", kit, len(files), skipped, len(want))
 		}
 	}
 }

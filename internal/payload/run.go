@@ -132,6 +132,15 @@ func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks bool) (int,
 		fmt.Fprintf(w.Stdout, "init: appended %d lines to %s\n", len(need), a.path)
 	}
 	if registryStep != nil {
+		// The probes run against a provisional registry naming every
+		// candidate, since some gates read the registry itself.
+		var all strings.Builder
+		for _, g := range append(append([]gateDecl(nil), p.zero...), p.onSurface...) {
+			all.WriteString(g.name + "\n")
+		}
+		if err := writeTracked(w.Top, registryStep.path, []byte(all.String()), false, next); err != nil {
+			return 2, err
+		}
 		body, registered := registryBody(w, p)
 		if err := writeTracked(w.Top, registryStep.path, body, false, next); err != nil {
 			return 2, err
@@ -142,6 +151,9 @@ func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks bool) (int,
 	}
 	if wrote[classKit] > 0 {
 		fmt.Fprintf(w.Stdout, "init: vendored %d files of %s into %s/\n", wrote[classKit], kits.Core, p.KitRoot)
+		if nested, _ := kits.NestedModules(kits.Core); len(nested) > 0 {
+			fmt.Fprintf(w.Stdout, "init: note: %d fixture cases are Go modules of their own, which a Go binary cannot embed, so they were not vendored (the release payload carries them): %s\n", len(nested), strings.Join(nested, " "))
+		}
 	}
 	if wrote[classKit] > 0 || lock == nil {
 		next.KitVersion = w.Stamp
@@ -238,33 +250,32 @@ func registryBody(w *InitWorld, p *Plan) ([]byte, []string) {
 		"# Seeded by `gates init`; the file is yours. `gates doctor` names the gates\n" +
 		"# that assert nothing yet and the knob that arms each.\n" +
 		"# Zero-config: nothing they can red on is a rule you have not chosen.\n")
-	var reg []string
-	for _, g := range p.zero {
-		b.WriteString(g.name + "\n")
-		reg = append(reg, g.name)
+	var reg, left []string
+	probe := func(gs []gateDecl, class string) {
+		for _, g := range gs {
+			// assertion B: a gate registers only where the tree init leaves
+			// is green under it; otherwise it is named with the reason.
+			reason := ""
+			code, out, err := w.Probe(g.name)
+			switch {
+			case err != nil:
+				reason = "could not be probed: " + err.Error()
+			case code == 1:
+				reason = fmt.Sprintf("reds on the tree as init found it (%d finding lines); fix them, then register it", findingLines(out))
+			case code != 0:
+				reason = "cannot run on this tree yet: " + firstLine(out)
+			}
+			if reason == "" {
+				b.WriteString(g.name + "\n")
+				reg = append(reg, g.name)
+			} else {
+				left = append(left, "# unregistered: "+g.name+" \u2014 "+class+": "+reason+"\n")
+			}
+		}
 	}
+	probe(p.zero, "zero-config")
 	b.WriteString("# On-surface: registered where this tree, as init found it, is green under them.\n")
-	var left []string
-	for _, g := range p.onSurface {
-		// assertion B: an on-surface gate registers only where the tree init
-		// leaves is green under it; otherwise it is named with the reason.
-		reason := ""
-		code, out, err := w.Probe(g.name)
-		switch {
-		case err != nil:
-			reason = "could not be probed: " + err.Error()
-		case code == 1:
-			reason = fmt.Sprintf("reds on the tree as init found it (%d finding lines); fix them, then register it", findingLines(out))
-		case code != 0:
-			reason = "cannot run on this tree yet: " + firstLine(out)
-		}
-		if reason == "" {
-			b.WriteString(g.name + "\n")
-			reg = append(reg, g.name)
-		} else {
-			left = append(left, "# unregistered: "+g.name+" \u2014 on-surface: "+reason+"\n")
-		}
-	}
+	probe(p.onSurface, "on-surface")
 	for _, l := range left {
 		b.WriteString(l)
 	}

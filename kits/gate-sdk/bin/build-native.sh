@@ -64,10 +64,11 @@ else
 	goos='' goarch=''
 	out="$(gate_native_bin)" || exit 2
 fi
-case $out in
-/*) abs_out="$out" ;;
-*) abs_out="$PWD/$out" ;;
-esac
+if gate_path_rooted "$out"; then
+	abs_out="$out"
+else
+	abs_out="$PWD/$out"
+fi
 
 (cd "$crate" && GOOS="${goos:-$(go env GOOS)}" GOARCH="${goarch:-$(go env GOARCH)}" CGO_ENABLED=0 \
 	go build -trimpath -ldflags "$ldflags" -o "$abs_out" "$@" ./cmd/gates)
