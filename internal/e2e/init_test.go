@@ -348,8 +348,8 @@ func TestDoctorNamesWhatIsDisarmed(t *testing.T) {
 	a.write("scripts/gate-sdk-config.knobs", a.read("scripts/gate-sdk-config.knobs")+"GATE_SDK_PORTABILITY_PATHS = docs\nGATE_SDK_JOB_REF_PATTERNS[] = ^main$\n")
 	a.must(binPath, "init", "--hooks")
 	r = a.runIn("", "bin/gates", "doctor")
-	if r.code != 0 || !strings.Contains(r.stdout, "DOCTOR: clean") {
-		t.Fatalf("doctor once armed: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	if r.code == 2 || strings.Contains(r.stdout, "disarmed: check-portability-floor") || !strings.Contains(r.stdout, "matching bin/gates") {
+		t.Fatalf("doctor once armed and hooked: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	// A placed hook that is not the binary any more is a finding.
 	hooks := strings.TrimSpace(a.must("git", "config", "core.hooksPath"))

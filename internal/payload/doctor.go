@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/gate-sdk/gates/internal/walk"
 )
 
 // DoctorUsage is `gates doctor`'s usage text.
@@ -191,10 +193,7 @@ func hookFindings(w *DoctorWorld) ([]string, error) {
 		fmt.Fprintf(w.Stdout, "doctor: note: the gates hooks are not placed in this clone (%s); `gates init --hooks` places them\n", state)
 		return nil, nil
 	}
-	bin := w.Bin
-	if !strings.HasPrefix(bin, "/") {
-		bin = joinTop(w.Top, bin)
-	}
+	bin := walk.AbsAgainst(w.Top, walk.CrossArg(w.Bin))
 	want, err := FileDigest(bin)
 	if err != nil {
 		return []string{fmt.Sprintf("hooks: placed, but the binary %s they copy is unreadable (%v); rebuild or re-install it, then `gates --install-hooks`", w.Bin, err)}, nil

@@ -49,8 +49,8 @@ src="$1"
 shift
 
 command -v git >/dev/null 2>&1 || die "git is not on PATH; git is the one program gates needs"
-git_top="$(git rev-parse --show-toplevel 2>/dev/null)" || die "$(pwd) is not inside a git repository; run the installer from the repository to install into"
-top="$(CDPATH='' cd -- "$git_top" && pwd -P)" || die "cannot enter the repository top $git_top"
+git rev-parse --show-toplevel >/dev/null 2>&1 || die "$(pwd) is not inside a git repository; run the installer from the repository to install into"
+top="$(cd "$(git rev-parse --show-toplevel)" && pwd -P)" || die "cannot enter the repository top"
 
 # sha256_of FILE — the file's lowercase hex sha256, with whichever hasher
 # the host has.
