@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -604,14 +603,19 @@ func TestCITemplateRunsInAClone(t *testing.T) {
 		if err != nil || len(runs) < 3 {
 			t.Fatalf("the seeded workflow's run: steps: %d, %v", len(runs), err)
 		}
-		env := baseEnv(t)
-		for _, k := range f.Env.Kids {
-			v := k.Value
-			if u, err := strconv.Unquote(v); err == nil {
-				v = u
+		envOf := func(e *workflow.Entry) []string {
+			var out []string
+			if e == nil {
+				return nil
 			}
-			env = append(env, k.Key+"="+v)
+			for _, k := range workflow.EnvKeys(e) {
+				if c := workflow.Child(e.Value, k); c != nil && c.Value != nil {
+					out = append(out, k+"="+c.Value.Value)
+				}
+			}
+			return out
 		}
+		env := append(baseEnv(t), envOf(f.Env)...)
 		ghEnv := filepath.Join(t.TempDir(), "github_env")
 		os.WriteFile(ghEnv, nil, 0o644)
 		env = append(env, "GATES_PAYLOAD="+rel.payload, "GITHUB_ENV="+ghEnv, "CI=true")
@@ -621,11 +625,7 @@ func TestCITemplateRunsInAClone(t *testing.T) {
 				t.Fatalf("step at line %d is not a bash step", r.Line)
 			}
 			stepEnv := append([]string(nil), env...)
-			if r.Step.Env != nil {
-				for _, k := range r.Step.Env.Kids {
-					stepEnv = append(stepEnv, k.Key+"="+k.Value)
-				}
-			}
+			stepEnv = append(stepEnv, envOf(r.Step.Env)...)
 			carried, _ := os.ReadFile(ghEnv)
 			for _, l := range strings.Split(string(carried), "\n") {
 				if l != "" {
