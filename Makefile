@@ -8,7 +8,7 @@ BIN     := bin/gates
 STAMP   := $(shell bash -c '. kits/gate-sdk/lib/gate.sh && gate_native_source_stamp .' 2>/dev/null)
 LDFLAGS := -s -w -X github.com/gate-sdk/gates/internal/cli.sourceStamp=$(STAMP)
 
-.PHONY: build test tools unit gates fixtures bench demo vet fmt clean
+.PHONY: build test tools unit gates fixtures bench demo vet fmt clean kit-manifest release print-ldflags
 
 build:
 	@test -n "$(STAMP)" || { echo "make build: cannot compute the source stamp (git ls-files or git hash-object failed here)" >&2; exit 2; }
@@ -20,7 +20,7 @@ build:
 # stamp and the toolchain, so an unchanged tree is not tested twice).
 test: tools fmt build gates
 
-# tools: shellcheck and gawk, installed with apt-get when missing.
+# tools: shellcheck, gawk and dash, installed with apt-get when missing.
 tools:
 	bash .ci/tools
 
@@ -52,3 +52,24 @@ demo: tools build
 
 clean:
 	rm -rf bin .tmp
+
+# kit-manifest: rewrite the list of the kit's tracked files and modes that
+# the binary vendors from (kits/<kit>.manifest); a unit test holds it to
+# the index, so run this after adding, removing or chmod-ing a kit file.
+kit-manifest:
+	@for k in $$(cd kits && ls -d */ | tr -d /); do \
+	  git ls-files -s -z -- kits/$$k | tr '\0' '\n' | \
+	  sed "s#^\([0-9]*\) [0-9a-f]* [0-9]	kits/$$k/#\1 #" >kits/$$k.manifest; \
+	done
+
+# release: one artifact and .sha256 sidecar per targets.list line, under
+# RELEASE_DIR/<os>/<arch>/, built by the kit's build script with the same
+# LDFLAGS as `build`. Then `bin/gates --pack-installer out/` packs them.
+RELEASE_DIR ?= .tmp/release
+release:
+	@set -e; for t in $$(sed -e 's/#.*//' targets.list); do \
+	  GATES_LDFLAGS='$(LDFLAGS)' GATE_SDK_PAYLOAD_ARTIFACTS='$(RELEASE_DIR)' bash kits/gate-sdk/bin/build-native.sh --target $$t; \
+	done
+
+print-ldflags:
+	@echo '$(LDFLAGS)'

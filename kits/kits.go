@@ -9,6 +9,7 @@ package kits
 
 import (
 	"embed"
+	"fmt"
 	"io/fs"
 	"path"
 	"sort"
@@ -73,4 +74,146 @@ func Descriptor(name string) (path string, data []byte, ok bool) {
 		return "", nil, false
 	}
 	return matches[0], data, true
+}
+
+// The vendorable copy of every kit root, carried so `gates init` can vendor
+// a kit with no network and no checkout. The embed takes whatever the
+// directory holds when the binary is built, scratch included, so the files
+// a vendoring writes are the ones Manifest lists, never the embed's own
+// listing.
+//
+//go:embed all:gate-sdk
+var kitTrees embed.FS
+
+// manifestSuffix names the tracked list of one kit root's files with their git
+// modes, "<mode> <path>" per line, path relative to the kit root. A unit
+// test holds it equal to `git ls-files -s`, and `make kit-manifest`
+// rewrites it.
+const manifestSuffix = ".manifest"
+
+//go:embed *.manifest
+var manifests embed.FS
+
+// File is one file of a vendorable kit.
+type File struct {
+	Path string // relative to the kit root, slash-separated
+	Exec bool   // tracked 100755
+	Data []byte
+}
+
+// Tree answers the files of kit in manifest order. A manifest line whose
+// file the embed does not carry, or a malformed line, is an error: the
+// binary was built from a tree whose manifest is stale.
+func Tree(kit string) ([]File, error) {
+	raw, err := manifests.ReadFile(kit + manifestSuffix)
+	if err != nil {
+		return nil, fmt.Errorf("this binary carries no manifest for kit %q: %w", kit, err)
+	}
+	entries, err := ParseManifest(kit+manifestSuffix, raw)
+	if err != nil {
+		return nil, err
+	}
+	// A directory holding a go.mod is another Go module, which go:embed
+	// cannot carry: its files are answered by NestedModules, not here.
+	nested := nestedModules(entries)
+	out := make([]File, 0, len(entries))
+	for _, e := range entries {
+		if underAny(e.Path, nested) {
+			continue
+		}
+		data, err := kitTrees.ReadFile(path.Join(kit, e.Path))
+		if err != nil {
+			return nil, fmt.Errorf("kits/%s%s lists %s, which this binary does not carry; rebuild after `make kit-manifest`", kit, manifestSuffix, e.Path)
+		}
+		out = append(out, File{Path: e.Path, Exec: e.Exec, Data: data})
+	}
+	return out, nil
+}
+
+// Entry is one manifest line.
+type Entry struct {
+	Path string
+	Exec bool
+}
+
+// ParseManifest reads a kit manifest: "<mode> <path>" per line, the mode
+// 100644 or 100755, the path relative and clean. name labels refusals.
+func ParseManifest(name string, raw []byte) ([]Entry, error) {
+	var out []Entry
+	for i, line := range strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n") {
+		if line == "" {
+			continue
+		}
+		mode, p, ok := strings.Cut(line, " ")
+		if !ok || (mode != "100644" && mode != "100755") || p == "" || path.Clean(p) != p || strings.HasPrefix(p, "../") || strings.HasPrefix(p, "/") {
+			return nil, fmt.Errorf("%s:%d: not a \"<100644|100755> <relative path>\" line: %q", name, i+1, line)
+		}
+		out = append(out, Entry{Path: p, Exec: mode == "100755"})
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: lists no file", name)
+	}
+	return out, nil
+}
+
+// Vendorable answers the kits this binary can vendor, gate-sdk first.
+func Vendorable() []string {
+	names, _ := fs.Glob(manifests, "*"+manifestSuffix)
+	var out []string
+	for _, n := range names {
+		out = append(out, strings.TrimSuffix(n, manifestSuffix))
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if (out[i] == Core) != (out[j] == Core) {
+			return out[i] == Core
+		}
+		return out[i] < out[j]
+	})
+	return out
+}
+
+// NestedModules answers the kit directories (kit-relative) that hold a
+// go.mod of their own: fixture cases that are Go modules, which the embed
+// cannot carry, so `gates init` names them rather than vendoring them.
+func NestedModules(kit string) ([]string, error) {
+	raw, err := manifests.ReadFile(kit + manifestSuffix)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := ParseManifest(kit+manifestSuffix, raw)
+	if err != nil {
+		return nil, err
+	}
+	return nestedModules(entries), nil
+}
+
+func nestedModules(entries []Entry) []string {
+	// A fixture case that is a module leaves its gate's pair incomplete,
+	// and the fixture runner refuses an incomplete pair, so the gate's
+	// whole fixture directory (and its .test.sh) stays out together.
+	seen := map[string]bool{}
+	var out []string
+	for _, e := range entries {
+		if path.Base(e.Path) != "go.mod" || path.Dir(e.Path) == "." {
+			continue
+		}
+		d := path.Dir(e.Path)
+		if parts := strings.SplitN(d, "/", 3); len(parts) >= 2 && parts[0] == "gate-tests" {
+			d = parts[0] + "/" + parts[1]
+		}
+		if !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func underAny(p string, dirs []string) bool {
+	for _, d := range dirs {
+		if strings.HasPrefix(p, d+"/") || p == d+".test.sh" {
+			return true
+		}
+	}
+	return false
 }

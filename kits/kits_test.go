@@ -2,6 +2,8 @@ package kits
 
 import (
 	"bytes"
+	"os/exec"
+	"strings"
 	"testing"
 )
 
@@ -46,4 +48,78 @@ func TestDescriptorIsEmbedded(t *testing.T) {
 	if _, _, ok := Descriptor("check-tree-term?"); ok {
 		t.Fatal("a glob metacharacter must not match every descriptor")
 	}
+}
+
+// The manifest is the index: same paths, same modes, for every kit.
+func TestManifestMatchesIndex(t *testing.T) {
+	for _, kit := range Vendorable() {
+		out, err := exec.Command("git", "ls-files", "-s", "-z", "--", kit).Output()
+		if err != nil {
+			t.Fatalf("git ls-files: %v", err)
+		}
+		var want []string
+		for _, rec := range strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00") {
+			meta, p, _ := strings.Cut(rec, "\t")
+			want = append(want, strings.Fields(meta)[0]+" "+strings.TrimPrefix(p, kit+"/"))
+		}
+		raw, err := manifests.ReadFile(kit + manifestSuffix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n")
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("kits/%s%s is stale against the index; run `make kit-manifest`", kit, manifestSuffix)
+		}
+		files, err := Tree(kit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nested, err := NestedModules(kit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		skipped := 0
+		for _, w := range want {
+			_, p, _ := strings.Cut(w, " ")
+			if underAny(p, nested) {
+				skipped++
+			}
+		}
+		if len(files)+skipped != len(want) {
+			t.Errorf("Tree(%s) answers %d files and %d in nested modules, the index %d", kit, len(files), skipped, len(want))
+		}
+	}
+}
+
+func TestParseManifestRefuses(t *testing.T) {
+	for _, bad := range []string{"", "100644\n", "120000 a\n", "100644 ../a\n", "100644 /a\n", "100644 a//b\n", "100644 ./a\n"} {
+		if _, err := ParseManifest("m", []byte(bad)); err == nil {
+			t.Errorf("ParseManifest(%q) accepted", bad)
+		}
+	}
+	e, err := ParseManifest("m", []byte("100755 bin/x.sh\n100644 a b\n"))
+	if err != nil || len(e) != 2 || !e[0].Exec || e[1].Exec || e[1].Path != "a b" {
+		t.Fatalf("got %+v %v", e, err)
+	}
+}
+
+func TestTreeRefusesUnknownKit(t *testing.T) {
+	if _, err := Tree("no-such-kit"); err == nil {
+		t.Fatal("Tree accepted a kit the binary does not carry")
+	}
+}
+
+func FuzzParseManifest(f *testing.F) {
+	f.Add([]byte("100644 a\n100755 bin/x.sh\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		es, err := ParseManifest("m", data)
+		if err != nil {
+			return
+		}
+		for _, e := range es {
+			if e.Path == "" || strings.HasPrefix(e.Path, "/") || strings.HasPrefix(e.Path, "../") {
+				t.Fatalf("accepted %q", e.Path)
+			}
+		}
+	})
 }

@@ -69,6 +69,9 @@ func armTable() []Arm {
 		// EVERY_HOOK_KNOB: the union of the member table's knob slices.
 		Knobs:  harness.EveryHookKnob(""),
 		Family: Run, FailOpen: true, Main: runHook})
+	arms = append(arms, Arm{Flag: "--pack-installer", Synopsis: "<out-dir | out.tar.gz>",
+		Summary: "assemble the installer payload: the kit roots at HEAD, one verified artifact per roster target, the roster, the installers",
+		Knobs:   packKnobs, Family: Run, Main: runPackInstaller})
 	arms = append(arms, laterArms()...)
 	arms = append(arms, graphArms()...)
 	sort.Slice(arms, func(i, j int) bool { return arms[i].Flag < arms[j].Flag })

@@ -26,6 +26,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/gate-sdk/gates/internal/payload"
 	"github.com/gate-sdk/gates/internal/spawn"
 	"github.com/gate-sdk/gates/internal/walk"
 )
@@ -187,73 +188,6 @@ func GateDescriptors(roots []string) (int, error) {
 	return n, nil
 }
 
-// PlaceArtifact copies from to to, making to's parents and keeping the
-// mode, so an executable lands executable.
-func PlaceArtifact(from, to string) error {
-	fi, err := os.Stat(from)
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(parentOf(to), 0o755); err != nil {
-		return err
-	}
-	return copyFile(from, to, fi.Mode().Perm())
-}
-
-func parentOf(p string) string {
-	if i := strings.LastIndexByte(p, '/'); i > 0 {
-		return p[:i]
-	}
-	return "."
-}
-
-func copyFile(from, to string, perm fs.FileMode) error {
-	in, err := os.Open(from)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
-	if err != nil {
-		return err
-	}
-	_, cerr := io.Copy(out, in)
-	if err := out.Close(); cerr == nil {
-		cerr = err
-	}
-	if cerr == nil {
-		cerr = os.Chmod(to, perm)
-	}
-	return cerr
-}
-
-// CopyTree copies the directory src to dst: files with their modes,
-// symbolic links as links.
-func CopyTree(src, dst string) error {
-	if err := os.MkdirAll(dst, 0o755); err != nil {
-		return err
-	}
-	return walk.Walk(src, walk.Options{}, func(rel string, d fs.DirEntry) error {
-		from, to := walk.Child(src, rel), walk.Child(dst, rel)
-		switch {
-		case d.Type()&fs.ModeSymlink != 0:
-			target, err := os.Readlink(from)
-			if err != nil {
-				return err
-			}
-			return os.Symlink(target, to)
-		case d.IsDir():
-			return os.MkdirAll(to, 0o755)
-		default:
-			fi, err := d.Info()
-			if err != nil {
-				return err
-			}
-			return copyFile(from, to, fi.Mode().Perm())
-		}
-	})
-}
-
 // Build makes the scratch consumer: git init, the seed commit, every root
 // copied in, the binary placed, each installer run in order, and the
 // installed baseline committed. The error is an *EnvError; the scratch
@@ -282,7 +216,7 @@ func (b Builder) Build(label string) (*Scratch, error) {
 	}
 	for _, r := range b.Roots {
 		name := baseName(r)
-		if err := CopyTree(r, walk.Child(s.Dir, name)); err != nil {
+		if err := payload.CopyTree(r, walk.Child(s.Dir, name)); err != nil {
 			return s, envErr("cannot vendor %s into the scratch: %v", r, err)
 		}
 		s.Kits = append(s.Kits, name)
@@ -313,7 +247,7 @@ func (b Builder) placeBinary(s *Scratch) error {
 	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
 		return envErr("the gates binary %s is absent or not executable in %s; build it (make build) or point GATE_SDK_NATIVE_BIN at it", b.HostBin, b.Host)
 	}
-	if err := PlaceArtifact(b.HostBin, s.Bin); err != nil {
+	if err := payload.PlaceArtifact(b.HostBin, s.Bin); err != nil {
 		return envErr("cannot place the gates binary in the scratch: %v", err)
 	}
 	return nil

@@ -10,6 +10,7 @@ package csmoke
 
 import (
 	"fmt"
+	"github.com/gate-sdk/gates/internal/payload"
 	"io"
 	"os"
 	"path"
@@ -130,11 +131,11 @@ func RunUpgrade(args []string, w UpgradeWorld) int {
 		if !ok {
 			continue // TO ships no such kit: the sync removes it
 		}
-		if err := CopyTree(src, dst); err != nil {
+		if err := payload.CopyTree(src, dst); err != nil {
 			return u.envFail("cannot vendor TO's %s: %v", kit, err)
 		}
 	}
-	if err := PlaceArtifact(toRef.bin, s.Bin); err != nil {
+	if err := payload.PlaceArtifact(toRef.bin, s.Bin); err != nil {
 		return u.envFail("cannot place TO's binary: %v", err)
 	}
 	// assertion D: the sync changes nothing outside the kit roots.

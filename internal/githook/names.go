@@ -19,7 +19,11 @@ func Served() []string { return []string{CommitMsg, PreCommit} }
 func IsServed(name string) bool { return name == PreCommit || name == CommitMsg }
 
 // ExeSuffix is the host's executable suffix: ".exe" on Windows, else "".
-func ExeSuffix() string { return exeSuffixFor(runtime.GOOS) }
+func ExeSuffix() string { return ExeSuffixFor(runtime.GOOS) }
+
+// ExeSuffixFor is the executable suffix of a build for goos, the target form
+// a cross build names its artifact by.
+func ExeSuffixFor(goos string) string { return exeSuffixFor(goos) }
 
 func exeSuffixFor(goos string) string {
 	if goos == "windows" {

@@ -79,13 +79,14 @@ _gate_join() {
 	esac
 }
 
-# gate_exe_suffix [TRIPLE] — the one spelling of the executable suffix:
-# prints .exe or nothing. A non-empty target triple answers for that target;
-# no argument (or an empty one) answers for the host.
+# gate_exe_suffix [TARGET] — the one spelling of the executable suffix:
+# prints .exe or nothing. A non-empty target, a Go <os>/<arch> pair
+# (windows/amd64) or a triple (x86_64-pc-windows-msvc), answers for that
+# target; no argument (or an empty one) answers for the host.
 # assertion G: the one spelling of .exe.
 gate_exe_suffix() {
 	if [ -n "${1-}" ]; then
-		case $1 in *-windows-*) printf '.exe\n' ;; *) printf '\n' ;; esac
+		case $1 in *-windows-* | windows/*) printf '.exe\n' ;; *) printf '\n' ;; esac
 		return 0
 	fi
 	case "$(uname -s 2>/dev/null)" in

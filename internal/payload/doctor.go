@@ -1,0 +1,223 @@
+package payload
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/gate-sdk/gates/internal/walk"
+)
+
+// DoctorUsage is `gates doctor`'s usage text.
+const DoctorUsage = `usage: gates doctor
+
+Names what keeps this install from doing what it appears to: each registered
+gate that asserts nothing yet with the knob that arms it, each program a
+registered gate starts that this host lacks, the state of the placed git
+hooks, and a vendored kit older or newer than the binary.
+Exit 0 nothing found, 1 findings, 2 the check could not run.`
+
+// DoctorMember is one registered gate as doctor reads it.
+type DoctorMember struct {
+	Name string
+	// ArmedBy is the declaration's knob list; Content marks the content
+	// form. Empty when the gate declares no arming knob.
+	ArmedBy []string
+	Content bool
+	// Programs are the programs the gate starts beyond git.
+	Programs []string
+}
+
+// DoctorWorld is what doctor reads.
+type DoctorWorld struct {
+	Top      string
+	Stdout   io.Writer
+	Stderr   io.Writer
+	Members  func() ([]DoctorMember, error)
+	Knob     func(name string) (string, error)
+	OnPath   func(program string) bool
+	Hooks    HookState
+	Bin      string // GATE_SDK_NATIVE_BIN, repo-relative or absolute
+	Stamp    string
+	LockPath string // repo-relative
+}
+
+// RunDoctor is `gates doctor`.
+func RunDoctor(args []string, w *DoctorWorld) int {
+	for _, a := range args {
+		if a == "-h" || a == "--help" {
+			fmt.Fprintln(w.Stdout, DoctorUsage)
+			return 0
+		}
+	}
+	if len(args) > 0 {
+		fmt.Fprintf(w.Stderr, "doctor: unexpected argument %q\n%s\n", args[0], DoctorUsage)
+		return 2
+	}
+	findings, err := doctor(w)
+	if err != nil {
+		fmt.Fprintf(w.Stderr, "doctor: %v\n", strings.TrimRight(err.Error(), "\n"))
+		return 2
+	}
+	if findings > 0 {
+		fmt.Fprintf(w.Stdout, "DOCTOR: %d finding(s)\n", findings)
+		return 1
+	}
+	fmt.Fprintln(w.Stdout, "DOCTOR: clean (every registered gate is armed, its programs present, the hooks and the kit match the binary)")
+	return 0
+}
+
+func doctor(w *DoctorWorld) (int, error) {
+	members, err := w.Members()
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	finding := func(format string, a ...any) {
+		n++
+		fmt.Fprintf(w.Stdout, "doctor: "+format+"\n", a...)
+	}
+	missing := map[string][]string{}
+	var order []string
+	for _, m := range members {
+		// assertion A: a registered gate whose arming knob is empty, or whose
+		// named files carry no live line, is named with the knob.
+		if len(m.ArmedBy) > 0 {
+			disarmed, err := isDisarmed(w, m)
+			if err != nil {
+				return 0, err
+			}
+			if disarmed != "" {
+				finding("disarmed: %s asserts nothing while %s; %s", m.Name, disarmed, armHint(m))
+			}
+		}
+		for _, p := range m.Programs {
+			if !w.OnPath(p) {
+				if missing[p] == nil {
+					order = append(order, p)
+				}
+				missing[p] = append(missing[p], m.Name)
+			}
+		}
+	}
+	// assertion B: a program a registered gate starts and the host lacks.
+	for _, p := range order {
+		finding("missing program: %s, which %s starts; install it with your package manager (the gate exits 2 without it)", p, strings.Join(missing[p], ", "))
+	}
+	hooks, err := hookFindings(w)
+	if err != nil {
+		return 0, err
+	}
+	for _, h := range hooks {
+		finding("%s", h)
+	}
+	// assertion D: the vendored kit's version against the binary's.
+	lock, err := ReadLock(joinTop(w.Top, w.LockPath), w.LockPath)
+	if err != nil {
+		return 0, err
+	}
+	switch {
+	case lock == nil:
+		fmt.Fprintf(w.Stdout, "doctor: note: no init lock at %s; the kit was not vendored by `gates init`, so its version is not recorded\n", w.LockPath)
+	case lock.KitVersion != w.Stamp:
+		finding("kit: %s/ was vendored by the build stamped %s, and this binary is %s; run `gates init` with the binary you mean to keep so the two match", lock.KitRoot, lock.KitVersion, w.Stamp)
+	}
+	return n, nil
+}
+
+func armHint(m DoctorMember) string {
+	if m.Content {
+		return "add patterns to the file " + strings.Join(m.ArmedBy, " / ") + " names"
+	}
+	return "set " + m.ArmedBy[0] + " in the gates directory's knob file to arm it"
+}
+
+// isDisarmed answers why m asserts nothing, or "" when it is armed. The
+// content form with no named file present renders nothing: a required
+// file's absence is the battery's refusal, not doctor's.
+func isDisarmed(w *DoctorWorld, m DoctorMember) (string, error) {
+	if !m.Content {
+		v, err := w.Knob(m.ArmedBy[0])
+		if err != nil {
+			return "", err
+		}
+		if strings.TrimSpace(v) == "" {
+			return m.ArmedBy[0] + " is empty", nil
+		}
+		return "", nil
+	}
+	var present []string
+	for _, k := range m.ArmedBy {
+		v, err := w.Knob(k)
+		if err != nil {
+			return "", err
+		}
+		for _, f := range strings.Fields(v) {
+			data, err := os.ReadFile(joinTop(w.Top, f))
+			if err != nil {
+				continue
+			}
+			present = append(present, f)
+			for _, l := range strings.Split(string(data), "\n") {
+				l = strings.TrimLeft(strings.TrimSuffix(l, "\r"), " \t")
+				if l != "" && !strings.HasPrefix(l, "#") {
+					return "", nil
+				}
+			}
+		}
+	}
+	if len(present) == 0 {
+		return "", nil
+	}
+	return strings.Join(present, " and ") + " carry no live line", nil
+}
+
+// hookFindings reads the clone's hook state: opted in or not, the placed
+// files present, and each placed hook the same bytes as the binary.
+func hookFindings(w *DoctorWorld) ([]string, error) {
+	dir, err := w.Hooks.HooksDir()
+	if err != nil {
+		return nil, err
+	}
+	val, set, err := w.Hooks.HooksPath()
+	if err != nil {
+		return nil, err
+	}
+	// assertion C: not opted in is a note; opted in and broken is a finding.
+	if !set || val != dir {
+		state := "core.hooksPath is unset"
+		if set {
+			state = "core.hooksPath is " + val
+		}
+		fmt.Fprintf(w.Stdout, "doctor: note: the gates hooks are not placed in this clone (%s); `gates init --hooks` places them\n", state)
+		return nil, nil
+	}
+	bin := walk.AbsAgainst(w.Top, walk.CrossArg(w.Bin))
+	want, err := FileDigest(bin)
+	if err != nil {
+		return []string{fmt.Sprintf("hooks: placed, but the binary %s they copy is unreadable (%v); rebuild or re-install it, then `gates --install-hooks`", w.Bin, err)}, nil
+	}
+	var out []string
+	for _, h := range []string{"pre-commit", "commit-msg"} {
+		p := dir + "/" + h + exeSuffixOfName(bin)
+		got, err := FileDigest(p)
+		switch {
+		case err != nil:
+			out = append(out, fmt.Sprintf("hooks: core.hooksPath names %s but %s is missing; run `gates --install-hooks`", dir, p))
+		case got != want:
+			out = append(out, fmt.Sprintf("hooks: %s is not the binary %s (a rebuild since it was placed); run `gates --install-hooks --refresh`", p, w.Bin))
+		}
+	}
+	if len(out) == 0 {
+		fmt.Fprintf(w.Stdout, "doctor: note: hooks placed in %s and matching %s\n", dir, w.Bin)
+	}
+	return out, nil
+}
+
+func exeSuffixOfName(bin string) string {
+	if strings.HasSuffix(strings.ToLower(bin), ".exe") {
+		return ".exe"
+	}
+	return ""
+}

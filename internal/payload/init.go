@@ -1,0 +1,433 @@
+package payload
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/gate-sdk/gates/internal/registry"
+	"github.com/gate-sdk/gates/internal/walk"
+	"github.com/gate-sdk/gates/kits"
+)
+
+// InitUsage is `gates init`'s usage text.
+const InitUsage = `usage: gates init [--dry-run] [--hooks]
+       gates init --uninstall [--dry-run]
+
+Vendors the kit this binary carries into the repository (at GATE_SDK_ROOT,
+default gate-sdk/), places the binary at GATE_SDK_NATIVE_BIN, and writes the
+consumer configuration a first battery is green and honest on. A second run
+changes nothing; a file init did not write, or one edited since, is never
+overwritten. --dry-run prints the plan and writes nothing; --hooks also
+places the git hooks (--install-hooks); --uninstall removes what init wrote
+and nobody has changed since, and restores the hook configuration it found.`
+
+// LockName is the lock's file name in the gates directory.
+const LockName = "gates.lock"
+
+// File classes: how init treats a path it plans.
+const (
+	classKit    = "kit"    // vendored from the embedded kit; upgraded in place
+	classBinary = "binary" // the gates binary; upgraded in place
+	classSeed   = "seed"   // consumer configuration; written once, then the adopter's
+)
+
+// Seeder adds planned files to an init plan. The kit's own configuration
+// is the first seeder; a later one (an agent harness's wiring, say) adds
+// its files the same way and inherits the write, lock and reversal rules.
+type Seeder func(p *Plan, w *InitWorld) error
+
+// InitWorld is what init reads and how it reaches the rest of the binary.
+type InitWorld struct {
+	Top    string // the repository's toplevel, absolute
+	Stdout io.Writer
+	Stderr io.Writer
+	// Knob answers a gate-sdk knob's resolved scalar value.
+	Knob func(name string) (string, error)
+	// Env reads the process environment.
+	Env func(string) (string, bool)
+	// Self answers the bytes of the running binary and its source stamp.
+	Self  func() ([]byte, error)
+	Stamp string
+	// Tracked lists the tracked paths relative to Top.
+	Tracked func() ([]string, error)
+	// Branch answers the checked-out branch's short name ("" detached).
+	Branch func() (string, error)
+	// Probe runs one gate standalone over Top and answers its status and
+	// output, after the plan's files are on disk.
+	Probe func(gate string) (int, []byte, error)
+	// InstallHooks places the hooks with the placed binary.
+	InstallHooks func(bin string) (int, error)
+	// Hooks reads and restores the hook configuration.
+	Hooks HookState
+	// Seeders run after the kit's own configuration seeder.
+	Seeders []Seeder
+}
+
+// HookState reads and writes the clone-local hook configuration init
+// changes: core.hooksPath, the placed hooks directory, and init's own
+// record of what it found.
+type HookState interface {
+	HooksPath() (value string, set bool, err error)
+	SetHooksPath(value string, set bool) error
+	HooksDir() (string, error)
+	Record() (*HookRecord, error)
+	SaveRecord(*HookRecord) error
+	DropRecord() error
+}
+
+// HookRecord is the clone-local note of the hook configuration init found.
+type HookRecord struct {
+	HadHooksPath bool   `json:"had_hooks_path"`
+	HooksPath    string `json:"hooks_path"`
+	DirExisted   bool   `json:"dir_existed"`
+}
+
+// planned is one file the plan wants on disk.
+type planned struct {
+	path  string
+	data  []byte
+	exec  bool
+	class string
+	// late marks a seed whose body is decided after the probes.
+	late bool
+}
+
+// appendLines is a block of lines init adds to an existing text file.
+type appendLines struct {
+	path  string
+	lines []string
+}
+
+// Plan is init's intent over one repository.
+type Plan struct {
+	KitRoot  string // repo-relative
+	GatesDir string
+	Bin      string
+	files    []planned
+	appends  []appendLines
+	// on-surface gates to probe, and the registry's fixed head.
+	zero, onSurface []gateDecl
+}
+
+// Add plans a file. A seeder calls it for each file it contributes.
+func (p *Plan) Add(rel string, data []byte, exec bool, seed bool) {
+	class := classKit
+	if seed {
+		class = classSeed
+	}
+	p.files = append(p.files, planned{path: rel, data: data, exec: exec, class: class})
+}
+
+// Append plans lines to add to a text file (created when absent).
+func (p *Plan) Append(rel string, lines ...string) {
+	p.appends = append(p.appends, appendLines{path: rel, lines: lines})
+}
+
+type gateDecl struct {
+	name    string
+	install string
+}
+
+// refuse is init's exit-2 class.
+type refuse struct{ msg string }
+
+func (r refuse) Error() string { return r.msg }
+
+func refusef(format string, a ...any) error { return refuse{msg: fmt.Sprintf(format, a...)} }
+
+// repoPath checks a knob value names a path inside the repository.
+func repoPath(knob, v string) (string, error) {
+	c := path.Clean(strings.ReplaceAll(v, "\\", "/"))
+	if v == "" || walk.PathRoot(c) || c == "." || c == ".." || strings.HasPrefix(c, "../") || c == ".git" || strings.HasPrefix(c, ".git/") || (len(c) > 1 && c[1] == ':') {
+		return "", refusef("init: %s=%q does not name a path inside the repository; init writes only there", knob, v)
+	}
+	return c, nil
+}
+
+func (w *InitWorld) knobPath(name string) (string, error) {
+	v, err := w.Knob(name)
+	if err != nil {
+		return "", err
+	}
+	return repoPath(name, v)
+}
+
+// BuildPlan computes what init wants on disk.
+func BuildPlan(w *InitWorld) (*Plan, error) {
+	p := &Plan{}
+	root := "gate-sdk"
+	if v, ok := w.Env("GATE_SDK_ROOT"); ok && v != "" {
+		root = v
+	}
+	var err error
+	if p.KitRoot, err = repoPath("GATE_SDK_ROOT", root); err != nil {
+		return nil, err
+	}
+	if p.GatesDir, err = w.knobPath("GATE_SDK_GATES_DIR"); err != nil {
+		return nil, err
+	}
+	if p.Bin, err = w.knobPath("GATE_SDK_NATIVE_BIN"); err != nil {
+		return nil, err
+	}
+	withhold, err := w.Knob("GATE_SDK_PAYLOAD_WITHHOLD")
+	if err != nil {
+		return nil, err
+	}
+	files, err := kits.Tree(kits.Core)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		if Withheld(f.Path, strings.Fields(withhold)) {
+			continue
+		}
+		p.files = append(p.files, planned{path: path.Join(p.KitRoot, f.Path), data: f.Data, exec: f.Exec, class: classKit})
+		if strings.HasPrefix(f.Path, "checks/") && strings.HasSuffix(f.Path, ".gate") {
+			m, err := registry.ParseHeader(f.Path, f.Data)
+			if err != nil {
+				return nil, err
+			}
+			d := gateDecl{name: strings.TrimSuffix(path.Base(f.Path), ".gate")}
+			if m.Install != nil {
+				d.install = m.Install.Text
+			}
+			switch d.install {
+			case registry.InstallZero:
+				p.zero = append(p.zero, d)
+			case registry.InstallSurface:
+				p.onSurface = append(p.onSurface, d)
+			}
+		}
+	}
+	self, err := w.Self()
+	if err != nil {
+		return nil, err
+	}
+	p.files = append(p.files, planned{path: p.Bin, data: self, exec: true, class: classBinary})
+	if err := seedConsumer(p, w, files); err != nil {
+		return nil, err
+	}
+	for _, s := range w.Seeders {
+		if err := s(p, w); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// Withheld reports whether a kit-relative path is a withheld member or
+// lies under one.
+func Withheld(rel string, members []string) bool {
+	for _, m := range members {
+		m = strings.Trim(m, "/")
+		if m != "" && (rel == m || strings.HasPrefix(rel, m+"/")) {
+			return true
+		}
+	}
+	return false
+}
+
+// template answers a kit template's bytes from the embedded kit.
+func template(files []kits.File, name string) ([]byte, error) {
+	for _, f := range files {
+		if f.Path == "templates/"+name {
+			return f.Data, nil
+		}
+	}
+	return nil, fmt.Errorf("this binary's kit carries no templates/%s", name)
+}
+
+// seedConsumer plans the consumer configuration: the pattern list, the
+// root allowlist, the knob file naming the kit set, the CI workflow, the
+// ignore lines and the registry (decided after the probes).
+func seedConsumer(p *Plan, w *InitWorld, files []kits.File) error {
+	patterns, err := template(files, "msg-patterns.list")
+	if err != nil {
+		return err
+	}
+	patternFile, err := w.knobPath("GATE_SDK_MSG_PATTERN_FILES")
+	if err != nil {
+		return err
+	}
+	p.Add(patternFile, patterns, false, true)
+
+	wf, err := template(files, "gates-workflow.yml")
+	if err != nil {
+		return err
+	}
+	branch, err := w.Branch()
+	if err != nil {
+		return err
+	}
+	payloadURL, _ := w.Env("GATES_PAYLOAD_URL")
+	payloadSum, _ := w.Env("GATES_PAYLOAD_SHA256")
+	wfPath := ".github/workflows/gates.yml"
+	p.Add(wfPath, FillWorkflow(wf, p.KitRoot, branch, payloadURL, payloadSum), false, true)
+
+	p.Add(path.Join(p.GatesDir, kits.Core+"-config.knobs"), []byte(
+		"# gate-sdk's knobs for this repository, seeded by `gates init`; the file is yours.\n"+
+			"# Grammar: NAME = value, one per line; `gates --emit knob-roster` lists every knob.\n\n"+
+			"# The kit set this tree vendors. A vendored tree names it rather than\n"+
+			"# deriving it from what directories exist.\n"+
+			"GATE_SDK_KIT_DIRS = "+p.KitRoot+"\n"), false, true)
+
+	tracked, err := w.Tracked()
+	if err != nil {
+		return err
+	}
+	allow, err := w.knobPath("GATE_SDK_ROOT_ALLOWLIST")
+	if err != nil {
+		return err
+	}
+	entries := map[string]bool{}
+	for _, t := range tracked {
+		first, _, _ := strings.Cut(t, "/")
+		entries[first] = true
+	}
+	top := func(rel string) string { first, _, _ := strings.Cut(rel, "/"); return first }
+	for _, f := range p.files {
+		if f.class != classBinary {
+			entries[top(f.path)] = true
+		}
+	}
+	for _, rel := range []string{p.GatesDir, ".gitignore"} {
+		entries[top(rel)] = true
+	}
+	var names []string
+	for n := range entries {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	p.Add(allow, []byte("# The top-level entries this repository tracks, as `gates init` found them\n"+
+		"# plus the ones it added. A new entry at the root is a decision: add it\n"+
+		"# here in the same commit (check-root-tiering).\n"+strings.Join(names, "\n")+"\n"), false, true)
+
+	tmp, err := w.knobPath("GATE_SDK_TMP_DIR")
+	if err != nil {
+		return err
+	}
+	local, err := w.knobPath("GATE_SDK_MSG_PATTERN_FILES_LOCAL")
+	if err != nil {
+		return err
+	}
+	p.Append(".gitignore", "# gates: scratch, the placed binary and private pattern lists", "/"+tmp+"/", "/"+p.Bin, "/"+local)
+	p.files = append(p.files, planned{path: registry.ListPath(p.GatesDir), class: classSeed, late: true})
+	return nil
+}
+
+// FillWorkflow fills the CI template's fill-ins: the kit directory, the
+// default branch and, when init knows them, the payload the runner
+// installs the binary from and its digest.
+func FillWorkflow(tpl []byte, kitRoot, branch, payloadURL, payloadSum string) []byte {
+	out := string(tpl)
+	out = strings.Replace(out, "GATE_SDK_KIT: gate-sdk #", "GATE_SDK_KIT: "+kitRoot+" #", 1)
+	if branch != "" && safeWord(branch) {
+		out = strings.ReplaceAll(out, "branches: [main] #", "branches: ["+branch+"] #")
+	}
+	if payloadURL != "" && safeWord(payloadURL) {
+		out = strings.Replace(out, `GATES_PAYLOAD: "" #`, `GATES_PAYLOAD: "`+payloadURL+`" #`, 1)
+	}
+	if len(payloadSum) == 64 && strings.Trim(payloadSum, "0123456789abcdef") == "" {
+		out = strings.Replace(out, `GATES_PAYLOAD_SHA256: "" #`, `GATES_PAYLOAD_SHA256: "`+payloadSum+`" #`, 1)
+	}
+	return []byte(out)
+}
+
+func safeWord(s string) bool {
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._/-:~%+=?&", r)) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// step is one decided file action.
+type step struct {
+	planned
+	verb string // create, update, keep-edited, present, conflict
+	why  string
+}
+
+// decide compares the plan with the disk and the lock.
+func decide(top string, p *Plan, lock *Lock) ([]step, error) {
+	var out []step
+	for _, f := range p.files {
+		s := step{planned: f}
+		cur, err := os.ReadFile(joinTop(top, f.path))
+		exists := err == nil
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("init: cannot read %s: %v", f.path, err)
+		}
+		rec, inLock := lock.file(f.path)
+		switch {
+		case f.class == classSeed && inLock:
+			s.verb = "keep"
+			if !exists {
+				s.why = "removed since init; not recreated"
+			} else if Digest(cur) != rec.SHA256 {
+				s.verb, s.why = "keep-edited", "edited since init"
+			}
+		case !exists:
+			s.verb = "create"
+		case f.late:
+			s.verb, s.why = "conflict", "exists and init did not write it"
+		case bytes.Equal(cur, f.data):
+			s.verb = "present"
+			if inLock {
+				s.verb = "keep"
+			}
+		case inLock && Digest(cur) == rec.SHA256:
+			s.verb = "update"
+		case inLock && rec.SHA256 == Digest(f.data):
+			s.verb, s.why = "keep-edited", "edited since init"
+		default:
+			s.verb, s.why = "conflict", "exists with other content and init did not write it"
+			if inLock {
+				s.why = "edited since init, and this binary's copy differs too"
+			}
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func joinTop(top, rel string) string { return top + "/" + rel }
+
+// missingAppends answers, per appended file, the lines not yet present.
+func missingAppends(top string, p *Plan) (map[string][]string, error) {
+	out := map[string][]string{}
+	for _, a := range p.appends {
+		cur, err := os.ReadFile(joinTop(top, a.path))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("init: cannot read %s: %v", a.path, err)
+		}
+		have := map[string]bool{}
+		for _, l := range strings.Split(string(cur), "\n") {
+			have[strings.TrimSuffix(l, "\r")] = true
+		}
+		var need []string
+		for i, l := range a.lines {
+			if i == 0 && strings.HasPrefix(l, "#") {
+				continue
+			}
+			if !have[l] {
+				need = append(need, l)
+			}
+		}
+		if len(need) > 0 {
+			if strings.HasPrefix(a.lines[0], "#") && !have[a.lines[0]] {
+				need = append([]string{a.lines[0]}, need...)
+			}
+			out[a.path] = need
+		}
+	}
+	return out, nil
+}

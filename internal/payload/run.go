@@ -1,0 +1,549 @@
+package payload
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/gate-sdk/gates/kits"
+)
+
+// RunInit is `gates init [--dry-run] [--hooks] | --uninstall [--dry-run]`.
+// It answers 0 when the tree is as init wants it, 1 when an uninstall kept
+// files the adopter changed, and 2 when it refused or could not run.
+func RunInit(args []string, w *InitWorld) int {
+	var dry, hooks, uninstall bool
+	for _, a := range args {
+		switch a {
+		case "-h", "--help":
+			fmt.Fprintln(w.Stdout, InitUsage)
+			return 0
+		case "--dry-run":
+			dry = true
+		case "--hooks":
+			hooks = true
+		case "--uninstall":
+			uninstall = true
+		default:
+			fmt.Fprintf(w.Stderr, "init: unknown option %q\n%s\n", a, InitUsage)
+			return 2
+		}
+	}
+	if uninstall && hooks {
+		fmt.Fprintf(w.Stderr, "init: --uninstall and --hooks do not combine\n%s\n", InitUsage)
+		return 2
+	}
+	code, err := func() (int, error) {
+		gatesDir, err := w.knobPath("GATE_SDK_GATES_DIR")
+		if err != nil {
+			return 2, err
+		}
+		lockRel := path.Join(gatesDir, LockName)
+		lock, err := ReadLock(joinTop(w.Top, lockRel), lockRel)
+		if err != nil {
+			return 2, err
+		}
+		if uninstall {
+			return runUninstall(w, lock, lockRel, dry)
+		}
+		return runInstall(w, lock, lockRel, dry, hooks)
+	}()
+	if err != nil {
+		fmt.Fprintln(w.Stderr, strings.TrimRight(err.Error(), "\n"))
+		return 2
+	}
+	return code
+}
+
+func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks bool) (int, error) {
+	p, err := BuildPlan(w)
+	if err != nil {
+		return 2, err
+	}
+	steps, err := decide(w.Top, p, lock)
+	if err != nil {
+		return 2, err
+	}
+	appends, err := missingAppends(w.Top, p)
+	if err != nil {
+		return 2, err
+	}
+	// assertion A: a file init did not write, or one edited since, is
+	// never overwritten; every conflict is named and nothing is written.
+	var conflicts []string
+	for _, s := range steps {
+		if s.verb == "conflict" {
+			conflicts = append(conflicts, fmt.Sprintf("init: refused: %s %s", s.path, s.why))
+		}
+	}
+	if len(conflicts) > 0 {
+		for _, c := range conflicts {
+			fmt.Fprintln(w.Stderr, c)
+		}
+		fmt.Fprintln(w.Stderr, "init: nothing written; move each named file aside (or merge it into what init writes by hand, see --dry-run) and run init again")
+		return 2, nil
+	}
+	if dry {
+		printPlan(w, p, steps, appends)
+		return 0, nil
+	}
+	next := &Lock{Version: LockVersion, Kit: kits.Core, KitRoot: p.KitRoot}
+	if lock != nil {
+		*next = *lock
+		next.Files = append([]LockFile(nil), lock.Files...)
+		next.Appended = append([]LockAppend(nil), lock.Appended...)
+		next.Dirs = append([]string(nil), lock.Dirs...)
+	}
+	next.KitRoot = p.KitRoot
+	wrote := map[string]int{}
+	var registryStep *step
+	for i := range steps {
+		s := &steps[i]
+		switch s.verb {
+		case "create", "update":
+			if s.late {
+				registryStep = s
+				continue
+			}
+			if err := writeTracked(w.Top, s.path, s.data, s.exec, next); err != nil {
+				return 2, err
+			}
+			wrote[s.class]++
+			recordFile(next, s.path, Digest(s.data), s.class)
+			announce(w, s)
+		case "keep-edited":
+			fmt.Fprintf(w.Stdout, "init: kept %s (%s)\n", s.path, s.why)
+		}
+	}
+	for _, a := range p.appends {
+		need := appends[a.path]
+		if len(need) == 0 {
+			continue
+		}
+		if err := appendTo(w.Top, a.path, need, next); err != nil {
+			return 2, err
+		}
+		fmt.Fprintf(w.Stdout, "init: appended %d lines to %s\n", len(need), a.path)
+	}
+	if registryStep != nil {
+		// The probes run against a provisional registry naming every
+		// candidate, since some gates read the registry itself.
+		var all strings.Builder
+		for _, g := range append(append([]gateDecl(nil), p.zero...), p.onSurface...) {
+			all.WriteString(g.name + "\n")
+		}
+		if err := writeTracked(w.Top, registryStep.path, []byte(all.String()), false, next); err != nil {
+			return 2, err
+		}
+		body, registered := registryBody(w, p)
+		if err := writeTracked(w.Top, registryStep.path, body, false, next); err != nil {
+			return 2, err
+		}
+		recordFile(next, registryStep.path, Digest(body), classSeed)
+		next.Registered = registered
+		fmt.Fprintf(w.Stdout, "init: wrote %s (%d gates registered; each left out is named there with its reason)\n", registryStep.path, len(registered))
+	}
+	if wrote[classKit] > 0 {
+		fmt.Fprintf(w.Stdout, "init: vendored %d files of %s into %s/\n", wrote[classKit], kits.Core, p.KitRoot)
+		if nested, _ := kits.NestedModules(kits.Core); len(nested) > 0 {
+			fmt.Fprintf(w.Stdout, "init: note: %d fixture directories hold a case that is a Go module of its own, which a Go binary cannot embed, so they were not vendored (the release payload carries them): %s\n", len(nested), strings.Join(nested, " "))
+		}
+	}
+	if wrote[classKit] > 0 || lock == nil {
+		next.KitVersion = w.Stamp
+	}
+	if wrote[classBinary] > 0 || lock == nil {
+		next.BinaryStamp = w.Stamp
+	}
+	enc := next.Encode()
+	old, _ := os.ReadFile(joinTop(w.Top, lockRel))
+	changed := !bytes.Equal(old, enc)
+	if changed {
+		if err := writeTracked(w.Top, lockRel, enc, false, nil); err != nil {
+			return 2, err
+		}
+		fmt.Fprintf(w.Stdout, "init: recorded the install in %s\n", lockRel)
+	}
+	if hooks {
+		if code, err := placeHooks(w, p); err != nil || code != 0 {
+			return code, err
+		}
+	}
+	if !changed && len(appends) == 0 {
+		fmt.Fprintln(w.Stdout, "init: nothing to do; the tree is as init left it")
+		return 0, nil
+	}
+	fmt.Fprintf(w.Stdout, "\nnext:\n"+
+		"  bash %[1]s/bin/run-gates.sh       the first battery (green on the tree as init found it)\n"+
+		"  %[2]s doctor                       the gates that assert nothing yet, and the knob arming each\n"+
+		"  git add -A && git commit -m 'chore: vendor gate-sdk'\n"+
+		"  %[2]s init --hooks                 place the pre-commit and commit-msg hooks in this clone\n"+
+		"  %[1]s/templates/adopt.md          the walk that fits the knobs to this repository\n",
+		p.KitRoot, p.Bin)
+	return 0, nil
+}
+
+func announce(w *InitWorld, s *step) {
+	switch s.class {
+	case classBinary:
+		fmt.Fprintf(w.Stdout, "init: placed the gates binary at %s (%s)\n", s.path, w.Stamp)
+	case classSeed:
+		verb := "wrote"
+		if s.verb == "update" {
+			verb = "updated"
+		}
+		fmt.Fprintf(w.Stdout, "init: %s %s\n", verb, s.path)
+	}
+}
+
+func printPlan(w *InitWorld, p *Plan, steps []step, appends map[string][]string) {
+	counts := map[string]int{}
+	for _, s := range steps {
+		switch {
+		case s.class == classKit:
+			counts[s.verb]++
+		case s.late && s.verb == "create":
+			fmt.Fprintf(w.Stdout, "would create %s: %d zero-config gates, then each on-surface gate the tree is green under (probed once the rest is written)\n", s.path, len(p.zero))
+		case s.verb == "create" || s.verb == "update":
+			fmt.Fprintf(w.Stdout, "would %s %s\n", s.verb, s.path)
+		case s.verb == "keep-edited":
+			fmt.Fprintf(w.Stdout, "would keep %s (%s)\n", s.path, s.why)
+		}
+	}
+	if counts["create"]+counts["update"] > 0 {
+		fmt.Fprintf(w.Stdout, "would vendor %s into %s/: %d files to create, %d to update, %d already in place\n",
+			kits.Core, p.KitRoot, counts["create"], counts["update"], counts["present"]+counts["keep"])
+	}
+	var names []string
+	for n := range appends {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w.Stdout, "would append to %s: %s\n", n, strings.Join(appends[n], " | "))
+	}
+	if len(names) == 0 && counts["create"]+counts["update"] == 0 && !anyWrite(steps) {
+		fmt.Fprintln(w.Stdout, "nothing to do; the tree is as init left it")
+	}
+}
+
+func anyWrite(steps []step) bool {
+	for _, s := range steps {
+		if s.verb == "create" || s.verb == "update" {
+			return true
+		}
+	}
+	return false
+}
+
+// registryBody probes the on-surface gates and answers gates.list's body
+// and the registered names.
+func registryBody(w *InitWorld, p *Plan) ([]byte, []string) {
+	var b strings.Builder
+	b.WriteString("# gates.list — this repository's battery, one gate per line, run in order.\n" +
+		"# Seeded by `gates init`; the file is yours. `gates doctor` names the gates\n" +
+		"# that assert nothing yet and the knob that arms each.\n" +
+		"# Zero-config: nothing they can red on is a rule you have not chosen.\n")
+	var reg, left []string
+	probe := func(gs []gateDecl, class string) {
+		for _, g := range gs {
+			// assertion B: a gate registers only where the tree init leaves
+			// is green under it; otherwise it is named with the reason.
+			reason := ""
+			code, out, err := w.Probe(g.name)
+			switch {
+			case err != nil:
+				reason = "could not be probed: " + err.Error()
+			case code == 1:
+				reason = fmt.Sprintf("reds on the tree as init found it (%d finding lines); fix them, then register it", findingLines(out))
+			case code != 0:
+				reason = "cannot run on this tree yet: " + firstLine(out)
+			}
+			if reason == "" {
+				b.WriteString(g.name + "\n")
+				reg = append(reg, g.name)
+			} else {
+				left = append(left, "# unregistered: "+g.name+" \u2014 "+class+": "+reason+"\n")
+			}
+		}
+	}
+	probe(p.zero, "zero-config")
+	b.WriteString("# On-surface: registered where this tree, as init found it, is green under them.\n")
+	probe(p.onSurface, "on-surface")
+	for _, l := range left {
+		b.WriteString(l)
+	}
+	return []byte(b.String()), reg
+}
+
+func findingLines(out []byte) int {
+	n := 0
+	for _, l := range strings.Split(string(out), "\n") {
+		if l != "" && !strings.HasPrefix(l, "help:") && !strings.Contains(l, ": FAIL") && !strings.Contains(l, ": clean") {
+			n++
+		}
+	}
+	return n
+}
+
+func firstLine(out []byte) string {
+	l, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
+	return strings.ReplaceAll(l, "\u2014", "-")
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
+func recordFile(l *Lock, rel, digest, class string) {
+	for i := range l.Files {
+		if l.Files[i].Path == rel {
+			l.Files[i].SHA256, l.Files[i].Class = digest, class
+			return
+		}
+	}
+	l.Files = append(l.Files, LockFile{Path: rel, SHA256: digest, Class: class})
+}
+
+// mkParents makes rel's missing parent directories, recording each one it
+// created in the lock (when given) so the reversal can remove it.
+func mkParents(top, rel string, l *Lock) error {
+	var missing []string
+	for d := path.Dir(rel); d != "." && d != "/"; d = path.Dir(d) {
+		if isDir(joinTop(top, d)) {
+			break
+		}
+		missing = append(missing, d)
+	}
+	for i := len(missing) - 1; i >= 0; i-- {
+		if err := os.Mkdir(joinTop(top, missing[i]), 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("init: cannot create %s: %v", missing[i], err)
+		}
+		if l != nil && !slices.Contains(l.Dirs, missing[i]) {
+			l.Dirs = append(l.Dirs, missing[i])
+		}
+	}
+	return nil
+}
+
+// writeTracked writes data at rel through a sibling temporary file and a
+// rename, so a running binary being replaced is never written in place.
+func writeTracked(top, rel string, data []byte, exec bool, l *Lock) error {
+	if err := mkParents(top, rel, l); err != nil {
+		return err
+	}
+	perm := fs.FileMode(0o644)
+	if exec {
+		perm = 0o755
+	}
+	dst := joinTop(top, rel)
+	tmp := dst + ".gates-init.tmp"
+	if err := os.WriteFile(tmp, data, perm); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("init: cannot write %s: %v", rel, err)
+	}
+	if err := os.Chmod(tmp, perm); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("init: cannot set the mode of %s: %v", rel, err)
+	}
+	if err := os.Rename(tmp, dst); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("init: cannot place %s: %v", rel, err)
+	}
+	return nil
+}
+
+// appendTo adds lines to rel, after a newline when the file does not end
+// in one, and records the exact bytes added.
+func appendTo(top, rel string, lines []string, l *Lock) error {
+	dst := joinTop(top, rel)
+	cur, err := os.ReadFile(dst)
+	created := errors.Is(err, fs.ErrNotExist)
+	if err != nil && !created {
+		return fmt.Errorf("init: cannot read %s: %v", rel, err)
+	}
+	suffix := strings.Join(lines, "\n") + "\n"
+	if len(cur) > 0 && cur[len(cur)-1] != '\n' {
+		suffix = "\n" + suffix
+	}
+	if created {
+		if err := mkParents(top, rel, l); err != nil {
+			return err
+		}
+	}
+	f, err := os.OpenFile(dst, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("init: cannot open %s: %v", rel, err)
+	}
+	_, werr := f.WriteString(suffix)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		return fmt.Errorf("init: cannot append to %s: %v", rel, werr)
+	}
+	l.Appended = append(l.Appended, LockAppend{Path: rel, Suffix: suffix, Created: created})
+	return nil
+}
+
+// placeHooks records the hook configuration it finds, once, and places
+// the hooks with the placed binary.
+func placeHooks(w *InitWorld, p *Plan) (int, error) {
+	dir, err := w.Hooks.HooksDir()
+	if err != nil {
+		return 2, err
+	}
+	val, set, err := w.Hooks.HooksPath()
+	if err != nil {
+		return 2, err
+	}
+	if set && val == dir {
+		fmt.Fprintf(w.Stdout, "init: the hooks are already placed (core.hooksPath=%s)\n", dir)
+		return 0, nil
+	}
+	rec, err := w.Hooks.Record()
+	if err != nil {
+		return 2, err
+	}
+	if rec == nil {
+		rec = &HookRecord{HadHooksPath: set, HooksPath: val, DirExisted: isDir(dir)}
+		if err := w.Hooks.SaveRecord(rec); err != nil {
+			return 2, err
+		}
+	}
+	code, err := w.InstallHooks(joinTop(w.Top, p.Bin))
+	if err != nil {
+		return 2, err
+	}
+	if code != 0 {
+		return code, fmt.Errorf("init: --install-hooks exited %d", code)
+	}
+	return 0, nil
+}
+
+// runUninstall removes what the lock records and nobody has changed.
+func runUninstall(w *InitWorld, lock *Lock, lockRel string, dry bool) (int, error) {
+	if lock == nil {
+		return 2, refusef("init: no lock at %s, so nothing here was installed by init; nothing removed", lockRel)
+	}
+	say := func(format string, a ...any) {
+		if dry {
+			format = "would " + format
+		}
+		fmt.Fprintf(w.Stdout, format+"\n", a...)
+	}
+	// assertion C: the hooks first, so no hook runs a binary being removed.
+	rec, err := w.Hooks.Record()
+	if err != nil {
+		return 2, err
+	}
+	if rec != nil {
+		dir, err := w.Hooks.HooksDir()
+		if err != nil {
+			return 2, err
+		}
+		if !dry {
+			if err := w.Hooks.SetHooksPath(rec.HooksPath, rec.HadHooksPath); err != nil {
+				return 2, err
+			}
+			if !rec.DirExisted {
+				if err := os.RemoveAll(dir); err != nil {
+					return 2, fmt.Errorf("init: cannot remove %s: %v", dir, err)
+				}
+			}
+			if err := w.Hooks.DropRecord(); err != nil {
+				return 2, err
+			}
+		}
+		if rec.HadHooksPath {
+			say("restore core.hooksPath=%s", rec.HooksPath)
+		} else {
+			say("unset core.hooksPath")
+		}
+	}
+	kept := &Lock{}
+	*kept = *lock
+	kept.Files, kept.Appended, kept.Dirs = nil, nil, nil
+	removed := 0
+	for _, f := range lock.Files {
+		abs := joinTop(w.Top, f.Path)
+		d, err := FileDigest(abs)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			continue
+		case err != nil:
+			return 2, fmt.Errorf("init: cannot read %s: %v", f.Path, err)
+		case d != f.SHA256:
+			fmt.Fprintf(w.Stdout, "init: kept %s (changed since init)\n", f.Path)
+			kept.Files = append(kept.Files, f)
+			continue
+		}
+		if !dry {
+			if err := os.Remove(abs); err != nil {
+				return 2, fmt.Errorf("init: cannot remove %s: %v", f.Path, err)
+			}
+		}
+		removed++
+	}
+	for i := len(lock.Appended) - 1; i >= 0; i-- {
+		a := lock.Appended[i]
+		abs := joinTop(w.Top, a.Path)
+		cur, err := os.ReadFile(abs)
+		if err != nil || !strings.HasSuffix(string(cur), a.Suffix) {
+			fmt.Fprintf(w.Stdout, "init: kept %s (the lines init appended are no longer its last lines)\n", a.Path)
+			kept.Appended = append(kept.Appended, a)
+			continue
+		}
+		rest := cur[:len(cur)-len(a.Suffix)]
+		if !dry {
+			if a.Created && len(rest) == 0 {
+				err = os.Remove(abs)
+			} else {
+				err = os.WriteFile(abs, rest, 0o644)
+			}
+			if err != nil {
+				return 2, fmt.Errorf("init: cannot restore %s: %v", a.Path, err)
+			}
+		}
+		say("restore %s", a.Path)
+	}
+	dirs := append([]string(nil), lock.Dirs...)
+	sort.Slice(dirs, func(i, j int) bool { return len(dirs[i]) > len(dirs[j]) })
+	for _, d := range dirs {
+		if dry {
+			continue
+		}
+		if err := os.Remove(joinTop(w.Top, d)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			kept.Dirs = append(kept.Dirs, d)
+		}
+	}
+	say("remove %d files init wrote", removed)
+	if len(kept.Files)+len(kept.Appended) > 0 {
+		if !dry {
+			if err := writeTracked(w.Top, lockRel, kept.Encode(), false, nil); err != nil {
+				return 2, err
+			}
+		}
+		fmt.Fprintf(w.Stdout, "init: %s now records only what was kept; the tree is not fully reversed\n", lockRel)
+		return 1, nil
+	}
+	if !dry {
+		if err := os.Remove(joinTop(w.Top, lockRel)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return 2, fmt.Errorf("init: cannot remove %s: %v", lockRel, err)
+		}
+		// The lock's own directory, when init made it, is in Dirs and
+		// was tried above while the lock still sat in it; try once more.
+		for _, d := range dirs {
+			os.Remove(joinTop(w.Top, d))
+		}
+	}
+	say("remove %s", lockRel)
+	return 0, nil
+}

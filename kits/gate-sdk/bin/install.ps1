@@ -1,0 +1,98 @@
+# bin/install.ps1 — the installer bootstrap for Windows (PowerShell 5.1 or
+# later); bin/install.sh is its POSIX twin and behaves the same way.
+#
+# no-port: the bootstrap places the binary, so no binary exists yet to run it.
+#
+#   powershell -File install.ps1 [-NoInit] [-Sha256 <hex>] <payload> [<init-arg>...]
+#
+# <payload> is a payload directory or a .tar.gz, a local path or an http(s)
+# URL. Run from inside the git repository to install into. It picks the
+# host's target from the payload's targets.list, verifies that artifact
+# against its .sha256 sidecar, and only then runs the verified binary's
+# init. A host the roster does not carry, a missing artifact or a digest
+# that does not match is refused at exit 2 with nothing placed.
+param(
+	[switch]$NoInit,
+	[string]$Sha256 = '',
+	[Parameter(Position = 0, Mandatory = $true)][string]$Payload,
+	[Parameter(Position = 1, ValueFromRemainingArguments = $true)][string[]]$InitArgs = @()
+)
+$ErrorActionPreference = 'Stop'
+
+function Die([string]$msg) {
+	[Console]::Error.WriteLine("install: $msg")
+	exit 2
+}
+
+function Sha256Of([string]$path) {
+	(Get-FileHash -Algorithm SHA256 -LiteralPath $path).Hash.ToLowerInvariant()
+}
+
+if (-not (Get-Command git -ErrorAction SilentlyContinue)) { Die 'git is not on PATH; git is the one program gates needs' }
+$top = (& git rev-parse --show-toplevel 2>$null)
+if ($LASTEXITCODE -ne 0 -or -not $top) { Die "$(Get-Location) is not inside a git repository; run the installer from the repository to install into" }
+
+$scratch = Join-Path ([IO.Path]::GetTempPath()) ("gates-install." + [Guid]::NewGuid().ToString('N'))
+New-Item -ItemType Directory -Path $scratch | Out-Null
+try {
+	$src = $Payload
+	if ($src -match '^https?://') {
+		$fetched = Join-Path $scratch 'payload.tar.gz'
+		try { Invoke-WebRequest -UseBasicParsing -Uri $src -OutFile $fetched } catch { Die "could not fetch ${src}: $_" }
+		$src = $fetched
+	}
+	if ($Sha256) {
+		if (-not (Test-Path -LiteralPath $src -PathType Leaf)) { Die "-Sha256 verifies a payload tarball, and $src is not a file" }
+		$got = Sha256Of $src
+		if ($got -ne $Sha256.ToLowerInvariant()) { Die "the payload $Payload has sha256 $got, not the published $Sha256; nothing placed" }
+	}
+	if (Test-Path -LiteralPath $src -PathType Container) {
+		$root = $src
+	} elseif (Test-Path -LiteralPath $src -PathType Leaf) {
+		$root = Join-Path $scratch 'payload'
+		New-Item -ItemType Directory -Path $root | Out-Null
+		& tar -xzf $src -C $root
+		if ($LASTEXITCODE -ne 0) { Die "$src is neither a payload directory nor a readable .tar.gz" }
+	} else {
+		Die "no payload at $src"
+	}
+
+	$roster = Join-Path $root 'targets.list'
+	if (-not (Test-Path -LiteralPath $roster -PathType Leaf)) { Die "the payload $src carries no targets.list, so it declares no platform; nothing placed" }
+	$arch = switch ($env:PROCESSOR_ARCHITECTURE) { 'AMD64' { 'amd64' } 'ARM64' { 'arm64' } 'x86' { '386' } default { "$env:PROCESSOR_ARCHITECTURE".ToLowerInvariant() } }
+	$hostTarget = "windows/$arch"
+	if ($env:GATES_INSTALL_HOST) { $hostTarget = $env:GATES_INSTALL_HOST }
+	$carried = @(Get-Content -LiteralPath $roster | ForEach-Object { ($_ -replace '#.*', '').Trim() } | Where-Object { $_ })
+	if ($carried -notcontains $hostTarget) {
+		Die "this host is $hostTarget, which the payload's roster ($roster`: $($carried -join ' ')) does not carry; no artifact is built for it, so nothing was placed"
+	}
+	$dir = Join-Path (Join-Path $root 'artifact') $hostTarget
+	if (-not (Test-Path -LiteralPath $dir -PathType Container)) { Die "the roster carries $hostTarget but the payload has no ${dir}: a broken payload; fetch the release again. Nothing placed" }
+	$bins = @(Get-ChildItem -LiteralPath $dir -File | Where-Object { $_.Name -notlike '*.sha256' })
+	if ($bins.Count -ne 1) { Die "$dir holds $($bins.Count) artifacts, not one: a broken payload; nothing placed" }
+	$name = $bins[0].Name
+	$side = Join-Path $dir "$name.sha256"
+	if (-not (Test-Path -LiteralPath $side -PathType Leaf)) { Die "$dir\$name has no $name.sha256 sidecar: a broken payload; nothing placed" }
+	$want = ((Get-Content -LiteralPath $side -TotalCount 1) -split '\s+')[0].ToLowerInvariant()
+
+	$copy = Join-Path $scratch $name
+	Copy-Item -LiteralPath (Join-Path $dir $name) -Destination $copy
+	$got = Sha256Of $copy
+	if ($got -ne $want) { Die "$dir\$name has sha256 $got but its sidecar says $want; refusing it, nothing placed" }
+
+	Set-Location -LiteralPath $top
+	if ($NoInit) {
+		$line = (& $copy --emit knob-values GATE_SDK_NATIVE_BIN)
+		if ($LASTEXITCODE -ne 0 -or -not $line) { Die 'the verified binary could not resolve GATE_SDK_NATIVE_BIN' }
+		$bin = ($line -split "`t", 3)[2]
+		$parent = Split-Path -Parent $bin
+		if ($parent) { New-Item -ItemType Directory -Force -Path $parent | Out-Null }
+		Copy-Item -LiteralPath $copy -Destination $bin -Force
+		[Console]::Error.WriteLine("install: placed $bin ($hostTarget, sha256 $got)")
+		exit 0
+	}
+	& $copy init @InitArgs
+	exit $LASTEXITCODE
+} finally {
+	Remove-Item -Recurse -Force -LiteralPath $scratch -ErrorAction SilentlyContinue
+}
