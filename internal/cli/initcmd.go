@@ -29,8 +29,33 @@ func runInit(s *Session, args []string) int {
 			fmt.Fprintf(s.Stderr, "init: %v\n", err)
 			return 2
 		}
+		// The probes' scratch directory is init's own when the tree had
+		// none: it goes again, so --uninstall finds the tree as it was.
+		if tmp, terr := s.tmpDirAbs(); terr == nil {
+			if _, serr := os.Lstat(tmp); errors.Is(serr, fs.ErrNotExist) {
+				defer os.RemoveAll(tmp)
+			}
+		}
 		return payload.RunInit(args, w)
 	})
+}
+
+// tmpDirAbs answers GATE_SDK_TMP_DIR, absolute against the work-tree top,
+// where init's probes run.
+func (s *Session) tmpDirAbs() (string, error) {
+	set, err := s.Knobs()
+	if err != nil {
+		return "", err
+	}
+	tmp, err := set.Scalar("GATE_SDK_TMP_DIR")
+	if err != nil {
+		return "", err
+	}
+	top, err := s.Top()
+	if err != nil {
+		return "", err
+	}
+	return walk.AbsAgainst(top, tmp), nil
 }
 
 // readableCommand serves a readable command's help, usage on stdout at
@@ -92,8 +117,12 @@ func (s *Session) initWorld() (*payload.InitWorld, error) {
 			}
 			return m.ReportedCode(), m.Output(), nil
 		},
-		InstallHooks: func(bin string) (int, error) {
-			return spawn.RunPassing(spawn.Cmd{Program: spawn.At(bin), Args: []string{"--install-hooks"}, Dir: top}, s.Stdout)
+		InstallHooks: func(bin string, takeOver bool) (int, error) {
+			args := []string{"--install-hooks"}
+			if takeOver {
+				args = append(args, "--take-over")
+			}
+			return spawn.RunPassing(spawn.Cmd{Program: spawn.At(bin), Args: args, Dir: top}, s.Stdout)
 		},
 		Hooks: cloneHooks{top: top},
 	}, nil
@@ -120,6 +149,16 @@ func (c cloneHooks) SetHooksPath(v string, set bool) error {
 	// git config --unset of an unset key exits 5: the state wanted holds.
 	if rep, failed := r.FailureReport(); failed && !(r.Code() == 5 && !set) {
 		return fmt.Errorf("git %s: %s", strings.Join(args, " "), rep)
+	}
+	// A take-over by --install-hooks left its own note of the old value;
+	// init's record restores it, so that note goes too.
+	unset := []string{"config", "--unset", githook.PreviousHooksPathKey}
+	r, err = spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: unset, Dir: c.top})
+	if err != nil {
+		return err
+	}
+	if rep, failed := r.FailureReport(); failed && r.Code() != 5 {
+		return fmt.Errorf("git %s: %s", strings.Join(unset, " "), rep)
 	}
 	return nil
 }

@@ -63,7 +63,7 @@ type InitWorld struct {
 	// output, after the plan's files are on disk.
 	Probe func(gate string) (int, []byte, error)
 	// InstallHooks places the hooks with the placed binary.
-	InstallHooks func(bin string) (int, error)
+	InstallHooks func(bin string, takeOver bool) (int, error)
 	// Hooks reads and restores the hook configuration.
 	Hooks HookState
 	// Seeders run after the kit's own configuration seeder.

@@ -418,7 +418,15 @@ func placeHooks(w *InitWorld, p *Plan) (int, error) {
 			return 2, err
 		}
 	}
-	code, err := w.InstallHooks(joinTop(w.Top, p.Bin))
+	// assertion D: init records the hook state it found before it places
+	// anything, and --uninstall restores it, so a clone's own hooks setup
+	// (core.hooksPath, or active hooks in the hooks dir) is taken over in
+	// the open, never in silence.
+	takeOver := set && val != ""
+	if takeOver {
+		fmt.Fprintf(w.Stdout, "init: core.hooksPath was %s; the gates hooks take its place (recorded; `gates init --uninstall` puts it back)\n", val)
+	}
+	code, err := w.InstallHooks(joinTop(w.Top, p.Bin), takeOver)
 	if err != nil {
 		return 2, err
 	}
