@@ -161,6 +161,33 @@ func (s *Set) Candidates(text string, buf []int) []int {
 	return buf
 }
 
+// CandidatesBytes is Candidates over a byte text, matched in place (never
+// copied to a string).
+func (s *Set) CandidatesBytes(text []byte, buf []int) []int {
+	buf = buf[:0]
+	for i := range s.Patterns {
+		p := &s.Patterns[i]
+		re := p.re
+		if p.pre != nil {
+			re = p.pre
+		}
+		if re.IsMatchBytes(text) {
+			buf = append(buf, i)
+		}
+	}
+	return buf
+}
+
+// FirstOfBytes is FirstOf over a byte line, matched in place.
+func (s *Set) FirstOfBytes(line []byte, idx []int) int {
+	for _, i := range idx {
+		if s.Patterns[i].re.IsMatchBytes(line) {
+			return i
+		}
+	}
+	return -1
+}
+
 // FirstOf answers the first of the indexed patterns matching line, or -1.
 func (s *Set) FirstOf(line string, idx []int) int {
 	for _, i := range idx {
