@@ -117,7 +117,7 @@ func (s *Store) Table(id string, config *Config) *Table {
 	if t, ok := s.tables[key]; ok {
 		return t
 	}
-	t := &Table{store: s, key: key, used: map[[32]byte][]byte{}}
+	t := &Table{store: s, key: key, id: id, used: map[[32]byte][]byte{}}
 	s.tables[key] = t
 	return t
 }
@@ -158,9 +158,35 @@ type Table struct {
 	loadOnce sync.Once
 	old      map[[32]byte][]byte // the file's entries, nil when none or discarded
 
-	mu    sync.Mutex
-	used  map[[32]byte][]byte // entries read or written this run
-	dirty bool
+	mu     sync.Mutex
+	used   map[[32]byte][]byte // entries read or written this run
+	dirty  bool
+	id     string
+	hits   int
+	misses int
+}
+
+// Stat is one table's use this run.
+type Stat struct {
+	Gate         string
+	Hits, Misses int
+}
+
+// Stats answers each table's hits and misses this run, by gate id.
+func (s *Store) Stats() []Stat {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Stat
+	for _, t := range s.tables {
+		t.mu.Lock()
+		out = append(out, Stat{Gate: t.id, Hits: t.hits, Misses: t.misses})
+		t.mu.Unlock()
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Gate < out[j].Gate })
+	return out
 }
 
 func entryKey(path, blob string) [32]byte {
@@ -184,11 +210,15 @@ func (t *Table) Get(path, blob string) ([]byte, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if v, ok := t.used[k]; ok {
+		t.hits++
 		return v, true
 	}
 	v, ok := t.old[k]
 	if ok {
 		t.used[k] = v
+		t.hits++
+	} else {
+		t.misses++
 	}
 	return v, ok
 }

@@ -64,8 +64,14 @@ func newSession(sio IO) *Session {
 func (s *Session) close() {
 	s.cacheMu.Lock()
 	defer s.cacheMu.Unlock()
+	verbose := s.Getenv("GATE_SDK_VERBOSE") != ""
 	for _, st := range s.storesToFlush {
-		if err := st.Flush(); err != nil && s.Getenv("GATE_SDK_VERBOSE") != "" {
+		if verbose {
+			for _, t := range st.Stats() {
+				fmt.Fprintf(s.Stderr, "%s: result cache: %s %d hits, %d misses\n", s.prog, t.Gate, t.Hits, t.Misses)
+			}
+		}
+		if err := st.Flush(); err != nil && verbose {
 			fmt.Fprintf(s.Stderr, "%s: result cache not written: %v\n", s.prog, err)
 		}
 	}
