@@ -1,7 +1,9 @@
 # gates — build, test and measure the Go port of gate-sdk.
 GO      ?= go
 BIN     := bin/gates
-STAMP   := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+# A tree with uncommitted changes gets a stamp unique to the build, so the
+# result cache never serves a verdict an earlier build of other sources made.
+STAMP   := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)$(shell git status --porcelain 2>/dev/null | grep -q . && echo -dirty-$$(date +%s%N))
 LDFLAGS := -s -w -X github.com/gate-sdk/gates/internal/cli.sourceStamp=$(STAMP)
 
 .PHONY: build test tools unit gates fixtures bench demo vet fmt clean

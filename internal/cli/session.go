@@ -105,7 +105,7 @@ func (s *Session) treeCache() *cache.Store {
 
 // cacheWanted reads GATE_SDK_CACHE.
 func cacheWanted(s *Session) bool {
-	// assertion L: GATE_SDK_CACHE=off (or any value other than on)
+	// assertion F: GATE_SDK_CACHE=off (or any value other than on)
 	// disables the cache.
 	v := s.Getenv("GATE_SDK_CACHE")
 	return v == "" || v == "on"

@@ -42,6 +42,8 @@ func (v *Verdicts) Lookup(path string) (findings []Finding, blob string, hit boo
 	if v == nil {
 		return nil, "", false
 	}
+	// assertion G: the lookup key is the path and the id of the bytes the
+	// tree vouches for; no id, no lookup.
 	id, ok := v.blobs.BlobID(path)
 	if !ok {
 		return nil, "", false
@@ -50,6 +52,8 @@ func (v *Verdicts) Lookup(path string) (findings []Finding, blob string, hit boo
 	if !ok {
 		return nil, id, false
 	}
+	// assertion H: the value is the structured findings, so every
+	// renderer prints a hit as it prints a fresh verdict.
 	fs, err := decodeFindings(data)
 	if err != nil {
 		// A value that does not decode is a miss, never a verdict.

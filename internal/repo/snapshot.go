@@ -227,8 +227,9 @@ func (s *Snapshot) readLocked(path string, e *snapEntry) ([]byte, error) {
 	}
 	data, err := s.load(path, e)
 	// assertion F: each file's bytes are read at most once while the
-	// kept bytes stay within the budget; past it, bytes are handed out
-	// unkept and their last reader's release frees them.
+	// kept bytes stay within the budget.
+	// assertion K: past it, bytes are handed out unkept, freed once their
+	// last reader lets them go.
 	if err != nil || s.keep(len(data)) {
 		e.held, e.data, e.err = true, data, err
 		return data, err
@@ -242,7 +243,7 @@ func (s *Snapshot) readLocked(path string, e *snapEntry) ([]byte, error) {
 	case !e.seen:
 		e.seen, e.id = true, id
 	case id != e.id:
-		// assertion F: a re-read never hands two readers different bytes.
+		// assertion K: a re-read never hands two readers different bytes.
 		return nil, fmt.Errorf("%s: changed in the work tree while this run read it", path)
 	}
 	return data, nil
@@ -289,7 +290,7 @@ func (s *Snapshot) BlobID(path string) (string, bool) {
 		return "", false
 	}
 	if s.staged {
-		// assertion J: the index's id is exactly the judged content.
+		// assertion L: the index's id is exactly the judged content.
 		return e.hash, e.hash != ""
 	}
 	if s.blobs == nil {
@@ -303,7 +304,7 @@ func (s *Snapshot) BlobID(path string) (string, bool) {
 			return "", false
 		}
 		if e.id == "" {
-			// assertion J: a work-tree file's id is its bytes' hash.
+			// assertion L: a work-tree file's id is its bytes' hash.
 			e.id, e.seen = s.blobs.hashOf(data), true
 		}
 	}
