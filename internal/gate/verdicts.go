@@ -92,6 +92,10 @@ func encodeFindings(fs []Finding) []byte {
 var errBadValue = errors.New("malformed cached findings")
 
 func decodeFindings(data []byte) ([]Finding, error) {
+	if len(data) == 1 && data[0] == 0 {
+		// The common value: a clean file, no findings.
+		return nil, nil
+	}
 	r := bytes.NewReader(data)
 	num := func() (int, error) {
 		x, err := binary.ReadVarint(r)

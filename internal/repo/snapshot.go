@@ -71,7 +71,7 @@ type snapEntry struct {
 // ByteBudget bounds the file bytes a snapshot keeps for later readers.
 // Past it a file's bytes are handed out and not kept; a later reader reads
 // them again, and a re-read that differs from the first read is refused.
-const ByteBudget = 32 << 20
+const ByteBudget = 16 << 20
 
 // NewSnapshot lists the index under dir (decoded in process, see Index) and
 // answers the work-tree snapshot; names are relative to dir and scoped to
