@@ -14,7 +14,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -191,25 +190,8 @@ func battery(b *testing.B, bin string, members []string, args ...string) (time.D
 	if err := write(repoDir, "scripts/gates.list", strings.Join(members, "\n")+"\n", 0o644); err != nil {
 		b.Fatal(err)
 	}
-	cmd := exec.Command(bin, append([]string{"--run"}, args...)...)
-	cmd.Dir = repoDir
-	cmd.Env = benchEnv()
-	var out bytes.Buffer
-	cmd.Stdout = &out
-	cmd.Stderr = &out
-	start := time.Now()
-	err := cmd.Run()
-	wall := time.Since(start)
-	if err != nil {
-		if _, ok := err.(*exec.ExitError); !ok {
-			b.Fatal(err)
-		}
-	}
-	rss := int64(0)
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss // KiB on Linux
-	}
-	return wall, rss, out.String()
+	wall, rss, _, out := timed(b, repoDir, nil, append([]string{bin, "--run"}, args...)...)
+	return wall, rss, out
 }
 
 func report(b *testing.B, walls []time.Duration, rss int64) {

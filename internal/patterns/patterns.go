@@ -147,23 +147,17 @@ func (s *Set) First(line string) int {
 // left out here matches no line, and a text with no candidate needs no
 // line split at all.
 func (s *Set) Candidates(text string, buf []int) []int {
-	buf = buf[:0]
-	for i := range s.Patterns {
-		p := &s.Patterns[i]
-		re := p.re
-		if p.pre != nil {
-			re = p.pre
-		}
-		if re.IsMatch(text) {
-			buf = append(buf, i)
-		}
-	}
-	return buf
+	return s.candidates(buf, func(re *ere.Ere) bool { return re.IsMatch(text) })
 }
 
 // CandidatesBytes is Candidates over a byte text, matched in place (never
 // copied to a string).
 func (s *Set) CandidatesBytes(text []byte, buf []int) []int {
+	return s.candidates(buf, func(re *ere.Ere) bool { return re.IsMatchBytes(text) })
+}
+
+// candidates is Candidates over any subject, matched by match.
+func (s *Set) candidates(buf []int, match func(*ere.Ere) bool) []int {
 	buf = buf[:0]
 	for i := range s.Patterns {
 		p := &s.Patterns[i]
@@ -171,7 +165,7 @@ func (s *Set) CandidatesBytes(text []byte, buf []int) []int {
 		if p.pre != nil {
 			re = p.pre
 		}
-		if re.IsMatchBytes(text) {
+		if match(re) {
 			buf = append(buf, i)
 		}
 	}
