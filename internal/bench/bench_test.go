@@ -14,7 +14,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -33,8 +32,10 @@ var (
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if scratch != "" {
+	if scratch != "" && os.Getenv("GATES_BENCH_KEEP") == "" {
 		os.RemoveAll(scratch)
+	} else if scratch != "" {
+		fmt.Fprintf(os.Stderr, "bench: kept %s\n", scratch)
 	}
 	os.Exit(code)
 }
@@ -57,20 +58,23 @@ func build() error {
 	scratch = tmp
 	binPlain = filepath.Join(tmp, "gates")
 	binBench = filepath.Join(tmp, "gates-bench")
+	// A stamp unique to this run: the result cache is live (a dev stamp
+	// disables it) and no earlier run's table is ever served.
+	stamp := fmt.Sprintf("bench-%d", time.Now().UnixNano())
 	for _, b := range []struct{ out, tags string }{{binPlain, ""}, {binBench, "bench"}} {
-		cmd := exec.Command("go", "build", "-tags", b.tags, "-o", b.out, "./cmd/gates")
+		cmd := exec.Command("go", "build", "-tags", b.tags, "-ldflags", "-X github.com/gate-sdk/gates/internal/cli.sourceStamp="+stamp, "-o", b.out, "./cmd/gates")
 		cmd.Dir = modRoot
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return fmt.Errorf("go build: %v\n%s", err, out)
 		}
 	}
 	repoDir = filepath.Join(tmp, "consumer")
-	return generate(repoDir)
+	return generate(repoDir, trackedFiles)
 }
 
-// generate writes a consumer repository of trackedFiles files: prose,
-// source and a few workflows, the kit vendored at gate-sdk/, and commits it.
-func generate(dir string) error {
+// generate writes a consumer repository of about n files: prose, source
+// and data, the kit vendored at gate-sdk/, and commits it.
+func generate(dir string, n int) error {
 	words := strings.Fields("the gate reads each tracked file once and the battery shares that read across every member so the cost stays close to one pass over the tree while each rule applies its own predicate")
 	var para bytes.Buffer
 	for i := 0; i < 40; i++ {
@@ -81,7 +85,7 @@ func generate(dir string) error {
 			para.WriteByte(' ')
 		}
 	}
-	for i := 0; i < trackedFiles-200; i++ {
+	for i := 0; i < n-200; i++ {
 		var rel, body string
 		switch i % 4 {
 		case 0, 1:
@@ -186,25 +190,8 @@ func battery(b *testing.B, bin string, members []string, args ...string) (time.D
 	if err := write(repoDir, "scripts/gates.list", strings.Join(members, "\n")+"\n", 0o644); err != nil {
 		b.Fatal(err)
 	}
-	cmd := exec.Command(bin, append([]string{"--run"}, args...)...)
-	cmd.Dir = repoDir
-	cmd.Env = benchEnv()
-	var out bytes.Buffer
-	cmd.Stdout = &out
-	cmd.Stderr = &out
-	start := time.Now()
-	err := cmd.Run()
-	wall := time.Since(start)
-	if err != nil {
-		if _, ok := err.(*exec.ExitError); !ok {
-			b.Fatal(err)
-		}
-	}
-	rss := int64(0)
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss // KiB on Linux
-	}
-	return wall, rss, out.String()
+	wall, rss, _, out := timed(b, repoDir, nil, append([]string{bin, "--run"}, args...)...)
+	return wall, rss, out
 }
 
 func report(b *testing.B, walls []time.Duration, rss int64) {

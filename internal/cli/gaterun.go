@@ -28,7 +28,7 @@ func (s *Session) gateContext(def gate.Def, args []string, out, errw io.Writer, 
 	if err != nil {
 		return nil, err
 	}
-	return &gate.Context{
+	c := &gate.Context{
 		Name:         def.Name,
 		Args:         args,
 		Dir:          cwd,
@@ -42,7 +42,9 @@ func (s *Session) gateContext(def gate.Def, args []string, out, errw io.Writer, 
 		Err:          errw,
 		Coupling:     s.coupling(gatesDir),
 		CouplesKnobs: couplesKnobs{s},
-	}, nil
+	}
+	c.Cache = s.treeCache()
+	return c, nil
 }
 
 // runStandalone is `gates <gate> [args]`: the rule over the working

@@ -103,6 +103,7 @@ func (s *Session) runCompiled(run githook.CompiledRun) (int, []byte) {
 	}
 	if run.Tree != nil {
 		c.Tree = snapshotTree{run.Tree}
+		c.Cache = s.verdictCache(run.Tree.CommonDir())
 	}
 	if len(run.ChildEnv) > 0 {
 		c.SpawnEnv = run.ChildEnv
@@ -115,9 +116,10 @@ func (s *Session) runCompiled(run githook.CompiledRun) (int, []byte) {
 // snapshotTree adapts a snapshot already built to gate.Tree.
 type snapshotTree struct{ s *repo.Snapshot }
 
-func (t snapshotTree) Files() ([]string, error)      { return t.s.Files(), nil }
-func (t snapshotTree) Read(p string) ([]byte, error) { return t.s.Read(p) }
-func (t snapshotTree) Mode(p string) (uint32, bool)  { return t.s.Mode(p) }
+func (t snapshotTree) Files() ([]string, error)       { return t.s.Files(), nil }
+func (t snapshotTree) Read(p string) ([]byte, error)  { return t.s.Read(p) }
+func (t snapshotTree) Mode(p string) (uint32, bool)   { return t.s.Mode(p) }
+func (t snapshotTree) BlobID(p string) (string, bool) { return t.s.BlobID(p) }
 
 // overlayEnv answers lookup with the NAME=value entries of extra on top.
 func overlayEnv(lookup func(string) (string, bool), extra []string) func(string) (string, bool) {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"sync"
 
+	"github.com/gate-sdk/gates/internal/cache"
 	"github.com/gate-sdk/gates/internal/knob"
 	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/repo"
@@ -39,6 +40,12 @@ type Session struct {
 	treeOnce sync.Once
 	tree     *repo.Snapshot
 	treeErr  error
+
+	cacheMu   sync.Mutex
+	caches    map[string]*cache.Store // by common git dir
+	treeStore *cache.Store            // the session snapshot's, located lazily
+	// storesToFlush are the stores opened, in opening order.
+	storesToFlush []*cache.Store
 }
 
 func newSession(sio IO) *Session {
@@ -52,7 +59,81 @@ func newSession(sio IO) *Session {
 	return &Session{IO: sio, prog: prog}
 }
 
-func (s *Session) close() {}
+// close persists the result caches the run filled; a cache that cannot be
+// written costs the next run its speed, never a verdict, so it is a note.
+func (s *Session) close() {
+	s.cacheMu.Lock()
+	defer s.cacheMu.Unlock()
+	verbose := s.Getenv("GATE_SDK_VERBOSE") != ""
+	for _, st := range s.storesToFlush {
+		if verbose {
+			for _, t := range st.Stats() {
+				fmt.Fprintf(s.Stderr, "%s: result cache: %s %d hits, %d misses\n", s.prog, t.Gate, t.Hits, t.Misses)
+			}
+		}
+		if err := st.Flush(); err != nil && verbose {
+			fmt.Fprintf(s.Stderr, "%s: result cache not written: %v\n", s.prog, err)
+		}
+	}
+}
+
+// treeCache answers the result cache of the session's own snapshot, its
+// directory located only when a rule first opens a table.
+func (s *Session) treeCache() *cache.Store {
+	if !cacheWanted(s) {
+		return nil
+	}
+	s.cacheMu.Lock()
+	defer s.cacheMu.Unlock()
+	if s.treeStore == nil {
+		s.treeStore = cache.Open(sourceStamp, func() (string, error) {
+			snap, err := s.Snapshot()
+			if err != nil {
+				return "", err
+			}
+			if snap.CommonDir() == "" {
+				return "", fmt.Errorf("no git directory known")
+			}
+			return walk.Child(snap.CommonDir(), cache.SubDir), nil
+		})
+		if s.treeStore != nil {
+			s.storesToFlush = append(s.storesToFlush, s.treeStore)
+		}
+	}
+	return s.treeStore
+}
+
+// cacheWanted reads GATE_SDK_CACHE.
+func cacheWanted(s *Session) bool {
+	// assertion F: GATE_SDK_CACHE=off (or any value other than on)
+	// disables the cache.
+	v := s.Getenv("GATE_SDK_CACHE")
+	return v == "" || v == "on"
+}
+
+// verdictCache answers the result cache of the repository whose common git
+// dir is commonDir; nil when GATE_SDK_CACHE=off, the build's stamp names no
+// sources, or commonDir is unknown.
+func (s *Session) verdictCache(commonDir string) *cache.Store {
+	if commonDir == "" || !cacheWanted(s) {
+		return nil
+	}
+	s.cacheMu.Lock()
+	defer s.cacheMu.Unlock()
+	if st, ok := s.caches[commonDir]; ok {
+		return st
+	}
+	dir := walk.Child(commonDir, cache.SubDir)
+	st := cache.Open(sourceStamp, func() (string, error) { return dir, nil })
+	if s.caches == nil {
+		s.caches = map[string]*cache.Store{}
+	}
+	s.caches[commonDir] = st
+	if st != nil {
+		s.storesToFlush = append(s.storesToFlush, st)
+	}
+	return st
+}
 
 // Getenv answers an environment variable, "" when unset.
 func (s *Session) Getenv(name string) string {
@@ -182,6 +263,14 @@ func (t lazyTree) Read(p string) ([]byte, error) {
 		return nil, err
 	}
 	return snap.Read(p)
+}
+
+func (t lazyTree) BlobID(p string) (string, bool) {
+	snap, err := t.s.Snapshot()
+	if err != nil {
+		return "", false
+	}
+	return snap.BlobID(p)
 }
 
 func (t lazyTree) Mode(p string) (uint32, bool) {

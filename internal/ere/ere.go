@@ -35,7 +35,10 @@
 // deliberately no replace: a substituting caller loops over FindFrom.
 package ere
 
-import "strings"
+import (
+	"strings"
+	"unsafe"
+)
 
 // Span is a half-open byte range [Start, End) of a subject.
 type Span struct {
@@ -96,6 +99,16 @@ func (re *Ere) IsMatch(hay string) bool {
 	}
 	return re.fwd.firstEnd(hay, 0) >= 0
 }
+
+// IsMatchBytes is IsMatch over a byte subject, without copying it: the
+// engine reads the bytes in place and keeps no reference once it answers,
+// so the caller's buffer is never retained. The caller must not modify hay
+// while the call runs.
+func (re *Ere) IsMatchBytes(hay []byte) bool { return re.IsMatch(view(hay)) }
+
+// view answers b's bytes as a string sharing its memory: the search never
+// writes, and no string it builds outlives the call.
+func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // Find answers the leftmost-longest match in hay; it is FindFrom(hay, 0).
 func (re *Ere) Find(hay string) (Span, bool) { return re.FindFrom(hay, 0) }

@@ -16,6 +16,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/gate-sdk/gates/internal/cache"
 	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/walk"
 )
@@ -80,6 +81,9 @@ type Context struct {
 	// Recorder, when set, notes every walk root the rule enters (the
 	// observer check-reads-couples' declarations are held to).
 	Recorder *walk.Recorder
+	// Cache is the result cache per-file rules consult through Verdicts;
+	// nil disables it.
+	Cache *cache.Store
 
 	findings []Finding
 }

@@ -64,6 +64,12 @@ func checkCommitMsg(c *gate.Context) int {
 // GATE_SDK_MSG_PATTERN_FILES followed by the optional
 // GATE_SDK_MSG_PATTERN_FILES_LOCAL.
 func msgPatterns(c *gate.Context, operands []string) (*patterns.Set, error) {
+	return msgPatternsSeen(c, operands, nil)
+}
+
+// msgPatternsSeen is msgPatterns calling seen with each pattern file's
+// path and bytes as they are read (nil: no call).
+func msgPatternsSeen(c *gate.Context, operands []string, seen func(path string, data []byte)) (*patterns.Set, error) {
 	srcs := patterns.Named(operands)
 	if len(operands) == 0 {
 		var err error
@@ -72,7 +78,13 @@ func msgPatterns(c *gate.Context, operands []string) (*patterns.Set, error) {
 			return nil, err
 		}
 	}
-	return patterns.Load(func(p string) ([]byte, error) { return readFile(c, p) }, srcs)
+	return patterns.Load(func(p string) ([]byte, error) {
+		data, err := readFile(c, p)
+		if err == nil && seen != nil {
+			seen(p, data)
+		}
+		return data, err
+	}, srcs)
 }
 
 // reissueRemedy is the one recovery both commit-msg-tier gates print: the

@@ -8,13 +8,16 @@ package gates
 // banned shape; its tests compose theirs at run time.
 
 import (
+	"bytes"
 	"fmt"
 	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
 
+	"github.com/gate-sdk/gates/internal/cache"
 	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/patterns"
 )
 
 // treeTermsHelp is the remedy for the one failure class.
@@ -27,7 +30,16 @@ func checkTreeTerms(c *gate.Context) int {
 	}
 	// assertion A: the pattern set resolves and every pattern compiles
 	// (once, here, for the whole scan), or the gate refuses.
-	set, err := msgPatterns(c, operands)
+	// The effective configuration a file's verdict depends on, besides its
+	// bytes and path: the key of the gate's result-cache table.
+	var config cache.Config
+	for _, op := range operands {
+		config.AddString("operand", op)
+	}
+	set, err := msgPatternsSeen(c, operands, func(path string, data []byte) {
+		config.AddString("pattern-file", path)
+		config.Add("pattern-bytes", data)
+	})
 	if err != nil {
 		return c.RefuseErr(err)
 	}
@@ -42,6 +54,7 @@ func checkTreeTerms(c *gate.Context) int {
 	if err != nil {
 		return c.RefuseErr(err)
 	}
+	config.AddString("root", root)
 	if set.Empty() {
 		return c.NewReport(nil).Done("no banned pattern configured: tree unchecked")
 	}
@@ -71,40 +84,37 @@ func checkTreeTerms(c *gate.Context) int {
 	// reported in listing order, so the output never depends on the pool.
 	records := make([][]gate.Finding, len(todo))
 	failed := make([]error, len(todo))
+	// assertion E: the bytes are the snapshot's, the ones the commit
+	// records: a link's target string, never the file it points at. A
+	// regular file's verdict is cached by its path and blob id under the
+	// table of this configuration; a link is judged afresh.
+	for _, kr := range c.KitRoots {
+		config.AddString("kit-root", kr)
+	}
+	for _, k := range []string{"GATE_SDK_PRUNE_DIRS", "GATE_SDK_PRUNE_EXTRA_DIRS"} {
+		v, _ := c.Knobs.Scalar(k) // read once already by pruneSet
+		config.AddString(k, v)
+	}
+	verdicts := c.Verdicts(&config)
 	eachIndex(len(todo), func(i int, cand []int) []int {
 		p := todo[i]
-		// assertion E: the bytes are the snapshot's, the ones the commit
-		// records: a link's target string, never the file it points at.
+		cacheable := false
+		var blob string
+		if mode, _ := c.Tree.Mode(p); mode != 0o120000 {
+			cacheable = true
+			var hit bool
+			if records[i], blob, hit = verdicts.Lookup(p); hit {
+				return cand
+			}
+		}
 		data, err := c.Tree.Read(p)
 		if err != nil {
 			failed[i] = err
 			return cand
 		}
-		text := string(data)
-		if cand = set.Candidates(text, cand); len(cand) == 0 {
-			return cand
-		}
-		// assertion C: a file holding a NUL byte is binary; a hit on any
-		// of its lines is one path-only record.
-		binary := strings.IndexByte(text, 0) >= 0
-		// assertion D: every other file yields one path:lineno:line record
-		// per matching line, however many patterns hit it, with no dedup
-		// across identical lines.
-		for n, line := 0, ""; text != ""; {
-			n++
-			if i := strings.IndexByte(text, '\n'); i >= 0 {
-				line, text = text[:i], text[i+1:]
-			} else {
-				line, text = text, ""
-			}
-			if set.FirstOf(line, cand) < 0 {
-				continue
-			}
-			if binary {
-				records[i] = append(records[i], gate.Finding{Class: "leak", Path: p, Text: gate.QuotePath(p)})
-				break
-			}
-			records[i] = append(records[i], gate.Finding{Class: "leak", Path: p, Line: n, Msg: line, Text: fmt.Sprintf("%s:%d:%s", gate.QuotePath(p), n, line)})
+		records[i], cand = judgeTerms(set, p, data, cand)
+		if cacheable {
+			verdicts.Store(p, blob, records[i])
 		}
 		return cand
 	})
@@ -127,6 +137,36 @@ func checkTreeTerms(c *gate.Context) int {
 		}
 	}
 	return r.Done(fmt.Sprintf("%d tracked files match none of %d banned patterns", len(todo), len(set.Patterns)))
+}
+
+// judgeTerms answers one file's records, matching its bytes in place.
+func judgeTerms(set *patterns.Set, p string, data []byte, cand []int) ([]gate.Finding, []int) {
+	if cand = set.CandidatesBytes(data, cand); len(cand) == 0 {
+		return nil, cand
+	}
+	var records []gate.Finding
+	// assertion C: a file holding a NUL byte is binary; a hit on any of
+	// its lines is one path-only record.
+	binary := bytes.IndexByte(data, 0) >= 0
+	// assertion D: every other file yields one path:lineno:line record per
+	// matching line, however many patterns hit it, with no dedup across
+	// identical lines.
+	for n, line, text := 0, []byte(nil), data; len(text) > 0; {
+		n++
+		if i := bytes.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
+		} else {
+			line, text = text, nil
+		}
+		if set.FirstOfBytes(line, cand) < 0 {
+			continue
+		}
+		if binary {
+			return append(records, gate.Finding{Class: "leak", Path: p, Text: gate.QuotePath(p)}), cand
+		}
+		records = append(records, gate.Finding{Class: "leak", Path: p, Line: n, Msg: string(line), Text: fmt.Sprintf("%s:%d:%s", gate.QuotePath(p), n, line)})
+	}
+	return records, cand
 }
 
 // underRoot reports whether the listed path p lies under the scan root.

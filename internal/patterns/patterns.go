@@ -147,6 +147,17 @@ func (s *Set) First(line string) int {
 // left out here matches no line, and a text with no candidate needs no
 // line split at all.
 func (s *Set) Candidates(text string, buf []int) []int {
+	return s.candidates(buf, func(re *ere.Ere) bool { return re.IsMatch(text) })
+}
+
+// CandidatesBytes is Candidates over a byte text, matched in place (never
+// copied to a string).
+func (s *Set) CandidatesBytes(text []byte, buf []int) []int {
+	return s.candidates(buf, func(re *ere.Ere) bool { return re.IsMatchBytes(text) })
+}
+
+// candidates is Candidates over any subject, matched by match.
+func (s *Set) candidates(buf []int, match func(*ere.Ere) bool) []int {
 	buf = buf[:0]
 	for i := range s.Patterns {
 		p := &s.Patterns[i]
@@ -154,11 +165,21 @@ func (s *Set) Candidates(text string, buf []int) []int {
 		if p.pre != nil {
 			re = p.pre
 		}
-		if re.IsMatch(text) {
+		if match(re) {
 			buf = append(buf, i)
 		}
 	}
 	return buf
+}
+
+// FirstOfBytes is FirstOf over a byte line, matched in place.
+func (s *Set) FirstOfBytes(line []byte, idx []int) int {
+	for _, i := range idx {
+		if s.Patterns[i].re.IsMatchBytes(line) {
+			return i
+		}
+	}
+	return -1
 }
 
 // FirstOf answers the first of the indexed patterns matching line, or -1.

@@ -33,7 +33,10 @@ func newBlobStore(g Git, dir string, src IndexSource) *blobStore {
 }
 
 // matches reports whether data hashes to the blob id.
-func (b *blobStore) matches(id string, data []byte) bool {
+func (b *blobStore) matches(id string, data []byte) bool { return b.hashOf(data) == id }
+
+// hashOf answers data's blob id in the repository's object format.
+func (b *blobStore) hashOf(data []byte) string {
 	var h hash.Hash
 	if b.src.HashLen == sha256.Size {
 		h = sha256.New()
@@ -42,7 +45,7 @@ func (b *blobStore) matches(id string, data []byte) bool {
 	}
 	h.Write([]byte("blob " + strconv.Itoa(len(data)) + "\x00"))
 	h.Write(data)
-	return hex.EncodeToString(h.Sum(nil)) == id
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // read answers the blob's bytes.

@@ -3,9 +3,11 @@ package repo
 import (
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io/fs"
 	"os"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gate-sdk/gates/internal/walk"
 )
@@ -40,20 +42,39 @@ type Snapshot struct {
 	blobs   *blobStore
 	// unresolved are the conflicted paths with no stage 2 (ours).
 	unresolved []string
+	// budget is the byte bound of kept reads, kept the bytes kept now.
+	budget int64
+	kept   atomic.Int64
 }
+
+// SetByteBudget changes the bound on the bytes the snapshot keeps (see
+// ByteBudget); call it before the first Read.
+func (s *Snapshot) SetByteBudget(n int64) { s.budget = n }
 
 type snapEntry struct {
 	mode  uint32
 	hash  string
 	flags uint32
 
-	readOnce sync.Once
-	data     []byte
-	err      error
+	// mu guards the read state: held marks data/err as kept, id the blob
+	// id of the first bytes read when they were not kept (or when asked).
+	mu   sync.Mutex
+	held bool
+	data []byte
+	err  error
+	id   string
+	seen bool   // read once already, unkept: sum and size are its check
+	sum  uint32 // CRC-32C of the first unkept read
+	size int
 
 	statOnce sync.Once
 	present  bool
 }
+
+// ByteBudget bounds the file bytes a snapshot keeps for later readers.
+// Past it a file's bytes are handed out and not kept; a later reader reads
+// them again, and a re-read that differs from the first read is refused.
+const ByteBudget = 16 << 20
 
 // NewSnapshot lists the index under dir (decoded in process, see Index) and
 // answers the work-tree snapshot; names are relative to dir and scoped to
@@ -123,7 +144,7 @@ func (g Git) StagedSnapshot(dir string) (*Snapshot, error) {
 // (relative to dir). A path in conflict is its stage 2 (ours) when it has
 // one, else its first stage.
 func SnapshotOf(dir string, entries []Entry) *Snapshot {
-	s := &Snapshot{dir: dir, entries: make(map[string]*snapEntry, len(entries)), files: make([]string, 0, len(entries))}
+	s := &Snapshot{dir: dir, budget: ByteBudget, entries: make(map[string]*snapEntry, len(entries)), files: make([]string, 0, len(entries))}
 	for _, e := range entries {
 		if have, dup := s.entries[e.Path]; dup {
 			if e.Stage == 2 {
@@ -197,9 +218,52 @@ func (s *Snapshot) Read(path string) ([]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s: not tracked", path)
 	}
-	// assertion F: each file's bytes are read at most once.
-	e.readOnce.Do(func() { e.data, e.err = s.load(path, e) })
-	return e.data, e.err
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return s.readLocked(path, e)
+}
+
+// readLocked is Read with e.mu held.
+func (s *Snapshot) readLocked(path string, e *snapEntry) ([]byte, error) {
+	if e.held {
+		return e.data, e.err
+	}
+	data, err := s.load(path, e)
+	// assertion F: each file's bytes are read at most once while the
+	// kept bytes stay within the budget.
+	// assertion K: past it, bytes are handed out unkept, freed once their
+	// last reader lets them go.
+	if err != nil || s.keep(len(data)) {
+		e.held, e.data, e.err = true, data, err
+		return data, err
+	}
+	if s.staged || s.blobs == nil {
+		// A staged read is a blob's bytes: a re-read is the same bytes.
+		return data, nil
+	}
+	// The check is a CRC-32C and the length, not the blob hash: a re-read
+	// only guards against a file edited during the run, and the checksum
+	// costs a fraction of SHA-1 on every reader past the budget.
+	sum := crc32.Checksum(data, castagnoli)
+	switch {
+	case !e.seen:
+		e.seen, e.sum, e.size = true, sum, len(data)
+	case sum != e.sum || len(data) != e.size:
+		// assertion K: a re-read never hands two readers different bytes.
+		return nil, fmt.Errorf("%s: changed in the work tree while this run read it", path)
+	}
+	return data, nil
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// keep reserves n bytes of the budget, reporting whether they fit.
+func (s *Snapshot) keep(n int) bool {
+	if s.kept.Add(int64(n)) <= s.budget {
+		return true
+	}
+	s.kept.Add(-int64(n))
+	return false
 }
 
 func (s *Snapshot) load(path string, e *snapEntry) ([]byte, error) {
@@ -220,6 +284,48 @@ func (s *Snapshot) load(path string, e *snapEntry) ([]byte, error) {
 		return s.blobs.read(path, e.hash)
 	}
 	return data, err
+}
+
+// BlobID answers the blob id of the bytes Read answers for path, when the
+// snapshot can vouch for them: in a staged snapshot the index's id (Read
+// serves exactly that blob's bytes), in a work-tree snapshot the id of the
+// bytes read, hashed as git hashes a blob, never the index's id, which the
+// work-tree file may no longer match. false for an untracked path, a
+// gitlink, or bytes that could not be read.
+func (s *Snapshot) BlobID(path string) (string, bool) {
+	e, ok := s.entries[path]
+	if !ok || e.mode == ModeGitlink {
+		return "", false
+	}
+	if s.staged {
+		// assertion L: the index's id is exactly the judged content.
+		return e.hash, e.hash != ""
+	}
+	if s.blobs == nil {
+		return "", false
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.id == "" {
+		// readLocked holds a re-read to the first read, so the id names
+		// the bytes every reader of this run sees.
+		data, err := s.readLocked(path, e)
+		if err != nil {
+			return "", false
+		}
+		// assertion L: a work-tree file's id is its bytes' hash.
+		e.id = s.blobs.hashOf(data)
+	}
+	return e.id, true
+}
+
+// CommonDir is the repository's common git directory (where its objects
+// are), "" when the snapshot was built from entries alone.
+func (s *Snapshot) CommonDir() string {
+	if s.blobs == nil {
+		return ""
+	}
+	return s.blobs.src.CommonDir
 }
 
 // workTree reads path's work-tree bytes as git would store them.

@@ -1,0 +1,298 @@
+//go:build unix
+
+package bench
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The acceptance figures of issue 14, each row a ratio to its floor, the
+// row and its floor measured side by side in this one run. Figures only:
+// nothing here fails on a timing. GATES_BENCH_SWEEP=full widens the size
+// sweep; the default keeps `make bench` within a few minutes.
+
+// timed runs argv in dir (env: benchEnv plus extra) and answers wall time,
+// peak RSS in KiB and the exit status.
+func timed(b *testing.B, dir string, extra []string, argv ...string) (time.Duration, int64, int, string) {
+	b.Helper()
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = append(benchEnv(), extra...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	start := time.Now()
+	err := cmd.Run()
+	wall := time.Since(start)
+	code := 0
+	if err != nil {
+		ee, ok := err.(*exec.ExitError)
+		if !ok {
+			b.Fatalf("%v: %v", argv, err)
+		}
+		code = ee.ExitCode()
+	}
+	var rss int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = ru.Maxrss
+	}
+	return wall, rss, code, out.String()
+}
+
+func median(ds []time.Duration) time.Duration {
+	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+	return ds[len(ds)/2]
+}
+
+// sample runs fn n times (before each, prep when set) and answers the
+// median wall, the peak RSS and the last exit status.
+func sample(n int, prep func(), fn func() (time.Duration, int64, int)) (time.Duration, int64, int) {
+	var ws []time.Duration
+	var peak int64
+	code := 0
+	for i := 0; i < n; i++ {
+		if prep != nil {
+			prep()
+		}
+		w, rss, c := fn()
+		ws = append(ws, w)
+		peak = max(peak, rss)
+		code = c
+	}
+	return median(ws), peak, code
+}
+
+// readFloor is `git ls-files -z` and one read of every tracked byte, in
+// this process; it answers the time, the bytes and the largest file.
+func readFloor(b *testing.B, dir string) (time.Duration, int64, int64) {
+	b.Helper()
+	start := time.Now()
+	cmd := exec.Command("git", "ls-files", "-z")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var total, largest int64
+	for _, name := range bytes.Split(bytes.TrimSuffix(out, []byte{0}), []byte{0}) {
+		data, err := os.ReadFile(filepath.Join(dir, string(name)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		total += int64(len(data))
+		largest = max(largest, int64(len(data)))
+	}
+	return time.Since(start), total, largest
+}
+
+// shipped answers the kit's shipped gate names, less those named in drop.
+func shipped(b *testing.B, drop ...string) []string {
+	b.Helper()
+	descs, err := filepath.Glob(filepath.Join(modRoot, "kits", "gate-sdk", "checks", "*.gate"))
+	if err != nil || len(descs) == 0 {
+		b.Fatalf("no shipped descriptors: %v", err)
+	}
+	var out []string
+	for _, d := range descs {
+		name := strings.TrimSuffix(filepath.Base(d), ".gate")
+		keep := true
+		for _, x := range drop {
+			keep = keep && x != name
+		}
+		if keep {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// shellCheckers are the shipped gates that wrap ShellCheck.
+var shellCheckers = []string{"check-action-run-shell", "check-shellcheck"}
+
+type row struct {
+	name        string
+	wall, floor time.Duration
+	note        string
+}
+
+func (r row) String() string {
+	return fmt.Sprintf("| %s | %.1f ms | %.1f ms | %.2f× | %s |", r.name, ms(r.wall), ms(r.floor), float64(r.wall)/float64(r.floor), r.note)
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func BenchmarkAcceptance(b *testing.B) {
+	if err := setup(); err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < b.N; i++ {
+		acceptance(b)
+	}
+	b.ReportMetric(0, "ns/op")
+}
+
+func acceptance(b *testing.B) {
+	dir := repoDir
+	cacheDir := filepath.Join(dir, ".git", "gates-cache")
+	clear := func() { os.RemoveAll(cacheDir) }
+	gates := binPlain
+	const n = 7
+
+	// The hook: one staged markdown file, every shipped gate registered.
+	if err := write(dir, "scripts/gates.list", strings.Join(shipped(b), "\n")+"\n", 0o644); err != nil {
+		b.Fatal(err)
+	}
+	if err := write(dir, "docs/d000/note-00000.md", "# Note 0\n\nedited for the hook benchmark.\n", 0o644); err != nil {
+		b.Fatal(err)
+	}
+	pages(b, dir)
+	run := func(extra []string, argv ...string) func() (time.Duration, int64, int) {
+		return func() (time.Duration, int64, int) {
+			w, rss, code, _ := timed(b, dir, extra, argv...)
+			return w, rss, code
+		}
+	}
+	hookFloor, _, _ := sample(n, nil, run(nil, "git", "diff", "--cached", "--name-only", "-z"))
+	hookCold, _, coldCode := sample(n, clear, run(nil, gates, "--git-hook", "pre-commit"))
+	_, _, _, hookOut := timed(b, dir, nil, gates, "--git-hook", "pre-commit")
+	hookWarm, _, warmCode := sample(n, nil, run(nil, gates, "--git-hook", "pre-commit"))
+	hookOff, _, _ := sample(n, nil, run([]string{"GATE_SDK_CACHE=off"}, gates, "--git-hook", "pre-commit"))
+	rows := []row{
+		{"pre-commit hook, one staged file, warm cache", hookWarm, hookFloor, fmt.Sprintf("exit %d; target ≤ 8×", warmCode)},
+		{"pre-commit hook, one staged file, cold cache", hookCold, hookFloor, fmt.Sprintf("exit %d", coldCode)},
+		{"pre-commit hook, one staged file, GATE_SDK_CACHE=off", hookOff, hookFloor, ""},
+	}
+	if lh := filepath.Join(modRoot, ".tmp", "tools", "bin", "lefthook"); fileExists(lh) {
+		if err := write(dir, "lefthook.yml", "pre-commit:\n  commands:\n    trivial:\n      run: \"true\"\n", 0o644); err != nil {
+			b.Fatal(err)
+		}
+		w, _, code := sample(n, nil, run([]string{"LEFTHOOK_QUIET=meta,summary,execution"}, lh, "run", "pre-commit"))
+		os.Remove(filepath.Join(dir, "lefthook.yml"))
+		rows = append(rows, row{"lefthook running one trivial command", w, hookFloor, fmt.Sprintf("exit %d; lefthook's own overhead", code)})
+	}
+	if strings.Contains(hookOut, "could not") {
+		b.Logf("hook output:\n%s", hookOut)
+	}
+
+	// The battery, ShellCheck excluded, against the read floor.
+	members := shipped(b, shellCheckers...)
+	if err := write(dir, "scripts/gates.list", strings.Join(members, "\n")+"\n", 0o644); err != nil {
+		b.Fatal(err)
+	}
+	pages(b, dir)
+	var floors []time.Duration
+	for i := 0; i < n; i++ {
+		f, _, _ := readFloor(b, dir)
+		floors = append(floors, f)
+	}
+	floor := median(floors)
+	batCold, _, bc := sample(n, clear, run(nil, gates, "--run"))
+	batWarm, _, bw := sample(n, nil, run(nil, gates, "--run"))
+	batOff, _, _ := sample(n, nil, run([]string{"GATE_SDK_CACHE=off"}, gates, "--run"))
+	rows = append(rows,
+		row{fmt.Sprintf("battery, %d gates, ShellCheck excluded, warm cache", len(members)), batWarm, floor, fmt.Sprintf("exit %d; target ≤ 2×", bw)},
+		row{"battery, ShellCheck excluded, cold cache", batCold, floor, fmt.Sprintf("exit %d", bc)},
+		row{"battery, ShellCheck excluded, GATE_SDK_CACHE=off", batOff, floor, ""},
+	)
+	fmt.Printf("\nissue 14 acceptance, %d tracked files (medians of %d; floor: hook rows `git diff --cached --name-only -z`, battery rows `git ls-files -z` + one read of every tracked byte)\n\n", trackedFiles, n)
+	fmt.Println("| path | median | floor | ratio | note |")
+	fmt.Println("|---|---|---|---|---|")
+	for _, r := range rows {
+		fmt.Println(r)
+		b.ReportMetric(float64(r.wall)/float64(r.floor), "x-"+slug(r.name))
+	}
+
+	// Size sweep: time and peak RSS of the battery (ShellCheck excluded,
+	// cache off: every file judged) from 2,000 files up.
+	sizes := []int{2000, 20000, 100000}
+	if os.Getenv("GATES_BENCH_SWEEP") == "full" {
+		sizes = []int{2000, 5000, 10000, 20000, 50000, 100000}
+	}
+	fmt.Printf("\nsize sweep: battery of %d gates, GATE_SDK_CACHE=off, medians of 3\n\n", len(members))
+	fmt.Println("| files | tracked MiB | largest file KiB | battery | read floor | ratio | ms per 1,000 files | peak RSS MiB | RSS bound (1.5×largest + 100 MiB) |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|")
+	for _, size := range sizes {
+		d := dir
+		if size != trackedFiles {
+			d = filepath.Join(scratch, "sweep-"+strconv.Itoa(size))
+			if err := generate(d, size); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := write(d, "scripts/gates.list", strings.Join(members, "\n")+"\n", 0o644); err != nil {
+			b.Fatal(err)
+		}
+		pages(b, d)
+		var fl []time.Duration
+		var total, largest int64
+		for i := 0; i < 3; i++ {
+			f, t, l := readFloor(b, d)
+			fl = append(fl, f)
+			total, largest = t, l
+		}
+		wall, rss, _ := sample(3, nil, func() (time.Duration, int64, int) {
+			w, r, c, _ := timed(b, d, []string{"GATE_SDK_CACHE=off"}, gates, "--run")
+			return w, r, c
+		})
+		f := median(fl)
+		bound := 1.5*float64(largest)/(1<<20) + 100
+		fmt.Printf("| %d | %.1f | %.1f | %.0f ms | %.0f ms | %.2f× | %.1f | %.0f | %.0f |\n", size, float64(total)/(1<<20), float64(largest)/1024, ms(wall), ms(f), float64(wall)/float64(f), ms(wall)/float64(size)*1000, float64(rss)/1024, bound)
+		if size != trackedFiles {
+			os.RemoveAll(d)
+		}
+	}
+	fmt.Println()
+}
+
+// pages writes the two committed projections the registry implies (the
+// enforcement map and the coupling-graph page) and stages everything, so
+// the hook and the battery run every member instead of stopping at a
+// stale page. The emissions read each other, so they run twice.
+func pages(b *testing.B, dir string) {
+	b.Helper()
+	for i := 0; i < 2; i++ {
+		for _, p := range []struct{ arm, file string }{{"enforcement-map", "docs/enforcement.md"}, {"graph", "scripts/CHECK-GRAPH.html"}} {
+			cmd := exec.Command(binPlain, "--emit", p.arm)
+			cmd.Dir, cmd.Env = dir, benchEnv()
+			out, err := cmd.Output()
+			if err != nil {
+				b.Fatalf("--emit %s: %v", p.arm, err)
+			}
+			if err := write(dir, p.file, string(out), 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+		cmd := exec.Command("git", "add", "-A")
+		cmd.Dir, cmd.Env = dir, benchEnv()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("git add: %v\n%s", err, out)
+		}
+	}
+}
+
+func fileExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+func slug(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			b.WriteRune(r)
+		case b.Len() > 0 && !strings.HasSuffix(b.String(), "-"):
+			b.WriteByte('-')
+		}
+	}
+	return strings.TrimSuffix(b.String(), "-")
+}

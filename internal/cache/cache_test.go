@@ -1,0 +1,257 @@
+package cache
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+func store(t *testing.T, dir, stamp string) *Store {
+	t.Helper()
+	s := Open(stamp, func() (string, error) { return dir, nil })
+	if s == nil {
+		t.Fatalf("stamp %q disabled the store", stamp)
+	}
+	return s
+}
+
+func cfg(kv ...string) *Config {
+	var c Config
+	for i := 0; i+1 < len(kv); i += 2 {
+		c.AddString(kv[i], kv[i+1])
+	}
+	return &c
+}
+
+func TestRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	s := store(t, dir, "abc123")
+	tb := s.Table("TREE-TERMS", cfg("pattern-bytes", "x\n"))
+	if _, ok := tb.Get("a.md", "b1"); ok {
+		t.Fatal("a fresh table hit")
+	}
+	tb.Put("a.md", "b1", []byte("verdict"))
+	tb.Put("c.md", "b2", nil)
+	if err := s.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	tb2 := store(t, dir, "abc123").Table("TREE-TERMS", cfg("pattern-bytes", "x\n"))
+	if v, ok := tb2.Get("a.md", "b1"); !ok || string(v) != "verdict" {
+		t.Fatalf("warm get = %q, %v", v, ok)
+	}
+	if v, ok := tb2.Get("c.md", "b2"); !ok || len(v) != 0 {
+		t.Fatalf("empty verdict = %q, %v", v, ok)
+	}
+	if _, ok := tb2.Get("a.md", ""); ok {
+		t.Fatal("an empty blob id hit")
+	}
+}
+
+// Each input of the key, changed, names another table.
+func TestKeyInputsInvalidate(t *testing.T) {
+	dir := t.TempDir()
+	s := store(t, dir, "abc123")
+	s.Table("TREE-TERMS", cfg("knob", "1")).Put("a.md", "b1", []byte("v"))
+	if err := s.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, stamp, gate, knob, path, blob string
+	}{
+		{"source stamp", "def456", "TREE-TERMS", "1", "a.md", "b1"},
+		{"gate id", "abc123", "PORTABILITY-FLOOR", "1", "a.md", "b1"},
+		{"configuration", "abc123", "TREE-TERMS", "2", "a.md", "b1"},
+		{"blob", "abc123", "TREE-TERMS", "1", "a.md", "b2"},
+		{"path", "abc123", "TREE-TERMS", "1", "b.md", "b1"},
+	} {
+		tb := store(t, dir, c.stamp).Table(c.gate, cfg("knob", c.knob))
+		if _, ok := tb.Get(c.path, c.blob); ok {
+			t.Errorf("%s changed: still a hit", c.name)
+		}
+	}
+	if _, ok := store(t, dir, "abc123").Table("TREE-TERMS", cfg("knob", "1")).Get("a.md", "b1"); !ok {
+		t.Error("the unchanged key missed")
+	}
+}
+
+// Framing: ("ab","c") and ("a","bc") never digest alike.
+func TestConfigFraming(t *testing.T) {
+	dir := t.TempDir()
+	s := store(t, dir, "abc123")
+	s.Table("G", cfg("ab", "c")).Put("p", "b", []byte("v"))
+	if err := s.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := store(t, dir, "abc123").Table("G", cfg("a", "bc")).Get("p", "b"); ok {
+		t.Fatal("differently framed configurations shared a table")
+	}
+}
+
+func TestDisabledStamps(t *testing.T) {
+	for _, st := range []string{"", "dev", "unknown"} {
+		s := Open(st, func() (string, error) { return t.TempDir(), nil })
+		if s != nil {
+			t.Errorf("stamp %q kept a cache", st)
+		}
+		// A nil store and its nil tables are inert.
+		tb := s.Table("G", nil)
+		tb.Put("p", "b", []byte("v"))
+		if _, ok := tb.Get("p", "b"); ok {
+			t.Errorf("stamp %q: a disabled table hit", st)
+		}
+		if err := s.Flush(); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func onlyTable(t *testing.T, dir string) string {
+	t.Helper()
+	m, _ := filepath.Glob(filepath.Join(dir, "*.v1"))
+	if len(m) != 1 {
+		t.Fatalf("tables: %v", m)
+	}
+	return m[0]
+}
+
+func TestCorruptDiscarded(t *testing.T) {
+	corrupt := map[string]func([]byte) []byte{
+		"flipped byte":  func(b []byte) []byte { b[len(magic)+40] ^= 1; return b },
+		"truncated":     func(b []byte) []byte { return b[:len(b)-5] },
+		"empty":         func([]byte) []byte { return nil },
+		"other version": func(b []byte) []byte { return append([]byte("gates-verdicts 9\n"), b[len(magic):]...) },
+		"garbage":       func([]byte) []byte { return bytes.Repeat([]byte{0xff}, 200) },
+	}
+	for name, mangle := range corrupt {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			s := store(t, dir, "abc123")
+			s.Table("G", nil).Put("p", "b", []byte("v"))
+			if err := s.Flush(); err != nil {
+				t.Fatal(err)
+			}
+			f := onlyTable(t, dir)
+			data, _ := os.ReadFile(f)
+			if err := os.WriteFile(f, mangle(data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			s2 := store(t, dir, "abc123")
+			tb := s2.Table("G", nil)
+			if _, ok := tb.Get("p", "b"); ok {
+				t.Fatal("a corrupt table was trusted")
+			}
+			// The next write replaces it with a whole table.
+			tb.Put("p", "b", []byte("w"))
+			if err := s2.Flush(); err != nil {
+				t.Fatal(err)
+			}
+			if v, ok := store(t, dir, "abc123").Table("G", nil).Get("p", "b"); !ok || string(v) != "w" {
+				t.Fatalf("after rewrite: %q %v", v, ok)
+			}
+		})
+	}
+}
+
+// A table file copied under another table's name is foreign: its key
+// inside does not match.
+func TestForeignDiscarded(t *testing.T) {
+	dir := t.TempDir()
+	s := store(t, dir, "abc123")
+	s.Table("G", cfg("k", "1")).Put("p", "b", []byte("v"))
+	if err := s.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(onlyTable(t, dir))
+	other := store(t, dir, "abc123").Table("G", cfg("k", "2"))
+	name, _ := other.file()
+	if err := os.WriteFile(name, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := other.Get("p", "b"); ok {
+		t.Fatal("a foreign table was trusted")
+	}
+}
+
+// Concurrent writers of one table: every flush renames a whole table, so
+// the survivor decodes and holds one writer's entries entire.
+func TestConcurrentWriters(t *testing.T) {
+	dir := t.TempDir()
+	const writers, entries = 8, 200
+	var wg sync.WaitGroup
+	errs := make(chan error, writers)
+	for w := 0; w < writers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			s := Open("abc123", func() (string, error) { return dir, nil })
+			tb := s.Table("G", nil)
+			for i := 0; i < entries; i++ {
+				tb.Put(fmt.Sprintf("f%d", i), "b", []byte(fmt.Sprintf("w%d", w)))
+			}
+			errs <- s.Flush()
+		}(w)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	tb := store(t, dir, "abc123").Table("G", nil)
+	first, ok := tb.Get("f0", "b")
+	if !ok {
+		t.Fatal("no whole table survived")
+	}
+	for i := 0; i < entries; i++ {
+		v, ok := tb.Get(fmt.Sprintf("f%d", i), "b")
+		if !ok || !bytes.Equal(v, first) {
+			t.Fatalf("entry %d = %q %v: a mix of writers", i, v, ok)
+		}
+	}
+	if tmp, _ := filepath.Glob(filepath.Join(dir, ".tmp-*")); len(tmp) != 0 {
+		t.Fatalf("temporary files left: %v", tmp)
+	}
+}
+
+func TestSizeBounded(t *testing.T) {
+	used := map[[32]byte][]byte{}
+	big := bytes.Repeat([]byte("x"), 1<<20)
+	for i := 0; i < 20; i++ {
+		used[entryKey(fmt.Sprint(i), "b")] = big
+	}
+	data := encode([32]byte{}, used, nil)
+	if len(data) > MaxTableBytes {
+		t.Fatalf("table of %d bytes exceeds %d", len(data), MaxTableBytes)
+	}
+	if m, ok := decode(data, [32]byte{}); !ok || len(m) == 0 || len(m) >= 20 {
+		t.Fatalf("bounded table: %d entries, ok %v", len(m), ok)
+	}
+}
+
+func TestEvictOldTables(t *testing.T) {
+	dir := t.TempDir()
+	for i := 0; i < MaxTables+4; i++ {
+		s := store(t, dir, "abc123")
+		s.Table("G", cfg("k", fmt.Sprint(i))).Put("p", "b", nil)
+		if err := s.Flush(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, "*.v1")); len(m) != MaxTables {
+		t.Fatalf("%d tables kept, want %d", len(m), MaxTables)
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	f.Add(encode([32]byte{}, map[[32]byte][]byte{entryKey("p", "b"): []byte("v")}, nil))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, ok := decode(data, [32]byte{})
+		if !ok && m != nil {
+			t.Fatal("a refused table answered entries")
+		}
+	})
+}

@@ -1,0 +1,196 @@
+package e2e
+
+// The result cache (issue 14, item 3), driven through binaries stamped as
+// a release is: a warm run prints the bytes a cold run prints, in every
+// arm and format, and each input of the key, changed, misses.
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+)
+
+var (
+	stampedOnce sync.Once
+	stampedBins map[string]string
+	stampedErr  error
+)
+
+// stamped answers a binary built with the given source stamp (built once
+// per stamp for the package).
+func stamped(t *testing.T, stamp string) string {
+	t.Helper()
+	stampedOnce.Do(func() {
+		stampedBins = map[string]string{}
+		dir := filepath.Dir(binPath)
+		for _, st := range []string{"s1", "s2"} {
+			out := filepath.Join(dir, "gates-"+st)
+			cmd := exec.Command("go", "build", "-o", out, "-ldflags", "-X github.com/gate-sdk/gates/internal/cli.sourceStamp="+st, "./cmd/gates")
+			cmd.Dir = moduleRoot
+			if b, err := cmd.CombinedOutput(); err != nil {
+				stampedErr = fmt.Errorf("build %s: %v\n%s", st, err, b)
+				return
+			}
+			stampedBins[st] = out
+		}
+	})
+	if stampedErr != nil {
+		t.Fatal(stampedErr)
+	}
+	return stampedBins[stamp]
+}
+
+// cacheConsumer is termsConsumer with more files: clean ones, a text file
+// and a binary file holding the banned term, committed.
+func cacheConsumer(t *testing.T) *consumer {
+	t.Helper()
+	c := termsConsumer(t)
+	for i := 0; i < 20; i++ {
+		write(t, filepath.Join(c.dir, fmt.Sprintf("docs/n%02d.md", i)), fmt.Sprintf("note %d\nplain prose\n", i), 0o644)
+	}
+	write(t, filepath.Join(c.dir, "docs/bad.md"), "one\ntwo "+leak+"\nthree "+leak+"\n", 0o644)
+	write(t, filepath.Join(c.dir, "docs/blob.bin"), "\x00\x01"+leak+"\n", 0o644)
+	c.git("add", "-A")
+	c.git("commit", "-q", "--no-verify", "-m", "files")
+	return c
+}
+
+var statLine = regexp.MustCompile(`result cache: TREE-TERMS (\d+) hits, (\d+) misses`)
+
+// terms runs check-tree-terms standalone under bin with extra environment
+// and answers its result and the cache's hits and misses ("-" when the
+// run opened no table).
+func (c *consumer) terms(bin string, extra ...string) (result, string) {
+	c.t.Helper()
+	env := append(append([]string{}, c.env...), "GATE_SDK_VERBOSE=1")
+	env = append(env, extra...)
+	r := run(c.t, c.dir, env, bin, "check-tree-terms")
+	m := statLine.FindStringSubmatch(r.stderr)
+	if m == nil {
+		return r, "-"
+	}
+	return r, m[1] + "/" + m[2]
+}
+
+func (c *consumer) cacheDir() string { return filepath.Join(c.dir, ".git", "gates-cache") }
+
+func TestCacheWarmEqualsCold(t *testing.T) {
+	c := cacheConsumer(t)
+	s1 := stamped(t, "s1")
+	cold, st := c.terms(s1)
+	if cold.code != 1 || !strings.Contains(cold.stdout, "docs/bad.md:2:") {
+		t.Fatalf("cold run: exit %d\n%s%s", cold.code, cold.stdout, cold.stderr)
+	}
+	n, ok := strings.CutPrefix(st, "0/")
+	if !ok || n == "0" {
+		t.Fatalf("cold run's cache use = %s, want 0 hits", st)
+	}
+	warm, st := c.terms(s1)
+	if st != n+"/0" {
+		t.Fatalf("warm run's cache use = %s, want every file a hit", st)
+	}
+	if warm.stdout != cold.stdout || warm.code != cold.code {
+		t.Fatalf("warm output differs:\n--- cold\n%s--- warm\n%s", cold.stdout, warm.stdout)
+	}
+	// The battery and the JSON form, cold (cache off) and warm, agree too.
+	for _, args := range [][]string{{"--run"}, {"check-tree-terms", "--format", "json"}} {
+		off := run(t, c.dir, append(append([]string{}, c.env...), "GATE_SDK_CACHE=off"), s1, args...)
+		on := run(t, c.dir, c.env, s1, args...)
+		if off.stdout != on.stdout || off.code != on.code {
+			t.Errorf("%v: warm differs from uncached:\n--- off\n%s--- on\n%s", args, off.stdout, on.stdout)
+		}
+	}
+	// The pre-commit hook judges the index: warm and cold agree.
+	write(t, filepath.Join(c.dir, "docs/new.md"), "fresh "+leak+"\n", 0o644)
+	c.git("add", "docs/new.md")
+	hookCold := run(t, c.dir, append(append([]string{}, c.env...), "GATE_SDK_CACHE=off"), s1, "--git-hook", "pre-commit")
+	hookWarm1 := run(t, c.dir, c.env, s1, "--git-hook", "pre-commit")
+	hookWarm2 := run(t, c.dir, c.env, s1, "--git-hook", "pre-commit")
+	if hookCold.code != 1 || hookWarm1.stdout+hookWarm1.stderr != hookCold.stdout+hookCold.stderr || hookWarm2.stdout+hookWarm2.stderr != hookCold.stdout+hookCold.stderr {
+		t.Errorf("hook outputs differ:\n--- off (%d)\n%s%s--- on\n%s%s--- warm\n%s%s", hookCold.code, hookCold.stdout, hookCold.stderr, hookWarm1.stdout, hookWarm1.stderr, hookWarm2.stdout, hookWarm2.stderr)
+	}
+}
+
+// Each input of the key, changed, misses; restored, the old table serves.
+func TestCacheKeyInputsInvalidate(t *testing.T) {
+	c := cacheConsumer(t)
+	s1, s2 := stamped(t, "s1"), stamped(t, "s2")
+	base, st := c.terms(s1)
+	n := strings.TrimPrefix(st, "0/")
+	if _, st := c.terms(s1); st != n+"/0" {
+		t.Fatalf("warm = %s", st)
+	}
+	check := func(what string, want string, r result, st string) {
+		t.Helper()
+		if st != want {
+			t.Errorf("%s: cache use %s, want %s", what, st, want)
+		}
+		_ = r
+	}
+	// A knob value the verdict depends on.
+	r, st := c.terms(s1, "GATE_SDK_PRUNE_EXTRA_DIRS=nothing-here")
+	check("knob value changed", "0/"+n, r, st)
+	if r.stdout != base.stdout {
+		t.Errorf("knob run's output differs:\n%s", r.stdout)
+	}
+	// The source stamp.
+	r, st = c.terms(s2)
+	check("source stamp changed", "0/"+n, r, st)
+	// The bytes of the pattern file (a comment changes no pattern).
+	list := filepath.Join(c.dir, "scripts/msg-patterns.list")
+	write(t, list, "# a comment\n"+leak+"\n", 0o644)
+	r, st = c.terms(s1)
+	check("pattern file bytes changed", "0/"+n, r, st)
+	write(t, list, leak+"\n", 0o644)
+	if _, st = c.terms(s1); st != n+"/0" {
+		t.Errorf("pattern file restored: %s, want the old table's hits", st)
+	}
+	// One file's blob.
+	write(t, filepath.Join(c.dir, "docs/n03.md"), "changed "+leak+"\n", 0o644)
+	r, st = c.terms(s1)
+	nn := 0
+	fmt.Sscan(n, &nn)
+	check("one blob changed", fmt.Sprintf("%d/1", nn-1), r, st)
+	if !strings.Contains(r.stdout, "docs/n03.md:1:changed") {
+		t.Errorf("the changed file's finding is missing:\n%s", r.stdout)
+	}
+	// Off: no table opened.
+	if _, st = c.terms(s1, "GATE_SDK_CACHE=off"); st != "-" {
+		t.Errorf("GATE_SDK_CACHE=off: cache use %s", st)
+	}
+	// The dev build keeps no cache.
+	if _, st = c.terms(binPath); st != "-" {
+		t.Errorf("a dev-stamped build used the cache: %s", st)
+	}
+}
+
+// A corrupt table is discarded: the run is a cold one, its output the cold
+// output, and the next run is warm again.
+func TestCacheCorruptDiscarded(t *testing.T) {
+	c := cacheConsumer(t)
+	s1 := stamped(t, "s1")
+	cold, st := c.terms(s1)
+	n := strings.TrimPrefix(st, "0/")
+	tables, _ := filepath.Glob(filepath.Join(c.cacheDir(), "*.v1"))
+	if len(tables) != 1 {
+		t.Fatalf("tables after a cold run: %v", tables)
+	}
+	data, err := os.ReadFile(tables[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)/2] ^= 0x40
+	write(t, tables[0], string(data), 0o644)
+	r, st := c.terms(s1)
+	if st != "0/"+n || r.stdout != cold.stdout {
+		t.Fatalf("corrupt table: cache use %s, output\n%s", st, r.stdout)
+	}
+	if _, st = c.terms(s1); st != n+"/0" {
+		t.Fatalf("after the rewrite: %s", st)
+	}
+}

@@ -1,0 +1,141 @@
+package gate
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+
+	"github.com/gate-sdk/gates/internal/cache"
+)
+
+// Blobs is what a Tree may also offer: the blob id of the bytes Read
+// answers for a tracked path, when it can vouch for them. A staged
+// snapshot answers the index's id; a work-tree snapshot hashes the bytes it
+// read, as git would store them. false: no id (a gitlink, an unreadable
+// file), and the file is judged uncached.
+type Blobs interface {
+	BlobID(path string) (string, bool)
+}
+
+// Verdicts is one rule run's view of the result cache: per-file findings
+// keyed by the file's path and blob id. A nil *Verdicts (no cache, or a
+// tree that offers no blob ids) misses every lookup and stores nothing.
+type Verdicts struct {
+	t     *cache.Table
+	blobs Blobs
+}
+
+// Verdicts opens the rule's table under the effective configuration
+// config (everything, besides the file's bytes, its verdict on one file
+// depends on); nil when the context has no cache or its tree no blob ids.
+func (c *Context) Verdicts(config *cache.Config) *Verdicts {
+	blobs, ok := c.Tree.(Blobs)
+	if c.Cache == nil || !ok {
+		return nil
+	}
+	return &Verdicts{t: c.Cache.Table(ID(c.Name), config), blobs: blobs}
+}
+
+// Lookup answers path's cached findings. blob is the id the lookup used
+// ("" when none), to be handed back to Store.
+func (v *Verdicts) Lookup(path string) (findings []Finding, blob string, hit bool) {
+	if v == nil {
+		return nil, "", false
+	}
+	// assertion G: the lookup key is the path and the id of the bytes the
+	// tree vouches for; no id, no lookup.
+	id, ok := v.blobs.BlobID(path)
+	if !ok {
+		return nil, "", false
+	}
+	data, ok := v.t.Get(path, id)
+	if !ok {
+		return nil, id, false
+	}
+	// assertion H: the value is the structured findings, so every
+	// renderer prints a hit as it prints a fresh verdict.
+	fs, err := decodeFindings(data)
+	if err != nil {
+		// A value that does not decode is a miss, never a verdict.
+		return nil, id, false
+	}
+	return fs, id, true
+}
+
+// Store records path's findings at blob (as Lookup answered it).
+func (v *Verdicts) Store(path, blob string, findings []Finding) {
+	if v == nil || blob == "" {
+		return
+	}
+	v.t.Put(path, blob, encodeFindings(findings))
+}
+
+// encodeFindings lays findings out as length-framed fields; Help is left
+// out (the rule's Report fills it).
+func encodeFindings(fs []Finding) []byte {
+	var b bytes.Buffer
+	var n [binary.MaxVarintLen64]byte
+	num := func(x int) { b.Write(n[:binary.PutVarint(n[:], int64(x))]) }
+	str := func(s string) { num(len(s)); b.WriteString(s) }
+	num(len(fs))
+	for _, f := range fs {
+		str(f.Class)
+		str(f.Path)
+		num(f.Line)
+		num(f.Column)
+		str(f.Msg)
+		str(f.Text)
+	}
+	return b.Bytes()
+}
+
+var errBadValue = errors.New("malformed cached findings")
+
+func decodeFindings(data []byte) ([]Finding, error) {
+	if len(data) == 1 && data[0] == 0 {
+		// The common value: a clean file, no findings.
+		return nil, nil
+	}
+	r := bytes.NewReader(data)
+	num := func() (int, error) {
+		x, err := binary.ReadVarint(r)
+		if err != nil || x < 0 || x > 1<<40 {
+			return 0, errBadValue
+		}
+		return int(x), nil
+	}
+	str := func() (string, error) {
+		l, err := num()
+		if err != nil || l > r.Len() {
+			return "", errBadValue
+		}
+		buf := make([]byte, l)
+		if _, err := r.Read(buf); err != nil && l > 0 {
+			return "", errBadValue
+		}
+		return string(buf), nil
+	}
+	count, err := num()
+	if err != nil || count > len(data) {
+		return nil, errBadValue
+	}
+	out := make([]Finding, 0, count)
+	for i := 0; i < count; i++ {
+		var f Finding
+		var e [6]error
+		f.Class, e[0] = str()
+		f.Path, e[1] = str()
+		f.Line, e[2] = num()
+		f.Column, e[3] = num()
+		f.Msg, e[4] = str()
+		f.Text, e[5] = str()
+		if err := errors.Join(e[:]...); err != nil {
+			return nil, errBadValue
+		}
+		out = append(out, f)
+	}
+	if r.Len() != 0 {
+		return nil, errBadValue
+	}
+	return out, nil
+}
