@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/githook"
@@ -23,7 +24,16 @@ var initKnobs = []string{"GATE_SDK_ROOT", "GATE_SDK_GATES_DIR", "GATE_SDK_NATIVE
 
 // runInit is `gates init`: the vendoring from the kit this binary carries.
 func runInit(s *Session, args []string) int {
-	return readableCommand(s, args, payload.InitUsage, func() int {
+	return readableCommand(s, args, payload.InitUsage+initHarnessUsage, func() int {
+		args, harnessName, err := splitHarness(args)
+		if err != nil {
+			fmt.Fprintln(s.Stderr, err)
+			return 2
+		}
+		if harnessName != "" && slices.Contains(args, "--uninstall") {
+			fmt.Fprintf(s.Stderr, "init: --harness does not combine with --uninstall: remove the gate-sdk entries from %s by hand\n", harnessSettings[harnessName].file)
+			return 2
+		}
 		w, err := s.initWorld()
 		if err != nil {
 			fmt.Fprintf(s.Stderr, "init: %v\n", err)
@@ -36,7 +46,11 @@ func runInit(s *Session, args []string) int {
 				defer os.RemoveAll(tmp)
 			}
 		}
-		return payload.RunInit(args, w)
+		code := payload.RunInit(args, w)
+		if code != 0 || harnessName == "" {
+			return code
+		}
+		return s.wireHarness(harnessName, slices.Contains(args, "--dry-run"))
 	})
 }
 
@@ -57,6 +71,14 @@ func (s *Session) tmpDirAbs() (string, error) {
 	}
 	return walk.AbsAgainst(top, tmp), nil
 }
+
+// initHarnessUsage is the harness wiring's line of init's usage.
+const initHarnessUsage = `
+
+--harness claude also merges the agent-hook registrations (commit-guard,
+edit-gates, stop-gates) into .claude/settings.json, keeping your own
+entries; a file that is not JSON of the harness's shape is refused and left
+as it was.`
 
 // readableCommand serves a readable command's help, usage on stdout at
 // exit 0 wherever -h or --help stands, and otherwise runs it.

@@ -213,3 +213,62 @@ func TestAgentHookFailsOpen(t *testing.T) {
 	c, o, _ = s.hook("", "commit-guard", "[1]")
 	check("commit-guard, wrong shape", c, o)
 }
+
+// `gates init --harness claude` merges the three registrations into the
+// user's settings, keeps the user's entries, changes nothing the second
+// time, and refuses a file it cannot read, leaving it as it was.
+func TestInitWiresTheClaudeHarness(t *testing.T) {
+	a := newAdopter(t)
+	user := `{"permissions": {"allow": ["Bash(make:*)"]}, "hooks": {"PostToolUse": [{"matcher": "Edit|Write|MultiEdit|NotebookEdit", "hooks": [{"type": "command", "command": "prettier --write ."}]}]}}` + "\n"
+	a.write(".claude/settings.json", user)
+	a.must(binPath, "init", "--harness", "claude")
+	got := a.read(".claude/settings.json")
+	var doc struct {
+		Permissions map[string][]string `json:"permissions"`
+		Hooks       map[string][]struct {
+			Matcher string `json:"matcher"`
+			Hooks   []struct {
+				Command string   `json:"command"`
+				Args    []string `json:"args"`
+			} `json:"hooks"`
+		} `json:"hooks"`
+	}
+	if err := json.Unmarshal([]byte(got), &doc); err != nil {
+		t.Fatalf("merged settings are not JSON: %v\n%s", err, got)
+	}
+	if len(doc.Permissions["allow"]) != 1 || !strings.Contains(got, "prettier --write .") {
+		t.Fatalf("the user's entries were disturbed:\n%s", got)
+	}
+	members := map[string]string{}
+	for event, groups := range doc.Hooks {
+		for _, g := range groups {
+			for _, h := range g.Hooks {
+				if len(h.Args) == 2 && h.Args[0] == "--hook" {
+					if h.Command != "$CLAUDE_PROJECT_DIR/bin/gates" {
+						t.Errorf("%s registers %q", event, h.Command)
+					}
+					members[h.Args[1]] += event + " "
+				}
+			}
+		}
+	}
+	if members["edit-gates"] != "PostToolUse " || members["commit-guard"] != "PreToolUse " || !strings.Contains(members["stop-gates"], "Stop ") {
+		t.Fatalf("registrations: %v\n%s", members, got)
+	}
+	if n := len(doc.Hooks["PostToolUse"]); n != 1 {
+		t.Errorf("edit-gates did not join the user's matcher group (%d groups)", n)
+	}
+	out := a.must(binPath, "init", "--harness", "claude")
+	if a.read(".claude/settings.json") != got || !strings.Contains(out, "already registers") {
+		t.Fatalf("the second run changed the settings:\n%s", out)
+	}
+	// A file that is not JSON is refused and left untouched.
+	a.write(".claude/settings.json", "{ not json\n")
+	r := a.runIn("", binPath, "init", "--harness", "claude")
+	if r.code != 2 || a.read(".claude/settings.json") != "{ not json\n" || !strings.Contains(r.stderr, ".claude/settings.json") {
+		t.Fatalf("unreadable settings: exit %d, file %q\n%s", r.code, a.read(".claude/settings.json"), r.stderr)
+	}
+	if r := a.runIn("", binPath, "init", "--harness", "nope"); r.code != 2 {
+		t.Fatalf("unknown harness: exit %d", r.code)
+	}
+}
