@@ -28,9 +28,15 @@ func stamped(t *testing.T, stamp string) string {
 	stampedOnce.Do(func() {
 		stampedBins = map[string]string{}
 		dir := filepath.Dir(binPath)
-		for _, st := range []string{"s1", "s2"} {
-			out := filepath.Join(dir, "gates-"+st)
-			cmd := exec.Command("go", "build", "-o", out, "-ldflags", "-X github.com/gate-sdk/gates/internal/cli.sourceStamp="+st, "./cmd/gates")
+		// "" is a plain go build: no stamp baked in.
+		for _, st := range []string{"s1", "s2", ""} {
+			out := filepath.Join(dir, "gates-"+st+"unstamped")
+			args := []string{"build", "-o", out}
+			if st != "" {
+				out = filepath.Join(dir, "gates-"+st)
+				args = []string{"build", "-o", out, "-ldflags", "-X github.com/gate-sdk/gates/internal/cli.sourceStamp=" + st}
+			}
+			cmd := exec.Command("go", append(args, "./cmd/gates")...)
 			cmd.Dir = moduleRoot
 			if b, err := cmd.CombinedOutput(); err != nil {
 				stampedErr = fmt.Errorf("build %s: %v\n%s", st, err, b)
@@ -163,9 +169,9 @@ func TestCacheKeyInputsInvalidate(t *testing.T) {
 	if _, st = c.terms(s1, "GATE_SDK_CACHE=off"); st != "-" {
 		t.Errorf("GATE_SDK_CACHE=off: cache use %s", st)
 	}
-	// The dev build keeps no cache.
-	if _, st = c.terms(binPath); st != "-" {
-		t.Errorf("a dev-stamped build used the cache: %s", st)
+	// An unstamped build keeps no cache.
+	if _, st = c.terms(stamped(t, "")); st != "-" {
+		t.Errorf("an unstamped build used the cache: %s", st)
 	}
 }
 

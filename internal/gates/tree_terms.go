@@ -85,9 +85,9 @@ func checkTreeTerms(c *gate.Context) int {
 	records := make([][]gate.Finding, len(todo))
 	failed := make([]error, len(todo))
 	// assertion E: the bytes are the snapshot's, the ones the commit
-	// records: a link's target string, never the file it points at. A
-	// regular file's verdict is cached by its path and blob id under the
-	// table of this configuration; a link is judged afresh.
+	// records: a link's target string, never the file it points at.
+	// assertion H: a regular file's verdict is cached by its path and blob
+	// id under the table of this configuration; a link is judged afresh.
 	for _, kr := range c.KitRoots {
 		config.AddString("kit-root", kr)
 	}
