@@ -19,14 +19,7 @@ func BenchmarkAgentEditGates(b *testing.B) {
 	if err := setup(); err != nil {
 		b.Fatal(err)
 	}
-	descs, err := filepath.Glob(filepath.Join(modRoot, "kits", "gate-sdk", "checks", "*.gate"))
-	if err != nil || len(descs) == 0 {
-		b.Fatalf("no shipped descriptors: %v", err)
-	}
-	var members []string
-	for _, d := range descs {
-		members = append(members, strings.TrimSuffix(filepath.Base(d), ".gate"))
-	}
+	members := shipped(b)
 	if err := write(repoDir, "scripts/gates.list", strings.Join(members, "\n")+"\n", 0o644); err != nil {
 		b.Fatal(err)
 	}

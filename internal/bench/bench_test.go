@@ -230,14 +230,7 @@ func BenchmarkBatteryShippedGates(b *testing.B) {
 	if err := setup(); err != nil {
 		b.Fatal(err)
 	}
-	descs, err := filepath.Glob(filepath.Join(modRoot, "kits", "gate-sdk", "checks", "*.gate"))
-	if err != nil || len(descs) == 0 {
-		b.Fatalf("no shipped descriptors: %v", err)
-	}
-	var members []string
-	for _, d := range descs {
-		members = append(members, strings.TrimSuffix(filepath.Base(d), ".gate"))
-	}
+	members := shipped(b)
 	var walls []time.Duration
 	var peak int64
 	var last string

@@ -133,7 +133,7 @@ func (r hookRunner) CommitMsg(msg string) (harness.Result, error) {
 	if err != nil {
 		return harness.Result{}, err
 	}
-	dir, err := os.MkdirTemp("", "gates-hook-")
+	dir, err := r.s.scratchDir("gates-hook-")
 	if err != nil {
 		return harness.Result{}, fmt.Errorf("cannot make a scratch directory: %v", err)
 	}
@@ -155,7 +155,7 @@ func (r hookRunner) CommitMsg(msg string) (harness.Result, error) {
 }
 
 func (r hookRunner) run(reg *loadedRegistry, plan []selection) (harness.Result, error) {
-	dir, err := os.MkdirTemp("", "gates-hook-")
+	dir, err := r.s.scratchDir("gates-hook-")
 	if err != nil {
 		return harness.Result{}, fmt.Errorf("cannot make a scratch directory: %v", err)
 	}

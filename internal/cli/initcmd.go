@@ -57,11 +57,7 @@ func runInit(s *Session, args []string) int {
 // tmpDirAbs answers GATE_SDK_TMP_DIR, absolute against the work-tree top,
 // where init's probes run.
 func (s *Session) tmpDirAbs() (string, error) {
-	set, err := s.Knobs()
-	if err != nil {
-		return "", err
-	}
-	tmp, err := set.Scalar("GATE_SDK_TMP_DIR")
+	tmp, err := s.tmpKnob()
 	if err != nil {
 		return "", err
 	}

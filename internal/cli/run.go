@@ -433,11 +433,26 @@ func (s *Session) jobs() (int, error) {
 // directory: a run that is killed leaves its scratch where the consumer
 // already ignores and clears it.
 func (s *Session) scratchDir(prefix string) (string, error) {
+	dir, err := s.tmpDir()
+	if err != nil {
+		return "", err
+	}
+	return os.MkdirTemp(dir, prefix)
+}
+
+// tmpKnob answers GATE_SDK_TMP_DIR as configured.
+func (s *Session) tmpKnob() (string, error) {
 	set, err := s.Knobs()
 	if err != nil {
 		return "", err
 	}
-	tmp, err := set.Scalar("GATE_SDK_TMP_DIR")
+	return set.Scalar("GATE_SDK_TMP_DIR")
+}
+
+// tmpDir answers GATE_SDK_TMP_DIR, absolute against the session's
+// directory, made (with its .gitignore) when absent.
+func (s *Session) tmpDir() (string, error) {
+	tmp, err := s.tmpKnob()
 	if err != nil {
 		return "", err
 	}
@@ -448,28 +463,16 @@ func (s *Session) scratchDir(prefix string) (string, error) {
 	if err := walk.EnsureTmpDir(tmp, cwd); err != nil {
 		return "", err
 	}
-	return os.MkdirTemp(walk.AbsAgainst(cwd, tmp), prefix)
+	return walk.AbsAgainst(cwd, tmp), nil
 }
 
 // writeTimings writes <GATE_SDK_TMP_DIR>/gate-timings.txt after an
 // unfiltered run of the configured registry.
 func (s *Session) writeTimings(verdicts []battery.Verdict) error {
-	set, err := s.Knobs()
+	dir, err := s.tmpDir()
 	if err != nil {
 		return err
 	}
-	tmp, err := set.Scalar("GATE_SDK_TMP_DIR")
-	if err != nil {
-		return err
-	}
-	cwd, err := s.Cwd()
-	if err != nil {
-		return err
-	}
-	if err := walk.EnsureTmpDir(tmp, cwd); err != nil {
-		return err
-	}
-	dir := walk.AbsAgainst(cwd, tmp)
 	return os.WriteFile(walk.Child(dir, "gate-timings.txt"), []byte(battery.Timings(verdicts)), 0o644)
 }
 
