@@ -162,7 +162,12 @@ func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks bool) (int,
 		next.BinaryStamp = w.Stamp
 	}
 	enc := next.Encode()
-	old, _ := os.ReadFile(joinTop(w.Top, lockRel))
+	// An absent lock is one to write; any other read failure refuses, so a
+	// lock init cannot see is never overwritten blind.
+	old, err := os.ReadFile(joinTop(w.Top, lockRel))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return 2, fmt.Errorf("init: cannot read %s: %v", lockRel, err)
+	}
 	changed := !bytes.Equal(old, enc)
 	if changed {
 		if err := writeTracked(w.Top, lockRel, enc, false, nil); err != nil {
