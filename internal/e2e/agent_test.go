@@ -44,20 +44,7 @@ func (s *scratch) hook(dir, member string, payload any, extra ...string) (int, s
 		}
 		stdin = b
 	}
-	cmd := exec.Command(binPath, "--hook", member)
-	cmd.Dir = filepath.Join(s.dir, dir)
-	cmd.Env = append(append([]string(nil), s.env...), extra...)
-	cmd.Stdin = bytes.NewReader(stdin)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		s.t.Fatal(err)
-	}
-	return code, out.String(), errb.String()
+	return s.runStreams(dir, stdin, extra, binPath, "--hook", member)
 }
 
 func envelope(t *testing.T, out string) map[string]any {

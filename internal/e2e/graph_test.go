@@ -69,9 +69,21 @@ func (s *scratch) emitArtifact() {
 // stdout alone, with stderr appended only on failure.
 func (s *scratch) runSplit(extra []string, name string, args ...string) (int, string) {
 	s.t.Helper()
+	code, out, errs := s.runStreams("", nil, extra, name, args...)
+	if code != 0 {
+		return code, out + errs
+	}
+	return code, out
+}
+
+// runStreams runs a program in dir (relative to the scratch repository)
+// with stdin, answering its status, stdout and stderr apart.
+func (s *scratch) runStreams(dir string, stdin []byte, extra []string, name string, args ...string) (int, string, string) {
+	s.t.Helper()
 	cmd := exec.Command(name, args...)
-	cmd.Dir = s.dir
+	cmd.Dir = filepath.Join(s.dir, dir)
 	cmd.Env = append(append([]string(nil), s.env...), extra...)
+	cmd.Stdin = bytes.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
@@ -81,10 +93,7 @@ func (s *scratch) runSplit(extra []string, name string, args ...string) (int, st
 	} else if err != nil {
 		s.t.Fatal(err)
 	}
-	if code != 0 {
-		return code, out.String() + errb.String()
-	}
-	return code, out.String()
+	return code, out.String(), errb.String()
 }
 
 func TestCheckGraphBaselineGreen(t *testing.T) {
