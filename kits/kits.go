@@ -14,6 +14,8 @@ import (
 	"path"
 	"sort"
 	"strings"
+
+	fixtures "github.com/gate-sdk/gates"
 )
 
 //go:embed */knobs.toml
@@ -85,6 +87,19 @@ func Descriptor(name string) (path string, data []byte, ok bool) {
 //go:embed all:gate-sdk
 var kitTrees embed.FS
 
+// readKitFile answers one file of kit as the binary carries it. The core
+// kit's fixture pairs are authored at the module's top-level gate-tests/,
+// so a manifest path under gate-tests/ is read from that embed.
+func readKitFile(kit, rel string) ([]byte, error) {
+	if kit == Core && strings.HasPrefix(rel, fixtureTree+"/") {
+		return fixtures.GateTests.ReadFile(rel)
+	}
+	return kitTrees.ReadFile(path.Join(kit, rel))
+}
+
+// fixtureTree is the kit-relative directory of a kit's fixture pairs.
+const fixtureTree = "gate-tests"
+
 // manifestSuffix names the tracked list of one kit root's files with their git
 // modes, "<mode> <path>" per line, path relative to the kit root. A unit
 // test holds it equal to `git ls-files -s`, and `make kit-manifest`
@@ -121,7 +136,7 @@ func Tree(kit string) ([]File, error) {
 		if underAny(e.Path, nested) {
 			continue
 		}
-		data, err := kitTrees.ReadFile(path.Join(kit, e.Path))
+		data, err := readKitFile(kit, e.Path)
 		if err != nil {
 			return nil, fmt.Errorf("kits/%s%s lists %s, which this binary does not carry; rebuild after `make kit-manifest`", kit, manifestSuffix, e.Path)
 		}

@@ -3,6 +3,7 @@ package kits
 import (
 	"bytes"
 	"os/exec"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -50,17 +51,42 @@ func TestDescriptorIsEmbedded(t *testing.T) {
 	}
 }
 
-// The manifest is the index: same paths, same modes, for every kit.
+// indexed answers the tracked files under dir (relative to this package)
+// as manifest lines, "<mode> <path>", path relative to dir with prefix
+// put before it.
+func indexed(t *testing.T, dir, prefix string) []string {
+	t.Helper()
+	out, err := exec.Command("git", "ls-files", "-s", "-z", "--", dir).Output()
+	if err != nil {
+		t.Fatalf("git ls-files: %v", err)
+	}
+	var lines []string
+	for _, rec := range strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00") {
+		if rec == "" {
+			continue
+		}
+		meta, p, _ := strings.Cut(rec, "\t")
+		lines = append(lines, strings.Fields(meta)[0]+" "+prefix+strings.TrimPrefix(p, dir+"/"))
+	}
+	return lines
+}
+
+// The manifest is the index: same paths, same modes, for every kit; the
+// core kit's lines include the top-level fixture tree as its gate-tests/.
 func TestManifestMatchesIndex(t *testing.T) {
 	for _, kit := range Vendorable() {
-		out, err := exec.Command("git", "ls-files", "-s", "-z", "--", kit).Output()
-		if err != nil {
-			t.Fatalf("git ls-files: %v", err)
-		}
-		var want []string
-		for _, rec := range strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00") {
-			meta, p, _ := strings.Cut(rec, "\t")
-			want = append(want, strings.Fields(meta)[0]+" "+strings.TrimPrefix(p, kit+"/"))
+		want := indexed(t, kit, "")
+		if kit == Core {
+			fx := indexed(t, "../"+fixtureTree, fixtureTree+"/")
+			if len(fx) == 0 {
+				t.Fatalf("the index tracks no ../%s; the core kit's fixture pairs live there", fixtureTree)
+			}
+			want = append(want, fx...)
+			sort.Slice(want, func(i, j int) bool {
+				_, a, _ := strings.Cut(want[i], " ")
+				_, b, _ := strings.Cut(want[j], " ")
+				return a < b
+			})
 		}
 		raw, err := manifests.ReadFile(kit + manifestSuffix)
 		if err != nil {

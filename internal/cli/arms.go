@@ -62,7 +62,7 @@ func armTable() []Arm {
 		{Flag: "--emit-capture-drain", Synopsis: "[--done] [--] <log>", Summary: "rotate a capture log for triage",
 			Family: Emit, Main: emitCaptureDrain},
 		{Flag: "--emit-fixture-suites", Synopsis: "", Summary: "print one suite<TAB>tests-dir<TAB>checks-dir row per fixture tree",
-			Knobs: []string{"GATE_SDK_KIT_DIRS"}, Family: Emit, Main: emitFixtureSuites},
+			Knobs: []string{"GATE_SDK_KIT_DIRS", "GATE_SDK_KIT_TESTS_DIR"}, Family: Emit, Main: emitFixtureSuites},
 	}
 	arms = append(arms, Arm{Flag: "--hook", Synopsis: "<member>",
 		Summary: "a coding harness's hook (commit-guard, edit-gates, stop-gates): the payload on stdin, the harness's exit protocol",

@@ -88,6 +88,19 @@ func runGateTests(s *Session, args []string) int {
 	if isDir(walk.AbsAgainst(cwd, sdkRoot)) {
 		rootPin = []string{"GATE_SDK_ROOT=" + walk.AbsAgainst(cwd, sdkRoot)}
 	}
+	// A bespoke test finds its kit's lib/ through the locator, so where the
+	// locator names nothing here (the kit lives elsewhere, as
+	// GATE_SDK_KIT_DIRS says) the tests get the first kit root instead.
+	testPin := rootPin
+	if len(testPin) == 0 {
+		roots, err := s.KitRoots()
+		if err != nil {
+			return s.fail(err)
+		}
+		if abs := roots.Abs(); len(abs) > 0 && isDir(abs[0]) {
+			testPin = []string{"GATE_SDK_ROOT=" + abs[0]}
+		}
+	}
 
 	resolve := func(gate string) ([]string, error) {
 		res, err := registry.ResolveIn(s.regFS(), gate, dirs)
@@ -113,7 +126,7 @@ func runGateTests(s *Session, args []string) int {
 		InvokerDir: cwd,
 		Resolve:    resolve,
 		CaseEnv:    append([]string{"GATE_SDK_NATIVE_BIN=" + absBin, "GATE_SDK_TMP_DIR=" + absTmp}, rootPin...),
-		TestEnv:    append([]string{"GATE_SDK_NATIVE_BIN=" + absBin}, rootPin...),
+		TestEnv:    append([]string{"GATE_SDK_NATIVE_BIN=" + absBin}, testPin...),
 		Exec:       fixtureExec,
 		Out:        s.Stdout,
 	})
@@ -152,7 +165,15 @@ func emitFixtureSuites(s *Session, args []string) int {
 	if err != nil {
 		return s.fail(err)
 	}
-	suites, err := registry.FixtureSuites(s.regFS(), roots.Paths(), gatesDir)
+	set, err := s.Knobs()
+	if err != nil {
+		return s.fail(err)
+	}
+	kitTests, err := set.Words(registry.KitTestsKnob)
+	if err != nil {
+		return s.fail(err)
+	}
+	suites, err := registry.FixtureSuites(s.regFS(), roots.Paths(), gatesDir, kitTests)
 	if err != nil {
 		return s.fail(err)
 	}

@@ -34,7 +34,7 @@ func laterArms() []Arm {
 			Knobs:   hookKnobs, Family: Run, Main: runMeasureCommit},
 		{Flag: "--run-consumer-smoke", Synopsis: "[--keep] [<kit-root>...]",
 			Summary: "vendor the kits into a scratch consumer and prove each installs green and reddens on its planted violation",
-			Knobs:   []string{"GATE_SDK_KIT_DIRS", "GATE_SDK_NATIVE_BIN"}, Family: Run, Main: runConsumerSmoke},
+			Knobs:   []string{"GATE_SDK_KIT_DIRS", "GATE_SDK_NATIVE_BIN", registry.KitTestsKnob}, Family: Run, Main: runConsumerSmoke},
 		{Flag: "--upgrade-smoke", Synopsis: "",
 			Summary: "vendor the kits at FROM into a scratch consumer, upgrade them to TO, and prove every new red is declared",
 			Knobs: []string{"GATE_SDK_UPGRADE_REPO", "GATE_SDK_UPGRADE_FROM", "GATE_SDK_UPGRADE_TO", "GATE_SDK_TMP_DIR",
@@ -42,7 +42,7 @@ func laterArms() []Arm {
 			Family: Run, Main: runUpgradeSmoke},
 		{Flag: "--run-demo", Synopsis: "",
 			Summary: "narrated walkthrough: vendor, green, a planted violation blocked (battery and pre-commit hook), green again",
-			Knobs:   []string{"GATE_SDK_KIT_DIRS", "GATE_SDK_NATIVE_BIN"}, Family: Run, Main: runDemo},
+			Knobs:   []string{"GATE_SDK_KIT_DIRS", "GATE_SDK_NATIVE_BIN", registry.KitTestsKnob}, Family: Run, Main: runDemo},
 	}
 }
 
@@ -209,7 +209,27 @@ func (s *Session) smokeWorld() (csmoke.World, error) {
 			}
 			return set.Scalar("GATE_SDK_NATIVE_BIN")
 		},
+		KitTests: func() (string, error) {
+			set, err := s.Knobs()
+			if err != nil {
+				return "", err
+			}
+			return kitTestsDir(set)
+		},
 	}, nil
+}
+
+// kitTestsDir answers GATE_SDK_KIT_TESTS_DIR's one word, "" when empty.
+func kitTestsDir(set *knob.Set) (string, error) {
+	words, err := set.Words(registry.KitTestsKnob)
+	if err != nil {
+		return "", err
+	}
+	dirs, err := registry.KitTestsDirs([]string{""}, words)
+	if err != nil || len(words) == 0 {
+		return "", err
+	}
+	return dirs[0], nil
 }
 
 func runConsumerSmoke(s *Session, args []string) int {
@@ -353,7 +373,7 @@ func runUpgradeSmoke(s *Session, args []string) int {
 	if err != nil {
 		return fail(err)
 	}
-	w := csmoke.UpgradeWorld{Dir: cwd, Environ: os.Environ, Stdout: s.Stdout, Stderr: s.Stderr, KitRootsAt: kitRootsAt}
+	w := csmoke.UpgradeWorld{Dir: cwd, Environ: os.Environ, Stdout: s.Stdout, Stderr: s.Stderr, KitRootsAt: kitRootsAt, KitTestsAt: kitTestsAt}
 	// Every knob the arm reads is read once, here (§--upgrade-smoke, A).
 	for name, dst := range map[string]*string{"GATE_SDK_UPGRADE_REPO": &w.Repo, "GATE_SDK_UPGRADE_FROM": &w.From,
 		"GATE_SDK_UPGRADE_TO": &w.To, "GATE_SDK_TMP_DIR": &w.TmpDir, "GATE_SDK_WORKFLOW_DIR": &w.WorkflowDir} {
@@ -371,16 +391,32 @@ func runUpgradeSmoke(s *Session, args []string) int {
 	return csmoke.RunUpgrade(args, w)
 }
 
-// kitRootsAt answers a checkout's kit roots from its own knob files, with
-// no GATE_SDK_ value of this process's environment reaching them.
-func kitRootsAt(dir string) ([]string, error) {
+// knobsAt loads a checkout's own knob files, with no GATE_SDK_ value of
+// this process's environment reaching them.
+func knobsAt(dir string) (*knob.Set, error) {
 	lookup := func(name string) (string, bool) {
 		if strings.HasPrefix(name, "GATE_SDK_") {
 			return "", false
 		}
 		return os.LookupEnv(name)
 	}
-	set, err := knob.Load(knob.Options{Dir: dir, Lookup: lookup, AbsAgainst: walk.AbsAgainst})
+	return knob.Load(knob.Options{Dir: dir, Lookup: lookup, AbsAgainst: walk.AbsAgainst})
+}
+
+// kitTestsAt answers a checkout's GATE_SDK_KIT_TESTS_DIR from its own
+// knob files.
+func kitTestsAt(dir string) (string, error) {
+	set, err := knobsAt(dir)
+	if err != nil {
+		return "", err
+	}
+	return kitTestsDir(set)
+}
+
+// kitRootsAt answers a checkout's kit roots from its own knob files, with
+// no GATE_SDK_ value of this process's environment reaching them.
+func kitRootsAt(dir string) ([]string, error) {
+	set, err := knobsAt(dir)
 	if err != nil {
 		return nil, err
 	}

@@ -6,12 +6,13 @@ import (
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/payload"
+	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/walk"
 )
 
 // packKnobs are the knobs --pack-installer reads.
 var packKnobs = []string{"GATE_SDK_KIT_DIRS", "GATE_SDK_NATIVE_TARGETS_FILE", "GATE_SDK_PAYLOAD_ARTIFACTS",
-	"GATE_SDK_PAYLOAD_WITHHOLD", "GATE_SDK_PAYLOAD_LICENSE", "GATE_SDK_SPEC_BASE_URL"}
+	"GATE_SDK_PAYLOAD_WITHHOLD", "GATE_SDK_PAYLOAD_LICENSE", "GATE_SDK_SPEC_BASE_URL", "GATE_SDK_KIT_TESTS_DIR"}
 
 // runPackInstaller is `--pack-installer <out>`: the payload assembled from
 // the tracked kit roots at HEAD and the release's verified artifacts.
@@ -72,9 +73,21 @@ func runPackInstaller(s *Session, args []string) int {
 			in.License = walk.AbsAgainst(top, license)
 		}
 		// The fixture pairs travel with the kit from wherever the tree keeps
-		// them: a tracked top-level gate-tests/ lands in the first root's.
-		if fi, err := os.Stat(walk.Child(top, "gate-tests")); err == nil && fi.IsDir() {
-			in.Fixtures = "gate-tests"
+		// them: a relocated tree (the module's top-level gate-tests/) lands
+		// in the first root's gate-tests/.
+		kitTests, err := kitTestsDir(set)
+		if err != nil {
+			return err
+		}
+		if kitTests != "" {
+			r, ok := walk.RelUnder(top, walk.AbsAgainst(top, kitTests))
+			if !ok {
+				return fmt.Errorf("%s=%s lies outside the repository %s; the packer packs tracked trees only", registry.KitTestsKnob, kitTests, top)
+			}
+			if fi, err := os.Stat(walk.Child(top, r)); err != nil || !fi.IsDir() {
+				return fmt.Errorf("%s=%s names no directory, so the kit's fixture pairs cannot be packed", registry.KitTestsKnob, kitTests)
+			}
+			in.Fixtures = r
 		}
 		return payload.Pack(in)
 	}()

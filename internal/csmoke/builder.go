@@ -50,6 +50,10 @@ type World struct {
 	// NativeBin answers GATE_SDK_NATIVE_BIN as the invoking checkout
 	// resolves it.
 	NativeBin func() (string, error)
+	// KitTests answers GATE_SDK_KIT_TESTS_DIR as the invoking checkout
+	// resolves it: gate-sdk's fixture tree where it is authored outside
+	// the kit root, "" when it is the kit's own gate-tests/. Nil reads "".
+	KitTests func() (string, error)
 }
 
 func (w World) getenv(name string) string {
@@ -156,6 +160,10 @@ type Builder struct {
 	HostBin string
 	// Roots are the kit roots to vendor, absolute, gate-sdk first.
 	Roots []string
+	// Fixtures is a fixture tree authored outside the first root
+	// (absolute; "" for none), vendored as that root's gate-tests/, as
+	// init and the packer carry it.
+	Fixtures string
 	// Base is the directory the scratch is made under.
 	Base string
 	// Environ is the base environment.
@@ -223,6 +231,9 @@ func (b Builder) Build(label string) (*Scratch, error) {
 	}
 	if len(s.Kits) > 0 {
 		s.SdkAt = s.Kits[0]
+		if err := vendorFixtures(b.Fixtures, walk.Child(s.Dir, s.Kits[0])); err != nil {
+			return s, err
+		}
 	}
 	// assertion B: the binary copied to the knob's default path.
 	// The battery is the binary's arm, so every scratch needs it, whether
@@ -240,6 +251,30 @@ func (b Builder) Build(label string) (*Scratch, error) {
 		return s, err
 	}
 	return s, nil
+}
+
+// vendorFixtures copies a relocated fixture tree ("" for none) into the
+// vendored kit root's gate-tests/.
+func vendorFixtures(tree, kitDir string) error {
+	if tree == "" {
+		return nil
+	}
+	if err := payload.CopyTree(tree, walk.Child(kitDir, "gate-tests")); err != nil {
+		return envErr("cannot vendor the fixture tree %s into the scratch: %v", tree, err)
+	}
+	return nil
+}
+
+// kitFixtures resolves a KitTests answer against dir: absolute, or "".
+func kitFixtures(get func() (string, error), dir string) (string, error) {
+	if get == nil {
+		return "", nil
+	}
+	v, err := get()
+	if err != nil || v == "" {
+		return "", err
+	}
+	return walk.AbsAgainst(dir, walk.CrossArg(v)), nil
 }
 
 func (b Builder) placeBinary(s *Scratch) error {

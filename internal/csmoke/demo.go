@@ -97,8 +97,12 @@ func (d *demo) run() (*Scratch, error) {
 	if w.Environ != nil {
 		environ = w.Environ()
 	}
+	fixtures, err := kitFixtures(w.KitTests, w.Dir)
+	if err != nil {
+		return nil, err
+	}
 	var installLog strings.Builder
-	b := Builder{Host: w.Dir, HostBin: walk.AbsAgainst(w.Dir, walk.CrossArg(val)), Roots: roots,
+	b := Builder{Host: w.Dir, HostBin: walk.AbsAgainst(w.Dir, walk.CrossArg(val)), Roots: roots, Fixtures: fixtures,
 		Base: TempBase(w.Env, "DEMO_TMP_DIR", "TMPDIR"), Environ: environ, Out: &installLog}
 
 	fmt.Fprintln(w.Stdout, "DEMO: gate-sdk from a new adopter's seat, in a throwaway repository.")

@@ -100,8 +100,12 @@ func (r *smokeRun) setup(named []string) ([]string, error) {
 		environ = w.Environ()
 	}
 	bin := walk.AbsAgainst(w.Dir, walk.CrossArg(val))
+	fixtures, err := kitFixtures(w.KitTests, w.Dir)
+	if err != nil {
+		return nil, err
+	}
 	r.host = Host{Top: w.Dir, Bin: bin, Roots: roots, Environ: environ}
-	r.builder = Builder{Host: w.Dir, HostBin: bin, Roots: roots, Base: TempBase(w.Env, "TMPDIR"), Environ: environ, Out: w.Stdout}
+	r.builder = Builder{Host: w.Dir, HostBin: bin, Roots: roots, Fixtures: fixtures, Base: TempBase(w.Env, "TMPDIR"), Environ: environ, Out: w.Stdout}
 	return roots, nil
 }
 

@@ -38,6 +38,9 @@ type UpgradeWorld struct {
 	// KitRootsAt answers a checkout's own kit roots, absolute, read from
 	// that checkout's knob files with nothing of the invoker's environment.
 	KitRootsAt func(dir string) ([]string, error)
+	// KitTestsAt answers GATE_SDK_KIT_TESTS_DIR as a checkout's own knob
+	// files set it ("" for none); nil reads "".
+	KitTestsAt func(dir string) (string, error)
 }
 
 // upgradeRun carries one run's resolved state.
@@ -58,6 +61,7 @@ type upgradeRef struct {
 	clone     string   // a shared clone checked out at sha
 	bin       string   // the binary built there
 	kits      []string // the clone's kit roots, absolute
+	fixtures  string   // gate-sdk's fixture tree outside its root, absolute, or ""
 }
 
 // RunUpgrade is the arm: no operand, no flag.
@@ -103,7 +107,7 @@ func RunUpgrade(args []string, w UpgradeWorld) int {
 	fromRef, toRef := refs[0], refs[1]
 
 	// assertion B: the FROM baseline is green, or the tag is broken.
-	b := Builder{Host: fromRef.clone, HostBin: fromRef.bin, Roots: fromRef.kits, Base: u.base, Environ: w.Environ(), Out: w.Stderr}
+	b := Builder{Host: fromRef.clone, HostBin: fromRef.bin, Roots: fromRef.kits, Fixtures: fromRef.fixtures, Base: u.base, Environ: w.Environ(), Out: w.Stderr}
 	s, err := b.Build("consumer")
 	if err != nil {
 		return u.envFail("FROM %s: %v", from, err)
@@ -122,7 +126,7 @@ func RunUpgrade(args []string, w UpgradeWorld) int {
 	for _, k := range toRef.kits {
 		toByName[baseName(k)] = k
 	}
-	for _, kit := range s.Kits {
+	for i, kit := range s.Kits {
 		dst := walk.Child(s.Dir, kit)
 		if err := os.RemoveAll(dst); err != nil {
 			return u.envFail("cannot remove the vendored %s: %v", kit, err)
@@ -133,6 +137,11 @@ func RunUpgrade(args []string, w UpgradeWorld) int {
 		}
 		if err := payload.CopyTree(src, dst); err != nil {
 			return u.envFail("cannot vendor TO's %s: %v", kit, err)
+		}
+		if i == 0 {
+			if err := vendorFixtures(toRef.fixtures, dst); err != nil {
+				return u.envFail("TO: %v", err)
+			}
 		}
 	}
 	if err := payload.PlaceArtifact(toRef.bin, s.Bin); err != nil {
@@ -265,6 +274,12 @@ func (u *upgradeRun) checkout(repoDir, ref, label string) (*upgradeRef, error) {
 	}
 	if len(r.kits) == 0 {
 		return nil, fmt.Errorf("ref %s vendors no kit root", ref)
+	}
+	if u.w.KitTestsAt != nil {
+		get := func() (string, error) { return u.w.KitTestsAt(r.clone) }
+		if r.fixtures, err = kitFixtures(get, r.clone); err != nil {
+			return nil, fmt.Errorf("ref %s: %v", ref, err)
+		}
 	}
 	return r, nil
 }

@@ -32,7 +32,7 @@ func TestMetaGatesCatchABadConsumerGate(t *testing.T) {
 	s.copyTree(filepath.Join(moduleRoot, "kits", "gate-sdk", "checks"), filepath.Join(s.dir, "gate-sdk", "checks"))
 	meta := []string{"check-gate-fail-closed", "check-pipe-membership", "check-gate-fixture-coverage"}
 	for _, g := range meta {
-		s.copyTree(filepath.Join(moduleRoot, "kits", "gate-sdk", "gate-tests", g), filepath.Join(s.dir, "gate-sdk", "gate-tests", g))
+		s.copyTree(filepath.Join(moduleRoot, "gate-tests", g), filepath.Join(s.dir, "gate-sdk", "gate-tests", g))
 	}
 	s.write("docs/a.md", "owner: alice\n", 0o644)
 	s.write("scripts/check-x.sh", badCheckX, 0o755)

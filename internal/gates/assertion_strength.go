@@ -8,6 +8,7 @@ package gates
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"sort"
 	"strconv"
@@ -38,9 +39,23 @@ func checkAssertionStrength(c *gate.Context) int {
 			return c.Refuse("GATE_SDK_ASSERTION_STRENGTH_WINDOW is %q, not a count of lines", wv)
 		}
 	}
+	// Each scanned dir with the kit root its own-kit bin/ calls resolve
+	// in: a named dir's parent, and a kit fixture tree's own kit, which a
+	// relocated tree (GATE_SDK_KIT_TESTS_DIR) is not the child of.
 	dirs := c.Args
+	owner := map[string]string{}
 	if len(dirs) == 0 {
-		dirs = append(kitSubdirs(c, "smoke"), kitSubdirs(c, "gate-tests")...)
+		trees, err := kitTestsDirs(c)
+		if err != nil {
+			return c.RefuseErr(err)
+		}
+		dirs = kitSubdirs(c, "smoke")
+		for i, d := range trees {
+			if st, err := os.Stat(runPath(c, d)); err == nil && st.IsDir() {
+				dirs = append(dirs, d)
+				owner[d] = strings.TrimRight(c.KitRoots[i], "/")
+			}
+		}
 	}
 	if len(dirs) == 0 {
 		return c.Refuse("no kit root holds smoke/ or gate-tests/, and no dir was named: nothing to read")
@@ -57,6 +72,9 @@ func checkAssertionStrength(c *gate.Context) int {
 			return c.RefuseErr(err)
 		}
 		kitRoot, _ := splitDir(strings.TrimRight(d, "/"))
+		if o, ok := owner[d]; ok {
+			kitRoot = o
+		}
 		for _, path := range files {
 			scripts++
 			data, toks, err := readLexed(c, path)

@@ -144,7 +144,11 @@ func relay(class, label string, code int, out []byte) gate.Finding {
 // derives, skipping one whose tests dir holds the run directory (re-entry
 // would recurse). It answers how many suites ran.
 func suiteArm(c *gate.Context, r *gate.Report, env []string) (int, error) {
-	suites, err := registry.FixtureSuites(runFS{c}, c.KitRoots, c.GatesDir)
+	kitTests, err := c.Knobs.Words(registry.KitTestsKnob)
+	if err != nil {
+		return 0, err
+	}
+	suites, err := registry.FixtureSuites(runFS{c}, c.KitRoots, c.GatesDir, kitTests)
 	if err != nil {
 		return 0, err
 	}

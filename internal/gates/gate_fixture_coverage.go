@@ -64,15 +64,18 @@ func checkGateFixtureCoverage(c *gate.Context) int {
 }
 
 // fixtureDirs answers the tests dirs a member's pair may live in: the
-// consumer's GATE_SDK_TESTS_DIR, then each kit root's gate-tests/.
+// consumer's GATE_SDK_TESTS_DIR, then each kit root's fixture tree.
 func fixtureDirs(c *gate.Context) ([]string, error) {
 	td, err := c.Knobs.Scalar("GATE_SDK_TESTS_DIR")
 	if err != nil {
 		return nil, err
 	}
+	kitTests, err := kitTestsDirs(c)
+	if err != nil {
+		return nil, err
+	}
 	dirs := []string{strings.TrimRight(td, "/")}
-	for _, k := range c.KitRoots {
-		d := registry.Join(strings.TrimRight(k, "/"), "gate-tests")
+	for _, d := range kitTests {
 		if d != dirs[0] {
 			dirs = append(dirs, d)
 		}

@@ -36,6 +36,10 @@ func checkKitRegistration(c *gate.Context) int {
 	if err != nil {
 		return c.RefuseErr(err)
 	}
+	trees, err := kitTestsDirs(c)
+	if err != nil {
+		return c.RefuseErr(err)
+	}
 	var text [2]string
 	for i, d := range docs {
 		data, present, err := readOptional(c, d)
@@ -56,7 +60,7 @@ func checkKitRegistration(c *gate.Context) int {
 		targets = append(targets, strings.TrimPrefix(m[1], "./"))
 	}
 	runners := 0
-	for _, kit := range roots {
+	for i, kit := range roots {
 		kp := treePath(c, kit)
 		// assertion A: the registry doc links into the kit root.
 		linked := false
@@ -70,7 +74,8 @@ func checkKitRegistration(c *gate.Context) int {
 			r.Add(gate.Finding{Class: "row", Path: docs[0], Msg: fmt.Sprintf("no link into the kit root %s/", kp)})
 		}
 		// assertion B: a kit with tracked fixtures has a runner line.
-		tests, err := trackedUnder(c, kp+"/gate-tests")
+		tp := treePath(c, trees[i])
+		tests, err := trackedUnder(c, tp)
 		if err != nil {
 			return c.RefuseErr(err)
 		}
@@ -78,8 +83,8 @@ func checkKitRegistration(c *gate.Context) int {
 			continue
 		}
 		runners++
-		if !lineContains(text[1], kp+"/gate-tests") {
-			r.Add(gate.Finding{Class: "runner", Path: docs[1], Msg: fmt.Sprintf("no line names %s/gate-tests, though the kit tracks %d fixture files", kp, len(tests))})
+		if !lineContains(text[1], tp) {
+			r.Add(gate.Finding{Class: "runner", Path: docs[1], Msg: fmt.Sprintf("no line names %s, though the kit tracks %d fixture files", tp, len(tests))})
 		}
 	}
 	return r.Done(fmt.Sprintf("%d kit roots linked from %s, %d fixture trees named in %s", len(roots), docs[0], runners, docs[1]))

@@ -77,6 +77,6 @@ func kitSurfaceGates() []gate.Def {
 	return []gate.Def{
 		{Name: "check-smoke-entry-guard", Rule: checkSmokeEntryGuard, Knobs: []string{"GATE_SDK_KIT_DIRS"}},
 		{Name: "check-readme-roster", Rule: checkReadmeRoster, Knobs: []string{"GATE_SDK_KIT_DIRS"}},
-		{Name: "check-kit-registration", Rule: checkKitRegistration, Knobs: []string{"GATE_SDK_REGISTRY_DOC", "GATE_SDK_RUNNER_DOC", "GATE_SDK_KIT_DIRS"}},
+		{Name: "check-kit-registration", Rule: checkKitRegistration, Knobs: []string{"GATE_SDK_REGISTRY_DOC", "GATE_SDK_RUNNER_DOC", "GATE_SDK_KIT_DIRS", registry.KitTestsKnob}},
 	}
 }

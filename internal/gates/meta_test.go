@@ -82,7 +82,7 @@ func TestMetaLetterCasesRedOnlyTheirLetter(t *testing.T) {
 		rules[d.Name] = d.Rule
 	}
 	for name, rule := range rules {
-		root := filepath.Join("../../kits/gate-sdk/gate-tests", name)
+		root := filepath.Join("../../gate-tests", name)
 		entries, err := os.ReadDir(root)
 		if err != nil {
 			t.Errorf("%s: no fixture pair: %v", name, err)

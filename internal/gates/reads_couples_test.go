@@ -181,7 +181,7 @@ func TestObservedRootsAreDeclared(t *testing.T) {
 			continue
 		}
 		for _, kase := range []string{"good", "bad"} {
-			dir, err := filepath.Abs(filepath.Join("../../kits/gate-sdk/gate-tests", d.Name, kase))
+			dir, err := filepath.Abs(filepath.Join("../../gate-tests", d.Name, kase))
 			if err != nil {
 				t.Fatal(err)
 			}

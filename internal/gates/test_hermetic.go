@@ -37,7 +37,10 @@ func checkTestHermetic(c *gate.Context) int {
 	case len(c.Args) > 0:
 		testDirs = c.Args
 	default:
-		testDirs = kitSubdirs(c, "gate-tests")
+		var err error
+		if testDirs, err = kitFixtureTrees(c); err != nil {
+			return c.RefuseErr(err)
+		}
 		smokeDirs = kitSubdirs(c, "smoke")
 	}
 	if len(testDirs) == 0 && len(smokeDirs) == 0 {
@@ -124,6 +127,33 @@ func checkTestHermetic(c *gate.Context) int {
 	}
 	return r.Done(fmt.Sprintf("%s source the bootstrap or say why not; %s read, %s under a credential pin; %d exempt",
 		plural(tests, "unit test", "unit tests"), plural(smokes, "smoke script", "smoke scripts"), plural(calls, "kit-tool call", "kit-tool calls"), exempt))
+}
+
+// kitTestsDirs answers each kit root's fixture tree, index-aligned with
+// the kit roots: <root>/gate-tests, or where GATE_SDK_KIT_TESTS_DIR puts
+// gate-sdk's.
+func kitTestsDirs(c *gate.Context) ([]string, error) {
+	over, err := c.Knobs.Words(registry.KitTestsKnob)
+	if err != nil {
+		return nil, err
+	}
+	return registry.KitTestsDirs(c.KitRoots, over)
+}
+
+// kitFixtureTrees answers the kit fixture trees that exist, in kit-root
+// order.
+func kitFixtureTrees(c *gate.Context) ([]string, error) {
+	dirs, err := kitTestsDirs(c)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, d := range dirs {
+		if st, err := os.Stat(runPath(c, d)); err == nil && st.IsDir() {
+			out = append(out, d)
+		}
+	}
+	return out, nil
 }
 
 // kitSubdirs answers <kit-root>/<sub> for every kit root holding it.

@@ -233,7 +233,7 @@ func TestFixtureSuites(t *testing.T) {
 		t.Fatal(err)
 	}
 	root := filepath.ToSlash(dir)
-	got, err := FixtureSuites(OS{}, []string{root + "/gate-sdk", root + "/foo-kit", root + "/bar-kit", root + "/gate-sdk"}, root+"/scripts")
+	got, err := FixtureSuites(OS{}, []string{root + "/gate-sdk", root + "/foo-kit", root + "/bar-kit", root + "/gate-sdk"}, root+"/scripts", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,5 +244,38 @@ func TestFixtureSuites(t *testing.T) {
 	want := []string{"gate_sdk\tgate-sdk/gate-tests\t", "foo_kit\tfoo-kit/gate-tests\tfoo-kit/checks", "scripts\tscripts/gate-tests\t"}
 	if !reflect.DeepEqual(rows, want) {
 		t.Errorf("rows = %q\nwant %q", rows, want)
+	}
+}
+
+// The tree that authors the kit keeps gate-sdk's pairs outside the kit
+// root: the knob relocates the first root's suite, which keeps its name
+// and its checks/, and leaves every other root's alone.
+func TestFixtureSuitesRelocatedKitTree(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{"gate-tests/check-x/good", "kits/gate-sdk/checks", "kits/foo-kit/gate-tests", "scripts/gate-tests"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root := filepath.ToSlash(dir)
+	got, err := FixtureSuites(OS{}, []string{root + "/kits/gate-sdk", root + "/kits/foo-kit"}, root+"/scripts", []string{root + "/gate-tests/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []string
+	for _, s := range got {
+		rows = append(rows, strings.ReplaceAll(s.Row(), root+"/", ""))
+	}
+	want := []string{"gate_sdk\tgate-tests\tkits/gate-sdk/checks", "foo_kit\tkits/foo-kit/gate-tests\t", "scripts\tscripts/gate-tests\t"}
+	if !reflect.DeepEqual(rows, want) {
+		t.Errorf("rows = %q\nwant %q", rows, want)
+	}
+	// Without the knob the kit root's own (absent) tree is read: no row.
+	got, err = FixtureSuites(OS{}, []string{root + "/kits/gate-sdk"}, root+"/scripts", nil)
+	if err != nil || len(got) != 1 || got[0].Name != "scripts" {
+		t.Errorf("unrelocated: %+v %v", got, err)
+	}
+	if _, err := FixtureSuites(OS{}, []string{root + "/kits/gate-sdk"}, root+"/scripts", []string{"a", "b"}); err == nil || !strings.Contains(err.Error(), "GATE_SDK_KIT_TESTS_DIR names 2 directories") {
+		t.Errorf("two words: %v", err)
 	}
 }

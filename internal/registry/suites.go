@@ -1,9 +1,33 @@
 package registry
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 )
+
+// KitTestsKnob names the knob that relocates the gate-sdk kit's fixture
+// tree: in the tree that authors the kit the pairs sit at the module's
+// top-level gate-tests/, outside the kit root, beside the code they prove.
+const KitTestsKnob = "GATE_SDK_KIT_TESTS_DIR"
+
+// KitTestsDirs answers each kit root's fixture tree, index-aligned with
+// roots: <root>/gate-tests, except that a non-empty override (the words of
+// KitTestsKnob) names the first root's, gate-sdk's. More than one word is
+// refused: the knob names one directory.
+func KitTestsDirs(roots []string, override []string) ([]string, error) {
+	if len(override) > 1 {
+		return nil, fmt.Errorf("%s names %d directories (%s); it names the one fixture tree of the gate-sdk kit", KitTestsKnob, len(override), strings.Join(override, " "))
+	}
+	out := make([]string, len(roots))
+	for i, r := range roots {
+		out[i] = Join(strings.TrimRight(r, "/"), "gate-tests")
+		if i == 0 && len(override) == 1 {
+			out[i] = strings.TrimRight(override[0], "/")
+		}
+	}
+	return out, nil
+}
 
 // Suite is one fixture suite: a directory carrying a gate-tests/ tree.
 type Suite struct {
@@ -18,17 +42,24 @@ func (s Suite) Row() string { return s.Name + "\t" + s.TestsDir + "\t" + s.Check
 
 // FixtureSuites derives one suite per directory carrying a gate-tests/
 // directory: the kit roots in order, then the gates directory. A directory
-// listed twice is read once.
-func FixtureSuites(fsys FS, kitRoots []string, gatesDir string) ([]Suite, error) {
+// listed twice is read once. kitTests is the override KitTestsDirs takes:
+// the first kit root's suite then reads that tree, still named for the kit
+// and resolving against its checks/.
+func FixtureSuites(fsys FS, kitRoots []string, gatesDir string, kitTests []string) ([]Suite, error) {
+	testsDirs, err := KitTestsDirs(kitRoots, kitTests)
+	if err != nil {
+		return nil, err
+	}
+	testsDirs = append(testsDirs, Join(strings.TrimRight(gatesDir, "/"), "gate-tests"))
 	var out []Suite
 	var done []string
-	for _, dir := range append(slices.Clone(kitRoots), gatesDir) {
+	for i, dir := range append(slices.Clone(kitRoots), gatesDir) {
 		dir = strings.TrimRight(dir, "/")
 		if slices.Contains(done, dir) {
 			continue
 		}
 		done = append(done, dir)
-		tests := Join(dir, "gate-tests")
+		tests := testsDirs[i]
 		// assertion E: a suite is a directory carrying a gate-tests/ tree.
 		ok, err := isDir(fsys, tests)
 		if err != nil {

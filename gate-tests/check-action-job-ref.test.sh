@@ -3,7 +3,7 @@
 # GATE_SDK_JOB_REF_PATTERNS is a skip naming the knob) and the refusal of a
 # pattern that does not compile.
 # Exit 0 when every check holds, 1 otherwise.
-. "$(dirname -- "${BASH_SOURCE[0]}")/../lib/test-hermetic.sh"
+. "${GATE_SDK_ROOT:-$(dirname -- "${BASH_SOURCE[0]}")/..}/lib/test-hermetic.sh"
 
 set -u
 gate_sandbox check-action-job-ref

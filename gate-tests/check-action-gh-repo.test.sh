@@ -2,7 +2,7 @@
 # check-action-gh-repo.test.sh — the inert postures: a tree with no YAML, and
 # workflows with no job calling gh, are clean on a zero count.
 # Exit 0 when every check holds, 1 otherwise.
-. "$(dirname -- "${BASH_SOURCE[0]}")/../lib/test-hermetic.sh"
+. "${GATE_SDK_ROOT:-$(dirname -- "${BASH_SOURCE[0]}")/..}/lib/test-hermetic.sh"
 
 set -u
 gate_sandbox check-action-gh-repo

@@ -3,7 +3,7 @@
 # root file left alone, the agent-file knob moving the built-in entry, the
 # unreadable allowlist refusal, and the non-repository refusal.
 # Exit 0 when every check holds, 1 otherwise.
-. "$(dirname -- "${BASH_SOURCE[0]}")/../lib/test-hermetic.sh"
+. "${GATE_SDK_ROOT:-$(dirname -- "${BASH_SOURCE[0]}")/..}/lib/test-hermetic.sh"
 
 set -u
 gate_sandbox check-root-tiering "$GATE_SDK_ROOT/checks"

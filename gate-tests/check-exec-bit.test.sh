@@ -4,7 +4,7 @@
 # descriptor class, a descriptor staged executable, a name git quotes, and
 # the non-repository refusal.
 # Exit 0 when every check holds, 1 otherwise.
-. "$(dirname -- "${BASH_SOURCE[0]}")/../lib/test-hermetic.sh"
+. "${GATE_SDK_ROOT:-$(dirname -- "${BASH_SOURCE[0]}")/..}/lib/test-hermetic.sh"
 
 set -u
 gate_sandbox check-exec-bit "$GATE_SDK_ROOT/checks"

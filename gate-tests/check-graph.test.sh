@@ -5,7 +5,7 @@
 # trigger missing a couple (B), a stale page (E), a theme href leaving the
 # page's directory (F) and an external URL outside the allowed set (H).
 # Exit 0 when every check holds, 1 otherwise.
-. "$(dirname -- "${BASH_SOURCE[0]}")/../lib/test-hermetic.sh"
+. "${GATE_SDK_ROOT:-$(dirname -- "${BASH_SOURCE[0]}")/..}/lib/test-hermetic.sh"
 
 set -u
 gate_sandbox check-graph

@@ -4,7 +4,7 @@
 # the violation once set, the GNU-escape refusal, the unreadable pattern
 # file, the binary skip and count, a name git quotes, and the record order.
 # Exit 0 when every check holds, 1 otherwise.
-. "$(dirname -- "${BASH_SOURCE[0]}")/../lib/test-hermetic.sh"
+. "${GATE_SDK_ROOT:-$(dirname -- "${BASH_SOURCE[0]}")/..}/lib/test-hermetic.sh"
 
 set -u
 gate_sandbox check-portability-floor "$GATE_SDK_ROOT/checks"

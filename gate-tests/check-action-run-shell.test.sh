@@ -3,7 +3,7 @@
 # hold: the refused constructs (exit 2, naming the construct), a host
 # with no shellcheck (exit 2, naming it), and a tree with no YAML (clean on
 # a zero count). Exit 0 when every check holds, 1 otherwise.
-. "$(dirname -- "${BASH_SOURCE[0]}")/../lib/test-hermetic.sh"
+. "${GATE_SDK_ROOT:-$(dirname -- "${BASH_SOURCE[0]}")/..}/lib/test-hermetic.sh"
 
 set -u
 gate_sandbox check-action-run-shell

@@ -4,7 +4,7 @@
 # worktree's member sees its own work tree, the launcher reads only its one
 # knob, and --refresh re-links the hooks to a rebuilt binary.
 # Exit 0 when every check holds, 1 otherwise.
-. "$(dirname -- "${BASH_SOURCE[0]}")/../lib/test-hermetic.sh"
+. "${GATE_SDK_ROOT:-$(dirname -- "${BASH_SOURCE[0]}")/..}/lib/test-hermetic.sh"
 
 set -u
 name=native-git-hooks

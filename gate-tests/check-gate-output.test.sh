@@ -4,7 +4,7 @@
 # members out of reach instead of reading a module, even with the binary
 # placed at its default path; the gates-dir operand moves the registry;
 # an absent registry refuses. Exit 0 when every check holds, 1 otherwise.
-. "$(dirname -- "${BASH_SOURCE[0]}")/../lib/test-hermetic.sh"
+. "${GATE_SDK_ROOT:-$(dirname -- "${BASH_SOURCE[0]}")/..}/lib/test-hermetic.sh"
 
 set -u
 gate_sandbox check-gate-output "$GATE_SDK_ROOT/checks"

@@ -5,7 +5,7 @@
 # line, a member exiting 2, an args file with comments and blank runs, an
 # expect.txt with blank lines, a stray directory and an empty tests dir.
 # Exit 0 when every check holds, 1 otherwise.
-. "$(dirname -- "${BASH_SOURCE[0]}")/../lib/test-hermetic.sh"
+. "${GATE_SDK_ROOT:-$(dirname -- "${BASH_SOURCE[0]}")/..}/lib/test-hermetic.sh"
 
 set -u
 gate_sandbox --run-gate-tests

@@ -4,7 +4,7 @@
 # required tracked list missing through the knob, an absent local list
 # skipped and a present one read, an empty set, and a GNU escape.
 # Exit 0 when every check holds, 1 otherwise.
-. "$(dirname -- "${BASH_SOURCE[0]}")/../lib/test-hermetic.sh"
+. "${GATE_SDK_ROOT:-$(dirname -- "${BASH_SOURCE[0]}")/..}/lib/test-hermetic.sh"
 
 set -u
 gate_sandbox check-commit-msg "$GATE_SDK_ROOT/checks"

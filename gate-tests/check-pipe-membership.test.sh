@@ -4,7 +4,7 @@
 # file the lexer refuses is exit 2 naming its line, and outside a
 # repository the gate refuses rather than read an empty corpus.
 # Exit 0 when every check holds, 1 otherwise.
-. "$(dirname -- "${BASH_SOURCE[0]}")/../lib/test-hermetic.sh"
+. "${GATE_SDK_ROOT:-$(dirname -- "${BASH_SOURCE[0]}")/..}/lib/test-hermetic.sh"
 
 set -u
 gate_sandbox check-pipe-membership "$GATE_SDK_ROOT/checks"

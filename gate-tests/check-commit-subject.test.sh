@@ -3,7 +3,7 @@
 # message file, every subject the section lists on both sides, and the
 # roster knob narrowing the admitted types.
 # Exit 0 when every check holds, 1 otherwise.
-. "$(dirname -- "${BASH_SOURCE[0]}")/../lib/test-hermetic.sh"
+. "${GATE_SDK_ROOT:-$(dirname -- "${BASH_SOURCE[0]}")/..}/lib/test-hermetic.sh"
 
 set -u
 gate_sandbox check-commit-subject "$GATE_SDK_ROOT/checks"

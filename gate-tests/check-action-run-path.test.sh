@@ -3,7 +3,7 @@
 # the extractor's refusals are exit 2 here too, and a tree with no YAML is
 # clean on a zero count.
 # Exit 0 when every check holds, 1 otherwise.
-. "$(dirname -- "${BASH_SOURCE[0]}")/../lib/test-hermetic.sh"
+. "${GATE_SDK_ROOT:-$(dirname -- "${BASH_SOURCE[0]}")/..}/lib/test-hermetic.sh"
 
 set -u
 gate_sandbox check-action-run-path

@@ -7,7 +7,7 @@
 # not), a tracked file missing from the work tree (refused by name), and a
 # scan root that names nothing (refused).
 # Exit 0 when every check holds, 1 otherwise.
-. "$(dirname -- "${BASH_SOURCE[0]}")/../lib/test-hermetic.sh"
+. "${GATE_SDK_ROOT:-$(dirname -- "${BASH_SOURCE[0]}")/..}/lib/test-hermetic.sh"
 
 set -u
 gate=check-tree-terms

@@ -6,7 +6,7 @@
 # The kit root is pinned by GATE_SDK_KIT_DIRS=kit on each case (the
 # hermetic bootstrap reads no knob file of the scratch tree).
 # Exit 0 when every check holds, 1 otherwise.
-. "$(dirname -- "${BASH_SOURCE[0]}")/../lib/test-hermetic.sh"
+. "${GATE_SDK_ROOT:-$(dirname -- "${BASH_SOURCE[0]}")/..}/lib/test-hermetic.sh"
 
 set -u
 gate_sandbox check-gate-assertions "$GATE_SDK_ROOT/checks"

@@ -5,7 +5,7 @@
 # to stand on, the CI step-aside and where it does not bind, the live git
 # reads, and the non-repository refusal of a live read.
 # Exit 0 when every check holds, 1 otherwise.
-. "$(dirname -- "${BASH_SOURCE[0]}")/../lib/test-hermetic.sh"
+. "${GATE_SDK_ROOT:-$(dirname -- "${BASH_SOURCE[0]}")/..}/lib/test-hermetic.sh"
 
 set -u
 gate_sandbox check-identity "$GATE_SDK_ROOT/checks"

@@ -3,7 +3,7 @@
 # crash a well-formed awk, so the guard is proved here), the pre-binary
 # accessors, gate_path_rooted's corpus, gate_command's statuses and the
 # nested-repository mark. Exit 0 when every check holds, 1 otherwise.
-. "$(dirname -- "${BASH_SOURCE[0]}")/../lib/test-hermetic.sh"
+. "${GATE_SDK_ROOT:-$(dirname -- "${BASH_SOURCE[0]}")/..}/lib/test-hermetic.sh"
 
 set -u
 

@@ -4,7 +4,7 @@
 # capture), the knob naming a directory the tree lacks, and the
 # non-repository refusal.
 # Exit 0 when every check holds, 1 otherwise.
-. "$(dirname -- "${BASH_SOURCE[0]}")/../lib/test-hermetic.sh"
+. "${GATE_SDK_ROOT:-$(dirname -- "${BASH_SOURCE[0]}")/..}/lib/test-hermetic.sh"
 
 set -u
 gate_sandbox check-workflow-tiering "$GATE_SDK_ROOT/checks"

@@ -4,7 +4,7 @@
 # file present but never added, plain rm and git rm, the absent and the
 # unreadable manifest, and the non-repository refusal.
 # Exit 0 when every check holds, 1 otherwise.
-. "$(dirname -- "${BASH_SOURCE[0]}")/../lib/test-hermetic.sh"
+. "${GATE_SDK_ROOT:-$(dirname -- "${BASH_SOURCE[0]}")/..}/lib/test-hermetic.sh"
 
 set -u
 gate_sandbox check-core-files "$GATE_SDK_ROOT/checks"

@@ -3,7 +3,7 @@
 # a tree with no YAML is clean on a zero count, the scan-root operand narrows
 # the walk, and a root that is not a directory refuses.
 # Exit 0 when every check holds, 1 otherwise.
-. "$(dirname -- "${BASH_SOURCE[0]}")/../lib/test-hermetic.sh"
+. "${GATE_SDK_ROOT:-$(dirname -- "${BASH_SOURCE[0]}")/..}/lib/test-hermetic.sh"
 
 set -u
 gate_sandbox check-action-pinning
