@@ -58,6 +58,8 @@ clean:
 # the index, so run this after adding, removing or chmod-ing a kit file.
 # gate-sdk's fixture pairs are authored at the top-level gate-tests/ and
 # vendored into the kit's gate-tests/, so its manifest lists them there.
+# Then kits/<kit>.modules.txtar: the files of the kit's nested Go modules,
+# which go:embed cannot carry (a unit test holds it to the tree).
 kit-manifest:
 	@for k in $$(cd kits && ls -d */ | tr -d /); do \
 	  { git ls-files -s -z -- kits/$$k | tr '\0' '\n' | \
@@ -66,6 +68,7 @@ kit-manifest:
 	      sed "s#^\([0-9]*\) [0-9a-f]* [0-9]	#\1 #"; fi; \
 	  } | LC_ALL=C sort -t ' ' -k 2 >kits/$$k.manifest; \
 	done
+	@$(GO) run ./internal/kitgen
 
 # release: one artifact and .sha256 sidecar per targets.list line, under
 # RELEASE_DIR/<os>/<arch>/, built by the kit's build script with the same

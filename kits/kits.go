@@ -109,6 +109,12 @@ const manifestSuffix = ".manifest"
 //go:embed *.manifest
 var manifests embed.FS
 
+// The module archives, one per kit (kits/<kit>.modules.txtar): the files
+// of the kit's nested Go modules, which the kit embed cannot carry.
+//
+//go:embed *.modules.txtar
+var archives embed.FS
+
 // File is one file of a vendorable kit.
 type File struct {
 	Path string // relative to the kit root, slash-separated
@@ -129,11 +135,21 @@ func Tree(kit string) ([]File, error) {
 		return nil, err
 	}
 	// A directory holding a go.mod is another Go module, which go:embed
-	// cannot carry: its files are answered by NestedModules, not here.
-	nested := nestedModules(entries)
+	// cannot carry: its files come from the kit's module archive.
+	dirs := moduleDirs(entries)
+	archived, err := moduleArchive(kit)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]File, 0, len(entries))
 	for _, e := range entries {
-		if underAny(e.Path, nested) {
+		if inModule(e.Path, dirs) {
+			f, ok := archived[e.Path]
+			if !ok || f.Exec != e.Exec {
+				return nil, fmt.Errorf("kits/%s does not carry %s as kits/%s%s lists it; rebuild after `make kit-manifest`", ArchiveName(kit), e.Path, kit, manifestSuffix)
+			}
+			delete(archived, e.Path)
+			out = append(out, f)
 			continue
 		}
 		data, err := readKitFile(kit, e.Path)
@@ -141,6 +157,31 @@ func Tree(kit string) ([]File, error) {
 			return nil, fmt.Errorf("kits/%s%s lists %s, which this binary does not carry; rebuild after `make kit-manifest`", kit, manifestSuffix, e.Path)
 		}
 		out = append(out, File{Path: e.Path, Exec: e.Exec, Data: data})
+	}
+	if len(archived) > 0 {
+		var extra []string
+		for p := range archived {
+			extra = append(extra, p)
+		}
+		sort.Strings(extra)
+		return nil, fmt.Errorf("kits/%s carries %s, which kits/%s%s does not list in a nested module; rebuild after `make kit-manifest`", ArchiveName(kit), strings.Join(extra, " "), kit, manifestSuffix)
+	}
+	return out, nil
+}
+
+// moduleArchive answers kit's archived files by path.
+func moduleArchive(kit string) (map[string]File, error) {
+	raw, err := archives.ReadFile(ArchiveName(kit))
+	if err != nil {
+		return nil, fmt.Errorf("this binary carries no module archive for kit %q: %w", kit, err)
+	}
+	files, err := DecodeArchive("kits/"+ArchiveName(kit), raw)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]File, len(files))
+	for _, f := range files {
+		out[f.Path] = f
 	}
 	return out, nil
 }
@@ -185,50 +226,4 @@ func Vendorable() []string {
 		return out[i] < out[j]
 	})
 	return out
-}
-
-// NestedModules answers the kit directories (kit-relative) that hold a
-// go.mod of their own: fixture cases that are Go modules, which the embed
-// cannot carry, so `gates init` names them rather than vendoring them.
-func NestedModules(kit string) ([]string, error) {
-	raw, err := manifests.ReadFile(kit + manifestSuffix)
-	if err != nil {
-		return nil, err
-	}
-	entries, err := ParseManifest(kit+manifestSuffix, raw)
-	if err != nil {
-		return nil, err
-	}
-	return nestedModules(entries), nil
-}
-
-func nestedModules(entries []Entry) []string {
-	// A fixture case that is a module leaves its gate's pair incomplete,
-	// and the fixture runner refuses an incomplete pair, so the gate's
-	// whole fixture directory (and its .test.sh) stays out together.
-	seen := map[string]bool{}
-	var out []string
-	for _, e := range entries {
-		if path.Base(e.Path) != "go.mod" || path.Dir(e.Path) == "." {
-			continue
-		}
-		d := path.Dir(e.Path)
-		if parts := strings.SplitN(d, "/", 3); len(parts) >= 2 && parts[0] == "gate-tests" {
-			d = parts[0] + "/" + parts[1]
-		}
-		if !seen[d] {
-			seen[d] = true
-			out = append(out, d)
-		}
-	}
-	return out
-}
-
-func underAny(p string, dirs []string) bool {
-	for _, d := range dirs {
-		if strings.HasPrefix(p, d+"/") || p == d+".test.sh" {
-			return true
-		}
-	}
-	return false
 }

@@ -151,9 +151,6 @@ func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks bool) (int,
 	}
 	if wrote[classKit] > 0 {
 		fmt.Fprintf(w.Stdout, "init: vendored %d files of %s into %s/\n", wrote[classKit], kits.Core, p.KitRoot)
-		if nested, _ := kits.NestedModules(kits.Core); len(nested) > 0 {
-			fmt.Fprintf(w.Stdout, "init: note: %d fixture directories hold a case that is a Go module of its own, which a Go binary cannot embed, so they were not vendored (the release payload carries them): %s\n", len(nested), strings.Join(nested, " "))
-		}
 	}
 	if wrote[classKit] > 0 || lock == nil {
 		next.KitVersion = w.Stamp
