@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -249,6 +250,84 @@ func TestInitAdoptsAFreshRepository(t *testing.T) {
 	}
 	if a.read("scripts/gates.list") != edited {
 		t.Fatal("init overwrote the edited scripts/gates.list")
+	}
+}
+
+// TestInitVendorsEveryFixturePair: init carries every fixture pair and
+// bespoke test the binary's kit ships, the cases that are Go modules of
+// their own included, and the consumer's fixture suites run green over
+// them.
+func TestInitVendorsEveryFixturePair(t *testing.T) {
+	a := newAdopter(t)
+	if r := a.runIn("", binPath, "init"); r.code != 0 {
+		t.Fatalf("init: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	a.must("git", "add", "-A")
+	a.must("git", "commit", "-q", "--no-verify", "-m", "chore: vendor gate-sdk")
+	list := func(dir string) []string {
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, e := range ents {
+			out = append(out, e.Name())
+		}
+		return out
+	}
+	want, got := list(filepath.Join(moduleRoot, "gate-tests")), list(filepath.Join(a.dir, "gate-sdk", "gate-tests"))
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("the vendored gate-tests/ holds\n  %v\nthe module's\n  %v", got, want)
+	}
+	// The cases that are Go modules arrive whole, byte for byte.
+	mods := 0
+	err := filepath.WalkDir(filepath.Join(moduleRoot, "gate-tests"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(moduleRoot, p)
+		if d.Name() == "go.mod" {
+			mods++
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		dst, err := os.ReadFile(filepath.Join(a.dir, "gate-sdk", rel))
+		if err != nil {
+			t.Errorf("not vendored: %s", rel)
+			return nil
+		}
+		if string(src) != string(dst) {
+			t.Errorf("vendored %s differs from the module's", rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mods == 0 {
+		t.Fatal("the module's gate-tests/ holds no go.mod; the nested-module case this test is about is gone")
+	}
+	rows := strings.Split(strings.TrimSpace(a.must("bin/gates", "--emit", "fixture-suites")), "\n")
+	if len(rows) != 1 || !strings.HasPrefix(rows[0], "gate_sdk\tgate-sdk/gate-tests\t") {
+		t.Fatalf("the consumer's fixture suites: %q", rows)
+	}
+	r := a.runIn("", "bin/gates", "--run-gate-tests", "gate-sdk/gate-tests")
+	pairs := regexp.MustCompile(`gate-sdk/gate-tests: (\d+) pairs \(0 failed\), (\d+) tests \(0 failed\), 0 harness errors`).FindStringSubmatch(r.stdout)
+	if r.code != 0 || pairs == nil {
+		t.Fatalf("the vendored fixture suite: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	dirs, tests := 0, 0
+	for _, n := range want {
+		if strings.HasSuffix(n, ".test.sh") {
+			tests++
+		} else if fi, err := os.Stat(filepath.Join(moduleRoot, "gate-tests", n)); err == nil && fi.IsDir() {
+			dirs++
+		}
+	}
+	if pairs[1] != strconv.Itoa(dirs) || pairs[2] != strconv.Itoa(tests) {
+		t.Fatalf("ran %s pairs and %s tests; the kit ships %d and %d", pairs[1], pairs[2], dirs, tests)
 	}
 }
 
