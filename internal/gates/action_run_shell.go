@@ -120,6 +120,9 @@ func runShell(c *gate.Context, batch int) int {
 	}
 	// assertion E: ShellCheck at -S warning under the resolved dialect
 	// reports nothing.
+	// assertion G: in batches, one dialect and many scratch files to a
+	// ShellCheck run, the runs over the workers; the findings are the
+	// per-block run's (batch 0), byte for byte.
 	warned, err := lintBlocks(c, blocks, batch)
 	if err != nil {
 		return c.RefuseErr(err)

@@ -93,9 +93,8 @@ func lintBlocks(c *gate.Context, blocks []scBlock, batch int) ([][]colFinding, e
 	// alone, as are none in practice.
 	guard := filepath.Base(dir)
 
-	// assertion G: one scratch file per distinct (dialect, body); every
-	// block carrying it shares its report, each mapped through its own
-	// lines and columns.
+	// One scratch file per distinct (dialect, body); every block carrying
+	// it shares its report, each mapped through its own lines and columns.
 	type distinct struct {
 		dialect, body string
 		owners        []int
@@ -158,13 +157,26 @@ func lintBlocks(c *gate.Context, blocks []scBlock, batch int) ([][]colFinding, e
 		}
 	}
 
+	// A failed batch stops the batches after it from starting; those
+	// before it still run, so the refusal is always the first failing
+	// batch's, however the workers interleave.
 	errs := make([]error, len(batches))
-	var failed atomic.Bool
+	var firstFail atomic.Int64
+	firstFail.Store(int64(len(batches)))
+	fail := func(bi int, err error) {
+		errs[bi] = err
+		for {
+			cur := firstFail.Load()
+			if int64(bi) >= cur || firstFail.CompareAndSwap(cur, int64(bi)) {
+				return
+			}
+		}
+	}
 	var g errgroup.Group
 	g.SetLimit(workers)
 	for bi, bt := range batches {
 		g.Go(func() error {
-			if failed.Load() {
+			if firstFail.Load() < int64(bi) {
 				return nil
 			}
 			// at answers a scratch file's block location, for a refusal.
@@ -178,8 +190,7 @@ func lintBlocks(c *gate.Context, blocks []scBlock, batch int) ([][]colFinding, e
 				files[j] = scFile(dir, k)
 				owner[k] = true
 				if err := os.WriteFile(files[j], []byte(ds[k].body), 0o600); err != nil {
-					errs[bi] = fmt.Errorf("%s: cannot write the run: block to the scratch directory: %v", at(k), err)
-					failed.Store(true)
+					fail(bi, fmt.Errorf("%s: cannot write the run: block to the scratch directory: %v", at(k), err))
 					return nil
 				}
 			}
@@ -206,8 +217,7 @@ func lintBlocks(c *gate.Context, blocks []scBlock, batch int) ([][]colFinding, e
 					pairs = append(pairs, scFile(dir, k), at(k))
 				}
 				msg := strings.NewReplacer(pairs...).Replace(err.Error())
-				errs[bi] = fmt.Errorf("%s: %s (in a batch of %s from here)", at(bt.members[0]), msg, plural(len(bt.members), "run: block", "run: blocks"))
-				failed.Store(true)
+				fail(bi, fmt.Errorf("%s: %s (in a batch of %s from here)", at(bt.members[0]), msg, plural(len(bt.members), "run: block", "run: blocks")))
 				return nil
 			}
 			for k, rs := range reports {

@@ -302,6 +302,19 @@ func TestRunShellBatchRefusals(t *testing.T) {
 			}
 		})
 	}
+	// Every batch failing, the refusal is always the first batch's.
+	var steps strings.Builder
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&steps, "      - run: |\n          cd d%d\n", i)
+	}
+	many := map[string]string{"ci.yml": wf("jobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n" + steps.String())}
+	failing := fakeShellcheck(t, "sleep 0.0$$; exit 3\n")
+	for i := 0; i < 5; i++ {
+		r := runShellWith(t, many, nil, failing, 5, 2)
+		if r.Code != gate.Refused || !strings.HasPrefix(r.Stderr, "check-action-run-shell: ci.yml:7: ") || !strings.Contains(r.Stderr, "in a batch of 5 run: blocks") {
+			t.Fatalf("exit %d, stderr %q; want the first batch's refusal", r.Code, r.Stderr)
+		}
+	}
 	// The gate given no scratch directory cannot batch: it refuses.
 	dir := t.TempDir()
 	writeFiles(t, dir, files)
