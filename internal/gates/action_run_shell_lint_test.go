@@ -138,13 +138,13 @@ func hostileTree(seed int64) map[string]string {
 		"2.sh":           "from_two=1\n",
 		"scripts/lib.sh": "lib=1\n",
 	}
-	for f := 0; f < 3; f++ {
+	for f := 0; f < 2; f++ {
 		var b strings.Builder
 		b.WriteString("name: hostile\non: push\njobs:\n")
 		for j := 0; j < 4; j++ {
 			runsOn := []string{"ubuntu-latest", "ubuntu-latest", "windows-latest", "${{ matrix.os }}"}[rng.Intn(4)]
 			fmt.Fprintf(&b, "  j%d:\n    runs-on: %s\n    steps:\n", j, runsOn)
-			for s := 0; s < 25; s++ {
+			for s := 0; s < 20; s++ {
 				sh := shells[rng.Intn(len(shells))]
 				indent := strings.Repeat(" ", 10+2*rng.Intn(3))
 				b.WriteString("      - name: s\n")
@@ -173,6 +173,7 @@ func TestRunShellBatchedEqualsPerBlock(t *testing.T) {
 		name  string
 		files map[string]string
 		modes map[string]uint32
+		ref   *gatetest.Run // the per-block run, when already made
 	}
 	var trees []tree
 	for _, root := range []string{corpusDir, spellingsDir} {
@@ -197,19 +198,24 @@ func TestRunShellBatchedEqualsPerBlock(t *testing.T) {
 			for _, o := range others {
 				one[o] = files[o]
 			}
-			trees = append(trees, tree{root + "/" + y, one, modes})
-			if runShellWith(t, one, modes, env, 0, 1).Code != gate.Refused {
+			ref := runShellWith(t, one, modes, env, 0, 1)
+			trees = append(trees, tree{root + "/" + y, one, modes, &ref})
+			if ref.Code != gate.Refused {
 				whole[y] = files[y]
 			}
 		}
-		trees = append(trees, tree{root + " (together)", whole, modes})
+		trees = append(trees, tree{root + " (together)", whole, modes, nil})
 	}
 	for seed := int64(1); seed <= 2; seed++ {
-		trees = append(trees, tree{fmt.Sprintf("hostile seed %d", seed), hostileTree(seed), nil})
+		trees = append(trees, tree{fmt.Sprintf("hostile seed %d", seed), hostileTree(seed), nil, nil})
 	}
 	findings := 0
 	for _, tr := range trees {
-		ref := runShellWith(t, tr.files, tr.modes, env, 0, 1)
+		if tr.ref == nil {
+			r := runShellWith(t, tr.files, tr.modes, env, 0, 1)
+			tr.ref = &r
+		}
+		ref := *tr.ref
 		if ref.Code == gate.Failed {
 			findings += strings.Count(ref.Stdout, ": run: block (")
 		}
@@ -223,7 +229,7 @@ func TestRunShellBatchedEqualsPerBlock(t *testing.T) {
 	}
 	// The comparison is not vacuous: the hostile trees raise ShellCheck
 	// findings by the hundred.
-	if findings < 300 {
+	if findings < 200 {
 		t.Errorf("the reference runs raised %d ShellCheck findings; the corpus no longer exercises the mapping", findings)
 	}
 }
