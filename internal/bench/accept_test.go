@@ -203,6 +203,8 @@ func acceptance(b *testing.B) {
 		row{"battery, ShellCheck excluded, cold cache", batCold, floor, fmt.Sprintf("exit %d", bc)},
 		row{"battery, ShellCheck excluded, GATE_SDK_CACHE=off", batOff, floor, ""},
 	)
+	// The 12,500-block workflow, against one ShellCheck pass over its blocks.
+	rows = append(rows, runShellFigures(b)...)
 	fmt.Printf("\nissue 14 acceptance, %d tracked files (medians of %d; floor: hook rows `git diff --cached --name-only -z`, battery rows `git ls-files -z` + one read of every tracked byte)\n\n", trackedFiles, n)
 	fmt.Println("| path | median | floor | ratio | note |")
 	fmt.Println("|---|---|---|---|---|")

@@ -28,6 +28,10 @@ func (s *Session) gateContext(def gate.Def, args []string, out, errw io.Writer, 
 	if err != nil {
 		return nil, err
 	}
+	jobs, err := s.jobs()
+	if err != nil {
+		return nil, err
+	}
 	c := &gate.Context{
 		Name:         def.Name,
 		Args:         args,
@@ -35,6 +39,7 @@ func (s *Session) gateContext(def gate.Def, args []string, out, errw io.Writer, 
 		GatesDir:     gatesDir,
 		KitRoots:     roots.Paths(),
 		Scratch:      scratch,
+		Jobs:         jobs,
 		Env:          s.Env,
 		Knobs:        set,
 		Tree:         lazyTree{s},

@@ -60,6 +60,7 @@ type Context struct {
 	GatesDir string   // the consumer's gates directory, relative to Dir
 	KitRoots []string // kit roots spelled relative to Dir
 	Scratch  string   // private scratch directory, removed after the run
+	Jobs     int      // worker bound for a rule's own fan-out (GATE_SDK_JOBS); <1: the CPU count
 	Env      func(string) (string, bool)
 	// SpawnEnv is added to the environment of every process the rule
 	// starts (the pre-commit hook's linked-worktree pin); it never reaches

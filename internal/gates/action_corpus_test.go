@@ -3,7 +3,6 @@ package gates
 import (
 	"flag"
 	"fmt"
-	"io/fs"
 	"os"
 	"sort"
 	"strings"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/gate/gatetest"
-	"github.com/gate-sdk/gates/internal/walk"
 )
 
 var updateCorpus = flag.Bool("update", false, "rewrite testdata/workflows/FINDINGS.txt from the rules' output")
@@ -33,25 +31,7 @@ var corpusKnobs = map[string]string{
 // a refusal ends a whole run; job-ref, whose job set spans files, runs
 // once over the whole corpus.
 func TestActionCorpus(t *testing.T) {
-	files := map[string]string{}
-	modes := map[string]uint32{}
-	err := walk.Walk(corpusDir, walk.Options{}, func(rel string, d fs.DirEntry) error {
-		if d.IsDir() || rel == "FINDINGS.txt" {
-			return nil
-		}
-		data, err := os.ReadFile(corpusDir + "/" + rel)
-		if err != nil {
-			return err
-		}
-		files[rel] = string(data)
-		if strings.HasSuffix(rel, ".sh") {
-			modes[rel] = 0o100755
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	files, modes := readCorpus(t, corpusDir, "FINDINGS.txt")
 	var yamls, others []string
 	for p := range files {
 		if strings.HasSuffix(p, ".yml") || strings.HasSuffix(p, ".yaml") {
@@ -68,7 +48,7 @@ func TestActionCorpus(t *testing.T) {
 	run := func(def gate.Def, tree map[string]string) gatetest.Run {
 		dir := t.TempDir()
 		writeFiles(t, dir, tree)
-		return gatetest.Exec(def.Rule, def.Name, dir, &gatetest.Tree{Data: tree, Modes: modes}, actionKnobs(corpusKnobs), env)
+		return gatetest.ExecScratch(def.Rule, def.Name, dir, t.TempDir(), &gatetest.Tree{Data: tree, Modes: modes}, actionKnobs(corpusKnobs), env)
 	}
 	perFile := map[string][]string{}
 	note := func(path, name, line string) {

@@ -330,7 +330,7 @@ func TestSpellingsAgree(t *testing.T) {
 				}
 				d := t.TempDir()
 				writeFiles(t, d, one)
-				r := gatetest.Exec(def.Rule, def.Name, d, &gatetest.Tree{Data: one, Modes: modes}, actionKnobs(corpusKnobs), env)
+				r := gatetest.ExecScratch(def.Rule, def.Name, d, t.TempDir(), &gatetest.Tree{Data: one, Modes: modes}, actionKnobs(corpusKnobs), env)
 				if r.Code == gate.Refused {
 					t.Errorf("%s %s on %s refused: %s", def.Name, sp.name, w.name, r.Stderr)
 				}

@@ -7,9 +7,6 @@ package gates
 
 import (
 	"fmt"
-	"regexp"
-	"strconv"
-	"strings"
 
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/spawn"
@@ -25,10 +22,12 @@ var runShellHelps = map[string]string{
 // every fragment that sources a library.
 const runShellSeverity = "warning"
 
-// gccLine is one line of ShellCheck's gcc format read from stdin.
-var gccLine = regexp.MustCompile(`^-:(\d+):(\d+): (\w+): (.*)$`)
+func checkActionRunShell(c *gate.Context) int { return runShell(c, scBatchMax) }
 
-func checkActionRunShell(c *gate.Context) int {
+// runShell is the rule with its batch bound: batch 0 lints each block
+// alone on ShellCheck's stdin (the reference the batched path is held
+// equal to), batch n puts at most n blocks in one ShellCheck run.
+func runShell(c *gate.Context, batch int) int {
 	scan, err := scanActions(c, yamlExts...)
 	if err != nil {
 		return c.RefuseErr(err)
@@ -78,7 +77,15 @@ func checkActionRunShell(c *gate.Context) int {
 	if lint > 0 && !spawn.OnPath("shellcheck", spawn.LookupEnv(c.Env)) {
 		return c.Refuse("shellcheck is not on PATH; install it (it lints %d run: block(s) here) or this gate cannot decide", lint)
 	}
+	// found holds the findings in block order; a linted block's slot is
+	// filled from its lint's answer once every batch is back.
 	var found []gate.Finding
+	type slot struct {
+		at   int // index in found the block's findings go before
+		path string
+		run  *workflow.Run
+	}
+	var slots []slot
 	linted, single, other, neutralised := 0, 0, 0, 0
 	for _, fr := range subject {
 		for _, run := range fr.runs {
@@ -103,20 +110,35 @@ func checkActionRunShell(c *gate.Context) int {
 			// assertion F: a ShellCheck directive in a block is neutralised
 			// by the extractor (the gate has no valve), and counted.
 			neutralised += len(run.Directives)
-			// assertion E: ShellCheck at -S warning under the resolved
-			// dialect reports nothing.
-			warned, err := shellcheckBlock(c, run)
-			if err != nil {
-				return c.Refuse("%s:%d: %v", fr.path, run.Line, err)
-			}
 			linted++
-			for _, f := range warned {
-				f.Path = fr.path
-				f.Column = f.Col
-				found = append(found, f.Finding)
-			}
+			slots = append(slots, slot{len(found), fr.path, run})
 		}
 	}
+	blocks := make([]scBlock, len(slots))
+	for i, s := range slots {
+		blocks[i] = scBlock{path: s.path, run: s.run}
+	}
+	// assertion E: ShellCheck at -S warning under the resolved dialect
+	// reports nothing.
+	// assertion G: in batches, one dialect and many scratch files to a
+	// ShellCheck run, the runs over the workers; the findings are the
+	// per-block run's (batch 0), byte for byte.
+	warned, err := lintBlocks(c, blocks, batch)
+	if err != nil {
+		return c.RefuseErr(err)
+	}
+	var ordered []gate.Finding
+	next := 0
+	for i, s := range slots {
+		ordered = append(ordered, found[next:s.at]...)
+		next = s.at
+		for _, f := range warned[i] {
+			f.Path = s.path
+			f.Column = f.Col
+			ordered = append(ordered, f.Finding)
+		}
+	}
+	found = append(ordered, found[next:]...)
 	r := c.NewReport(runShellHelps)
 	for _, f := range found {
 		r.Add(f)
@@ -135,50 +157,4 @@ func directives(n int) string {
 		return ""
 	}
 	return "; " + plural(n, "ShellCheck directive", "ShellCheck directives") + " in blocks read as plain comments"
-}
-
-// colFinding is a ShellCheck finding with the file column it maps to.
-type colFinding struct {
-	gate.Finding
-	Col int
-}
-
-// shellcheckBlock lints one block on ShellCheck's stdin and maps each
-// report line back to the YAML file's line and column.
-func shellcheckBlock(c *gate.Context, run *workflow.Run) ([]colFinding, error) {
-	path := c.Getenv("PATH")
-	cmd := spawn.Cmd{
-		Program:  spawn.Shellcheck(),
-		Args:     []string{"--norc", "-s", run.Dialect, "-S", runShellSeverity, "-f", "gcc", "-"},
-		Dir:      c.Dir,
-		ExtraEnv: []string{"SHELLCHECK_OPTS="},
-	}
-	if path != "" {
-		cmd.ExtraEnv = append(cmd.ExtraEnv, "PATH="+path)
-	}
-	res := spawn.RunStreamed(cmd, []byte(run.Body()))
-	switch res.Code() {
-	case 0:
-		return nil, nil
-	case 1:
-	case 126, 127:
-		return nil, fmt.Errorf("could not run shellcheck: %s", strings.TrimSpace(string(res.Stderr())))
-	default:
-		return nil, fmt.Errorf("shellcheck could not lint the run: block (exit %d): %s", res.Code(), strings.TrimSpace(string(res.Stderr())))
-	}
-	var out []colFinding
-	for _, ln := range strings.Split(string(res.Stdout()), "\n") {
-		m := gccLine.FindStringSubmatch(ln)
-		if m == nil {
-			continue
-		}
-		n, _ := strconv.Atoi(m[1])
-		col, _ := strconv.Atoi(m[2])
-		out = append(out, colFinding{gate.Finding{Class: "shellcheck", Line: run.First + n - 1,
-			Msg: fmt.Sprintf("run: block (%s): %s: %s", run.Dialect, m[3], m[4])}, run.FileCol(n-1, col)})
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("shellcheck exited 1 with no report line: %s", strings.TrimSpace(string(res.Stderr())))
-	}
-	return out, nil
 }

@@ -39,7 +39,7 @@ func TestGatesWorkflowGreen(t *testing.T) {
 	for _, def := range actionGates() {
 		dir := t.TempDir()
 		writeFiles(t, dir, tree.Data)
-		run := gatetest.Exec(def.Rule, def.Name, dir, tree, knobs, env)
+		run := gatetest.ExecScratch(def.Rule, def.Name, dir, t.TempDir(), tree, knobs, env)
 		if run.Code != gate.Clean {
 			t.Errorf("%s: exit %d\n%s%s", def.Name, run.Code, run.Stdout, run.Stderr)
 			continue

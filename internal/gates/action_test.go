@@ -30,7 +30,7 @@ func runAction(t *testing.T, rule gate.Rule, name string, files map[string]strin
 	// The action gates walk the filesystem and read the snapshot only for
 	// index modes, so the tree is put on the disk too.
 	writeFiles(t, dir, files)
-	return gatetest.Exec(rule, name, dir, &gatetest.Tree{Data: files}, actionKnobs(knobs), env, args...)
+	return gatetest.ExecScratch(rule, name, dir, t.TempDir(), &gatetest.Tree{Data: files}, actionKnobs(knobs), env, args...)
 }
 
 // wf wraps jobs text into a workflow file.

@@ -74,14 +74,21 @@ type Run struct {
 	Ctx    *gate.Context
 }
 
-// Exec runs rule over tree and knobs with args, in directory dir.
+// Exec runs rule over tree and knobs with args, in directory dir, with no
+// scratch directory.
 func Exec(rule gate.Rule, name, dir string, tree gate.Tree, knobs gate.Knobs, env map[string]string, args ...string) Run {
+	return ExecScratch(rule, name, dir, "", tree, knobs, env, args...)
+}
+
+// ExecScratch is Exec with scratch as the rule's scratch directory.
+func ExecScratch(rule gate.Rule, name, dir, scratch string, tree gate.Tree, knobs gate.Knobs, env map[string]string, args ...string) Run {
 	var out, errb bytes.Buffer
 	c := &gate.Context{
 		Name:     name,
 		Args:     args,
 		Dir:      dir,
 		GatesDir: "scripts",
+		Scratch:  scratch,
 		Env:      func(k string) (string, bool) { v, ok := env[k]; return v, ok },
 		Knobs:    knobs,
 		Tree:     tree,

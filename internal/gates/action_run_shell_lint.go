@@ -1,0 +1,333 @@
+package gates
+
+// The lint half of check-action-run-shell: the run: blocks go to
+// ShellCheck in batches, one scratch file per distinct block and one
+// ShellCheck run per batch of one dialect, the batches spread over the
+// workers; every report line is mapped back to the block, and from there
+// to the workflow line and column it was cut from. See gate-sdk/SPEC.md
+// §check-action-run-shell, assertions E and G.
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/spawn"
+	"github.com/gate-sdk/gates/internal/walk"
+	"github.com/gate-sdk/gates/internal/workflow"
+)
+
+// Batch bounds. scBatchMax caps the files of one ShellCheck run (a
+// refusal names its batch, so a batch stays small enough to read);
+// scBatchMin keeps a run's start-up cost small beside its files' when the
+// work is split over the workers; scArgBudget caps the bytes of file
+// operands of one run, far below any system's argument limit.
+const (
+	scBatchMax  = 400
+	scBatchMin  = 16
+	scArgBudget = 96 << 10
+)
+
+// scBlock is one run: block to lint and the file it is in.
+type scBlock struct {
+	path string
+	run  *workflow.Run
+}
+
+// colFinding is a ShellCheck finding with the file column it maps to.
+type colFinding struct {
+	gate.Finding
+	Col int
+}
+
+// scReport is one ShellCheck report line, positions in the linted body.
+type scReport struct {
+	line, col   int
+	level, text string
+}
+
+// scStdinLine is a gcc-format line for a body read on stdin; scBatchLine
+// is one for a scratch file, once its directory prefix is cut.
+var (
+	scStdinLine = regexp.MustCompile(`^-:(\d+):(\d+): (\w+): (.*)$`)
+	scBatchLine = regexp.MustCompile(`^(\d+)\.sh:(\d+):(\d+): (\w+): (.*)$`)
+)
+
+// lintBlocks answers each block's findings, index-aligned with blocks.
+// batch 0 lints every block alone on stdin; batch n at most n per run.
+func lintBlocks(c *gate.Context, blocks []scBlock, batch int) ([][]colFinding, error) {
+	out := make([][]colFinding, len(blocks))
+	if len(blocks) == 0 {
+		return out, nil
+	}
+	if batch <= 0 {
+		for i, b := range blocks {
+			f, err := lintAlone(c, b)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = f
+		}
+		return out, nil
+	}
+	if c.Scratch == "" {
+		return nil, fmt.Errorf("no scratch directory to write %s to (the caller gave none)", plural(len(blocks), "run: block", "run: blocks"))
+	}
+	dir, err := os.MkdirTemp(walk.AbsAgainst(c.Dir, c.Scratch), "shellcheck-")
+	if err != nil {
+		return nil, fmt.Errorf("cannot make a scratch directory for the run: blocks: %v", err)
+	}
+	defer os.RemoveAll(dir)
+	// The blocks of one batch are checked as one ShellCheck run's inputs,
+	// and ShellCheck follows a source command to another input. The
+	// inputs' directory carries a fresh random name, so only a body
+	// spelling that name could reach a neighbour: such a body is linted
+	// alone, as are none in practice.
+	guard := filepath.Base(dir)
+
+	// One scratch file per distinct (dialect, body); every block carrying
+	// it shares its report, each mapped through its own lines and columns.
+	type distinct struct {
+		dialect, body string
+		owners        []int
+		reports       []scReport
+	}
+	var ds []*distinct
+	byKey := map[string]*distinct{}
+	var alone []int
+	for i, b := range blocks {
+		body := b.run.Body()
+		if strings.Contains(body, guard) {
+			alone = append(alone, i)
+			continue
+		}
+		key := b.run.Dialect + "\x00" + body
+		d := byKey[key]
+		if d == nil {
+			d = &distinct{dialect: b.run.Dialect, body: body}
+			byKey[key] = d
+			ds = append(ds, d)
+		}
+		d.owners = append(d.owners, i)
+	}
+
+	// Batches: one dialect each, dialects in first-seen order, each cut
+	// to spread over the workers, under the count and argument bounds.
+	workers := c.Jobs
+	if workers < 1 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var dialects []string
+	perDialect := map[string][]int{}
+	for i, d := range ds {
+		if perDialect[d.dialect] == nil {
+			dialects = append(dialects, d.dialect)
+		}
+		perDialect[d.dialect] = append(perDialect[d.dialect], i)
+	}
+	type batchOf struct {
+		dialect string
+		members []int // indexes into ds
+	}
+	var batches []batchOf
+	for _, dia := range dialects {
+		idx := perDialect[dia]
+		size := min(max((len(idx)+4*workers-1)/(4*workers), scBatchMin), batch)
+		var cur []int
+		bytes := 0
+		for _, k := range idx {
+			arg := len(scFile(dir, k)) + 1
+			if len(cur) > 0 && (len(cur) >= size || bytes+arg > scArgBudget) {
+				batches = append(batches, batchOf{dia, cur})
+				cur, bytes = nil, 0
+			}
+			cur = append(cur, k)
+			bytes += arg
+		}
+		if len(cur) > 0 {
+			batches = append(batches, batchOf{dia, cur})
+		}
+	}
+
+	// A failed batch stops the batches after it from starting; those
+	// before it still run, so the refusal is always the first failing
+	// batch's, however the workers interleave.
+	errs := make([]error, len(batches))
+	var firstFail atomic.Int64
+	firstFail.Store(int64(len(batches)))
+	fail := func(bi int, err error) {
+		errs[bi] = err
+		for {
+			cur := firstFail.Load()
+			if int64(bi) >= cur || firstFail.CompareAndSwap(cur, int64(bi)) {
+				return
+			}
+		}
+	}
+	var g errgroup.Group
+	g.SetLimit(workers)
+	for bi, bt := range batches {
+		g.Go(func() error {
+			if firstFail.Load() < int64(bi) {
+				return nil
+			}
+			// at answers a scratch file's block location, for a refusal.
+			at := func(k int) string {
+				b := blocks[ds[k].owners[0]]
+				return fmt.Sprintf("%s:%d", b.path, b.run.Line)
+			}
+			files := make([]string, len(bt.members))
+			owner := map[int]bool{}
+			for j, k := range bt.members {
+				files[j] = scFile(dir, k)
+				owner[k] = true
+				if err := os.WriteFile(files[j], []byte(ds[k].body), 0o600); err != nil {
+					fail(bi, fmt.Errorf("%s: cannot write the run: block to the scratch directory: %v", at(k), err))
+					return nil
+				}
+			}
+			res := spawn.RunStreamed(scCmd(c, bt.dialect, append([]string{"--"}, files...)...), nil)
+			reports, err := scGrade(res, func(ln string) (int, []string, bool) {
+				rest, ok := strings.CutPrefix(ln, dir+"/")
+				if !ok {
+					return 0, nil, false
+				}
+				m := scBatchLine.FindStringSubmatch(rest)
+				if m == nil {
+					return 0, nil, false
+				}
+				k, err := strconv.Atoi(m[1])
+				if err != nil || !owner[k] {
+					return 0, nil, false
+				}
+				return k, m[2:], true
+			})
+			if err != nil {
+				// Name the blocks, not the scratch files ShellCheck saw.
+				var pairs []string
+				for _, k := range bt.members {
+					pairs = append(pairs, scFile(dir, k), at(k))
+				}
+				msg := strings.NewReplacer(pairs...).Replace(err.Error())
+				fail(bi, fmt.Errorf("%s: %s (in a batch of %s from here)", at(bt.members[0]), msg, plural(len(bt.members), "run: block", "run: blocks")))
+				return nil
+			}
+			for k, rs := range reports {
+				ds[k].reports = rs
+			}
+			return nil
+		})
+	}
+	_ = g.Wait() // each batch reports through errs
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	for _, d := range ds {
+		for _, i := range d.owners {
+			out[i] = mapReports(blocks[i].run, d.reports)
+		}
+	}
+	for _, i := range alone {
+		f, err := lintAlone(c, blocks[i])
+		if err != nil {
+			return nil, err
+		}
+		out[i] = f
+	}
+	return out, nil
+}
+
+// scFile is distinct block k's scratch file.
+func scFile(dir string, k int) string { return dir + "/" + strconv.Itoa(k) + ".sh" }
+
+// lintAlone lints one block on ShellCheck's stdin.
+func lintAlone(c *gate.Context, b scBlock) ([]colFinding, error) {
+	res := spawn.RunStreamed(scCmd(c, b.run.Dialect, "-"), []byte(b.run.Body()))
+	reports, err := scGrade(res, func(ln string) (int, []string, bool) {
+		m := scStdinLine.FindStringSubmatch(ln)
+		if m == nil {
+			return 0, nil, false
+		}
+		return 0, m[1:], true
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s:%d: %v", b.path, b.run.Line, err)
+	}
+	return mapReports(b.run, reports[0]), nil
+}
+
+// scCmd is the ShellCheck run over operands under dialect: rc files
+// ignored, SHELLCHECK_OPTS cleared, from the run directory.
+func scCmd(c *gate.Context, dialect string, operands ...string) spawn.Cmd {
+	cmd := spawn.Cmd{
+		Program:  spawn.Shellcheck(),
+		Args:     append([]string{"--norc", "-s", dialect, "-S", runShellSeverity, "-f", "gcc"}, operands...),
+		Dir:      c.Dir,
+		ExtraEnv: []string{"SHELLCHECK_OPTS="},
+	}
+	if path := c.Getenv("PATH"); path != "" {
+		cmd.ExtraEnv = append(cmd.ExtraEnv, "PATH="+path)
+	}
+	return cmd
+}
+
+// scGrade reads a ShellCheck run: exit 0 is nothing to report, exit 1 is
+// report lines, anything else could not lint. owner attributes a report
+// line to its input (and answers line, column, level and text); a
+// non-empty line it cannot attribute refuses the run, as does exit 1 with
+// no line at all.
+func scGrade(res *spawn.Streamed, owner func(string) (int, []string, bool)) (map[int][]scReport, error) {
+	stderr := strings.TrimSpace(string(res.Stderr()))
+	switch res.Code() {
+	case 0:
+		return map[int][]scReport{}, nil
+	case 1:
+	case 126, 127:
+		return nil, fmt.Errorf("could not run shellcheck: %s", stderr)
+	default:
+		return nil, fmt.Errorf("shellcheck could not lint the run: block (exit %d): %s", res.Code(), stderr)
+	}
+	out := map[int][]scReport{}
+	n := 0
+	for _, ln := range strings.Split(string(res.Stdout()), "\n") {
+		if ln == "" {
+			continue
+		}
+		k, m, ok := owner(ln)
+		if !ok {
+			return nil, fmt.Errorf("shellcheck printed a line no run: block owns: %q", ln)
+		}
+		line, err1 := strconv.Atoi(m[0])
+		col, err2 := strconv.Atoi(m[1])
+		if err1 != nil || err2 != nil || line < 1 {
+			return nil, fmt.Errorf("shellcheck printed a line no run: block owns: %q", ln)
+		}
+		out[k] = append(out[k], scReport{line, col, m[2], m[3]})
+		n++
+	}
+	if n == 0 {
+		return nil, fmt.Errorf("shellcheck exited 1 with no report line: %s", stderr)
+	}
+	return out, nil
+}
+
+// mapReports places a block's report lines at the workflow's line and
+// column.
+func mapReports(run *workflow.Run, reports []scReport) []colFinding {
+	var out []colFinding
+	for _, r := range reports {
+		out = append(out, colFinding{gate.Finding{Class: "shellcheck", Line: run.First + r.line - 1,
+			Msg: fmt.Sprintf("run: block (%s): %s: %s", run.Dialect, r.level, r.text)}, run.FileCol(r.line-1, r.col)})
+	}
+	return out
+}
