@@ -4,6 +4,7 @@ package gates
 // emitter derives from the registries now, byte for byte.
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -50,6 +51,10 @@ func EnforcementEmission(c *gate.Context) ([]byte, error) {
 	}
 	tracked := map[string]bool{}
 	var monitors []graph.Monitor
+	// assertion C: a file's monitor declarations are a function of its
+	// path and bytes alone, so they are cached by path and blob id under
+	// one table the gate and the emit arm share.
+	cached := c.PerFile(monitorsTable, nil)
 	for _, f := range files {
 		tracked[f] = true
 		rel := f
@@ -62,16 +67,55 @@ func EnforcementEmission(c *gate.Context) ([]byte, error) {
 		if ps.PathPruned(rel) || underTemplates(rel) || f == page {
 			continue
 		}
-		data, err := c.Tree.Read(f)
+		found, err := monitorsOf(c, cached, f)
 		if err != nil {
 			return nil, err
 		}
-		if strings.Contains(string(data), graph.MonitorMarker) {
-			monitors = append(monitors, graph.FindMonitors(f, data)...)
-		}
+		monitors = append(monitors, found...)
 	}
 	return graph.EmitEnforcement(graph.EnforcementInput{Registry: reg, KitRoots: c.KitRoots, Page: page,
 		Tracked: func(p string) bool { return tracked[p] }, Monitors: monitors})
+}
+
+// monitorsTable names the cache table of the per-file monitor scan.
+const monitorsTable = "ENFORCEMENT-MONITORS"
+
+// monitorsOf answers the monitor declarations tracked file f holds: from
+// the cache when its blob was scanned before, else read and scanned (and
+// stored). A link is read afresh: its bytes are its target string.
+func monitorsOf(c *gate.Context, cached *gate.PerFile, f string) ([]graph.Monitor, error) {
+	var blob string
+	link := false
+	if mode, _ := c.Tree.Mode(f); mode == 0o120000 {
+		link = true
+	} else if v, id, hit := cached.Lookup(f); hit {
+		if fs, err := gate.DecodeFindings(v); err == nil {
+			out := make([]graph.Monitor, 0, len(fs))
+			for _, x := range fs {
+				out = append(out, graph.Monitor{Path: f, Line: x.Line, Text: x.Msg})
+			}
+			return out, nil
+		}
+		blob = id
+	} else {
+		blob = id
+	}
+	data, err := c.Tree.Read(f)
+	if err != nil {
+		return nil, err
+	}
+	var found []graph.Monitor
+	if bytes.Contains(data, []byte(graph.MonitorMarker)) {
+		found = graph.FindMonitors(f, data)
+	}
+	if !link {
+		fs := make([]gate.Finding, 0, len(found))
+		for _, m := range found {
+			fs = append(fs, gate.Finding{Line: m.Line, Msg: m.Text})
+		}
+		cached.Store(f, blob, gate.EncodeFindings(fs))
+	}
+	return found, nil
 }
 
 func underTemplates(rel string) bool {
