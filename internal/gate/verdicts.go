@@ -182,3 +182,65 @@ func DecodeFindings(data []byte) ([]Finding, error) {
 	}
 	return out, nil
 }
+
+// SetResults is one rule run's view of the result cache for a value it
+// derives from a known set of tracked files as a whole: an entry is keyed
+// by a digest over each file's path, index mode and blob id, taken from
+// the tree's ids without reading a byte, so any file of the set added,
+// dropped, re-moded or changed names another entry. A nil *SetResults
+// misses every lookup and stores nothing.
+type SetResults struct {
+	t     *cache.Table
+	tree  Tree
+	blobs Blobs
+}
+
+// SetResults opens the table of derivation id under config; nil when the
+// context has no cache or its tree no blob ids.
+func (c *Context) SetResults(id string, config *cache.Config) *SetResults {
+	blobs, ok := c.Tree.(Blobs)
+	if c.Cache == nil || !ok {
+		return nil
+	}
+	return &SetResults{t: c.Cache.Table(id, config), tree: c.Tree, blobs: blobs}
+}
+
+// Key answers the digest of paths (in the order given); false when some
+// path has no blob id, and the set is then not cached.
+func (s *SetResults) Key(paths []string) (string, bool) {
+	if s == nil {
+		return "", false
+	}
+	// assertion I: a set's key is its files' paths, modes and blob ids,
+	// in order, length-framed; a file without an id leaves it uncached.
+	var k cache.Config
+	var mode [4]byte
+	for _, p := range paths {
+		id, ok := s.blobs.BlobID(p)
+		if !ok {
+			return "", false
+		}
+		m, _ := s.tree.Mode(p)
+		binary.BigEndian.PutUint32(mode[:], m)
+		k.AddString("path", p)
+		k.Add("mode", mode[:])
+		k.AddString("blob", id)
+	}
+	return k.Digest(), true
+}
+
+// Lookup answers the value stored under key.
+func (s *SetResults) Lookup(key string) ([]byte, bool) {
+	if s == nil || key == "" {
+		return nil, false
+	}
+	return s.t.Get("", key)
+}
+
+// Store records value under key.
+func (s *SetResults) Store(key string, value []byte) {
+	if s == nil || key == "" {
+		return
+	}
+	s.t.Put("", key, value)
+}

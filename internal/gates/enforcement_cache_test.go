@@ -3,6 +3,7 @@ package gates
 import (
 	"crypto/sha1"
 	"encoding/hex"
+	"path"
 	"reflect"
 	"testing"
 
@@ -101,5 +102,82 @@ func TestMonitorsCache(t *testing.T) {
 	}
 	if ct.reads["ops/watch.md"] != 1 || ct.reads["docs/a.md"] != 1 {
 		t.Fatalf("uncached reads = %v", ct.reads)
+	}
+}
+
+// underTemplatesDir is the path.Dir walk underTemplates is held to.
+func underTemplatesDir(rel string) bool {
+	for d := path.Dir(rel); d != "." && d != "/"; d = path.Dir(d) {
+		if path.Base(d) == "templates" {
+			return true
+		}
+	}
+	return false
+}
+
+func TestUnderTemplatesMatchesReference(t *testing.T) {
+	for _, p := range []string{"templates", "templates/x", "a/templates/b/c", "a/templates", "a/templatesx/b", "xtemplates/b", "a/b/c", "a/b/templates/"} {
+		if got, want := underTemplates(p), underTemplatesDir(p); got != want {
+			t.Errorf("underTemplates(%q) = %v, the reference says %v", p, got, want)
+		}
+	}
+}
+
+func TestMonitorSetCache(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"a.md":   graph.MonitorMarker + " one\n",
+		"b.md":   "nothing\n",
+		"c/d.md": "x\n" + graph.MonitorMarker + " two\n",
+	}
+	names := []string{"a.md", "b.md", "c/d.md"}
+	scan := func(names []string) ([]graph.Monitor, map[string]int, []cache.Stat) {
+		mt := memTree(files)
+		ct := &countTree{Tree: mt, reads: map[string]int{}, fail: map[string]bool{}}
+		c := &gate.Context{Tree: blobTree{ct}, Cache: cache.Open("s1", func() (string, error) { return dir, nil })}
+		got, err := scanMonitors(c, names)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stats := c.Cache.Stats()
+		if err := c.Cache.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		return got, ct.reads, stats
+	}
+	cold, reads, _ := scan(names)
+	if len(cold) != 2 || reads["b.md"] != 1 {
+		t.Fatalf("cold: %+v, reads %v", cold, reads)
+	}
+	warm, reads, stats := scan(names)
+	if !reflect.DeepEqual(warm, cold) || len(reads) != 0 {
+		t.Fatalf("warm: %+v (want %+v), reads %v", warm, cold, reads)
+	}
+	for _, s := range stats {
+		if s.Gate == monitorsTable && s.Hits+s.Misses != 0 {
+			t.Fatalf("a set hit still looked files up: %+v", stats)
+		}
+	}
+	// Each input of the key, changed, misses the set: a file dropped from
+	// the scan, a blob changed, a mode changed.
+	if got, _, _ := scan(names[:2]); len(got) != 1 {
+		t.Fatalf("a smaller set answered %+v", got)
+	}
+	files["b.md"] = graph.MonitorMarker + " three\n"
+	if got, reads, _ := scan(names); len(got) != 3 || reads["b.md"] != 1 {
+		t.Fatalf("a changed blob answered %+v, reads %v", got, reads)
+	}
+}
+
+// TestMonitorSetKeyMode: the mode is part of a set's key.
+func TestMonitorSetKeyMode(t *testing.T) {
+	mt := memTree(map[string]string{"a": "x"})
+	c := &gate.Context{Tree: blobTree{&countTree{Tree: mt, reads: map[string]int{}}}, Cache: cache.Open("s1", func() (string, error) { return t.TempDir(), nil })}
+	sets := c.SetResults(monitorSetTable, nil)
+	k1, ok := sets.Key([]string{"a"})
+	mt.Modes["a"] = 0o100755
+	k2, _ := sets.Key([]string{"a"})
+	if !ok || k1 == k2 {
+		t.Fatalf("the mode did not move the key: %q %q", k1, k2)
 	}
 }

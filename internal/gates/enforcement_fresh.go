@@ -8,7 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path"
+	"sort"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/gate"
@@ -49,14 +49,8 @@ func EnforcementEmission(c *gate.Context) ([]byte, error) {
 	if root == "." {
 		root = ""
 	}
-	tracked := map[string]bool{}
-	var monitors []graph.Monitor
-	// assertion C: a file's monitor declarations are a function of its
-	// path and bytes alone, so they are cached by path and blob id under
-	// one table the gate and the emit arm share.
-	cached := c.PerFile(monitorsTable, nil)
+	var scanned []string
 	for _, f := range files {
-		tracked[f] = true
 		rel := f
 		if root != "" {
 			var ok bool
@@ -67,15 +61,73 @@ func EnforcementEmission(c *gate.Context) ([]byte, error) {
 		if ps.PathPruned(rel) || underTemplates(rel) || f == page {
 			continue
 		}
+		scanned = append(scanned, f)
+	}
+	monitors, err := scanMonitors(c, scanned)
+	if err != nil {
+		return nil, err
+	}
+	return graph.EmitEnforcement(graph.EnforcementInput{Registry: reg, KitRoots: c.KitRoots, Page: page,
+		Tracked: listed(files), Monitors: monitors})
+}
+
+// listed answers membership in files: a binary search when the listing
+// is in byte order (as the index keeps it), else a set.
+func listed(files []string) func(string) bool {
+	if sort.StringsAreSorted(files) {
+		return func(p string) bool {
+			i := sort.SearchStrings(files, p)
+			return i < len(files) && files[i] == p
+		}
+	}
+	set := make(map[string]bool, len(files))
+	for _, f := range files {
+		set[f] = true
+	}
+	return func(p string) bool { return set[p] }
+}
+
+// scanMonitors answers the monitor declarations of the scanned files, in
+// order.
+func scanMonitors(c *gate.Context, scanned []string) ([]graph.Monitor, error) {
+	// assertion D: the scan's whole answer is cached under a digest of the
+	// scanned files' paths, modes and blob ids: a warm run over an
+	// unchanged set reads no file and looks up no file's entry.
+	sets := c.SetResults(monitorSetTable, nil)
+	key, keyed := sets.Key(scanned)
+	if v, hit := sets.Lookup(key); hit {
+		if fs, err := gate.DecodeFindings(v); err == nil {
+			out := make([]graph.Monitor, 0, len(fs))
+			for _, x := range fs {
+				out = append(out, graph.Monitor{Path: x.Path, Line: x.Line, Text: x.Msg})
+			}
+			return out, nil
+		}
+	}
+	// assertion C: a file's monitor declarations are a function of its
+	// path and bytes alone, so they are cached by path and blob id under
+	// one table the gate and the emit arm share.
+	cached := c.PerFile(monitorsTable, nil)
+	var monitors []graph.Monitor
+	for _, f := range scanned {
 		found, err := monitorsOf(c, cached, f)
 		if err != nil {
 			return nil, err
 		}
 		monitors = append(monitors, found...)
 	}
-	return graph.EmitEnforcement(graph.EnforcementInput{Registry: reg, KitRoots: c.KitRoots, Page: page,
-		Tracked: func(p string) bool { return tracked[p] }, Monitors: monitors})
+	if keyed {
+		fs := make([]gate.Finding, 0, len(monitors))
+		for _, m := range monitors {
+			fs = append(fs, gate.Finding{Path: m.Path, Line: m.Line, Msg: m.Text})
+		}
+		sets.Store(key, gate.EncodeFindings(fs))
+	}
+	return monitors, nil
 }
+
+// monitorSetTable names the cache table of whole monitor scans.
+const monitorSetTable = "ENFORCEMENT-MONITOR-SETS"
 
 // monitorsTable names the cache table of the per-file monitor scan.
 const monitorsTable = "ENFORCEMENT-MONITORS"
@@ -119,12 +171,17 @@ func monitorsOf(c *gate.Context, cached *gate.PerFile, f string) ([]graph.Monito
 }
 
 func underTemplates(rel string) bool {
-	for d := path.Dir(rel); d != "." && d != "/"; d = path.Dir(d) {
-		if path.Base(d) == "templates" {
+	// Any directory component (every segment but the last) named templates.
+	for {
+		i := strings.IndexByte(rel, '/')
+		if i < 0 {
+			return false
+		}
+		if rel[:i] == "templates" {
 			return true
 		}
+		rel = rel[i+1:]
 	}
-	return false
 }
 
 func checkEnforcementFresh(c *gate.Context) int {

@@ -198,6 +198,7 @@ func (w declaredWalk) selects(files []string, ps walk.PruneSet) []string {
 		}
 		files = files[lo:hi]
 	}
+	match := w.matcher()
 	for _, f := range files {
 		rel, ok := strings.CutPrefix(f, prefix)
 		if !ok {
@@ -207,7 +208,7 @@ func (w declaredWalk) selects(files []string, ps walk.PruneSet) []string {
 		if (!w.shell || w.gateFnd) && ps.PathPruned(rel) {
 			continue
 		}
-		if prunedBy(w.prunes, rel) || !w.matches(rel) {
+		if prunedBy(w.prunes, rel) || !match(rel) {
 			continue
 		}
 		out = append(out, f)
@@ -215,14 +216,26 @@ func (w declaredWalk) selects(files []string, ps walk.PruneSet) []string {
 	return out
 }
 
-func (w declaredWalk) matches(rel string) bool {
+// matcher answers the walk's filter as a predicate, its ext: suffixes
+// spelled once rather than per path.
+func (w declaredWalk) matcher() func(string) bool {
 	if w.kind == "" {
-		return true
+		return func(string) bool { return true }
 	}
+	var exts []string
+	if w.kind == "ext" {
+		for _, p := range w.pats {
+			exts = append(exts, "."+strings.TrimPrefix(p, "."))
+		}
+	}
+	return func(rel string) bool { return w.matchOne(rel, exts) }
+}
+
+func (w declaredWalk) matchOne(rel string, exts []string) bool {
 	base := path.Base(rel)
-	for _, p := range w.pats {
+	for i, p := range w.pats {
 		switch {
-		case w.kind == "ext" && strings.HasSuffix(base, "."+strings.TrimPrefix(p, ".")):
+		case w.kind == "ext" && strings.HasSuffix(base, exts[i]):
 			return true
 		case w.kind == "name" && !strings.Contains(p, "/") && glob.Match(p, base):
 			return true
