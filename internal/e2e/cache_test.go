@@ -206,11 +206,7 @@ func TestCacheCorruptDiscarded(t *testing.T) {
 func enforcementConsumer(t *testing.T, bin string) *consumer {
 	t.Helper()
 	c := newConsumer(t)
-	decl, err := os.ReadFile(filepath.Join(modRoot(t), "kits/gate-sdk/checks/check-enforcement-fresh.gate"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	write(t, filepath.Join(c.dir, "scripts/check-enforcement-fresh.gate"), string(decl), 0o644)
+	c.declareShipped("check-enforcement-fresh")
 	c.registry("check-enforcement-fresh")
 	for i := 0; i < 12; i++ {
 		write(t, filepath.Join(c.dir, fmt.Sprintf("docs/n%02d.md", i)), fmt.Sprintf("note %d\n", i), 0o644)
