@@ -93,6 +93,12 @@ func (c *Config) Add(name string, value []byte) {
 	c.buf.Write(value)
 }
 
+// Digest answers the hex SHA-256 of what was added.
+func (c *Config) Digest() string {
+	sum := sha256.Sum256(c.buf.Bytes())
+	return hex.EncodeToString(sum[:])
+}
+
 // AddString appends one named string input.
 func (c *Config) AddString(name, value string) { c.Add(name, []byte(value)) }
 

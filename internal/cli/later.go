@@ -22,7 +22,7 @@ func laterArms() []Arm {
 	return []Arm{
 		{Flag: "--git-hook", Synopsis: "pre-commit | commit-msg <message-file>",
 			Summary: "what a placed git hook runs: the gates the staged paths trigger, or the commit-msg gates",
-			Knobs:   hookKnobs, Family: Run, Main: runGitHook},
+			Knobs:   append(append([]string(nil), hookKnobs...), "GATE_SDK_JOBS"), Family: Run, Main: runGitHook},
 		{Flag: "--install-hooks", Synopsis: "[--refresh | --take-over | --restore]",
 			Summary: "place the pre-commit and commit-msg hooks in this clone and point core.hooksPath at them (--take-over replaces other hooks, recording them for --restore)",
 			// The arm's own knobs, then its callee's: the identity rung runs
@@ -78,6 +78,7 @@ func (s *Session) hookWorld() (githook.World, error) {
 		Stderr:   s.Stderr,
 		Registry: func() (githook.Registry, error) { return s.hookRegistry() },
 		Compiled: s.runCompiled,
+		Jobs:     s.jobs,
 	}, nil
 }
 

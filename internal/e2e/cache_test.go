@@ -200,3 +200,94 @@ func TestCacheCorruptDiscarded(t *testing.T) {
 		t.Fatalf("after the rewrite: %s", st)
 	}
 }
+
+// enforcementConsumer registers check-enforcement-fresh over a tree with
+// monitor lines and commits the page the stamped build emits.
+func enforcementConsumer(t *testing.T, bin string) *consumer {
+	t.Helper()
+	c := newConsumer(t)
+	c.declareShipped("check-enforcement-fresh")
+	c.registry("check-enforcement-fresh")
+	for i := 0; i < 12; i++ {
+		write(t, filepath.Join(c.dir, fmt.Sprintf("docs/n%02d.md", i)), fmt.Sprintf("note %d\n", i), 0o644)
+	}
+	write(t, filepath.Join(c.dir, "ops/watch.md"), "# Watch\n\n# enforce: class=monitor the site answers within a second\n", 0o644)
+	off := append(append([]string{}, c.env...), "GATE_SDK_CACHE=off")
+	// The emission reads the tracked listing, the page among it: stage,
+	// emit, and once more over the tree holding the page.
+	for i := 0; i < 2; i++ {
+		c.git("add", "-A")
+		page := run(t, c.dir, off, bin, "--emit", "enforcement-map")
+		must(t, page, "--emit enforcement-map")
+		write(t, filepath.Join(c.dir, "docs/enforcement.md"), page.stdout, 0o644)
+	}
+	c.git("add", "-A")
+	c.git("commit", "-q", "--no-verify", "-m", "seed")
+	return c
+}
+
+// The pre-commit hook over the monitor scan's caches: warm output is the
+// cold output byte for byte; a staged monitor edit misses the set (the
+// page goes stale and the hook says so); a corrupt table is a cold run;
+// GATE_SDK_CACHE=off writes nothing.
+func TestCacheMonitorSetsHook(t *testing.T) {
+	s1 := stamped(t, "s1")
+	c := enforcementConsumer(t, s1)
+	off := append(append([]string{}, c.env...), "GATE_SDK_CACHE=off")
+	verbose := append(append([]string{}, c.env...), "GATE_SDK_VERBOSE=1")
+	hook := func(env []string) result { return run(t, c.dir, env, s1, "--git-hook", "pre-commit") }
+	same := func(what string, a, b result) {
+		t.Helper()
+		if a.code != b.code || a.stdout != b.stdout || a.stderr != b.stderr {
+			t.Errorf("%s differs:\n--- want (%d)\n%s%s--- got (%d)\n%s%s", what, a.code, a.stdout, a.stderr, b.code, b.stdout, b.stderr)
+		}
+	}
+	write(t, filepath.Join(c.dir, "docs/n03.md"), "note 3, edited\n", 0o644)
+	c.git("add", "docs/n03.md")
+	cold := hook(off)
+	if cold.code != 0 {
+		t.Fatalf("cold hook: exit %d\n%s%s", cold.code, cold.stdout, cold.stderr)
+	}
+	if _, err := os.Stat(c.cacheDir()); !os.IsNotExist(err) {
+		t.Fatalf("GATE_SDK_CACHE=off left a cache directory: %v", err)
+	}
+	same("first cached run", cold, hook(c.env))
+	same("warm run", cold, hook(c.env))
+	v := hook(verbose)
+	if !strings.Contains(v.stderr, "result cache: ENFORCEMENT-MONITOR-SETS 1 hits, 0 misses") || strings.Contains(v.stderr, "ENFORCEMENT-MONITORS ") {
+		t.Fatalf("a warm run did not answer from the set alone:\n%s", v.stderr)
+	}
+	// A corrupt table of each kind is discarded: the run equals the cold one.
+	tables, _ := filepath.Glob(filepath.Join(c.cacheDir(), "*.v1"))
+	if len(tables) != 2 {
+		t.Fatalf("tables: %v", tables)
+	}
+	for _, tb := range tables {
+		data, err := os.ReadFile(tb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data[len(data)/2] ^= 0x40
+		write(t, tb, string(data), 0o644)
+	}
+	same("run over corrupt tables", cold, hook(c.env))
+	// A foreign file under a table's name is discarded too.
+	for _, tb := range tables {
+		write(t, tb, "gates-verdicts 1\nnot a table of ours\n", 0o644)
+	}
+	same("run over foreign tables", cold, hook(c.env))
+	// The monitor's text edited and staged, the page not regenerated: the
+	// set misses, the one changed file is read, and the page is stale.
+	write(t, filepath.Join(c.dir, "ops/watch.md"), "# Watch\n\n# enforce: class=monitor the site answers within two seconds\n", 0o644)
+	c.git("add", "ops/watch.md")
+	stale := hook(c.env)
+	coldStale := hook(off)
+	same("stale page, cached against uncached", coldStale, stale)
+	if stale.code == 0 || !strings.Contains(stale.stdout, "the enforcement map is stale") {
+		t.Fatalf("an edited monitor left the hook green:\n%s%s", stale.stdout, stale.stderr)
+	}
+	v = hook(verbose)
+	if !strings.Contains(v.stderr, "ENFORCEMENT-MONITOR-SETS 1 hits") {
+		t.Errorf("the new set was not stored:\n%s", v.stderr)
+	}
+}

@@ -22,11 +22,7 @@ const leak = "LEAKWORD-7f3a"
 func termsConsumer(t *testing.T) *consumer {
 	t.Helper()
 	c := newConsumer(t)
-	decl, err := os.ReadFile(filepath.Join(modRoot(t), "kits/gate-sdk/checks/check-tree-terms.gate"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	write(t, filepath.Join(c.dir, "scripts/check-tree-terms.gate"), string(decl), 0o644)
+	c.declareShipped("check-tree-terms")
 	write(t, filepath.Join(c.dir, "scripts/msg-patterns.list"), leak+"\n", 0o644)
 	c.registry("check-tree-terms")
 	write(t, filepath.Join(c.dir, ".gitignore"), "/bin/\n/.tmp/\n", 0o644)
@@ -35,6 +31,17 @@ func termsConsumer(t *testing.T) *consumer {
 	c.git("commit", "-q", "--no-verify", "-m", "seed")
 	c.install()
 	return c
+}
+
+// declareShipped copies a shipped gate's descriptor into the consumer's
+// gates dir.
+func (c *consumer) declareShipped(name string) {
+	c.t.Helper()
+	decl, err := os.ReadFile(filepath.Join(modRoot(c.t), "kits/gate-sdk/checks", name+".gate"))
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	write(c.t, filepath.Join(c.dir, "scripts", name+".gate"), string(decl), 0o644)
 }
 
 func modRoot(t *testing.T) string {

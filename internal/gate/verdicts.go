@@ -17,23 +17,70 @@ type Blobs interface {
 	BlobID(path string) (string, bool)
 }
 
-// Verdicts is one rule run's view of the result cache: per-file findings
-// keyed by the file's path and blob id. A nil *Verdicts (no cache, or a
-// tree that offers no blob ids) misses every lookup and stores nothing.
-type Verdicts struct {
+// PerFile is one rule run's view of the result cache for a value it
+// derives from one file alone (its findings, the declarations it holds):
+// keyed by the file's path and blob id under a table of the derivation's
+// id and configuration. A nil *PerFile (no cache, or a tree that offers no
+// blob ids) misses every lookup and stores nothing.
+type PerFile struct {
 	t     *cache.Table
 	blobs Blobs
 }
 
-// Verdicts opens the rule's table under the effective configuration
-// config (everything, besides the file's bytes, its verdict on one file
-// depends on); nil when the context has no cache or its tree no blob ids.
-func (c *Context) Verdicts(config *cache.Config) *Verdicts {
+// PerFile opens the table of derivation id under the effective
+// configuration config (everything, besides the file's bytes and path, the
+// derived value depends on); nil when the context has no cache or its tree
+// no blob ids. Two rules sharing one derivation share its table by naming
+// the same id.
+func (c *Context) PerFile(id string, config *cache.Config) *PerFile {
 	blobs, ok := c.Tree.(Blobs)
 	if c.Cache == nil || !ok {
 		return nil
 	}
-	return &Verdicts{t: c.Cache.Table(ID(c.Name), config), blobs: blobs}
+	return &PerFile{t: c.Cache.Table(id, config), blobs: blobs}
+}
+
+// Lookup answers path's cached value. blob is the id the lookup used (""
+// when none), to be handed back to Store.
+func (p *PerFile) Lookup(path string) (value []byte, blob string, hit bool) {
+	if p == nil {
+		return nil, "", false
+	}
+	// assertion G: the lookup key is the path and the id of the bytes the
+	// tree vouches for; no id, no lookup.
+	id, ok := p.blobs.BlobID(path)
+	if !ok {
+		return nil, "", false
+	}
+	data, ok := p.t.Get(path, id)
+	if !ok {
+		return nil, id, false
+	}
+	return data, id, true
+}
+
+// Store records path's value at blob (as Lookup answered it).
+func (p *PerFile) Store(path, blob string, value []byte) {
+	if p == nil || blob == "" {
+		return
+	}
+	p.t.Put(path, blob, value)
+}
+
+// Verdicts is one rule run's per-file findings in the result cache. A nil
+// *Verdicts misses every lookup and stores nothing.
+type Verdicts struct{ p *PerFile }
+
+// Verdicts opens the rule's findings table under the effective
+// configuration config (everything, besides the file's bytes, its verdict
+// on one file depends on); nil when the context has no cache or its tree
+// no blob ids.
+func (c *Context) Verdicts(config *cache.Config) *Verdicts {
+	p := c.PerFile(ID(c.Name), config)
+	if p == nil {
+		return nil
+	}
+	return &Verdicts{p: p}
 }
 
 // Lookup answers path's cached findings. blob is the id the lookup used
@@ -42,19 +89,13 @@ func (v *Verdicts) Lookup(path string) (findings []Finding, blob string, hit boo
 	if v == nil {
 		return nil, "", false
 	}
-	// assertion G: the lookup key is the path and the id of the bytes the
-	// tree vouches for; no id, no lookup.
-	id, ok := v.blobs.BlobID(path)
-	if !ok {
-		return nil, "", false
-	}
-	data, ok := v.t.Get(path, id)
+	data, id, ok := v.p.Lookup(path)
 	if !ok {
 		return nil, id, false
 	}
 	// assertion H: the value is the structured findings, so every
 	// renderer prints a hit as it prints a fresh verdict.
-	fs, err := decodeFindings(data)
+	fs, err := DecodeFindings(data)
 	if err != nil {
 		// A value that does not decode is a miss, never a verdict.
 		return nil, id, false
@@ -64,15 +105,16 @@ func (v *Verdicts) Lookup(path string) (findings []Finding, blob string, hit boo
 
 // Store records path's findings at blob (as Lookup answered it).
 func (v *Verdicts) Store(path, blob string, findings []Finding) {
-	if v == nil || blob == "" {
+	if v == nil {
 		return
 	}
-	v.t.Put(path, blob, encodeFindings(findings))
+	v.p.Store(path, blob, EncodeFindings(findings))
 }
 
-// encodeFindings lays findings out as length-framed fields; Help is left
-// out (the rule's Report fills it).
-func encodeFindings(fs []Finding) []byte {
+// EncodeFindings lays findings out as length-framed fields; Help is left
+// out (the rule's Report fills it). A rule caching another per-file value
+// spelled as findings (PerFile) encodes it here too.
+func EncodeFindings(fs []Finding) []byte {
 	var b bytes.Buffer
 	var n [binary.MaxVarintLen64]byte
 	num := func(x int) { b.Write(n[:binary.PutVarint(n[:], int64(x))]) }
@@ -91,7 +133,8 @@ func encodeFindings(fs []Finding) []byte {
 
 var errBadValue = errors.New("malformed cached findings")
 
-func decodeFindings(data []byte) ([]Finding, error) {
+// DecodeFindings is EncodeFindings' inverse; anything else is an error.
+func DecodeFindings(data []byte) ([]Finding, error) {
 	if len(data) == 1 && data[0] == 0 {
 		// The common value: a clean file, no findings.
 		return nil, nil
@@ -138,4 +181,66 @@ func decodeFindings(data []byte) ([]Finding, error) {
 		return nil, errBadValue
 	}
 	return out, nil
+}
+
+// SetResults is one rule run's view of the result cache for a value it
+// derives from a known set of tracked files as a whole: an entry is keyed
+// by a digest over each file's path, index mode and blob id, taken from
+// the tree's ids without reading a byte, so any file of the set added,
+// dropped, re-moded or changed names another entry. A nil *SetResults
+// misses every lookup and stores nothing.
+type SetResults struct {
+	t     *cache.Table
+	tree  Tree
+	blobs Blobs
+}
+
+// SetResults opens the table of derivation id under config; nil when the
+// context has no cache or its tree no blob ids.
+func (c *Context) SetResults(id string, config *cache.Config) *SetResults {
+	blobs, ok := c.Tree.(Blobs)
+	if c.Cache == nil || !ok {
+		return nil
+	}
+	return &SetResults{t: c.Cache.Table(id, config), tree: c.Tree, blobs: blobs}
+}
+
+// Key answers the digest of paths (in the order given); false when some
+// path has no blob id, and the set is then not cached.
+func (s *SetResults) Key(paths []string) (string, bool) {
+	if s == nil {
+		return "", false
+	}
+	// assertion I: a set's key is its files' paths, modes and blob ids,
+	// in order, length-framed; a file without an id leaves it uncached.
+	var k cache.Config
+	var mode [4]byte
+	for _, p := range paths {
+		id, ok := s.blobs.BlobID(p)
+		if !ok {
+			return "", false
+		}
+		m, _ := s.tree.Mode(p)
+		binary.BigEndian.PutUint32(mode[:], m)
+		k.AddString("path", p)
+		k.Add("mode", mode[:])
+		k.AddString("blob", id)
+	}
+	return k.Digest(), true
+}
+
+// Lookup answers the value stored under key.
+func (s *SetResults) Lookup(key string) ([]byte, bool) {
+	if s == nil || key == "" {
+		return nil, false
+	}
+	return s.t.Get("", key)
+}
+
+// Store records value under key.
+func (s *SetResults) Store(key string, value []byte) {
+	if s == nil || key == "" {
+		return
+	}
+	s.t.Put("", key, value)
 }

@@ -11,7 +11,7 @@ func TestFindingsRoundTrip(t *testing.T) {
 		{{Class: "leak", Path: "a.md", Line: 3, Msg: "x", Text: "a.md:3:x"}},
 		{{Class: "c", Path: "p", Column: 9}, {Class: "d", Text: "whole\x00line"}},
 	} {
-		got, err := decodeFindings(encodeFindings(fs))
+		got, err := DecodeFindings(EncodeFindings(fs))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -23,20 +23,20 @@ func TestFindingsRoundTrip(t *testing.T) {
 		}
 	}
 	// Truncated and trailing bytes are refused, never half-decoded.
-	enc := encodeFindings([]Finding{{Class: "leak", Path: "a.md", Msg: "long message"}})
+	enc := EncodeFindings([]Finding{{Class: "leak", Path: "a.md", Msg: "long message"}})
 	for _, bad := range [][]byte{enc[:len(enc)-3], append(append([]byte{}, enc...), 1), {0x7f}} {
-		if _, err := decodeFindings(bad); err == nil {
+		if _, err := DecodeFindings(bad); err == nil {
 			t.Errorf("%x decoded", bad)
 		}
 	}
 }
 
 func FuzzDecodeFindings(f *testing.F) {
-	f.Add(encodeFindings([]Finding{{Class: "leak", Path: "a", Line: 1, Text: "a:1:x"}}))
+	f.Add(EncodeFindings([]Finding{{Class: "leak", Path: "a", Line: 1, Text: "a:1:x"}}))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fs, err := decodeFindings(data)
+		fs, err := DecodeFindings(data)
 		if err == nil {
-			if again, err := decodeFindings(encodeFindings(fs)); err != nil || len(again) != len(fs) {
+			if again, err := DecodeFindings(EncodeFindings(fs)); err != nil || len(again) != len(fs) {
 				t.Fatalf("re-encode of a decoded value failed: %v", err)
 			}
 		}

@@ -4,10 +4,11 @@ package gates
 // emitter derives from the registries now, byte for byte.
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
-	"path"
+	"sort"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/gate"
@@ -48,10 +49,8 @@ func EnforcementEmission(c *gate.Context) ([]byte, error) {
 	if root == "." {
 		root = ""
 	}
-	tracked := map[string]bool{}
-	var monitors []graph.Monitor
+	var scanned []string
 	for _, f := range files {
-		tracked[f] = true
 		rel := f
 		if root != "" {
 			var ok bool
@@ -62,25 +61,127 @@ func EnforcementEmission(c *gate.Context) ([]byte, error) {
 		if ps.PathPruned(rel) || underTemplates(rel) || f == page {
 			continue
 		}
-		data, err := c.Tree.Read(f)
+		scanned = append(scanned, f)
+	}
+	monitors, err := scanMonitors(c, scanned)
+	if err != nil {
+		return nil, err
+	}
+	return graph.EmitEnforcement(graph.EnforcementInput{Registry: reg, KitRoots: c.KitRoots, Page: page,
+		Tracked: listed(files), Monitors: monitors})
+}
+
+// listed answers membership in files: a binary search when the listing
+// is in byte order (as the index keeps it), else a set.
+func listed(files []string) func(string) bool {
+	if sort.StringsAreSorted(files) {
+		return func(p string) bool {
+			i := sort.SearchStrings(files, p)
+			return i < len(files) && files[i] == p
+		}
+	}
+	set := make(map[string]bool, len(files))
+	for _, f := range files {
+		set[f] = true
+	}
+	return func(p string) bool { return set[p] }
+}
+
+// scanMonitors answers the monitor declarations of the scanned files, in
+// order.
+func scanMonitors(c *gate.Context, scanned []string) ([]graph.Monitor, error) {
+	// assertion D: the scan's whole answer is cached under a digest of the
+	// scanned files' paths, modes and blob ids: a warm run over an
+	// unchanged set reads no file and looks up no file's entry.
+	sets := c.SetResults(monitorSetTable, nil)
+	key, keyed := sets.Key(scanned)
+	if v, hit := sets.Lookup(key); hit {
+		if fs, err := gate.DecodeFindings(v); err == nil {
+			out := make([]graph.Monitor, 0, len(fs))
+			for _, x := range fs {
+				out = append(out, graph.Monitor{Path: x.Path, Line: x.Line, Text: x.Msg})
+			}
+			return out, nil
+		}
+	}
+	// assertion C: a file's monitor declarations are a function of its
+	// path and bytes alone, so they are cached by path and blob id under
+	// one table the gate and the emit arm share.
+	cached := c.PerFile(monitorsTable, nil)
+	var monitors []graph.Monitor
+	for _, f := range scanned {
+		found, err := monitorsOf(c, cached, f)
 		if err != nil {
 			return nil, err
 		}
-		if strings.Contains(string(data), graph.MonitorMarker) {
-			monitors = append(monitors, graph.FindMonitors(f, data)...)
-		}
+		monitors = append(monitors, found...)
 	}
-	return graph.EmitEnforcement(graph.EnforcementInput{Registry: reg, KitRoots: c.KitRoots, Page: page,
-		Tracked: func(p string) bool { return tracked[p] }, Monitors: monitors})
+	if keyed {
+		fs := make([]gate.Finding, 0, len(monitors))
+		for _, m := range monitors {
+			fs = append(fs, gate.Finding{Path: m.Path, Line: m.Line, Msg: m.Text})
+		}
+		sets.Store(key, gate.EncodeFindings(fs))
+	}
+	return monitors, nil
+}
+
+// monitorSetTable names the cache table of whole monitor scans.
+const monitorSetTable = "ENFORCEMENT-MONITOR-SETS"
+
+// monitorsTable names the cache table of the per-file monitor scan.
+const monitorsTable = "ENFORCEMENT-MONITORS"
+
+// monitorsOf answers the monitor declarations tracked file f holds: from
+// the cache when its blob was scanned before, else read and scanned (and
+// stored). A link is read afresh: its bytes are its target string.
+func monitorsOf(c *gate.Context, cached *gate.PerFile, f string) ([]graph.Monitor, error) {
+	var blob string
+	link := false
+	if mode, _ := c.Tree.Mode(f); mode == 0o120000 {
+		link = true
+	} else if v, id, hit := cached.Lookup(f); hit {
+		if fs, err := gate.DecodeFindings(v); err == nil {
+			out := make([]graph.Monitor, 0, len(fs))
+			for _, x := range fs {
+				out = append(out, graph.Monitor{Path: f, Line: x.Line, Text: x.Msg})
+			}
+			return out, nil
+		}
+		blob = id
+	} else {
+		blob = id
+	}
+	data, err := c.Tree.Read(f)
+	if err != nil {
+		return nil, err
+	}
+	var found []graph.Monitor
+	if bytes.Contains(data, []byte(graph.MonitorMarker)) {
+		found = graph.FindMonitors(f, data)
+	}
+	if !link {
+		fs := make([]gate.Finding, 0, len(found))
+		for _, m := range found {
+			fs = append(fs, gate.Finding{Line: m.Line, Msg: m.Text})
+		}
+		cached.Store(f, blob, gate.EncodeFindings(fs))
+	}
+	return found, nil
 }
 
 func underTemplates(rel string) bool {
-	for d := path.Dir(rel); d != "." && d != "/"; d = path.Dir(d) {
-		if path.Base(d) == "templates" {
+	// Any directory component (every segment but the last) named templates.
+	for {
+		i := strings.IndexByte(rel, '/')
+		if i < 0 {
+			return false
+		}
+		if rel[:i] == "templates" {
 			return true
 		}
+		rel = rel[i+1:]
 	}
-	return false
 }
 
 func checkEnforcementFresh(c *gate.Context) int {

@@ -3,7 +3,11 @@
 // binds each `.gate` descriptor to the Def of the same name.
 package gates
 
-import "github.com/gate-sdk/gates/internal/gate"
+import (
+	"sync"
+
+	"github.com/gate-sdk/gates/internal/gate"
+)
 
 // kitOwner is the kit whose checks/ carries the shipped descriptors.
 const kitOwner = "gate-sdk"
@@ -19,7 +23,20 @@ var publisherOnly = map[string]bool{
 }
 
 // All answers every in-process gate, sorted by name, each with its owner.
+// The table is built once per process; each call answers a fresh slice.
 func All() []gate.Def {
+	allOnce.Do(func() { allDefs = buildTable() })
+	return append([]gate.Def(nil), allDefs...)
+}
+
+var (
+	allOnce sync.Once
+	allDefs []gate.Def
+)
+
+// buildTable assembles the table. No gate's constructor may call All: its
+// lookups run when a rule does.
+func buildTable() []gate.Def {
 	var defs []gate.Def
 	defs = append(defs, hygieneGates()...)
 	defs = append(defs, actionGates()...)

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path"
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/gate"
@@ -43,6 +44,11 @@ func readsCouplesRule(lookup func(string) (gate.Def, bool)) gate.Rule {
 		files, err := c.Tree.Files()
 		if err != nil {
 			return c.RefuseErr(err)
+		}
+		// The index lists in byte order already; a tree that does not is
+		// put in it (Files answers a fresh slice).
+		if !sort.StringsAreSorted(files) {
+			sort.Strings(files)
 		}
 		ps, err := pruneSet(c)
 		if err != nil {
@@ -176,22 +182,33 @@ func (w declaredWalk) describe() string {
 	return r
 }
 
-// selects answers the tracked files the walk reads, byte-sorted as listed.
+// selects answers the tracked files the walk reads, in listing order;
+// files must be in byte order.
 func (w declaredWalk) selects(files []string, ps walk.PruneSet) []string {
 	var out []string
+	prefix := ""
+	if w.root != "" {
+		prefix = w.root + "/"
+		// The listing is in byte order, so the root's files are one run:
+		// start at its first and stop after its last.
+		lo := sort.SearchStrings(files, prefix)
+		hi := lo
+		for hi < len(files) && strings.HasPrefix(files[hi], prefix) {
+			hi++
+		}
+		files = files[lo:hi]
+	}
+	match := w.matcher()
 	for _, f := range files {
-		rel := f
-		if w.root != "" {
-			var ok bool
-			if rel, ok = strings.CutPrefix(f, w.root+"/"); !ok {
-				continue
-			}
+		rel, ok := strings.CutPrefix(f, prefix)
+		if !ok {
+			continue
 		}
 		// assertion D: a compiled root and a gate_find walk drop the pruned dirs, both knobs together.
 		if (!w.shell || w.gateFnd) && ps.PathPruned(rel) {
 			continue
 		}
-		if prunedBy(w.prunes, rel) || !w.matches(rel) {
+		if prunedBy(w.prunes, rel) || !match(rel) {
 			continue
 		}
 		out = append(out, f)
@@ -199,14 +216,26 @@ func (w declaredWalk) selects(files []string, ps walk.PruneSet) []string {
 	return out
 }
 
-func (w declaredWalk) matches(rel string) bool {
+// matcher answers the walk's filter as a predicate, its ext: suffixes
+// spelled once rather than per path.
+func (w declaredWalk) matcher() func(string) bool {
 	if w.kind == "" {
-		return true
+		return func(string) bool { return true }
 	}
+	var exts []string
+	if w.kind == "ext" {
+		for _, p := range w.pats {
+			exts = append(exts, "."+strings.TrimPrefix(p, "."))
+		}
+	}
+	return func(rel string) bool { return w.matchOne(rel, exts) }
+}
+
+func (w declaredWalk) matchOne(rel string, exts []string) bool {
 	base := path.Base(rel)
-	for _, p := range w.pats {
+	for i, p := range w.pats {
 		switch {
-		case w.kind == "ext" && strings.HasSuffix(base, "."+strings.TrimPrefix(p, ".")):
+		case w.kind == "ext" && strings.HasSuffix(base, exts[i]):
 			return true
 		case w.kind == "name" && !strings.Contains(p, "/") && glob.Match(p, base):
 			return true
@@ -244,9 +273,15 @@ func segMatch(ps, ss []string) bool {
 }
 
 func prunedBy(prunes []string, rel string) bool {
-	segs := strings.Split(rel, "/")
-	for i := 1; i < len(segs); i++ {
-		dir := strings.Join(segs[:i], "/")
+	if len(prunes) == 0 {
+		return false
+	}
+	// Each directory prefix of rel, shortest first.
+	for i := 0; i < len(rel); i++ {
+		if rel[i] != '/' {
+			continue
+		}
+		dir := rel[:i]
 		for _, p := range prunes {
 			if componentMatch(p, dir) {
 				return true

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -295,4 +296,43 @@ func TestEveryWalkCarriesTheRecorder(t *testing.T) {
 func exprText(fset *token.FileSet, file string, e ast.Expr) string {
 	data, _ := os.ReadFile(file)
 	return string(data[fset.Position(e.Pos()).Offset:fset.Position(e.End()).Offset])
+}
+
+// prunedBySplit is the segment-joining reference prunedBy is held to.
+func prunedBySplit(prunes []string, rel string) bool {
+	segs := strings.Split(rel, "/")
+	for i := 1; i < len(segs); i++ {
+		dir := strings.Join(segs[:i], "/")
+		for _, p := range prunes {
+			if componentMatch(p, dir) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func TestPrunedByMatchesReference(t *testing.T) {
+	paths := []string{"a", "a/b", "a/b/c.md", "x/vendor/y.go", "vendor/z", "docs/gen/deep/f", "a//b", "/a/b", "a/b/"}
+	for _, prunes := range [][]string{nil, {"vendor"}, {"docs/gen"}, {"**/deep"}, {"a", "x/*"}} {
+		for _, p := range paths {
+			if got, want := prunedBy(prunes, p), prunedBySplit(prunes, p); got != want {
+				t.Errorf("prunedBy(%q, %q) = %v, the reference says %v", prunes, p, got, want)
+			}
+		}
+	}
+}
+
+// A rooted walk reads exactly its root's files: a sibling whose name
+// extends the root's, sorting on either side of it, is not under it.
+func TestDeclaredWalkRootRun(t *testing.T) {
+	files := []string{"a-b/x", "a.c/y", "a/1", "a/z/2", "a0/3", "ab/4", "b/a/5"}
+	w := declaredWalk{root: "a"}
+	got := w.selects(files, walk.NewPruneSet("", ""))
+	if want := []string{"a/1", "a/z/2"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("selects = %q, want %q", got, want)
+	}
+	if got := (declaredWalk{}).selects(files, walk.NewPruneSet("z", "")); len(got) != 6 {
+		t.Fatalf("the top walk with z pruned = %q", got)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/repo"
@@ -78,6 +79,9 @@ type World struct {
 	// GitEnv is the environment the arm's own repository reads run
 	// under; nil is this process's.
 	GitEnv []string
+	// Jobs answers how many in-process members pre-commit may run at
+	// once (GATE_SDK_JOBS); nil is one.
+	Jobs func() (int, error)
 }
 
 // RunHook is `--git-hook <hook> [<message-file>]`.
@@ -187,6 +191,11 @@ func preCommit(w World) int {
 	}
 	r := w.runner(top)
 	r.tree = tree
+	if w.Jobs != nil {
+		if r.jobs, err = w.Jobs(); err != nil {
+			return fail(err)
+		}
+	}
 	code := r.serial(PreCommit, plan)
 	return code
 }
@@ -336,6 +345,9 @@ type runner struct {
 	tree     *repo.Snapshot
 	stdout   io.Writer
 	verbose  bool
+	// jobs is how many in-process members may run at once; below 2 the
+	// plan runs one member at a time.
+	jobs int
 }
 
 func (w World) runner(top string) runner {
@@ -382,13 +394,87 @@ func (r runner) dispatch(m Member, args []string) (int, []byte) {
 	return 2, []byte(fmt.Sprintf("%s resolves to no %s.sh or %s.gate in the gates dir or any kit root's checks/\n", m.Name, m.Name, m.Name))
 }
 
+// outcome is one member's status and merged output.
+type outcome struct {
+	code int
+	out  []byte
+}
+
+// inProcess reports whether step runs in process: a compiled member with
+// no dispatch problem, which starts no member of its own and writes
+// nothing the others read.
+func inProcess(s Step) bool { return s.Problem == "" && s.Kind == registry.Descriptor }
+
+// ahead starts the plan's in-process members on r.jobs workers, in plan
+// order, and answers one channel per step (nil for a step run in turn).
+// stop, closed, keeps the members not yet started from starting; wait
+// returns once every started member has finished.
+func (r runner) ahead(plan []Step) (results []chan outcome, stop func(), wait func()) {
+	results = make([]chan outcome, len(plan))
+	done := make(chan struct{})
+	var once sync.Once
+	stop = func() { once.Do(func() { close(done) }) }
+	var wg sync.WaitGroup
+	if r.jobs < 2 {
+		return results, stop, wg.Wait
+	}
+	sem := make(chan struct{}, r.jobs)
+	var todo []int
+	for i, s := range plan {
+		if inProcess(s) {
+			results[i] = make(chan outcome, 1)
+			todo = append(todo, i)
+		}
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for _, i := range todo {
+			select {
+			case sem <- struct{}{}:
+			case <-done:
+				return
+			}
+			select {
+			case <-done:
+				<-sem
+				return
+			default:
+			}
+			wg.Add(1)
+			go func(i int) {
+				defer wg.Done()
+				defer func() { <-sem }()
+				code, out := r.dispatch(plan[i].Member, plan[i].Args)
+				results[i] <- outcome{code, out}
+			}(i)
+		}
+	}()
+	return results, stop, wg.Wait
+}
+
 // serial runs the plan in order, stopping at the first failure, and
-// prints the hook's report. It answers the status.
+// prints the hook's report. It answers the status. In-process members may
+// run ahead of their turn on the spare workers; their outcomes are taken
+// in plan order, a shell member starts only once every member before it
+// passed, and the report is the one a one-at-a-time run prints.
 func (r runner) serial(hook string, plan []Step) int {
+	// assertion Q: in-process members run ahead on the workers; outcomes
+	// are read in plan order and a shell member waits its turn.
+	results, stop, wait := r.ahead(plan)
+	defer wait()
+	defer stop()
 	// assertion H: the byte-exact report.
 	var buf bytes.Buffer
-	for _, s := range plan {
-		code, out := r.dispatch(s.Member, s.Args)
+	for i, s := range plan {
+		var code int
+		var out []byte
+		if results[i] != nil {
+			o := <-results[i]
+			code, out = o.code, o.out
+		} else {
+			code, out = r.dispatch(s.Member, s.Args)
+		}
 		if code != 0 {
 			buf.Write(withNewline(out))
 			fmt.Fprintf(&buf, "\n%s: %s failed (see above).\n%s\n", hook, s.Name, BypassLine)

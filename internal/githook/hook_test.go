@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -169,5 +170,70 @@ func TestMeasureReport(t *testing.T) {
 	}
 	if got := HostLine("linux", "arm64", 8); got != "host: linux arm64, 8 logical CPU(s)" {
 		t.Fatalf("host line %q", got)
+	}
+}
+
+// In-process members run ahead on the workers, yet the report is the one
+// a one-at-a-time run prints: outcomes in plan order, nothing after the
+// first failure, and a shell member started only in its turn.
+func TestSerialRunsAheadInOrder(t *testing.T) {
+	dir := t.TempDir()
+	sh := gateScript(t, dir, "check-sh", "touch ran-sh; echo 'SH: clean'")
+	compiled := func(name string) Member {
+		return Member{Name: name, Kind: registry.Descriptor, Decl: "scripts/" + name + ".gate", Tier: registry.TierPrecommit}
+	}
+	var mu sync.Mutex
+	started := map[string]bool{}
+	release := make(chan struct{})
+	run := func(cr CompiledRun) (int, []byte) {
+		mu.Lock()
+		started[cr.Name] = true
+		mu.Unlock()
+		switch cr.Name {
+		case "check-slow":
+			// Finishes only after a later member has run ahead.
+			<-release
+			return 0, []byte("SLOW: clean\n")
+		case "check-quick":
+			close(release)
+			return 0, []byte("QUICK: clean\n")
+		case "check-red":
+			return 1, []byte("x.md:1: red\n")
+		}
+		return 0, []byte(strings.ToUpper(strings.TrimPrefix(cr.Name, "check-")) + ": clean\n")
+	}
+	green := []Step{{Member: compiled("check-slow")}, {Member: compiled("check-quick")}, {Member: sh}, {Member: compiled("check-z")}}
+	for _, verbose := range []bool{false, true} {
+		var out bytes.Buffer
+		r := runner{dir: dir, stdout: &out, verbose: verbose, compiled: run, jobs: 2}
+		release = make(chan struct{})
+		if code := r.serial(PreCommit, green); code != 0 {
+			t.Fatalf("green plan: exit %d\n%s", code, out.String())
+		}
+		want := "pre-commit: 4 gate(s) passed.\n"
+		if verbose {
+			want = "SLOW: clean\n  PASS: check-slow\nQUICK: clean\n  PASS: check-quick\nSH: clean\n  PASS: check-sh\nZ: clean\n  PASS: check-z\n" + want
+		}
+		if out.String() != want {
+			t.Fatalf("verbose=%v report %q, want %q", verbose, out.String(), want)
+		}
+	}
+	// A red in-process member: the shell member after it never starts and
+	// the report is the serial one.
+	os.Remove(filepath.Join(dir, "ran-sh"))
+	red := []Step{{Member: compiled("check-a")}, {Member: compiled("check-red")}, {Member: sh}, {Member: compiled("check-b")}}
+	var want bytes.Buffer
+	serial := runner{dir: dir, stdout: &want, compiled: run, jobs: 1}
+	if code := serial.serial(PreCommit, red); code != 1 {
+		t.Fatalf("serial red plan: exit %d", code)
+	}
+	os.Remove(filepath.Join(dir, "ran-sh"))
+	var got bytes.Buffer
+	ahead := runner{dir: dir, stdout: &got, compiled: run, jobs: 4}
+	if code := ahead.serial(PreCommit, red); code != 1 || got.String() != want.String() {
+		t.Fatalf("run-ahead red plan: exit %d %q, want the serial %q", code, got.String(), want.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "ran-sh")); err == nil {
+		t.Fatal("a shell member after the failure ran")
 	}
 }

@@ -1,0 +1,183 @@
+package gates
+
+import (
+	"crypto/sha1"
+	"encoding/hex"
+	"path"
+	"reflect"
+	"testing"
+
+	"github.com/gate-sdk/gates/internal/cache"
+	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/graph"
+)
+
+// blobTree is a counting tree that vouches for each file's bytes with
+// their hash, as a staged snapshot vouches with the index's id.
+type blobTree struct{ *countTree }
+
+func (t blobTree) BlobID(p string) (string, bool) {
+	data, err := t.Tree.Read(p) // the wrapped tree: no read counted
+	if err != nil {
+		return "", false
+	}
+	sum := sha1.Sum(data)
+	return hex.EncodeToString(sum[:]), true
+}
+
+func monitorScan(t *testing.T, c *gate.Context, files []string) []graph.Monitor {
+	t.Helper()
+	cached := c.PerFile(monitorsTable, nil)
+	var out []graph.Monitor
+	for _, f := range files {
+		ms, err := monitorsOf(c, cached, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, ms...)
+	}
+	if err := c.Cache.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestMonitorsCache(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"ops/watch.md": "x\n" + graph.MonitorMarker + " uptime of the site\n\n" + graph.MonitorMarker + "\tqueue depth\n",
+		"docs/a.md":    "no marker here\n",
+		"docs/link":    graph.MonitorMarker + " a link's target string\n",
+	}
+	names := []string{"docs/a.md", "docs/link", "ops/watch.md"}
+	open := func(stamp string) (*gate.Context, *countTree) {
+		mt := memTree(files)
+		mt.Modes["docs/link"] = 0o120000
+		ct := &countTree{Tree: mt, reads: map[string]int{}, fail: map[string]bool{}}
+		return &gate.Context{Tree: blobTree{ct}, Cache: cache.Open(stamp, func() (string, error) { return dir, nil })}, ct
+	}
+	c, ct := open("s1")
+	cold := monitorScan(t, c, names)
+	want := []graph.Monitor{
+		{Path: "docs/link", Line: 1, Text: "a link's target string"},
+		{Path: "ops/watch.md", Line: 2, Text: "uptime of the site"},
+		{Path: "ops/watch.md", Line: 4, Text: "queue depth"},
+	}
+	if !reflect.DeepEqual(cold, want) {
+		t.Fatalf("cold scan = %+v\nwant %+v", cold, want)
+	}
+	if ct.reads["ops/watch.md"] != 1 || ct.reads["docs/a.md"] != 1 {
+		t.Fatalf("cold reads = %v", ct.reads)
+	}
+	// Warm: the same answer, and only the link is read again.
+	c, ct = open("s1")
+	if warm := monitorScan(t, c, names); !reflect.DeepEqual(warm, cold) {
+		t.Fatalf("warm scan = %+v, want the cold %+v", warm, cold)
+	}
+	if ct.reads["ops/watch.md"] != 0 || ct.reads["docs/a.md"] != 0 || ct.reads["docs/link"] != 1 {
+		t.Fatalf("warm reads = %v, want the link alone", ct.reads)
+	}
+	// A changed blob is read and scanned again.
+	files["docs/a.md"] = graph.MonitorMarker + " new\n"
+	c, ct = open("s1")
+	got := monitorScan(t, c, names)
+	if ct.reads["docs/a.md"] != 1 || len(got) != 4 || got[0] != (graph.Monitor{Path: "docs/a.md", Line: 1, Text: "new"}) {
+		t.Fatalf("after an edit: reads %v, scan %+v", ct.reads, got)
+	}
+	// Another stamp names another table; no cache reads everything.
+	c, ct = open("s2")
+	monitorScan(t, c, names)
+	if ct.reads["ops/watch.md"] != 1 {
+		t.Fatalf("another stamp served the old table: %v", ct.reads)
+	}
+	c, ct = open("dev")
+	if c.Cache != nil {
+		t.Fatal("a dev stamp opened a store")
+	}
+	cached := c.PerFile(monitorsTable, nil)
+	for _, f := range names {
+		if _, err := monitorsOf(c, cached, f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ct.reads["ops/watch.md"] != 1 || ct.reads["docs/a.md"] != 1 {
+		t.Fatalf("uncached reads = %v", ct.reads)
+	}
+}
+
+// underTemplatesDir is the path.Dir walk underTemplates is held to.
+func underTemplatesDir(rel string) bool {
+	for d := path.Dir(rel); d != "." && d != "/"; d = path.Dir(d) {
+		if path.Base(d) == "templates" {
+			return true
+		}
+	}
+	return false
+}
+
+func TestUnderTemplatesMatchesReference(t *testing.T) {
+	for _, p := range []string{"templates", "templates/x", "a/templates/b/c", "a/templates", "a/templatesx/b", "xtemplates/b", "a/b/c", "a/b/templates/"} {
+		if got, want := underTemplates(p), underTemplatesDir(p); got != want {
+			t.Errorf("underTemplates(%q) = %v, the reference says %v", p, got, want)
+		}
+	}
+}
+
+func TestMonitorSetCache(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"a.md":   graph.MonitorMarker + " one\n",
+		"b.md":   "nothing\n",
+		"c/d.md": "x\n" + graph.MonitorMarker + " two\n",
+	}
+	names := []string{"a.md", "b.md", "c/d.md"}
+	scan := func(names []string) ([]graph.Monitor, map[string]int, []cache.Stat) {
+		mt := memTree(files)
+		ct := &countTree{Tree: mt, reads: map[string]int{}, fail: map[string]bool{}}
+		c := &gate.Context{Tree: blobTree{ct}, Cache: cache.Open("s1", func() (string, error) { return dir, nil })}
+		got, err := scanMonitors(c, names)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stats := c.Cache.Stats()
+		if err := c.Cache.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		return got, ct.reads, stats
+	}
+	cold, reads, _ := scan(names)
+	if len(cold) != 2 || reads["b.md"] != 1 {
+		t.Fatalf("cold: %+v, reads %v", cold, reads)
+	}
+	warm, reads, stats := scan(names)
+	if !reflect.DeepEqual(warm, cold) || len(reads) != 0 {
+		t.Fatalf("warm: %+v (want %+v), reads %v", warm, cold, reads)
+	}
+	for _, s := range stats {
+		if s.Gate == monitorsTable && s.Hits+s.Misses != 0 {
+			t.Fatalf("a set hit still looked files up: %+v", stats)
+		}
+	}
+	// Each input of the key, changed, misses the set: a file dropped from
+	// the scan, a blob changed, a mode changed.
+	if got, _, _ := scan(names[:2]); len(got) != 1 {
+		t.Fatalf("a smaller set answered %+v", got)
+	}
+	files["b.md"] = graph.MonitorMarker + " three\n"
+	if got, reads, _ := scan(names); len(got) != 3 || reads["b.md"] != 1 {
+		t.Fatalf("a changed blob answered %+v, reads %v", got, reads)
+	}
+}
+
+// TestMonitorSetKeyMode: the mode is part of a set's key.
+func TestMonitorSetKeyMode(t *testing.T) {
+	mt := memTree(map[string]string{"a": "x"})
+	c := &gate.Context{Tree: blobTree{&countTree{Tree: mt, reads: map[string]int{}}}, Cache: cache.Open("s1", func() (string, error) { return t.TempDir(), nil })}
+	sets := c.SetResults(monitorSetTable, nil)
+	k1, ok := sets.Key([]string{"a"})
+	mt.Modes["a"] = 0o100755
+	k2, _ := sets.Key([]string{"a"})
+	if !ok || k1 == k2 {
+		t.Fatalf("the mode did not move the key: %q %q", k1, k2)
+	}
+}
