@@ -1,0 +1,3 @@
+package cli
+
+func emitPortBlockers(s *Session, args []string) int { return 2 }
