@@ -187,7 +187,7 @@ func portBlockersTree(s *Session) int {
 	if err != nil {
 		return s.fail(err)
 	}
-	// assertion: the probe comes first; an empty corpus outside a
+	// assertion I: the probe comes first; an empty corpus outside a
 	// repository would read as "nothing owed".
 	files, err := repo.Tracked(cwd)
 	if err != nil {

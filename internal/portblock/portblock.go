@@ -161,6 +161,10 @@ func base(p string) string {
 	return p
 }
 
+// reserved are the words that open or continue a compound command.
+var reserved = map[string]bool{"{": true, "}": true, "!": true, "if": true, "then": true, "else": true, "elif": true, "fi": true,
+	"do": true, "done": true, "while": true, "until": true, "time": true, "esac": true, "in": true}
+
 var (
 	funcDef  = regexp.MustCompile(`(?m)^[ \t]*(?:function[ \t]+([A-Za-z_][A-Za-z0-9_:-]*)|([A-Za-z_][A-Za-z0-9_:-]*)[ \t]*\(\))`)
 	declareF = regexp.MustCompile(`declare[ \t]+-F[ \t]+([A-Za-z_][A-Za-z0-9_:-]*)`)
@@ -202,6 +206,14 @@ func scanShell(in Input, m Member, v *Verdict, add func(string, string)) {
 				words := c.Words()
 				i := c.Name()
 				if i < 0 {
+					continue
+				}
+				// A function body opens after `name ( )`, so skip the
+				// operators and reserved words still ahead of the name.
+				for i < len(words) && (words[i].Kind != shlex.Word || (!words[i].Quoted && reserved[words[i].Raw])) {
+					i++
+				}
+				if i >= len(words) {
 					continue
 				}
 				w := words[i]
