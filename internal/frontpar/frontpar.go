@@ -91,9 +91,9 @@ type Config struct {
 	Binary  string // the gates binary a "self" case names
 	Shells  []Shell
 	Cases   []Case
-	// Present answers whether a shell's program is on PATH.
+	// Present answers whether a shell's program is on the PATH of Env.
 	Present func(Shell) bool
-	Env     []string // the base environment of every case
+	Env     []string // the base environment of every case and probe
 }
 
 // Finding is one divergence: a case on which a shell's transcript differs
@@ -129,7 +129,7 @@ func Run(cfg Config) (Result, error) {
 			continue
 		}
 		// assertion B: a present shell that cannot run is exit 2.
-		if err := probe(sh); err != nil {
+		if err := probe(sh, cfg.Env); err != nil {
 			return res, err
 		}
 		shells = append(shells, sh)
@@ -173,8 +173,9 @@ func Run(cfg Config) (Result, error) {
 	return res, nil
 }
 
-func probe(sh Shell) error {
-	done, err := spawn.Run(spawn.Cmd{Program: sh.Prog, Args: sh.Probe})
+// probe starts the shell once under the environment its cases run in.
+func probe(sh Shell, env []string) error {
+	done, err := spawn.Run(spawn.Cmd{Program: sh.Prog, Args: sh.Probe, Env: env})
 	if err != nil {
 		return fmt.Errorf("%s is on PATH but cannot be started: %w", sh.Name, err)
 	}
@@ -380,7 +381,7 @@ func RunCommand(cfg CommandConfig) (CommandResult, error) {
 			res.Skipped = append(res.Skipped, sh.Name)
 			continue
 		}
-		if err := probe(sh); err != nil {
+		if err := probe(sh, cfg.Env); err != nil {
 			return res, err
 		}
 		target, err := cfg.Locate(sh)

@@ -40,6 +40,18 @@ func config(t *testing.T, kitDir string, shells []Shell, cases ...Case) Config {
 		Present: func(sh Shell) bool { return spawn.OnPath(sh.Prog.Name(), nil) }}
 }
 
+// lookup reads a variable out of an environment list, last entry winning.
+func lookup(env []string) spawn.LookupEnv {
+	return func(name string) (string, bool) {
+		for i := len(env) - 1; i >= 0; i-- {
+			if v, ok := strings.CutPrefix(env[i], name+"="); ok {
+				return v, true
+			}
+		}
+		return "", false
+	}
+}
+
 func bashDash() []Shell { return Shells()[:2] }
 
 // assertion D: a front end that means one thing under bash and another
@@ -131,11 +143,11 @@ func TestPowerShellLegRunsTheTwin(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(shim, "pwsh"), []byte(stub), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("PATH", shim+string(os.PathListSeparator)+os.Getenv("PATH"))
 	k := kit(t, map[string]string{"x.sh": "echo same\n", "x.ps1": "echo other\n"})
 	pw := Shells()[3]
 	cfg := config(t, k, []Shell{Shells()[0], pw}, Case{Name: "twin", Script: "bin/x.sh", PS: true, WantText: "same"}, Case{Name: "sh only", Script: "bin/x.sh", WantText: "same"})
-	cfg.Env = append(os.Environ(), "PATH="+os.Getenv("PATH"))
+	cfg.Env = append(os.Environ(), "PATH="+shim+string(os.PathListSeparator)+os.Getenv("PATH"))
+	cfg.Present = func(sh Shell) bool { return spawn.OnPath(sh.Prog.Name(), lookup(cfg.Env)) }
 	res, err := Run(cfg)
 	if err != nil {
 		t.Fatal(err)
