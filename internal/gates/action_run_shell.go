@@ -152,6 +152,7 @@ func shellcheckBlock(c *gate.Context, run *workflow.Run) ([]colFinding, error) {
 		Args:     []string{"--norc", "-s", run.Dialect, "-S", runShellSeverity, "-f", "gcc", "-"},
 		Dir:      c.Dir,
 		ExtraEnv: []string{"SHELLCHECK_OPTS="},
+		Recorder: c.Spawns,
 	}
 	if path != "" {
 		cmd.ExtraEnv = append(cmd.ExtraEnv, "PATH="+path)
