@@ -22,7 +22,7 @@ func frontArms() []Arm {
 			Knobs:   []string{"GATE_SDK_TMP_DIR"}, Family: Run, Main: runWithForeignShells},
 		{Flag: "--emit-port-blockers", Synopsis: "[--gates-dir <dir>] [--group | --tree]",
 			Summary: "print which registered gates are still shell and what each requires beyond the program floor (--group: partition the still-shell members; --tree: every tracked .sh with its port disposition)",
-			Knobs:   []string{"GATE_SDK_GATES_DIR", "GATE_SDK_KIT_DIRS", "GATE_SDK_PROGRAM_FLOOR", "GATE_SDK_TESTS_DIR", "GATE_SDK_PRUNE_DIRS", "GATE_SDK_PRUNE_EXTRA_DIRS", "EVERY_REGISTERED_KNOB"},
+			Knobs:   []string{"GATE_SDK_GATES_DIR", "GATE_SDK_KIT_DIRS", "GATE_SDK_PROGRAM_FLOOR", "GATE_SDK_TESTS_DIR", "GATE_SDK_KIT_TESTS_DIR", "GATE_SDK_PRUNE_DIRS", "GATE_SDK_PRUNE_EXTRA_DIRS", "EVERY_REGISTERED_KNOB"},
 			Family:  Emit, Main: emitPortBlockers},
 	}
 }
