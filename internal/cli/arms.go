@@ -74,6 +74,7 @@ func armTable() []Arm {
 		Knobs:   packKnobs, Family: Run, Main: runPackInstaller})
 	arms = append(arms, laterArms()...)
 	arms = append(arms, graphArms()...)
+	arms = append(arms, frontArms()...)
 	sort.Slice(arms, func(i, j int) bool { return arms[i].Flag < arms[j].Flag })
 	return arms
 }

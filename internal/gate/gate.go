@@ -18,6 +18,7 @@ import (
 
 	"github.com/gate-sdk/gates/internal/cache"
 	"github.com/gate-sdk/gates/internal/registry"
+	"github.com/gate-sdk/gates/internal/spawn"
 	"github.com/gate-sdk/gates/internal/walk"
 )
 
@@ -82,6 +83,9 @@ type Context struct {
 	// Recorder, when set, notes every walk root the rule enters (the
 	// observer check-reads-couples' declarations are held to).
 	Recorder *walk.Recorder
+	// Spawns, when set, notes every program the rule starts itself (the
+	// observer its --needs row is held to).
+	Spawns *spawn.Recorder
 	// Cache is the result cache per-file rules consult through Verdicts;
 	// nil disables it.
 	Cache *cache.Store

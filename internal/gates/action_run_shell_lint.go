@@ -274,6 +274,7 @@ func scCmd(c *gate.Context, dialect string, operands ...string) spawn.Cmd {
 		Args:     append([]string{"--norc", "-s", dialect, "-S", runShellSeverity, "-f", "gcc"}, operands...),
 		Dir:      c.Dir,
 		ExtraEnv: []string{"SHELLCHECK_OPTS="},
+		Recorder: c.Spawns,
 	}
 	if path := c.Getenv("PATH"); path != "" {
 		cmd.ExtraEnv = append(cmd.ExtraEnv, "PATH="+path)

@@ -52,13 +52,13 @@ func checkCrateArms(c *gate.Context) int {
 		return c.Refuse("cannot compute the source stamp of %s: %v", crate, err)
 	}
 	toolchain := ""
-	if done, err := spawn.Run(spawn.Cmd{Program: spawn.Go(), Args: []string{"version"}, Dir: abs, Env: env}); err == nil {
+	if done, err := spawn.Run(spawn.Cmd{Program: spawn.Go(), Args: []string{"version"}, Dir: abs, Env: env, Recorder: c.Spawns}); err == nil {
 		if out, ok := done.Stdout(); ok {
 			toolchain = strings.TrimSpace(string(out))
 		}
 	}
 	key := "stamp " + stamp + "\ntoolchain " + toolchain + "\nlint " + strings.Join(lintCmd, "\x1f") + "\n"
-	untracked, err := untrackedUnder(abs, env)
+	untracked, err := untrackedUnder(abs, env, c.Spawns)
 	if err != nil {
 		return c.Refuse("cannot list untracked files under %s: %v", crate, err)
 	}
@@ -97,7 +97,7 @@ func checkCrateArms(c *gate.Context) int {
 		if err != nil {
 			return c.RefuseErr(err)
 		}
-		m, err := spawn.RunMerged(spawn.Cmd{Program: prog, Args: lintCmd[1:], Dir: c.Dir, Env: env})
+		m, err := spawn.RunMerged(spawn.Cmd{Program: prog, Args: lintCmd[1:], Dir: c.Dir, Env: env, Recorder: c.Spawns})
 		if err != nil {
 			return c.RefuseErr(err)
 		}
@@ -119,7 +119,7 @@ func checkCrateArms(c *gate.Context) int {
 
 // armRun runs one go arm in the module and reports its failure.
 func armRun(c *gate.Context, r *gate.Report, class, dir string, env []string, prog spawn.Program, label string, args ...string) {
-	m, err := spawn.RunMerged(spawn.Cmd{Program: prog, Args: args, Dir: dir, Env: env})
+	m, err := spawn.RunMerged(spawn.Cmd{Program: prog, Args: args, Dir: dir, Env: env, Recorder: c.Spawns})
 	if err != nil {
 		r.Add(gate.Finding{Class: "arm-go", Msg: fmt.Sprintf("%s could not run: %v", label, err)})
 		return
@@ -170,7 +170,7 @@ func suiteArm(c *gate.Context, r *gate.Report, env []string) (int, error) {
 			args = append(args, s.ChecksDir)
 		}
 		n++
-		m, err := spawn.RunMerged(spawn.Cmd{Program: spawn.At(runPath(c, bin)), Args: args, Dir: c.Dir, Env: env})
+		m, err := spawn.RunMerged(spawn.Cmd{Program: spawn.At(runPath(c, bin)), Args: args, Dir: c.Dir, Env: env, Recorder: c.Spawns})
 		if err != nil {
 			r.Add(gate.Finding{Class: "arm-go", Msg: fmt.Sprintf("fixture suite %s could not run: %v", s.Name, err)})
 			continue
@@ -213,8 +213,8 @@ func withoutKnobs(env []string) []string {
 
 // untrackedUnder reports whether the module holds an untracked,
 // unignored file: such a tree never answers from the record.
-func untrackedUnder(dir string, env []string) (bool, error) {
-	done, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: []string{"ls-files", "-z", "--others", "--exclude-standard", "--", "."}, Dir: dir, Env: env})
+func untrackedUnder(dir string, env []string, rec *spawn.Recorder) (bool, error) {
+	done, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: []string{"ls-files", "-z", "--others", "--exclude-standard", "--", "."}, Dir: dir, Env: env, Recorder: rec})
 	if err != nil {
 		return false, err
 	}

@@ -83,7 +83,7 @@ func binaryStamp(c *gate.Context, bin string) (string, error) {
 	if err != nil || st.IsDir() || st.Mode().Perm()&0o111 == 0 {
 		return "", fmt.Errorf("cannot verify: the binary %s is absent or not an executable file (GATE_SDK_NATIVE_BIN); build it with make build", bin)
 	}
-	done, err := spawn.Run(spawn.Cmd{Program: spawn.At(abs), Args: []string{"--source-stamp"}, Dir: c.Dir})
+	done, err := spawn.Run(spawn.Cmd{Program: spawn.At(abs), Args: []string{"--source-stamp"}, Dir: c.Dir, Recorder: c.Spawns})
 	if err != nil {
 		return "", fmt.Errorf("cannot verify: %v", err)
 	}

@@ -6,7 +6,6 @@ package gates
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/gate"
@@ -39,16 +38,16 @@ func checkGateFixtureCoverage(c *gate.Context) int {
 		if m.ManifestErr != nil {
 			return c.Refuse("cannot read the header of %s: %v", m.Path, m.ManifestErr)
 		}
-		fx, err := findFixture(c, dirs, m.Name)
+		fx, err := registry.FindFixture(dirFS{c}, dirs, m.Name)
 		if err != nil {
 			return c.RefuseErr(err)
 		}
-		if fx.half != "" {
+		if fx.Half != "" {
 			// assertion B: a half pair is a defect even beside # no-fixture:.
-			r.Add(gate.Finding{Class: "B", Path: fx.half, Msg: fmt.Sprintf("%s has a half fixture pair: %s/ is missing", m.Name, fx.missing)})
+			r.Add(gate.Finding{Class: "B", Path: fx.Half, Msg: fmt.Sprintf("%s has a half fixture pair: %s/ is missing", m.Name, fx.Missing)})
 			continue
 		}
-		if fx.pair != "" {
+		if fx.Pair != "" {
 			pairs++
 			continue
 		}
@@ -63,8 +62,8 @@ func checkGateFixtureCoverage(c *gate.Context) int {
 		plural(pairs, "member", "members"), valved, len(reg.Skipped())))
 }
 
-// fixtureDirs answers the tests dirs a member's pair may live in: the
-// consumer's GATE_SDK_TESTS_DIR, then each kit root's fixture tree.
+// fixtureDirs answers the tests dirs a member's pair may live in (the
+// registry's one resolution, which port-blockers' c2= column reads too).
 func fixtureDirs(c *gate.Context) ([]string, error) {
 	td, err := c.Knobs.Scalar("GATE_SDK_TESTS_DIR")
 	if err != nil {
@@ -74,52 +73,5 @@ func fixtureDirs(c *gate.Context) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	dirs := []string{strings.TrimRight(td, "/")}
-	for _, d := range kitTests {
-		if d != dirs[0] {
-			dirs = append(dirs, d)
-		}
-	}
-	return dirs, nil
-}
-
-type fixtureFind struct {
-	pair    string // the pair's dir when complete
-	half    string // the dir of a half pair
-	missing string // which case the half pair lacks
-}
-
-// findFixture looks for <dir>/<name>/{good,bad} in each tests dir. The
-// first complete pair answers; a <name>/ dir lacking a case anywhere is a
-// half pair.
-func findFixture(c *gate.Context, dirs []string, name string) (fixtureFind, error) {
-	var out fixtureFind
-	for _, d := range dirs {
-		base := registry.Join(d, name)
-		has := map[string]bool{}
-		for _, k := range []string{"good", "bad"} {
-			st, err := os.Stat(runPath(c, registry.Join(base, k)))
-			switch {
-			case err == nil:
-				has[k] = st.IsDir()
-			case os.IsNotExist(err) || isNotDir(err):
-			default:
-				return out, fmt.Errorf("cannot stat %s: %v", registry.Join(base, k), unwrapPath(err))
-			}
-		}
-		switch {
-		case has["good"] && has["bad"]:
-			if out.pair == "" {
-				out.pair = base
-			}
-		case has["good"] || has["bad"]:
-			out.half = base
-			out.missing = "good"
-			if has["good"] {
-				out.missing = "bad"
-			}
-			return out, nil
-		}
-	}
-	return out, nil
+	return registry.FixtureDirs(td, kitTests), nil
 }

@@ -195,7 +195,7 @@ func pathspecCorpus(c *gate.Context, pathspecs []string, exempt map[string]bool)
 // runGit runs git in the run directory and answers its stdout; a program
 // that could not start or exited non-zero is an error carrying its report.
 func runGit(c *gate.Context, args ...string) ([]byte, error) {
-	done, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: args, Dir: c.Dir, ExtraEnv: c.SpawnEnv})
+	done, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: args, Dir: c.Dir, ExtraEnv: c.SpawnEnv, Recorder: c.Spawns})
 	if err != nil {
 		return nil, err
 	}

@@ -235,7 +235,7 @@ func (a *identityActuals) author() string { return a.authorVal }
 // one (it would refuse to commit).
 func gitIdentEmail(c *gate.Context, which string) (string, error) {
 	unset, extra := identEnv(c)
-	done, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: []string{"var", which}, Dir: c.Dir, Env: c.ChildEnviron(), UnsetEnv: unset, ExtraEnv: extra})
+	done, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: []string{"var", which}, Dir: c.Dir, Env: c.ChildEnviron(), UnsetEnv: unset, ExtraEnv: extra, Recorder: c.Spawns})
 	if err != nil {
 		return "", err
 	}

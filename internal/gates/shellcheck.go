@@ -42,6 +42,7 @@ func checkShellcheck(c *gate.Context) int {
 		Args:     append([]string{"--norc", "-S", "warning", "-f", "gcc", "--"}, targets...),
 		Dir:      c.Dir,
 		ExtraEnv: []string{"SHELLCHECK_OPTS="},
+		Recorder: c.Spawns,
 	}
 	if path := c.Getenv("PATH"); path != "" {
 		cmd.ExtraEnv = append(cmd.ExtraEnv, "PATH="+path)

@@ -512,3 +512,58 @@ func LocalKnobs(ms []*Manifest) (map[string]LocalKnobDecl, error) {
 	}
 	return out, nil
 }
+
+// Disposition is a shell file's port disposition, read from its header
+// block: "no-port", "port-until:<slug>", or "owed". Fault names why a
+// declaration present in the header was not well formed ("" when none
+// was, or it was).
+type Disposition struct {
+	State string
+	Fault string
+}
+
+// ReadDisposition reads the # no-port: / # port-until: pair from the
+// header block alone (shebang, comment and blank lines), with the
+// directive grammar ParseHeader reads. Exactly one line of one field with
+// its payload is a disposition; an empty cause, a slug not led by
+// [a-z0-9-], a doubled field or both fields are faults, and every fault
+// reads owed.
+func ReadDisposition(content []byte) Disposition {
+	var noPort, until []string
+	for i, raw := range strings.Split(string(content), "\n") {
+		t := strings.TrimLeft(strings.TrimSuffix(raw, "\r"), " \t")
+		if t == "" || (i == 0 && strings.HasPrefix(t, "#!")) {
+			continue
+		}
+		if !strings.HasPrefix(t, "#") {
+			break
+		}
+		switch key, val, ok := directive(t); {
+		case ok && key == "no-port":
+			noPort = append(noPort, val)
+		case ok && key == "port-until":
+			until = append(until, val)
+		}
+	}
+	switch {
+	case len(noPort) == 0 && len(until) == 0:
+		return Disposition{State: "owed"}
+	case len(noPort) > 0 && len(until) > 0:
+		return Disposition{State: "owed", Fault: "both # no-port: and # port-until:"}
+	case len(noPort) > 1 || len(until) > 1:
+		return Disposition{State: "owed", Fault: "a doubled field"}
+	case len(noPort) == 1 && noPort[0] == "":
+		return Disposition{State: "owed", Fault: "# no-port: with an empty cause"}
+	case len(noPort) == 1:
+		return Disposition{State: "no-port"}
+	}
+	slug := until[0]
+	n := 0
+	for n < len(slug) && (slug[n] >= 'a' && slug[n] <= 'z' || slug[n] >= '0' && slug[n] <= '9' || slug[n] == '-') {
+		n++
+	}
+	if n == 0 {
+		return Disposition{State: "owed", Fault: "# port-until: naming no slug"}
+	}
+	return Disposition{State: "port-until:" + slug[:n]}
+}

@@ -81,3 +81,56 @@ func FixtureSuites(fsys FS, kitRoots []string, gatesDir string, kitTests []strin
 	}
 	return out, nil
 }
+
+// FixtureDirs answers the tests dirs a member's pair may live in: the
+// consumer's tests dir (GATE_SDK_TESTS_DIR), then each kit fixture tree
+// (KitTestsDirs). check-gate-fixture-coverage and port-blockers' c2=
+// column read this one resolution.
+func FixtureDirs(testsDir string, kitTests []string) []string {
+	dirs := []string{strings.TrimRight(testsDir, "/")}
+	for _, d := range kitTests {
+		if d != dirs[0] {
+			dirs = append(dirs, d)
+		}
+	}
+	return dirs
+}
+
+// Fixture is where a member's fixture pair was found.
+type Fixture struct {
+	Pair    string // the pair's dir when complete
+	Half    string // the dir of a half pair
+	Missing string // which case the half pair lacks
+}
+
+// FindFixture looks for <dir>/<name>/{good,bad} in each tests dir. The
+// first complete pair answers; a <name>/ dir lacking a case anywhere is a
+// half pair.
+func FindFixture(fsys FS, dirs []string, name string) (Fixture, error) {
+	var out Fixture
+	for _, d := range dirs {
+		base := Join(d, name)
+		has := map[string]bool{}
+		for _, k := range []string{"good", "bad"} {
+			ok, err := isDir(fsys, Join(base, k))
+			if err != nil {
+				return out, err
+			}
+			has[k] = ok
+		}
+		switch {
+		case has["good"] && has["bad"]:
+			if out.Pair == "" {
+				out.Pair = base
+			}
+		case has["good"] || has["bad"]:
+			out.Half = base
+			out.Missing = "good"
+			if has["good"] {
+				out.Missing = "bad"
+			}
+			return out, nil
+		}
+	}
+	return out, nil
+}

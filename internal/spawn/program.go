@@ -64,9 +64,19 @@ func Sh() Program { return Program{name: "sh", audience: Contributor} }
 // ref's binary from a clone of the kit-source repository.
 func Go() Program { return Program{name: "go", audience: Contributor} }
 
+// Dash, Busybox and Pwsh are the foreign shells --run-front-end-parity
+// runs the front ends under, each only when the host carries it.
+func Dash() Program { return Program{name: "dash", audience: Contributor} }
+
+// Busybox is busybox, started as `busybox sh` by the front-end parity arm.
+func Busybox() Program { return Program{name: "busybox", audience: Contributor} }
+
+// Pwsh is PowerShell 7, which runs the PowerShell twins in the parity arm.
+func Pwsh() Program { return Program{name: "pwsh", audience: Contributor} }
+
 // Roster answers every static member, in a fixed order.
 func Roster() []Program {
-	return []Program{Git(), Shellcheck(), Bash(), Sh(), Go()}
+	return []Program{Git(), Shellcheck(), Bash(), Sh(), Go(), Dash(), Busybox(), Pwsh()}
 }
 
 // ByName answers the static member called name.

@@ -162,3 +162,24 @@ func lookPathIn(name string, env LookupEnv) (string, bool) {
 	}
 	return "", false
 }
+
+// Where answers the file a bare name resolves to on PATH (POSIX search;
+// on Windows through Candidates), for a caller that must place a link to
+// the very program a spawn of that name would start.
+func Where(name string, env LookupEnv) (string, bool) {
+	if env == nil {
+		env = os.LookupEnv
+	}
+	if name == "" || pathCarrying(name) {
+		return "", false
+	}
+	if runtime.GOOS == "windows" {
+		path, _ := env("PATH")
+		pathext, _ := env("PATHEXT")
+		if c := Candidates(name, path, pathext, isFile); len(c) > 0 {
+			return c[0], true
+		}
+		return "", false
+	}
+	return lookPathIn(name, env)
+}

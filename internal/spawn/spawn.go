@@ -251,7 +251,13 @@ type Streamed struct {
 	stdout []byte
 	stderr []byte
 	st     status
+	err    error
 }
+
+// StartErr answers the start failure a 127 or 126 was folded from, nil
+// when the program ran: a caller that must tell "could not start" from
+// "ran and said 127" reads it.
+func (s *Streamed) StartErr() error { return s.err }
 
 // Stdout is ungated: the caller grades by Code or by a framing count an
 // empty capture cannot satisfy.
@@ -271,7 +277,7 @@ func RunStreamed(cmd Cmd, body []byte) *Streamed {
 	var out, errb bytes.Buffer
 	st, err := start(cmd, bytes.NewReader(body), &out, &errb)
 	if err != nil {
-		return &Streamed{stderr: []byte(err.Error() + "\n"), st: status{code: startFailureCode(err)}}
+		return &Streamed{stderr: []byte(err.Error() + "\n"), st: status{code: startFailureCode(err)}, err: err}
 	}
 	return &Streamed{stdout: out.Bytes(), stderr: errb.Bytes(), st: st}
 }

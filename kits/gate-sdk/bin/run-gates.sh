@@ -52,6 +52,16 @@ _rg_decline() {
 }
 _RG_FIRST="${1-}"
 
+# Everything above is POSIX sh; everything below is bash. Started as
+# `sh run-gates.sh` (dash, busybox), the stub hands itself to bash before
+# reading a bash word, so every shell gives one answer.
+# assertion L: under another sh, re-run under bash, or decline naming bash.
+if [ -z "${BASH_VERSION-}" ]; then
+	command -v bash >/dev/null 2>&1 ||
+		_rg_decline "$_RG_ENVELOPE_BIN" "bash is not on PATH; run-gates.sh is a bash script, so install bash or run the gates binary directly"
+	exec bash "$0" "$@"
+fi
+
 # Anchor the working directory physically before deriving anything from it.
 CDPATH='' cd -- "$(pwd -P 2>/dev/null)" 2>/dev/null || true
 
