@@ -2,6 +2,7 @@ package gates
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -314,11 +315,37 @@ func TestTemplateCopyParityRefuses(t *testing.T) {
 		t.Errorf("no kit root: exit %d", run.Code)
 	}
 	// No operand outside a repository: git cannot answer the toplevel.
-	t.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(dir))
-	if run := execWithKits(checkTemplateCopyParity, "check-template-copy-parity", dir, tree, gatetest.Knobs{}, []string{"kit"}, nil); run.Code != 2 || !strings.Contains(run.Stderr, "not inside a git repository") {
-		t.Errorf("outside a repository: exit %d %s", run.Code, run.Stderr)
+	var out, errb strings.Builder
+	c := &gate.Context{Name: "check-template-copy-parity", Dir: dir, GatesDir: "scripts", KitRoots: []string{"kit"},
+		SpawnEnv: []string{"GIT_CEILING_DIRECTORIES=" + filepath.Dir(dir), "GIT_DIR=", "GIT_WORK_TREE="},
+		Env:      func(string) (string, bool) { return "", false }, Knobs: gatetest.Knobs{}, Tree: tree, Out: &out, Err: &errb}
+	if code := checkTemplateCopyParity(c); code != 2 || !strings.Contains(errb.String(), "not inside a git repository") || out.Len() != 0 {
+		t.Errorf("outside a repository: exit %d %s", code, errb.String())
 	}
 	if run := execWithKits(checkTemplateCopyParity, "check-template-copy-parity", dir, tree, gatetest.Knobs{}, []string{"kit"}, []string{"a", "b"}); run.Code != 2 {
 		t.Errorf("two operands: exit %d", run.Code)
+	}
+}
+
+// With no operand the scan root is the repository, reached through the
+// kit roots and gates dir the session spells relative to the run
+// directory: a run from a subdirectory still finds the pair, where a
+// cwd-anchored join would see no kit and pass vacuously.
+func TestTemplateCopyParityFromSubdirectory(t *testing.T) {
+	dir, tree := writeTree(t, map[string]string{
+		"kit/templates/check-foo.sh": copyTemplate,
+		"scripts/check-foo.sh":       copyTemplate + "local_extra\n",
+		"sub/deeper/keep":            "",
+	})
+	cmd := exec.Command("git", "init", "-q")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	var out, errb strings.Builder
+	c := &gate.Context{Name: "check-template-copy-parity", Dir: filepath.Join(dir, "sub", "deeper"), GatesDir: "../../scripts", KitRoots: []string{"../../kit"},
+		Env: func(string) (string, bool) { return "", false }, Knobs: gatetest.Knobs{}, Tree: tree, Out: &out, Err: &errb}
+	if code := checkTemplateCopyParity(c); code != 1 || !strings.Contains(out.String(), "adds lib:local_extra") {
+		t.Fatalf("from a subdirectory: exit %d\n%s%s", code, out.String(), errb.String())
 	}
 }

@@ -11,30 +11,18 @@ import (
 
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/registry"
-	"github.com/gate-sdk/gates/internal/walk"
 )
 
 func checkTemplateCopyParity(c *gate.Context) int {
 	if len(c.Args) > 1 {
 		return c.Refuse("usage: %s [root]", c.Name)
 	}
+	// With no operand the scan root is the repository: the session spells
+	// the kit roots and the gates dir from the toplevel, relative to the
+	// run directory, so a run from a subdirectory still reaches them.
 	root := ""
 	if len(c.Args) == 1 {
 		root = c.Args[0]
-	} else {
-		// The default scan root is the toplevel, whatever subdirectory the
-		// gate runs from.
-		top, ok, err := walk.ToplevelOpt(c.Dir, c.ChildEnviron())
-		if err != nil {
-			return c.RefuseErr(err)
-		}
-		if !ok {
-			return c.Refuse("%s: not inside a git repository, and no scan root was given", c.Dir)
-		}
-		root = top
-		if rel, ok := walk.RelUnder(c.Dir, top); ok {
-			root = rel
-		}
 	}
 	roots, err := kitSweep(c, root)
 	if err != nil {

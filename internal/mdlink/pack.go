@@ -80,6 +80,7 @@ var scheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
 // payload path: a URL, a root-absolute or anchor-only target, or one
 // escaping the payload root.
 func Lands(dir, target string) (string, bool) {
+	// path-dialect-exempt: a link target is a URL path, always '/'-spelled; a leading '/' is the site root, never a filesystem location
 	if scheme.MatchString(target) || strings.HasPrefix(target, "/") {
 		return "", false
 	}
