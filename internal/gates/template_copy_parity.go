@@ -14,19 +14,16 @@ import (
 )
 
 func checkTemplateCopyParity(c *gate.Context) int {
-	if len(c.Args) > 1 {
-		return c.Refuse("usage: %s [root]", c.Name)
-	}
 	// With no operand the scan root is the repository: the session spells
 	// the kit roots and the gates dir from the toplevel, relative to the
 	// run directory, so a run from a subdirectory still reaches them.
+	roots, code, ok := rootSweep(c)
+	if !ok {
+		return code
+	}
 	root := ""
 	if len(c.Args) == 1 {
 		root = c.Args[0]
-	}
-	roots, err := kitSweep(c, root)
-	if err != nil {
-		return c.RefuseErr(err)
 	}
 	gatesDir := registry.Join(root, c.GatesDir)
 	r := c.NewReport(map[string]string{
@@ -37,17 +34,9 @@ func checkTemplateCopyParity(c *gate.Context) int {
 	})
 	pairs, unpaired := 0, 0
 	for _, kit := range roots {
-		tdir := registry.Join(kit, "templates")
-		present, err := isDirAt(c, tdir)
+		tdir, ents, err := kitTemplates(c, kit)
 		if err != nil {
 			return c.RefuseErr(err)
-		}
-		if !present {
-			continue
-		}
-		ents, err := runFS{c}.ReadDir(tdir)
-		if err != nil {
-			return c.Refuse("cannot read %s: %v", tdir, unwrapPath(err))
 		}
 		for _, e := range ents {
 			name := e.Name()

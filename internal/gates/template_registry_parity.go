@@ -5,6 +5,7 @@ package gates
 
 import (
 	"fmt"
+	"io/fs"
 	"path"
 	"sort"
 	"strings"
@@ -20,6 +21,21 @@ import (
 // .list registry into the binary, so the table is empty; the rule takes
 // it as a parameter so the widening is exercised by the unit tests.
 var nativeRegistries = map[string]map[string][]string{}
+
+// kitTemplates answers a kit root's templates dir and its entries: none
+// when the kit has no templates/, a refusal when it cannot be read.
+func kitTemplates(c *gate.Context, kit string) (string, []fs.DirEntry, error) {
+	tdir := registry.Join(kit, "templates")
+	present, err := isDirAt(c, tdir)
+	if err != nil || !present {
+		return tdir, nil, err
+	}
+	ents, err := runFS{c}.ReadDir(tdir)
+	if err != nil {
+		return tdir, nil, fmt.Errorf("cannot read %s: %v", tdir, unwrapPath(err))
+	}
+	return tdir, ents, nil
+}
 
 func checkTemplateRegistryParity(c *gate.Context) int {
 	return templateRegistryParity(c, nativeRegistries)
@@ -42,22 +58,15 @@ func templateRegistryParity(c *gate.Context, native map[string]map[string][]stri
 	registries, skipped := 0, 0
 	for _, kit := range roots {
 		leaf := path.Base(kit)
-		tdir := registry.Join(kit, "templates")
 		reached := map[string]bool{}
-		present, err := isDirAt(c, tdir)
+		tdir, ents, err := kitTemplates(c, kit)
 		if err != nil {
 			return c.RefuseErr(err)
 		}
 		var lists []string
-		if present {
-			ents, err := runFS{c}.ReadDir(tdir)
-			if err != nil {
-				return c.Refuse("cannot read %s: %v", tdir, unwrapPath(err))
-			}
-			for _, e := range ents {
-				if !e.IsDir() && strings.HasSuffix(e.Name(), ".list") {
-					lists = append(lists, e.Name())
-				}
+		for _, e := range ents {
+			if !e.IsDir() && strings.HasSuffix(e.Name(), ".list") {
+				lists = append(lists, e.Name())
 			}
 		}
 		for _, file := range lists {
