@@ -349,3 +349,20 @@ func TestTemplateCopyParityFromSubdirectory(t *testing.T) {
 		t.Fatalf("from a subdirectory: exit %d\n%s%s", code, out.String(), errb.String())
 	}
 }
+
+// FuzzScanSurface holds the lexical shell scanner to never panicking and
+// to answering only namespaced tokens.
+func FuzzScanSurface(f *testing.F) {
+	f.Add(copyTemplate)
+	f.Add("case $x in\n(a|b)\n c_d ;;\nesac\n")
+	f.Add("f() { case \"$1\" in *) g_h;; esac; }\n# copy-divergence:\n")
+	f.Fuzz(func(t *testing.T, doc string) {
+		s := scanSurface([]byte(doc))
+		for tok := range s.tokens {
+			class, name, ok := strings.Cut(tok, ":")
+			if !ok || name == "" || !map[string]bool{"func": true, "case": true, "lib": true, "knob": true}[class] {
+				t.Fatalf("token %q is not a namespaced surface token", tok)
+			}
+		}
+	})
+}
