@@ -53,10 +53,10 @@ func checkKitRootsDialect(c *gate.Context) int {
 	}
 	flat := walk.Child(c.Scratch, "flat")
 	nested := walk.Child(c.Scratch, "nested")
-	if err := vendorTree(src, flat, "", c.GatesDir); err != nil {
+	if err := vendorTree(c, src, flat, ""); err != nil {
 		return c.RefuseErr(err)
 	}
-	if err := vendorTree(src, nested, dialectSubdir, c.GatesDir); err != nil {
+	if err := vendorTree(c, src, nested, dialectSubdir); err != nil {
 		return c.RefuseErr(err)
 	}
 	layouts := []struct {
@@ -114,9 +114,9 @@ func checkKitRootsDialect(c *gate.Context) int {
 
 // vendorTree copies src into dest, with every top-level entry but the
 // gates dir under sub when sub is not empty.
-func vendorTree(src, dest, sub, gatesDir string) error {
-	top := strings.SplitN(strings.Trim(gatesDir, "/"), "/", 2)[0]
-	return walk.Walk(src, walk.Options{}, func(rel string, d fs.DirEntry) error {
+func vendorTree(c *gate.Context, src, dest, sub string) error {
+	top := strings.SplitN(strings.Trim(c.GatesDir, "/"), "/", 2)[0]
+	return walk.Walk(src, walk.Options{Recorder: c.Recorder}, func(rel string, d fs.DirEntry) error {
 		to := rel
 		if sub != "" && strings.SplitN(rel, "/", 2)[0] != top {
 			to = sub + "/" + rel
