@@ -20,6 +20,8 @@ var publisherOnly = map[string]bool{
 	"check-harness-literal":   true,
 	"check-gate-binary-fresh": true,
 	"check-crate-arms":        true,
+	"check-packed-links":      true,
+	"check-kit-roots-dialect": true,
 }
 
 // All answers every in-process gate, sorted by name, each with its owner.

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gate-sdk/gates/internal/mdlink"
 	"github.com/gate-sdk/gates/internal/spawn"
 	"github.com/gate-sdk/gates/internal/walk"
 )
@@ -125,9 +126,13 @@ func Pack(in PackInput) error {
 	if err := os.MkdirAll(dest, 0o755); err != nil {
 		return err
 	}
+	leaves := mdlink.Leaves(in.Roots)
 	for i, root := range in.Roots {
 		leaf := path.Base(root)
 		if err := packTracked(in.Top, root, walk.Child(dest, leaf), in.Withhold); err != nil {
+			return err
+		}
+		if err := rewriteReadme(walk.Child(dest, leaf), in.SpecBase, leaf, leaves); err != nil {
 			return err
 		}
 		if i == 0 && in.Fixtures != "" {
@@ -198,6 +203,27 @@ func Pack(in PackInput) error {
 	}
 	fmt.Fprintf(in.Stdout, " into %s (sha256 %s)\n", in.Out, d)
 	return nil
+}
+
+// rewriteReadme points the extracted README's SPEC.md links at the
+// published base; the tracked README is never touched.
+func rewriteReadme(kitDir, base, leaf string, leaves []string) error {
+	if base == "" {
+		return nil
+	}
+	p := walk.Child(kitDir, "README.md")
+	doc, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	out, err := mdlink.RewriteSpecLinks(doc, base, leaf, leaves)
+	if err != nil {
+		return fmt.Errorf("%s/README.md: %v", leaf, err)
+	}
+	return os.WriteFile(p, out, 0o644)
 }
 
 func gitOut(dir string, args ...string) (string, error) {

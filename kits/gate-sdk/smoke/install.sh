@@ -49,6 +49,8 @@ check-readme-roster
 check-root-tiering
 check-test-hermetic
 check-smoke-entry-guard
+check-template-copy-parity
+check-template-registry-parity
 check-tree-terms
 # unregistered: check-kit-registration — on-surface: the consumer's README is theirs to write, and a scratch consumer has none
 # unregistered: check-workflow-tiering — on-surface: the consumer's workflow directory is theirs to create

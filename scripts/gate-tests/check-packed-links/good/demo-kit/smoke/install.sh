@@ -1,0 +1,2 @@
+#!/bin/sh
+: "${SMOKE_KIT_ROOT:?run via --run-consumer-smoke}"
