@@ -87,6 +87,9 @@ func templateFault(t string) string {
 			}
 			break
 		}
+		if close < 0 {
+			return "carries a '{' no placeholder closes"
+		}
 		if close < open {
 			return "carries a '}' no placeholder opened"
 		}

@@ -163,7 +163,8 @@ func pathChar(b byte) bool {
 }
 
 // containsPathWord reports whether s holds w with no path character on either
-// side (left only, for a word ending in '/': what follows it is the name).
+// side (left only, for a word ending in '/': what follows it is the name;
+// trailing dots count as punctuation).
 func containsPathWord(s, w string) bool {
 	for i := 0; ; {
 		j := strings.Index(s[i:], w)
@@ -173,6 +174,11 @@ func containsPathWord(s, w string) bool {
 		at := i + j
 		end := at + len(w)
 		left := at == 0 || !pathChar(s[at-1])
+		// A sentence's closing dots end the word; a dot before more of a
+		// name (foo.list.bak) does not.
+		for end < len(s) && s[end] == '.' {
+			end++
+		}
 		right := strings.HasSuffix(w, "/") || end == len(s) || !pathChar(s[end])
 		if left && right {
 			return true
