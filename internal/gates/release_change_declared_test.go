@@ -112,6 +112,8 @@ func TestReleaseChangeRemovedTool(t *testing.T) {
 	decl := surfaceHead + "\n## Behavior changes\n\n- **" + releaseKit + "/bin/old-tool.sh** is gone; run `gates --run`.\n"
 	writeFiles(t, dir, map[string]string{".workflow/release-declarations.md": decl})
 	wantRun(t, changeRun(dir), 1, "class R")
+	// Named as an operand, the surface is read as the file it is.
+	wantRun(t, changeRun(dir, ".workflow/release-declarations.md"), 0, "1 kit tools removed")
 	git(t, dir, "add", surface)
 	wantRun(t, changeRun(dir), 0, "base v1.0.0:", "1 kit tools removed")
 
