@@ -316,3 +316,25 @@ func TestClaimedTemplatesAreInitsReads(t *testing.T) {
 		t.Errorf("claimed set %v", got)
 	}
 }
+
+// TestReleaseChangeRootSpellings: a kit root and the workflow dir spelled
+// with a leading ./ or a trailing / read the same verdict.
+func TestReleaseChangeRootSpellings(t *testing.T) {
+	dir := releaseRepo(t)
+	git(t, dir, "rm", "-q", releaseKit+"/bin/old-tool.sh")
+	tpl := releaseKit + "/templates/msg-patterns.list"
+	writeFiles(t, dir, map[string]string{tpl: seedPatterns + "todo-marker\n"})
+	git(t, dir, "add", "-A")
+	var first string
+	for _, sp := range []struct{ root, wf string }{{releaseKit, ".workflow"}, {"./" + releaseKit + "/", "./.workflow/"}, {releaseKit + "/", ".workflow/"}} {
+		k := releaseKnobs()
+		k["GATE_SDK_WORKFLOW_DIR"] = sp.wf
+		r := runRelease(checkReleaseChangeDeclared, "check-release-change-declared", dir, []string{sp.root}, k)
+		wantRun(t, r, 1, "class R", "class T")
+		if first == "" {
+			first = r.Stdout
+		} else if r.Stdout != first {
+			t.Errorf("%+v read\n%s\nnot\n%s", sp, r.Stdout, first)
+		}
+	}
+}
