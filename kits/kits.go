@@ -227,3 +227,24 @@ func Vendorable() []string {
 	})
 	return out
 }
+
+// The core kit's templates `gates init` writes a consumer file from, each
+// kit-relative. init (internal/payload, the --harness wiring) reads them by
+// these names, and check-release-change-declared takes its claimed set from
+// SeedTemplates, so the set the gate holds is the one init reads and never
+// a second list.
+const (
+	// SeedPatterns becomes the consumer's commit-pattern list.
+	SeedPatterns = "templates/msg-patterns.list"
+	// SeedWorkflow becomes the consumer's CI workflow.
+	SeedWorkflow = "templates/gates-workflow.yml"
+	// SeedClaudeSettings is merged into .claude/settings.json by
+	// `gates init --harness claude`.
+	SeedClaudeSettings = "templates/claude-settings.json"
+)
+
+// SeedTemplates answers every core-kit template init claims, in the order
+// init reads them.
+func SeedTemplates() []string {
+	return []string{SeedPatterns, SeedWorkflow, SeedClaudeSettings}
+}

@@ -14,7 +14,7 @@ import (
 // harnessSettings names, per harness, the settings file `gates init
 // --harness` merges into and the kit template it merges.
 var harnessSettings = map[string]struct{ file, template string }{
-	"claude": {file: ".claude/settings.json", template: "templates/claude-settings.json"},
+	"claude": {file: ".claude/settings.json", template: kits.SeedClaudeSettings},
 }
 
 // splitHarness takes `--harness <name>` (or `--harness=<name>`) out of

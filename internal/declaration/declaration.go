@@ -177,7 +177,7 @@ func SectionTokens(doc string, names []string, rule Rule) Verdict {
 			body = append(body, t)
 		}
 	}
-	if len(body) == 1 && strings.TrimRight(body[0], ".") == "None" {
+	if len(body) == 1 && isNone(body[0]) {
 		return Verdict{Kind: ExplicitNone}
 	}
 	var toks []string
@@ -196,6 +196,15 @@ func SectionTokens(doc string, names []string, rule Rule) Verdict {
 		return Verdict{Kind: Unparsed, Offending: bad}
 	}
 	return Verdict{Kind: Tokens, Tokens: toks}
+}
+
+// isNone reports whether a section's one body line is the resolved empty
+// set: "None", bare or as the one bullet, a closing dot allowed.
+func isNone(l string) bool {
+	if rest, ok := marker(l); ok {
+		l = strings.TrimSpace(rest)
+	}
+	return strings.TrimSuffix(l, ".") == "None"
 }
 
 // SurfaceSet applies the surface reading: Absent, None and a container

@@ -32,6 +32,34 @@ func TestSectionTokensArms(t *testing.T) {
 	}
 }
 
+// TestEquivalentSpellings: the same declaration spelled with '*' or '-'
+// bullets, CRLF or LF endings, a closed ATX heading or another case, and
+// None bare or bulleted, reads one verdict.
+func TestEquivalentSpellings(t *testing.T) {
+	groups := [][]string{
+		{
+			"## New and tightened gates\n\n- `check-a` — new\n- `check-b`\n",
+			"## New and tightened gates\r\n\r\n* `check-a` — new\r\n* `check-b`\r\n",
+			"## new and tightened gates ##\n- `check-a` — new\n\n- `check-b`\n",
+			"## New and tightened gates\n- `check-a`\n## Other\n## New and tightened gates\n- `check-b`\n",
+		},
+		{
+			"## New and tightened gates\n\nNone\n",
+			"## New and tightened gates\n\nNone.\n",
+			"## New and tightened gates\n\n- None\n",
+			"## New and tightened gates\r\n* None.\r\n",
+		},
+	}
+	for _, g := range groups {
+		first := SectionTokens(g[0], []string{gates}, GateName)
+		for _, doc := range g[1:] {
+			if v := SectionTokens(doc, []string{gates}, GateName); v.Kind != first.Kind || !reflect.DeepEqual(v.Tokens, first.Tokens) {
+				t.Errorf("%q read %+v, %q read %+v", g[0], first, doc, v)
+			}
+		}
+	}
+}
+
 func TestTokenRules(t *testing.T) {
 	for _, tc := range []struct {
 		bullet string

@@ -16,12 +16,14 @@ const kitOwner = "gate-sdk"
 // descriptors live in the publisher's own gates dir, so --list shows the
 // owner sentinel for them.
 var publisherOnly = map[string]bool{
-	"check-action-step-order": true,
-	"check-harness-literal":   true,
-	"check-gate-binary-fresh": true,
-	"check-crate-arms":        true,
-	"check-packed-links":      true,
-	"check-kit-roots-dialect": true,
+	"check-action-step-order":       true,
+	"check-harness-literal":         true,
+	"check-gate-binary-fresh":       true,
+	"check-crate-arms":              true,
+	"check-packed-links":            true,
+	"check-kit-roots-dialect":       true,
+	"check-release-change-declared": true,
+	"check-release-assets":          true,
 }
 
 // All answers every in-process gate, sorted by name, each with its owner.
@@ -47,6 +49,7 @@ func buildTable() []gate.Def {
 	defs = append(defs, metaGates()...)
 	defs = append(defs, seamGates()...)
 	defs = append(defs, kitSurfaceGates()...)
+	defs = append(defs, releaseGates()...)
 	for i := range defs {
 		if !publisherOnly[defs[i].Name] && defs[i].Owner == "" {
 			defs[i].Owner = kitOwner

@@ -234,21 +234,22 @@ func Withheld(rel string, members []string) bool {
 	return false
 }
 
-// template answers a kit template's bytes from the embedded kit.
+// template answers a kit template's bytes from the embedded kit, name
+// kit-relative (one of kits.SeedTemplates).
 func template(files []kits.File, name string) ([]byte, error) {
 	for _, f := range files {
-		if f.Path == "templates/"+name {
+		if f.Path == name {
 			return f.Data, nil
 		}
 	}
-	return nil, fmt.Errorf("this binary's kit carries no templates/%s", name)
+	return nil, fmt.Errorf("this binary's kit carries no %s", name)
 }
 
 // seedConsumer plans the consumer configuration: the pattern list, the
 // root allowlist, the knob file naming the kit set, the CI workflow, the
 // ignore lines and the registry (decided after the probes).
 func seedConsumer(p *Plan, w *InitWorld, files []kits.File) error {
-	patterns, err := template(files, "msg-patterns.list")
+	patterns, err := template(files, kits.SeedPatterns)
 	if err != nil {
 		return err
 	}
@@ -258,7 +259,7 @@ func seedConsumer(p *Plan, w *InitWorld, files []kits.File) error {
 	}
 	p.Add(patternFile, patterns, false, true)
 
-	wf, err := template(files, "gates-workflow.yml")
+	wf, err := template(files, kits.SeedWorkflow)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,40 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestReleaseChangeDeclaredOverThePublisher drives check-release-change-declared
+// over a copy of this repository: dormant with no tag; once the copy is
+// tagged, deleting a kit bin/ tool is red naming it, and a staged bullet on
+// .workflow/release-declarations.md greens it. A deletion-only commit
+// selects no pre-commit member (the hook's staged set leaves deletions out),
+// so the battery is where an undeclared removal reds.
+func TestReleaseChangeDeclaredOverThePublisher(t *testing.T) {
+	s := publisherClone(t)
+	gate := func() (int, string) { return s.run(nil, binPath, "check-release-change-declared") }
+	if code, out := gate(); code != 0 || !strings.Contains(out, "dormant") {
+		t.Fatalf("untagged: exit %d\n%s", code, out)
+	}
+	s.git("tag", "v0.1.0")
+	if code, out := gate(); code != 0 || !strings.Contains(out, "base v0.1.0: 0 changed paths") {
+		t.Fatalf("tagged, unchanged: exit %d\n%s", code, out)
+	}
+	tool := "kits/gate-sdk/bin/run-fixture-suites.sh"
+	s.git("rm", "-q", tool)
+	code, out := gate()
+	if code != 1 || !strings.Contains(out, tool+": a kit tool removed since v0.1.0 (class R)") {
+		t.Fatalf("an undeclared removal: exit %d\n%s", code, out)
+	}
+	if code, out := s.run(nil, binPath, "--git-hook", "pre-commit"); code != 0 {
+		t.Fatalf("a deletion-only index selects no member: exit %d\n%s", code, out)
+	}
+	surface := ".workflow/release-declarations.md"
+	body := s.git("show", ":"+surface)
+	s.write(surface, body+"\n## Behavior changes\n\n- **"+tool+"** is removed; run each suite with `gates --run-gate-tests`.\n", 0o644)
+	s.git("add", surface)
+	if code, out := gate(); code != 0 || !strings.Contains(out, "1 kit tools removed") {
+		t.Fatalf("a declared removal: exit %d\n%s", code, out)
+	}
+}
