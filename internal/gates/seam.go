@@ -88,6 +88,10 @@ func (s *seam) dispatchNames() []string {
 	return out
 }
 
+// goModFile is the module file the Go toolchain looks for at a module's
+// root; GATE_SDK_NATIVE_CRATE says where the module is, never its name.
+const goModFile = "go.mod" // consumer-value-exempt: the Go toolchain fixes this file name; no consumer can rename it
+
 // crateDir answers GATE_SDK_NATIVE_CRATE as the process can open it.
 func crateDir(c *gate.Context) (string, string, error) {
 	crate, err := c.Knobs.Scalar("GATE_SDK_NATIVE_CRATE")
@@ -111,7 +115,7 @@ func publishing(c *gate.Context) (bool, error) {
 		// snapshot can see.
 		return false, nil
 	}
-	_, tracked := c.Tree.Mode(treePath(c, registry.Join(crate, "go.mod")))
+	_, tracked := c.Tree.Mode(treePath(c, registry.Join(crate, goModFile)))
 	return tracked, nil
 }
 
