@@ -118,6 +118,13 @@ func (f *File) Declares() []string {
 // sibling file of its package (or the universe) must supply.
 func (f *File) Leans() []string {
 	seen := map[string]bool{}
+	for _, im := range f.ast.Imports {
+		if im.Name != nil {
+			seen[im.Name.Name] = true
+		} else if ip, err := strconv.Unquote(im.Path.Value); err == nil {
+			seen[path.Base(ip)] = true
+		}
+	}
 	var out []string
 	for _, id := range f.ast.Unresolved {
 		if !seen[id.Name] {
@@ -133,6 +140,7 @@ type Package struct {
 	Path   string // import path
 	Name   string // package clause name
 	consts map[string]constRef
+	types  map[string]bool
 }
 
 type constRef struct {
@@ -144,7 +152,7 @@ type constRef struct {
 // NewPackage groups parsed files of one import path. Files of another
 // package clause (an external test package) are left out.
 func NewPackage(importPath string, files []*File) *Package {
-	p := &Package{Path: importPath, consts: map[string]constRef{}}
+	p := &Package{Path: importPath, consts: map[string]constRef{}, types: map[string]bool{}}
 	for _, f := range files {
 		if p.Name == "" {
 			p.Name = f.Package
@@ -154,6 +162,11 @@ func NewPackage(importPath string, files []*File) *Package {
 		}
 		for _, d := range f.ast.Decls {
 			g, ok := d.(*ast.GenDecl)
+			if ok && g.Tok == token.TYPE {
+				for _, s := range g.Specs {
+					p.types[s.(*ast.TypeSpec).Name.Name] = true
+				}
+			}
 			if !ok || g.Tok != token.CONST {
 				continue
 			}
@@ -204,7 +217,7 @@ func Literals(f *File, pkg *Package, resolve Resolver) ([]Literal, error) {
 			}
 			return false
 		case ast.Expr:
-			if bareRef(n) {
+			if ev.bareRef(f, n) {
 				return true
 			}
 			v, ok, err := ev.eval(f, n)
@@ -225,13 +238,13 @@ func Literals(f *File, pkg *Package, resolve Resolver) ([]Literal, error) {
 
 // bareRef reports an expression that only names a constant (through any
 // parentheses or conversions): its value was judged where it was spelled.
-func bareRef(e ast.Expr) bool {
+func (ev *evaluator) bareRef(f *File, e ast.Expr) bool {
 	for {
 		switch x := e.(type) {
 		case *ast.ParenExpr:
 			e = x.X
 		case *ast.CallExpr:
-			if len(x.Args) != 1 || !conversionLike(x.Fun) {
+			if len(x.Args) != 1 || !ev.conversion(f, x.Fun) {
 				return false
 			}
 			e = x.Args[0]
@@ -246,21 +259,29 @@ func bareRef(e ast.Expr) bool {
 	}
 }
 
-// conversionLike reports a call head that may be a type conversion in a
-// constant expression: any name but the builtins that fold to a number.
-func conversionLike(fun ast.Expr) bool {
-	switch f := fun.(type) {
+// conversion reports a call head naming a type, so the call is a
+// conversion that keeps a constant's value: string, a type the file or its
+// package declares, or a type of a first-party package. A function, a
+// builtin or a name it cannot place is no conversion.
+func (ev *evaluator) conversion(f *File, fun ast.Expr) bool {
+	switch x := fun.(type) {
+	case *ast.ParenExpr:
+		return ev.conversion(f, x.X)
 	case *ast.Ident:
-		switch f.Name {
-		case "len", "cap", "real", "imag", "complex", "min", "max":
+		if x.Obj != nil {
+			return x.Obj.Kind == ast.Typ
+		}
+		if ev.pkg != nil && ev.pkg.types[x.Name] {
+			return true
+		}
+		return x.Name == "string"
+	case *ast.SelectorExpr:
+		id, ok := x.X.(*ast.Ident)
+		if !ok || id.Obj != nil {
 			return false
 		}
-		return true
-	case *ast.SelectorExpr:
-		_, ok := f.X.(*ast.Ident)
-		return ok
-	case *ast.ParenExpr:
-		return conversionLike(f.X)
+		p, err := ev.importNamed(f, id.Name)
+		return err == nil && p != nil && p.types[x.Sel.Name]
 	}
 	return false
 }
@@ -309,7 +330,7 @@ func (ev *evaluator) value(f *File, e ast.Expr) (constant.Value, error) {
 		}
 		return constant.BinaryOp(a, token.ADD, b), nil
 	case *ast.CallExpr:
-		if len(x.Args) != 1 || x.Ellipsis.IsValid() || !conversionLike(x.Fun) {
+		if len(x.Args) != 1 || x.Ellipsis.IsValid() || !ev.conversion(f, x.Fun) {
 			return nil, nil
 		}
 		v, err := ev.value(f, x.Args[0])
