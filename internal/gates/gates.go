@@ -12,10 +12,11 @@ const kitOwner = "gate-sdk"
 // descriptors live in the publisher's own gates dir, so --list shows the
 // owner sentinel for them.
 var publisherOnly = map[string]bool{
-	"check-action-step-order": true,
-	"check-harness-literal":   true,
-	"check-gate-binary-fresh": true,
-	"check-crate-arms":        true,
+	"check-action-step-order":      true,
+	"check-harness-literal":        true,
+	"check-gate-binary-fresh":      true,
+	"check-crate-arms":             true,
+	"check-consumer-value-literal": true,
 }
 
 // All answers every in-process gate, sorted by name, each with its owner.
