@@ -121,7 +121,7 @@ func shellCorpus(c *gate.Context) ([]shellFile, error) {
 		if strings.HasSuffix(p, ".test.sh") {
 			dir, _ := splitDir(p)
 			parent, base := splitDir(dir)
-			if base != "gate-tests" && dir != testsDir {
+			if base != registry.FixtureDirName && dir != testsDir {
 				continue
 			}
 			if parent != "" && prune.PathPruned(parent+"/x") {
