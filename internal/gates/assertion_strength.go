@@ -137,6 +137,7 @@ func checkAssertionStrength(c *gate.Context) int {
 		}
 	}
 	return r.Done(fmt.Sprintf("%s read; %s in reach of %s with an exit contract; %d exempt",
+		// consumer-value-exempt: the English plural on the clean line; it names no directory, though scripts/ is one
 		plural(scripts, "script", "scripts"), plural(guards, "truthiness guard", "truthiness guards"), plural(callees, "callee", "callees"), exempt))
 }
 

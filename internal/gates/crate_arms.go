@@ -34,7 +34,7 @@ func checkCrateArms(c *gate.Context) int {
 		return c.RefuseErr(err)
 	}
 	// assertion A: no module, no corpus — clean, naming the absent module.
-	if st, err := os.Stat(walk.Child(abs, "go.mod")); err != nil || st.IsDir() {
+	if st, err := os.Stat(walk.Child(abs, goModFile)); err != nil || st.IsDir() {
 		return c.NewReport(nil).Done(fmt.Sprintf("no Go module at %s, so no arm to run", crate))
 	}
 	env := armEnv(c)

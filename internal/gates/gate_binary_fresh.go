@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/repo"
 	"github.com/gate-sdk/gates/internal/spawn"
 )
@@ -58,7 +59,7 @@ func checkGateBinaryFresh(c *gate.Context) int {
 		if err != nil {
 			return c.RefuseErr(err)
 		}
-		if _, err := os.Stat(runPath(c, crate+"/go.mod")); err != nil {
+		if _, err := os.Stat(runPath(c, registry.Join(crate, goModFile))); err != nil {
 			return c.Refuse("cannot verify the binary: %s holds no go.mod, so this tree has no module the binary was built from (GATE_SDK_NATIVE_CRATE)", crate)
 		}
 		if want, err = repo.SourceStamp(abs); err != nil {

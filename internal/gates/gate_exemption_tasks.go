@@ -201,7 +201,7 @@ func authoringTree(c *gate.Context) (bool, error) {
 	if crate == "" {
 		crate = "."
 	}
-	_, tracked := c.Tree.Mode(treePath(c, registry.Join(crate, "go.mod")))
+	_, tracked := c.Tree.Mode(treePath(c, registry.Join(crate, goModFile)))
 	return tracked, nil
 }
 

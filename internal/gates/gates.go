@@ -24,6 +24,7 @@ var publisherOnly = map[string]bool{
 	"check-kit-roots-dialect":       true,
 	"check-release-change-declared": true,
 	"check-release-assets":          true,
+	"check-consumer-value-literal":  true,
 }
 
 // All answers every in-process gate, sorted by name, each with its owner.

@@ -121,7 +121,7 @@ func shellCorpus(c *gate.Context) ([]shellFile, error) {
 		if strings.HasSuffix(p, ".test.sh") {
 			dir, _ := splitDir(p)
 			parent, base := splitDir(dir)
-			if base != "gate-tests" && dir != testsDir {
+			if base != registry.FixtureDirName && dir != testsDir {
 				continue
 			}
 			if parent != "" && prune.PathPruned(parent+"/x") {
@@ -229,14 +229,14 @@ func nativeModule(c *gate.Context) (src string, present bool, err error) {
 	if crate == "" {
 		crate = "."
 	}
-	st, err := os.Stat(runPath(c, registry.Join(crate, "go.mod")))
+	st, err := os.Stat(runPath(c, registry.Join(crate, goModFile)))
 	switch {
 	case err == nil:
 		return src, !st.IsDir(), nil
 	case os.IsNotExist(err):
 		return src, false, nil
 	}
-	return "", false, fmt.Errorf("cannot stat %s: %v", registry.Join(crate, "go.mod"), unwrapPath(err))
+	return "", false, fmt.Errorf("cannot stat %s: %v", registry.Join(crate, goModFile), unwrapPath(err))
 }
 
 // isNotDir reports a path running through a regular file.

@@ -105,6 +105,7 @@ func rootAllowlist(c *gate.Context, listPath string) ([]string, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
+	// consumer-value-exempt: §check-root-tiering A rules the built-in orientation set a kit constant; a consumer replaces it with GATE_SDK_ROOT_ALLOWLIST
 	set := []string{"README.md", "LICENSE", ".gitignore", "SPEC-*.md"}
 	for _, f := range []string{queue, agent} {
 		if f = strings.TrimPrefix(f, "./"); f != "" {

@@ -88,6 +88,10 @@ func (s *seam) dispatchNames() []string {
 	return out
 }
 
+// goModFile is the module file the Go toolchain looks for at a module's
+// root; GATE_SDK_NATIVE_CRATE says where the module is, never its name.
+const goModFile = "go.mod" // consumer-value-exempt: the Go toolchain fixes this file name; no consumer can rename it
+
 // crateDir answers GATE_SDK_NATIVE_CRATE as the process can open it.
 func crateDir(c *gate.Context) (string, string, error) {
 	crate, err := c.Knobs.Scalar("GATE_SDK_NATIVE_CRATE")
@@ -111,7 +115,7 @@ func publishing(c *gate.Context) (bool, error) {
 		// snapshot can see.
 		return false, nil
 	}
-	_, tracked := c.Tree.Mode(treePath(c, registry.Join(crate, "go.mod")))
+	_, tracked := c.Tree.Mode(treePath(c, registry.Join(crate, goModFile)))
 	return tracked, nil
 }
 
@@ -123,6 +127,8 @@ func seamGates() []gate.Def {
 	return []gate.Def{
 		{Name: "check-crate-arms", Rule: checkCrateArms, Knobs: []string{"GATE_SDK_NATIVE_CRATE", "GATE_SDK_CRATE_TARGET_LINT_CMD",
 			"GATE_SDK_TMP_DIR", "GATE_SDK_NATIVE_BIN", "GATE_SDK_KIT_DIRS", registry.KitTestsKnob}, Needs: []string{"go", "git", "?\tGATE_SDK_CRATE_TARGET_LINT_CMD"}},
+		{Name: "check-consumer-value-literal", Operands: "-", Rule: checkConsumerValueLiteral, Knobs: []string{"GATE_SDK_NATIVE_CRATE",
+			"GATE_SDK_NATIVE_SRC", "GATE_SDK_PRUNE_DIRS", "GATE_SDK_PRUNE_EXTRA_DIRS", "GATE_SDK_KIT_DIRS"}},
 		{Name: "check-gate-binary-fresh", Rule: checkGateBinaryFresh, Knobs: []string{"GATE_SDK_NATIVE_BIN", "GATE_SDK_NATIVE_CRATE"}},
 		{Name: "check-gate-substrate-parity", Rule: checkGateSubstrateParity, Knobs: []string{"GATE_SDK_NATIVE_CRATE",
 			"GATE_SDK_NATIVE_SRC", "GATE_SDK_NATIVE_TARGETS_FILE", "GATE_SDK_NATIVE_PUBLISH_WORKFLOW", "GATE_SDK_KIT_DIRS", "GATE_SDK_PRUNE_DIRS", "GATE_SDK_PRUNE_EXTRA_DIRS", registry.EveryCouplesKnob}},

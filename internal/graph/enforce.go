@@ -45,10 +45,14 @@ func FindMonitors(p string, data []byte) []Monitor {
 	return out
 }
 
+// blockingClass is the enforcement class the battery and the hooks hold;
+// the page's own taxonomy, which the enforcement map is generated from.
+const blockingClass = "Blocking gates" // consumer-value-exempt: the enforcement map's own class name (§enforcement-map); scripts/ENFORCEMENT.md carries it because this emitter writes it
+
 // classes is the taxonomy the page owns: each class, how hard it binds,
 // and the section defining it.
 var classes = []struct{ name, binds, owner string }{
-	{"Blocking gates", "refuse the commit (tier=precommit, tier=commit-msg) or the merge (every tier, in the battery CI runs)", "`gate-sdk/SPEC.md` §The declaration header and the `# graph:` manifest"},
+	{blockingClass, "refuse the commit (tier=precommit, tier=commit-msg) or the merge (every tier, in the battery CI runs)", "`gate-sdk/SPEC.md` §The declaration header and the `# graph:` manifest"},
 	{"Advisory KPIs", "report a trend and block nothing", "`drift-kit/SPEC.md` §kpis.list"},
 	{"Session warnings", "print at a harness session's start and block nothing", "`context-kit/SPEC.md` §Layout and configuration"},
 	{"Guards", "intercept a harness tool call before it runs", "`context-kit/SPEC.md` §Layout and configuration"},
@@ -66,7 +70,7 @@ func EmitEnforcement(in EnforcementInput) ([]byte, error) {
 	b.WriteString("## Enforcement classes\n\n")
 	for _, c := range classes {
 		state := ""
-		if c.name != "Blocking gates" && c.name != "Monitors" {
+		if c.name != blockingClass && c.name != "Monitors" {
 			state = " Not adopted here."
 		}
 		fmt.Fprintf(&b, "- **%s** %s (%s).%s\n", c.name, c.binds, c.owner, state)

@@ -6,6 +6,11 @@ import (
 	"strings"
 )
 
+// FixtureDirName is the directory a kit root, a gates dir or the
+// authoring module keeps its fixture pairs in: the convention
+// --run-gate-tests and every suite derivation share.
+const FixtureDirName = "gate-tests" // consumer-value-exempt: the kit's own fixture-tree convention; a consumer relocates its tree with GATE_SDK_TESTS_DIR and GATE_SDK_KIT_TESTS_DIR
+
 // KitTestsKnob names the knob that relocates the gate-sdk kit's fixture
 // tree: in the tree that authors the kit the pairs sit at the module's
 // top-level gate-tests/, outside the kit root, beside the code they prove.
@@ -21,7 +26,7 @@ func KitTestsDirs(roots []string, override []string) ([]string, error) {
 	}
 	out := make([]string, len(roots))
 	for i, r := range roots {
-		out[i] = Join(strings.TrimRight(r, "/"), "gate-tests")
+		out[i] = Join(strings.TrimRight(r, "/"), FixtureDirName)
 		if i == 0 && len(override) == 1 {
 			out[i] = strings.TrimRight(override[0], "/")
 		}
@@ -50,7 +55,7 @@ func FixtureSuites(fsys FS, kitRoots []string, gatesDir string, kitTests []strin
 	if err != nil {
 		return nil, err
 	}
-	testsDirs = append(testsDirs, Join(strings.TrimRight(gatesDir, "/"), "gate-tests"))
+	testsDirs = append(testsDirs, Join(strings.TrimRight(gatesDir, "/"), FixtureDirName))
 	var out []Suite
 	var done []string
 	for i, dir := range append(slices.Clone(kitRoots), gatesDir) {

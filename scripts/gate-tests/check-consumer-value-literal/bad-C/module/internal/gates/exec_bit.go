@@ -1,0 +1,3 @@
+package gates
+
+func checkExecBit() string { return "exec bit" }

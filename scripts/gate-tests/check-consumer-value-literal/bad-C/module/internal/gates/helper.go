@@ -1,0 +1,5 @@
+package gates
+
+func helper() string { return "helper" }
+
+const queueName = "queue.md"

@@ -1,0 +1,4 @@
+package knob
+
+// The knob engine is the sanctioned producer: never read.
+const QueueFile = "docs/queue.md"

@@ -1,0 +1,5 @@
+package gates
+
+func checkHarnessLiteral() []string {
+	return []string{"## Done", `Release notes`, helper()}
+}

@@ -1,0 +1,4 @@
+package gates
+
+// consumer-value-exempt:
+func checkHarnessLiteral() string { return "exec" + helper() }

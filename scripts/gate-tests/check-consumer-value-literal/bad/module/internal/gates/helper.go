@@ -1,0 +1,3 @@
+package gates
+
+func helper() string { return "helper" }
