@@ -78,7 +78,7 @@ func checkCrateArms(c *gate.Context) int {
 
 	r := c.NewReport(map[string]string{
 		"vet":    "fix what go vet reports, then re-run: go vet ./...",
-		"test":   "fix the failing tests, then re-run: go test -count=1 -vet=off ./...",
+		"test":   "fix the failing tests, then re-run: go test -count=1 -vet=off -timeout=60m ./...",
 		"suite":  "fix the failing fixture case, then re-run the one suite: gates --run-gate-tests <tests-dir> [<checks-dir>]",
 		"lint":   "fix what GATE_SDK_CRATE_TARGET_LINT_CMD reports, then re-run it",
 		"arm-go": "the arm could not report a status; re-run it by hand to see why",
@@ -86,7 +86,7 @@ func checkCrateArms(c *gate.Context) int {
 	// assertion D: every arm runs, whatever the one before it said.
 	goEnv := withoutKnobs(env)
 	armRun(c, r, "vet", abs, goEnv, spawn.Go(), "go vet ./...", "vet", "./...")
-	armRun(c, r, "test", abs, goEnv, spawn.Go(), "go test -count=1 -vet=off ./...", "test", "-count=1", "-vet=off", "./...")
+	armRun(c, r, "test", abs, goEnv, spawn.Go(), "go test -count=1 -vet=off -timeout=60m ./...", "test", "-count=1", "-vet=off", "-timeout=60m", "./...")
 	suites, err := suiteArm(c, r, env)
 	if err != nil {
 		return c.RefuseErr(err)

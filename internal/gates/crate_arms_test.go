@@ -65,7 +65,7 @@ func TestCrateArmsCache(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "m.go"), []byte("// Package m is red.\npackage m\n\n// One answers 2.\nfunc One() int { return 2 }\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if red := run(); red.Code != 1 || !strings.Contains(red.Stdout, "go test -count=1 -vet=off ./... failed") {
+	if red := run(); red.Code != 1 || !strings.Contains(red.Stdout, "go test -count=1 -vet=off -timeout=60m ./... failed") {
 		t.Fatalf("an edit answered %d %q", red.Code, red.Stdout)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "m.go"), []byte("// Package m is green.\npackage m\n\n// One answers 1.\nfunc One() int { return 1 }\n"), 0o644); err != nil {
