@@ -4,6 +4,7 @@ package gates
 // emitter derives from the registries now, byte for byte.
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -48,14 +49,13 @@ func EnforcementEmission(c *gate.Context) ([]byte, error) {
 	if root == "." {
 		root = ""
 	}
-	tracked := map[string]bool{}
+	prefix := root + "/"
 	var monitors []graph.Monitor
 	for _, f := range files {
-		tracked[f] = true
 		rel := f
 		if root != "" {
 			var ok bool
-			if rel, ok = strings.CutPrefix(f, root+"/"); !ok {
+			if rel, ok = strings.CutPrefix(f, prefix); !ok {
 				continue
 			}
 		}
@@ -66,13 +66,22 @@ func EnforcementEmission(c *gate.Context) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		if strings.Contains(string(data), graph.MonitorMarker) {
+		// Matched on the shared bytes in place, never copied to a string.
+		if bytes.Contains(data, monitorMarker) {
 			monitors = append(monitors, graph.FindMonitors(f, data)...)
 		}
 	}
+	// The listing is the tree's own: tracked is its index lookup, not a
+	// second map of every path.
+	tracked := func(p string) bool {
+		_, ok := c.Tree.Mode(p)
+		return ok
+	}
 	return graph.EmitEnforcement(graph.EnforcementInput{Registry: reg, KitRoots: c.KitRoots, Page: page,
-		Tracked: func(p string) bool { return tracked[p] }, Monitors: monitors})
+		Tracked: tracked, Monitors: monitors})
 }
+
+var monitorMarker = []byte(graph.MonitorMarker)
 
 func underTemplates(rel string) bool {
 	for d := path.Dir(rel); d != "." && d != "/"; d = path.Dir(d) {

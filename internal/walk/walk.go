@@ -52,13 +52,18 @@ func (p PruneSet) Match(base string) bool {
 // but the last) is pruned. rel must be relative to the walk's root: an
 // absolute path would match a pruned name above it.
 func (p PruneSet) PathPruned(rel string) bool {
-	segs := strings.Split(rel, "/")
-	for _, s := range segs[:len(segs)-1] {
-		if p.Match(s) {
+	// Segment by segment in place: this runs once per listed path per
+	// reader, so it allocates nothing.
+	for {
+		i := strings.IndexByte(rel, '/')
+		if i < 0 {
+			return false
+		}
+		if p.Match(rel[:i]) {
 			return true
 		}
+		rel = rel[i+1:]
 	}
-	return false
 }
 
 // Recorder notes every walk root and every directory a walk enters. Tests
