@@ -50,7 +50,7 @@ func EnforcementEmission(c *gate.Context) ([]byte, error) {
 		root = ""
 	}
 	prefix := root + "/"
-	var monitors []graph.Monitor
+	var todo []string
 	for _, f := range files {
 		rel := f
 		if root != "" {
@@ -62,7 +62,15 @@ func EnforcementEmission(c *gate.Context) ([]byte, error) {
 		if ps.PathPruned(rel) || underTemplates(rel) || f == page {
 			continue
 		}
-		data, err := c.Tree.Read(f)
+		todo = append(todo, f)
+	}
+	// Claimed before the first read: another whole-tree reader's bytes
+	// are shared, then let go (see gate.Claimer).
+	claim := c.ClaimReads(todo)
+	defer claim.Done()
+	var monitors []graph.Monitor
+	for _, f := range todo {
+		data, err := claim.Read(f)
 		if err != nil {
 			return nil, err
 		}
