@@ -1,6 +1,9 @@
 package repo
 
 import (
+	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -166,5 +169,28 @@ func TestClaimBudget(t *testing.T) {
 	writeFile(t, filepath.Join(top, "run.sh"), "#!/bin/sh\nchanged\n", 0o755)
 	if got, err := b.Read("run.sh"); err == nil || !strings.Contains(err.Error(), "changed") {
 		t.Fatalf("the second claimant's re-read answered %q %v, want the changed refusal", got, err)
+	}
+}
+
+// readFile answers what os.ReadFile answers: the bytes of files empty,
+// small and larger than one read, and the same error for a missing file
+// and a directory.
+func TestReadFileIsReadFile(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{"empty": "", "small": "x\n", "large": strings.Repeat("0123456789", 100000)} {
+		p := filepath.Join(dir, name)
+		writeFile(t, p, body, 0o644)
+		got, err := readFile(p)
+		want, werr := os.ReadFile(p)
+		if err != nil || werr != nil || string(got) != string(want) || cap(got) != len(body) && len(body) > 0 {
+			t.Errorf("%s: %d bytes (cap %d) %v, want %d bytes %v", name, len(got), cap(got), err, len(want), werr)
+		}
+	}
+	for _, p := range []string{filepath.Join(dir, "missing"), dir} {
+		_, err := readFile(p)
+		_, werr := os.ReadFile(p)
+		if err == nil || werr == nil || err.Error() != werr.Error() || errors.Is(err, fs.ErrNotExist) != errors.Is(werr, fs.ErrNotExist) {
+			t.Errorf("%s: error %v, os.ReadFile's %v", p, err, werr)
+		}
 	}
 }

@@ -491,7 +491,7 @@ func (s *Snapshot) workTree(path string, mode uint32) ([]byte, error) {
 		// core.symlinks=false checks a link out as a file holding its
 		// target's text: the same bytes.
 	}
-	data, err := os.ReadFile(full)
+	data, err := readFile(full)
 	if err != nil {
 		return nil, readErr(path, err)
 	}
