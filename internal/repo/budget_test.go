@@ -79,6 +79,19 @@ func TestByteBudget(t *testing.T) {
 	}
 }
 
+// unbudgeted answers a fixture's top and a work-tree snapshot of it that
+// keeps no unclaimed bytes.
+func unbudgeted(t *testing.T) (string, *Snapshot) {
+	t.Helper()
+	fx := newFixture(t)
+	s, err := Git{Env: fx.env}.NewSnapshot(fx.top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.SetByteBudget(0)
+	return fx.top, s
+}
+
 func mustIndex(t *testing.T, fx fixture) []Entry {
 	t.Helper()
 	es, err := Git{Env: fx.env}.IndexModes(fx.top)
@@ -92,13 +105,7 @@ func mustIndex(t *testing.T, fx fixture) []Entry {
 // the second, whatever the byte budget, and let go once both have read
 // it; a reader that comes after is held to those first bytes.
 func TestClaimsKeepBytesUntilTheLastClaimant(t *testing.T) {
-	fx := newFixture(t)
-	top := fx.top
-	s, err := Git{Env: fx.env}.NewSnapshot(top)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.SetByteBudget(0)
+	top, s := unbudgeted(t)
 	a, b := s.Claim([]string{"run.sh", "spaced name.md", "no-such-file"}), s.Claim([]string{"run.sh", "run.sh"})
 	if e := s.entries["run.sh"]; e.pending != 2 {
 		t.Fatalf("run.sh has %d claims, want 2 (a repeated path counts once)", e.pending)
@@ -151,13 +158,7 @@ func TestClaimsKeepBytesUntilTheLastClaimant(t *testing.T) {
 // assertion M: past the claim budget a claimed file is handed out unkept
 // and its later claimant reads it again, held to the first bytes.
 func TestClaimBudget(t *testing.T) {
-	fx := newFixture(t)
-	top := fx.top
-	s, err := Git{Env: fx.env}.NewSnapshot(top)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.SetByteBudget(0)
+	top, s := unbudgeted(t)
 	s.SetClaimBudget(0)
 	a, b := s.Claim([]string{"run.sh"}), s.Claim([]string{"run.sh"})
 	if _, err := a.Read("run.sh"); err != nil {
