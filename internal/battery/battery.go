@@ -55,6 +55,10 @@ type Member struct {
 	// Harness, when non-empty, is a dispatch failure decided before the
 	// member could run (an ambiguous declaration, an unreadable manifest).
 	Harness string
+	// First asks the pool to start the member before every member not so
+	// marked (a scan of the whole tree, so such scans overlap and share
+	// their reads). Verdicts stay in member order.
+	First bool
 	// Exec runs the member with a private scratch directory. It must not
 	// panic; RunIsolated wraps an in-process rule so that it cannot.
 	Exec func(scratch string) Outcome
@@ -90,7 +94,7 @@ func Run(members []Member, opts Options) []Verdict {
 	// assertion B: a bounded pool; verdicts land in member order whatever finishes first.
 	var g errgroup.Group
 	g.SetLimit(jobs)
-	for i := range members {
+	for _, i := range startOrder(members) {
 		m := members[i]
 		verdicts[i].Member = m
 		if m.Exec == nil || m.Harness != "" {
@@ -124,6 +128,20 @@ func Run(members []Member, opts Options) []Verdict {
 	}
 	_ = g.Wait() // members report through their verdicts, never through the group
 	return verdicts
+}
+
+// startOrder answers the member indexes in the order the pool starts
+// them: the First members, then the rest, each group in member order.
+func startOrder(members []Member) []int {
+	order := make([]int, 0, len(members))
+	for _, first := range []bool{true, false} {
+		for i, m := range members {
+			if m.First == first {
+				order = append(order, i)
+			}
+		}
+	}
+	return order
 }
 
 // guarded runs a member and turns an escaped panic into that member's exit 2.

@@ -26,6 +26,19 @@ import (
 // peak RSS in KiB and the exit status.
 func timed(b *testing.B, dir string, extra []string, argv ...string) (time.Duration, int64, int, string) {
 	b.Helper()
+	w, rss, code, out, _ := run(b, dir, extra, argv...)
+	return w, rss, code, out
+}
+
+// timedCPU is timed answering the command's CPU time instead of its output.
+func timedCPU(b *testing.B, dir string, extra []string, argv ...string) (time.Duration, int64, int, time.Duration) {
+	b.Helper()
+	w, rss, code, _, cpu := run(b, dir, extra, argv...)
+	return w, rss, code, cpu
+}
+
+func run(b *testing.B, dir string, extra []string, argv ...string) (time.Duration, int64, int, string, time.Duration) {
+	b.Helper()
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = append(benchEnv(), extra...)
@@ -46,7 +59,7 @@ func timed(b *testing.B, dir string, extra []string, argv ...string) (time.Durat
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		rss = ru.Maxrss
 	}
-	return wall, rss, code, out.String()
+	return wall, rss, code, out.String(), cpuOf(cmd)
 }
 
 func median(ds []time.Duration) time.Duration {
@@ -72,10 +85,35 @@ func sample(n int, prep func(), fn func() (time.Duration, int64, int)) (time.Dur
 	return median(ws), peak, code
 }
 
+// cpuNow answers the CPU time (user and system) this process and its
+// waited-for children have used so far.
+func cpuNow() time.Duration {
+	var self, kids syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &self)
+	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &kids)
+	tv := func(t syscall.Timeval) time.Duration { return time.Duration(t.Nano()) }
+	return tv(self.Utime) + tv(self.Stime) + tv(kids.Utime) + tv(kids.Stime)
+}
+
+// cpuOf answers a finished command's CPU time (user and system).
+func cpuOf(cmd *exec.Cmd) time.Duration {
+	return cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+}
+
 // readFloor is `git ls-files -z` and one read of every tracked byte, in
 // this process; it answers the time, the bytes and the largest file.
 func readFloor(b *testing.B, dir string) (time.Duration, int64, int64) {
 	b.Helper()
+	wall, _, total, largest := readFloorCPU(b, dir)
+	return wall, total, largest
+}
+
+// readFloorCPU is readFloor answering its CPU time too (this process's
+// and git's): on a loaded machine wall time measures the queue, CPU time
+// the work.
+func readFloorCPU(b *testing.B, dir string) (time.Duration, time.Duration, int64, int64) {
+	b.Helper()
+	cpu0 := cpuNow()
 	start := time.Now()
 	cmd := exec.Command("git", "ls-files", "-z")
 	cmd.Dir = dir
@@ -92,7 +130,7 @@ func readFloor(b *testing.B, dir string) (time.Duration, int64, int64) {
 		total += int64(len(data))
 		largest = max(largest, int64(len(data)))
 	}
-	return time.Since(start), total, largest
+	return time.Since(start), cpuNow() - cpu0, total, largest
 }
 
 // shipped answers the kit's shipped gate names, less those named in drop.
@@ -225,8 +263,8 @@ func acceptance(b *testing.B) {
 		sizes = []int{2000, 5000, 10000, 20000, 50000, 100000}
 	}
 	fmt.Printf("\nsize sweep: battery of %d gates, GATE_SDK_CACHE=off, medians of 3\n\n", len(members))
-	fmt.Println("| files | tracked MiB | largest file KiB | battery | read floor | ratio | ms per 1,000 files | peak RSS MiB | RSS bound (1.5×largest + 100 MiB) |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|")
+	fmt.Println("| files | tracked MiB | largest file KiB | battery | read floor | ratio | ms per 1,000 files | battery CPU | floor CPU | CPU ratio | CPU ms per 1,000 files | peak RSS MiB | RSS bound (1.5×largest + 100 MiB) |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, size := range sizes {
 		d := dir
 		if size != trackedFiles {
@@ -239,20 +277,22 @@ func acceptance(b *testing.B) {
 			b.Fatal(err)
 		}
 		pages(b, d)
-		var fl []time.Duration
+		var fl, fcpu, bcpu []time.Duration
 		var total, largest int64
 		for i := 0; i < 3; i++ {
-			f, t, l := readFloor(b, d)
-			fl = append(fl, f)
+			f, c, t, l := readFloorCPU(b, d)
+			fl, fcpu = append(fl, f), append(fcpu, c)
 			total, largest = t, l
 		}
 		wall, rss, _ := sample(3, nil, func() (time.Duration, int64, int) {
-			w, r, c, _ := timed(b, d, []string{"GATE_SDK_CACHE=off"}, gates, "--run")
+			w, r, c, cpu := timedCPU(b, d, []string{"GATE_SDK_CACHE=off"}, gates, "--run")
+			bcpu = append(bcpu, cpu)
 			return w, r, c
 		})
-		f := median(fl)
+		f, fc, bc := median(fl), median(fcpu), median(bcpu)
 		bound := 1.5*float64(largest)/(1<<20) + 100
-		fmt.Printf("| %d | %.1f | %.1f | %.0f ms | %.0f ms | %.2f× | %.1f | %.0f | %.0f |\n", size, float64(total)/(1<<20), float64(largest)/1024, ms(wall), ms(f), float64(wall)/float64(f), ms(wall)/float64(size)*1000, float64(rss)/1024, bound)
+		fmt.Printf("| %d | %.1f | %.1f | %.0f ms | %.0f ms | %.2f× | %.1f | %.0f ms | %.0f ms | %.2f× | %.1f | %.0f | %.0f |\n", size, float64(total)/(1<<20), float64(largest)/1024, ms(wall), ms(f), float64(wall)/float64(f), ms(wall)/float64(size)*1000,
+			ms(bc), ms(fc), float64(bc)/float64(fc), ms(bc)/float64(size)*1000, float64(rss)/1024, bound)
 		if size != trackedFiles {
 			os.RemoveAll(d)
 		}

@@ -354,6 +354,7 @@ func (s *Session) batteryMember(sel selection, list string) battery.Member {
 			return bm
 		}
 		bm.Exec = inProcess(s, def, sel.args)
+		bm.First = def.ReadsTree
 	case registry.Shell:
 		path := m.Path
 		args := sel.args

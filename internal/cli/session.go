@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/gate-sdk/gates/internal/cache"
+	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/knob"
 	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/repo"
@@ -264,6 +265,22 @@ func (t lazyTree) Read(p string) ([]byte, error) {
 	}
 	return snap.Read(p)
 }
+
+// Claim registers a scan's reads with the snapshot (see repo.Claim); a
+// tree that cannot be listed answers that refusal on every read.
+func (t lazyTree) Claim(paths []string) gate.Claim {
+	snap, err := t.s.Snapshot()
+	if err != nil {
+		return refusedClaim{err}
+	}
+	return snap.Claim(paths)
+}
+
+type refusedClaim struct{ err error }
+
+func (r refusedClaim) Read(string) ([]byte, error) { return nil, r.err }
+func (refusedClaim) Drop(string)                   {}
+func (refusedClaim) Done()                         {}
 
 func (t lazyTree) BlobID(p string) (string, bool) {
 	snap, err := t.s.Snapshot()

@@ -44,6 +44,11 @@ type dfa struct {
 	set      []int32
 	bits     []uint64 // scratch for ordering large sets
 	key      []byte
+
+	// Work counters, under mu: transitions computed and threads popped by
+	// closure. Tests bound them by the subject's length and the program's
+	// size, the deterministic form of "linear time".
+	steps, pops int64
 }
 
 const (
@@ -99,6 +104,7 @@ func (d *dfa) closure(pc int32, atBegin, atEnd bool) {
 	for len(stack) > 0 {
 		pc := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
+		d.pops++
 		if d.visit[pc] == d.gen {
 			continue
 		}
@@ -256,6 +262,7 @@ func (d *dfa) step(s *dstate, b byte) *dstate {
 	if ns := s.next[c].Load(); ns != nil {
 		return ns
 	}
+	d.steps++
 	d.set = d.set[:0]
 	d.bump()
 	insts := d.p.insts
@@ -270,6 +277,13 @@ func (d *dfa) step(s *dstate, b byte) *dstate {
 	ns := d.intern()
 	s.next[c].Store(ns)
 	return ns
+}
+
+// work answers the transitions computed and the closure pops so far.
+func (d *dfa) work() (steps, pops int64) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.steps, d.pops
 }
 
 // firstEnd runs an unanchored forward dfa from position from and answers

@@ -53,6 +53,38 @@ type Tree interface {
 	Mode(path string) (uint32, bool)
 }
 
+// Claimer is what a Tree may also offer: a scan registers the files it is
+// about to read before it reads any, so files several scans read are read
+// once, kept only until the last claimant has read them, and let go.
+type Claimer interface {
+	Claim(paths []string) Claim
+}
+
+// Claim is one scan's registered reads. Read answers a file's bytes as
+// Tree.Read does and ends the claim on it; Drop ends it unread; Done ends
+// every claim still open. Safe for concurrent use.
+type Claim interface {
+	Read(path string) ([]byte, error)
+	Drop(path string)
+	Done()
+}
+
+// ClaimReads registers the rule's coming reads of paths and answers what to
+// read them through; call Done when the scan ends. A tree that offers no
+// claims is read as it is.
+func (c *Context) ClaimReads(paths []string) Claim {
+	if cl, ok := c.Tree.(Claimer); ok {
+		return cl.Claim(paths)
+	}
+	return plainReads{c.Tree}
+}
+
+type plainReads struct{ t Tree }
+
+func (p plainReads) Read(path string) ([]byte, error) { return p.t.Read(path) }
+func (plainReads) Drop(string)                        {}
+func (plainReads) Done()                              {}
+
 // Context is everything a rule may read.
 type Context struct {
 	Name     string   // registered gate name, e.g. "check-tree-terms"
@@ -233,6 +265,11 @@ type Def struct {
 	// (see Root). Empty claims no walk. check-reads-couples holds each
 	// root's tracked read set to the member's expanded couples.
 	Reads []Root
+	// ReadsTree marks a rule that reads the bytes of (nearly) every
+	// tracked file. The battery starts such members before the others, so
+	// their scans run side by side and the files they all read are read
+	// once (see Claimer). Scheduling only: no verdict depends on it.
+	ReadsTree bool
 	// Needs declares the external programs the rule may start, each as
 	// PATH names it; "?\t<KNOB>" for a program a knob's value names.
 	Needs []string

@@ -28,9 +28,11 @@ func (t blobTree) BlobID(p string) (string, bool) {
 func monitorScan(t *testing.T, c *gate.Context, files []string) []graph.Monitor {
 	t.Helper()
 	cached := c.PerFile(monitorsTable, nil)
+	claim := c.ClaimReads(files)
+	defer claim.Done()
 	var out []graph.Monitor
 	for _, f := range files {
-		ms, err := monitorsOf(c, cached, f)
+		ms, err := monitorsOf(c, cached, claim, f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,8 +97,10 @@ func TestMonitorsCache(t *testing.T) {
 		t.Fatal("a dev stamp opened a store")
 	}
 	cached := c.PerFile(monitorsTable, nil)
+	claim := c.ClaimReads(names)
+	defer claim.Done()
 	for _, f := range names {
-		if _, err := monitorsOf(c, cached, f); err != nil {
+		if _, err := monitorsOf(c, cached, claim, f); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"sort"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/gate"
@@ -49,12 +48,13 @@ func EnforcementEmission(c *gate.Context) ([]byte, error) {
 	if root == "." {
 		root = ""
 	}
+	prefix := root + "/"
 	var scanned []string
 	for _, f := range files {
 		rel := f
 		if root != "" {
 			var ok bool
-			if rel, ok = strings.CutPrefix(f, root+"/"); !ok {
+			if rel, ok = strings.CutPrefix(f, prefix); !ok {
 				continue
 			}
 		}
@@ -67,24 +67,14 @@ func EnforcementEmission(c *gate.Context) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The listing is the tree's own: tracked is its index lookup, not a
+	// second map of every path.
+	tracked := func(p string) bool {
+		_, ok := c.Tree.Mode(p)
+		return ok
+	}
 	return graph.EmitEnforcement(graph.EnforcementInput{Registry: reg, KitRoots: c.KitRoots, Page: page,
-		Tracked: listed(files), Monitors: monitors})
-}
-
-// listed answers membership in files: a binary search when the listing
-// is in byte order (as the index keeps it), else a set.
-func listed(files []string) func(string) bool {
-	if sort.StringsAreSorted(files) {
-		return func(p string) bool {
-			i := sort.SearchStrings(files, p)
-			return i < len(files) && files[i] == p
-		}
-	}
-	set := make(map[string]bool, len(files))
-	for _, f := range files {
-		set[f] = true
-	}
-	return func(p string) bool { return set[p] }
+		Tracked: tracked, Monitors: monitors})
 }
 
 // scanMonitors answers the monitor declarations of the scanned files, in
@@ -108,9 +98,13 @@ func scanMonitors(c *gate.Context, scanned []string) ([]graph.Monitor, error) {
 	// path and bytes alone, so they are cached by path and blob id under
 	// one table the gate and the emit arm share.
 	cached := c.PerFile(monitorsTable, nil)
+	// Claimed before the first read: another whole-tree reader's bytes
+	// are shared, then let go (see gate.Claimer).
+	claim := c.ClaimReads(scanned)
+	defer claim.Done()
 	var monitors []graph.Monitor
 	for _, f := range scanned {
-		found, err := monitorsOf(c, cached, f)
+		found, err := monitorsOf(c, cached, claim, f)
 		if err != nil {
 			return nil, err
 		}
@@ -135,13 +129,14 @@ const monitorsTable = "ENFORCEMENT-MONITORS"
 // monitorsOf answers the monitor declarations tracked file f holds: from
 // the cache when its blob was scanned before, else read and scanned (and
 // stored). A link is read afresh: its bytes are its target string.
-func monitorsOf(c *gate.Context, cached *gate.PerFile, f string) ([]graph.Monitor, error) {
+func monitorsOf(c *gate.Context, cached *gate.PerFile, claim gate.Claim, f string) ([]graph.Monitor, error) {
 	var blob string
 	link := false
 	if mode, _ := c.Tree.Mode(f); mode == 0o120000 {
 		link = true
 	} else if v, id, hit := cached.Lookup(f); hit {
 		if fs, err := gate.DecodeFindings(v); err == nil {
+			claim.Drop(f)
 			out := make([]graph.Monitor, 0, len(fs))
 			for _, x := range fs {
 				out = append(out, graph.Monitor{Path: f, Line: x.Line, Text: x.Msg})
@@ -152,12 +147,13 @@ func monitorsOf(c *gate.Context, cached *gate.PerFile, f string) ([]graph.Monito
 	} else {
 		blob = id
 	}
-	data, err := c.Tree.Read(f)
+	data, err := claim.Read(f)
 	if err != nil {
 		return nil, err
 	}
 	var found []graph.Monitor
-	if bytes.Contains(data, []byte(graph.MonitorMarker)) {
+	// Matched on the shared bytes in place, never copied to a string.
+	if bytes.Contains(data, monitorMarker) {
 		found = graph.FindMonitors(f, data)
 	}
 	if !link {
@@ -169,6 +165,8 @@ func monitorsOf(c *gate.Context, cached *gate.PerFile, f string) ([]graph.Monito
 	}
 	return found, nil
 }
+
+var monitorMarker = []byte(graph.MonitorMarker)
 
 func underTemplates(rel string) bool {
 	// Any directory component (every segment but the last) named templates.

@@ -16,19 +16,22 @@ import (
 	"github.com/gate-sdk/gates/internal/walk"
 )
 
-// fixtureRoots answers the directories holding fixture pairs, wherever
-// this tree keeps them (the kit's gate-tests/, a top-level gate-tests/,
-// the publisher's scripts/gate-tests/).
+// fixtureRoots answers the directories holding fixture pairs: the kit's
+// (authored at the top-level gate-tests/) and the publisher's
+// scripts/gate-tests/. A missing one fails the test rather than shrinking
+// what it covers.
 func fixtureRoots(t *testing.T) []string {
 	var out []string
-	for _, d := range []string{"../../gate-tests", "../../kits/gate-sdk/gate-tests", "../../scripts/gate-tests"} {
-		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
-			abs, err := filepath.Abs(d)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, abs)
+	for _, d := range []string{"../../gate-tests", "../../scripts/gate-tests"} {
+		fi, err := os.Stat(d)
+		if err != nil || !fi.IsDir() {
+			t.Fatalf("fixture root %s is not a directory: %v", d, err)
 		}
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, abs)
 	}
 	return out
 }

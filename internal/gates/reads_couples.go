@@ -249,29 +249,52 @@ func (w declaredWalk) matchOne(rel string, exts []string) bool {
 }
 
 // componentMatch matches a root-relative path segment by segment; "**"
-// spans any number of segments.
+// spans any number of segments. It runs for every listed path under every
+// walk root, so it walks both strings in place and allocates nothing.
 func componentMatch(pat, p string) bool {
-	return segMatch(strings.Split(pat, "/"), strings.Split(p, "/"))
+	return segMatch(pat, true, p, true)
 }
 
-func segMatch(ps, ss []string) bool {
-	for len(ps) > 0 {
-		if ps[0] == "**" {
-			for i := 0; i <= len(ss); i++ {
-				if segMatch(ps[1:], ss[i:]) {
+// cutSeg splits off s's first '/'-separated segment; more is false when
+// it was the last one.
+func cutSeg(s string) (seg, rest string, more bool) {
+	if i := strings.IndexByte(s, '/'); i >= 0 {
+		return s[:i], s[i+1:], true
+	}
+	return s, "", false
+}
+
+// segMatch matches the segment list pat against the list s; a list whose
+// live flag is false is empty (a live "" is one empty segment, as
+// strings.Split spells it).
+func segMatch(pat string, patLive bool, s string, sLive bool) bool {
+	for patLive {
+		pseg, prest, pmore := cutSeg(pat)
+		if pseg == "**" {
+			for {
+				if segMatch(prest, pmore, s, sLive) {
 					return true
 				}
+				if !sLive {
+					return false
+				}
+				_, s, sLive = cutSeg(s)
 			}
+		}
+		if !sLive {
 			return false
 		}
-		if len(ss) == 0 || !glob.Match(ps[0], ss[0]) {
+		sseg, srest, smore := cutSeg(s)
+		if !glob.Match(pseg, sseg) {
 			return false
 		}
-		ps, ss = ps[1:], ss[1:]
+		pat, patLive, s, sLive = prest, pmore, srest, smore
 	}
-	return len(ss) == 0
+	return !sLive
 }
 
+// prunedBy reports whether a directory above rel (each proper prefix
+// ending at a '/') matches one of the walk's prune patterns.
 func prunedBy(prunes []string, rel string) bool {
 	if len(prunes) == 0 {
 		return false
@@ -281,9 +304,8 @@ func prunedBy(prunes []string, rel string) bool {
 		if rel[i] != '/' {
 			continue
 		}
-		dir := rel[:i]
 		for _, p := range prunes {
-			if componentMatch(p, dir) {
+			if componentMatch(p, rel[:i]) {
 				return true
 			}
 		}

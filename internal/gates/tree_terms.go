@@ -96,6 +96,10 @@ func checkTreeTerms(c *gate.Context) int {
 		config.AddString(k, v)
 	}
 	verdicts := c.Verdicts(&config)
+	// The scan's reads are claimed before any is made, so a file another
+	// whole-tree reader also reads is read once and let go after both.
+	claim := c.ClaimReads(todo)
+	defer claim.Done()
 	eachIndex(len(todo), func(i int, cand []int) []int {
 		p := todo[i]
 		cacheable := false
@@ -104,10 +108,11 @@ func checkTreeTerms(c *gate.Context) int {
 			cacheable = true
 			var hit bool
 			if records[i], blob, hit = verdicts.Lookup(p); hit {
+				claim.Drop(p)
 				return cand
 			}
 		}
-		data, err := c.Tree.Read(p)
+		data, err := claim.Read(p)
 		if err != nil {
 			failed[i] = err
 			return cand

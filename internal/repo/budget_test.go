@@ -1,6 +1,9 @@
 package repo
 
 import (
+	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -76,6 +79,19 @@ func TestByteBudget(t *testing.T) {
 	}
 }
 
+// unbudgeted answers a fixture's top and a work-tree snapshot of it that
+// keeps no unclaimed bytes.
+func unbudgeted(t *testing.T) (string, *Snapshot) {
+	t.Helper()
+	fx := newFixture(t)
+	s, err := Git{Env: fx.env}.NewSnapshot(fx.top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.SetByteBudget(0)
+	return fx.top, s
+}
+
 func mustIndex(t *testing.T, fx fixture) []Entry {
 	t.Helper()
 	es, err := Git{Env: fx.env}.IndexModes(fx.top)
@@ -83,4 +99,99 @@ func mustIndex(t *testing.T, fx fixture) []Entry {
 		t.Fatal(err)
 	}
 	return es
+}
+
+// assertion M: a file two readers have claimed is read once and kept for
+// the second, whatever the byte budget, and let go once both have read
+// it; a reader that comes after is held to those first bytes.
+func TestClaimsKeepBytesUntilTheLastClaimant(t *testing.T) {
+	top, s := unbudgeted(t)
+	a, b := s.Claim([]string{"run.sh", "spaced name.md", "no-such-file"}), s.Claim([]string{"run.sh", "run.sh"})
+	if e := s.entries["run.sh"]; e.pending != 2 {
+		t.Fatalf("run.sh has %d claims, want 2 (a repeated path counts once)", e.pending)
+	}
+	first, err := a.Read("run.sh")
+	if err != nil || string(first) != "#!/bin/sh\n" {
+		t.Fatalf("first claimed read %q %v", first, err)
+	}
+	if e := s.entries["run.sh"]; !e.held || !e.claimed {
+		t.Fatal("bytes a second claimant has still to read were not kept")
+	}
+	// An edit between the two claimed reads is not seen: the second
+	// claimant is served the kept bytes, not a second read.
+	writeFile(t, filepath.Join(top, "run.sh"), "#!/bin/sh\nchanged\n", 0o755)
+	if again, err := a.Read("run.sh"); err != nil || string(again) != string(first) {
+		t.Fatalf("a claimant's own second read %q %v", again, err)
+	}
+	if e := s.entries["run.sh"]; !e.held {
+		t.Fatal("a claimant's second read ended another claimant's claim")
+	}
+	if second, err := b.Read("run.sh"); err != nil || string(second) != string(first) {
+		t.Fatalf("second claimant read %q %v, want the kept bytes", second, err)
+	}
+	if e := s.entries["run.sh"]; e.held || e.data != nil || s.claimKept.Load() != 0 {
+		t.Fatalf("bytes still kept after the last claim: held %v, claim bytes %d", e.held, s.claimKept.Load())
+	}
+	// After the release a reader reads again and is held to the first bytes.
+	if got, err := s.Read("run.sh"); err == nil || !strings.Contains(err.Error(), "changed") {
+		t.Fatalf("a read after the release answered %q %v, want the changed refusal", got, err)
+	}
+	// Done drops what a claimant never read; Drop ends one claim.
+	if e := s.entries["spaced name.md"]; e.pending != 1 {
+		t.Fatalf("spaced name.md has %d claims, want 1", e.pending)
+	}
+	a.Done()
+	b.Done()
+	if e := s.entries["spaced name.md"]; e.pending != 0 {
+		t.Fatalf("Done left %d claims", e.pending)
+	}
+	c, d := s.Claim([]string{"link"}), s.Claim([]string{"link"})
+	if _, err := c.Read("link"); err != nil {
+		t.Fatal(err)
+	}
+	d.Drop("link")
+	if e := s.entries["link"]; e.held || e.pending != 0 {
+		t.Fatalf("a dropped last claim kept the bytes: held %v pending %d", e.held, e.pending)
+	}
+}
+
+// assertion M: past the claim budget a claimed file is handed out unkept
+// and its later claimant reads it again, held to the first bytes.
+func TestClaimBudget(t *testing.T) {
+	top, s := unbudgeted(t)
+	s.SetClaimBudget(0)
+	a, b := s.Claim([]string{"run.sh"}), s.Claim([]string{"run.sh"})
+	if _, err := a.Read("run.sh"); err != nil {
+		t.Fatal(err)
+	}
+	if s.entries["run.sh"].held {
+		t.Fatal("a claimed read past the claim budget was kept")
+	}
+	writeFile(t, filepath.Join(top, "run.sh"), "#!/bin/sh\nchanged\n", 0o755)
+	if got, err := b.Read("run.sh"); err == nil || !strings.Contains(err.Error(), "changed") {
+		t.Fatalf("the second claimant's re-read answered %q %v, want the changed refusal", got, err)
+	}
+}
+
+// readFile answers what os.ReadFile answers: the bytes of files empty,
+// small and larger than one read, and the same error for a missing file
+// and a directory.
+func TestReadFileIsReadFile(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{"empty": "", "small": "x\n", "large": strings.Repeat("0123456789", 100000)} {
+		p := filepath.Join(dir, name)
+		writeFile(t, p, body, 0o644)
+		got, err := readFile(p)
+		want, werr := os.ReadFile(p)
+		if err != nil || werr != nil || string(got) != string(want) || cap(got) != len(body) && len(body) > 0 {
+			t.Errorf("%s: %d bytes (cap %d) %v, want %d bytes %v", name, len(got), cap(got), err, len(want), werr)
+		}
+	}
+	for _, p := range []string{filepath.Join(dir, "missing"), dir} {
+		_, err := readFile(p)
+		_, werr := os.ReadFile(p)
+		if err == nil || werr == nil || err.Error() != werr.Error() || errors.Is(err, fs.ErrNotExist) != errors.Is(werr, fs.ErrNotExist) {
+			t.Errorf("%s: error %v, os.ReadFile's %v", p, err, werr)
+		}
+	}
 }

@@ -45,6 +45,10 @@ type Snapshot struct {
 	// budget is the byte bound of kept reads, kept the bytes kept now.
 	budget int64
 	kept   atomic.Int64
+	// claimBudget bounds the bytes kept for claimed readers still to
+	// come, claimKept the bytes kept so now (see Claim).
+	claimBudget int64
+	claimKept   atomic.Int64
 }
 
 // SetByteBudget changes the bound on the bytes the snapshot keeps (see
@@ -55,6 +59,12 @@ type snapEntry struct {
 	mode  uint32
 	hash  string
 	flags uint32
+	idx   int // position in files
+
+	// pending counts the claims on this file not yet read (see Claim);
+	// claimed marks data as kept for them, under claimBudget.
+	pending int32
+	claimed bool
 
 	// mu guards the read state: held marks data/err as kept, id the blob
 	// id of the first bytes read when they were not kept (or when asked).
@@ -75,6 +85,11 @@ type snapEntry struct {
 // Past it a file's bytes are handed out and not kept; a later reader reads
 // them again, and a re-read that differs from the first read is refused.
 const ByteBudget = 16 << 20
+
+// ClaimBudget bounds the bytes a snapshot keeps for claimed readers that
+// have not read them yet; past it a claimed file is handed out unkept and
+// its later claimant reads it again (see Claim).
+const ClaimBudget = 16 << 20
 
 // NewSnapshot lists the index under dir (decoded in process, see Index) and
 // answers the work-tree snapshot; names are relative to dir and scoped to
@@ -144,7 +159,7 @@ func (g Git) StagedSnapshot(dir string) (*Snapshot, error) {
 // (relative to dir). A path in conflict is its stage 2 (ours) when it has
 // one, else its first stage.
 func SnapshotOf(dir string, entries []Entry) *Snapshot {
-	s := &Snapshot{dir: dir, budget: ByteBudget, entries: make(map[string]*snapEntry, len(entries)), files: make([]string, 0, len(entries))}
+	s := &Snapshot{dir: dir, budget: ByteBudget, claimBudget: ClaimBudget, entries: make(map[string]*snapEntry, len(entries)), files: make([]string, 0, len(entries))}
 	for _, e := range entries {
 		if have, dup := s.entries[e.Path]; dup {
 			if e.Stage == 2 {
@@ -152,7 +167,7 @@ func SnapshotOf(dir string, entries []Entry) *Snapshot {
 			}
 			continue
 		}
-		s.entries[e.Path] = &snapEntry{mode: e.Mode, hash: e.Hash, flags: e.Flags}
+		s.entries[e.Path] = &snapEntry{mode: e.Mode, hash: e.Hash, flags: e.Flags, idx: len(s.files)}
 		s.files = append(s.files, e.Path)
 	}
 	return s
@@ -229,6 +244,22 @@ func (s *Snapshot) readLocked(path string, e *snapEntry) ([]byte, error) {
 		return e.data, e.err
 	}
 	data, err := s.load(path, e)
+	if err == nil && s.rereadable() && e.seen {
+		// The check is a CRC-32C and the length, not the blob hash: a
+		// re-read only guards against a file edited during the run, and
+		// the checksum costs a fraction of SHA-1 on every reader past the
+		// budget.
+		if crc32.Checksum(data, castagnoli) != e.sum || len(data) != e.size {
+			// assertion K: a re-read never hands two readers different bytes.
+			return nil, fmt.Errorf("%s: changed in the work tree while this run read it", path)
+		}
+	}
+	// assertion M: bytes a claimed reader has still to read are kept for
+	// it, within the claim budget, whatever the byte budget holds.
+	if err == nil && e.pending > 0 && s.keepClaimed(len(data)) {
+		e.held, e.claimed, e.data = true, true, data
+		return data, nil
+	}
 	// assertion F: each file's bytes are read at most once while the
 	// kept bytes stay within the budget.
 	// assertion K: past it, bytes are handed out unkept, freed once their
@@ -237,22 +268,21 @@ func (s *Snapshot) readLocked(path string, e *snapEntry) ([]byte, error) {
 		e.held, e.data, e.err = true, data, err
 		return data, err
 	}
-	if s.staged || s.blobs == nil {
-		// A staged read is a blob's bytes: a re-read is the same bytes.
-		return data, nil
-	}
-	// The check is a CRC-32C and the length, not the blob hash: a re-read
-	// only guards against a file edited during the run, and the checksum
-	// costs a fraction of SHA-1 on every reader past the budget.
-	sum := crc32.Checksum(data, castagnoli)
-	switch {
-	case !e.seen:
-		e.seen, e.sum, e.size = true, sum, len(data)
-	case sum != e.sum || len(data) != e.size:
-		// assertion K: a re-read never hands two readers different bytes.
-		return nil, fmt.Errorf("%s: changed in the work tree while this run read it", path)
-	}
+	s.remember(e, data)
 	return data, nil
+}
+
+// rereadable reports whether a second read of a file may see other bytes
+// than the first: a work-tree read may (the file can be edited mid-run), a
+// staged one is an immutable blob.
+func (s *Snapshot) rereadable() bool { return !s.staged && s.blobs != nil }
+
+// remember records the checksum of the first bytes handed out unkept, the
+// bytes every later read of the file is held to (e.mu held).
+func (s *Snapshot) remember(e *snapEntry, data []byte) {
+	if s.rereadable() && !e.seen {
+		e.seen, e.sum, e.size = true, crc32.Checksum(data, castagnoli), len(data)
+	}
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -264,6 +294,121 @@ func (s *Snapshot) keep(n int) bool {
 	}
 	s.kept.Add(-int64(n))
 	return false
+}
+
+// keepClaimed reserves n bytes of the claim budget, reporting whether
+// they fit.
+func (s *Snapshot) keepClaimed(n int) bool {
+	if s.claimKept.Add(int64(n)) <= s.claimBudget {
+		return true
+	}
+	s.claimKept.Add(-int64(n))
+	return false
+}
+
+// Claim is one reader's registration of the files it is about to read,
+// made before it reads any: while a file has a claim outstanding its
+// bytes are kept (within ClaimBudget) for that claimant, and when its
+// last claim is read or dropped the bytes kept for claims are let go, so
+// a scan of the whole tree by several readers reads each file once and
+// holds only the files some claimant has still to read. A Claim is safe
+// for concurrent use; its reads are the snapshot's (shared bytes, not to
+// be modified).
+type Claim struct {
+	s *Snapshot
+	// out marks, by entry index, the files claimed and not yet read or
+	// dropped; an element is only touched under its entry's lock.
+	out []bool
+	// left counts the outstanding claims, so Done is cheap when none is.
+	left atomic.Int64
+}
+
+// SetClaimBudget changes the bound on the bytes kept for claims (see
+// ClaimBudget); call it before the first Read.
+func (s *Snapshot) SetClaimBudget(n int64) { s.claimBudget = n }
+
+// Claim registers one future read of each tracked path in paths (an
+// untracked one is ignored, a repeated one counted once). Read each
+// through the answered Claim, and call Done when the scan ends.
+func (s *Snapshot) Claim(paths []string) *Claim {
+	c := &Claim{s: s, out: make([]bool, len(s.files))}
+	for _, p := range paths {
+		e, ok := s.entries[p]
+		if !ok || c.out[e.idx] {
+			continue
+		}
+		c.out[e.idx] = true
+		c.left.Add(1)
+		e.mu.Lock()
+		e.pending++
+		e.mu.Unlock()
+	}
+	return c
+}
+
+// Read is the snapshot's Read, ending this claim on path.
+func (c *Claim) Read(path string) ([]byte, error) {
+	e, ok := c.s.entries[path]
+	if !ok {
+		return c.s.Read(path)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	mine := c.take(e)
+	data, err := c.s.readLocked(path, e)
+	if mine {
+		c.s.settle(e)
+	}
+	return data, err
+}
+
+// Drop ends this claim on path without reading it (a reader that found
+// it needs no bytes after all).
+func (c *Claim) Drop(path string) {
+	e, ok := c.s.entries[path]
+	if !ok {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if c.take(e) {
+		c.s.settle(e)
+	}
+}
+
+// Done drops every claim still outstanding; the Claim is spent.
+func (c *Claim) Done() {
+	for _, p := range c.s.files {
+		if c.left.Load() == 0 {
+			return
+		}
+		c.Drop(p)
+	}
+}
+
+// take ends this claim on e (e.mu held), reporting whether it was open.
+func (c *Claim) take(e *snapEntry) bool {
+	if !c.out[e.idx] {
+		return false
+	}
+	c.out[e.idx] = false
+	c.left.Add(-1)
+	e.pending--
+	return true
+}
+
+// settle lets go of bytes kept for claims once none is outstanding (e.mu
+// held). A later reader reads again, held to these bytes as any re-read
+// past the budget is.
+func (s *Snapshot) settle(e *snapEntry) {
+	if e.pending > 0 || !e.claimed {
+		return
+	}
+	// assertion M: the last claim read, the claimed bytes are released.
+	data := e.data
+	e.held, e.claimed, e.data = false, false, nil
+	s.claimKept.Add(-int64(len(data)))
+	s.remember(e, data)
 }
 
 func (s *Snapshot) load(path string, e *snapEntry) ([]byte, error) {
@@ -346,7 +491,7 @@ func (s *Snapshot) workTree(path string, mode uint32) ([]byte, error) {
 		// core.symlinks=false checks a link out as a file holding its
 		// target's text: the same bytes.
 	}
-	data, err := os.ReadFile(full)
+	data, err := readFile(full)
 	if err != nil {
 		return nil, readErr(path, err)
 	}

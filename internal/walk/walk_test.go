@@ -42,6 +42,17 @@ func TestPruneSet(t *testing.T) {
 			t.Errorf("PathPruned(%q) = %v, want %v", rel, got, want)
 		}
 	}
+	// Empty segments, a leading or trailing separator: each judged as the
+	// split spelling judges it ("" is a segment, never pruned here).
+	edge := NewPruneSet("", "t")
+	for rel, want := range map[string]bool{"": false, "/": false, "t/": true, "/t/x": true, "a//t/x": true, "a//x": false, "x/t": false} {
+		if got := edge.PathPruned(rel); got != want {
+			t.Errorf("PathPruned(%q) = %v, want %v", rel, got, want)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { def.PathPruned("a/b/c/d/e/f.md") }); n != 0 {
+		t.Errorf("PathPruned allocates %v times a call, want 0", n)
+	}
 }
 
 func buildTree(t *testing.T) string {

@@ -1,0 +1,8 @@
+//go:build !unix
+
+package repo
+
+import "os"
+
+// readFile is os.ReadFile where the direct system-call reader is not built.
+func readFile(name string) ([]byte, error) { return os.ReadFile(name) }
