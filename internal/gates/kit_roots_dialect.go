@@ -51,8 +51,21 @@ func checkKitRootsDialect(c *gate.Context) int {
 	if err != nil {
 		return c.RefuseErr(err)
 	}
-	flat := walk.Child(c.Scratch, "flat")
-	nested := walk.Child(c.Scratch, "nested")
+	// Both vendorings live in a fresh directory of their own under the
+	// scratch dir, so two runs never share one, and it goes when the run ends.
+	if c.Scratch == "" {
+		return c.Refuse("no scratch directory to vendor the kit tree into (GATE_SDK_TMP_DIR)")
+	}
+	if err := os.MkdirAll(c.Scratch, 0o755); err != nil {
+		return c.RefuseErr(err)
+	}
+	work, err := os.MkdirTemp(c.Scratch, "kit-roots-dialect-")
+	if err != nil {
+		return c.RefuseErr(err)
+	}
+	defer os.RemoveAll(work)
+	flat := walk.Child(work, "flat")
+	nested := walk.Child(work, "nested")
 	if err := vendorTree(c, src, flat, ""); err != nil {
 		return c.RefuseErr(err)
 	}
@@ -64,11 +77,11 @@ func checkKitRootsDialect(c *gate.Context) int {
 	}{{flat, walk.DefaultSdkRoot}, {nested, dialectSubdir + "/" + walk.DefaultSdkRoot}}
 	var rows [2][][]string // per layout, per arm
 	for i, l := range layouts {
-		if err := gitInit(l.dir, env); err != nil {
+		if err := gitInit(c, l.dir, env); err != nil {
 			return c.RefuseErr(err)
 		}
 		for _, arm := range dialectArms {
-			done, err := spawn.Run(spawn.Cmd{Program: self, Args: arm, Dir: l.dir, Env: append(append([]string(nil), env...), "GATE_SDK_ROOT="+l.root)})
+			done, err := spawn.Run(spawn.Cmd{Program: self, Args: arm, Dir: l.dir, Env: append(append([]string(nil), env...), "GATE_SDK_ROOT="+l.root), Recorder: c.Spawns})
 			if err != nil {
 				return c.RefuseErr(err)
 			}
@@ -139,8 +152,8 @@ func vendorTree(c *gate.Context, src, dest, sub string) error {
 	})
 }
 
-func gitInit(dir string, env []string) error {
-	done, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: []string{"init", "-q", "."}, Dir: dir, Env: env})
+func gitInit(c *gate.Context, dir string, env []string) error {
+	done, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: []string{"init", "-q", "."}, Dir: dir, Env: env, Recorder: c.Spawns})
 	if err != nil {
 		return err
 	}

@@ -72,7 +72,7 @@ func TestObservedSpawnsAreDeclared(t *testing.T) {
 				rec := &spawn.Recorder{}
 				rule := func(c *gate.Context) int { c.Spawns = rec; return protectRule(d.Rule, c) }
 				env := map[string]string{"PATH": os.Getenv("PATH"), "HOME": t.TempDir()}
-				gatetest.Exec(rule, d.Name, dir, &gatetest.Tree{Data: map[string]string{}}, gatetest.Knobs{"GATE_SDK_PRUNE_DIRS": walk.DefaultPruneDirs}, env, caseArgs(t, dir)...)
+				gatetest.ExecScratch(rule, d.Name, dir, t.TempDir(), &gatetest.Tree{Data: map[string]string{}}, gatetest.Knobs{"GATE_SDK_PRUNE_DIRS": walk.DefaultPruneDirs}, env, caseArgs(t, dir)...)
 				for _, n := range rec.Names() {
 					seen[d.Name+" "+n] = true
 					if !declaresSpawn(d.Needs, n) {

@@ -52,12 +52,12 @@ func checkPackedLinks(c *gate.Context) int {
 	readmes, links, skipped := 0, 0, 0
 	for i, kit := range roots {
 		leaf := leaves[i]
-		readme := registry.Join(kit, "README.md")
+		readme := registry.Join(kit, kitReadme)
 		doc, present, err := readOptional(c, readme)
 		if err != nil {
 			return c.RefuseErr(err)
 		}
-		if !present || withheldAt(leaf+"/README.md", leaves, members) != "" {
+		if !present || withheldAt(leaf+"/"+kitReadme, leaves, members) != "" {
 			skipped++
 			continue
 		}

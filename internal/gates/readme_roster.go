@@ -13,6 +13,10 @@ import (
 	"github.com/gate-sdk/gates/internal/registry"
 )
 
+// kitReadme names a kit root's own README, which the roster and packed-link
+// gates read.
+const kitReadme = "README.md" // consumer-value-exempt: a kit root's own README, kit vocabulary; only the name matches the top-level README.md
+
 // Roster markers of a kit README's register block.
 const (
 	rosterBegin = "<!-- gates-roster:begin -->"
@@ -41,7 +45,7 @@ func checkReadmeRoster(c *gate.Context) int {
 			skipped++
 			continue
 		}
-		readme := registry.Join(kit, "README.md") // consumer-value-exempt: a kit root's own README, kit vocabulary; only the name matches the top-level README.md
+		readme := registry.Join(kit, kitReadme)
 		data, present, err := readOptional(c, readme)
 		if err != nil {
 			return c.RefuseErr(err)

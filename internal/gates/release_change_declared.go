@@ -392,7 +392,7 @@ func liveChanges(c *gate.Context) (*changeSet, error) {
 	}
 	// Whether a base exists is decided from HEAD and the tag listing, never
 	// from describe's (localised) failure message.
-	done, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: []string{"rev-parse", "--verify", "-q", "HEAD^{commit}"}, Dir: c.Dir, ExtraEnv: c.SpawnEnv})
+	done, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: []string{"rev-parse", "--verify", "-q", "HEAD^{commit}"}, Dir: c.Dir, ExtraEnv: c.SpawnEnv, Recorder: c.Spawns})
 	if err != nil {
 		return nil, err
 	}
