@@ -16,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gate-sdk/gates/kits"
 )
 
 const trackedFiles = 20000
@@ -102,7 +104,7 @@ func generate(dir string, n int) error {
 			return err
 		}
 	}
-	if err := copyTree(filepath.Join(modRoot, "kits", "gate-sdk"), filepath.Join(dir, "gate-sdk")); err != nil {
+	if err := vendorKit(dir); err != nil {
 		return err
 	}
 	// A consumer configured the way the kit's install recipe leaves one, so
@@ -162,25 +164,23 @@ func write(root, rel, body string, mode os.FileMode) error {
 	return os.WriteFile(p, []byte(body), mode)
 }
 
-func copyTree(from, to string) error {
-	return filepath.WalkDir(from, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
+func vendorKit(dir string) error {
+	// The kit as `gates init` vendors it: the embedded copy, its fixture
+	// pairs (authored at the top-level gate-tests/) included.
+	files, err := kits.Tree(kits.Core)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		mode := os.FileMode(0o644)
+		if f.Exec {
+			mode = 0o755
+		}
+		if err := write(dir, "gate-sdk/"+f.Path, string(f.Data), mode); err != nil {
 			return err
 		}
-		rel, _ := filepath.Rel(from, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(to, rel), 0o755)
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(to, rel), data, info.Mode().Perm())
-	})
+	}
+	return nil
 }
 
 // battery runs `bin --run` over the repository with gates.list set to

@@ -79,7 +79,7 @@ func runShellFigures(b *testing.B) []row {
 func measureRunShell(b *testing.B) []row {
 	b.Helper()
 	dir := filepath.Join(scratch, "run-shell")
-	if err := copyTree(filepath.Join(modRoot, "kits", "gate-sdk"), filepath.Join(dir, "gate-sdk")); err != nil {
+	if err := vendorKit(dir); err != nil {
 		b.Fatal(err)
 	}
 	if err := write(dir, ".github/workflows/many.yml", runShellWorkflow(runShellBlocks), 0o644); err != nil {
