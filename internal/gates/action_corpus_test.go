@@ -32,15 +32,7 @@ var corpusKnobs = map[string]string{
 // once over the whole corpus.
 func TestActionCorpus(t *testing.T) {
 	files, modes := readCorpus(t, corpusDir, "FINDINGS.txt")
-	var yamls, others []string
-	for p := range files {
-		if strings.HasSuffix(p, ".yml") || strings.HasSuffix(p, ".yaml") {
-			yamls = append(yamls, p)
-		} else {
-			others = append(others, p)
-		}
-	}
-	sort.Strings(yamls)
+	yamls, others := splitYAML(files)
 	if len(yamls) < 30 {
 		t.Fatalf("the corpus holds %d YAML files, want at least 30", len(yamls))
 	}

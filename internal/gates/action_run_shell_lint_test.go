@@ -18,6 +18,19 @@ import (
 
 // readCorpus loads a testdata tree: every file's text, and the executable
 // mode for its shell scripts.
+// splitYAML answers a corpus's YAML paths, sorted, and its other paths.
+func splitYAML(files map[string]string) (yamls, others []string) {
+	for p := range files {
+		if strings.HasSuffix(p, ".yml") || strings.HasSuffix(p, ".yaml") {
+			yamls = append(yamls, p)
+		} else {
+			others = append(others, p)
+		}
+	}
+	sort.Strings(yamls)
+	return yamls, others
+}
+
 func readCorpus(t *testing.T, root string, skip ...string) (map[string]string, map[string]uint32) {
 	t.Helper()
 	files := map[string]string{}
@@ -178,15 +191,7 @@ func TestRunShellBatchedEqualsPerBlock(t *testing.T) {
 	var trees []tree
 	for _, root := range []string{corpusDir, spellingsDir} {
 		files, modes := readCorpus(t, root, "FINDINGS.txt")
-		var yamls, others []string
-		for p := range files {
-			if strings.HasSuffix(p, ".yml") || strings.HasSuffix(p, ".yaml") {
-				yamls = append(yamls, p)
-			} else {
-				others = append(others, p)
-			}
-		}
-		sort.Strings(yamls)
+		yamls, others := splitYAML(files)
 		// Each file alone (a refusal ends a run), then every file the
 		// reference does not refuse, together.
 		whole := map[string]string{}

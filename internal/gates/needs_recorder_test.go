@@ -2,7 +2,6 @@ package gates
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"os"
 	"path/filepath"
@@ -103,44 +102,33 @@ func TestDeclaresSpawnCanFail(t *testing.T) {
 // TestEverySpawnCarriesTheRecorder: a start the recorder cannot see is one
 // no --needs row is held to, so every spawn.Cmd in the rules passes it.
 func TestEverySpawnCarriesTheRecorder(t *testing.T) {
-	fset := token.NewFileSet()
-	matches, _ := filepath.Glob("*.go")
 	lits := 0
-	for _, f := range matches {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
+	inspectRules(t, func(fset *token.FileSet, _ string, n ast.Node) bool {
+		cl, ok := n.(*ast.CompositeLit)
+		if !ok {
+			return true
 		}
-		file, err := parser.ParseFile(fset, f, nil, 0)
-		if err != nil {
-			t.Fatal(err)
+		sel, ok := cl.Type.(*ast.SelectorExpr)
+		if !ok || sel.Sel.Name != "Cmd" {
+			return true
 		}
-		ast.Inspect(file, func(n ast.Node) bool {
-			cl, ok := n.(*ast.CompositeLit)
-			if !ok {
-				return true
-			}
-			sel, ok := cl.Type.(*ast.SelectorExpr)
-			if !ok || sel.Sel.Name != "Cmd" {
-				return true
-			}
-			if id, ok := sel.X.(*ast.Ident); !ok || id.Name != "spawn" {
-				return true
-			}
-			lits++
-			has := false
-			for _, e := range cl.Elts {
-				if kv, ok := e.(*ast.KeyValueExpr); ok {
-					if k, ok := kv.Key.(*ast.Ident); ok && k.Name == "Recorder" {
-						has = true
-					}
+		if id, ok := sel.X.(*ast.Ident); !ok || id.Name != "spawn" {
+			return true
+		}
+		lits++
+		has := false
+		for _, e := range cl.Elts {
+			if kv, ok := e.(*ast.KeyValueExpr); ok {
+				if k, ok := kv.Key.(*ast.Ident); ok && k.Name == "Recorder" {
+					has = true
 				}
 			}
-			if !has {
-				t.Errorf("%s: spawn.Cmd without the context's spawn recorder", fset.Position(cl.Pos()))
-			}
-			return true
-		})
-	}
+		}
+		if !has {
+			t.Errorf("%s: spawn.Cmd without the context's spawn recorder", fset.Position(cl.Pos()))
+		}
+		return true
+	})
 	if lits == 0 {
 		t.Fatal("found no spawn.Cmd; the pin holds over nothing")
 	}

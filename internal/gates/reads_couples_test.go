@@ -259,9 +259,35 @@ func caseArgs(t *testing.T, dir string) []string {
 // walk no declaration is held to, so every walk.Walk and every scan-root
 // note in the rules passes the context's recorder.
 func TestEveryWalkCarriesTheRecorder(t *testing.T) {
+	calls := 0
+	inspectRules(t, func(fset *token.FileSet, f string, n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		sel, ok := call.Fun.(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		if id, ok := sel.X.(*ast.Ident); ok && id.Name == "walk" && sel.Sel.Name == "Walk" {
+			calls++
+			if len(call.Args) < 2 || !strings.Contains(exprText(fset, f, call.Args[1]), "Recorder: c.Recorder") {
+				t.Errorf("%s: walk.Walk without the context's recorder", fset.Position(call.Pos()))
+			}
+		}
+		return true
+	})
+	if calls == 0 {
+		t.Fatal("found no walk.Walk call; the pin holds over nothing")
+	}
+}
+
+// inspectRules parses every non-test Go file of this package (the rules)
+// and hands each node to fn with its file set and file name.
+func inspectRules(t *testing.T, fn func(fset *token.FileSet, file string, n ast.Node) bool) {
+	t.Helper()
 	fset := token.NewFileSet()
 	matches, _ := filepath.Glob("*.go")
-	calls := 0
 	for _, f := range matches {
 		if strings.HasSuffix(f, "_test.go") {
 			continue
@@ -270,26 +296,7 @@ func TestEveryWalkCarriesTheRecorder(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ast.Inspect(file, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok {
-				return true
-			}
-			sel, ok := call.Fun.(*ast.SelectorExpr)
-			if !ok {
-				return true
-			}
-			if id, ok := sel.X.(*ast.Ident); ok && id.Name == "walk" && sel.Sel.Name == "Walk" {
-				calls++
-				if len(call.Args) < 2 || !strings.Contains(exprText(fset, f, call.Args[1]), "Recorder: c.Recorder") {
-					t.Errorf("%s: walk.Walk without the context's recorder", fset.Position(call.Pos()))
-				}
-			}
-			return true
-		})
-	}
-	if calls == 0 {
-		t.Fatal("found no walk.Walk call; the pin holds over nothing")
+		ast.Inspect(file, func(n ast.Node) bool { return fn(fset, f, n) })
 	}
 }
 
