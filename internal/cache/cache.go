@@ -10,8 +10,8 @@
 //     bytes of every pattern or list file, its operands). Any of them
 //     changed names another table, so a stale verdict is never served.
 //   - An entry is keyed by the path and the blob id of the exact bytes
-//     judged; its value is opaque bytes (the gate package encodes
-//     findings).
+//     judged (spelled out, not digested); its value is opaque bytes (the
+//     gate package encodes findings).
 //   - A table lives in one file, written whole to a temporary file and
 //     renamed over the old one, so a reader sees the old table or the new
 //     one, never a mix; concurrent writers race to the rename and the last
@@ -34,21 +34,28 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"hash"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Bounds of the store.
 const (
-	MaxTableBytes = 8 << 20
+	MaxTableBytes = 16 << 20
 	MaxTables     = 16
 )
 
 // magic opens every table file; its version changes with the layout.
-const magic = "gates-verdicts 1\n"
+const magic = "gates-verdicts 2\n"
+
+// ext ends every table file's name; a table file of an earlier layout
+// (another ".v<n>") is removed by the next flush.
+const ext = ".v2"
 
 // SubDir is the store's directory under the repository's common git dir.
 const SubDir = "gates-cache"
@@ -81,26 +88,59 @@ func Open(stamp string, dir func() (string, error)) *Store {
 }
 
 // Config accumulates the effective configuration of one gate run. Each
-// Add is length-framed, so no two different sequences digest alike.
-type Config struct{ buf bytes.Buffer }
+// Add is length-framed, so no two different sequences digest alike. The
+// frames gather in a small buffer that is digested whenever it fills: a
+// set key over 20,000 files keeps no copy of what it digests, and the
+// digest is fed in large writes. The zero Config is ready to use.
+type Config struct {
+	h   hash.Hash
+	buf []byte
+}
+
+// configChunk is how much a Config gathers before digesting it.
+const configChunk = 64 << 10
 
 // Add appends one named input.
 func (c *Config) Add(name string, value []byte) {
-	var n [binary.MaxVarintLen64]byte
-	c.buf.Write(n[:binary.PutUvarint(n[:], uint64(len(name)))])
-	c.buf.WriteString(name)
-	c.buf.Write(n[:binary.PutUvarint(n[:], uint64(len(value)))])
-	c.buf.Write(value)
-}
-
-// Digest answers the hex SHA-256 of what was added.
-func (c *Config) Digest() string {
-	sum := sha256.Sum256(c.buf.Bytes())
-	return hex.EncodeToString(sum[:])
+	c.frame(name, len(value))
+	c.buf = append(c.buf, value...)
+	c.spill()
 }
 
 // AddString appends one named string input.
-func (c *Config) AddString(name, value string) { c.Add(name, []byte(value)) }
+func (c *Config) AddString(name, value string) {
+	c.frame(name, len(value))
+	c.buf = append(c.buf, value...)
+	c.spill()
+}
+
+// frame appends an input's name and its value's length.
+func (c *Config) frame(name string, size int) {
+	c.buf = binary.AppendUvarint(c.buf, uint64(len(name)))
+	c.buf = append(c.buf, name...)
+	c.buf = binary.AppendUvarint(c.buf, uint64(size))
+}
+
+// spill digests the gathered frames once they fill a chunk.
+func (c *Config) spill() {
+	if len(c.buf) >= configChunk {
+		c.flush()
+	}
+}
+
+func (c *Config) flush() {
+	if c.h == nil {
+		c.h = sha256.New()
+	}
+	c.h.Write(c.buf)
+	c.buf = c.buf[:0]
+}
+
+// Digest answers the hex SHA-256 of what was added (more may follow).
+func (c *Config) Digest() string {
+	c.flush()
+	return hex.EncodeToString(c.h.Sum(nil))
+}
 
 // Table answers the table of gate id under config, loading its file on
 // first need. Tables are shared: two runs of one gate under one
@@ -115,15 +155,17 @@ func (s *Store) Table(id string, config *Config) *Table {
 	k.AddString("stamp", s.stamp)
 	k.AddString("gate", id)
 	if config != nil {
-		k.Add("config", config.buf.Bytes())
+		k.AddString("config", config.Digest())
 	}
-	key := sha256.Sum256(k.buf.Bytes())
+	k.flush()
+	var key [32]byte
+	copy(key[:], k.h.Sum(nil))
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if t, ok := s.tables[key]; ok {
 		return t
 	}
-	t := &Table{store: s, key: key, id: id, used: map[[32]byte][]byte{}}
+	t := &Table{store: s, key: key, id: id, puts: map[string][]byte{}}
 	s.tables[key] = t
 	return t
 }
@@ -156,20 +198,22 @@ func (s *Store) Flush() error {
 }
 
 // Table is one gate's verdicts under one configuration. Safe for
-// concurrent use.
+// concurrent use; a lookup of an entry the file holds takes no lock.
 type Table struct {
 	store *Store
 	key   [32]byte
 
 	loadOnce sync.Once
-	old      map[[32]byte][]byte // the file's entries, nil when none or discarded
+	old      view          // the file's entries, empty when none or discarded
+	oldUsed  []atomic.Bool // which of them this run looked up
 
 	mu     sync.Mutex
-	used   map[[32]byte][]byte // entries read or written this run
+	puts   map[string][]byte // entries stored this run, by key
 	dirty  bool
 	id     string
-	hits   int
-	misses int
+	hits   atomic.Int64
+	misses atomic.Int64
+	hint   atomic.Int64 // the record the last hit found
 }
 
 // Stat is one table's use this run.
@@ -187,44 +231,47 @@ func (s *Store) Stats() []Stat {
 	defer s.mu.Unlock()
 	var out []Stat
 	for _, t := range s.tables {
-		t.mu.Lock()
-		out = append(out, Stat{Gate: t.id, Hits: t.hits, Misses: t.misses})
-		t.mu.Unlock()
+		out = append(out, Stat{Gate: t.id, Hits: int(t.hits.Load()), Misses: int(t.misses.Load())})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Gate < out[j].Gate })
 	return out
 }
 
-func entryKey(path, blob string) [32]byte {
-	h := sha256.New()
-	h.Write([]byte(path))
-	h.Write([]byte{0})
-	h.Write([]byte(blob))
-	var k [32]byte
-	h.Sum(k[:0])
-	return k
+// entryKey spells an entry's key: the path, a NUL (which no path holds),
+// the blob id. Keys sort by path first, so a tree's lookups, made in index
+// order, fall on neighbouring records.
+func entryKey(buf []byte, path, blob string) []byte {
+	b := append(buf[:0], path...)
+	b = append(b, 0)
+	return append(b, blob...)
 }
 
 // Get answers the value stored for path at blob. A blob id of "" is never
-// cached (the caller could not vouch for the bytes).
+// cached (the caller could not vouch for the bytes). The answer aliases the
+// table and must not be modified.
 func (t *Table) Get(path, blob string) ([]byte, bool) {
 	if t == nil || blob == "" {
 		return nil, false
 	}
 	t.loadOnce.Do(t.load)
-	k := entryKey(path, blob)
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if v, ok := t.used[k]; ok {
-		t.hits++
+	var buf [256]byte
+	k := entryKey(buf[:0], path, blob)
+	// Lookups come in path order, so the last hit is a close guess.
+	if i, v, ok := t.old.findNear(k, int(t.hint.Load())); ok {
+		t.hint.Store(int64(i))
+		if !t.oldUsed[i].Load() {
+			t.oldUsed[i].Store(true)
+		}
+		t.hits.Add(1)
 		return v, true
 	}
-	v, ok := t.old[k]
+	t.mu.Lock()
+	v, ok := t.puts[string(k)]
+	t.mu.Unlock()
 	if ok {
-		t.used[k] = v
-		t.hits++
+		t.hits.Add(1)
 	} else {
-		t.misses++
+		t.misses.Add(1)
 	}
 	return v, ok
 }
@@ -235,10 +282,10 @@ func (t *Table) Put(path, blob string, value []byte) {
 		return
 	}
 	t.loadOnce.Do(t.load)
-	k := entryKey(path, blob)
+	k := string(entryKey(nil, path, blob))
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.used[k] = append([]byte(nil), value...)
+	t.puts[k] = append([]byte(nil), value...)
 	t.dirty = true
 }
 
@@ -247,7 +294,7 @@ func (t *Table) file() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return filepath.Join(dir, hex.EncodeToString(t.key[:16])+".v1"), nil
+	return filepath.Join(dir, hex.EncodeToString(t.key[:16])+ext), nil
 }
 
 // load reads the table's file; anything short of a whole, matching,
@@ -262,73 +309,187 @@ func (t *Table) load() {
 		return
 	}
 	// assertion C: a corrupt or foreign table is discarded, never trusted.
-	t.old, _ = decode(data, t.key)
+	if v, ok := decode(data, t.key); ok {
+		t.old = v
+		t.oldUsed = make([]atomic.Bool, v.n)
+	}
 }
 
-// decode parses a table file written under key.
-func decode(data []byte, key [32]byte) (map[[32]byte][]byte, bool) {
-	if len(data) < len(magic)+32+32 || string(data[:len(magic)]) != magic {
-		return nil, false
-	}
-	body, sum := data[:len(data)-32], data[len(data)-32:]
-	if got := sha256.Sum256(body); !bytes.Equal(got[:], sum) {
-		return nil, false
-	}
-	rest := body[len(magic):]
-	if !bytes.Equal(rest[:32], key[:]) {
-		return nil, false
-	}
-	rest = rest[32:]
-	out := map[[32]byte][]byte{}
-	for len(rest) > 0 {
-		if len(rest) < 32 {
-			return nil, false
-		}
-		var k [32]byte
-		copy(k[:], rest[:32])
-		rest = rest[32:]
-		n, w := binary.Uvarint(rest)
-		if w <= 0 || uint64(len(rest)-w) < n {
-			return nil, false
-		}
-		out[k] = rest[w : w+int(n) : w+int(n)]
-		rest = rest[w+int(n):]
-	}
-	return out, true
+// The layout of a table file, in order: magic; the table key (32 bytes);
+// the entry count n (4 bytes, big-endian); n index records of recordSize
+// bytes, strictly ascending by entry key (the key's offset and length in
+// the heap, then the value's, 4 bytes each, big-endian); the heap of keys
+// and values; the CRC-32C of everything before it. A lookup is a binary
+// search over the records in the file's own bytes, so loading a table
+// decodes nothing and holds no pointer per entry.
+const recordSize = 4 * 4
+
+// view is a decoded table: its records and heap, both slices of the file's
+// bytes.
+type view struct {
+	n       int
+	records []byte
+	heap    []byte
 }
 
-// encode lays the entries out: this run's first (in key order, so the
-// bytes are deterministic), then carried ones while the bound allows.
-func encode(key [32]byte, used, old map[[32]byte][]byte) []byte {
-	var b bytes.Buffer
-	b.WriteString(magic)
-	b.Write(key[:])
-	put := func(m map[[32]byte][]byte, skip map[[32]byte][]byte) {
-		keys := make([][32]byte, 0, len(m))
-		for k := range m {
-			if _, dup := skip[k]; !dup {
-				keys = append(keys, k)
-			}
-		}
-		sort.Slice(keys, func(i, j int) bool { return bytes.Compare(keys[i][:], keys[j][:]) < 0 })
-		var n [binary.MaxVarintLen64]byte
-		for _, k := range keys {
-			v := m[k]
-			if b.Len()+32+len(n)+len(v)+32 > MaxTableBytes {
-				return
-			}
-			b.Write(k[:])
-			b.Write(n[:binary.PutUvarint(n[:], uint64(len(v)))])
-			b.Write(v)
+func (v view) span(i, field int) []byte {
+	r := v.records[i*recordSize+field*8:]
+	off, n := binary.BigEndian.Uint32(r), binary.BigEndian.Uint32(r[4:])
+	return v.heap[off : off+n : off+n]
+}
+
+func (v view) key(i int) []byte   { return v.span(i, 0) }
+func (v view) value(i int) []byte { return v.span(i, 1) }
+
+// find answers the index and value of the entry keyed k.
+func (v view) find(k []byte) (int, []byte, bool) { return v.search(k, 0, v.n) }
+
+// search is a binary search for k among records [lo, hi).
+func (v view) search(k []byte, lo, hi int) (int, []byte, bool) {
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		switch c := bytes.Compare(v.key(m), k); {
+		case c == 0:
+			return m, v.value(m), true
+		case c < 0:
+			lo = m + 1
+		default:
+			hi = m
 		}
 	}
+	return 0, nil, false
+}
+
+// findNear is find starting from record h: it gallops from there toward
+// k (1, 2, 4, ... records) and searches the last stride, so a lookup near
+// the previous one compares a few keys instead of a whole search's worth.
+func (v view) findNear(k []byte, h int) (int, []byte, bool) {
+	if h < 0 || h >= v.n {
+		return v.find(k)
+	}
+	lo, hi := 0, v.n // the entry, if present, is in [lo, hi)
+	switch c := bytes.Compare(v.key(h), k); {
+	case c == 0:
+		return h, v.value(h), true
+	case c < 0:
+		lo = h + 1
+		for step := 1; ; step *= 2 {
+			next := h + step
+			if next >= v.n {
+				break
+			}
+			if bytes.Compare(v.key(next), k) >= 0 {
+				hi = next + 1
+				break
+			}
+			lo = next + 1
+		}
+	default:
+		hi = h
+		for step := 1; ; step *= 2 {
+			next := h - step
+			if next < 0 {
+				break
+			}
+			if bytes.Compare(v.key(next), k) <= 0 {
+				lo = next
+				break
+			}
+			hi = next
+		}
+	}
+	return v.search(k, lo, hi)
+}
+
+// decode checks a table file written under key and answers its view: the
+// magic, the checksum, the key, the count against the length, every key
+// and value inside the heap, and the records strictly ascending (so a
+// search finds what is there and an entry appears once).
+func decode(data []byte, key [32]byte) (view, bool) {
+	head := len(magic) + 32 + 4
+	if len(data) < head+4 || string(data[:len(magic)]) != magic {
+		return view{}, false
+	}
+	body, sum := data[:len(data)-4], data[len(data)-4:]
+	if crc32.Checksum(body, castagnoli) != binary.BigEndian.Uint32(sum) {
+		return view{}, false
+	}
+	if !bytes.Equal(body[len(magic):len(magic)+32], key[:]) {
+		return view{}, false
+	}
+	n := uint64(binary.BigEndian.Uint32(body[len(magic)+32:]))
+	if n*recordSize > uint64(len(body)-head) {
+		return view{}, false
+	}
+	v := view{n: int(n), records: body[head : head+int(n)*recordSize], heap: body[head+int(n)*recordSize:]}
+	for i := 0; i < v.n; i++ {
+		for field := 0; field < 2; field++ {
+			r := v.records[i*recordSize+field*8:]
+			off, l := uint64(binary.BigEndian.Uint32(r)), uint64(binary.BigEndian.Uint32(r[4:]))
+			if off+l > uint64(len(v.heap)) {
+				return view{}, false
+			}
+		}
+		if i > 0 && bytes.Compare(v.key(i-1), v.key(i)) >= 0 {
+			return view{}, false
+		}
+	}
+	return v, true
+}
+
+// entry is one key and value bound for a table file.
+type entry struct {
+	k, v []byte
+}
+
+// encode lays a table out. used (this run's entries) are kept first and
+// carried ones after while the size bound allows; the records are then
+// written in key order, so the bytes are deterministic.
+func encode(key [32]byte, used, carried []entry) []byte {
+	size := len(magic) + 32 + 4 + 4
+	var keep []entry
+	seen := map[string]bool{}
 	// assertion D: a table is size-bounded; this run's entries come first.
-	put(used, nil)
-	put(old, used)
-	sum := sha256.Sum256(b.Bytes())
-	b.Write(sum[:])
-	return b.Bytes()
+fill:
+	for _, group := range [][]entry{used, carried} {
+		sort.Slice(group, func(i, j int) bool { return bytes.Compare(group[i].k, group[j].k) < 0 })
+		for _, e := range group {
+			if seen[string(e.k)] {
+				continue
+			}
+			if size+recordSize+len(e.k)+len(e.v) > MaxTableBytes {
+				break fill
+			}
+			seen[string(e.k)] = true
+			size += recordSize + len(e.k) + len(e.v)
+			keep = append(keep, e)
+		}
+	}
+	sort.Slice(keep, func(i, j int) bool { return bytes.Compare(keep[i].k, keep[j].k) < 0 })
+	b := make([]byte, 0, size)
+	b = append(b, magic...)
+	b = append(b, key[:]...)
+	b = binary.BigEndian.AppendUint32(b, uint32(len(keep)))
+	off := 0
+	for _, e := range keep {
+		for _, field := range [][]byte{e.k, e.v} {
+			b = binary.BigEndian.AppendUint32(b, uint32(off))
+			b = binary.BigEndian.AppendUint32(b, uint32(len(field)))
+			off += len(field)
+		}
+	}
+	for _, e := range keep {
+		b = append(b, e.k...)
+		b = append(b, e.v...)
+	}
+	return binary.BigEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
 }
+
+// castagnoli is the checksum's polynomial: the CPU computes CRC-32C in
+// hardware, so checking a table costs a fraction of reading it. The
+// checksum guards against a damaged file, not a hostile one: whoever can
+// write the git directory can write the index itself.
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // flush writes the table when this run stored anything new.
 func (t *Table) flush() error {
@@ -336,7 +497,19 @@ func (t *Table) flush() error {
 	dirty := t.dirty
 	var data []byte
 	if dirty {
-		data = encode(t.key, t.used, t.old)
+		var used, carried []entry
+		for k, v := range t.puts {
+			used = append(used, entry{[]byte(k), v})
+		}
+		for i := 0; i < t.old.n; i++ {
+			e := entry{t.old.key(i), t.old.value(i)}
+			if t.oldUsed[i].Load() {
+				used = append(used, e)
+			} else {
+				carried = append(carried, e)
+			}
+		}
+		data = encode(t.key, used, carried)
 		t.dirty = false
 	}
 	t.mu.Unlock()
@@ -392,24 +565,38 @@ func (s *Store) evict() error {
 		mod  int64
 	}
 	var tables []table
+	var stale []string
 	for _, e := range ents {
 		info, err := e.Info()
 		if err != nil || !info.Mode().IsRegular() {
 			continue
 		}
-		if strings.HasSuffix(e.Name(), ".v1") {
-			tables = append(tables, table{e.Name(), info.ModTime().UnixNano()})
+		name := e.Name()
+		if strings.HasSuffix(name, ext) {
+			tables = append(tables, table{name, info.ModTime().UnixNano()})
+		} else if i := strings.LastIndex(name, ".v"); i > 0 && !strings.HasPrefix(name, ".") && allDigits(name[i+2:]) {
+			stale = append(stale, name)
 		}
 	}
-	if len(tables) <= MaxTables {
-		return nil
-	}
 	sort.Slice(tables, func(i, j int) bool { return tables[i].mod > tables[j].mod })
+	for len(tables) > MaxTables {
+		stale = append(stale, tables[len(tables)-1].name)
+		tables = tables[:len(tables)-1]
+	}
 	var errs []error
-	for _, t := range tables[MaxTables:] {
-		if err := os.Remove(filepath.Join(dir, t.name)); err != nil && !errors.Is(err, os.ErrNotExist) {
+	for _, name := range stale {
+		if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, os.ErrNotExist) {
 			errs = append(errs, err)
 		}
 	}
 	return errors.Join(errs...)
+}
+
+func allDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
 }

@@ -110,7 +110,7 @@ func TestDisabledStamps(t *testing.T) {
 
 func onlyTable(t *testing.T, dir string) string {
 	t.Helper()
-	m, _ := filepath.Glob(filepath.Join(dir, "*.v1"))
+	m, _ := filepath.Glob(filepath.Join(dir, "*"+ext))
 	if len(m) != 1 {
 		t.Fatalf("tables: %v", m)
 	}
@@ -218,17 +218,17 @@ func TestConcurrentWriters(t *testing.T) {
 }
 
 func TestSizeBounded(t *testing.T) {
-	used := map[[32]byte][]byte{}
+	var used []entry
 	big := bytes.Repeat([]byte("x"), 1<<20)
 	for i := 0; i < 20; i++ {
-		used[entryKey(fmt.Sprint(i), "b")] = big
+		used = append(used, entry{entryKey(nil, fmt.Sprint(i), "b"), big})
 	}
 	data := encode([32]byte{}, used, nil)
 	if len(data) > MaxTableBytes {
 		t.Fatalf("table of %d bytes exceeds %d", len(data), MaxTableBytes)
 	}
-	if m, ok := decode(data, [32]byte{}); !ok || len(m) == 0 || len(m) >= 20 {
-		t.Fatalf("bounded table: %d entries, ok %v", len(m), ok)
+	if v, ok := decode(data, [32]byte{}); !ok || v.n == 0 || v.n >= 20 {
+		t.Fatalf("bounded table: %d entries, ok %v", v.n, ok)
 	}
 }
 
@@ -241,17 +241,117 @@ func TestEvictOldTables(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if m, _ := filepath.Glob(filepath.Join(dir, "*.v1")); len(m) != MaxTables {
+	if m, _ := filepath.Glob(filepath.Join(dir, "*"+ext)); len(m) != MaxTables {
 		t.Fatalf("%d tables kept, want %d", len(m), MaxTables)
 	}
 }
 
 func FuzzDecode(f *testing.F) {
-	f.Add(encode([32]byte{}, map[[32]byte][]byte{entryKey("p", "b"): []byte("v")}, nil))
+	f.Add(encode([32]byte{}, []entry{{entryKey(nil, "p", "b"), []byte("v")}, {entryKey(nil, "q", "b"), nil}}, nil))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m, ok := decode(data, [32]byte{})
-		if !ok && m != nil {
-			t.Fatal("a refused table answered entries")
+		v, ok := decode(data, [32]byte{})
+		if !ok {
+			if v.n != 0 {
+				t.Fatal("a refused table answered entries")
+			}
+			return
+		}
+		// A table that decodes answers every entry it holds, by key.
+		for i := 0; i < v.n; i++ {
+			if j, val, found := v.find(v.key(i)); !found || j != i || !bytes.Equal(val, v.value(i)) {
+				t.Fatalf("entry %d not found by its key", i)
+			}
+			for _, h := range []int{-1, 0, i - 1, i + 1, v.n / 2, v.n - 1, v.n} {
+				if j, _, found := v.findNear(v.key(i), h); !found || j != i {
+					t.Fatalf("entry %d not found from record %d", i, h)
+				}
+			}
 		}
 	})
+}
+
+// Many entries round-trip through the binary search, the ones looked up
+// this run are kept first under the bound, and an earlier layout's file
+// is removed by the next flush.
+func TestManyEntriesAndOldLayout(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "0123abcd.v1"), []byte("gates-verdicts 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := store(t, dir, "abc123")
+	tb := s.Table("G", nil)
+	for i := 0; i < 5000; i++ {
+		tb.Put(fmt.Sprintf("d/f%05d", i), fmt.Sprintf("%040d", i), []byte(fmt.Sprint(i%7)))
+	}
+	if err := s.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "0123abcd.v1")); !os.IsNotExist(err) {
+		t.Fatalf("the earlier layout's table survived: %v", err)
+	}
+	s2 := store(t, dir, "abc123")
+	tb2 := s2.Table("G", nil)
+	for i := 0; i < 5000; i++ {
+		v, ok := tb2.Get(fmt.Sprintf("d/f%05d", i), fmt.Sprintf("%040d", i))
+		if !ok || string(v) != fmt.Sprint(i%7) {
+			t.Fatalf("entry %d = %q %v", i, v, ok)
+		}
+	}
+	if _, ok := tb2.Get("d/f00001", fmt.Sprintf("%040d", 2)); ok {
+		t.Fatal("a path hit under another file's blob")
+	}
+	if st := s2.Stats(); len(st) != 1 || st[0].Hits != 5000 || st[0].Misses != 1 {
+		t.Fatalf("stats: %+v", st)
+	}
+}
+
+// A digest does not depend on where the gathering buffer spilled: the
+// same frames added in pieces large and small digest alike, and moving a
+// byte across a frame boundary changes it.
+func TestConfigDigestIndependentOfChunking(t *testing.T) {
+	big := bytes.Repeat([]byte("x"), configChunk+17)
+	var a, b Config
+	a.Add("blob", big)
+	a.AddString("path", "p")
+	for i := 0; i < 3; i++ {
+		b.Add("blob", big[:0])
+	}
+	var c Config
+	c.Add("blob", big)
+	c.AddString("path", "p")
+	if a.Digest() != c.Digest() {
+		t.Fatal("one sequence digested two ways")
+	}
+	var d Config
+	d.Add("blob", big[:len(big)-1])
+	d.AddString("path", "xp")
+	if d.Digest() == c.Digest() {
+		t.Fatal("a byte moved across a frame boundary digested alike")
+	}
+	if b.Digest() == a.Digest() {
+		t.Fatal("different sequences digested alike")
+	}
+}
+
+// findNear answers what find answers from any starting record, for keys
+// present and absent alike.
+func TestFindNearAgreesWithFind(t *testing.T) {
+	var es []entry
+	for i := 0; i < 300; i += 3 {
+		es = append(es, entry{entryKey(nil, fmt.Sprintf("d/f%04d", i), "b"), []byte(fmt.Sprint(i))})
+	}
+	v, ok := decode(encode([32]byte{}, es, nil), [32]byte{})
+	if !ok {
+		t.Fatal("table does not decode")
+	}
+	for i := -1; i < 302; i++ {
+		k := entryKey(nil, fmt.Sprintf("d/f%04d", i), "b")
+		wi, wv, wok := v.find(k)
+		for h := -2; h <= v.n+1; h++ {
+			gi, gv, gok := v.findNear(k, h)
+			if gok != wok || gi != wi || !bytes.Equal(gv, wv) {
+				t.Fatalf("key %d from record %d: (%d %q %v), find says (%d %q %v)", i, h, gi, gv, gok, wi, wv, wok)
+			}
+		}
+	}
 }

@@ -357,6 +357,11 @@ func hookMember(m registry.Member) (githook.Member, error) {
 	}
 	gm.Tier = m.Manifest.Graph.Tier
 	gm.Staged = m.Manifest.Graph.Staged()
+	if m.Kind == registry.Descriptor {
+		if def, ok := findGate(m.Name); ok {
+			gm.First = def.ReadsTree
+		}
+	}
 	return gm, nil
 }
 

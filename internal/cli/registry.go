@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/gate-sdk/gates/internal/knob"
 	"github.com/gate-sdk/gates/internal/registry"
@@ -84,8 +85,34 @@ type loadedRegistry struct {
 	env *registry.Env
 }
 
-// loadRegistry reads <gatesDir>/gates.list and prepares trigger derivation.
+// registryLoad is one gates dir's registry, read once per session.
+type registryLoad struct {
+	once sync.Once
+	reg  *loadedRegistry
+	err  error
+}
+
+// loadRegistry reads <gatesDir>/gates.list and prepares trigger
+// derivation, once per gates dir in a session: a run reads no file twice
+// and every member sees the registry the hook planned from. Readers treat
+// the answer as shared and copy before they change it (hookReg.Select).
 func (s *Session) loadRegistry(gatesDir string) (*loadedRegistry, error) {
+	s.regMu.Lock()
+	if s.registries == nil {
+		s.registries = map[string]*registryLoad{}
+	}
+	l, ok := s.registries[gatesDir]
+	if !ok {
+		l = &registryLoad{}
+		s.registries[gatesDir] = l
+	}
+	s.regMu.Unlock()
+	l.once.Do(func() { l.reg, l.err = s.readRegistry(gatesDir) })
+	return l.reg, l.err
+}
+
+// readRegistry is loadRegistry's one read.
+func (s *Session) readRegistry(gatesDir string) (*loadedRegistry, error) {
 	set, err := s.Knobs()
 	if err != nil {
 		return nil, err

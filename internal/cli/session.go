@@ -27,6 +27,11 @@ type Session struct {
 	cwd     string
 	cwdErr  error
 
+	// registries holds each gates dir's loaded registry (loadRegistry):
+	// the hook and every member reading the coupling graph share one read.
+	regMu      sync.Mutex
+	registries map[string]*registryLoad
+
 	knobOnce sync.Once
 	knobs    *knob.Set
 	knobErr  error

@@ -182,7 +182,7 @@ func TestCacheCorruptDiscarded(t *testing.T) {
 	s1 := stamped(t, "s1")
 	cold, st := c.terms(s1)
 	n := strings.TrimPrefix(st, "0/")
-	tables, _ := filepath.Glob(filepath.Join(c.cacheDir(), "*.v1"))
+	tables, _ := filepath.Glob(filepath.Join(c.cacheDir(), "*.v2"))
 	if len(tables) != 1 {
 		t.Fatalf("tables after a cold run: %v", tables)
 	}
@@ -258,7 +258,7 @@ func TestCacheMonitorSetsHook(t *testing.T) {
 		t.Fatalf("a warm run did not answer from the set alone:\n%s", v.stderr)
 	}
 	// A corrupt table of each kind is discarded: the run equals the cold one.
-	tables, _ := filepath.Glob(filepath.Join(c.cacheDir(), "*.v1"))
+	tables, _ := filepath.Glob(filepath.Join(c.cacheDir(), "*.v2"))
 	if len(tables) != 2 {
 		t.Fatalf("tables: %v", tables)
 	}
@@ -273,7 +273,7 @@ func TestCacheMonitorSetsHook(t *testing.T) {
 	same("run over corrupt tables", cold, hook(c.env))
 	// A foreign file under a table's name is discarded too.
 	for _, tb := range tables {
-		write(t, tb, "gates-verdicts 1\nnot a table of ours\n", 0o644)
+		write(t, tb, "gates-verdicts 2\nnot a table of ours\n", 0o644)
 	}
 	same("run over foreign tables", cold, hook(c.env))
 	// The monitor's text edited and staged, the page not regenerated: the

@@ -8,11 +8,12 @@ package gates
 import (
 	"errors"
 	"fmt"
-	"io/fs"
+
 	"os"
 	"sort"
 	"strings"
 
+	"github.com/gate-sdk/gates/internal/cache"
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/glob"
 	"github.com/gate-sdk/gates/internal/graph"
@@ -203,12 +204,20 @@ func graphAmendments(c *gate.Context, r *gate.Report, dir string) (int, error) {
 		return 0, err
 	}
 	root := runPath(c, dir)
-	var files []string
-	err = walk.Walk(root, walk.Options{Prune: ps, Recorder: c.Recorder}, func(rel string, d fs.DirEntry) error {
-		if !d.IsDir() && glob.Match("SPEC-*.md", d.Name()) {
-			files = append(files, rel)
-		}
-		return nil
+	// The listing of SPEC-*.md names is kept between runs, vouched for by
+	// the stat data of every directory the walk entered (walk.Find); the
+	// files themselves are read afresh every time.
+	var config cache.Config
+	config.AddString("root", root)
+	for _, n := range ps.Names() {
+		config.AddString("prune", n)
+	}
+	var memo walk.Memo
+	if t := c.Cache.Table("GRAPH-AMENDMENT-LISTING", &config); t != nil {
+		memo = tableMemo{t}
+	}
+	files, err := walk.Find(root, walk.Options{Prune: ps, Recorder: c.Recorder}, memo, func(name string) bool {
+		return glob.Match("SPEC-*.md", name)
 	})
 	if err != nil {
 		return 0, err
@@ -241,3 +250,10 @@ func graphAmendments(c *gate.Context, r *gate.Report, dir string) (int, error) {
 	}
 	return n, nil
 }
+
+// tableMemo keeps a walk.Find listing as the one entry of a result-cache
+// table.
+type tableMemo struct{ t *cache.Table }
+
+func (m tableMemo) Load() ([]byte, bool) { return m.t.Get("", "listing") }
+func (m tableMemo) Store(b []byte)       { m.t.Put("", "listing", b) }

@@ -56,6 +56,7 @@ func readsCouplesRule(lookup func(string) (gate.Def, bool)) gate.Rule {
 		}
 		r := c.NewReport(readsCouplesHelps)
 		var roots, reads, dynamic, unbounded, exempt int
+		selected := map[string][]string{}
 		for _, s := range subjects {
 			// The shared expansion, called rather than copied; no derived
 			// couples, since a knob file is no walk.
@@ -94,7 +95,15 @@ func readsCouplesRule(lookup func(string) (gate.Def, bool)) gate.Rule {
 			}
 			for _, w := range walks {
 				roots++
-				for _, f := range w.selects(files, ps) {
+				// Members sharing a walk (the workflow gates all read the
+				// same YAML root) share its selection.
+				k := w.memoKey()
+				sel, ok := selected[k]
+				if !ok {
+					sel = w.selects(files, ps)
+					selected[k] = sel
+				}
+				for _, f := range sel {
 					reads++
 					if !registry.MatchesAny(couples, f) {
 						// assertion A: a read outside the couples is a read the hook would sleep through.
@@ -171,6 +180,16 @@ type declaredWalk struct {
 	gateFnd bool
 }
 
+// memoKey spells everything selects reads of the walk, so two walks with
+// one key select the same files.
+func (w declaredWalk) memoKey() string {
+	var b strings.Builder
+	for _, f := range append([]string{w.root, w.kind, fmt.Sprint(w.shell, w.gateFnd), fmt.Sprint(len(w.pats))}, append(w.pats, w.prunes...)...) {
+		fmt.Fprintf(&b, "%d:%s;", len(f), f)
+	}
+	return b.String()
+}
+
 func (w declaredWalk) describe() string {
 	r := w.root
 	if r == "" {
@@ -199,16 +218,25 @@ func (w declaredWalk) selects(files []string, ps walk.PruneSet) []string {
 		files = files[lo:hi]
 	}
 	match := w.matcher()
+	// Both prune tests read only rel's directory part, and the listing
+	// keeps a directory's files together, so each directory is asked once.
+	var lastDir string
+	var lastDropped, asked bool
 	for _, f := range files {
 		rel, ok := strings.CutPrefix(f, prefix)
 		if !ok {
 			continue
 		}
-		// assertion D: a compiled root and a gate_find walk drop the pruned dirs, both knobs together.
-		if (!w.shell || w.gateFnd) && ps.PathPruned(rel) {
-			continue
+		dir := ""
+		if i := strings.LastIndexByte(rel, '/'); i >= 0 {
+			dir = rel[:i+1]
 		}
-		if prunedBy(w.prunes, rel) || !match(rel) {
+		if !asked || dir != lastDir {
+			// assertion D: a compiled root and a gate_find walk drop the pruned dirs, both knobs together.
+			lastDropped = (!w.shell || w.gateFnd) && ps.PathPruned(rel) || prunedBy(w.prunes, rel)
+			lastDir, asked = dir, true
+		}
+		if lastDropped || !match(rel) {
 			continue
 		}
 		out = append(out, f)

@@ -36,6 +36,11 @@ type Member struct {
 	// Problem is a dispatch failure decided before the member could run
 	// (an ambiguous declaration); it fails the member where it stands.
 	Problem string
+	// First asks that the member start ahead of the others when members
+	// run ahead of their turn (a rule reading every tracked file's bytes):
+	// the longest scans begin at once instead of trailing the run.
+	// Scheduling only; outcomes are still taken in plan order.
+	First bool
 }
 
 // Registry is what the hook family needs of the registry. Both answers
@@ -133,6 +138,12 @@ func (w World) top(arm string) (string, bool) {
 
 func (w World) loadRegistry(arm string) (Registry, bool) {
 	reg, err := w.Registry()
+	return w.registryRead(arm, reg, err)
+}
+
+// registryRead answers a registry read's outcome, saying why on stderr
+// when it failed.
+func (w World) registryRead(arm string, reg Registry, err error) (Registry, bool) {
 	if err != nil {
 		fmt.Fprintf(w.Stderr, "%s: %v\n", arm, strings.TrimRight(err.Error(), "\n"))
 		return nil, false
@@ -158,16 +169,46 @@ func preCommit(w World) int {
 		fmt.Fprintf(w.Stderr, "%s: %v\n", PreCommit, strings.TrimRight(err.Error(), "\n"))
 		return 2
 	}
-	staged, err := w.git().Staged(top)
+	// The staged listing (a git process), the index decoded into the
+	// snapshot and the registry are independent reads: they run side by
+	// side, and their answers are taken in the order a serial hook would
+	// take them, so the refusal a broken input earns is unchanged.
+	git := w.git()
+	snapGit := git
+	var snapDebug bytes.Buffer
+	if snapGit.Debug != nil {
+		snapGit.Debug = &snapDebug
+	}
+	type snapshotted struct {
+		tree *repo.Snapshot
+		err  error
+	}
+	type registered struct {
+		reg Registry
+		err error
+	}
+	snapCh := make(chan snapshotted, 1)
+	regCh := make(chan registered, 1)
+	go func() {
+		t, err := snapGit.StagedSnapshot(top)
+		snapCh <- snapshotted{t, err}
+	}()
+	go func() {
+		reg, err := w.Registry()
+		regCh <- registered{reg, err}
+	}()
+	staged, err := git.Staged(top)
+	snap, loaded := <-snapCh, <-regCh
 	if err != nil {
 		return fail(err)
 	}
-	// assertion B: an empty staged set is silent and loads nothing.
+	// assertion B: an empty staged set is silent and judges nothing.
 	if len(staged) == 0 {
 		return 0
 	}
+	w.Stderr.Write(snapDebug.Bytes())
 	// assertion N: the members judge the index: one staged snapshot.
-	tree, err := w.git().StagedSnapshot(top)
+	tree, err := snap.tree, snap.err
 	if err != nil {
 		return fail(err)
 	}
@@ -175,7 +216,7 @@ func preCommit(w World) int {
 	if un := tree.Unresolved(); len(un) > 0 {
 		return fail(fmt.Errorf("unmerged with no version of ours to judge: %s\n  resolve each (git add or git rm) and commit again", strings.Join(un, ", ")))
 	}
-	reg, ok := w.loadRegistry(PreCommit)
+	reg, ok := w.registryRead(PreCommit, loaded.reg, loaded.err)
 	if !ok {
 		return 2
 	}
@@ -420,10 +461,12 @@ func (r runner) ahead(plan []Step) (results []chan outcome, stop func(), wait fu
 	}
 	sem := make(chan struct{}, r.jobs)
 	var todo []int
-	for i, s := range plan {
-		if inProcess(s) {
-			results[i] = make(chan outcome, 1)
-			todo = append(todo, i)
+	for _, first := range []bool{true, false} {
+		for i, s := range plan {
+			if inProcess(s) && s.Member.First == first {
+				results[i] = make(chan outcome, 1)
+				todo = append(todo, i)
+			}
 		}
 	}
 	wg.Add(1)

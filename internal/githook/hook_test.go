@@ -237,3 +237,38 @@ func TestSerialRunsAheadInOrder(t *testing.T) {
 		t.Fatal("a shell member after the failure ran")
 	}
 }
+
+// A First member starts among the first however late its plan place, and
+// the report is still in plan order.
+func TestFirstMembersStartAhead(t *testing.T) {
+	dir := t.TempDir()
+	compiled := func(name string, first bool) Member {
+		return Member{Name: name, Kind: registry.Descriptor, Decl: "scripts/" + name + ".gate", Tier: registry.TierPrecommit, First: first}
+	}
+	var mu sync.Mutex
+	var order []string
+	two := make(chan struct{})
+	run := func(cr CompiledRun) (int, []byte) {
+		mu.Lock()
+		order = append(order, cr.Name)
+		if len(order) == 2 {
+			close(two)
+		}
+		mu.Unlock()
+		<-two // the first two run side by side before either finishes
+		return 0, []byte(strings.ToUpper(strings.TrimPrefix(cr.Name, "check-")) + ": clean\n")
+	}
+	plan := []Step{{Member: compiled("check-a", false)}, {Member: compiled("check-b", false)}, {Member: compiled("check-scan", true)}}
+	var out bytes.Buffer
+	r := runner{dir: dir, stdout: &out, verbose: true, compiled: run, jobs: 2}
+	if code := r.serial(PreCommit, plan); code != 0 {
+		t.Fatalf("exit %d\n%s", code, out.String())
+	}
+	if first := order[:2]; first[0] != "check-scan" && first[1] != "check-scan" {
+		t.Fatalf("start order %v: the First member did not start among the first two", order)
+	}
+	want := "A: clean\n  PASS: check-a\nB: clean\n  PASS: check-b\nSCAN: clean\n  PASS: check-scan\npre-commit: 3 gate(s) passed.\n"
+	if out.String() != want {
+		t.Fatalf("report %q, want %q", out.String(), want)
+	}
+}

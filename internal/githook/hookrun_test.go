@@ -53,13 +53,12 @@ type hookWorld struct {
 	out, errb bytes.Buffer
 	runs      []CompiledRun
 	reads     map[string]string // what each compiled run read of doc.md
-	loaded    bool
 }
 
 func newHookWorld(dir string, gitEnv []string, reg Registry, regErr error, env ...string) *hookWorld {
 	h := &hookWorld{reads: map[string]string{}}
 	h.World = World{Dir: dir, Env: envOf(env...), GitEnv: gitEnv, Stdout: &h.out, Stderr: &h.errb,
-		Registry: func() (Registry, error) { h.loaded = true; return reg, regErr },
+		Registry: func() (Registry, error) { return reg, regErr },
 		Compiled: func(run CompiledRun) (int, []byte) {
 			h.runs = append(h.runs, run)
 			if run.Tree != nil {
@@ -187,8 +186,14 @@ func TestPreCommitShellMisjudged(t *testing.T) {
 func TestPreCommitRefusals(t *testing.T) {
 	dir, env := scratchRepo(t)
 	h := newHookWorld(dir, env, fakeRegistry{}, nil)
-	if code := RunHook([]string{PreCommit}, h.World); code != 0 || h.out.Len()+h.errb.Len() != 0 || h.loaded {
-		t.Fatalf("empty staged set: code %d out %q err %q loaded %v", code, h.out.String(), h.errb.String(), h.loaded)
+	if code := RunHook([]string{PreCommit}, h.World); code != 0 || h.out.Len()+h.errb.Len() != 0 || len(h.runs) != 0 {
+		t.Fatalf("empty staged set: code %d out %q err %q runs %d", code, h.out.String(), h.errb.String(), len(h.runs))
+	}
+	// The registry is read alongside the staged listing, but with nothing
+	// staged its answer is never consulted: a broken one stays silent.
+	h = newHookWorld(dir, env, nil, errors.New("no registry here"))
+	if code := RunHook([]string{PreCommit}, h.World); code != 0 || h.out.Len()+h.errb.Len() != 0 {
+		t.Fatalf("empty staged set, broken registry: code %d out %q err %q", code, h.out.String(), h.errb.String())
 	}
 	mustWrite(t, filepath.Join(dir, "doc.md"), "two\n")
 	gitT(t, dir, env, "add", "doc.md")
@@ -229,9 +234,11 @@ func TestPreCommitRefusals(t *testing.T) {
 	if cmd.Run() == nil {
 		t.Fatal("no conflict")
 	}
-	h = newHookWorld(dir, env, fakeRegistry{}, nil)
+	// The refusal comes before the registry's answer is consulted: a
+	// broken registry does not change it.
+	h = newHookWorld(dir, env, nil, errors.New("no registry here"))
 	want := "pre-commit: unmerged with no version of ours to judge: doc.md\n  resolve each (git add or git rm) and commit again\n"
-	if code := RunHook([]string{PreCommit}, h.World); code != 2 || h.errb.String() != want || h.loaded {
+	if code := RunHook([]string{PreCommit}, h.World); code != 2 || h.errb.String() != want || len(h.runs) != 0 {
 		t.Fatalf("conflict: code %d stderr %q, want %q", code, h.errb.String(), want)
 	}
 }

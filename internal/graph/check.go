@@ -2,7 +2,6 @@ package graph
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -146,18 +145,18 @@ func valve(n Node, v *Vocab) []Finding {
 }
 
 // attrRe finds href= and src= values, quoted either way.
-var attrRe = regexp.MustCompile(`(?i)\b(href|src)\s*=\s*("([^"]*)"|'([^']*)')`)
+var attrRe = newLed(`(?i)\b(href|src)\s*=\s*("([^"]*)"|'([^']*)')`, wordStart("hHsS", "\u017f"))
 
 // importRe finds ESM import specifiers: import x from "..." and import("...").
-var importRe = regexp.MustCompile(`\bimport\b(?:[^"';()]*?\bfrom)?\s*\(?\s*["']([^"']+)["']`)
+var importRe = newLed(`\bimport\b(?:[^"';()]*?\bfrom)?\s*\(?\s*["']([^"']+)["']`, wordStart("i"))
 
 func attrValues(page []byte) []string {
 	var out []string
-	for _, m := range attrRe.FindAllSubmatch(page, -1) {
-		if m[3] != nil {
-			out = append(out, string(m[3]))
+	for _, m := range attrRe.findAll(page) {
+		if m[6] >= 0 {
+			out = append(out, string(page[m[6]:m[7]]))
 		} else {
-			out = append(out, string(m[4]))
+			out = append(out, string(page[m[8]:m[9]]))
 		}
 	}
 	return out
@@ -236,8 +235,8 @@ func CheckRefs(page []byte, where string, allowed []string) []Finding {
 			urls = append(urls, v)
 		}
 	}
-	for _, m := range importRe.FindAllSubmatch(page, -1) {
-		urls = append(urls, string(m[1]))
+	for _, m := range importRe.findAll(page) {
+		urls = append(urls, string(page[m[2]:m[3]]))
 	}
 	var out []Finding
 	for _, u := range urls {
@@ -256,21 +255,21 @@ func CheckRefs(page []byte, where string, allowed []string) []Finding {
 	return out
 }
 
-var maxEdgesRe = regexp.MustCompile(`\bmaxEdges\s*:\s*(\d+)`)
+var maxEdgesRe = newLed(`\bmaxEdges\s*:\s*(\d+)`, wordStart("m"))
 
 // edgeRe counts mermaid edges: a line holding an arrow.
-var edgeRe = regexp.MustCompile(`(?m)^\s*\S+\s+(?:&lt;|<)?-(?:-|\.-)(?:&gt;|>)\s+\S+\s*$`)
+var edgeRe = newLed(`(?m)^\s*\S+\s+(?:&lt;|<)?-(?:-|\.-)(?:&gt;|>)\s+\S+\s*$`, lineStart)
 
 // CapOf re-derives the render cap and the edge count from an emission.
 // A page without maxEdges takes mermaid's own default.
 func CapOf(page []byte) (cap uint64, edges int) {
 	cap = MermaidDefaultCap
-	if m := maxEdgesRe.FindSubmatch(page); m != nil {
-		if n, err := strconv.ParseUint(string(m[1]), 10, 64); err == nil {
+	if ms := maxEdgesRe.findAll(page); len(ms) > 0 {
+		if n, err := strconv.ParseUint(string(page[ms[0][2]:ms[0][3]]), 10, 64); err == nil {
 			cap = n
 		}
 	}
-	return cap, len(edgeRe.FindAll(page, -1))
+	return cap, len(edgeRe.findAll(page))
 }
 
 // CheckCap is assertion I: the page draws no more edges than its cap.

@@ -316,3 +316,18 @@ func BenchmarkBlobs(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkStagedSnapshot is the pre-commit hook's first step: the index
+// located, decoded and built into the snapshot the members share.
+func BenchmarkStagedSnapshot(b *testing.B) {
+	r := largeRepo(b)
+	g := Git{Env: r.env}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s, err := g.StagedSnapshot(r.top)
+		if err != nil || s.Len() != benchFiles {
+			b.Fatal(err)
+		}
+	}
+}

@@ -137,7 +137,7 @@ func (g Git) StagedSnapshot(dir string) (*Snapshot, error) {
 			ours[e.Path] = true
 		}
 	}
-	kept := make([]Entry, 0, len(entries))
+	kept := entries[:0] // filtered in place: entries is this call's own
 	var unresolved []string
 	for _, e := range entries {
 		switch {
@@ -160,6 +160,8 @@ func (g Git) StagedSnapshot(dir string) (*Snapshot, error) {
 // one, else its first stage.
 func SnapshotOf(dir string, entries []Entry) *Snapshot {
 	s := &Snapshot{dir: dir, budget: ByteBudget, claimBudget: ClaimBudget, entries: make(map[string]*snapEntry, len(entries)), files: make([]string, 0, len(entries))}
+	// One allocation for every entry's state, not one per entry.
+	slab := make([]snapEntry, len(entries))
 	for _, e := range entries {
 		if have, dup := s.entries[e.Path]; dup {
 			if e.Stage == 2 {
@@ -167,7 +169,9 @@ func SnapshotOf(dir string, entries []Entry) *Snapshot {
 			}
 			continue
 		}
-		s.entries[e.Path] = &snapEntry{mode: e.Mode, hash: e.Hash, flags: e.Flags, idx: len(s.files)}
+		se := &slab[len(s.files)]
+		se.mode, se.hash, se.flags, se.idx = e.Mode, e.Hash, e.Flags, len(s.files)
+		s.entries[e.Path] = se
 		s.files = append(s.files, e.Path)
 	}
 	return s

@@ -1,0 +1,62 @@
+package graph
+
+import (
+	"reflect"
+	"testing"
+)
+
+// The page patterns, each searched only where it may start, against the
+// whole-page search they stand for.
+var leds = map[string]led{"attr": attrRe, "import": importRe, "maxEdges": maxEdgesRe, "edge": edgeRe}
+
+var ledSeeds = []string{
+	``,
+	`<a href="x.html">x</a> <img SRC='p.png'> srcset="no" xhref="y" href = 'z'`,
+	"<script type=module>import mermaid from \"https://cdn/x.mjs\"; import('./y.js'); reimport('n')</script>",
+	"%%{init: {\"maxEdges\": 9, maxEdges : 12}}%%\nflowchart LR\n  a --> b\n\n  c -.-> d\n\tx &lt;--&gt; y  \nnot an -- edge\n",
+	"xſrc='a' ſrc='b' Href=\"c\" hrEF='d'",
+	"A\n-->\nB\n  p --> q\n",
+	"import\nfrom 'z'; _import('w') import(\"v\")",
+}
+
+func sameMatches(t *testing.T, page []byte) {
+	t.Helper()
+	for name, l := range leds {
+		got, want := l.findAll(page), l.all.FindAllSubmatchIndex(page, -1)
+		if len(got) == 0 && len(want) == 0 {
+			continue
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s over %q:\n got %v\nwant %v", name, page, got, want)
+		}
+	}
+}
+
+func TestLedMatchesWholePageSearch(t *testing.T) {
+	for _, s := range ledSeeds {
+		sameMatches(t, []byte(s))
+	}
+	// The emitted page itself, with every pattern firing.
+	sameMatches(t, []byte(pageSample))
+}
+
+// pageSample is a page in the emission's shape.
+const pageSample = `<!doctype html><html><head><link rel="stylesheet" href="graph.css">
+<script type="module">import mermaid from "https://cdn.jsdelivr.net/npm/mermaid@11/dist/mermaid.esm.min.mjs";
+mermaid.initialize({ startOnLoad: true, maxEdges: 500 });</script></head><body>
+<pre class="mermaid">
+flowchart LR
+  check_a --> surface_1
+  check_b -.-> surface_2
+  surface_2 &lt;--&gt; check_c
+</pre><img src='logo.svg'></body></html>`
+
+func FuzzLedMatchesWholePageSearch(f *testing.F) {
+	for _, s := range ledSeeds {
+		f.Add(s)
+	}
+	f.Add(pageSample)
+	f.Fuzz(func(t *testing.T, s string) {
+		sameMatches(t, []byte(s))
+	})
+}
