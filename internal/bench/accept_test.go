@@ -210,8 +210,25 @@ func acceptance(b *testing.B) {
 	_, _, _, hookOut := timed(b, dir, nil, hookBin, "--git-hook", "pre-commit")
 	hookWarm, _, warmCode := sample(n, nil, run(nil, hookBin, "--git-hook", "pre-commit"))
 	hookOff, _, _ := sample(n, nil, run([]string{"GATE_SDK_CACHE=off"}, hookBin, "--git-hook", "pre-commit"))
+	// The commit a user makes next: the cache warm from the last run, and
+	// one file staged with bytes no run has judged (each sample stages a
+	// new edit first, untimed).
+	edit := 0
+	stageNew := func() {
+		edit++
+		if err := write(dir, "docs/d000/note-00000.md", fmt.Sprintf("# Note 0\n\nedit %d for the hook benchmark.\n", edit), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		cmd := exec.Command("git", "add", "docs/d000/note-00000.md")
+		cmd.Dir, cmd.Env = dir, benchEnv()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("git add: %v\n%s", err, out)
+		}
+	}
+	hookNew, _, newCode := sample(n, stageNew, run(nil, hookBin, "--git-hook", "pre-commit"))
 	rows := []row{
 		{"pre-commit hook, one staged file, warm cache", hookWarm, hookFloor, fmt.Sprintf("exit %d; target ≤ 8×", warmCode)},
+		{"pre-commit hook, one newly edited file staged, cache warm from the run before", hookNew, hookFloor, fmt.Sprintf("exit %d", newCode)},
 		{"pre-commit hook, one staged file, cold cache", hookCold, hookFloor, fmt.Sprintf("exit %d", coldCode)},
 		{"pre-commit hook, one staged file, GATE_SDK_CACHE=off", hookOff, hookFloor, ""},
 	}
@@ -225,8 +242,8 @@ func acceptance(b *testing.B) {
 	}
 	// A hook that stops at a red member times only the members before it,
 	// so a row measured that way is not a figure: the run stops instead.
-	if coldCode != 0 || warmCode != 0 {
-		b.Fatalf("the hook exited %d cold, %d warm over the bench repository; its rows would time a partial run:\n%s", coldCode, warmCode, hookOut)
+	if coldCode != 0 || warmCode != 0 || newCode != 0 {
+		b.Fatalf("the hook exited %d cold, %d warm, %d after a new edit over the bench repository; its rows would time a partial run:\n%s", coldCode, warmCode, newCode, hookOut)
 	}
 	if os.Getenv("GATES_BENCH_ROWS") == "hook" {
 		b.Logf("hook output:\n%s", hookOut)

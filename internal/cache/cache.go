@@ -437,35 +437,52 @@ func decode(data []byte, key [32]byte) (view, bool) {
 	return v, true
 }
 
-// entry is one key and value bound for a table file.
+// entry is one key and value bound for a table file; used marks an entry
+// this run looked up or stored.
 type entry struct {
 	k, v []byte
+	used bool
 }
 
-// encode lays a table out. used (this run's entries) are kept first and
-// carried ones after while the size bound allows; the records are then
-// written in key order, so the bytes are deterministic.
-func encode(key [32]byte, used, carried []entry) []byte {
+// encode lays a table out from entries in strictly ascending key order.
+// When they do not all fit the bound, this run's (used) are kept first and
+// carried ones after while room remains; the records stay in key order,
+// so the bytes are deterministic.
+func encode(key [32]byte, entries []entry) []byte {
 	size := len(magic) + 32 + 4 + 4
-	var keep []entry
-	seen := map[string]bool{}
-	// assertion D: a table is size-bounded; this run's entries come first.
-fill:
-	for _, group := range [][]entry{used, carried} {
-		sort.Slice(group, func(i, j int) bool { return bytes.Compare(group[i].k, group[j].k) < 0 })
-		for _, e := range group {
-			if seen[string(e.k)] {
-				continue
-			}
-			if size+recordSize+len(e.k)+len(e.v) > MaxTableBytes {
-				break fill
-			}
-			seen[string(e.k)] = true
-			size += recordSize + len(e.k) + len(e.v)
-			keep = append(keep, e)
-		}
+	total := size
+	for _, e := range entries {
+		total += recordSize + len(e.k) + len(e.v)
 	}
-	sort.Slice(keep, func(i, j int) bool { return bytes.Compare(keep[i].k, keep[j].k) < 0 })
+	keep := entries
+	if total > MaxTableBytes {
+		// assertion D: a table is size-bounded; this run's entries come first.
+		take := make([]bool, len(entries))
+		room := MaxTableBytes - size
+	fill:
+		for _, used := range []bool{true, false} {
+			for i, e := range entries {
+				if e.used != used {
+					continue
+				}
+				n := recordSize + len(e.k) + len(e.v)
+				if n > room {
+					break fill
+				}
+				room -= n
+				take[i] = true
+			}
+		}
+		keep = nil
+		for i, e := range entries {
+			if take[i] {
+				keep = append(keep, e)
+			}
+		}
+		size = MaxTableBytes - room
+	} else {
+		size = total
+	}
 	b := make([]byte, 0, size)
 	b = append(b, magic...)
 	b = append(b, key[:]...)
@@ -485,6 +502,39 @@ fill:
 	return binary.BigEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
 }
 
+// merged answers the table's entries for the next file in key order: the
+// file's, in the order it holds them, with this run's stores merged in (a
+// store replaces a file entry of the same key). Only the few stores are
+// sorted.
+func (t *Table) merged() []entry {
+	puts := make([]entry, 0, len(t.puts))
+	for k, v := range t.puts {
+		puts = append(puts, entry{[]byte(k), v, true})
+	}
+	sort.Slice(puts, func(i, j int) bool { return bytes.Compare(puts[i].k, puts[j].k) < 0 })
+	out := make([]entry, 0, t.old.n+len(puts))
+	i := 0
+	for _, p := range puts {
+		for ; i < t.old.n; i++ {
+			c := bytes.Compare(t.old.key(i), p.k)
+			if c > 0 {
+				break
+			}
+			if c < 0 {
+				out = append(out, entry{t.old.key(i), t.old.value(i), t.oldUsed[i].Load()})
+			} else {
+				i++ // replaced by the store
+				break
+			}
+		}
+		out = append(out, p)
+	}
+	for ; i < t.old.n; i++ {
+		out = append(out, entry{t.old.key(i), t.old.value(i), t.oldUsed[i].Load()})
+	}
+	return out
+}
+
 // castagnoli is the checksum's polynomial: the CPU computes CRC-32C in
 // hardware, so checking a table costs a fraction of reading it. The
 // checksum guards against a damaged file, not a hostile one: whoever can
@@ -497,19 +547,7 @@ func (t *Table) flush() error {
 	dirty := t.dirty
 	var data []byte
 	if dirty {
-		var used, carried []entry
-		for k, v := range t.puts {
-			used = append(used, entry{[]byte(k), v})
-		}
-		for i := 0; i < t.old.n; i++ {
-			e := entry{t.old.key(i), t.old.value(i)}
-			if t.oldUsed[i].Load() {
-				used = append(used, e)
-			} else {
-				carried = append(carried, e)
-			}
-		}
-		data = encode(t.key, used, carried)
+		data = encode(t.key, t.merged())
 		t.dirty = false
 	}
 	t.mu.Unlock()

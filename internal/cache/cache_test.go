@@ -218,17 +218,26 @@ func TestConcurrentWriters(t *testing.T) {
 }
 
 func TestSizeBounded(t *testing.T) {
-	var used []entry
+	var es []entry
 	big := bytes.Repeat([]byte("x"), 1<<20)
 	for i := 0; i < 20; i++ {
-		used = append(used, entry{entryKey(nil, fmt.Sprint(i), "b"), big})
+		es = append(es, entry{entryKey(nil, fmt.Sprintf("%02d", i), "b"), big, i%2 == 1})
 	}
-	data := encode([32]byte{}, used, nil)
+	data := encode([32]byte{}, es)
 	if len(data) > MaxTableBytes {
 		t.Fatalf("table of %d bytes exceeds %d", len(data), MaxTableBytes)
 	}
-	if v, ok := decode(data, [32]byte{}); !ok || v.n == 0 || v.n >= 20 {
+	v, ok := decode(data, [32]byte{})
+	if !ok || v.n == 0 || v.n >= 20 {
 		t.Fatalf("bounded table: %d entries, ok %v", v.n, ok)
+	}
+	// This run's entries (the odd ones) were kept before any carried one.
+	for i := 0; i < 20; i += 2 {
+		if _, _, found := v.find(entryKey(nil, fmt.Sprintf("%02d", i+1), "b")); !found {
+			if _, _, carried := v.find(entryKey(nil, fmt.Sprintf("%02d", i), "b")); carried {
+				t.Fatalf("a carried entry was kept while this run's entry %d was dropped", i+1)
+			}
+		}
 	}
 }
 
@@ -247,7 +256,7 @@ func TestEvictOldTables(t *testing.T) {
 }
 
 func FuzzDecode(f *testing.F) {
-	f.Add(encode([32]byte{}, []entry{{entryKey(nil, "p", "b"), []byte("v")}, {entryKey(nil, "q", "b"), nil}}, nil))
+	f.Add(encode([32]byte{}, []entry{{entryKey(nil, "p", "b"), []byte("v"), true}, {entryKey(nil, "q", "b"), nil, false}}))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		v, ok := decode(data, [32]byte{})
 		if !ok {
@@ -338,9 +347,9 @@ func TestConfigDigestIndependentOfChunking(t *testing.T) {
 func TestFindNearAgreesWithFind(t *testing.T) {
 	var es []entry
 	for i := 0; i < 300; i += 3 {
-		es = append(es, entry{entryKey(nil, fmt.Sprintf("d/f%04d", i), "b"), []byte(fmt.Sprint(i))})
+		es = append(es, entry{entryKey(nil, fmt.Sprintf("d/f%04d", i), "b"), []byte(fmt.Sprint(i)), true})
 	}
-	v, ok := decode(encode([32]byte{}, es, nil), [32]byte{})
+	v, ok := decode(encode([32]byte{}, es), [32]byte{})
 	if !ok {
 		t.Fatal("table does not decode")
 	}
@@ -353,5 +362,36 @@ func TestFindNearAgreesWithFind(t *testing.T) {
 				t.Fatalf("key %d from record %d: (%d %q %v), find says (%d %q %v)", i, h, gi, gv, gok, wi, wv, wok)
 			}
 		}
+	}
+}
+
+// A store merges into the file's entries: a new key joins them in order,
+// a stored key replaces the file's value, and every other entry is carried.
+func TestStoresMergeIntoTheTable(t *testing.T) {
+	dir := t.TempDir()
+	s := store(t, dir, "abc123")
+	tb := s.Table("G", nil)
+	for _, p := range []string{"a", "c", "e"} {
+		tb.Put(p, "b", []byte("old-"+p))
+	}
+	if err := s.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	s2 := store(t, dir, "abc123")
+	tb2 := s2.Table("G", nil)
+	tb2.Put("c", "b", []byte("new-c"))
+	tb2.Put("d", "b", []byte("new-d"))
+	tb2.Put("0", "b", []byte("new-0"))
+	if err := s2.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	tb3 := store(t, dir, "abc123").Table("G", nil)
+	for p, want := range map[string]string{"0": "new-0", "a": "old-a", "c": "new-c", "d": "new-d", "e": "old-e"} {
+		if v, ok := tb3.Get(p, "b"); !ok || string(v) != want {
+			t.Errorf("%s = %q %v, want %q", p, v, ok, want)
+		}
+	}
+	if tb3.old.n != 5 {
+		t.Fatalf("%d entries, want 5", tb3.old.n)
 	}
 }

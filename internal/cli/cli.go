@@ -174,14 +174,7 @@ func (s *Session) fail(err error) int {
 	return 2
 }
 
-func findGate(name string) (gate.Def, bool) {
-	for _, d := range gates.All() {
-		if d.Name == name {
-			return d, true
-		}
-	}
-	return gate.Def{}, false
-}
+func findGate(name string) (gate.Def, bool) { return gates.Find(name) }
 
 func gateNames() []string {
 	var out []string

@@ -121,6 +121,9 @@ func (t snapshotTree) Files() ([]string, error)       { return t.s.Files(), nil 
 func (t snapshotTree) Read(p string) ([]byte, error)  { return t.s.Read(p) }
 func (t snapshotTree) Mode(p string) (uint32, bool)   { return t.s.Mode(p) }
 func (t snapshotTree) BlobID(p string) (string, bool) { return t.s.BlobID(p) }
+func (t snapshotTree) ModeAndBlob(p string) (uint32, string, bool) {
+	return t.s.ModeAndBlob(p)
+}
 
 // overlayEnv answers lookup with the NAME=value entries of extra on top.
 func overlayEnv(lookup func(string) (string, bool), extra []string) func(string) (string, bool) {

@@ -302,3 +302,11 @@ func (t lazyTree) Mode(p string) (uint32, bool) {
 	}
 	return snap.Mode(p)
 }
+
+func (t lazyTree) ModeAndBlob(p string) (uint32, string, bool) {
+	snap, err := t.s.Snapshot()
+	if err != nil {
+		return 0, "", false
+	}
+	return snap.ModeAndBlob(p)
+}

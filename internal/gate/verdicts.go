@@ -17,6 +17,12 @@ type Blobs interface {
 	BlobID(path string) (string, bool)
 }
 
+// ModeBlobs is what a Blobs tree may also offer: Mode's and BlobID's
+// answers for a path from one lookup (ok is BlobID's).
+type ModeBlobs interface {
+	ModeAndBlob(path string) (mode uint32, blob string, ok bool)
+}
+
 // PerFile is one rule run's view of the result cache for a value it
 // derives from one file alone (its findings, the declarations it holds):
 // keyed by the file's path and blob id under a table of the derivation's
@@ -215,12 +221,20 @@ func (s *SetResults) Key(paths []string) (string, bool) {
 	// in order, length-framed; a file without an id leaves it uncached.
 	var k cache.Config
 	var mode [4]byte
+	both, one := s.tree.(ModeBlobs)
 	for _, p := range paths {
-		id, ok := s.blobs.BlobID(p)
+		var id string
+		var m uint32
+		var ok bool
+		if one {
+			m, id, ok = both.ModeAndBlob(p)
+		} else {
+			id, ok = s.blobs.BlobID(p)
+			m, _ = s.tree.Mode(p)
+		}
 		if !ok {
 			return "", false
 		}
-		m, _ := s.tree.Mode(p)
 		binary.BigEndian.PutUint32(mode[:], m)
 		k.AddString("path", p)
 		k.Add("mode", mode[:])

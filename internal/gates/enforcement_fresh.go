@@ -12,6 +12,7 @@ import (
 
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/graph"
+	"github.com/gate-sdk/gates/internal/walk"
 )
 
 var enforcementKnobs = []string{"GATE_SDK_ENFORCEMENT_FILE", "GATE_SDK_ENFORCE_SCAN_DIR", "GATE_SDK_PRUNE_DIRS", "GATE_SDK_PRUNE_EXTRA_DIRS", "GATE_SDK_KIT_DIRS"}
@@ -50,6 +51,8 @@ func EnforcementEmission(c *gate.Context) ([]byte, error) {
 	}
 	prefix := root + "/"
 	var scanned []string
+	// Both tests read only the directory part: asked once per directory.
+	pruned := walk.ByDir(func(rel string) bool { return ps.PathPruned(rel) || underTemplates(rel) })
 	for _, f := range files {
 		rel := f
 		if root != "" {
@@ -58,7 +61,7 @@ func EnforcementEmission(c *gate.Context) ([]byte, error) {
 				continue
 			}
 		}
-		if ps.PathPruned(rel) || underTemplates(rel) || f == page {
+		if pruned(rel) || f == page {
 			continue
 		}
 		scanned = append(scanned, f)

@@ -39,6 +39,18 @@ var (
 	allDefs []gate.Def
 )
 
+// Find answers the compiled gate named name, without copying the table
+// (the hook asks once per registered member).
+func Find(name string) (gate.Def, bool) {
+	allOnce.Do(func() { allDefs = buildTable() })
+	for i := range allDefs {
+		if allDefs[i].Name == name {
+			return allDefs[i], true
+		}
+	}
+	return gate.Def{}, false
+}
+
 // buildTable assembles the table. No gate's constructor may call All: its
 // lookups run when a rule does.
 func buildTable() []gate.Def {

@@ -22,11 +22,4 @@ func graphGates() []gate.Def {
 }
 
 // findDef answers the compiled row of a name.
-func findDef(name string) (gate.Def, bool) {
-	for _, d := range All() {
-		if d.Name == name {
-			return d, true
-		}
-	}
-	return gate.Def{}, false
-}
+func findDef(name string) (gate.Def, bool) { return Find(name) }

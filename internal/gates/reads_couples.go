@@ -218,25 +218,18 @@ func (w declaredWalk) selects(files []string, ps walk.PruneSet) []string {
 		files = files[lo:hi]
 	}
 	match := w.matcher()
-	// Both prune tests read only rel's directory part, and the listing
-	// keeps a directory's files together, so each directory is asked once.
-	var lastDir string
-	var lastDropped, asked bool
+	// Both prune tests read only rel's directory part: asked once per
+	// directory.
+	dropped := walk.ByDir(func(rel string) bool {
+		// assertion D: a compiled root and a gate_find walk drop the pruned dirs, both knobs together.
+		return (!w.shell || w.gateFnd) && ps.PathPruned(rel) || prunedBy(w.prunes, rel)
+	})
 	for _, f := range files {
 		rel, ok := strings.CutPrefix(f, prefix)
 		if !ok {
 			continue
 		}
-		dir := ""
-		if i := strings.LastIndexByte(rel, '/'); i >= 0 {
-			dir = rel[:i+1]
-		}
-		if !asked || dir != lastDir {
-			// assertion D: a compiled root and a gate_find walk drop the pruned dirs, both knobs together.
-			lastDropped = (!w.shell || w.gateFnd) && ps.PathPruned(rel) || prunedBy(w.prunes, rel)
-			lastDir, asked = dir, true
-		}
-		if lastDropped || !match(rel) {
+		if dropped(rel) || !match(rel) {
 			continue
 		}
 		out = append(out, f)

@@ -18,6 +18,7 @@ import (
 	"github.com/gate-sdk/gates/internal/cache"
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/patterns"
+	"github.com/gate-sdk/gates/internal/walk"
 )
 
 // treeTermsHelp is the remedy for the one failure class.
@@ -62,23 +63,40 @@ func checkTreeTerms(c *gate.Context) int {
 	if err != nil {
 		return c.RefuseErr(err)
 	}
-	exempt := map[string]bool{}
+	// A handful of paths, asked of every tracked file: comparing a short
+	// list is cheaper than hashing each path into a map.
+	var exemptList []string
 	for _, src := range set.Read {
-		exempt[treePath(c, src.Path)] = true
+		exemptList = append(exemptList, treePath(c, src.Path))
 	}
 	for _, kr := range c.KitRoots {
-		exempt[treePath(c, kr+"/templates/msg-patterns.list")] = true
+		exemptList = append(exemptList, treePath(c, kr+"/templates/msg-patterns.list"))
+	}
+	exempt := func(p string) bool {
+		for _, e := range exemptList {
+			if e == p {
+				return true
+			}
+		}
+		return false
 	}
 
 	// assertion B: the cheap filter runs first and reads nothing: the scan
 	// root, the shared prune set, the resolved pattern files and the kits'
 	// starter rosters, and a submodule (no bytes of its own).
 	var todo []string
+	var modes []uint32
+	pruned := walk.ByDir(prune.PathPruned)
 	for _, p := range files {
-		if !underRoot(root, p) || prune.PathPruned(p) || exempt[p] || !committedText(c, p) {
+		if !underRoot(root, p) || pruned(p) || exempt(p) {
+			continue
+		}
+		mode, ok := c.Tree.Mode(p)
+		if !ok || !committedMode(mode) {
 			continue
 		}
 		todo = append(todo, p)
+		modes = append(modes, mode)
 	}
 	// Reading and matching run on every CPU; records are kept per file and
 	// reported in listing order, so the output never depends on the pool.
@@ -104,7 +122,7 @@ func checkTreeTerms(c *gate.Context) int {
 		p := todo[i]
 		cacheable := false
 		var blob string
-		if mode, _ := c.Tree.Mode(p); mode != 0o120000 {
+		if modes[i] != 0o120000 {
 			cacheable = true
 			var hit bool
 			if records[i], blob, hit = verdicts.Lookup(p); hit {
@@ -184,9 +202,11 @@ func underRoot(root, p string) bool {
 // target string). A submodule entry carries none. It reads nothing.
 func committedText(c *gate.Context, p string) bool {
 	mode, ok := c.Tree.Mode(p)
-	if !ok {
-		return false
-	}
+	return ok && committedMode(mode)
+}
+
+// committedMode reports whether an index mode carries bytes of its own.
+func committedMode(mode uint32) bool {
 	switch mode {
 	case 0o100644, 0o100755, 0o120000:
 		return true

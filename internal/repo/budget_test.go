@@ -40,6 +40,17 @@ func TestBlobID(t *testing.T) {
 	if _, ok := wt.BlobID("no-such-file"); ok {
 		t.Error("an untracked path has a blob id")
 	}
+	// ModeAndBlob is Mode and BlobID in one answer, on both kinds.
+	for name, s := range map[string]*Snapshot{"work tree": wt, "staged": st} {
+		for _, p := range append(s.Files(), "no-such-file") {
+			m, id, ok := s.ModeAndBlob(p)
+			wm, _ := s.Mode(p)
+			wid, wok := s.BlobID(p)
+			if m != wm || id != wid || ok != wok {
+				t.Errorf("%s ModeAndBlob(%s) = %o %q %v, Mode and BlobID say %o %q %v", name, p, m, id, ok, wm, wid, wok)
+			}
+		}
+	}
 }
 
 // assertion K: past the byte budget a read is not kept (a second read

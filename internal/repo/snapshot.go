@@ -435,6 +435,24 @@ func (s *Snapshot) load(path string, e *snapEntry) ([]byte, error) {
 	return data, err
 }
 
+// ModeAndBlob answers Mode's mode and BlobID's id and ok for path, from
+// one lookup when the snapshot is staged.
+func (s *Snapshot) ModeAndBlob(path string) (uint32, string, bool) {
+	if !s.staged {
+		m, _ := s.Mode(path)
+		id, ok := s.BlobID(path)
+		return m, id, ok
+	}
+	e, ok := s.entries[path]
+	if !ok {
+		return 0, "", false
+	}
+	if e.mode == ModeGitlink {
+		return e.mode, "", false
+	}
+	return e.mode, e.hash, e.hash != ""
+}
+
 // BlobID answers the blob id of the bytes Read answers for path, when the
 // snapshot can vouch for them: in a staged snapshot the index's id (Read
 // serves exactly that blob's bytes), in a work-tree snapshot the id of the

@@ -18,7 +18,9 @@ type memMemo struct {
 func (m *memMemo) Load() ([]byte, bool) { return m.data, m.kept }
 func (m *memMemo) Store(b []byte)       { m.data, m.kept = append([]byte(nil), b...), true; m.stores++ }
 
-func specs(name string) bool { return strings.HasPrefix(name, "SPEC-") && strings.HasSuffix(name, ".md") }
+func specs(name string) bool {
+	return strings.HasPrefix(name, "SPEC-") && strings.HasSuffix(name, ".md")
+}
 
 func mk(t *testing.T, root string, files ...string) {
 	t.Helper()

@@ -203,3 +203,23 @@ func ListDir(dir string) ([]fs.DirEntry, error) {
 	}
 	return entries, nil
 }
+
+// ByDir answers fn's verdicts asking fn once per directory: fn must read
+// only the directory part of the path it is given (everything before the
+// last '/'), as the prune tests do. A tracked listing keeps a directory's
+// files together, so a scan over it asks once per directory rather than
+// once per file. Not safe for concurrent use.
+func ByDir(fn func(rel string) bool) func(rel string) bool {
+	var lastDir string
+	var last, asked bool
+	return func(rel string) bool {
+		dir := ""
+		if i := strings.LastIndexByte(rel, '/'); i >= 0 {
+			dir = rel[:i+1]
+		}
+		if !asked || dir != lastDir {
+			last, lastDir, asked = fn(rel), dir, true
+		}
+		return last
+	}
+}

@@ -220,3 +220,20 @@ func TestEnsureTmpDir(t *testing.T) {
 		t.Fatal("a tmp dir under a file was accepted")
 	}
 }
+
+// ByDir answers what its predicate answers for every path of a listing,
+// asking once per run of one directory's files.
+func TestByDirAsksOncePerDirectory(t *testing.T) {
+	ps := NewPruneSet("vendor", "")
+	paths := []string{"a", "b", "d/x", "d/y", "d/vendor/z", "d/vendor/zz", "vendor", "vendor/q", "e/f/g", "e/f/h", "x/vendor"}
+	asked := 0
+	memo := ByDir(func(rel string) bool { asked++; return ps.PathPruned(rel) })
+	for _, p := range paths {
+		if got, want := memo(p), ps.PathPruned(p); got != want {
+			t.Errorf("%s: %v, the prune set says %v", p, got, want)
+		}
+	}
+	if asked != 7 {
+		t.Errorf("asked %d times, want once for each of the 7 directory runs", asked)
+	}
+}
