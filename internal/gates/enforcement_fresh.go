@@ -50,7 +50,7 @@ func EnforcementEmission(c *gate.Context) ([]byte, error) {
 		root = ""
 	}
 	prefix := root + "/"
-	var scanned []string
+	scanned := make([]string, 0, len(files))
 	// Both tests read only the directory part: asked once per directory.
 	pruned := walk.ByDir(func(rel string) bool { return ps.PathPruned(rel) || underTemplates(rel) })
 	for _, f := range files {

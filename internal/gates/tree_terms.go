@@ -84,8 +84,8 @@ func checkTreeTerms(c *gate.Context) int {
 	// assertion B: the cheap filter runs first and reads nothing: the scan
 	// root, the shared prune set, the resolved pattern files and the kits'
 	// starter rosters, and a submodule (no bytes of its own).
-	var todo []string
-	var modes []uint32
+	todo := make([]string, 0, len(files))
+	modes := make([]uint32, 0, len(files))
 	pruned := walk.ByDir(prune.PathPruned)
 	for _, p := range files {
 		if !underRoot(root, p) || pruned(p) || exempt(p) {
