@@ -171,13 +171,11 @@ func decodeListing(b []byte) ([]listedDir, []string, bool) {
 	if err != nil || nf > uint64(len(b)) {
 		return nil, nil, false
 	}
-	found := make([]string, 0, nf)
-	for i := uint64(0); i < nf; i++ {
-		f, err := str()
-		if err != nil {
+	found := make([]string, nf)
+	for i := range found {
+		if found[i], err = str(); err != nil {
 			return nil, nil, false
 		}
-		found = append(found, f)
 	}
 	if len(b) != 0 {
 		return nil, nil, false

@@ -25,13 +25,7 @@ func specs(name string) bool {
 func mk(t *testing.T, root string, files ...string) {
 	t.Helper()
 	for _, f := range files {
-		p := filepath.Join(root, filepath.FromSlash(f))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte("x\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, filepath.Join(root, filepath.FromSlash(f)), "x\n")
 	}
 }
 
