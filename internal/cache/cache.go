@@ -184,12 +184,17 @@ func (s *Store) Flush() error {
 	}
 	s.mu.Unlock()
 	var errs []error
+	created := false
 	for _, t := range tables {
-		if err := t.flush(); err != nil {
+		fresh, err := t.flush()
+		if err != nil {
 			errs = append(errs, err)
 		}
+		created = created || fresh
 	}
-	if len(tables) > 0 {
+	// Only a new table file can push the directory past its bound, so a
+	// run that rewrote tables already there lists nothing.
+	if created {
 		if err := s.evict(); err != nil {
 			errs = append(errs, err)
 		}
@@ -207,13 +212,14 @@ type Table struct {
 	old      view          // the file's entries, empty when none or discarded
 	oldUsed  []atomic.Bool // which of them this run looked up
 
-	mu     sync.Mutex
-	puts   map[string][]byte // entries stored this run, by key
-	dirty  bool
-	id     string
-	hits   atomic.Int64
-	misses atomic.Int64
-	hint   atomic.Int64 // the record the last hit found
+	mu      sync.Mutex
+	puts    map[string][]byte // entries stored this run, by key
+	dirty   bool
+	existed bool // the table's file was there when it was loaded (or written since)
+	id      string
+	hits    atomic.Int64
+	misses  atomic.Int64
+	hint    atomic.Int64 // the record the last hit found
 }
 
 // Stat is one table's use this run.
@@ -308,6 +314,7 @@ func (t *Table) load() {
 	if err != nil {
 		return
 	}
+	t.existed = true
 	// assertion C: a corrupt or foreign table is discarded, never trusted.
 	if v, ok := decode(data, t.key); ok {
 		t.old = v
@@ -542,7 +549,9 @@ func (t *Table) merged() []entry {
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // flush writes the table when this run stored anything new.
-func (t *Table) flush() error {
+// It answers whether the file it wrote is a new one (none was there when
+// the table was loaded).
+func (t *Table) flush() (bool, error) {
 	t.mu.Lock()
 	dirty := t.dirty
 	var data []byte
@@ -550,15 +559,17 @@ func (t *Table) flush() error {
 		data = encode(t.key, t.merged())
 		t.dirty = false
 	}
+	fresh := dirty && !t.existed
+	t.existed = t.existed || dirty
 	t.mu.Unlock()
 	if !dirty {
-		return nil
+		return false, nil
 	}
 	name, err := t.file()
 	if err != nil {
-		return err
+		return fresh, err
 	}
-	return writeAtomic(name, data)
+	return fresh, writeAtomic(name, data)
 }
 
 // writeAtomic writes data to a temporary file beside name and renames it
@@ -595,6 +606,9 @@ func (s *Store) evict() error {
 		return err
 	}
 	ents, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil // nothing was ever written: nothing to evict
+	}
 	if err != nil {
 		return err
 	}

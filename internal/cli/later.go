@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"sort"
+	"strconv"
 	"strings"
+	"time"
 
+	"github.com/gate-sdk/gates/internal/cache"
 	"github.com/gate-sdk/gates/internal/csmoke"
 	"github.com/gate-sdk/gates/internal/githook"
 	"github.com/gate-sdk/gates/internal/knob"
@@ -79,7 +83,67 @@ func (s *Session) hookWorld() (githook.World, error) {
 		Registry: func() (githook.Registry, error) { return s.hookRegistry() },
 		Compiled: s.runCompiled,
 		Jobs:     s.jobs,
+		Costs:    hookCosts{s},
 	}, nil
+}
+
+// hookCosts keeps the hook members' run times as one entry of the result
+// cache of the hook's repository (so GATE_SDK_CACHE=off and a dev build
+// keep none, and a new build starts afresh).
+type hookCosts struct{ s *Session }
+
+const hookCostsTable = "HOOK-MEMBER-COSTS"
+
+func (h hookCosts) table(tree *repo.Snapshot) *cache.Table {
+	if tree == nil {
+		return nil
+	}
+	return h.s.verdictCache(tree.CommonDir()).Table(hookCostsTable, nil)
+}
+
+// Load answers the kept times; a malformed entry is no times at all.
+func (h hookCosts) Load(tree *repo.Snapshot) map[string]time.Duration {
+	data, ok := h.table(tree).Get("", "costs")
+	if !ok {
+		return nil
+	}
+	return parseCosts(data)
+}
+
+// Save keeps this run's times.
+func (h hookCosts) Save(tree *repo.Snapshot, took map[string]time.Duration) {
+	h.table(tree).Put("", "costs", formatCosts(took))
+}
+
+// formatCosts spells times one "name<TAB>microseconds" line each, by name.
+func formatCosts(took map[string]time.Duration) []byte {
+	names := make([]string, 0, len(took))
+	for n := range took {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, n := range names {
+		fmt.Fprintf(&b, "%s\t%d\n", n, took[n].Microseconds())
+	}
+	return []byte(b.String())
+}
+
+// parseCosts reads what formatCosts wrote; anything malformed is no times.
+func parseCosts(data []byte) map[string]time.Duration {
+	out := map[string]time.Duration{}
+	for _, line := range strings.Split(string(data), "\n") {
+		if line == "" {
+			continue
+		}
+		name, us, ok := strings.Cut(line, "\t")
+		n, err := strconv.ParseInt(us, 10, 64)
+		if !ok || err != nil || n < 0 || n > int64(time.Hour/time.Microsecond) || name == "" {
+			return nil
+		}
+		out[name] = time.Duration(n) * time.Microsecond
+	}
+	return out
 }
 
 // runCompiled is the hook's in-process member: the compiled rule over the
@@ -124,6 +188,7 @@ func (t snapshotTree) BlobID(p string) (string, bool) { return t.s.BlobID(p) }
 func (t snapshotTree) ModeAndBlob(p string) (uint32, string, bool) {
 	return t.s.ModeAndBlob(p)
 }
+func (t snapshotTree) TreeDigest() (string, bool) { return t.s.TreeDigest() }
 
 // overlayEnv answers lookup with the NAME=value entries of extra on top.
 func overlayEnv(lookup func(string) (string, bool), extra []string) func(string) (string, bool) {

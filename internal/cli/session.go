@@ -310,3 +310,11 @@ func (t lazyTree) ModeAndBlob(p string) (uint32, string, bool) {
 	}
 	return snap.ModeAndBlob(p)
 }
+
+func (t lazyTree) TreeDigest() (string, bool) {
+	snap, err := t.s.Snapshot()
+	if err != nil {
+		return "", false
+	}
+	return snap.TreeDigest()
+}

@@ -211,6 +211,52 @@ func (c *Context) SetResults(id string, config *cache.Config) *SetResults {
 	return &SetResults{t: c.Cache.Table(id, config), tree: c.Tree, blobs: blobs}
 }
 
+// TreeDigests is what a Blobs tree may also offer: one digest naming its
+// whole listing, every path with its mode and blob id (a staged snapshot:
+// the index's checksum). ok false: none is offered.
+type TreeDigests interface {
+	TreeDigest() (digest string, ok bool)
+}
+
+// Whole reports whether the tree offers a digest of its whole listing, so
+// KeyOf keys a set without visiting its files.
+func (s *SetResults) Whole() bool {
+	if s == nil {
+		return false
+	}
+	d, ok := s.tree.(TreeDigests)
+	if !ok {
+		return false
+	}
+	_, ok = d.TreeDigest()
+	return ok
+}
+
+// KeyOf answers the key of the set paths, which the caller selected from
+// the tree's listing by a rule selection fully spells (every input of the
+// choice: roots, prune words, exempt paths). When the tree offers a digest
+// of its whole listing the key is that digest with the selection, and the
+// paths are not visited: the same listing under the same selection picks
+// the same files with the same ids. Otherwise it is Key(paths).
+func (s *SetResults) KeyOf(selection *cache.Config, paths []string) (string, bool) {
+	if s == nil {
+		return "", false
+	}
+	if d, ok := s.tree.(TreeDigests); ok {
+		if digest, ok := d.TreeDigest(); ok {
+			// assertion J: a whole-listing key is the tree's digest and the
+			// selection, framed apart from a per-path key.
+			var k cache.Config
+			k.AddString("tree", digest)
+			if selection != nil {
+				k.AddString("selection", selection.Digest())
+			}
+			return k.Digest(), true
+		}
+	}
+	return s.Key(paths)
+}
+
 // Key answers the digest of paths (in the order given); false when some
 // path has no blob id, and the set is then not cached.
 func (s *SetResults) Key(paths []string) (string, bool) {

@@ -139,7 +139,7 @@ func TestMonitorSetCache(t *testing.T) {
 		mt := memTree(files)
 		ct := &countTree{Tree: mt, reads: map[string]int{}, fail: map[string]bool{}}
 		c := &gate.Context{Tree: blobTree{ct}, Cache: cache.Open("s1", func() (string, error) { return dir, nil })}
-		got, err := scanMonitors(c, names)
+		got, err := scanMonitors(c, names, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

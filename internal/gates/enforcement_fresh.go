@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/gate-sdk/gates/internal/cache"
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/graph"
 	"github.com/gate-sdk/gates/internal/walk"
@@ -66,7 +67,15 @@ func EnforcementEmission(c *gate.Context) ([]byte, error) {
 		}
 		scanned = append(scanned, f)
 	}
-	monitors, err := scanMonitors(c, scanned)
+	// What chose the scanned files from the listing, for a key over the
+	// whole listing (gate.SetResults.KeyOf).
+	var selection cache.Config
+	selection.AddString("scan-root", root)
+	for _, n := range ps.Names() {
+		selection.AddString("prune", n)
+	}
+	selection.AddString("page", page)
+	monitors, err := scanMonitors(c, scanned, &selection)
 	if err != nil {
 		return nil, err
 	}
@@ -82,12 +91,13 @@ func EnforcementEmission(c *gate.Context) ([]byte, error) {
 
 // scanMonitors answers the monitor declarations of the scanned files, in
 // order.
-func scanMonitors(c *gate.Context, scanned []string) ([]graph.Monitor, error) {
+func scanMonitors(c *gate.Context, scanned []string, selection *cache.Config) ([]graph.Monitor, error) {
 	// assertion D: the scan's whole answer is cached under a digest of the
-	// scanned files' paths, modes and blob ids: a warm run over an
+	// scanned files' paths, modes and blob ids (or, over a staged
+	// snapshot, the index's digest and the selection): a warm run over an
 	// unchanged set reads no file and looks up no file's entry.
 	sets := c.SetResults(monitorSetTable, nil)
-	key, keyed := sets.Key(scanned)
+	key, keyed := sets.KeyOf(selection, scanned)
 	if v, hit := sets.Lookup(key); hit {
 		if fs, err := gate.DecodeFindings(v); err == nil {
 			out := make([]graph.Monitor, 0, len(fs))

@@ -174,15 +174,16 @@ func graphWhole(c *gate.Context) int {
 	case string(committed) != string(b.Page):
 		r.Add(gate.Finding{Class: "E", Path: artifact, Msg: "the coupling-graph page is stale: it differs from what the registry's manifests emit now"})
 	}
-	addGraph(r, graph.CheckHrefs(b.Page, artifact, func(p string) bool {
+	hrefs, refs := graph.CheckLinks(b.Page, artifact, func(p string) bool {
 		fi, err := os.Stat(runPath(c, p))
 		return err == nil && fi.Mode().IsRegular()
-	}))
+	}, allowed)
+	addGraph(r, hrefs)
 	n, err := graphAmendments(c, r, ".")
 	if err != nil {
 		return c.RefuseErr(err)
 	}
-	addGraph(r, graph.CheckRefs(b.Page, artifact, allowed))
+	addGraph(r, refs)
 	addGraph(r, graph.CheckCap(b.Page, artifact))
 	return r.Done(fmt.Sprintf("%s (%d resolving nowhere, skipped), %s, %s; %s fresh; %s",
 		plural(len(b.Model.Nodes), "member", "members"), len(b.Model.Skipped),

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gate-sdk/gates/internal/cache"
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/gate/gatetest"
 	"github.com/gate-sdk/gates/internal/repo"
@@ -23,6 +24,7 @@ type run struct {
 	env      map[string]string
 	kitRoots []string
 	args     []string
+	cache    *cache.Store
 }
 
 func (r run) exec() gatetest.Run {
@@ -39,6 +41,7 @@ func (r run) exec() gatetest.Run {
 		Tree:     r.tree,
 		Out:      &out,
 		Err:      &errb,
+		Cache:    r.cache,
 	}
 	code := r.rule(c)
 	return gatetest.Run{Code: code, Stdout: out.String(), Stderr: errb.String(), Ctx: c}

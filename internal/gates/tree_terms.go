@@ -114,6 +114,39 @@ func checkTreeTerms(c *gate.Context) int {
 		config.AddString(k, v)
 	}
 	verdicts := c.Verdicts(&config)
+	done := func(records [][]gate.Finding) int {
+		r := c.NewReport(map[string]string{"leak": treeTermsHelp})
+		for _, fs := range records {
+			for _, f := range fs {
+				r.Add(f)
+			}
+		}
+		return r.Done(fmt.Sprintf("%d tracked files match none of %d banned patterns", len(todo), len(set.Patterns)))
+	}
+	// assertion I: over a tree naming its whole listing in one digest (the
+	// hook's staged snapshot) the scan's findings are also kept whole,
+	// under that digest and everything that chose todo from the listing;
+	// a hit reads no file and looks up no file's entry. A miss falls back
+	// to the per-file entries.
+	sets := c.SetResults(treeTermsSetTable, &config)
+	setKey, keyed := "", false
+	if sets.Whole() {
+		var selection cache.Config
+		selection.AddString("root", root)
+		for _, n := range prune.Names() {
+			selection.AddString("prune", n)
+		}
+		for _, e := range exemptList {
+			selection.AddString("exempt", e)
+		}
+		if setKey, keyed = sets.KeyOf(&selection, todo); keyed {
+			if v, hit := sets.Lookup(setKey); hit {
+				if fs, err := gate.DecodeFindings(v); err == nil {
+					return done([][]gate.Finding{fs})
+				}
+			}
+		}
+	}
 	// The scan's reads are claimed before any is made, so a file another
 	// whole-tree reader also reads is read once and let go after both.
 	claim := c.ClaimReads(todo)
@@ -153,14 +186,18 @@ func checkTreeTerms(c *gate.Context) int {
 	if len(unread) > 0 {
 		return c.Refuse("%d tracked file(s) could not be read, so the tree is unchecked:\n%s\nrestore each file (git checkout -- <path>), make it readable, or remove it from the index (git rm --cached <path>)", len(unread), strings.Join(unread, "\n"))
 	}
-	r := c.NewReport(map[string]string{"leak": treeTermsHelp})
-	for i := range todo {
-		for _, f := range records[i] {
-			r.Add(f)
+	if keyed {
+		var all []gate.Finding
+		for _, fs := range records {
+			all = append(all, fs...)
 		}
+		sets.Store(setKey, gate.EncodeFindings(all))
 	}
-	return r.Done(fmt.Sprintf("%d tracked files match none of %d banned patterns", len(todo), len(set.Patterns)))
+	return done(records)
 }
+
+// treeTermsSetTable names the cache table of whole scans.
+const treeTermsSetTable = "TREE-TERMS-SETS"
 
 // judgeTerms answers one file's records, matching its bytes in place.
 func judgeTerms(set *patterns.Set, p string, data []byte, cand []int) ([]gate.Finding, []int) {

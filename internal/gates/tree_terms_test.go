@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gate-sdk/gates/internal/cache"
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/gate/gatetest"
 	"github.com/gate-sdk/gates/internal/patterns"
@@ -480,5 +481,89 @@ func TestTreeTermsQuotesANewlineName(t *testing.T) {
 	fs := got.Ctx.Findings()
 	if len(fs) != 1 || fs[0].Path != name || fs[0].Line != 2 {
 		t.Errorf("structured finding %+v, want the real path at line 2", fs)
+	}
+}
+
+// digestTree is a tree with blob ids that names its whole listing by a
+// digest the test sets, as the hook's staged snapshot does.
+type digestTree struct {
+	blobTree
+	digest string
+}
+
+func (t digestTree) TreeDigest() (string, bool) { return t.digest, true }
+
+// assertion I: over a tree with a whole-listing digest a warm run answers
+// from the set, reading nothing; another digest or another selection
+// misses the set, and the per-file entries then read only the changed
+// file; every answer equals an uncached run's.
+func TestTreeTermsWholeSetCache(t *testing.T) {
+	cacheDir := filepath.Join(t.TempDir(), "c")
+	var stats map[string]cache.Stat // the last cached run's table use
+	files := map[string]string{
+		"docs/a.md": "see " + homeA + "x\n",
+		"docs/b.md": "clean\n",
+		"src/c.go":  "clean too\n",
+	}
+	// One run directory: the pattern file's path is part of the key.
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"p.list": "/home/[a-z]+/\n"})
+	scan := func(digest string, files map[string]string, knobs gatetest.Knobs, cached bool) (gatetest.Run, map[string]int) {
+		t.Helper()
+		ct := newCountTree(files)
+		k := gatetest.Knobs{"GATE_SDK_PRUNE_DIRS": defaultPrune}
+		for n, v := range knobs {
+			k[n] = v
+		}
+		r := run{rule: checkTreeTerms, name: "check-tree-terms", dir: dir, tree: digestTree{blobTree{ct}, digest}, knobs: k, args: []string{".", "p.list"}}
+		var store *cache.Store
+		if cached {
+			store = cache.Open("s1", func() (string, error) { return cacheDir, nil })
+			r.cache = store
+		}
+		got := r.exec()
+		stats = map[string]cache.Stat{}
+		for _, st := range store.Stats() {
+			stats[st.Gate] = st
+		}
+		if err := store.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		return got, ct.reads
+	}
+	same := func(what string, got, want gatetest.Run) {
+		t.Helper()
+		if got.Stdout != want.Stdout || got.Code != want.Code {
+			t.Fatalf("%s: exit %d\n%s\nwant exit %d\n%s", what, got.Code, got.Stdout, want.Code, want.Stdout)
+		}
+	}
+	uncached, _ := scan("d1", files, nil, false)
+	wantCode(t, uncached, 1)
+	cold, reads := scan("d1", files, nil, true)
+	same("cold", cold, uncached)
+	if len(reads) != 3 {
+		t.Fatalf("cold run read %v", reads)
+	}
+	warm, reads := scan("d1", files, nil, true)
+	same("warm", warm, uncached)
+	if len(reads) != 0 || stats[treeTermsSetTable].Hits != 1 || stats["TREE-TERMS"].Hits+stats["TREE-TERMS"].Misses != 0 {
+		t.Fatalf("a warm run over one listing read %v, table use %+v: want the set alone", reads, stats)
+	}
+	// One file changed: a new listing. The set misses, and the per-file
+	// entries serve every file but the changed one.
+	changed := map[string]string{"docs/a.md": files["docs/a.md"], "docs/b.md": "now " + homeB + "y\n", "src/c.go": files["src/c.go"]}
+	fresh, _ := scan("d2", changed, nil, false)
+	got, reads := scan("d2", changed, nil, true)
+	same("a changed listing", got, fresh)
+	if len(reads) != 1 || reads["docs/b.md"] != 1 || stats[treeTermsSetTable].Misses != 1 || stats["TREE-TERMS"].Hits != 2 {
+		t.Fatalf("a changed listing read %v, table use %+v; want docs/b.md alone", reads, stats)
+	}
+	// The same listing chosen by another selection misses the set.
+	extra := gatetest.Knobs{"GATE_SDK_PRUNE_EXTRA_DIRS": "src"}
+	freshExtra, _ := scan("d2", changed, extra, false)
+	gotExtra, _ := scan("d2", changed, extra, true)
+	same("another selection", gotExtra, freshExtra)
+	if stats[treeTermsSetTable].Hits != 0 {
+		t.Fatalf("another selection was served the set: %+v", stats)
 	}
 }

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/repo"
@@ -87,6 +89,17 @@ type World struct {
 	// Jobs answers how many in-process members pre-commit may run at
 	// once (GATE_SDK_JOBS); nil is one.
 	Jobs func() (int, error)
+	// Costs, when set, keeps what each in-process member took on the
+	// last pre-commit run over this repository, so the next run starts
+	// the longest first. Scheduling only: no verdict depends on it.
+	Costs Costs
+}
+
+// Costs loads and keeps members' run times between hook runs (the
+// result cache's directory holds them).
+type Costs interface {
+	Load(tree *repo.Snapshot) map[string]time.Duration
+	Save(tree *repo.Snapshot, took map[string]time.Duration)
 }
 
 // RunHook is `--git-hook <hook> [<message-file>]`.
@@ -237,7 +250,17 @@ func preCommit(w World) int {
 			return fail(err)
 		}
 	}
+	if w.Costs != nil && r.jobs >= 2 {
+		r.costs = w.Costs.Load(tree)
+		r.took = &tookTimes{m: map[string]time.Duration{}}
+	}
 	code := r.serial(PreCommit, plan)
+	if r.took != nil && code == 0 && !sameRanking(r.costs, r.took.m) {
+		// A run that stopped early timed only some members; one whose
+		// members rank as the kept times rank them changes no start order,
+		// and nothing is written.
+		w.Costs.Save(tree, r.took.m)
+	}
 	return code
 }
 
@@ -389,6 +412,53 @@ type runner struct {
 	// jobs is how many in-process members may run at once; below 2 the
 	// plan runs one member at a time.
 	jobs int
+	// costs are the members' last run times (nil: none known); took
+	// gathers this run's.
+	costs map[string]time.Duration
+	took  *tookTimes
+}
+
+// sameRanking reports whether took names the members kept names and
+// orders them, longest first, the same way (ties broken by name).
+func sameRanking(kept, took map[string]time.Duration) bool {
+	if len(kept) != len(took) {
+		return false
+	}
+	rank := func(m map[string]time.Duration) []string {
+		names := make([]string, 0, len(m))
+		for n := range m {
+			names = append(names, n)
+		}
+		sort.Slice(names, func(i, j int) bool {
+			if m[names[i]] != m[names[j]] {
+				return m[names[i]] > m[names[j]]
+			}
+			return names[i] < names[j]
+		})
+		return names
+	}
+	a, b := rank(kept), rank(took)
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// tookTimes gathers what each member took, from the workers.
+type tookTimes struct {
+	mu sync.Mutex
+	m  map[string]time.Duration
+}
+
+func (t *tookTimes) add(name string, d time.Duration) {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	t.m[name] = d
+	t.mu.Unlock()
 }
 
 func (w World) runner(top string) runner {
@@ -469,6 +539,20 @@ func (r runner) ahead(plan []Step) (results []chan outcome, stop func(), wait fu
 			}
 		}
 	}
+	// With every member's last run time known, the longest start first
+	// (ties in the order above): two workers then finish close together
+	// instead of one idling while the other runs a long member last.
+	known := len(r.costs) > 0
+	for _, i := range todo {
+		if _, ok := r.costs[plan[i].Member.Name]; !ok {
+			known = false
+		}
+	}
+	if known {
+		sort.SliceStable(todo, func(a, b int) bool {
+			return r.costs[plan[todo[a]].Member.Name] > r.costs[plan[todo[b]].Member.Name]
+		})
+	}
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
@@ -488,7 +572,9 @@ func (r runner) ahead(plan []Step) (results []chan outcome, stop func(), wait fu
 			go func(i int) {
 				defer wg.Done()
 				defer func() { <-sem }()
+				start := time.Now()
 				code, out := r.dispatch(plan[i].Member, plan[i].Args)
+				r.took.add(plan[i].Member.Name, time.Since(start))
 				results[i] <- outcome{code, out}
 			}(i)
 		}

@@ -272,3 +272,68 @@ func TestFirstMembersStartAhead(t *testing.T) {
 		t.Fatalf("report %q, want %q", out.String(), want)
 	}
 }
+
+// With every member's last run time known the longest start first, and
+// the report is still in plan order; each member's time is gathered.
+func TestKnownCostsStartLongestFirst(t *testing.T) {
+	dir := t.TempDir()
+	compiled := func(name string) Member {
+		return Member{Name: name, Kind: registry.Descriptor, Decl: "scripts/" + name + ".gate", Tier: registry.TierPrecommit}
+	}
+	var mu sync.Mutex
+	var order []string
+	two := make(chan struct{})
+	run := func(cr CompiledRun) (int, []byte) {
+		mu.Lock()
+		order = append(order, cr.Name)
+		if len(order) == 2 {
+			close(two)
+		}
+		mu.Unlock()
+		<-two
+		return 0, []byte(strings.ToUpper(strings.TrimPrefix(cr.Name, "check-")) + ": clean\n")
+	}
+	plan := []Step{{Member: compiled("check-a")}, {Member: compiled("check-b")}, {Member: compiled("check-c")}}
+	var out bytes.Buffer
+	r := runner{dir: dir, stdout: &out, verbose: true, compiled: run, jobs: 2,
+		costs: map[string]time.Duration{"check-a": time.Millisecond, "check-b": 5 * time.Millisecond, "check-c": 3 * time.Millisecond},
+		took:  &tookTimes{m: map[string]time.Duration{}}}
+	if code := r.serial(PreCommit, plan); code != 0 {
+		t.Fatalf("exit %d\n%s", code, out.String())
+	}
+	first := map[string]bool{order[0]: true, order[1]: true}
+	if !first["check-b"] || !first["check-c"] {
+		t.Fatalf("start order %v: the two longest did not start first", order)
+	}
+	want := "A: clean\n  PASS: check-a\nB: clean\n  PASS: check-b\nC: clean\n  PASS: check-c\npre-commit: 3 gate(s) passed.\n"
+	if out.String() != want {
+		t.Fatalf("report %q, want %q", out.String(), want)
+	}
+	if len(r.took.m) != 3 {
+		t.Fatalf("times gathered for %v", r.took.m)
+	}
+}
+
+func TestSameRanking(t *testing.T) {
+	ms := func(kv ...any) map[string]time.Duration {
+		m := map[string]time.Duration{}
+		for i := 0; i < len(kv); i += 2 {
+			m[kv[i].(string)] = time.Duration(kv[i+1].(int)) * time.Millisecond
+		}
+		return m
+	}
+	for _, c := range []struct {
+		kept, took map[string]time.Duration
+		same       bool
+	}{
+		{ms("a", 1, "b", 5), ms("a", 2, "b", 9), true},
+		{ms("a", 1, "b", 5), ms("a", 6, "b", 5), false},
+		{ms("a", 1), ms("a", 1, "b", 1), false},
+		{nil, ms("a", 1), false},
+		{ms("a", 1, "c", 1), ms("a", 1, "b", 1), false},
+	} {
+		if got := sameRanking(c.kept, c.took); got != c.same {
+			t.Errorf("sameRanking(%v, %v) = %v", c.kept, c.took, got)
+		}
+	}
+}

@@ -166,12 +166,23 @@ func attrValues(page []byte) []string {
 // names a file under the artifact's own directory. exists answers
 // whether a path (spelled as the caller spells the artifact) is a file.
 func CheckHrefs(page []byte, artifact string, exists func(string) bool) []Finding {
+	return checkHrefs(attrValues(page), artifact, exists)
+}
+
+// CheckLinks is CheckHrefs and CheckRefs over one page, its href and src
+// values found once for both.
+func CheckLinks(page []byte, artifact string, exists func(string) bool, allowed []string) (hrefs, refs []Finding) {
+	attrs := attrValues(page)
+	return checkHrefs(attrs, artifact, exists), checkRefs(page, attrs, artifact, allowed)
+}
+
+func checkHrefs(attrs []string, artifact string, exists func(string) bool) []Finding {
 	dir := ""
 	if i := strings.LastIndexByte(artifact, '/'); i >= 0 {
 		dir = artifact[:i]
 	}
 	var out []Finding
-	for _, v := range attrValues(page) {
+	for _, v := range attrs {
 		if strings.Contains(v, "://") || strings.HasPrefix(v, "#") || strings.HasPrefix(v, "data:") || strings.HasPrefix(v, "mailto:") || v == "" {
 			continue
 		}
@@ -228,9 +239,13 @@ func under(dir, ref string) (string, bool) {
 // specifier of the emission starts with an allowed prefix; the mermaid
 // seed is always allowed.
 func CheckRefs(page []byte, where string, allowed []string) []Finding {
+	return checkRefs(page, attrValues(page), where, allowed)
+}
+
+func checkRefs(page []byte, attrs []string, where string, allowed []string) []Finding {
 	allow := append([]string{MermaidSeed}, allowed...)
 	var urls []string
-	for _, v := range attrValues(page) {
+	for _, v := range attrs {
 		if strings.Contains(v, "://") {
 			urls = append(urls, v)
 		}
@@ -269,7 +284,7 @@ func CapOf(page []byte) (cap uint64, edges int) {
 			cap = n
 		}
 	}
-	return cap, len(edgeRe.findAll(page))
+	return cap, edgeRe.count(page)
 }
 
 // CheckCap is assertion I: the page draws no more edges than its cap.

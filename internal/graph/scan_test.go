@@ -29,6 +29,9 @@ func sameMatches(t *testing.T, page []byte) {
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("%s over %q:\n got %v\nwant %v", name, page, got, want)
 		}
+		if n := l.count(page); n != len(want) {
+			t.Fatalf("%s over %q: count %d, want %d", name, page, n, len(want))
+		}
 	}
 }
 

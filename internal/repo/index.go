@@ -64,6 +64,9 @@ func badIndex(format string, a ...any) error {
 type Index struct {
 	Version int
 	Entries []Entry
+	// Sum is the file's trailing checksum, hex; "" when the file carries
+	// none (index.skipHash writes zeros).
+	Sum string
 }
 
 // ParseIndex decodes an index file (versions 2, 3 and 4) whose object ids
@@ -96,12 +99,27 @@ func ParseIndex(data []byte, hashLen int) (*Index, error) {
 		return nil, badIndex("version %d (this reader knows 2, 3 and 4)", version)
 	}
 	body, sum := data[:len(data)-hashLen], data[len(data)-hashLen:]
-	if !allZero(sum) {
-		h.Write(body)
-		if !bytes.Equal(h.Sum(nil), sum) {
-			return nil, badIndex("checksum mismatch")
-		}
+	if allZero(sum) {
+		return parseEntries(data, body, version, hashLen, "")
 	}
+	// The checksum is computed beside the decode (it is a tenth of the
+	// work on a large index) and judged first: a file that fails it is
+	// refused as damaged whatever else the decode found.
+	verified := make(chan bool, 1)
+	go func() {
+		h.Write(body)
+		verified <- bytes.Equal(h.Sum(nil), sum)
+	}()
+	idx, err := parseEntries(data, body, version, hashLen, hex.EncodeToString(sum))
+	if !<-verified {
+		return nil, badIndex("checksum mismatch")
+	}
+	return idx, err
+}
+
+// parseEntries decodes the entries and extensions of an index whose header
+// ParseIndex read; trailer is the checksum to report ("" when none).
+func parseEntries(data, body []byte, version uint32, hashLen int, trailer string) (*Index, error) {
 	count := binary.BigEndian.Uint32(data[8:12])
 	// Each entry takes at least its fixed part, so a count the file cannot
 	// hold is refused before anything is allocated for it.
@@ -109,7 +127,7 @@ func ParseIndex(data []byte, hashLen int) (*Index, error) {
 	if uint64(count)*uint64(fixed) > uint64(len(body)) {
 		return nil, badIndex("%d entries cannot fit in %d bytes", count, len(body))
 	}
-	idx := &Index{Version: int(version), Entries: make([]Entry, 0, count)}
+	idx := &Index{Version: int(version), Entries: make([]Entry, 0, count), Sum: trailer}
 	pos := 12
 	var prev []byte
 	var prevStage int
@@ -319,33 +337,37 @@ func (g Git) Index(dir string) ([]Entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	return g.indexAt(dir, src)
+	entries, _, err := g.indexAt(dir, src)
+	return entries, err
 }
 
-func (g Git) indexAt(dir string, src IndexSource) ([]Entry, error) {
+// indexAt reads the index src names; sum is the file's checksum when the
+// decoder read it ("" when the file has none or git answered instead).
+func (g Git) indexAt(dir string, src IndexSource) (entries []Entry, sum string, err error) {
 	data, err := os.ReadFile(src.File)
 	if errors.Is(err, os.ErrNotExist) {
 		// A repository that never staged anything has no index file.
-		return nil, nil
+		return nil, "", nil
 	}
 	if err != nil {
-		return nil, &ListingError{Dir: dir, What: "read the index", Err: err}
+		return nil, "", &ListingError{Dir: dir, What: "read the index", Err: err}
 	}
 	idx, err := ParseIndex(data, src.HashLen)
 	var cli *NeedsCLIError
 	var nonUTF8 *NonUTF8Error
 	switch {
 	case err == nil:
-		return ScopeEntries(idx.Entries, src.Prefix), nil
+		return ScopeEntries(idx.Entries, src.Prefix), idx.Sum, nil
 	case errors.As(err, &nonUTF8):
-		return nil, err
+		return nil, "", err
 	case errors.As(err, &cli):
 		// assertion J: what the decoder cannot read goes to git, said on
 		// the debug writer.
 		g.debugf("index %s holds %s; reading it through git ls-files\n", src.File, cli.Reason)
-		return g.IndexFlags(dir)
+		entries, err := g.IndexFlags(dir)
+		return entries, "", err
 	}
-	return nil, &ListingError{Dir: dir, What: "read the index " + src.File, Err: err}
+	return nil, "", &ListingError{Dir: dir, What: "read the index " + src.File, Err: err}
 }
 
 func (g Git) debugf(format string, a ...any) {

@@ -1,6 +1,9 @@
 package repo
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -49,6 +52,11 @@ type Snapshot struct {
 	// come, claimKept the bytes kept so now (see Claim).
 	claimBudget int64
 	claimKept   atomic.Int64
+	// indexSum names a staged snapshot's index by its checksum; digest is
+	// the listing's own digest when it has none (TreeDigest).
+	indexSum   string
+	digestOnce sync.Once
+	digest     string
 }
 
 // SetByteBudget changes the bound on the bytes the snapshot keeps (see
@@ -57,10 +65,18 @@ func (s *Snapshot) SetByteBudget(n int64) { s.budget = n }
 
 type snapEntry struct {
 	mode  uint32
-	hash  string
 	flags uint32
+	hash  string
 	idx   int // position in files
 
+	// st is the entry's read state, made on the first read, claim or
+	// stat: a hook that answers from the cache touches few entries, and
+	// 20,000 entries without it are a quarter of the memory.
+	st atomic.Pointer[entryState]
+}
+
+// entryState is what reading one tracked file leaves behind.
+type entryState struct {
 	// pending counts the claims on this file not yet read (see Claim);
 	// claimed marks data as kept for them, under claimBudget.
 	pending int32
@@ -81,6 +97,15 @@ type snapEntry struct {
 	present  bool
 }
 
+// state answers e's read state, making it on first need.
+func (e *snapEntry) state() *entryState {
+	if st := e.st.Load(); st != nil {
+		return st
+	}
+	e.st.CompareAndSwap(nil, &entryState{})
+	return e.st.Load()
+}
+
 // ByteBudget bounds the file bytes a snapshot keeps for later readers.
 // Past it a file's bytes are handed out and not kept; a later reader reads
 // them again, and a re-read that differs from the first read is refused.
@@ -98,7 +123,7 @@ func NewSnapshot(dir string) (*Snapshot, error) { return Git{}.NewSnapshot(dir) 
 
 // NewSnapshot is the package-level NewSnapshot under g's environment.
 func (g Git) NewSnapshot(dir string) (*Snapshot, error) {
-	entries, blobs, err := g.snapshotIndex(dir)
+	entries, blobs, _, err := g.snapshotIndex(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -109,16 +134,21 @@ func (g Git) NewSnapshot(dir string) (*Snapshot, error) {
 
 // snapshotIndex reads dir's index and opens (lazily) the store of the
 // blobs it names.
-func (g Git) snapshotIndex(dir string) ([]Entry, *blobStore, error) {
+func (g Git) snapshotIndex(dir string) ([]Entry, *blobStore, string, error) {
 	src, err := g.LocateIndex(dir)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
-	entries, err := g.indexAt(dir, src)
+	entries, sum, err := g.indexAt(dir, src)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
-	return entries, newBlobStore(g, dir, src), nil
+	if sum != "" {
+		// The checksum names the index's whole content; the scoping
+		// prefix names which part of it this snapshot lists.
+		sum = "index " + sum + " prefix " + src.Prefix
+	}
+	return entries, newBlobStore(g, dir, src), sum, nil
 }
 
 // StagedSnapshot is the snapshot of what a commit made now would hold: the
@@ -126,7 +156,7 @@ func (g Git) snapshotIndex(dir string) ([]Entry, *blobStore, error) {
 // entry is left out (the commit leaves it out); a conflicted path is its
 // stage 2 (ours), and one with no stage 2 is listed by Unresolved.
 func (g Git) StagedSnapshot(dir string) (*Snapshot, error) {
-	entries, blobs, err := g.snapshotIndex(dir)
+	entries, blobs, sum, err := g.snapshotIndex(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +182,37 @@ func (g Git) StagedSnapshot(dir string) (*Snapshot, error) {
 	s.unresolved = unresolved
 	s.staged = true
 	s.blobs = blobs
+	s.indexSum = sum
 	return s, nil
+}
+
+// TreeDigest answers, for a staged snapshot, one digest naming every
+// listed path with its mode and blob id: the index file's own checksum
+// (with the scoping prefix) when it carries one, else a SHA-256 over the
+// listing, computed once. A work-tree snapshot offers none (its ids come
+// from reading each file).
+func (s *Snapshot) TreeDigest() (string, bool) {
+	// assertion N: one digest for the staged listing; none for the work tree.
+	if !s.staged {
+		return "", false
+	}
+	if s.indexSum != "" {
+		return s.indexSum, true
+	}
+	s.digestOnce.Do(func() {
+		h := sha256.New()
+		var buf []byte
+		for _, p := range s.files {
+			e := s.entries[p]
+			buf = binary.AppendUvarint(buf[:0], uint64(len(p)))
+			buf = append(buf, p...)
+			buf = binary.BigEndian.AppendUint32(buf, e.mode)
+			buf = append(buf, e.hash...)
+			h.Write(buf)
+		}
+		s.digest = "listing " + hex.EncodeToString(h.Sum(nil))
+	})
+	return s.digest, true
 }
 
 // SnapshotOf builds a work-tree snapshot from index entries already read
@@ -162,16 +222,35 @@ func SnapshotOf(dir string, entries []Entry) *Snapshot {
 	s := &Snapshot{dir: dir, budget: ByteBudget, claimBudget: ClaimBudget, entries: make(map[string]*snapEntry, len(entries)), files: make([]string, 0, len(entries))}
 	// One allocation for every entry's state, not one per entry.
 	slab := make([]snapEntry, len(entries))
-	for _, e := range entries {
-		if have, dup := s.entries[e.Path]; dup {
-			if e.Stage == 2 {
-				have.mode, have.hash, have.flags = e.Mode, e.Hash, e.Flags
-			}
+	stage2 := func(have *snapEntry, e Entry) {
+		if e.Stage == 2 {
+			have.mode, have.hash, have.flags = e.Mode, e.Hash, e.Flags
+		}
+	}
+	for i, e := range entries {
+		// The index lists a path's stages side by side (it is sorted by
+		// path, then stage), so a repeat is usually the entry just before.
+		if i > 0 && entries[i-1].Path == e.Path {
+			stage2(&slab[len(s.files)-1], e)
 			continue
 		}
 		se := &slab[len(s.files)]
-		se.mode, se.hash, se.flags, se.idx = e.Mode, e.Hash, e.Flags, len(s.files)
+		*se = snapEntry{mode: e.Mode, hash: e.Hash, flags: e.Flags, idx: len(s.files)}
+		// One map operation per path: an insert that leaves the count
+		// unchanged met a repeat the order did not put side by side, and
+		// the first entry is put back.
+		n := len(s.entries)
 		s.entries[e.Path] = se
+		if len(s.entries) == n {
+			for j, f := range s.files {
+				if f == e.Path {
+					s.entries[e.Path] = &slab[j]
+					stage2(&slab[j], e)
+					break
+				}
+			}
+			continue
+		}
 		s.files = append(s.files, e.Path)
 	}
 	return s
@@ -220,11 +299,12 @@ func (s *Snapshot) Exists(path string) bool {
 		// What the commit holds is present whatever the work tree says.
 		return true
 	}
-	e.statOnce.Do(func() {
+	st := e.state()
+	st.statOnce.Do(func() {
 		_, err := os.Lstat(walk.Child(s.dir, path))
-		e.present = err == nil
+		st.present = err == nil
 	})
-	return e.present
+	return st.present
 }
 
 // Read answers path's bytes, reading them at most once per snapshot: the
@@ -237,31 +317,32 @@ func (s *Snapshot) Read(path string) ([]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s: not tracked", path)
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return s.readLocked(path, e)
+	st := e.state()
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return s.readLocked(path, e, st)
 }
 
-// readLocked is Read with e.mu held.
-func (s *Snapshot) readLocked(path string, e *snapEntry) ([]byte, error) {
-	if e.held {
-		return e.data, e.err
+// readLocked is Read with st.mu held (st is e's state).
+func (s *Snapshot) readLocked(path string, e *snapEntry, st *entryState) ([]byte, error) {
+	if st.held {
+		return st.data, st.err
 	}
 	data, err := s.load(path, e)
-	if err == nil && s.rereadable() && e.seen {
+	if err == nil && s.rereadable() && st.seen {
 		// The check is a CRC-32C and the length, not the blob hash: a
 		// re-read only guards against a file edited during the run, and
 		// the checksum costs a fraction of SHA-1 on every reader past the
 		// budget.
-		if crc32.Checksum(data, castagnoli) != e.sum || len(data) != e.size {
+		if crc32.Checksum(data, castagnoli) != st.sum || len(data) != st.size {
 			// assertion K: a re-read never hands two readers different bytes.
 			return nil, fmt.Errorf("%s: changed in the work tree while this run read it", path)
 		}
 	}
 	// assertion M: bytes a claimed reader has still to read are kept for
 	// it, within the claim budget, whatever the byte budget holds.
-	if err == nil && e.pending > 0 && s.keepClaimed(len(data)) {
-		e.held, e.claimed, e.data = true, true, data
+	if err == nil && st.pending > 0 && s.keepClaimed(len(data)) {
+		st.held, st.claimed, st.data = true, true, data
 		return data, nil
 	}
 	// assertion F: each file's bytes are read at most once while the
@@ -269,10 +350,10 @@ func (s *Snapshot) readLocked(path string, e *snapEntry) ([]byte, error) {
 	// assertion K: past it, bytes are handed out unkept, freed once their
 	// last reader lets them go.
 	if err != nil || s.keep(len(data)) {
-		e.held, e.data, e.err = true, data, err
+		st.held, st.data, st.err = true, data, err
 		return data, err
 	}
-	s.remember(e, data)
+	s.remember(st, data)
 	return data, nil
 }
 
@@ -282,10 +363,10 @@ func (s *Snapshot) readLocked(path string, e *snapEntry) ([]byte, error) {
 func (s *Snapshot) rereadable() bool { return !s.staged && s.blobs != nil }
 
 // remember records the checksum of the first bytes handed out unkept, the
-// bytes every later read of the file is held to (e.mu held).
-func (s *Snapshot) remember(e *snapEntry, data []byte) {
-	if s.rereadable() && !e.seen {
-		e.seen, e.sum, e.size = true, crc32.Checksum(data, castagnoli), len(data)
+// bytes every later read of the file is held to (st.mu held).
+func (s *Snapshot) remember(st *entryState, data []byte) {
+	if s.rereadable() && !st.seen {
+		st.seen, st.sum, st.size = true, crc32.Checksum(data, castagnoli), len(data)
 	}
 }
 
@@ -343,9 +424,10 @@ func (s *Snapshot) Claim(paths []string) *Claim {
 		}
 		c.out[e.idx] = true
 		c.left.Add(1)
-		e.mu.Lock()
-		e.pending++
-		e.mu.Unlock()
+		st := e.state()
+		st.mu.Lock()
+		st.pending++
+		st.mu.Unlock()
 	}
 	return c
 }
@@ -356,12 +438,13 @@ func (c *Claim) Read(path string) ([]byte, error) {
 	if !ok {
 		return c.s.Read(path)
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	mine := c.take(e)
-	data, err := c.s.readLocked(path, e)
+	st := e.state()
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	mine := c.take(e, st)
+	data, err := c.s.readLocked(path, e, st)
 	if mine {
-		c.s.settle(e)
+		c.s.settle(st)
 	}
 	return data, err
 }
@@ -373,10 +456,11 @@ func (c *Claim) Drop(path string) {
 	if !ok {
 		return
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if c.take(e) {
-		c.s.settle(e)
+	st := e.state()
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if c.take(e, st) {
+		c.s.settle(st)
 	}
 }
 
@@ -390,29 +474,30 @@ func (c *Claim) Done() {
 	}
 }
 
-// take ends this claim on e (e.mu held), reporting whether it was open.
-func (c *Claim) take(e *snapEntry) bool {
+// take ends this claim on e (st, its state, locked), reporting whether
+// it was open.
+func (c *Claim) take(e *snapEntry, st *entryState) bool {
 	if !c.out[e.idx] {
 		return false
 	}
 	c.out[e.idx] = false
 	c.left.Add(-1)
-	e.pending--
+	st.pending--
 	return true
 }
 
-// settle lets go of bytes kept for claims once none is outstanding (e.mu
+// settle lets go of bytes kept for claims once none is outstanding (st.mu
 // held). A later reader reads again, held to these bytes as any re-read
 // past the budget is.
-func (s *Snapshot) settle(e *snapEntry) {
-	if e.pending > 0 || !e.claimed {
+func (s *Snapshot) settle(st *entryState) {
+	if st.pending > 0 || !st.claimed {
 		return
 	}
 	// assertion M: the last claim read, the claimed bytes are released.
-	data := e.data
-	e.held, e.claimed, e.data = false, false, nil
+	data := st.data
+	st.held, st.claimed, st.data = false, false, nil
 	s.claimKept.Add(-int64(len(data)))
-	s.remember(e, data)
+	s.remember(st, data)
 }
 
 func (s *Snapshot) load(path string, e *snapEntry) ([]byte, error) {
@@ -471,19 +556,20 @@ func (s *Snapshot) BlobID(path string) (string, bool) {
 	if s.blobs == nil {
 		return "", false
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.id == "" {
+	st := e.state()
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.id == "" {
 		// readLocked holds a re-read to the first read, so the id names
 		// the bytes every reader of this run sees.
-		data, err := s.readLocked(path, e)
+		data, err := s.readLocked(path, e, st)
 		if err != nil {
 			return "", false
 		}
 		// assertion L: a work-tree file's id is its bytes' hash.
-		e.id = s.blobs.hashOf(data)
+		st.id = s.blobs.hashOf(data)
 	}
-	return e.id, true
+	return st.id, true
 }
 
 // CommonDir is the repository's common git directory (where its objects

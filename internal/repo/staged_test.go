@@ -151,3 +151,93 @@ func TestStagedSnapshotAutocrlf(t *testing.T) {
 		t.Fatalf("staged crlf.txt read %q, want the blob's LF bytes", got)
 	}
 }
+
+// assertion N: a staged snapshot's tree digest names its whole listing:
+// the same index digests alike, a staged change (or a change of scope)
+// digests otherwise, an index written without a checksum digests its
+// listing instead, and a work-tree snapshot offers none.
+func TestTreeDigest(t *testing.T) {
+	fx := newFixture(t)
+	top := fx.top
+	g := Git{Env: fx.env}
+	digest := func(dir string) string {
+		t.Helper()
+		s, err := g.StagedSnapshot(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, ok := s.TreeDigest()
+		if !ok || d == "" {
+			t.Fatal("a staged snapshot offered no digest")
+		}
+		return d
+	}
+	first := digest(top)
+	if again := digest(top); again != first {
+		t.Fatalf("one index, two digests: %q %q", first, again)
+	}
+	if sub := digest(filepath.Join(top, "nested")); sub == first {
+		t.Fatal("a subdirectory's scoped listing digested as the whole tree's")
+	}
+	writeFile(t, filepath.Join(top, "plain.txt"), "changed and staged\n", 0o644)
+	runGit(t, top, fx.env, "add", "plain.txt")
+	changed := digest(top)
+	if changed == first {
+		t.Fatal("a staged change left the digest unchanged")
+	}
+	// index.skipHash (git 2.40) writes a zero checksum: the listing is
+	// digested instead. The zeros are written here by hand.
+	zeroSum := func() {
+		t.Helper()
+		p := filepath.Join(top, ".git", "index")
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := len(data) - 20; i < len(data); i++ {
+			data[i] = 0
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	zeroSum()
+	unsummed := digest(top)
+	if unsummed == changed || unsummed[:8] != "listing " {
+		t.Fatalf("an index without a checksum digested as %q", unsummed)
+	}
+	writeFile(t, filepath.Join(top, "plain.txt"), "changed again\n", 0o644)
+	runGit(t, top, fx.env, "add", "plain.txt")
+	zeroSum()
+	if d := digest(top); d == unsummed || d[:8] != "listing " {
+		t.Fatalf("a staged change without a checksum: digest %q (before %q)", d, unsummed)
+	}
+	w, err := g.NewSnapshot(top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := w.TreeDigest(); ok {
+		t.Fatal("a work-tree snapshot offered a tree digest")
+	}
+}
+
+// A path listed more than once keeps its first place and takes stage 2's
+// mode and id, whether its entries sit side by side (the index's order) or
+// apart.
+func TestSnapshotOfRepeats(t *testing.T) {
+	for name, entries := range map[string][]Entry{
+		"side by side": {{Path: "a", Mode: ModeRegular, Hash: "1", Stage: 1}, {Path: "a", Mode: ModeExecutable, Hash: "2", Stage: 2}, {Path: "a", Mode: ModeRegular, Hash: "3", Stage: 3}, {Path: "b", Mode: ModeRegular, Hash: "4"}},
+		"apart":        {{Path: "a", Mode: ModeRegular, Hash: "1", Stage: 1}, {Path: "b", Mode: ModeRegular, Hash: "4"}, {Path: "a", Mode: ModeExecutable, Hash: "2", Stage: 2}, {Path: "a", Mode: ModeRegular, Hash: "3", Stage: 3}},
+	} {
+		s := SnapshotOf(t.TempDir(), entries)
+		if got := s.Files(); !reflect.DeepEqual(got, []string{"a", "b"}) {
+			t.Errorf("%s: files %v", name, got)
+		}
+		if m, id, _ := s.ModeAndBlob("a"); m != ModeExecutable || id != "" && id != "2" {
+			t.Errorf("%s: a is %o %q, want stage 2's", name, m, id)
+		}
+		if s.entries["a"].hash != "2" || s.entries["b"].idx != 1 || s.entries["a"].idx != 0 {
+			t.Errorf("%s: entries %+v %+v", name, s.entries["a"], s.entries["b"])
+		}
+	}
+}
