@@ -258,8 +258,10 @@ func TestCacheMonitorSetsHook(t *testing.T) {
 		t.Fatalf("a warm run did not answer from the set alone:\n%s", v.stderr)
 	}
 	// A corrupt table of each kind is discarded: the run equals the cold one.
+	// The two monitor tables, and the members' run times when the hook
+	// ran them on two workers or more.
 	tables, _ := filepath.Glob(filepath.Join(c.cacheDir(), "*.v2"))
-	if len(tables) != 2 {
+	if len(tables) < 2 || len(tables) > 3 {
 		t.Fatalf("tables: %v", tables)
 	}
 	for _, tb := range tables {
