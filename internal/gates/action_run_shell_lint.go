@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -20,6 +19,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/lazyre"
 	"github.com/gate-sdk/gates/internal/spawn"
 	"github.com/gate-sdk/gates/internal/walk"
 	"github.com/gate-sdk/gates/internal/workflow"
@@ -57,8 +57,8 @@ type scReport struct {
 // scStdinLine is a gcc-format line for a body read on stdin; scBatchLine
 // is one for a scratch file, once its directory prefix is cut.
 var (
-	scStdinLine = regexp.MustCompile(`^-:(\d+):(\d+): (\w+): (.*)$`)
-	scBatchLine = regexp.MustCompile(`^(\d+)\.sh:(\d+):(\d+): (\w+): (.*)$`)
+	scStdinLine = lazyre.New(`^-:(\d+):(\d+): (\w+): (.*)$`)
+	scBatchLine = lazyre.New(`^(\d+)\.sh:(\d+):(\d+): (\w+): (.*)$`)
 )
 
 // lintBlocks answers each block's findings, index-aligned with blocks.
@@ -200,7 +200,7 @@ func lintBlocks(c *gate.Context, blocks []scBlock, batch int) ([][]colFinding, e
 				if !ok {
 					return 0, nil, false
 				}
-				m := scBatchLine.FindStringSubmatch(rest)
+				m := scBatchLine.Get().FindStringSubmatch(rest)
 				if m == nil {
 					return 0, nil, false
 				}
@@ -254,7 +254,7 @@ func scFile(dir string, k int) string { return dir + "/" + strconv.Itoa(k) + ".s
 func lintAlone(c *gate.Context, b scBlock) ([]colFinding, error) {
 	res := spawn.RunStreamed(scCmd(c, b.run.Dialect, "-"), []byte(b.run.Body()))
 	reports, err := scGrade(res, func(ln string) (int, []string, bool) {
-		m := scStdinLine.FindStringSubmatch(ln)
+		m := scStdinLine.Get().FindStringSubmatch(ln)
 		if m == nil {
 			return 0, nil, false
 		}

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/lazyre"
 	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/shlex"
 )
@@ -22,10 +23,10 @@ import (
 const strengthValve = "assertion-strength-exempt"
 
 var (
-	exitHeader  = regexp.MustCompile(`^#[ \t]*exit:(.*)$`)
-	verdictWord = regexp.MustCompile(`^[A-Z][A-Z0-9]*(-[A-Z0-9]+)*$`)
-	kitBinRef   = regexp.MustCompile(`(?:^|/)bin/([A-Za-z0-9._-]+\.sh)$`)
-	intWord     = regexp.MustCompile(`^[0-9]+$`)
+	exitHeader  = lazyre.New(`^#[ \t]*exit:(.*)$`)
+	verdictWord = lazyre.New(`^[A-Z][A-Z0-9]*(-[A-Z0-9]+)*$`)
+	kitBinRef   = lazyre.New(`(?:^|/)bin/([A-Za-z0-9._-]+\.sh)$`)
+	intWord     = lazyre.New(`^[0-9]+$`)
 )
 
 func checkAssertionStrength(c *gate.Context) int {
@@ -160,7 +161,7 @@ func reachCalls(c *gate.Context, toks []shlex.Token, kitRoot string, contracts m
 		for pi, p := range pipes {
 			for _, cmd := range p.Commands {
 				for _, w := range cmd.Words() {
-					m := kitBinRef.FindStringSubmatch(w.Value)
+					m := kitBinRef.Get().FindStringSubmatch(w.Value)
 					if m == nil || err != nil {
 						continue
 					}
@@ -208,7 +209,7 @@ func exitContract(c *gate.Context, callee string) (map[string]int, error) {
 	}
 	codes := map[string]map[int]bool{}
 	for _, l := range headerBlock(string(data)) {
-		m := exitHeader.FindStringSubmatch(l)
+		m := exitHeader.Get().FindStringSubmatch(l)
 		if m == nil {
 			continue
 		}
@@ -216,9 +217,9 @@ func exitContract(c *gate.Context, callee string) (map[string]int, error) {
 		for _, f := range strings.FieldsFunc(m[1], func(r rune) bool { return r == ' ' || r == '\t' || r == ',' || r == ';' || r == '(' || r == ')' }) {
 			f = strings.TrimRight(f, ".:=")
 			switch {
-			case intWord.MatchString(f):
+			case intWord.Get().MatchString(f):
 				code, _ = strconv.Atoi(f)
-			case code >= 0 && len(f) >= 2 && verdictWord.MatchString(f):
+			case code >= 0 && len(f) >= 2 && verdictWord.Get().MatchString(f):
 				if codes[f] == nil {
 					codes[f] = map[int]bool{}
 				}

@@ -7,13 +7,13 @@ package gates
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/failopen"
 	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/lazyre"
 	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/shlex"
 )
@@ -21,10 +21,10 @@ import (
 const shStub, psStub = "bin/run-gates.sh", "bin/run-gates.ps1"
 
 var (
-	shDeclValue = regexp.MustCompile(`^FAIL_OPEN_ARMS='([^']*)'$`)
-	psDeclLine  = regexp.MustCompile(`^\s*\$FailOpenArms\s*=(.*)$`)
-	psDeclValue = regexp.MustCompile(`^\s*@\(\s*((?:'[^']*'\s*(?:,\s*'[^']*'\s*)*)?)\)\s*(?:#.*)?$`)
-	psElement   = regexp.MustCompile(`'([^']*)'`)
+	shDeclValue = lazyre.New(`^FAIL_OPEN_ARMS='([^']*)'$`)
+	psDeclLine  = lazyre.New(`^\s*\$FailOpenArms\s*=(.*)$`)
+	psDeclValue = lazyre.New(`^\s*@\(\s*((?:'[^']*'\s*(?:,\s*'[^']*'\s*)*)?)\)\s*(?:#.*)?$`)
+	psElement   = lazyre.New(`'([^']*)'`)
 )
 
 func checkFrontEndFailOpen(c *gate.Context) int {
@@ -107,7 +107,7 @@ func readShDecl(path string, data []byte) ([]string, error) {
 	if len(decls) != 1 {
 		return nil, fmt.Errorf("%s: want one FAIL_OPEN_ARMS= declaration line, found %d", path, len(decls))
 	}
-	m := shDeclValue.FindStringSubmatch(decls[0].Raw)
+	m := shDeclValue.Get().FindStringSubmatch(decls[0].Raw)
 	if m == nil {
 		return nil, fmt.Errorf("%s:%d: cannot read %s: the value must be one single-quoted word list", path, decls[0].Pos.Line, decls[0].Raw)
 	}
@@ -124,17 +124,17 @@ func readPsDecl(path string, data []byte) ([]string, error) {
 		if strings.HasPrefix(strings.TrimSpace(line), "#") {
 			continue
 		}
-		m := psDeclLine.FindStringSubmatch(line)
+		m := psDeclLine.Get().FindStringSubmatch(line)
 		if m == nil || strings.HasPrefix(m[1], "=") {
 			continue // no assignment, or an -eq spelled ==
 		}
 		found++
-		v := psDeclValue.FindStringSubmatch(m[1])
+		v := psDeclValue.Get().FindStringSubmatch(m[1])
 		if v == nil {
 			return nil, fmt.Errorf("%s:%d: cannot read %s: the value must be an @( ) array of single-quoted strings", path, i+1, strings.TrimSpace(line))
 		}
 		out = nil
-		for _, e := range psElement.FindAllStringSubmatch(v[1], -1) {
+		for _, e := range psElement.Get().FindAllStringSubmatch(v[1], -1) {
 			out = append(out, e[1])
 		}
 	}

@@ -7,12 +7,12 @@ package gates
 import (
 	"fmt"
 	"os"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/lazyre"
 	"github.com/gate-sdk/gates/internal/registry"
 )
 
@@ -141,8 +141,8 @@ type specSection struct {
 	body  []string
 }
 
-var gateHeading = regexp.MustCompile("^(#{2,3}) `?(check-[a-z0-9][a-z0-9-]*)`?\\s*$")
-var anyHeading = regexp.MustCompile(`^(#{1,6}) `)
+var gateHeading = lazyre.New("^(#{2,3}) `?(check-[a-z0-9][a-z0-9-]*)`?\\s*$")
+var anyHeading = lazyre.New(`^(#{1,6}) `)
 
 // specSections answers every section whose heading is exactly a gate name
 // (## or ###), its body running to the next heading of its level or above.
@@ -158,12 +158,12 @@ func specSections(text string) []specSection {
 			fence = !fence
 		}
 		if !fence {
-			if h := anyHeading.FindStringSubmatch(l); h != nil {
+			if h := anyHeading.Get().FindStringSubmatch(l); h != nil {
 				if cur != nil && len(h[1]) <= level {
 					out = append(out, *cur)
 					cur = nil
 				}
-				if m := gateHeading.FindStringSubmatch(l); m != nil && cur == nil {
+				if m := gateHeading.Get().FindStringSubmatch(l); m != nil && cur == nil {
 					cur = &specSection{name: m[2], line: i + 1}
 					level = len(m[1])
 					continue
@@ -188,7 +188,7 @@ const (
 
 // listItem is the port's lettered-list spelling of a contract: a line
 // opening "- **X.**" or "X. " with X one capital letter.
-var listItem = regexp.MustCompile(`^(?:- \*\*([A-Z])\.\*\*|([A-Z])\. )`)
+var listItem = lazyre.New(`^(?:- \*\*([A-Z])\.\*\*|([A-Z])\. )`)
 
 // contractOf answers a section's contract: its labels in order, the
 // count-word's value for the sentence form, and which form it took. The
@@ -201,7 +201,7 @@ func contractOf(sec specSection) (labels []string, count, form int) {
 		return span, n, formSentence
 	}
 	for _, l := range sec.body {
-		if m := listItem.FindStringSubmatch(l); m != nil {
+		if m := listItem.Get().FindStringSubmatch(l); m != nil {
 			labels = append(labels, m[1]+m[2])
 		}
 	}
@@ -239,9 +239,9 @@ func firstParagraph(body []string) string {
 }
 
 var (
-	countNoun   = regexp.MustCompile(`(^|[^a-z0-9-])([a-z]+(?:-[a-z]+)?) (assertions|assertion|axes|axis|checks)([^a-z0-9]|$)`)
-	parenLabel  = regexp.MustCompile(`\(([^()]*)\)`)
-	singleLabel = regexp.MustCompile(`^[A-Z]$`)
+	countNoun   = lazyre.New(`(^|[^a-z0-9-])([a-z]+(?:-[a-z]+)?) (assertions|assertion|axes|axis|checks)([^a-z0-9]|$)`)
+	parenLabel  = lazyre.New(`\(([^()]*)\)`)
+	singleLabel = lazyre.New(`^[A-Z]$`)
 )
 
 // sentenceContract finds a count-word of two or more adjacent to an
@@ -251,19 +251,19 @@ func sentenceContract(para string) (int, []string, bool) {
 	// ASCII lowercasing keeps byte offsets, so the match slices the
 	// original-case paragraph at the same place.
 	low := asciiLower(para)
-	for _, m := range countNoun.FindAllStringSubmatchIndex(low, -1) {
+	for _, m := range countNoun.Get().FindAllStringSubmatchIndex(low, -1) {
 		n := cardinal(low[m[4]:m[5]])
 		if n < 2 {
 			continue
 		}
 		rest := para[m[7]:]
-		first := parenLabel.FindStringSubmatch(rest)
-		if first == nil || !singleLabel.MatchString(first[1]) {
+		first := parenLabel.Get().FindStringSubmatch(rest)
+		if first == nil || !singleLabel.Get().MatchString(first[1]) {
 			continue
 		}
 		var span []string
-		for _, p := range parenLabel.FindAllStringSubmatch(rest, -1) {
-			if singleLabel.MatchString(p[1]) {
+		for _, p := range parenLabel.Get().FindAllStringSubmatch(rest, -1) {
+			if singleLabel.Get().MatchString(p[1]) {
 				span = append(span, p[1])
 			}
 		}
@@ -309,7 +309,7 @@ func cardinal(w string) int {
 // markerRE finds assertion markers under either comment leader; the label
 // may run longer than one character so a multi-character marker surfaces
 // as an extra.
-var markerRE = regexp.MustCompile(`(?:#|//)\s*assertion ([A-Za-z0-9]+):`)
+var markerRE = lazyre.New(`(?:#|//)\s*assertion ([A-Za-z0-9]+):`)
 
 // readMarkers answers the marker labels in a code file and whether the
 // file exists.
@@ -322,7 +322,7 @@ func readMarkers(c *gate.Context, path string) (map[string]bool, bool, error) {
 		return nil, present, err
 	}
 	marks := map[string]bool{}
-	for _, m := range markerRE.FindAllStringSubmatch(string(data), -1) {
+	for _, m := range markerRE.Get().FindAllStringSubmatch(string(data), -1) {
 		marks[m[1]] = true
 	}
 	return marks, true, nil

@@ -7,21 +7,21 @@ package gates
 import (
 	"fmt"
 	"os"
-	"regexp"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/lazyre"
 	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/shlex"
 )
 
 var (
-	untilTag     = regexp.MustCompile(`#\s*until:\s*(\S*)`)
-	permanentTag = regexp.MustCompile(`#\s*permanent:\s*(.*)$`)
-	portUntil    = regexp.MustCompile(`^\s*#\s*port-until:(.*)$`)
-	slugLead     = regexp.MustCompile(`^[a-z0-9-]+`)
-	slugHeading  = regexp.MustCompile(`^#{3,4} ([a-z0-9][a-z0-9-]*)\s*$`)
-	queueHeading = regexp.MustCompile(`^## (.*?)\s*$`)
+	untilTag     = lazyre.New(`#\s*until:\s*(\S*)`)
+	permanentTag = lazyre.New(`#\s*permanent:\s*(.*)$`)
+	portUntil    = lazyre.New(`^\s*#\s*port-until:(.*)$`)
+	slugLead     = lazyre.New(`^[a-z0-9-]+`)
+	slugHeading  = lazyre.New(`^#{3,4} ([a-z0-9][a-z0-9-]*)\s*$`)
+	queueHeading = lazyre.New(`^## (.*?)\s*$`)
 )
 
 // liveOpeners and liveClosers bound the queue's live span.
@@ -120,7 +120,7 @@ func checkGateExemptionTasks(c *gate.Context) int {
 			scan = headerBlock(f.data)
 		}
 		for i, l := range scan {
-			if portUntil.MatchString(l) {
+			if portUntil.Get().MatchString(l) {
 				fieldLines = append(fieldLines, i+1)
 			}
 		}
@@ -139,8 +139,8 @@ func checkGateExemptionTasks(c *gate.Context) int {
 			continue
 		}
 		for _, n := range fieldLines {
-			payload := strings.TrimSpace(portUntil.FindStringSubmatch(lines[n-1])[1])
-			slug := slugLead.FindString(payload)
+			payload := strings.TrimSpace(portUntil.Get().FindStringSubmatch(lines[n-1])[1])
+			slug := slugLead.Get().FindString(payload)
 			if slug == "" {
 				continue // a bare field is check-gate-substrate-parity's finding
 			}
@@ -225,7 +225,7 @@ func liveSlugs(c *gate.Context, queue string) (map[string]bool, error) {
 		if fence {
 			continue
 		}
-		if m := queueHeading.FindStringSubmatch(l); m != nil {
+		if m := queueHeading.Get().FindStringSubmatch(l); m != nil {
 			switch {
 			case liveClosers[m[1]]:
 				if in {
@@ -236,7 +236,7 @@ func liveSlugs(c *gate.Context, queue string) (map[string]bool, error) {
 			}
 			continue
 		}
-		if m := slugHeading.FindStringSubmatch(l); m != nil && in {
+		if m := slugHeading.Get().FindStringSubmatch(l); m != nil && in {
 			live[m[1]] = true
 		}
 	}
@@ -281,13 +281,13 @@ func exceptionLists(toks []shlex.Token, lines []string) []arrayDecl {
 				}
 				el := arrayElem{raw: e.Raw, line: e.Pos.Line}
 				cm := comments[e.Pos.Line]
-				if m := untilTag.FindStringSubmatch(cm); m != nil {
-					el.until = slugLead.FindString(m[1])
+				if m := untilTag.Get().FindStringSubmatch(cm); m != nil {
+					el.until = slugLead.Get().FindString(m[1])
 					if el.until == "" {
 						el.until = "(empty)"
 					}
 				}
-				if m := permanentTag.FindStringSubmatch(cm); m != nil && strings.TrimSpace(m[1]) != "" {
+				if m := permanentTag.Get().FindStringSubmatch(cm); m != nil && strings.TrimSpace(m[1]) != "" {
 					el.permanent = true
 				}
 				a.elems = append(a.elems, el)

@@ -6,10 +6,10 @@ package gates
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/lazyre"
 	"github.com/gate-sdk/gates/internal/shlex"
 )
 
@@ -138,9 +138,9 @@ func parserCaptures(cmd shlex.Command) []parserCapture {
 	return out
 }
 
-var assignRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\+?=`)
+var assignRE = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\+?=`)
 
-func isAssignWord(raw string) bool { return assignRE.MatchString(raw) }
+func isAssignWord(raw string) bool { return assignRE.Get().MatchString(raw) }
 
 func prefixWord(s string) bool {
 	switch s {

@@ -7,10 +7,10 @@ package gates
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/lazyre"
 	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/shlex"
 )
@@ -18,8 +18,8 @@ import (
 // goClean and goHelp are the Go reporter API's two emitters: a report's
 // Done prints the clean line, and NewReport's help map the help: lines.
 var (
-	goClean = regexp.MustCompile(`\.Done\(`)
-	goHelp  = regexp.MustCompile(`\.NewReport\(map\[string\]string\{`)
+	goClean = lazyre.New(`\.Done\(`)
+	goHelp  = lazyre.New(`\.NewReport\(map\[string\]string\{`)
 )
 
 func checkGateOutput(c *gate.Context) int {
@@ -85,7 +85,7 @@ func checkGateOutput(c *gate.Context) int {
 				continue
 			}
 			code := stripGoComments(string(data))
-			for _, miss := range missing(goClean.MatchString(code), goHelp.MatchString(code), "Report.Done (the clean line)", "NewReport with a help map (the help: lines)") {
+			for _, miss := range missing(goClean.Get().MatchString(code), goHelp.Get().MatchString(code), "Report.Done (the clean line)", "NewReport with a help map (the help: lines)") {
 				r.Add(gate.Finding{Class: "B", Path: file, Msg: fmt.Sprintf("%s carries # no-fixture:, so its module is the only proof of its output, and it never calls %s", m.Name, miss)})
 			}
 		}

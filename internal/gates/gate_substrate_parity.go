@@ -12,11 +12,11 @@ import (
 	"go/token"
 	"os"
 	"path"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/lazyre"
 	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/walk"
 	"github.com/gate-sdk/gates/internal/workflow"
@@ -641,7 +641,7 @@ func vendoredImplementation(c *gate.Context, s *seam, found func(p, msg string))
 
 // ---- F: the target roster ----
 
-var targetLine = regexp.MustCompile(`^[a-z0-9]+/[a-z0-9]+$`)
+var targetLine = lazyre.New(`^[a-z0-9]+/[a-z0-9]+$`)
 
 // targetRoster holds the roster's form, its presence in a publishing tree
 // that dispatches, and the publish workflows' matrix values.
@@ -664,7 +664,7 @@ func targetRoster(c *gate.Context, pub, dispatches bool, found func(p string, li
 				continue
 			}
 			live++
-			if !targetLine.MatchString(l) {
+			if !targetLine.Get().MatchString(l) {
 				found(file, i+1, fmt.Sprintf("target %q is not <os>/<arch>", l))
 			}
 		}
@@ -827,12 +827,12 @@ func portDeclarations(c *gate.Context, s *seam, pub bool, found func(letter, p s
 	return len(s.decls), tree, held, nil
 }
 
-var slugRe = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+var slugRe = lazyre.New(`^[a-z0-9][a-z0-9-]*$`)
 
 // heldGround opens the section the declaration's # spec: names and
 // reports whether it names port-until.
 func heldGround(c *gate.Context, decl string, m *registry.Manifest) (bool, string, error) {
-	if !slugRe.MatchString(m.PortUntil.Text) {
+	if !slugRe.Get().MatchString(m.PortUntil.Text) {
 		return false, fmt.Sprintf("# port-until: %q is not a queue slug ([a-z0-9-])", m.PortUntil.Text), nil
 	}
 	if m.Spec == nil {
@@ -875,7 +875,7 @@ func specPath(c *gate.Context, decl, file string) string {
 
 // ---- J: smoke registries ----
 
-var smokeHeredoc = regexp.MustCompile(`^cat\s+>>?\s*"?([^"\s]*gates\.list)"?\s+<<-?\s*'?"?([A-Za-z_][A-Za-z0-9_]*)`)
+var smokeHeredoc = lazyre.New(`^cat\s+>>?\s*"?([^"\s]*gates\.list)"?\s+<<-?\s*'?"?([A-Za-z_][A-Za-z0-9_]*)`)
 
 // smokeRegistries joins each kit's smoke/install.sh registry heredoc to
 // the compiled gates the kit owns. Publishing tree only.
@@ -979,7 +979,7 @@ func heredocRegistries(script string) []heredoc {
 	lines := strings.Split(script, "\n")
 	var out []heredoc
 	for i := 0; i < len(lines); i++ {
-		m := smokeHeredoc.FindStringSubmatch(lines[i])
+		m := smokeHeredoc.Get().FindStringSubmatch(lines[i])
 		if m == nil || path.Base(m[1]) != "gates.list" {
 			continue
 		}

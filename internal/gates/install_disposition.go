@@ -7,19 +7,19 @@ package gates
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/knob"
+	"github.com/gate-sdk/gates/internal/lazyre"
 	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/shlex"
 )
 
 var (
-	installLine   = regexp.MustCompile(`^#\s*install:(.*)$`)
-	armedByLine   = regexp.MustCompile(`^#\s*armed-by:(.*)$`)
-	sectionCite   = regexp.MustCompile(`§[^\s,;.)]*(?:\.[^\s,;.)]+)*`)
+	installLine   = lazyre.New(`^#\s*install:(.*)$`)
+	armedByLine   = lazyre.New(`^#\s*armed-by:(.*)$`)
+	sectionCite   = lazyre.New(`§[^\s,;.)]*(?:\.[^\s,;.)]+)*`)
 	dispositions  = map[string]bool{registry.InstallZero: true, registry.InstallSurface: true, "never": true}
 	recipeRelPath = "installer/recipe.go"
 )
@@ -81,10 +81,10 @@ func checkInstallDisposition(c *gate.Context) int {
 		var values []string
 		var arms []string
 		for _, l := range m.header {
-			if g := installLine.FindStringSubmatch(l); g != nil {
+			if g := installLine.Get().FindStringSubmatch(l); g != nil {
 				values = append(values, strings.TrimSpace(g[1]))
 			}
-			if g := armedByLine.FindStringSubmatch(l); g != nil {
+			if g := armedByLine.Get().FindStringSubmatch(l); g != nil {
 				arms = append(arms, strings.TrimSpace(g[1]))
 			}
 		}
@@ -248,7 +248,7 @@ func smokeRoster(path string, data []byte) (map[string]bool, error) {
 }
 
 // stripCitations removes §-prefixed section citations.
-func stripCitations(s string) string { return sectionCite.ReplaceAllString(s, "") }
+func stripCitations(s string) string { return sectionCite.Get().ReplaceAllString(s, "") }
 
 // containsName reports name as a whole token: not inside a longer gate name.
 func containsName(line, name string) bool {

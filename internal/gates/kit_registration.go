@@ -5,13 +5,13 @@ package gates
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/lazyre"
 )
 
-var mdLink = regexp.MustCompile(`\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)`)
+var mdLink = lazyre.New(`\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)`)
 
 func checkKitRegistration(c *gate.Context) int {
 	if len(c.Args) > 2 {
@@ -56,7 +56,7 @@ func checkKitRegistration(c *gate.Context) int {
 		"runner": "name <kit>/gate-tests on a line of the runner doc (the fixture-runner invocation: gates --run-gate-tests <kit>/gate-tests)",
 	})
 	var targets []string
-	for _, m := range mdLink.FindAllStringSubmatch(text[0], -1) {
+	for _, m := range mdLink.Get().FindAllStringSubmatch(text[0], -1) {
 		targets = append(targets, strings.TrimPrefix(m[1], "./"))
 	}
 	runners := 0

@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/lazyre"
 	"github.com/gate-sdk/gates/internal/shlex"
 )
 
@@ -32,8 +33,8 @@ var (
 	// half or to the architecture pins.
 	toplevelFlag  = "--show-" + "toplevel"
 	producerFlags = map[string]bool{toplevelFlag: true, "--git-" + "dir": true, "--git-" + "common-dir": true}
-	rootedBody    = regexp.MustCompile(`^\s*gate_path_rooted\s*\(\)\s*\{`)
-	anchorLine    = regexp.MustCompile(`^\s*cd "\$\(pwd -P\)"\s*$`)
+	rootedBody    = lazyre.New(`^\s*gate_path_rooted\s*\(\)\s*\{`)
+	anchorLine    = lazyre.New(`^\s*cd "\$\(pwd -P\)"\s*$`)
 )
 
 func checkPathDialect(c *gate.Context) int {
@@ -284,12 +285,12 @@ func rootedLines(lines []string) map[int]bool {
 	out := map[int]bool{}
 	in := false
 	for i, l := range lines {
-		if !in && rootedBody.MatchString(l) {
+		if !in && rootedBody.Get().MatchString(l) {
 			in = true
 		}
 		if in {
 			out[i+1] = true
-			if strings.TrimSpace(l) == "}" || (strings.HasSuffix(strings.TrimSpace(l), "}") && i > 0 && rootedBody.MatchString(l)) {
+			if strings.TrimSpace(l) == "}" || (strings.HasSuffix(strings.TrimSpace(l), "}") && i > 0 && rootedBody.Get().MatchString(l)) {
 				in = false
 			}
 		}
@@ -355,7 +356,7 @@ func unanchoredRoots(toks []shlex.Token, lines []string) (int, string, bool) {
 		return 0, "", false
 	}
 	for i := 0; i < first.line-1 && i < len(lines); i++ {
-		if anchorLine.MatchString(lines[i]) {
+		if anchorLine.Get().MatchString(lines[i]) {
 			return 0, "", false
 		}
 	}

@@ -8,10 +8,10 @@ package gates
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/lazyre"
 	"github.com/gate-sdk/gates/internal/shlex"
 )
 
@@ -84,7 +84,7 @@ func setsPipefail(toks []shlex.Token) bool {
 			return
 		}
 		for i := 0; i+1 < len(args); i++ {
-			if args[i+1].Value == "pipefail" && pipefailFlag.MatchString(args[i].Value) {
+			if args[i+1].Value == "pipefail" && pipefailFlag.Get().MatchString(args[i].Value) {
 				found = true
 			}
 		}
@@ -92,7 +92,7 @@ func setsPipefail(toks []shlex.Token) bool {
 	return found
 }
 
-var pipefailFlag = regexp.MustCompile(`^-[A-Za-z]*o$`)
+var pipefailFlag = lazyre.New(`^-[A-Za-z]*o$`)
 
 // shortReader answers the reader a command is when it stops reading at
 // its first match: head, or grep with -q/--quiet/--silent/-m/--max-count
@@ -134,7 +134,7 @@ func flagCluster(v string) string {
 
 // arrayExpansion matches ${name[@]} or ${name[*]} and their operator forms,
 // but not the length ${#name[@]}.
-var arrayExpansion = regexp.MustCompile(`\$\{[^#}][^}]*\[[@*]\]`)
+var arrayExpansion = lazyre.New(`\$\{[^#}][^}]*\[[@*]\]`)
 
 // arrayProducer reports a printf or echo whose arguments expand an array.
 func arrayProducer(cmd shlex.Command) (string, bool) {
@@ -143,7 +143,7 @@ func arrayProducer(cmd shlex.Command) (string, bool) {
 		return "", false
 	}
 	for _, a := range args {
-		if arrayExpansion.MatchString(a.Raw) {
+		if arrayExpansion.Get().MatchString(a.Raw) {
 			return name, true
 		}
 	}

@@ -7,10 +7,10 @@ package gates
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/lazyre"
 	"github.com/gate-sdk/gates/internal/registry"
 )
 
@@ -21,7 +21,7 @@ var projectionRosterHelps = map[string]string{
 }
 
 // rosterKeyRe is a key: a backticked gate name.
-var rosterKeyRe = regexp.MustCompile("`(check-[a-z0-9]+(?:-[a-z0-9]+)*)`")
+var rosterKeyRe = lazyre.New("`(check-[a-z0-9]+(?:-[a-z0-9]+)*)`")
 
 func checkProjectionRoster(c *gate.Context) int {
 	if len(c.Args) > 0 {
@@ -96,7 +96,7 @@ func checkProjectionRoster(c *gate.Context) int {
 		n := first + i
 		isRow := strings.HasPrefix(l, "- ")
 		if isRow {
-			keys := rosterKeyRe.FindAllStringSubmatch(l, -1)
+			keys := rosterKeyRe.Get().FindAllStringSubmatch(l, -1)
 			if len(keys) > 0 {
 				keyed++
 			}
@@ -109,7 +109,7 @@ func checkProjectionRoster(c *gate.Context) int {
 			}
 			continue
 		}
-		for _, k := range rosterKeyRe.FindAllStringSubmatch(l, -1) {
+		for _, k := range rosterKeyRe.Get().FindAllStringSubmatch(l, -1) {
 			// assertion C: a key off a row's first line keys nothing.
 			r.Add(gate.Finding{Class: "key", Path: roster, Line: n, Msg: fmt.Sprintf("%s is named off a row's first line, where it keys no row", k[1])})
 		}

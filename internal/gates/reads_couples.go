@@ -11,12 +11,12 @@ import (
 	"fmt"
 	"os"
 	"path"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/glob"
+	"github.com/gate-sdk/gates/internal/lazyre"
 	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/walk"
 )
@@ -405,9 +405,9 @@ func resolveRoot(c *gate.Context, root gate.Root) (declaredWalk, error) {
 
 // The shell arm's tractable class.
 var (
-	walkCmdRe = regexp.MustCompile(`(?:^|[;|&(]\s*|\$\(\s*)(gate_find|find)\s+("[^"]*"|'[^']*')`)
-	nameRe    = regexp.MustCompile(`-name\s+('[^']*'|"[^"]*")`)
-	exemptRe  = regexp.MustCompile(`#\s*reads-couples-exempt:\s*\S`)
+	walkCmdRe = lazyre.New(`(?:^|[;|&(]\s*|\$\(\s*)(gate_find|find)\s+("[^"]*"|'[^']*')`)
+	nameRe    = lazyre.New(`-name\s+('[^']*'|"[^"]*")`)
+	exemptRe  = lazyre.New(`#\s*reads-couples-exempt:\s*\S`)
 )
 
 // shellWalks parses a script's find/gate_find walks. A walk whose root is
@@ -427,8 +427,8 @@ func shellWalks(decl string, data []byte) ([]declaredWalk, int, int) {
 		if strings.HasPrefix(strings.TrimSpace(line), "#") {
 			continue
 		}
-		for _, m := range walkCmdRe.FindAllStringSubmatchIndex(code, -1) {
-			if exemptRe.MatchString(line) || (i > 0 && strings.HasPrefix(strings.TrimSpace(lines[i-1]), "#") && exemptRe.MatchString(lines[i-1])) {
+		for _, m := range walkCmdRe.Get().FindAllStringSubmatchIndex(code, -1) {
+			if exemptRe.Get().MatchString(line) || (i > 0 && strings.HasPrefix(strings.TrimSpace(lines[i-1]), "#") && exemptRe.Get().MatchString(lines[i-1])) {
 				exempted++
 				continue
 			}
@@ -440,7 +440,7 @@ func shellWalks(decl string, data []byte) ([]declaredWalk, int, int) {
 				continue
 			}
 			w := declaredWalk{root: root, shell: true, gateFnd: cmd == "gate_find"}
-			if nm := nameRe.FindStringSubmatch(code[m[1]:]); nm != nil {
+			if nm := nameRe.Get().FindStringSubmatch(code[m[1]:]); nm != nil {
 				pat := nm[1][1 : len(nm[1])-1]
 				if !strings.Contains(pat, "$") {
 					w.kind, w.pats, w.filter = "name", []string{pat}, "-name "+pat

@@ -346,7 +346,7 @@ func assetRoster(c *gate.Context) ([]string, error) {
 		if l == "" {
 			continue
 		}
-		if !targetLine.MatchString(l) {
+		if !targetLine.Get().MatchString(l) {
 			return nil, fmt.Errorf("%s:%d: target %q is not <os>/<arch>, so {target} cannot expand it", file, i+1, l)
 		}
 		out = append(out, l)

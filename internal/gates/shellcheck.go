@@ -7,12 +7,12 @@ package gates
 import (
 	"fmt"
 	"os"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/lazyre"
 	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/spawn"
 )
@@ -21,7 +21,7 @@ import (
 var kitLintDirs = []string{"lib", "bin", "checks", "templates", "smoke"}
 
 // scFileLine is one line of ShellCheck's gcc format over named files.
-var scFileLine = regexp.MustCompile(`^(.+?):(\d+):(\d+): (\w+): (.*)$`)
+var scFileLine = lazyre.New(`^(.+?):(\d+):(\d+): (\w+): (.*)$`)
 
 func checkShellcheck(c *gate.Context) int {
 	// The probe comes first: with no shellcheck there is nothing to decide,
@@ -60,7 +60,7 @@ func checkShellcheck(c *gate.Context) int {
 	})
 	n := 0
 	for _, ln := range strings.Split(string(res.Stdout()), "\n") {
-		m := scFileLine.FindStringSubmatch(ln)
+		m := scFileLine.Get().FindStringSubmatch(ln)
 		if m == nil {
 			continue
 		}

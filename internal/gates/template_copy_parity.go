@@ -5,11 +5,11 @@ package gates
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/lazyre"
 	"github.com/gate-sdk/gates/internal/registry"
 )
 
@@ -127,13 +127,13 @@ func (s surface) divergence(tok string) bool {
 }
 
 var (
-	funcDecl   = regexp.MustCompile(`^\s*(?:function\s+([A-Za-z_][A-Za-z0-9_]*)|([A-Za-z_][A-Za-z0-9_]*)\s*\(\s*\))`)
-	knobRead   = regexp.MustCompile(`\$\{([A-Z][A-Z0-9_]*)(?::[-=])`)
-	libCall    = regexp.MustCompile(`(?:^|&&|\|\||[;&|)]|\$\()\s*([a-z_][a-z0-9_]*)`)
-	specLine   = regexp.MustCompile(`^\s*#\s*spec:\s*(.*)$`)
-	divergeTag = regexp.MustCompile(`^\s*#\s*copy-divergence:(.*)$`)
-	caseOpen   = regexp.MustCompile(`(?:^|[;&|(]|\s)case\s.*\sin(?:\s|$)`)
-	caseClose  = regexp.MustCompile(`(?:^|[;&|\s])esac(?:[;&|)\s]|$)`)
+	funcDecl   = lazyre.New(`^\s*(?:function\s+([A-Za-z_][A-Za-z0-9_]*)|([A-Za-z_][A-Za-z0-9_]*)\s*\(\s*\))`)
+	knobRead   = lazyre.New(`\$\{([A-Z][A-Z0-9_]*)(?::[-=])`)
+	libCall    = lazyre.New(`(?:^|&&|\|\||[;&|)]|\$\()\s*([a-z_][a-z0-9_]*)`)
+	specLine   = lazyre.New(`^\s*#\s*spec:\s*(.*)$`)
+	divergeTag = lazyre.New(`^\s*#\s*copy-divergence:(.*)$`)
+	caseOpen   = lazyre.New(`(?:^|[;&|(]|\s)case\s.*\sin(?:\s|$)`)
+	caseClose  = lazyre.New(`(?:^|[;&|\s])esac(?:[;&|)\s]|$)`)
 )
 
 // scanSurface reads a shell file's surface lexically. A case arm's
@@ -152,10 +152,10 @@ func scanSurface(data []byte) surface {
 	for i, raw := range splitLines(data) {
 		line := i + 1
 		text := strings.TrimSuffix(string(raw), "\r")
-		if m := specLine.FindStringSubmatch(text); m != nil && s.specLine == 0 {
+		if m := specLine.Get().FindStringSubmatch(text); m != nil && s.specLine == 0 {
 			s.spec, s.specLine = specTarget(m[1]), line
 		}
-		if m := divergeTag.FindStringSubmatch(text); m != nil {
+		if m := divergeTag.Get().FindStringSubmatch(text); m != nil {
 			if reason := strings.TrimSpace(m[1]); reason == "" {
 				s.emptyReasons = append(s.emptyReasons, line)
 			} else {
@@ -166,15 +166,15 @@ func scanSurface(data []byte) surface {
 		if strings.TrimSpace(code) == "" {
 			continue
 		}
-		for _, m := range knobRead.FindAllStringSubmatch(code, -1) {
+		for _, m := range knobRead.Get().FindAllStringSubmatch(code, -1) {
 			if strings.Contains(m[1], "_") {
 				add("knob:"+m[1], line)
 			}
 		}
-		if m := funcDecl.FindStringSubmatch(code); m != nil {
+		if m := funcDecl.Get().FindStringSubmatch(code); m != nil {
 			add("func:"+m[1]+m[2], line)
 		}
-		for _, m := range libCall.FindAllStringSubmatchIndex(code, -1) {
+		for _, m := range libCall.Get().FindAllStringSubmatchIndex(code, -1) {
 			name := code[m[2]:m[3]]
 			rest := code[m[3]:]
 			if strings.Contains(name, "_") && !strings.HasPrefix(rest, "=") && !strings.HasPrefix(rest, "+=") {
@@ -183,7 +183,7 @@ func scanSurface(data []byte) surface {
 		}
 		// Case arms: the first command word of each arm's body.
 		body := code
-		if caseOpen.MatchString(code) {
+		if caseOpen.Get().MatchString(code) {
 			depth++
 			wantPattern, wantBody = true, false
 			_, body, _ = strings.Cut(code, " in")
@@ -196,7 +196,7 @@ func scanSurface(data []byte) surface {
 			if body == "" {
 				break
 			}
-			if caseClose.MatchString(body) && strings.HasPrefix(body, "esac") {
+			if caseClose.Get().MatchString(body) && strings.HasPrefix(body, "esac") {
 				depth--
 				wantPattern, wantBody = true, false
 				body = body[len("esac"):]

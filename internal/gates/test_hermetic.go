@@ -9,11 +9,11 @@ package gates
 import (
 	"fmt"
 	"os"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/lazyre"
 	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/shlex"
 )
@@ -21,9 +21,9 @@ import (
 const hermeticValve = "hermetic-exempt"
 
 var (
-	credAssign  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*_CRED_FILE(\+)?=`)
-	kitBinCall  = regexp.MustCompile(`\$\{?SMOKE_KIT_ROOT\}?/bin/`)
-	hermeticLib = regexp.MustCompile(`(^|/)lib/test-hermetic\.sh$`)
+	credAssign  = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*_CRED_FILE(\+)?=`)
+	kitBinCall  = lazyre.New(`\$\{?SMOKE_KIT_ROOT\}?/bin/`)
+	hermeticLib = lazyre.New(`(^|/)lib/test-hermetic\.sh$`)
 )
 
 func checkTestHermetic(c *gate.Context) int {
@@ -202,7 +202,7 @@ func sourcesHermetic(toks []shlex.Token) bool {
 	found := false
 	forEachCommand(toks, func(cmd shlex.Command) {
 		name, args := cmdName(cmd)
-		if (name == "." || name == "source") && len(args) > 0 && hermeticLib.MatchString(args[0].Value) {
+		if (name == "." || name == "source") && len(args) > 0 && hermeticLib.Get().MatchString(args[0].Value) {
 			found = true
 		}
 	})
@@ -225,7 +225,7 @@ func assignsCred(toks []shlex.Token) bool {
 	found := false
 	shlex.Walk(toks, func(list []shlex.Token, _ *shlex.Sub) {
 		for _, t := range list {
-			if t.Kind == shlex.Word && credAssign.MatchString(t.Raw) {
+			if t.Kind == shlex.Word && credAssign.Get().MatchString(t.Raw) {
 				found = true
 			}
 		}
@@ -242,16 +242,16 @@ func kitCall(cmd shlex.Command) (shlex.Token, bool) {
 	if i < 0 {
 		return shlex.Token{}, false
 	}
-	if kitBinCall.MatchString(words[i].Raw) {
+	if kitBinCall.Get().MatchString(words[i].Raw) {
 		return words[i], true
 	}
 	switch words[i].Value {
 	case "bash", "sh", "exec", "env", "command":
 		for _, w := range words[i+1:] {
-			if strings.HasPrefix(w.Value, "-") || credAssign.MatchString(w.Raw) {
+			if strings.HasPrefix(w.Value, "-") || credAssign.Get().MatchString(w.Raw) {
 				continue
 			}
-			if kitBinCall.MatchString(w.Raw) {
+			if kitBinCall.Get().MatchString(w.Raw) {
 				return w, true
 			}
 			break
@@ -264,7 +264,7 @@ func kitCall(cmd shlex.Command) (shlex.Token, bool) {
 // env prefix, or an env/export argument on the same command).
 func pinned(cmd shlex.Command) bool {
 	for _, w := range cmd.Words() {
-		if w.Kind == shlex.Word && credAssign.MatchString(w.Raw) {
+		if w.Kind == shlex.Word && credAssign.Get().MatchString(w.Raw) {
 			return true
 		}
 	}

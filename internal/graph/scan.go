@@ -2,8 +2,9 @@ package graph
 
 import (
 	"bytes"
-	"regexp"
 	"strings"
+
+	"github.com/gate-sdk/gates/internal/lazyre"
 )
 
 // led is a pattern whose every match starts where a cheap test says one
@@ -12,8 +13,8 @@ import (
 // engine ran at about 12 MB/s over a page this way). all keeps the
 // original expression as the specification the fuzz test holds led to.
 type led struct {
-	all      *regexp.Regexp // the pattern as a whole-page search
-	anchored *regexp.Regexp // the same pattern behind \A
+	all      *lazyre.RE // the pattern as a whole-page search
+	anchored *lazyre.RE // the same pattern behind \A
 	start    func(page []byte, i int) bool
 }
 
@@ -29,7 +30,7 @@ func newLed(expr string, start func(page []byte, i int) bool) led {
 		}
 	}
 	body = strings.TrimPrefix(body, `\b`)
-	return led{all: regexp.MustCompile(expr), anchored: regexp.MustCompile(flags + `\A(?:` + body + `)`), start: start}
+	return led{all: lazyre.New(expr), anchored: lazyre.New(flags + `\A(?:` + body + `)`), start: start}
 }
 
 // count answers len(all.FindAllIndex(page, -1)): findAll's walk, asking
@@ -40,7 +41,7 @@ func (l led) count(page []byte) int {
 		if !l.start(page, i) {
 			continue
 		}
-		m := l.anchored.FindIndex(page[i:])
+		m := l.anchored.Get().FindIndex(page[i:])
 		if m == nil {
 			continue
 		}
@@ -62,7 +63,7 @@ func (l led) findAll(page []byte) [][]int {
 		if !l.start(page, i) {
 			continue
 		}
-		m := l.anchored.FindSubmatchIndex(page[i:])
+		m := l.anchored.Get().FindSubmatchIndex(page[i:])
 		if m == nil {
 			continue
 		}

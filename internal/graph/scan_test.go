@@ -22,7 +22,7 @@ var ledSeeds = []string{
 func sameMatches(t *testing.T, page []byte) {
 	t.Helper()
 	for name, l := range leds {
-		got, want := l.findAll(page), l.all.FindAllSubmatchIndex(page, -1)
+		got, want := l.findAll(page), l.all.Get().FindAllSubmatchIndex(page, -1)
 		if len(got) == 0 && len(want) == 0 {
 			continue
 		}

@@ -6,12 +6,13 @@ import (
 	"fmt"
 	"io"
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/gate-sdk/gates/internal/lazyre"
 )
 
 // Shape is what a file's top-level keys make it.
@@ -146,7 +147,7 @@ func (f *File) Indent(n int) int {
 // an alias bomb costs a refusal and not the machine.
 const aliasBudget = 200000
 
-var errLine = regexp.MustCompile(`line (\d+)`)
+var errLine = lazyre.New(`line (\d+)`)
 
 // Read reads a YAML file's structure with the YAML parser. It never fails:
 // a file the parser rejects comes back with Rejected set and no structure.
@@ -256,7 +257,7 @@ func parserProblem(msg string) bool {
 	return false
 }
 
-var unknownAnchor = regexp.MustCompile(`unknown anchor '(.*)' referenced`)
+var unknownAnchor = lazyre.New(`unknown anchor '(.*)' referenced`)
 
 // rejection renders the parser's error as a refusal at the line it names;
 // an unknown alias, which the parser names no line for, is placed on the
@@ -264,7 +265,7 @@ var unknownAnchor = regexp.MustCompile(`unknown anchor '(.*)' referenced`)
 func rejection(p string, err error, lines []srcLine) *Refusal {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	line := 0
-	if m := errLine.FindStringSubmatch(msg); m != nil {
+	if m := errLine.Get().FindStringSubmatch(msg); m != nil {
 		line, _ = strconv.Atoi(m[1])
 		msg = strings.TrimSpace(strings.Replace(msg, m[0]+":", "", 1))
 		// The parser's structural errors name the construct's start as a
@@ -272,7 +273,7 @@ func rejection(p string, err error, lines []srcLine) *Refusal {
 		if parserProblem(msg) {
 			line++
 		}
-	} else if m := unknownAnchor.FindStringSubmatch(msg); m != nil {
+	} else if m := unknownAnchor.Get().FindStringSubmatch(msg); m != nil {
 		for i, l := range lines {
 			if strings.Contains(l.text, "*"+m[1]) {
 				line = i + 1
@@ -291,7 +292,7 @@ func rejection(p string, err error, lines []srcLine) *Refusal {
 	return &Refusal{p, line, "the file as YAML: the parser says " + msg}
 }
 
-var suspectKey = regexp.MustCompile(`^["']?(jobs|runs|on)["']?[ \t]*:|["'](jobs|runs)["'][ \t]*:`)
+var suspectKey = lazyre.New(`^["']?(jobs|runs|on)["']?[ \t]*:|["'](jobs|runs)["'][ \t]*:`)
 
 // suspect reports whether a rejected file looks like a workflow or an
 // action: it sits in a .github/workflows directory, is named action.yml or
@@ -303,7 +304,7 @@ func suspect(p string, lines []srcLine) bool {
 		return true
 	}
 	for _, l := range lines {
-		if suspectKey.MatchString(l.text) || suspectKey.MatchString(strings.TrimLeft(l.text, " \t{")) {
+		if suspectKey.Get().MatchString(l.text) || suspectKey.Get().MatchString(strings.TrimLeft(l.text, " \t{")) {
 			return true
 		}
 	}

@@ -1,10 +1,11 @@
 package workflow
 
 import (
-	"regexp"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/gate-sdk/gates/internal/lazyre"
 )
 
 // WalkOptions are the caller's parameters of the job walk.
@@ -182,10 +183,10 @@ func inExemptStep(j *Job, l int, exStep map[*Step]bool) bool {
 // secrets.GITHUB_TOKEN and github.token, and the index forms
 // secrets['GITHUB_TOKEN'] and github['token'] (either quote, blanks
 // inside the brackets), in any letter case, as whole names.
-var tokenPat = regexp.MustCompile(`(?i)(?:^|[^A-Za-z0-9_.])(?:secrets(?:\.github_token|\s*\[\s*['"]github_token['"]\s*\])|github(?:\.token|\s*\[\s*['"]token['"]\s*\]))(?:$|[^A-Za-z0-9_])`)
+var tokenPat = lazyre.New(`(?i)(?:^|[^A-Za-z0-9_.])(?:secrets(?:\.github_token|\s*\[\s*['"]github_token['"]\s*\])|github(?:\.token|\s*\[\s*['"]token['"]\s*\]))(?:$|[^A-Za-z0-9_])`)
 
 // HasTokenRef reports the GitHub token spelled on a line.
-func HasTokenRef(s string) bool { return tokenPat.MatchString(s) }
+func HasTokenRef(s string) bool { return tokenPat.Get().MatchString(s) }
 
 // MarkerText reads a full-line comment as an exemption marker: ok when the
 // comment opens with "<marker>:", reason the text after it.
