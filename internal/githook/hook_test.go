@@ -238,13 +238,10 @@ func TestSerialRunsAheadInOrder(t *testing.T) {
 	}
 }
 
-// A First member starts among the first however late its plan place, and
-// the report is still in plan order.
-func TestFirstMembersStartAhead(t *testing.T) {
-	dir := t.TempDir()
-	compiled := func(name string, first bool) Member {
-		return Member{Name: name, Kind: registry.Descriptor, Decl: "scripts/" + name + ".gate", Tier: registry.TierPrecommit, First: first}
-	}
+// pairedStarts answers a compiled-member runner under which the first two
+// members started run side by side (neither finishes before both began),
+// and the order members started in.
+func pairedStarts() (func(CompiledRun) (int, []byte), func() []string) {
 	var mu sync.Mutex
 	var order []string
 	two := make(chan struct{})
@@ -255,16 +252,31 @@ func TestFirstMembersStartAhead(t *testing.T) {
 			close(two)
 		}
 		mu.Unlock()
-		<-two // the first two run side by side before either finishes
+		<-two
 		return 0, []byte(strings.ToUpper(strings.TrimPrefix(cr.Name, "check-")) + ": clean\n")
 	}
+	return run, func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), order...)
+	}
+}
+
+// A First member starts among the first however late its plan place, and
+// the report is still in plan order.
+func TestFirstMembersStartAhead(t *testing.T) {
+	dir := t.TempDir()
+	compiled := func(name string, first bool) Member {
+		return Member{Name: name, Kind: registry.Descriptor, Decl: "scripts/" + name + ".gate", Tier: registry.TierPrecommit, First: first}
+	}
+	run, started := pairedStarts()
 	plan := []Step{{Member: compiled("check-a", false)}, {Member: compiled("check-b", false)}, {Member: compiled("check-scan", true)}}
 	var out bytes.Buffer
 	r := runner{dir: dir, stdout: &out, verbose: true, compiled: run, jobs: 2}
 	if code := r.serial(PreCommit, plan); code != 0 {
 		t.Fatalf("exit %d\n%s", code, out.String())
 	}
-	if first := order[:2]; first[0] != "check-scan" && first[1] != "check-scan" {
+	if order := started(); order[0] != "check-scan" && order[1] != "check-scan" {
 		t.Fatalf("start order %v: the First member did not start among the first two", order)
 	}
 	want := "A: clean\n  PASS: check-a\nB: clean\n  PASS: check-b\nSCAN: clean\n  PASS: check-scan\npre-commit: 3 gate(s) passed.\n"
@@ -280,19 +292,7 @@ func TestKnownCostsStartLongestFirst(t *testing.T) {
 	compiled := func(name string) Member {
 		return Member{Name: name, Kind: registry.Descriptor, Decl: "scripts/" + name + ".gate", Tier: registry.TierPrecommit}
 	}
-	var mu sync.Mutex
-	var order []string
-	two := make(chan struct{})
-	run := func(cr CompiledRun) (int, []byte) {
-		mu.Lock()
-		order = append(order, cr.Name)
-		if len(order) == 2 {
-			close(two)
-		}
-		mu.Unlock()
-		<-two
-		return 0, []byte(strings.ToUpper(strings.TrimPrefix(cr.Name, "check-")) + ": clean\n")
-	}
+	run, started := pairedStarts()
 	plan := []Step{{Member: compiled("check-a")}, {Member: compiled("check-b")}, {Member: compiled("check-c")}}
 	var out bytes.Buffer
 	r := runner{dir: dir, stdout: &out, verbose: true, compiled: run, jobs: 2,
@@ -301,6 +301,7 @@ func TestKnownCostsStartLongestFirst(t *testing.T) {
 	if code := r.serial(PreCommit, plan); code != 0 {
 		t.Fatalf("exit %d\n%s", code, out.String())
 	}
+	order := started()
 	first := map[string]bool{order[0]: true, order[1]: true}
 	if !first["check-b"] || !first["check-c"] {
 		t.Fatalf("start order %v: the two longest did not start first", order)

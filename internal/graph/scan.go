@@ -2,6 +2,7 @@ package graph
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/lazyre"
@@ -33,37 +34,32 @@ func newLed(expr string, start func(page []byte, i int) bool) led {
 	return led{all: lazyre.New(expr), anchored: lazyre.New(flags + `\A(?:` + body + `)`), start: start}
 }
 
-// count answers len(all.FindAllIndex(page, -1)): findAll's walk, asking
-// the engine for no submatch (which it then answers faster).
+// count answers len(all.FindAllIndex(page, -1)): walk's matches, the
+// engine asked for no submatch (which it then answers faster).
 func (l led) count(page []byte) int {
 	n := 0
-	for i := 0; i < len(page); i++ {
-		if !l.start(page, i) {
-			continue
-		}
-		m := l.anchored.Get().FindIndex(page[i:])
-		if m == nil {
-			continue
-		}
-		n++
-		if m[1] > 0 {
-			i += m[1] - 1
-		}
-	}
+	l.walk(page, func(re *regexp.Regexp, rest []byte) []int { return re.FindIndex(rest) }, func([]int) { n++ })
 	return n
 }
 
-// findAll answers what all.FindAllSubmatchIndex(page, -1) answers: the
-// leftmost match at or after the previous one's end, each tried only at a
-// position start admits. That is exact when no match can begin elsewhere,
-// which is what start must guarantee.
+// findAll answers what all.FindAllSubmatchIndex(page, -1) answers.
 func (l led) findAll(page []byte) [][]int {
 	var out [][]int
+	l.walk(page, func(re *regexp.Regexp, rest []byte) []int { return re.FindSubmatchIndex(rest) }, func(m []int) { out = append(out, m) })
+	return out
+}
+
+// walk hands each match to found, its offsets into page: the leftmost
+// match at or after the previous one's end, each tried (by find, over the
+// rest of the page) only at a position start admits. That is exact when
+// no match can begin elsewhere, which is what start must guarantee.
+func (l led) walk(page []byte, find func(re *regexp.Regexp, rest []byte) []int, found func([]int)) {
+	re := l.anchored.Get()
 	for i := 0; i < len(page); i++ {
 		if !l.start(page, i) {
 			continue
 		}
-		m := l.anchored.Get().FindSubmatchIndex(page[i:])
+		m := find(re, page[i:])
 		if m == nil {
 			continue
 		}
@@ -72,12 +68,11 @@ func (l led) findAll(page []byte) [][]int {
 				m[k] += i
 			}
 		}
-		out = append(out, m)
+		found(m)
 		if m[1] > i {
 			i = m[1] - 1
 		}
 	}
-	return out
 }
 
 func isWordByte(b byte) bool {

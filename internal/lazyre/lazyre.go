@@ -12,7 +12,8 @@ import (
 // RE is one expression, compiled the first time Get is called. Safe for
 // concurrent use. An expression that does not compile panics there, as
 // regexp.MustCompile would at start; every one is compiled by a test
-// (TestEveryPatternCompiles in the packages that declare them, over All).
+// (TestEveryPatternCompiles in the packages that declare them, through
+// CompileAll).
 type RE struct {
 	expr string
 	once sync.Once
@@ -45,6 +46,16 @@ func All() []*RE {
 func (r *RE) Get() *regexp.Regexp {
 	r.once.Do(func() { r.re = regexp.MustCompile(r.expr) })
 	return r.re
+}
+
+// CompileAll compiles every expression made so far and answers how many
+// there are: a package's test calls it, and a bad expression panics there.
+func CompileAll() int {
+	rs := All()
+	for _, r := range rs {
+		r.Get()
+	}
+	return len(rs)
 }
 
 // String answers the expression's source.
