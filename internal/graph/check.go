@@ -145,10 +145,10 @@ func valve(n Node, v *Vocab) []Finding {
 }
 
 // attrRe finds href= and src= values, quoted either way.
-var attrRe = newLed(`(?i)\b(href|src)\s*=\s*("([^"]*)"|'([^']*)')`, wordStart("hHsS", "\u017f"))
+var attrRe = handLed(newLed(`(?i)\b(href|src)\s*=\s*("([^"]*)"|'([^']*)')`, wordStart("hHsS", "\u017f")), matchAttr)
 
 // importRe finds ESM import specifiers: import x from "..." and import("...").
-var importRe = newLed(`\bimport\b(?:[^"';()]*?\bfrom)?\s*\(?\s*["']([^"']+)["']`, wordStart("i"))
+var importRe = newLed(`\bimport\b(?:[^"';()]*?\bfrom)?\s*\(?\s*["']([^"']+)["']`, literalStart("import"))
 
 func attrValues(page []byte) []string {
 	var out []string
@@ -270,10 +270,10 @@ func checkRefs(page []byte, attrs []string, where string, allowed []string) []Fi
 	return out
 }
 
-var maxEdgesRe = newLed(`\bmaxEdges\s*:\s*(\d+)`, wordStart("m"))
+var maxEdgesRe = newLed(`\bmaxEdges\s*:\s*(\d+)`, literalStart("maxEdges"))
 
 // edgeRe counts mermaid edges: a line holding an arrow.
-var edgeRe = newLed(`(?m)^\s*\S+\s+(?:&lt;|<)?-(?:-|\.-)(?:&gt;|>)\s+\S+\s*$`, lineStart)
+var edgeRe = handLed(newLed(`(?m)^\s*\S+\s+(?:&lt;|<)?-(?:-|\.-)(?:&gt;|>)\s+\S+\s*$`, lineStart), matchEdge)
 
 // CapOf re-derives the render cap and the edge count from an emission.
 // A page without maxEdges takes mermaid's own default.

@@ -1,7 +1,9 @@
 package graph
 
 import (
+	"math/rand"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -62,4 +64,19 @@ func FuzzLedMatchesWholePageSearch(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		sameMatches(t, []byte(s))
 	})
+}
+
+// Pages built from the tokens the patterns turn on, at random (a fixed
+// seed): every hand-written matcher agrees with its expression on each.
+func TestLedOnTokenSoup(t *testing.T) {
+	tokens := []string{"a", "bc", " ", "  ", "\n", "\n\n", "\t", "\r", "\f", "\v", "-", "--", "-.-", ">", "&gt;", "<", "&lt;", "&",
+		"href", "HREF", "hReF", "src", "SRC", "ſrc", "ſ", "x", "=", "\"", "'", "import", "from", "(", ")", ";", "maxEdges", ":", "12", "é"}
+	rng := rand.New(rand.NewSource(14))
+	for n := 0; n < 20000; n++ {
+		var b strings.Builder
+		for k := rng.Intn(24); k >= 0; k-- {
+			b.WriteString(tokens[rng.Intn(len(tokens))])
+		}
+		sameMatches(t, []byte(b.String()))
+	}
 }
