@@ -587,9 +587,23 @@ func trackedUnder(c *gate.Context, prefix string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	if prefix == "." {
+		return all, nil
+	}
+	under := prefix + "/"
+	if sort.StringsAreSorted(all) {
+		// A listing in byte order (the index's) holds the prefix's files
+		// as one run: search for its first and stop after its last.
+		lo := sort.SearchStrings(all, under)
+		hi := lo
+		for hi < len(all) && strings.HasPrefix(all[hi], under) {
+			hi++
+		}
+		return all[lo:hi:hi], nil
+	}
 	var out []string
 	for _, p := range all {
-		if prefix == "." || strings.HasPrefix(p, prefix+"/") {
+		if strings.HasPrefix(p, under) {
 			out = append(out, p)
 		}
 	}

@@ -253,7 +253,12 @@ func (w declaredWalk) matcher() func(string) bool {
 }
 
 func (w declaredWalk) matchOne(rel string, exts []string) bool {
-	base := path.Base(rel)
+	// A listed path is never empty and never ends in '/', so its base is
+	// what follows the last '/' (path.Base, without its edge cases).
+	base := rel
+	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
+		base = rel[i+1:]
+	}
 	for i, p := range w.pats {
 		switch {
 		case w.kind == "ext" && strings.HasSuffix(base, exts[i]):
