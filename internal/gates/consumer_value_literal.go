@@ -262,7 +262,7 @@ func checkConsumerValueLiteral(c *gate.Context) int {
 		}
 	}
 
-	reg, err := registry.Load(runFS{c}, c.GatesDir, c.KitRoots)
+	reg, err := registryAt(c, c.GatesDir)
 	if err != nil {
 		return c.RefuseErr(err)
 	}

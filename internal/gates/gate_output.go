@@ -30,7 +30,7 @@ func checkGateOutput(c *gate.Context) int {
 	if len(c.Args) == 1 {
 		gatesDir = c.Args[0]
 	}
-	reg, err := registry.Load(dirFS{c}, gatesDir, c.KitRoots)
+	reg, err := registryAt(c, gatesDir)
 	if err != nil {
 		return c.RefuseErr(err)
 	}

@@ -52,7 +52,21 @@ func searchDirs(c *gate.Context) []string { return registry.SearchDirs(c.GatesDi
 
 // loadRegistry reads the consumer's gates.list with every member resolved.
 func loadRegistry(c *gate.Context) (*registry.Registry, error) {
-	return registry.Load(dirFS{c}, c.GatesDir, c.KitRoots)
+	return registryAt(c, c.GatesDir)
+}
+
+// registryAt answers the registry under gatesDir. When gatesDir is the
+// context's own and the context carries the run's coupling loader, that
+// loader's registry is the one: the CLI builds it over the same run
+// directory, gates dir and kit roots, reads it once per run, and every
+// member shares it. Otherwise (another gates dir named by an operand, a
+// context without the loader) the registry is read here.
+func registryAt(c *gate.Context, gatesDir string) (*registry.Registry, error) {
+	if c.Coupling != nil && gatesDir == c.GatesDir {
+		reg, _, err := c.Coupling()
+		return reg, err
+	}
+	return registry.Load(dirFS{c}, gatesDir, c.KitRoots)
 }
 
 // lexShell lexes one shell file, turning the lexer's refusal into an error

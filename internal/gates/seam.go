@@ -38,7 +38,7 @@ type seam struct {
 // An absent registry is an error: the live member set decides the verdict.
 func loadSeam(c *gate.Context, gatesDir string) (*seam, error) {
 	fsys := runFS{c}
-	reg, err := registry.Load(fsys, gatesDir, c.KitRoots)
+	reg, err := registryAt(c, gatesDir)
 	if err != nil {
 		return nil, err
 	}
