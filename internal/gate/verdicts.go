@@ -218,13 +218,10 @@ type TreeDigests interface {
 	TreeDigest() (digest string, ok bool)
 }
 
-// Whole reports whether the tree offers a digest of its whole listing, so
-// KeyOf keys a set without visiting its files.
-func (s *SetResults) Whole() bool {
-	if s == nil {
-		return false
-	}
-	d, ok := s.tree.(TreeDigests)
+// WholeListing reports whether the context's tree names its whole listing
+// in one digest, so a set's key needs no visit to its files (KeyOf).
+func (c *Context) WholeListing() bool {
+	d, ok := c.Tree.(TreeDigests)
 	if !ok {
 		return false
 	}

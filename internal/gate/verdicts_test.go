@@ -93,7 +93,7 @@ func TestKeyOfTheWholeListing(t *testing.T) {
 	if !ok || k != want || k == base {
 		t.Errorf("without a digest KeyOf = %q, Key = %q", k, want)
 	}
-	if (&SetResults{tree: setTree{ids, ""}, blobs: setTree{ids, ""}}).Whole() || !(&SetResults{tree: setTree{ids, "d"}}).Whole() {
-		t.Error("Whole misreports the tree's digest")
+	if (&Context{Tree: setTree{ids, ""}}).WholeListing() || !(&Context{Tree: setTree{ids, "d"}}).WholeListing() {
+		t.Error("WholeListing misreports the tree's digest")
 	}
 }

@@ -67,15 +67,8 @@ func EnforcementEmission(c *gate.Context) ([]byte, error) {
 		}
 		scanned = append(scanned, f)
 	}
-	// What chose the scanned files from the listing, for a key over the
-	// whole listing (gate.SetResults.KeyOf).
-	var selection cache.Config
-	selection.AddString("scan-root", root)
-	for _, n := range ps.Names() {
-		selection.AddString("prune", n)
-	}
-	selection.AddString("page", page)
-	monitors, err := scanMonitors(c, scanned, &selection)
+	// The page is left out of its own scan.
+	monitors, err := scanMonitors(c, scanned, listingSelection(root, ps, page))
 	if err != nil {
 		return nil, err
 	}

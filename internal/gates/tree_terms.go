@@ -113,7 +113,6 @@ func checkTreeTerms(c *gate.Context) int {
 		v, _ := c.Knobs.Scalar(k) // read once already by pruneSet
 		config.AddString(k, v)
 	}
-	verdicts := c.Verdicts(&config)
 	done := func(records [][]gate.Finding) int {
 		r := c.NewReport(map[string]string{"leak": treeTermsHelp})
 		for _, fs := range records {
@@ -128,18 +127,11 @@ func checkTreeTerms(c *gate.Context) int {
 	// under that digest and everything that chose todo from the listing;
 	// a hit reads no file and looks up no file's entry. A miss falls back
 	// to the per-file entries.
-	sets := c.SetResults(treeTermsSetTable, &config)
+	var sets *gate.SetResults
 	setKey, keyed := "", false
-	if sets.Whole() {
-		var selection cache.Config
-		selection.AddString("root", root)
-		for _, n := range prune.Names() {
-			selection.AddString("prune", n)
-		}
-		for _, e := range exemptList {
-			selection.AddString("exempt", e)
-		}
-		if setKey, keyed = sets.KeyOf(&selection, todo); keyed {
+	if c.WholeListing() {
+		sets = c.SetResults(treeTermsSetTable, &config)
+		if setKey, keyed = sets.KeyOf(listingSelection(root, prune, exemptList...), todo); keyed {
 			if v, hit := sets.Lookup(setKey); hit {
 				if fs, err := gate.DecodeFindings(v); err == nil {
 					return done([][]gate.Finding{fs})
@@ -147,6 +139,9 @@ func checkTreeTerms(c *gate.Context) int {
 			}
 		}
 	}
+	// The per-file table is opened only past the set, so a run the set
+	// answers reports no per-file use.
+	verdicts := c.Verdicts(&config)
 	// The scan's reads are claimed before any is made, so a file another
 	// whole-tree reader also reads is read once and let go after both.
 	claim := c.ClaimReads(todo)
@@ -194,6 +189,21 @@ func checkTreeTerms(c *gate.Context) int {
 		sets.Store(setKey, gate.EncodeFindings(all))
 	}
 	return done(records)
+}
+
+// listingSelection spells what chose a scan's files from the tracked
+// listing (its root, the prune words, the paths it leaves out), the
+// selection a whole-listing set key is made with (gate.SetResults.KeyOf).
+func listingSelection(root string, prune walk.PruneSet, exempt ...string) *cache.Config {
+	var sel cache.Config
+	sel.AddString("root", root)
+	for _, n := range prune.Names() {
+		sel.AddString("prune", n)
+	}
+	for _, e := range exempt {
+		sel.AddString("exempt", e)
+	}
+	return &sel
 }
 
 // treeTermsSetTable names the cache table of whole scans.
