@@ -1,4 +1,4 @@
-// Package csmoke builds scratch consumers and runs the two arms that walk
+// Package consumersmoke builds scratch consumers and runs the two arms that walk
 // one: --run-consumer-smoke, the publisher's proof that every kit installs
 // green when vendored by copy and reddens on its planted violation, and
 // --run-demo, the narrated walkthrough of the same arc.
@@ -16,7 +16,7 @@
 //   - Exit statuses: 0 every assertion held, 1 an assertion failed, 2 the
 //     scratch could not be stood up (usage, a missing binary, a broken
 //     installer, a failed git call).
-package csmoke
+package consumersmoke
 
 import (
 	"errors"

@@ -1,4 +1,4 @@
-package csmoke
+package consumersmoke
 
 import (
 	"errors"

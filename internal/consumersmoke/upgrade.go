@@ -1,4 +1,4 @@
-package csmoke
+package consumersmoke
 
 // --upgrade-smoke: the two-phase upgrade proof. A scratch consumer vendors
 // every kit at a FROM ref, installs and must be green (else the tag is
