@@ -227,6 +227,7 @@ func checkEnforcementFresh(c *gate.Context) int {
 		// assertion A: the committed page is the emission, byte for byte.
 		line := firstDiffLine(committed, want)
 		r.Add(gate.Finding{Class: "stale", Path: where, Line: line, Msg: "the enforcement map is stale: it differs from what the registries emit now"})
+		reportStaleDiff(c, where, committed, want)
 	}
 	return r.Done(fmt.Sprintf("%s matches the emission (%d bytes)", where, len(want)))
 }
