@@ -6,7 +6,10 @@ BIN     := bin/gates
 # one shell holder of the derivation. LDFLAGS is the one spelling of the
 # link flags; every target and script that builds the binary uses it.
 STAMP   := $(shell bash -c '. kits/gate-sdk/lib/gate.sh && gate_native_source_stamp .' 2>/dev/null)
-LDFLAGS := -s -w -X github.com/gate-sdk/gates/internal/cli.sourceStamp=$(STAMP)
+# VERSION is the release: the tag HEAD carries (`git describe --tags
+# --exact-match`), else devel; `gates --version` prints it beside the stamp.
+VERSION ?= $(shell git describe --tags --exact-match HEAD 2>/dev/null || echo devel)
+LDFLAGS := -s -w -X github.com/gate-sdk/gates/internal/cli.sourceStamp=$(STAMP) -X github.com/gate-sdk/gates/internal/cli.release=$(VERSION)
 
 .PHONY: build test tools unit gates fixtures bench demo vet fmt clean kit-manifest release print-ldflags
 

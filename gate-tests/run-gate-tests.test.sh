@@ -33,7 +33,7 @@ tree() {
 }
 
 tree pass ok bad 'bad.md:1: bad\n\n   \n'
-gate_expect pass 0 '1 pairs (0 failed), 0 tests (0 failed), 0 harness errors' gate-tests scripts
+gate_expect pass 0 '1 pair (0 failed), 0 tests (0 failed), 0 harness errors' gate-tests scripts
 
 tree missing-line ok bad 'bad.md:1: bad\nbad.md:9: never printed\n'
 gate_expect missing-line 1 'missing expected line: bad.md:9: never printed' gate-tests scripts
@@ -51,7 +51,7 @@ gate_expect member-exits-two 2 'the gate exited 2, so the fixture is malformed' 
 tree args args bad 'bad.md:1: bad\n'
 printf '# a comment\n  # an indented comment\n-a   b\t\tc\n\n*.md\n' | gate_loose gate-tests/check-x/good/args
 printf 'arg:-a\narg:b\narg:c\narg:*.md\n' | gate_loose gate-tests/check-x/good/expect.txt
-gate_expect args 0 '1 pairs (0 failed)' gate-tests scripts
+gate_expect args 0 '1 pair (0 failed)' gate-tests scripts
 
 tree stray ok bad 'bad.md:1: bad\n'
 printf 'notes\n' | gate_loose gate-tests/notes/readme.txt

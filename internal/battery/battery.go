@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gate-sdk/gates/internal/gate"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -208,9 +209,12 @@ func Summary(verdicts []Verdict) string {
 		}
 	}
 	if len(failed) == 0 {
+		if len(verdicts) == 1 {
+			return "The 1 gate passed."
+		}
 		return fmt.Sprintf("All %d gates passed.", len(verdicts))
 	}
-	return fmt.Sprintf("%d of %d gates FAILED: %s", len(failed), len(verdicts), strings.Join(failed, " "))
+	return fmt.Sprintf("%d of %s FAILED: %s", len(failed), gate.Count(len(verdicts), "gate", "gates"), strings.Join(failed, " "))
 }
 
 // Omission counts the `# omitted:` registry lines carrying one reason token.

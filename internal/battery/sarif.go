@@ -20,6 +20,10 @@ type SARIFInput struct {
 	Spec     func(Member) string    // the invariant printed beneath a red verdict
 	HelpURI  func(Member) string    // published location, "" when none
 	IsFile   func(path string) bool // path names a regular file (repo-relative)
+	IsDir    func(path string) bool // path names a directory (repo-relative)
+	// Version is the tool's version as the log's tool.driver.version
+	// carries it: the release (or devel) and the build's source stamp.
+	Version string
 }
 
 // SARIF renders a SARIF 2.1.0 log of the verdicts: one rule per red member,
@@ -31,6 +35,9 @@ func SARIF(verdicts []Verdict, in SARIFInput) ([]byte, error) {
 		return nil, err
 	}
 	run := sarif.NewRunWithInformationURI("gates", "https://github.com/gate-sdk/gates")
+	if in.Version != "" {
+		run.Tool.Driver.WithVersion(in.Version)
+	}
 	run.Results = []*sarif.Result{}
 	for _, v := range verdicts {
 		if v.Passed() {
@@ -51,14 +58,11 @@ func SARIF(verdicts []Verdict, in SARIFInput) ([]byte, error) {
 		}
 		placed := 0
 		for _, f := range located(v) {
-			if f.Path == "" || f.Line < 1 || in.IsFile == nil || !in.IsFile(f.Path) {
+			uri, region, ok := placement(f, in)
+			if !ok {
 				continue
 			}
-			region := sarif.NewRegion().WithStartLine(f.Line)
-			if f.Column > 0 {
-				region.WithStartColumn(f.Column)
-			}
-			run.AddResult(resultAt(v.Name, f.Text, f.Path, region))
+			run.AddResult(resultAt(v.Name, f.Text, uri, region))
 			placed++
 		}
 		if placed > 0 {
@@ -80,6 +84,28 @@ func SARIF(verdicts []Verdict, in SARIFInput) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// placement answers where a finding's result goes: at its file and line;
+// at the whole file or directory when the finding names no line (a
+// top-level entry, a file that is wrong as a whole); nowhere (ok false)
+// when its path names nothing in the tree.
+func placement(f Finding, in SARIFInput) (uri string, region *sarif.Region, ok bool) {
+	switch {
+	case f.Path == "" || in.IsFile == nil:
+		return "", nil, false
+	case in.IsFile(f.Path):
+		if f.Line > 0 {
+			region = sarif.NewRegion().WithStartLine(f.Line)
+			if f.Column > 0 {
+				region.WithStartColumn(f.Column)
+			}
+		}
+		return f.Path, region, true
+	case f.Line < 1 && in.IsDir != nil && in.IsDir(f.Path):
+		return strings.TrimSuffix(f.Path, "/") + "/", nil, true
+	}
+	return "", nil, false
 }
 
 // located answers the findings SARIF places: a structured member's own

@@ -128,3 +128,56 @@ func TestSARIFStructuredFindingKeepsTheRealPath(t *testing.T) {
 		t.Fatalf("finding landed at %q:%v, want the real path at line 2", uri, line)
 	}
 }
+
+// TestSARIFCarriesTheToolVersionAndPlacesEntries: the driver names its
+// version, and a finding about a whole file or a top-level directory (no
+// line: check-root-tiering's) is placed at that entry, not the registry.
+func TestSARIFCarriesTheToolVersionAndPlacesEntries(t *testing.T) {
+	verdicts := []Verdict{{Member: Member{Name: "check-root-tiering", Line: 9}, Outcome: Outcome{Code: 1,
+		Output:     []byte("scratch: tracked top-level entry is not on the root allowlist\nnotes.txt: same\nhelp: allowlist it\n"),
+		Structured: true,
+		Findings: []Finding{
+			{Path: "scratch", Class: "entry", Text: "scratch: tracked top-level entry is not on the root allowlist"},
+			{Path: "notes.txt", Class: "entry", Text: "notes.txt: same"},
+		}}}}
+	data, err := SARIF(verdicts, SARIFInput{
+		Registry: "scripts/gates.list",
+		IsFile:   func(p string) bool { return p == "notes.txt" },
+		IsDir:    func(p string) bool { return p == "scratch" },
+		Version:  "v1.2.0+abc",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := validate(t, data)
+	driver := log["runs"].([]any)[0].(map[string]any)["tool"].(map[string]any)["driver"].(map[string]any)
+	if driver["version"] != "v1.2.0+abc" {
+		t.Errorf("tool.driver.version = %v", driver["version"])
+	}
+	res := results(t, log)
+	if len(res) != 2 {
+		t.Fatalf("want a result per entry, got %d:\n%s", len(res), data)
+	}
+	if uri, line := location(res[0]); uri != "scratch/" || line != 0 {
+		t.Errorf("the directory entry landed at %s:%v", uri, line)
+	}
+	if uri, line := location(res[1]); uri != "notes.txt" || line != 0 {
+		t.Errorf("the file entry landed at %s:%v", uri, line)
+	}
+}
+
+// TestSummaryCountsInTheRightNumber: one member is "gate", not "gates".
+func TestSummaryCountsInTheRightNumber(t *testing.T) {
+	one := []Verdict{{Member: Member{Name: "check-a"}}}
+	if got := Summary(one); got != "The 1 gate passed." {
+		t.Errorf("one green member: %q", got)
+	}
+	two := []Verdict{{Member: Member{Name: "check-a"}}, {Member: Member{Name: "check-b"}}}
+	if got := Summary(two); got != "All 2 gates passed." {
+		t.Errorf("two green members: %q", got)
+	}
+	one[0].Outcome.Code = 1
+	if got := Summary(one); got != "1 of 1 gate FAILED: check-a" {
+		t.Errorf("one red member: %q", got)
+	}
+}

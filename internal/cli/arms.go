@@ -113,7 +113,7 @@ func normalize(prog string, args []string) ([]string, error) {
 	}
 	flag := "--emit-" + args[1]
 	if _, ok := lookupArm(flag); !ok {
-		return nil, refusal{msg: fmt.Sprintf("%s: no emit arm %q; emit arms: %s", prog, args[1], strings.Join(emitNames(), " "))}
+		return nil, refusal{msg: fmt.Sprintf("%s: no emit arm %q%s\nemit arms: %s", prog, args[1], didYouMean(args[1], emitNames()), strings.Join(emitNames(), " "))}
 	}
 	return append([]string{flag}, args[2:]...), nil
 }

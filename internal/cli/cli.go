@@ -91,6 +91,11 @@ func dispatch(s *Session, args []string) int {
 		return 0
 	}
 	// assertion C: --emit <name> becomes --emit-<name> once, before dispatch.
+	if args[0] == "--emit" && isHelp(args[1:min(2, len(args))]) {
+		// The emit family's own help: its arms, each with what it prints.
+		writeEmitHelp(s.Stdout)
+		return 0
+	}
 	args, err := normalize(s.prog, args)
 	if err != nil {
 		return s.fail(err)
@@ -159,7 +164,7 @@ func dispatch(s *Session, args []string) int {
 		return runShellStandalone(s, m, args[1:])
 	}
 	// assertion E: an unknown first token names the compiled roster.
-	return s.fail(refusal{msg: fmt.Sprintf("%s: no gate or arm named %q\nknown gates: %s\nrun `gates --help` for the arms", s.prog, head, strings.Join(gateNames(), " "))})
+	return s.fail(refusal{msg: fmt.Sprintf("%s: no gate or arm named %q%s\nrun `gates --list` for the compiled gates, `gates --help` for the arms and commands", s.prog, head, didYouMean(head, firstWords()))})
 }
 
 // fail prints err the way its class asks and answers exit 2.
@@ -167,7 +172,7 @@ func (s *Session) fail(err error) int {
 	var u usageError
 	if errors.As(err, &u) {
 		fmt.Fprintln(s.Stderr, u.msg)
-		writeUsage(s.Stderr, s.prog)
+		writeShortUsage(s.Stderr, s.prog)
 		return 2
 	}
 	fmt.Fprintln(s.Stderr, strings.TrimRight(err.Error(), "\n"))
@@ -210,13 +215,13 @@ func versionStamp() string {
 // table and every readable word of the command table.
 func writeUsage(w io.Writer, prog string) {
 	fmt.Fprintln(w, "usage: gates <gate> [<arg>...]            run one gate over the working directory")
-	fmt.Fprintln(w, "       gates [--run] [<gates-dir>]        run the registered battery")
+	fmt.Fprintln(w, "       gates --run [<gates-dir>]          run the registered battery (gates run, too)")
 	fmt.Fprintln(w, "       gates --for <path>...              run the gates whose manifests couple to the paths")
 	fmt.Fprintln(w, "       gates --only <name>... [-- <arg>...] run the named registered gates")
 	fmt.Fprintln(w, "       gates --emit <name> [<arg>...]     print a projection")
 	fmt.Fprintln(w, "       gates --list                       list the compiled gates and their owning kit")
-	fmt.Fprintln(w, "       gates -v | --version               the build's source stamp")
-	fmt.Fprintln(w, "       gates -h | --help                  this text; gates <gate> --help and gates <arm> --help for one")
+	fmt.Fprintln(w, "       gates -v | --version               the release and the build's source stamp")
+	fmt.Fprintln(w, "       gates [-h | --help]                this text; gates <gate> --help and gates <arm> --help for one")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "arms:")
 	for _, a := range armTable() {

@@ -96,7 +96,7 @@ func TestTopLevelHelpListsEveryArmAndCommand(t *testing.T) {
 		}
 	}
 	for _, v := range [][]string{{"-v"}, {"--version"}, {"version"}} {
-		if code, out, _ := run(t, nil, v...); code != 0 || out != "gates "+versionStamp()+"\n" {
+		if code, out, _ := run(t, nil, v...); code != 0 || out != versionLine()+"\n" {
 			t.Errorf("%q: exit %d %q", v, code, out)
 		}
 	}
@@ -129,7 +129,7 @@ func TestKnobsGroupsByGateWithValueSourceAndDescription(t *testing.T) {
 	}
 	for _, want := range []string{
 		"check-tree-terms:\n",
-		"check-action-pinning:\n  GATE_SDK_PRUNE_DIRS = ",
+		"check-action-pinning:\n  shared: GATE_SDK_PRUNE_DIRS GATE_SDK_PRUNE_EXTRA_DIRS\n",
 		"  GATE_SDK_PRUNE_EXTRA_DIRS = vendor  [environment]\n",
 		"--run [<gates-dir>]",
 		"read by no compiled gate or arm",
@@ -137,6 +137,13 @@ func TestKnobsGroupsByGateWithValueSourceAndDescription(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("knobs lacks %q", want)
 		}
+	}
+	// A knob many gates read is listed once, in the shared group.
+	if n := strings.Count(out, "  GATE_SDK_PRUNE_DIRS = "); n != 1 || !strings.HasPrefix(out, "shared (") {
+		t.Errorf("GATE_SDK_PRUNE_DIRS listed %d times, want once, up front", n)
+	}
+	if _, one, _ := run(t, nil, "knobs", "check-action-pinning"); !strings.Contains(one, "check-action-pinning:\n  GATE_SDK_PRUNE_DIRS = ") {
+		t.Errorf("one gate's knobs list its own rows:\n%s", one)
 	}
 	// Every row of every table is listed with its description.
 	for _, n := range knobNames() {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/gate-sdk/gates/internal/payload"
+
 	"github.com/spf13/cobra"
 )
 
@@ -14,6 +16,9 @@ type command struct {
 	Name     string
 	Synopsis string
 	Summary  string
+	// Usage, when set, is the word's own help text, printed for --help in
+	// place of the synopsis and summary.
+	Usage string
 	// Main runs the word with the operands after it; cobra parses nothing.
 	Main func(s *Session, args []string) int
 }
@@ -25,9 +30,9 @@ func commandTable() []command {
 		{Name: "run", Synopsis: "[<gates-dir>] [--for <path>... | --only <name>...]", Summary: "the battery (the same as --run)", Main: runBattery},
 		{Name: "list", Summary: "the compiled gates and their owning kit (the same as --list)", Main: listArm},
 		{Name: "knobs", Synopsis: "[<gate>...]", Summary: "every knob with its current value, where it came from and what it does, grouped by the gates that read it", Main: runKnobs},
-		{Name: "init", Synopsis: "[--dry-run] [--hooks] | --uninstall [--dry-run]", Summary: "vendor the kit this binary carries, place the binary and write a first configuration the battery is green and honest on; --uninstall reverses it", Main: runInit},
-		{Name: "doctor", Summary: "name each registered gate that asserts nothing yet and the knob arming it, programs the host lacks, the hooks' state, and a kit older or newer than the binary", Main: runDoctor},
-		{Name: "version", Summary: "the build's source stamp (the same as --version and -v)", Main: versionArm},
+		{Name: "init", Synopsis: "[--dry-run] [--hooks] [--harness claude] | --uninstall [--dry-run]", Summary: "vendor the kit this binary carries, place the binary and write a first configuration the battery is green and honest on; --uninstall reverses it", Usage: payload.InitUsage + initHarnessUsage, Main: runInit},
+		{Name: "doctor", Summary: "name each registered gate that asserts nothing yet and the knob arming it, programs the host lacks, the hooks' state, and a kit older or newer than the binary", Usage: payload.DoctorUsage, Main: runDoctor},
+		{Name: "version", Summary: "the release and the build's source stamp (the same as --version and -v)", Main: versionArm},
 		{Name: "completion", Synopsis: "bash | zsh | fish | powershell", Summary: "print a shell completion script; source it to complete gates, arms, emit names and knobs", Main: runCompletion},
 	}
 }
@@ -146,7 +151,7 @@ func versionArm(s *Session, args []string) int {
 	if !noOperands(s, "version", args) {
 		return 2
 	}
-	fmt.Fprintf(s.Stdout, "gates %s\n", versionStamp())
+	fmt.Fprintln(s.Stdout, versionLine())
 	return 0
 }
 
@@ -159,6 +164,11 @@ func listArm(s *Session, args []string) int {
 }
 
 func writeCommandHelp(w io.Writer, c command) {
+	if c.Usage != "" {
+		fmt.Fprintln(w, c.Usage)
+		fmt.Fprintln(w, "\nexit status: 0 success, 1 a gate found a violation, 2 the command could not run.")
+		return
+	}
 	line := "gates " + c.Name
 	if c.Synopsis != "" {
 		line += " " + c.Synopsis

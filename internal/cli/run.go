@@ -38,7 +38,7 @@ func parseRunArgs(prog string, args []string) (runArgs, bool, error) {
 	}
 	r.format = format
 	unrecognized := func(tok string) error {
-		return usageError{msg: fmt.Sprintf("%s: unrecognized option '%s'", prog, tok)}
+		return usageError{msg: fmt.Sprintf("%s: unrecognized option '%s'%s", prog, tok, didYouMean(tok, optionWords()))}
 	}
 	for i := 0; i < len(args); i++ {
 		tok := args[i]
@@ -132,7 +132,11 @@ func runBattery(s *Session, args []string) int {
 	reg, err := s.loadRegistry(gatesDir)
 	if err != nil {
 		if registry.IsKind(err, registry.KindNoRegistry) {
-			return s.fail(refusal{msg: s.prog + ": " + err.Error() + s.steer(ra.gatesDir, configured)})
+			hint := s.steer(ra.gatesDir, configured)
+			if hint == "" && gatesDir == configured {
+				hint = fmt.Sprintf("\n%s: no gates are set up here yet; run `gates init` to vendor the kit and write the registry", s.prog)
+			}
+			return s.fail(refusal{msg: s.prog + ": " + err.Error() + hint})
 		}
 		return s.fail(fmt.Errorf("%s: %v", s.prog, err))
 	}
@@ -497,6 +501,11 @@ func (s *Session) writeSARIF(path string, reg *loadedRegistry, verdicts []batter
 			st, err := os.Stat(walk.AbsAgainst(cwd, p))
 			return err == nil && st.Mode().IsRegular()
 		},
+		IsDir: func(p string) bool {
+			st, err := os.Stat(walk.AbsAgainst(cwd, p))
+			return err == nil && st.IsDir()
+		},
+		Version: toolVersion(),
 	})
 	if err != nil {
 		return err

@@ -55,11 +55,11 @@ func lineStyle(line string) string {
 	switch {
 	case strings.HasPrefix(line, "===== ") && strings.HasSuffix(line, " ====="):
 		return ansiBold
-	case strings.HasPrefix(line, "  FAIL: "), strings.Contains(line, " gates FAILED: "):
+	case strings.HasPrefix(line, "  FAIL: "), strings.Contains(line, " FAILED: "):
 		return ansiRed
 	case strings.HasPrefix(line, "help: "):
 		return ansiAmber
-	case strings.HasPrefix(line, "All ") && strings.HasSuffix(line, " gates passed."),
+	case strings.HasPrefix(line, "All ") && strings.HasSuffix(line, " gates passed."), line == "The 1 gate passed.",
 		strings.HasPrefix(line, "  PASS: "), strings.Contains(line, ": clean ("):
 		return ansiGreen
 	}

@@ -50,6 +50,9 @@ func TestVerdictReaders(t *testing.T) {
 	if GreenToken([]byte("a\nAll 3 gates passed.\nb")) != "All 3 gates passed." {
 		t.Error("GreenToken")
 	}
+	if !Green(0, []byte("The 1 gate passed.\n")) || Green(0, []byte("The 2 gate passed.\n")) {
+		t.Error("Green misreads the one-member token")
+	}
 	if !FailLine([]byte(transcript), "check-b") || FailLine([]byte(transcript), "check-c") || FailLine([]byte(transcript), "check") {
 		t.Error("FailLine matches a prefix of a name or misses one")
 	}

@@ -168,7 +168,7 @@ func TestOnlySelectorGrammar(t *testing.T) {
 	if ab != ba {
 		t.Fatalf("--only must run in registry order:\n%s\nvs\n%s", ab, ba)
 	}
-	if code, out := s.frontEnd(nil, "--only", "check-pass", "check-pass"); code != 0 || out != "All 1 gates passed.\n" {
+	if code, out := s.frontEnd(nil, "--only", "check-pass", "check-pass"); code != 0 || out != "The 1 gate passed.\n" {
 		t.Fatalf("duplicates collapse: exit %d %q", code, out)
 	}
 	if code, out := s.frontEnd(nil, "--only", "typo"); code != 2 || !strings.Contains(out, "typo") || !strings.Contains(out, "scripts/gates.list") {

@@ -36,7 +36,7 @@ func fixtureScratch(t *testing.T) *scratch {
 func TestFixtureRunnerPassesAndLeavesCaseDirsClean(t *testing.T) {
 	s := fixtureScratch(t)
 	code, out := s.run(nil, binPath, "--run-gate-tests")
-	if code != 0 || !strings.Contains(out, "1 pairs (0 failed), 0 tests") {
+	if code != 0 || !strings.Contains(out, "1 pair (0 failed), 0 tests") {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 	for _, c := range []string{"good", "bad"} {

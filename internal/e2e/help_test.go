@@ -56,7 +56,7 @@ func TestNoProgressInAPipe(t *testing.T) {
 	var out, errb bytes.Buffer
 	cmd := exec.Command(binPath, "--run")
 	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = s.dir, s.env, &out, &errb
-	if err := cmd.Run(); err != nil || errb.Len() != 0 || out.String() != "All 1 gates passed.\n" {
+	if err := cmd.Run(); err != nil || errb.Len() != 0 || out.String() != "The 1 gate passed.\n" {
 		t.Fatalf("%v stdout %q stderr %q", err, out.String(), errb.String())
 	}
 }
@@ -92,5 +92,19 @@ func TestRegisteredShellGateRunsStandalone(t *testing.T) {
 	}
 	if code, _ := s.run(nil, binPath, "check-missing"); code != 2 {
 		t.Errorf("an unresolved registered name is no gate: exit %d", code)
+	}
+}
+
+// A battery asked of a repository with no registry says how to get one,
+// and a mistyped option answers in a few lines with the nearest spelling.
+func TestCommandLineGuidesANewcomer(t *testing.T) {
+	s := newScratch(t)
+	code, out := s.run(nil, binPath, "--run")
+	if code != 2 || !strings.Contains(out, "no registry at scripts/gates.list") || !strings.Contains(out, "run `gates init`") {
+		t.Errorf("--run with no registry: exit %d %q", code, out)
+	}
+	code, out = s.run(nil, binPath, "--rnu")
+	if code != 2 || !strings.Contains(out, "did you mean --run?") || strings.Count(out, "\n") > 5 {
+		t.Errorf("--rnu: exit %d %q", code, out)
 	}
 }

@@ -120,3 +120,12 @@ func UnquotePath(s string) (string, error) {
 	}
 	return b.String(), nil
 }
+
+// Count spells n with its noun, singular for one: "1 gate", "2 gates".
+// Every count a person reads goes through it, so no line says "1 gates".
+func Count(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

@@ -17,7 +17,7 @@ import (
 )
 
 // InitUsage is `gates init`'s usage text.
-const InitUsage = `usage: gates init [--dry-run] [--hooks]
+const InitUsage = `usage: gates init [--dry-run] [--hooks] [--harness claude]
        gates init --uninstall [--dry-run]
 
 Vendors the kit this binary carries into the repository (at GATE_SDK_ROOT,

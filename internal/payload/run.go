@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/kits"
 )
 
@@ -129,7 +130,7 @@ func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks bool) (int,
 		if err := appendTo(w.Top, a.path, need, next); err != nil {
 			return 2, err
 		}
-		fmt.Fprintf(w.Stdout, "init: appended %d lines to %s\n", len(need), a.path)
+		fmt.Fprintf(w.Stdout, "init: appended %s to %s\n", gate.Count(len(need), "line", "lines"), a.path)
 	}
 	if registryStep != nil {
 		// The probes run against a provisional registry naming every
@@ -147,10 +148,10 @@ func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks bool) (int,
 		}
 		recordFile(next, registryStep.path, Digest(body), classSeed)
 		next.Registered = registered
-		fmt.Fprintf(w.Stdout, "init: wrote %s (%d gates registered; each left out is named there with its reason)\n", registryStep.path, len(registered))
+		fmt.Fprintf(w.Stdout, "init: wrote %s (%s registered; each left out is named there with its reason)\n", registryStep.path, gate.Count(len(registered), "gate", "gates"))
 	}
 	if wrote[classKit] > 0 {
-		fmt.Fprintf(w.Stdout, "init: vendored %d files of %s into %s/\n", wrote[classKit], kits.Core, p.KitRoot)
+		fmt.Fprintf(w.Stdout, "init: vendored %s of %s into %s/\n", gate.Count(wrote[classKit], "file", "files"), kits.Core, p.KitRoot)
 	}
 	if wrote[classKit] > 0 || lock == nil {
 		next.KitVersion = w.Stamp
