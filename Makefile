@@ -11,21 +11,40 @@ STAMP   := $(shell bash -c '. kits/gate-sdk/lib/gate.sh && gate_native_source_st
 VERSION ?= $(shell git describe --tags --exact-match HEAD 2>/dev/null || echo devel)
 LDFLAGS := -s -w -X github.com/gate-sdk/gates/internal/cli.sourceStamp=$(STAMP) -X github.com/gate-sdk/gates/internal/cli.release=$(VERSION)
 
-.PHONY: build test tools unit gates fixtures bench demo vet fmt clean kit-manifest release print-ldflags
+.PHONY: build test tools demo-tools unit gates fixtures bench demo vet fmt clean kit-manifest release print-ldflags
 
 build:
 	@test -n "$(STAMP)" || { echo "make build: cannot compute the source stamp (git ls-files or git hash-object failed here)" >&2; exit 2; }
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/gates
 
-# test: everything CI runs — formatting, then the project's own battery over
-# itself, whose check-crate-arms member is the one spelling of go vet, the
-# unit and end-to-end tests and every fixture suite (cached on the source
-# stamp and the toolchain, so an unchanged tree is not tested twice).
-test: tools fmt build gates
+# test: everything CI runs — the test toolchain, formatting, the build,
+# then the project's own battery over itself, whose check-crate-arms member
+# is the one spelling of go vet, the unit and end-to-end tests and every
+# fixture suite (cached on the source stamp and the toolchain, so an
+# unchanged tree is not tested twice). Each stage prints one line on stderr
+# with its time as it ends (`make test: build 9 s`), and check-crate-arms
+# prints its own arms' the same way (GATE_SDK_STAGE_LOG).
+test:
+	@$(call stage,tools)
+	@$(call stage,fmt)
+	@$(call stage,build)
+	@$(call stage,gates,battery,GATE_SDK_STAGE_LOG='make test')
 
-# tools: shellcheck, gawk and dash, installed with apt-get when missing.
+# stage runs one target of `make test` and says, on stderr, how long it
+# took: $(1) the target, $(2) its label (the target's name when empty),
+# $(3) extra variables for it.
+stage = t0=$$(date +%s); $(MAKE) -s --no-print-directory $(1) STAMP=$(STAMP) VERSION=$(VERSION) $(3) || exit $$?; \
+	echo "make test: $(or $(2),$(1)) $$(($$(date +%s) - t0)) s" >&2
+
+# tools: the test toolchain (.ci/tools names each program and why),
+# installed with apt-get, go install and npm when missing. Only `make test`
+# runs it.
 tools:
 	bash .ci/tools
+
+# demo-tools: what the demo needs beyond go and git, shellcheck alone.
+demo-tools:
+	bash .ci/demo-tools
 
 fmt:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); \
@@ -41,7 +60,7 @@ fixtures: build
 	GATE_SDK_NATIVE_BIN=$(CURDIR)/$(BIN) bash kits/gate-sdk/bin/run-fixture-suites.sh
 
 gates: build
-	GATE_SDK_NATIVE_BIN=$(CURDIR)/$(BIN) bash kits/gate-sdk/bin/run-gates.sh
+	GATE_SDK_STAGE_LOG='$(GATE_SDK_STAGE_LOG)' GATE_SDK_NATIVE_BIN=$(CURDIR)/$(BIN) bash kits/gate-sdk/bin/run-gates.sh
 
 # bench: the battery over a generated 20,000-file consumer repository,
 # then the engine and snapshot micro-benchmarks. Figures only; nothing fails
@@ -50,7 +69,7 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./internal/bench/
 	$(GO) test -run '^$$' -bench . -benchtime 1s ./internal/ere/ ./internal/repo/ ./internal/githook/
 
-demo: tools build
+demo: demo-tools build
 	GATE_SDK_NATIVE_BIN=$(CURDIR)/$(BIN) bash kits/gate-sdk/bin/run-gates.sh --run-demo
 
 clean:

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/gate-sdk/gates/internal/battery"
 	"github.com/gate-sdk/gates/internal/gate"
@@ -47,6 +48,7 @@ func (s *Session) gateContext(def gate.Def, args []string, out, errw io.Writer, 
 		Err:          errw,
 		Coupling:     s.coupling(gatesDir),
 		CouplesKnobs: couplesKnobs{s},
+		Progress:     s.stageLog(),
 	}
 	c.Cache = s.treeCache()
 	return c, nil
@@ -111,4 +113,19 @@ func protect(def gate.Def, c *gate.Context) (code int) {
 		code = 2
 	}
 	return code
+}
+
+// stageLog answers the progress channel of a run that asked for stage
+// lines (GATE_SDK_STAGE_LOG, environment only, names the label each line
+// opens with, `make test` in the Makefile): `<label>: <stage> <n> s` on
+// stderr as each stage ends. Unset, a run reports none.
+func (s *Session) stageLog() func(string, time.Duration) {
+	label := s.Getenv("GATE_SDK_STAGE_LOG")
+	if label == "" {
+		return nil
+	}
+	w := s.Stderr
+	return func(stage string, took time.Duration) {
+		fmt.Fprintf(w, "%s: %s %d s\n", label, stage, int(took.Round(time.Second).Seconds()))
+	}
 }

@@ -203,17 +203,8 @@ func GateDescriptors(roots []string) (int, error) {
 // can remove or keep it.
 func (b Builder) Build(label string) (*Scratch, error) {
 	// assertion A: a fresh repository, the roots copied in by basename.
-	dir, err := os.MkdirTemp(b.Base, label+".")
+	s, err := b.fresh(label)
 	if err != nil {
-		return nil, envErr("cannot make a scratch directory under %s: %v", b.Base, err)
-	}
-	phys, err := walk.Canonicalize(dir)
-	if err != nil {
-		return &Scratch{Dir: dir}, envErr("%v", err)
-	}
-	s := &Scratch{Dir: walk.NormalizeAbs(phys), Env: ScratchEnv(b.Environ), SdkAt: SdkBase}
-	s.Bin = walk.Child(s.Dir, DefaultBin)
-	if _, err := s.git("init", "-q"); err != nil {
 		return s, err
 	}
 	if err := os.WriteFile(walk.Child(s.Dir, ".gitignore"), []byte(".tmp/\n/"+DefaultBin+"\n"), 0o644); err != nil {
@@ -253,6 +244,48 @@ func (b Builder) Build(label string) (*Scratch, error) {
 	return s, nil
 }
 
+// Seed stands up the bare scratch an adopter starts from: a fresh
+// repository holding a README in one commit, nothing vendored, no binary.
+func (b Builder) Seed(label string) (*Scratch, error) {
+	if err := b.checkBin(); err != nil {
+		return nil, err
+	}
+	s, err := b.fresh(label)
+	if err != nil {
+		return s, err
+	}
+	if err := os.WriteFile(walk.Child(s.Dir, "README.md"), []byte("# demo\n\nA repository adopting gates.\n"), 0o644); err != nil {
+		return s, envErr("cannot write the scratch README: %v", err)
+	}
+	return s, s.CommitAll("seed")
+}
+
+// fresh makes an empty scratch directory under the base and runs git init
+// in it.
+func (b Builder) fresh(label string) (*Scratch, error) {
+	dir, err := os.MkdirTemp(b.Base, label+".")
+	if err != nil {
+		return nil, envErr("cannot make a scratch directory under %s: %v", b.Base, err)
+	}
+	phys, err := walk.Canonicalize(dir)
+	if err != nil {
+		return &Scratch{Dir: dir}, envErr("%v", err)
+	}
+	s := &Scratch{Dir: walk.NormalizeAbs(phys), Env: ScratchEnv(b.Environ), SdkAt: SdkBase}
+	s.Bin = walk.Child(s.Dir, DefaultBin)
+	_, err = s.git("init", "-q")
+	return s, err
+}
+
+// checkBin refuses a host binary that is absent or not executable.
+func (b Builder) checkBin() error {
+	fi, err := os.Stat(b.HostBin)
+	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
+		return envErr("the gates binary %s is absent or not executable in %s; build it (make build) or point GATE_SDK_NATIVE_BIN at it", b.HostBin, b.Host)
+	}
+	return nil
+}
+
 // vendorFixtures copies a relocated fixture tree ("" for none) into the
 // vendored kit root's gate-tests/.
 func vendorFixtures(tree, kitDir string) error {
@@ -278,9 +311,8 @@ func kitFixtures(get func() (string, error), dir string) (string, error) {
 }
 
 func (b Builder) placeBinary(s *Scratch) error {
-	fi, err := os.Stat(b.HostBin)
-	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
-		return envErr("the gates binary %s is absent or not executable in %s; build it (make build) or point GATE_SDK_NATIVE_BIN at it", b.HostBin, b.Host)
+	if err := b.checkBin(); err != nil {
+		return err
 	}
 	if err := payload.PlaceArtifact(b.HostBin, s.Bin); err != nil {
 		return envErr("cannot place the gates binary in the scratch: %v", err)
@@ -324,15 +356,20 @@ func (s *Scratch) Battery(extra ...string) (int, []byte, error) {
 // Violation runs <kit>/smoke/violation.sh and answers the gate its first
 // stdout line names ("" when it names none).
 func (s *Scratch) Violation(kit string) (string, []byte, error) {
-	script := walk.Child(walk.Child(s.Dir, kit), "smoke/violation.sh")
+	return s.plant(walk.Child(walk.Child(s.Dir, kit), "smoke/violation.sh"), kit)
+}
+
+// plant runs a violation recipe in the scratch under kit's environment and
+// answers the gate its first stdout line names, and its whole stdout.
+func (s *Scratch) plant(script, kit string) (string, []byte, error) {
 	c, err := spawn.Run(spawn.Cmd{Program: spawn.Bash(), Args: []string{script}, Dir: s.Dir, Env: s.KitEnv(kit)})
 	if err != nil {
-		return "", nil, envErr("cannot run %s/smoke/violation.sh: %v", kit, err)
+		return "", nil, envErr("cannot run %s: %v", script, err)
 	}
 	out, ok := c.Stdout()
 	if !ok {
 		rep, _ := c.FailureReport()
-		return "", nil, envErr("%s/smoke/violation.sh failed: %s", kit, rep)
+		return "", nil, envErr("%s failed: %s", script, rep)
 	}
 	first, _, _ := strings.Cut(string(out), "\n")
 	return strings.TrimSpace(first), out, nil

@@ -71,6 +71,8 @@ func RunDemo(args []string, w World) int {
 }
 
 // assertion L: numbered, narrated steps; assertion M: six asserted acts.
+// The path is the README's adopter path: `gates init`, the battery,
+// `gates init --hooks`, and `--install-hooks --restore` to undo the opt-in.
 func (d *demo) run() (*Scratch, error) {
 	w := d.w
 	derived, err := w.KitRoots()
@@ -80,14 +82,11 @@ func (d *demo) run() (*Scratch, error) {
 	if len(derived) == 0 {
 		return nil, errors.New("no kit root resolves here; set GATE_SDK_ROOT or GATE_SDK_KIT_DIRS")
 	}
-	var roots, names []string
-	for _, r := range derived {
-		abs := walk.AbsAgainst(w.Dir, walk.CrossArg(r))
-		if err := checkKitRoot(abs); err != nil {
-			return nil, err
-		}
-		roots = append(roots, abs)
-		names = append(names, baseName(abs))
+	// The planted violation is the core kit's own recipe, read from the
+	// invoking checkout: init vendors no smoke/ into a consumer.
+	sdkRoot := walk.AbsAgainst(w.Dir, walk.CrossArg(derived[0]))
+	if err := checkKitRoot(sdkRoot); err != nil {
+		return nil, err
 	}
 	val, err := w.NativeBin()
 	if err != nil {
@@ -97,28 +96,26 @@ func (d *demo) run() (*Scratch, error) {
 	if w.Environ != nil {
 		environ = w.Environ()
 	}
-	fixtures, err := kitFixtures(w.KitTests, w.Dir)
-	if err != nil {
-		return nil, err
-	}
-	var installLog strings.Builder
-	b := Builder{Host: w.Dir, HostBin: walk.AbsAgainst(w.Dir, walk.CrossArg(val)), Roots: roots, Fixtures: fixtures,
-		Base: TempBase(w.Env, "DEMO_TMP_DIR", "TMPDIR"), Environ: environ, Out: &installLog}
+	b := Builder{Host: w.Dir, HostBin: walk.AbsAgainst(w.Dir, walk.CrossArg(val)), Base: TempBase(w.Env, "DEMO_TMP_DIR", "TMPDIR"), Environ: environ}
 
 	fmt.Fprintln(w.Stdout, "DEMO: gate-sdk from a new adopter's seat, in a throwaway repository.")
-	s, err := b.Build("gates-demo")
+	s, err := b.Seed("gates-demo")
 	if err != nil {
 		return s, err
 	}
 	d.say("A scratch consumer: a fresh git repository at %s, one seed commit.", s.Dir)
-	d.say("Vendor the kit by copy (%s), place the gates binary at %s (gitignored),\n   run each kit's smoke/install.sh, and commit the installed baseline.", strings.Join(names, ", "), DefaultBin)
-	if log := strings.TrimSpace(installLog.String()); log != "" {
-		d.note("the installers' own output (gate-sdk's opts in, runs the placed pre-commit hook over")
-		d.note("the staged install, and opts out again):")
-		d.quote(log)
+	init, err := spawn.RunMerged(spawn.Cmd{Program: spawn.At(b.HostBin), Args: []string{"init"}, Dir: s.Dir, Env: s.Env})
+	if err != nil {
+		return s, err
 	}
-	if reg, err := scratchRegistered(s); err == nil {
-		d.note("scripts/gates.list now registers %d gate(s).", len(reg))
+	d.say("Adopt it: gates init vendors the kit the binary carries into %s/, places the binary at %s\n   (gitignored) and writes the registry and the configuration; then commit it.", SdkBase, DefaultBin)
+	d.quote(string(init.Output()))
+	if !init.Succeeded() {
+		return s, envErr("gates init failed in the scratch (exit %d)", init.ReportedCode())
+	}
+	s.Kits = []string{SdkBase}
+	if err := s.CommitAll("chore: adopt gates"); err != nil {
+		return s, err
 	}
 
 	code, out, err := s.Battery()
@@ -132,23 +129,13 @@ func (d *demo) run() (*Scratch, error) {
 	}
 	d.quote(GreenToken(out))
 
-	kit := ""
-	for _, k := range s.Kits {
-		if fi, err := os.Stat(walk.Child(walk.Child(s.Dir, k), "smoke/violation.sh")); err == nil && !fi.IsDir() {
-			kit = k
-			break
-		}
-	}
-	if kit == "" {
-		return s, errors.New("no vendored kit ships smoke/violation.sh, so there is no violation to plant")
-	}
-	gate, _, err := s.Violation(kit)
+	gate, _, err := s.plant(walk.Child(sdkRoot, "smoke/violation.sh"), SdkBase)
 	if err != nil {
 		return s, err
 	}
-	d.say("Plant one violation with %s/smoke/violation.sh; it names the gate expected to catch it.", kit)
+	d.say("Plant one violation with %s/smoke/violation.sh; it names the gate expected to catch it.", derived[0])
 	if gate == "" {
-		return s, failf("%s/smoke/violation.sh printed no expected-gate name", kit)
+		return s, failf("%s/smoke/violation.sh printed no expected-gate name", derived[0])
 	}
 	if st, err := s.git("status", "--short"); err == nil && strings.TrimSpace(st) != "" {
 		d.note("git status --short:")
@@ -191,21 +178,22 @@ func (d *demo) run() (*Scratch, error) {
 		return s, failf("green did not return after the fix (exit %d)", code)
 	}
 	d.quote(GreenToken(out))
-	fmt.Fprintf(w.Stdout, "\nDEMO: clean \u2014 vendored green, %s caught the planted violation in the battery and at commit, green after the fix.\n", gate)
+	fmt.Fprintf(w.Stdout, "\nDEMO: clean \u2014 adopted green with gates init, %s caught the planted violation in the battery and at commit, green after the fix.\n", gate)
 	return s, nil
 }
 
-// hookStep opts the scratch in to the hooks, tries a real git commit of
-// the violation, shows the refusal, and opts back out.
+// hookStep opts the scratch in to the hooks the way the README says
+// (`gates init --hooks`), tries a real git commit of the violation, shows
+// the refusal, and undoes the opt-in with `--install-hooks --restore`.
 func (d *demo) hookStep(s *Scratch, gate string) error {
-	inst, err := spawn.RunMerged(spawn.Cmd{Program: spawn.At(s.Bin), Args: []string{"--install-hooks"}, Dir: s.Dir, Env: s.Env})
+	inst, err := spawn.RunMerged(spawn.Cmd{Program: spawn.At(s.Bin), Args: []string{"init", "--hooks"}, Dir: s.Dir, Env: s.Env})
 	if err != nil {
 		return err
 	}
-	d.say("Opt this clone in to the git hooks (%s --install-hooks), then try to commit the violation:", DefaultBin)
+	d.say("Opt this clone in to the git hooks (%s init --hooks), then try to commit the violation:", DefaultBin)
 	d.quote(string(inst.Output()))
 	if !inst.Succeeded() {
-		return fmt.Errorf("--install-hooks failed in the scratch (exit %d)", inst.ReportedCode())
+		return fmt.Errorf("init --hooks failed in the scratch (exit %d)", inst.ReportedCode())
 	}
 	if _, err := s.git("add", "-A"); err != nil {
 		return err
@@ -224,9 +212,6 @@ func (d *demo) hookStep(s *Scratch, gate string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.git("config", "--unset", "core.hooksPath"); err != nil {
-		return err
-	}
 	failed := fmt.Sprintf("pre-commit: %s failed (see above).", gate)
 	if c.Succeeded() || before != after {
 		return failf("the pre-commit hook let the violating commit through")
@@ -235,6 +220,14 @@ func (d *demo) hookStep(s *Scratch, gate string) error {
 		return failf("the pre-commit hook refused the commit, but not through %s", gate)
 	}
 	d.note("git commit exited %d and nothing was committed; the bypass line is the valve, for a case the gates got wrong.", c.ReportedCode())
-	d.note("(the opt-in is undone with git config --unset core.hooksPath)")
+	undo, err := spawn.RunMerged(spawn.Cmd{Program: spawn.At(s.Bin), Args: []string{"--install-hooks", "--restore"}, Dir: s.Dir, Env: s.Env})
+	if err != nil {
+		return err
+	}
+	d.note("$ %s --install-hooks --restore   # the opt-in undone", DefaultBin)
+	d.quote(string(undo.Output()))
+	if !undo.Succeeded() {
+		return fmt.Errorf("--install-hooks --restore failed in the scratch (exit %d)", undo.ReportedCode())
+	}
 	return nil
 }

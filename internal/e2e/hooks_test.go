@@ -525,6 +525,22 @@ func TestDemo(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, "DEMO: clean") || !strings.Contains(r.stdout, "Bypass once (use sparingly): git commit --no-verify") {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
+	// The demo walks the README's adopter path, in order: init, the
+	// battery, init --hooks, and the --restore undo; never the smoke
+	// installer or a hand-run git config.
+	at := 0
+	for _, step := range []string{"| init: wrote scripts/gates.list (", "| All ", "bin/gates init --hooks", "pre-commit: check-action-pinning failed", "bin/gates --install-hooks --restore", "| install-hooks: restored", "DEMO: clean"} {
+		i := strings.Index(r.stdout[at:], step)
+		if i < 0 {
+			t.Fatalf("the demo lacks %q after byte %d:\n%s", step, at, r.stdout)
+		}
+		at += i + len(step)
+	}
+	for _, gone := range []string{"smoke/install.sh", "config --unset"} {
+		if strings.Contains(r.stdout, gone) {
+			t.Errorf("the demo still shows %q", gone)
+		}
+	}
 	if r := run(t, moduleRoot, smokeEnv(t), binPath, "--run-demo", "x"); r.code != 2 || r.stderr != "usage: --run-demo\n" {
 		t.Fatalf("an operand: exit %d stderr %q", r.code, r.stderr)
 	}

@@ -15,6 +15,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/gate-sdk/gates/internal/cache"
 	"github.com/gate-sdk/gates/internal/registry"
@@ -103,6 +104,11 @@ type Context struct {
 	Tree     Tree
 	Out      io.Writer // the gate's stdout
 	Err      io.Writer // the gate's stderr
+	// Progress, when set, reports one finished stage of a long-running
+	// rule (check-crate-arms' go vet, go test, fixture suites) as it
+	// happens, on the process's stderr: what a person waiting watches.
+	// It is never part of the gate's output or verdict; nil reports none.
+	Progress func(stage string, took time.Duration)
 	// Coupling loads the registry and the environment its members'
 	// triggers are derived from: the one expansion the hook and --for
 	// select through. Nil where the caller offers none (a rule then

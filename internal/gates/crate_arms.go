@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/registry"
@@ -85,9 +86,12 @@ func checkCrateArms(c *gate.Context) int {
 	})
 	// assertion D: every arm runs, whatever the one before it said.
 	goEnv := withoutKnobs(env)
-	armRun(c, r, "vet", abs, goEnv, spawn.Go(), "go vet ./...", "vet", "./...")
-	armRun(c, r, "test", abs, goEnv, spawn.Go(), "go test -count=1 -vet=off -timeout=60m ./...", "test", "-count=1", "-vet=off", "-timeout=60m", "./...")
-	suites, err := suiteArm(c, r, env)
+	timed(c, "go vet ./...", func() { armRun(c, r, "vet", abs, goEnv, spawn.Go(), "go vet ./...", "vet", "./...") })
+	timed(c, "go test ./...", func() {
+		armRun(c, r, "test", abs, goEnv, spawn.Go(), "go test -count=1 -vet=off -timeout=60m ./...", "test", "-count=1", "-vet=off", "-timeout=60m", "./...")
+	})
+	var suites int
+	timed(c, "fixture suites", func() { suites, err = suiteArm(c, r, env) })
 	if err != nil {
 		return c.RefuseErr(err)
 	}
@@ -115,6 +119,16 @@ func checkCrateArms(c *gate.Context) int {
 		}
 	}
 	return r.Done(fmt.Sprintf("go vet, go test and %d fixture suites green over source stamp %.12s with %s", suites, stamp, toolchain))
+}
+
+// timed runs one arm and reports it, with how long it took, on the
+// context's progress channel.
+func timed(c *gate.Context, stage string, arm func()) {
+	start := time.Now()
+	arm()
+	if c.Progress != nil {
+		c.Progress(stage, time.Since(start))
+	}
 }
 
 // armRun runs one go arm in the module and reports its failure.

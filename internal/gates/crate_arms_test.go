@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/gate/gatetest"
 )
 
@@ -84,5 +86,39 @@ func TestCrateArmsCache(t *testing.T) {
 	// No module: clean, naming it.
 	if none := gatetest.Exec(checkCrateArms, "check-crate-arms", t.TempDir(), &gatetest.Tree{}, knobs, env); none.Code != 0 || !strings.Contains(none.Stdout, "no Go module at .") {
 		t.Fatalf("no module: %d %q", none.Code, none.Stdout)
+	}
+}
+
+// TestCrateArmsReportsEachStage: with a progress channel, each arm that
+// ran is reported once, in order, with its time, and none of it reaches
+// the gate's output; a run answered from the record reports no stage.
+func TestCrateArmsReportsEachStage(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go on PATH")
+	}
+	dir := crateRepo(t)
+	var stages []string
+	var out, errb strings.Builder
+	c := &gate.Context{
+		Name: "check-crate-arms", Dir: dir, GatesDir: "scripts",
+		Env:      func(k string) (string, bool) { return os.Getenv("PATH"), k == "PATH" },
+		Knobs:    gatetest.Knobs{"GATE_SDK_NATIVE_CRATE": ".", "GATE_SDK_TMP_DIR": ".tmp"},
+		Tree:     &gatetest.Tree{},
+		Out:      &out,
+		Err:      &errb,
+		Progress: func(stage string, took time.Duration) { stages = append(stages, stage) },
+	}
+	if code := checkCrateArms(c); code != 0 {
+		t.Fatalf("exit %d %q %q", code, out.String(), errb.String())
+	}
+	if want := []string{"go vet ./...", "go test ./...", "fixture suites"}; strings.Join(stages, "|") != strings.Join(want, "|") {
+		t.Errorf("stages %q, want %q", stages, want)
+	}
+	if strings.Count(out.String(), "\n") != 1 || errb.Len() != 0 {
+		t.Errorf("the stages leaked into the output: stdout %q stderr %q", out.String(), errb.String())
+	}
+	stages, out = nil, strings.Builder{}
+	if code := checkCrateArms(c); code != 0 || len(stages) != 0 || !strings.Contains(out.String(), "cached") {
+		t.Errorf("a cached run: exit %d stages %q stdout %q", code, stages, out.String())
 	}
 }
