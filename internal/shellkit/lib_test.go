@@ -264,7 +264,7 @@ func TestShellcheckClean(t *testing.T) {
 		t.Fatal("shellcheck is not on PATH; `make tools` installs it (Debian's shellcheck package)")
 	}
 	var files []string
-	for _, pat := range []string{"kits/*/bin/*.sh", "kits/*/lib/*.sh", "gate-tests/*.sh", "kits/*/checks/*.sh", "kits/*/smoke/*.sh", "kits/*/templates/*.sh", "scripts/*.sh", "scripts/gate-tests/*.sh", ".ci/run", ".ci/tools"} {
+	for _, pat := range []string{"kits/*/bin/*.sh", "kits/*/lib/*.sh", "gate-tests/*.sh", "kits/*/checks/*.sh", "kits/*/smoke/*.sh", "kits/*/templates/*.sh", "scripts/*.sh", "scripts/gate-tests/*.sh", ".ci/run", ".ci/tools", ".ci/demo-tools"} {
 		m, err := filepath.Glob(filepath.Join(fx.root, pat))
 		if err != nil {
 			t.Fatal(err)
