@@ -118,7 +118,8 @@ func normalize(prog string, args []string) ([]string, error) {
 	return append([]string{flag}, args[2:]...), nil
 }
 
-// usageError is an argv-decidable refusal: usage on stderr, exit 2.
+// usageError is an argv-decidable refusal: the cause and the short usage
+// on stderr, exit 2.
 type usageError struct{ msg string }
 
 func (e usageError) Error() string { return e.msg }

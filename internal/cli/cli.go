@@ -3,8 +3,9 @@
 //
 // The grammar is the interface every front end, placed hook and harness
 // registration calls, so it is parsed here by hand: `-h`/`--help` first is
-// usage on stdout at exit 0; an unknown option is usage on stderr at exit 2;
-// `--` ends options; an unknown gate or arm is exit 2 naming the roster.
+// usage on stdout at exit 0; an unknown option is a short refusal with a
+// did-you-mean on stderr at exit 2; `--` ends options; an unknown gate or
+// arm is exit 2 with the nearest name and a pointer to --list.
 // The readable words (`gates help`, `gates knobs`, ...) run their arm
 // directly; cobra only writes the shell completion scripts and answers
 // their `__complete` callback, and never decides an exit status.

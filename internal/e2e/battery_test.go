@@ -174,7 +174,7 @@ func TestOnlySelectorGrammar(t *testing.T) {
 	if code, out := s.frontEnd(nil, "--only", "typo"); code != 2 || !strings.Contains(out, "typo") || !strings.Contains(out, "scripts/gates.list") {
 		t.Fatalf("unknown name: exit %d %q", code, out)
 	}
-	if code, out := s.frontEnd(nil, "--only", "check-fail"); code != 1 || !strings.Contains(out, "1 of 1 gates FAILED") {
+	if code, out := s.frontEnd(nil, "--only", "check-fail"); code != 1 || !strings.Contains(out, "1 of 1 gate FAILED") {
 		t.Fatalf("sole unregistered but declared name runs: exit %d %q", code, out)
 	}
 	if code, out := s.frontEnd(nil, "--only", "check-pass", "check-fail"); code != 2 {

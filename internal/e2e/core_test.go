@@ -55,8 +55,11 @@ func TestUsageAndRefusals(t *testing.T) {
 	if code, out := s.run(nil, binPath, "--bogus"); code != 2 || !strings.Contains(out, "unrecognized option '--bogus'") || !strings.Contains(out, "usage: gates") {
 		t.Fatalf("--bogus: exit %d %q", code, out)
 	}
-	if code, out := s.run(nil, binPath, "no-such-gate"); code != 2 || !strings.Contains(out, "check-tree-terms") {
+	if code, out := s.run(nil, binPath, "no-such-gate"); code != 2 || !strings.Contains(out, "gates --list") || strings.Contains(out, "check-tree-terms") {
 		t.Fatalf("unknown gate: exit %d %q", code, out)
+	}
+	if code, out := s.run(nil, binPath, "check-tree-term"); code != 2 || !strings.Contains(out, "did you mean check-tree-terms?") {
+		t.Fatalf("a gate typo: exit %d %q", code, out)
 	}
 	if code, out := s.run(nil, binPath, "--emit", "nope"); code != 2 || !strings.Contains(out, "kit-roots") || strings.Contains(out, "check-tree-terms") {
 		t.Fatalf("unknown emit arm: exit %d %q", code, out)
