@@ -22,7 +22,7 @@ func TestFilesArmModes(t *testing.T) {
 	write(t, filepath.Join(c.dir, "ci.yml"), "on: push\n", 0o644)
 	c.git("add", "-A")
 	c.git("commit", "-q", "--no-verify", "-m", "seed")
-	tracked := strings.Fields(c.git("ls-files").stdout)
+	tracked := strings.Split(strings.TrimSuffix(c.git("ls-files", "-z").stdout, "\x00"), "\x00")
 
 	ran := func(args []string, env ...string) (result, string) {
 		t.Helper()
