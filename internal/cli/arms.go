@@ -73,6 +73,7 @@ func armTable() []Arm {
 		Summary: "assemble the installer payload: the kit roots at HEAD, one verified artifact per roster target, the roster, the installers",
 		Knobs:   packKnobs, Family: Run, Main: runPackInstaller})
 	arms = append(arms, hookAndSmokeArms()...)
+	arms = append(arms, filesArm())
 	arms = append(arms, graphArms()...)
 	arms = append(arms, frontArms()...)
 	sort.Slice(arms, func(i, j int) bool { return arms[i].Flag < arms[j].Flag })

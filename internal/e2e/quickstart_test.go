@@ -17,8 +17,8 @@ import (
 // written to the file the paragraph before it names (Write `<file>`:).
 //
 // What the test changes, and only this: the clone URL points at a local
-// clone of this repository at HEAD (with a main branch there, which the
-// pre-commit config's rev: names), and lefthook's go install line is
+// clone of this repository at HEAD (with a main branch there, and the tag
+// the pre-commit config's rev: names), and lefthook's go install line is
 // answered by the lefthook .ci/tools built. The environment adds a GOBIN on
 // PATH and -trimpath (so the four builds share the build cache).
 
@@ -83,14 +83,18 @@ func quickStart(t *testing.T) ([]quickBlock, map[string][]quickBlock) {
 	return opening, paths
 }
 
-// localUpstream clones this repository at HEAD, with main at HEAD, into
-// the test's own temporary directory.
+// quickStartTag is the release the README's pre-commit config pins rev: to.
+const quickStartTag = "v0.1.0"
+
+// localUpstream clones this repository at HEAD, with main and the tag
+// the README pins at HEAD, into the test's own temporary directory.
 func localUpstream(t *testing.T) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "gates")
 	for _, args := range [][]string{
 		{"clone", "-q", "--no-hardlinks", moduleRoot, dir},
 		{"-C", dir, "checkout", "-q", "-B", "main"},
+		{"-C", dir, "tag", "-f", quickStartTag},
 	} {
 		if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
 			t.Fatalf("git %v: %v\n%s", args, err, out)

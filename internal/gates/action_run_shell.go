@@ -1,8 +1,9 @@
 package gates
 
-// check-action-run-shell: every run: literal block in an Actions-shaped
-// YAML file is ShellCheck-clean at -S warning under the dialect its step
-// really runs, and every block's dialect can be stated. See
+// check-action-run-shell: every run: body in an Actions-shaped YAML file
+// (a literal block or a single-line value) is ShellCheck-clean at
+// -S warning under the dialect and the shell options its step really runs
+// with, and every body's dialect can be stated. See
 // gate-sdk/SPEC.md §check-action-run-shell.
 
 import (
@@ -14,7 +15,7 @@ import (
 )
 
 var runShellHelps = map[string]string{
-	"shellcheck": "fix each listed ShellCheck warning in the run: block (the line is the block's line in the YAML file); a hosted bash step starts with -e set, so a step expecting a non-zero status must clear it, which set -uo pipefail does not",
+	"shellcheck": "fix each listed ShellCheck warning in the run: body (the line is the body's line in the YAML file); it was linted under the options the runner starts the shell with (bash -e with no shell:, bash -eo pipefail for shell: bash, sh -e for shell: sh), so a step expecting a non-zero status must clear -e",
 	"dialect":    "state the step's shell on the step itself: shell: bash (or shell: pwsh where PowerShell is meant); an action's run: steps always need shell:",
 }
 
@@ -68,14 +69,14 @@ func runShell(c *gate.Context, batch int) int {
 	lint := 0
 	for _, fr := range subject {
 		for _, r := range fr.runs {
-			if r.Block && r.Res == workflow.Shell && len(r.Lines) > 0 {
+			if r.Skip == "" && r.Res == workflow.Shell && len(r.Lines) > 0 {
 				lint++
 			}
 		}
 	}
 	// assertion C: the presence probe fires before any lint.
 	if lint > 0 && !spawn.OnPath("shellcheck", spawn.LookupEnv(c.Env)) {
-		return c.Refuse("shellcheck is not on PATH; install it (it lints %d run: block(s) here) or this gate cannot decide", lint)
+		return c.Refuse("shellcheck is not on PATH; install it (it lints %d run: bodies here) or this gate cannot decide", lint)
 	}
 	// found holds the findings in block order; a linted block's slot is
 	// filled from its lint's answer once every batch is back.
@@ -86,11 +87,13 @@ func runShell(c *gate.Context, batch int) int {
 		run  *workflow.Run
 	}
 	var slots []slot
-	linted, single, other, neutralised := 0, 0, 0, 0
+	nBlocks, lines, unread, other, neutralised := 0, 0, 0, 0, 0
 	for _, fr := range subject {
 		for _, run := range fr.runs {
-			if !run.Block {
-				single++
+			// assertion H: a single-line value is linted as a block is; a
+			// value not read as one line is counted.
+			if run.Skip != "" {
+				unread++
 				continue
 			}
 			switch run.Res {
@@ -101,7 +104,7 @@ func runShell(c *gate.Context, batch int) int {
 				// assertion D: a block whose dialect cannot be stated is a
 				// finding, not a skip and not a refusal.
 				found = append(found, gate.Finding{Class: "dialect", Path: fr.path, Line: run.Line,
-					Msg: "run: block has no shell: and " + run.Why})
+					Msg: runNoun(run) + " has no shell: and " + run.Why})
 				continue
 			}
 			if len(run.Lines) == 0 {
@@ -110,7 +113,11 @@ func runShell(c *gate.Context, batch int) int {
 			// assertion F: a ShellCheck directive in a block is neutralised
 			// by the extractor (the gate has no valve), and counted.
 			neutralised += len(run.Directives)
-			linted++
+			if run.Block {
+				nBlocks++
+			} else {
+				lines++
+			}
 			slots = append(slots, slot{len(found), fr.path, run})
 		}
 	}
@@ -143,9 +150,10 @@ func runShell(c *gate.Context, batch int) int {
 	for _, f := range found {
 		r.Add(f)
 	}
-	return r.Done(fmt.Sprintf("%s linted in %s; %s not linted; %s skipped; %s outside the Actions shape%s",
-		plural(linted, "run: block", "run: blocks"), plural(len(subject), "Actions file", "Actions files"),
-		plural(single, "single-line run: value", "single-line run: values"),
+	return r.Done(fmt.Sprintf("%s and %s linted in %s; %s not linted; %s skipped; %s outside the Actions shape%s",
+		plural(nBlocks, "run: block", "run: blocks"), plural(lines, "single-line run: value", "single-line run: values"),
+		plural(len(subject), "Actions file", "Actions files"),
+		plural(unread, "other run: value", "other run: values"),
 		plural(other, "non-shell block", "non-shell blocks"),
 		plural(outside, "YAML file", "YAML files"), unparsedOutside(unparsable)) + directives(neutralised))
 }
@@ -157,4 +165,22 @@ func directives(n int) string {
 		return ""
 	}
 	return "; " + plural(n, "ShellCheck directive", "ShellCheck directives") + " in blocks read as plain comments"
+}
+
+// runNoun names a run: body in a finding: a literal block, or a
+// single-line value.
+func runNoun(r *workflow.Run) string {
+	if r.Block {
+		return "run: block"
+	}
+	return "run: value"
+}
+
+// runLabel names the shell a body was linted under: the dialect and the
+// options the runner starts it with.
+func runLabel(r *workflow.Run) string {
+	if r.Flags == "" {
+		return r.Dialect
+	}
+	return r.Dialect + " " + r.Flags
 }

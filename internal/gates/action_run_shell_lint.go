@@ -104,7 +104,7 @@ func lintBlocks(c *gate.Context, blocks []scBlock, batch int) ([][]colFinding, e
 	byKey := map[string]*distinct{}
 	var alone []int
 	for i, b := range blocks {
-		body := b.run.Body()
+		body, _ := b.run.Script()
 		if strings.Contains(body, guard) {
 			alone = append(alone, i)
 			continue
@@ -252,7 +252,8 @@ func scFile(dir string, k int) string { return dir + "/" + strconv.Itoa(k) + ".s
 
 // lintAlone lints one block on ShellCheck's stdin.
 func lintAlone(c *gate.Context, b scBlock) ([]colFinding, error) {
-	res := spawn.RunStreamed(scCmd(c, b.run.Dialect, "-"), []byte(b.run.Body()))
+	script, _ := b.run.Script()
+	res := spawn.RunStreamed(scCmd(c, b.run.Dialect, "-"), []byte(script))
 	reports, err := scGrade(res, func(ln string) (int, []string, bool) {
 		m := scStdinLine.Get().FindStringSubmatch(ln)
 		if m == nil {
@@ -322,13 +323,23 @@ func scGrade(res *spawn.Streamed, owner func(string) (int, []string, bool)) (map
 	return out, nil
 }
 
-// mapReports places a block's report lines at the workflow's line and
-// column.
+// mapReports places a body's report lines at the workflow's line and
+// column: past the set line standing for the runner's options, which is
+// placed at the run: key itself (a column on a value whose source is not
+// its text is left out).
 func mapReports(run *workflow.Run, reports []scReport) []colFinding {
+	_, offset := run.Script()
 	var out []colFinding
 	for _, r := range reports {
-		out = append(out, colFinding{gate.Finding{Class: "shellcheck", Line: run.First + r.line - 1,
-			Msg: fmt.Sprintf("run: block (%s): %s: %s", run.Dialect, r.level, r.text)}, run.FileCol(r.line-1, r.col)})
+		f := colFinding{Finding: gate.Finding{Class: "shellcheck", Line: run.Line,
+			Msg: fmt.Sprintf("%s (%s): %s: %s", runNoun(run), runLabel(run), r.level, r.text)}}
+		if i := r.line - 1 - offset; i >= 0 {
+			f.Line = run.First + i
+			if !run.NoCol {
+				f.Col = run.FileCol(i, r.col)
+			}
+		}
+		out = append(out, f)
 	}
 	return out
 }

@@ -101,7 +101,17 @@ type Run struct {
 
 	Res     Res
 	Dialect string // bash, sh, dash or ksh when Res is Shell
-	Why     string // what left the dialect unstated
+	// Flags are the shell options the runner starts the body under, as a
+	// set command's operands ("-e", "-eo pipefail"; "" for none): a step
+	// with no shell: runs as bash -e, shell: bash as bash --noprofile
+	// --norc -eo pipefail, shell: sh as sh -e, and a template (bash -x
+	// {0}) with the options it writes.
+	Flags string
+	Why   string // what left the dialect unstated
+	// NoCol is set on a single-line value whose source bytes are not its
+	// decoded text (a quoted value's escapes): a column on it cannot be
+	// placed in the file.
+	NoCol bool
 
 	WorkDir    string // the working directory in force (step, job or workflow defaults)
 	HasWorkDir bool
@@ -116,6 +126,24 @@ type Span struct{ At, Len int }
 
 // Body answers a block's lines joined with newlines, as ShellCheck reads it.
 func (r *Run) Body() string { return strings.Join(r.Lines, "\n") + "\n" }
+
+// Script answers what ShellCheck lints for the body, and how many lines
+// stand before the body's first: a set line with the options the runner
+// starts the shell under, when it starts it under any (the way actionlint
+// models them), then the body, its first line read as a comment when it
+// is a #! line (the runner's command line, not the body's, picks the
+// shell, and past line 1 ShellCheck would object to it).
+func (r *Run) Script() (string, int) {
+	lines := r.Lines
+	if len(lines) > 0 && strings.HasPrefix(lines[0], "#!") {
+		lines = append([]string{"# " + lines[0][2:]}, lines[1:]...)
+	}
+	body := strings.Join(lines, "\n") + "\n"
+	if r.Flags == "" {
+		return body, 0
+	}
+	return "set " + r.Flags + "\n" + body, 1
+}
 
 // FileCol maps a 1-based character column on body line i (0-based) back to
 // the 1-based byte column of the file line it was cut from.
@@ -233,7 +261,7 @@ func readDefaults(f *File, e *Entry) (runDefaults, error) {
 func extractRun(f *File, j *Job, s *Step, d runDefaults) (*Run, error) {
 	e := s.Run
 	r := &Run{Job: j, Step: s, Line: e.Line}
-	r.Res, r.Dialect, r.Why = resolveDialect(j, s, d)
+	r.Res, r.Dialect, r.Flags, r.Why = resolveDialect(j, s, d)
 	if s.WorkDir != nil {
 		r.WorkDir, _ = scalar(s.WorkDir)
 		r.HasWorkDir = true
@@ -271,8 +299,34 @@ func extractRun(f *File, j *Job, s *Step, d runDefaults) (*Run, error) {
 		r.Skip = "a value the parser decodes to several lines"
 		return r, nil
 	}
-	r.First, r.Lines = n.Line, []string{substBalanced(n.Value)}
+	readLine(f, r, n)
 	return r, nil
+}
+
+// readLine reads a single-line value: its decoded text, directives
+// neutralised and balanced expressions replaced, placed at the value's
+// first byte in the file (past an opening quote) when the source between
+// the quotes is the text itself.
+func readLine(f *File, r *Run, n *yaml.Node) {
+	text := f.Text(n.Line)
+	at := byteCol(text, n.Column)
+	src := text[at:]
+	switch {
+	case n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0:
+		at++
+		r.NoCol = !strings.HasPrefix(text[min(at, len(text)):], n.Value)
+	default:
+		r.NoCol = !strings.HasPrefix(src, n.Value)
+	}
+	line, directive := neutralise(n.Value)
+	if directive {
+		r.Directives = append(r.Directives, n.Line)
+	}
+	out, spans, ok := subst(line)
+	if !ok {
+		out, spans = line, nil
+	}
+	r.First, r.Indent, r.Lines, r.Subst = n.Line, at, []string{out}, [][]Span{spans}
 }
 
 // header answers a block scalar's header as written: '|' or '>' and its
@@ -397,16 +451,11 @@ func subst(s string) (string, []Span, bool) {
 	}
 }
 
-func substBalanced(s string) string {
-	if out, _, ok := subst(s); ok {
-		return out
-	}
-	return s
-}
-
 // resolveDialect applies the dialect table: the step's shell: first, then
 // the job's and the workflow's defaults.run.shell, then the job's runner.
-func resolveDialect(j *Job, s *Step, d runDefaults) (Res, string, string) {
+// It answers the resolution, the dialect, the runner's shell options and
+// what left the dialect unstated.
+func resolveDialect(j *Job, s *Step, d runDefaults) (Res, string, string, string) {
 	v, has := "", false
 	if s.Shell != nil {
 		v, has = scalar(s.Shell)
@@ -417,20 +466,76 @@ func resolveDialect(j *Job, s *Step, d runDefaults) (Res, string, string) {
 		v, has = strings.TrimSpace(d.shell), strings.TrimSpace(d.shell) != ""
 	}
 	if has {
-		switch w := strings.Fields(v)[0]; w {
+		words := strings.Fields(v)
+		switch w := words[0]; w {
 		case "bash", "sh", "dash", "ksh":
-			return Shell, w, ""
+			return Shell, w, shellFlags(words), ""
 		}
-		return OtherShell, "", ""
+		return OtherShell, "", "", ""
 	}
 	if j.Action {
-		return NoDialect, "", "the step has no enclosing job (an action's steps must say shell:)"
+		return NoDialect, "", "", "the step has no enclosing job (an action's steps must say shell:)"
 	}
 	switch r, why := RunnerOf(j); r {
 	case Windows:
-		return WindowsRun, "", "the job runs on Windows, where the default shell is pwsh"
+		return WindowsRun, "", "", "the job runs on Windows, where the default shell is pwsh"
 	case Unreadable:
-		return NoDialect, "", why
+		return NoDialect, "", "", why
 	}
-	return Shell, "bash", ""
+	// A step with no shell: on a Linux or macOS runner runs as bash -e {0}.
+	return Shell, "bash", "-e", ""
+}
+
+// shellFlags answers the set operands a shell: value starts its body
+// under. The two built-in names carry the runner's own options (bash:
+// -eo pipefail; sh: -e); a template carries what it writes: its
+// single-dash option letters that set(1) takes (e, u, x) and each -o
+// name, up to the {0} the script path stands in for. Any other bare name
+// runs with none.
+func shellFlags(words []string) string {
+	if len(words) == 1 {
+		switch words[0] {
+		case "bash":
+			return "-eo pipefail"
+		case "sh":
+			return "-e"
+		}
+		return ""
+	}
+	letters := ""
+	var opts []string
+	for i := 1; i < len(words); i++ {
+		w := words[i]
+		if w == "{0}" || strings.HasPrefix(w, "--") || !strings.HasPrefix(w, "-") {
+			if w == "{0}" {
+				break
+			}
+			continue
+		}
+		for _, c := range w[1:] {
+			switch {
+			case c == 'o' && i+1 < len(words) && words[i+1] != "{0}":
+				i++
+				opts = append(opts, words[i])
+			case strings.ContainsRune("eux", c) && !strings.ContainsRune(letters, c):
+				letters += string(c)
+			}
+		}
+	}
+	var b strings.Builder
+	for i, o := range opts {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		if i == 0 && letters != "" {
+			b.WriteString("-" + letters + "o " + o)
+			letters = ""
+			continue
+		}
+		b.WriteString("-o " + o)
+	}
+	if letters != "" {
+		return "-" + letters
+	}
+	return b.String()
 }

@@ -426,18 +426,25 @@ func TestResolveDialect(t *testing.T) {
 		shell, runsOn string
 		res           Res
 		dialect       string
+		flags         string
 	}{
-		{"", "ubuntu-latest", Shell, "bash"},
-		{"bash --noprofile {0}", "windows-latest", Shell, "bash"},
-		{"sh", "x", Shell, "sh"},
-		{"dash", "x", Shell, "dash"},
-		{"ksh", "x", Shell, "ksh"},
-		{"'sh'", "x", Shell, "sh"},
-		{"pwsh", "ubuntu-latest", OtherShell, ""},
-		{"python {0}", "x", OtherShell, ""},
-		{"/bin/bash", "x", OtherShell, ""},
-		{"", "windows-latest", WindowsRun, ""},
-		{"", "${{ x }}", NoDialect, ""},
+		{"", "ubuntu-latest", Shell, "bash", "-e"},
+		{"bash --noprofile {0}", "windows-latest", Shell, "bash", ""},
+		{"bash", "x", Shell, "bash", "-eo pipefail"},
+		{"bash --noprofile --norc -eo pipefail {0}", "x", Shell, "bash", "-eo pipefail"},
+		{"bash -x -o pipefail -e {0}", "x", Shell, "bash", "-xeo pipefail"},
+		{"bash -o pipefail -o posix {0}", "x", Shell, "bash", "-o pipefail -o posix"},
+		{"bash -e {0} -x", "x", Shell, "bash", "-e"},
+		{"sh", "x", Shell, "sh", "-e"},
+		{"sh -u {0}", "x", Shell, "sh", "-u"},
+		{"dash", "x", Shell, "dash", ""},
+		{"ksh", "x", Shell, "ksh", ""},
+		{"'sh'", "x", Shell, "sh", "-e"},
+		{"pwsh", "ubuntu-latest", OtherShell, "", ""},
+		{"python {0}", "x", OtherShell, "", ""},
+		{"/bin/bash", "x", OtherShell, "", ""},
+		{"", "windows-latest", WindowsRun, "", ""},
+		{"", "${{ x }}", NoDialect, "", ""},
 	}
 	for _, tc := range cases {
 		sh := ""
@@ -449,8 +456,8 @@ func TestResolveDialect(t *testing.T) {
 		if err != nil || len(runs) != 1 {
 			t.Fatalf("%+v: %v", tc, err)
 		}
-		if runs[0].Res != tc.res || runs[0].Dialect != tc.dialect {
-			t.Errorf("%+v: got %v %q", tc, runs[0].Res, runs[0].Dialect)
+		if runs[0].Res != tc.res || runs[0].Dialect != tc.dialect || runs[0].Flags != tc.flags {
+			t.Errorf("%+v: got %v %q %q", tc, runs[0].Res, runs[0].Dialect, runs[0].Flags)
 		}
 	}
 	runs, _ := Extract(read("runs:\n  using: composite\n  steps:\n    - run: |\n        x\n"))
@@ -876,5 +883,58 @@ func TestScalarEnd(t *testing.T) {
 	}
 	if !f.IsComment(7) {
 		t.Fatal("comment after a plain scalar")
+	}
+}
+
+func TestSingleLineRead(t *testing.T) {
+	cases := []struct {
+		value string
+		line  string
+		col   int // FileCol of the body's byte 0 (1-based), 0 when NoCol
+		dirs  int
+	}{
+		{"echo $(ls)", "echo $(ls)", 14, 0},
+		{"'echo $(ls)'", "echo $(ls)", 15, 0},
+		{`"echo $(ls)"`, "echo $(ls)", 15, 0},
+		{`"echo \"x\""`, `echo "x"`, 0, 0},
+		{"echo ${{ github.sha }} $(ls)", "echo ${GHEXPR} $(ls)", 14, 0},
+		{`"cd x # shellcheck disable=SC2164"`, "cd x # shellchecq disable=SC2164", 15, 1},
+	}
+	for _, tc := range cases {
+		f := read("on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n      - run: " + tc.value + "\n")
+		runs, err := Extract(f)
+		if err != nil || len(runs) != 1 {
+			t.Fatalf("%q: %v", tc.value, err)
+		}
+		r := runs[0]
+		if r.Block || r.Skip != "" || r.First != 6 || len(r.Lines) != 1 || r.Lines[0] != tc.line || len(r.Directives) != tc.dirs {
+			t.Errorf("%q: %+v", tc.value, r)
+			continue
+		}
+		if tc.col == 0 {
+			if !r.NoCol {
+				t.Errorf("%q: want no column", tc.value)
+			}
+			continue
+		}
+		if r.NoCol || r.FileCol(0, 1) != tc.col {
+			t.Errorf("%q: column %d (NoCol %v), want %d", tc.value, r.FileCol(0, 1), r.NoCol, tc.col)
+		}
+	}
+	// A column past an expression maps back across it.
+	runs, _ := Extract(read("on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n      - run: echo ${{ github.sha }} $(ls)\n"))
+	if c := runs[0].FileCol(0, len("echo ${GHEXPR} ")+1); c != 14+len("echo ${{ github.sha }} ") {
+		t.Errorf("column after an expression = %d", c)
+	}
+}
+
+func TestScript(t *testing.T) {
+	r := &Run{Lines: []string{"#!/bin/bash", "cd x"}, Flags: "-eo pipefail"}
+	if got, off := r.Script(); got != "set -eo pipefail\n# /bin/bash\ncd x\n" || off != 1 {
+		t.Errorf("Script() = %q, %d", got, off)
+	}
+	r = &Run{Lines: []string{"cd x"}}
+	if got, off := r.Script(); got != "cd x\n" || off != 0 {
+		t.Errorf("Script() = %q, %d", got, off)
 	}
 }
