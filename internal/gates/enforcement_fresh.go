@@ -79,7 +79,7 @@ func EnforcementEmission(c *gate.Context) ([]byte, error) {
 		return ok
 	}
 	return graph.EmitEnforcement(graph.EnforcementInput{Registry: reg, KitRoots: c.KitRoots, Page: page,
-		Tracked: tracked, Monitors: monitors})
+		Tracked: tracked, Read: c.Tree.Read, Present: treePresent(files), Monitors: monitors})
 }
 
 // scanMonitors answers the monitor declarations of the scanned files, in

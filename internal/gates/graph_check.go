@@ -10,6 +10,7 @@ import (
 	"fmt"
 
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -66,7 +67,21 @@ func GraphEmission(c *gate.Context) (*graph.Built, error) {
 	if err != nil {
 		return nil, err
 	}
-	return graph.Assemble(graph.Input{Registry: reg, Env: env, Files: osFiles{c}, GatesDir: c.GatesDir, VocabPath: vocab, ThemeDir: theme, MaxEdges: maxEdges})
+	files, err := c.Tree.Files()
+	if err != nil {
+		return nil, err
+	}
+	return graph.Assemble(graph.Input{Registry: reg, Env: env, Files: osFiles{c}, GatesDir: c.GatesDir, VocabPath: vocab, ThemeDir: theme, MaxEdges: maxEdges,
+		Present: treePresent(files)})
+}
+
+// treePresent answers whether any of files matches a couples pattern: how
+// the graph page and the enforcement map tell a kit's pattern this tree
+// holds from one naming the tree the kit was written in.
+func treePresent(files []string) func(string) bool {
+	return func(pattern string) bool {
+		return slices.ContainsFunc(files, func(f string) bool { return glob.Match(pattern, f) })
+	}
 }
 
 func checkGraph(c *gate.Context) int {
