@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 )
@@ -72,10 +73,16 @@ func offline() (wrap, flags []string, how string) {
 	// Whatever else holds, no host resolves and every request goes to a
 	// port nothing listens on.
 	flags = []string{"--host-resolver-rules=MAP * ~NOTFOUND", "--proxy-server=http://127.0.0.1:9", "--proxy-bypass-list=<-loopback>"}
-	if p, err := exec.LookPath("unshare"); err == nil && exec.Command(p, "-n", "true").Run() == nil {
-		return []string{p, "-n", "--"}, flags, "unshare -n (a network namespace with no interface up) and resolver/proxy flags"
+	if p, err := exec.LookPath("unshare"); err == nil {
+		// As root a network namespace is one flag; another user may make
+		// one inside a user namespace of its own, where the kernel lets it.
+		for _, ns := range [][]string{{"-n"}, {"-r", "-n"}} {
+			if exec.Command(p, append(ns, "true")...).Run() == nil {
+				return append(append([]string{p}, ns...), "--"), flags, "unshare " + strings.Join(ns, " ") + " (a network namespace with no interface up) and resolver/proxy flags"
+			}
+		}
 	}
-	return nil, flags, "resolver and proxy flags only (unshare -n is unavailable to this user)"
+	return nil, flags, "resolver and proxy flags only (this user cannot make a network namespace)"
 }
 
 func TestGraphPageRendersInChromium(t *testing.T) {
