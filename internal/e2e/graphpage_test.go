@@ -57,17 +57,24 @@ func TestRepositoryEnforcementMapPointersResolve(t *testing.T) {
 	}
 }
 
-// TestInitConsumerPagesNameOnlyItsTree: in a freshly initialized consumer
-// the graph page names none of this repository's own paths nor a kit file
-// init did not vendor, and the enforcement map lists only adopted classes
-// with pointers that resolve.
-func TestInitConsumerPagesNameOnlyItsTree(t *testing.T) {
+// vendoredAdopter is a fresh repository after gates init, committed.
+func vendoredAdopter(t *testing.T) *adopter {
+	t.Helper()
 	a := newAdopter(t)
 	if r := a.runIn("", binPath, "init"); r.code != 0 {
 		t.Fatalf("init: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	a.must("git", "add", "-A")
-	a.must("git", "commit", "-q", "-m", "vendor")
+	a.must("git", "commit", "-q", "--no-verify", "-m", "chore: vendor gate-sdk")
+	return a
+}
+
+// TestInitConsumerPagesNameOnlyItsTree: in a freshly initialized consumer
+// the graph page names none of this repository's own paths nor a kit file
+// init did not vendor, and the enforcement map lists only adopted classes
+// with pointers that resolve.
+func TestInitConsumerPagesNameOnlyItsTree(t *testing.T) {
+	a := vendoredAdopter(t)
 	page := a.must(binPath, "--emit", "graph")
 	for _, foreign := range []string{"internal/", "kits/", "go.mod", "docs/check-graph.html"} {
 		if strings.Contains(page, foreign) {
