@@ -123,6 +123,19 @@ func Lay(m *Model, v *Vocab) *Layout {
 	if v == nil {
 		v = &Vocab{LayerDefault: DefaultLayer}
 	}
+	L := link(m)
+	groups := groupSurfaces(L, v)
+	order := orderByBarycentre(L, groups)
+	bottom := placeSurfaces(L, groups, v)
+	bottom = placeGates(L, order, bottom)
+	L.W = L.SurfX + L.SurfW + groupPad + margin
+	L.H = bottom + margin
+	return L
+}
+
+// link answers the unplaced nodes and edges, gates in model order and
+// surfaces byte-sorted, each knowing its neighbours.
+func link(m *Model) *Layout {
 	surfaces := m.Surfaces()
 	sIdx := map[string]int{}
 	for i, s := range surfaces {
@@ -150,17 +163,23 @@ func Lay(m *Model, v *Vocab) *Layout {
 	for _, e := range L.Edges {
 		L.Surfaces[e.Surface].Gates = append(L.Surfaces[e.Surface].Gates, e.Gate)
 	}
+	return L
+}
 
-	// Groups: layers in GRAPH_LAYERS order, then others byte-sorted; each
-	// layer's directories start byte-sorted, surfaces by name.
-	type group struct {
-		layer, dir string
-		members    []int
-	}
+// group is one box of surfaces: a directory inside a layer.
+type group struct {
+	layer, dir string
+	members    []int
+}
+
+// groupSurfaces boxes the surfaces: layers in GRAPH_LAYERS order, then
+// others byte-sorted; each layer's directories start byte-sorted,
+// surfaces by name.
+func groupSurfaces(L *Layout, v *Vocab) []*group {
 	var groups []*group
 	byKey := map[[2]string]*group{}
-	for i, s := range surfaces {
-		k := [2]string{v.LayerOf(s), dirOf(s)}
+	for i, ps := range L.Surfaces {
+		k := [2]string{v.LayerOf(ps.Name), dirOf(ps.Name)}
 		g := byKey[k]
 		if g == nil {
 			g = &group{layer: k[0], dir: k[1]}
@@ -179,13 +198,20 @@ func Lay(m *Model, v *Vocab) *Layout {
 		}
 		return a.dir < b.dir
 	})
+	return groups
+}
 
+// orderByBarycentre runs the sweeps: the surfaces inside each group and
+// the groups inside each layer by their gates' mean rank, then the gates
+// by their surfaces' mean rank. It reorders groups in place and answers
+// the gate order.
+func orderByBarycentre(L *Layout, groups []*group) []int {
 	gateOrder := make([]int, len(L.Gates))
 	gatePos := make([]int, len(L.Gates))
 	for i := range gateOrder {
 		gateOrder[i], gatePos[i] = i, i
 	}
-	surfPos := make([]int, len(surfaces))
+	surfPos := make([]int, len(L.Surfaces))
 	gateBary := func(s int) bary {
 		b := bary{}
 		for _, g := range L.Surfaces[s].Gates {
@@ -195,7 +221,6 @@ func Lay(m *Model, v *Vocab) *Layout {
 		return b
 	}
 	for sweep := 0; sweep < sweeps; sweep++ {
-		// Surfaces inside each group, then the groups inside each layer.
 		for _, g := range groups {
 			sortBy(g.members, gateBary)
 		}
@@ -234,15 +259,20 @@ func Lay(m *Model, v *Vocab) *Layout {
 			gatePos[g] = i
 		}
 	}
+	return gateOrder
+}
 
-	// The surface column, top down.
+// placeSurfaces sizes both columns and lays the surface column out top
+// down, a heading per layer when more than one is drawn; it answers the
+// column's bottom.
+func placeSurfaces(L *Layout, groups []*group, v *Vocab) int {
 	L.GateX = margin
 	for _, g := range L.Gates {
 		L.GateW = max(L.GateW, textW(g.Name)+2*padX)
 	}
 	L.SurfX = L.GateX + L.GateW + gapX
-	for _, s := range surfaces {
-		L.SurfW = max(L.SurfW, textW(s)+2*padX)
+	for _, s := range L.Surfaces {
+		L.SurfW = max(L.SurfW, textW(s.Name)+2*padX)
 	}
 	layersDrawn := map[string]bool{}
 	for _, g := range groups {
@@ -265,12 +295,15 @@ func Lay(m *Model, v *Vocab) *Layout {
 		L.Groups = append(L.Groups, PlacedGroup{Label: g.dir, Top: top, Bottom: y + groupPad - groupHead/2})
 		y += groupPad + groupGap
 	}
-	bottom := y
+	return y
+}
 
-	// Gates sit at their neighbours' mean height, pushed apart to one row
-	// each and kept inside the drawing.
-	want := make([]int, len(gateOrder))
-	for i, g := range gateOrder {
+// placeGates sets each gate at its surfaces' mean height, in order,
+// pushed apart to one row each and kept inside the drawing; it answers
+// the drawing's new bottom.
+func placeGates(L *Layout, order []int, bottom int) int {
+	want := make([]int, len(order))
+	for i, g := range order {
 		n := len(L.Gates[g].Surfaces)
 		if n == 0 {
 			want[i] = margin + rowH/2
@@ -299,13 +332,11 @@ func Lay(m *Model, v *Vocab) *Layout {
 		}
 		hi = want[i] - rowH
 	}
-	for i, g := range gateOrder {
+	for i, g := range order {
 		L.Gates[g].Y = want[i]
 		bottom = max(bottom, want[i]+rowH)
 	}
-	L.W = L.SurfX + L.SurfW + groupPad + margin
-	L.H = bottom + margin
-	return L
+	return bottom
 }
 
 // writeSVG writes the layout as one <svg> element. Each node carries its
