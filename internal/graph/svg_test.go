@@ -305,3 +305,34 @@ func TestRestrictHidesOnlyAKitMembersAbsentPatterns(t *testing.T) {
 		t.Fatal("the page does not count what it left out")
 	}
 }
+
+// FuzzCapOf: reading a page's cap back never panics, and a page the
+// emitter draws reads back as its declared cap and its edge count.
+func FuzzCapOf(f *testing.F) {
+	f.Add(`<svg data-max-edges="7"><path class="cg-edge g0 s0"/></svg>`, uint64(7))
+	f.Add(` data-max-edges="`, uint64(0))
+	f.Fuzz(func(t *testing.T, page string, cap uint64) {
+		CapOf([]byte(page))
+		m := &Model{Nodes: []Node{node("a", "one", page+"x", "y"), node("b", "bi", "y")}}
+		got, edges := CapOf(Emit(m, Page{MaxEdges: cap}))
+		if got != cap || edges != m.Edges() {
+			t.Fatalf("read back cap %d and %d edges; emitted cap %d and %d edges", got, edges, cap, m.Edges())
+		}
+	})
+}
+
+// FuzzHasHeading: a heading written is a heading found.
+func FuzzHasHeading(f *testing.F) {
+	f.Add("The enforcement map", 2)
+	f.Fuzz(func(t *testing.T, title string, level int) {
+		level = 1 + (level%6+6)%6
+		title = strings.TrimSpace(strings.NewReplacer("\n", " ", "\r", " ").Replace(title))
+		if title == "" || strings.HasPrefix(title, "#") {
+			return
+		}
+		doc := "intro\n" + strings.Repeat("#", level) + " " + title + "\nbody\n"
+		if !HasHeading([]byte(doc), title) {
+			t.Fatalf("heading %q at level %d not found", title, level)
+		}
+	})
+}
