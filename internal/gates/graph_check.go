@@ -93,9 +93,17 @@ func treePresent(c *gate.Context) (func(string) bool, error) {
 		}
 		pages = append(pages, strings.TrimPrefix(p, "./"))
 	}
+	memo := map[string]bool{}
 	return func(pattern string) bool {
-		match := func(f string) bool { return glob.Match(pattern, f) }
-		return slices.ContainsFunc(pages, match) || slices.ContainsFunc(files, match)
+		if v, ok := memo[pattern]; ok {
+			return v
+		}
+		// Only a path opening with the pattern's literal head can match.
+		head := pattern[:len(pattern)-len(strings.TrimLeft(pattern, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/-"))]
+		match := func(f string) bool { return strings.HasPrefix(f, head) && glob.Match(pattern, f) }
+		v := slices.ContainsFunc(pages, match) || slices.ContainsFunc(files, match)
+		memo[pattern] = v
+		return v
 	}, nil
 }
 
