@@ -172,19 +172,19 @@ func TestCheckGraphI_RenderCap(t *testing.T) {
 	s.emitArtifact()
 	code, out := s.run([]string{"GATE_SDK_GRAPH_MAX_EDGES=3"}, binPath, "check-graph")
 	// The page now disagrees with a cap of 3 (E) and draws more than 3 (I).
-	if code != 1 || !strings.Contains(out, "its cap (maxEdges) is 3") {
+	if code != 1 || !strings.Contains(out, "its cap (data-max-edges) is 3") {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
-	// A page without maxEdges takes mermaid's own 500.
+	// A page declaring no cap is held to 500.
 	var b strings.Builder
-	b.WriteString("<pre class=\"mermaid\">\nflowchart LR\n")
+	b.WriteString("<svg>\n")
 	for i := 0; i < 501; i++ {
-		b.WriteString("  a --> b\n")
+		b.WriteString("<path class=\"cg-edge g0 s0\" d=\"M0 0L1 1\"/>\n")
 	}
-	b.WriteString("</pre>\n")
+	b.WriteString("</svg>\n")
 	s.write("big.html", b.String(), 0o644)
 	code, out = s.run(nil, binPath, "check-graph", "--cap-only", "big.html")
-	if code != 1 || !strings.Contains(out, "draws 501 edges and its cap (maxEdges) is 500") {
+	if code != 1 || !strings.Contains(out, "draws 501 edges and its cap (data-max-edges) is 500") {
 		t.Fatalf("--cap-only: exit %d\n%s", code, out)
 	}
 }

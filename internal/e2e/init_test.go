@@ -258,12 +258,7 @@ func TestInitAdoptsAFreshRepository(t *testing.T) {
 // their own included, and the consumer's fixture suites run green over
 // them.
 func TestInitVendorsEveryFixturePair(t *testing.T) {
-	a := newAdopter(t)
-	if r := a.runIn("", binPath, "init"); r.code != 0 {
-		t.Fatalf("init: exit %d\n%s%s", r.code, r.stdout, r.stderr)
-	}
-	a.must("git", "add", "-A")
-	a.must("git", "commit", "-q", "--no-verify", "-m", "chore: vendor gate-sdk")
+	a := vendoredAdopter(t)
 	list := func(dir string) []string {
 		ents, err := os.ReadDir(dir)
 		if err != nil {

@@ -16,7 +16,7 @@ import (
 	"github.com/gate-sdk/gates/internal/walk"
 )
 
-var enforcementKnobs = []string{"GATE_SDK_ENFORCEMENT_FILE", "GATE_SDK_ENFORCE_SCAN_DIR", "GATE_SDK_PRUNE_DIRS", "GATE_SDK_PRUNE_EXTRA_DIRS", "GATE_SDK_KIT_DIRS"}
+var enforcementKnobs = []string{"GATE_SDK_ENFORCEMENT_FILE", "GATE_SDK_ENFORCE_SCAN_DIR", "GATE_SDK_PRUNE_DIRS", "GATE_SDK_PRUNE_EXTRA_DIRS", "GATE_SDK_KIT_DIRS", "GATE_SDK_GRAPH_ARTIFACT"}
 
 // EnforcementEmission derives the enforcement-map page over a context:
 // the function the --emit enforcement-map arm prints and the gate
@@ -78,8 +78,12 @@ func EnforcementEmission(c *gate.Context) ([]byte, error) {
 		_, ok := c.Tree.Mode(p)
 		return ok
 	}
+	present, err := treePresent(c)
+	if err != nil {
+		return nil, err
+	}
 	return graph.EmitEnforcement(graph.EnforcementInput{Registry: reg, KitRoots: c.KitRoots, Page: page,
-		Tracked: tracked, Monitors: monitors})
+		Tracked: tracked, Read: c.Tree.Read, Present: present, Monitors: monitors})
 }
 
 // scanMonitors answers the monitor declarations of the scanned files, in

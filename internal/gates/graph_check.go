@@ -10,6 +10,7 @@ import (
 	"fmt"
 
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -35,7 +36,7 @@ var graphHelps = map[string]string{
 // graphKnobs is what check-graph and --emit graph read.
 var graphKnobs = []string{
 	"GATE_SDK_GRAPH_ARTIFACT", "GATE_SDK_GRAPH_VOCAB", "GATE_SDK_GRAPH_THEME_DIR",
-	"GATE_SDK_GRAPH_MAX_EDGES", "GATE_SDK_GRAPH_EXTERNAL_REFS", "GATE_SDK_KIT_DIRS",
+	"GATE_SDK_GRAPH_MAX_EDGES", "GATE_SDK_GRAPH_EXTERNAL_REFS", "GATE_SDK_KIT_DIRS", "GATE_SDK_ENFORCEMENT_FILE",
 	"GATE_SDK_PRUNE_DIRS", "GATE_SDK_PRUNE_EXTRA_DIRS", registry.EveryCouplesKnob,
 }
 
@@ -66,7 +67,44 @@ func GraphEmission(c *gate.Context) (*graph.Built, error) {
 	if err != nil {
 		return nil, err
 	}
-	return graph.Assemble(graph.Input{Registry: reg, Env: env, Files: osFiles{c}, GatesDir: c.GatesDir, VocabPath: vocab, ThemeDir: theme, MaxEdges: maxEdges})
+	present, err := treePresent(c)
+	if err != nil {
+		return nil, err
+	}
+	return graph.Assemble(graph.Input{Registry: reg, Env: env, Files: osFiles{c}, GatesDir: c.GatesDir, VocabPath: vocab, ThemeDir: theme, MaxEdges: maxEdges,
+		Present: present})
+}
+
+// treePresent answers whether any tracked file matches a couples pattern:
+// how the graph page and the enforcement map tell a kit's pattern this
+// tree holds from one naming the tree the kit was written in. The two
+// pages count as present whether or not they are tracked yet, so a page
+// does not change on the commit that first adds it.
+func treePresent(c *gate.Context) (func(string) bool, error) {
+	files, err := c.Tree.Files()
+	if err != nil {
+		return nil, err
+	}
+	var pages []string
+	for _, k := range []string{"GATE_SDK_GRAPH_ARTIFACT", "GATE_SDK_ENFORCEMENT_FILE"} {
+		p, err := c.Knobs.Scalar(k)
+		if err != nil {
+			return nil, err
+		}
+		pages = append(pages, strings.TrimPrefix(p, "./"))
+	}
+	memo := map[string]bool{}
+	return func(pattern string) bool {
+		if v, ok := memo[pattern]; ok {
+			return v
+		}
+		// Only a path opening with the pattern's literal head can match.
+		head := pattern[:len(pattern)-len(strings.TrimLeft(pattern, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/-"))]
+		match := func(f string) bool { return strings.HasPrefix(f, head) && glob.Match(pattern, f) }
+		v := slices.ContainsFunc(pages, match) || slices.ContainsFunc(files, match)
+		memo[pattern] = v
+		return v
+	}, nil
 }
 
 func checkGraph(c *gate.Context) int {

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -236,14 +237,14 @@ func under(dir, ref string) (string, bool) {
 }
 
 // CheckRefs is assertion H: every absolute href/src and every import
-// specifier of the emission starts with an allowed prefix; the mermaid
-// seed is always allowed.
+// specifier of the emission starts with an allowed prefix. The page itself
+// carries none, so only a theme part can add one.
 func CheckRefs(page []byte, where string, allowed []string) []Finding {
 	return checkRefs(page, attrValues(page), where, allowed)
 }
 
 func checkRefs(page []byte, attrs []string, where string, allowed []string) []Finding {
-	allow := append([]string{MermaidSeed}, allowed...)
+	allow := allowed
 	var urls []string
 	for _, v := range attrs {
 		if strings.Contains(v, "://") {
@@ -264,35 +265,40 @@ func checkRefs(page []byte, attrs []string, where string, allowed []string) []Fi
 		}
 		if !ok {
 			// assertion H: one sanctioned external reference set.
-			out = append(out, Finding{Assertion: "H", Path: where, Msg: fmt.Sprintf("external reference %s is outside the allowed set (the mermaid import and GATE_SDK_GRAPH_EXTERNAL_REFS)", u)})
+			out = append(out, Finding{Assertion: "H", Path: where, Msg: fmt.Sprintf("external reference %s is outside the allowed set (GATE_SDK_GRAPH_EXTERNAL_REFS)", u)})
 		}
 	}
 	return out
 }
 
-var maxEdgesRe = newLed(`\bmaxEdges\s*:\s*(\d+)`, literalStart("maxEdges"))
+// capAttr declares a page's cap; edgeMark opens every drawn edge.
+const (
+	capAttr  = ` data-max-edges="`
+	edgeMark = `<path class="cg-edge `
+)
 
-// edgeRe counts mermaid edges: a line holding an arrow.
-var edgeRe = handLed(newLed(`(?m)^\s*\S+\s+(?:&lt;|<)?-(?:-|\.-)(?:&gt;|>)\s+\S+\s*$`, lineStart), matchEdge)
-
-// CapOf re-derives the render cap and the edge count from an emission.
-// A page without maxEdges takes mermaid's own default.
+// CapOf re-derives the render cap and the edge count from an emission:
+// the data-max-edges value its drawing declares and the edge paths it
+// draws. A page declaring no cap is held to DefaultCap.
 func CapOf(page []byte) (cap uint64, edges int) {
-	cap = MermaidDefaultCap
-	if ms := maxEdgesRe.findAll(page); len(ms) > 0 {
-		if n, err := strconv.ParseUint(string(page[ms[0][2]:ms[0][3]]), 10, 64); err == nil {
-			cap = n
+	cap = DefaultCap
+	if i := bytes.Index(page, []byte(capAttr)); i >= 0 {
+		rest := page[i+len(capAttr):]
+		if j := bytes.IndexByte(rest, '"'); j >= 0 {
+			if n, err := strconv.ParseUint(string(rest[:j]), 10, 64); err == nil {
+				cap = n
+			}
 		}
 	}
-	return cap, edgeRe.count(page)
+	return cap, bytes.Count(page, []byte(edgeMark))
 }
 
 // CheckCap is assertion I: the page draws no more edges than its cap.
 func CheckCap(page []byte, where string) []Finding {
 	cap, edges := CapOf(page)
 	if uint64(edges) > cap {
-		// assertion I: mermaid paints an error past maxEdges.
-		return []Finding{{Assertion: "I", Path: where, Msg: fmt.Sprintf("the page draws %d edges and its cap (maxEdges) is %d; mermaid would paint an error instead of the graph", edges, cap)}}
+		// assertion I: past the cap the drawing stops being a thing to read.
+		return []Finding{{Assertion: "I", Path: where, Msg: fmt.Sprintf("the page draws %d edges and its cap (data-max-edges) is %d", edges, cap)}}
 	}
 	return nil
 }

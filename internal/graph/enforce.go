@@ -16,8 +16,16 @@ type EnforcementInput struct {
 	// Page is the page's own path (GATE_SDK_ENFORCEMENT_FILE), the base of
 	// its relative links.
 	Page string
-	// Tracked answers whether a path is tracked (kit-page links).
+	// Tracked answers whether a path is tracked (kit-page links, spec
+	// pointers).
 	Tracked func(string) bool
+	// Read answers a tracked file's bytes (a spec pointer is printed only
+	// where its file holds the section it names). Nil prints no pointer.
+	Read func(string) ([]byte, error)
+	// Present answers whether any file of the tree matches a pattern: a
+	// kit gate's plain couples= token it answers false for is left out of
+	// the governs column, as the graph page leaves it out. Nil keeps all.
+	Present func(pattern string) bool
 	// Monitors are the "# enforce: class=monitor" markers found.
 	Monitors []Monitor
 }
@@ -50,30 +58,83 @@ func FindMonitors(p string, data []byte) []Monitor {
 const blockingClass = "Blocking gates" // consumer-value-exempt: the enforcement map's own class name (§enforcement-map); scripts/ENFORCEMENT.md carries it because this emitter writes it
 
 // classes is the taxonomy the page owns: each class, how hard it binds,
-// and the section defining it.
-var classes = []struct{ name, binds, owner string }{
-	{blockingClass, "refuse the commit (tier=precommit, tier=commit-msg) or the merge (every tier, in the battery CI runs)", "`gate-sdk/SPEC.md` §The declaration header and the `# graph:` manifest"},
-	{"Advisory KPIs", "report a trend and block nothing", "`drift-kit/SPEC.md` §kpis.list"},
-	{"Session warnings", "print at a harness session's start and block nothing", "`context-kit/SPEC.md` §Layout and configuration"},
-	{"Guards", "intercept a harness tool call before it runs", "`context-kit/SPEC.md` §Layout and configuration"},
-	{"Validate suites", "run on demand as a whole; their exit code is the verdict", "`evidence-kit/SPEC.md` §bin/run-validate.sh"},
-	{"Monitors", "watch a deployed surface outside the tree; the tree cannot hold them", "`gate-sdk/SPEC.md` §enforcement-map"},
+// the kit defining it and the section of that kit's SPEC.md that does.
+var classes = []struct{ name, binds, kit, section string }{
+	{blockingClass, "refuse the commit (tier=precommit, tier=commit-msg) or the merge (every tier, in the battery CI runs)", "gate-sdk", "The declaration header and the `# graph:` manifest"},
+	{"Advisory KPIs", "report a trend and block nothing", "drift-kit", "kpis.list"},
+	{"Session warnings", "print at a harness session's start and block nothing", "context-kit", "Layout and configuration"},
+	{"Guards", "intercept a harness tool call before it runs", "context-kit", "Layout and configuration"},
+	{"Validate suites", "run on demand as a whole; their exit code is the verdict", "evidence-kit", "bin/run-validate.sh"},
+	{"Monitors", "watch a deployed surface outside the tree; the tree cannot hold them", "gate-sdk", "The enforcement map"},
 }
 
-// EmitEnforcement renders the enforcement-map page. Registries whose
-// owning kit this tree does not vendor are not adopted, so their sections
-// are dropped and the taxonomy says so.
+// SpecPointer is one "([<file>](<link>) §<section>)" the page prints.
+type SpecPointer struct{ File, Link, Section string }
+
+// specPointer answers the pointer to kit's SPEC.md section, or false when
+// the tree does not track that file or the file holds no such heading.
+func (in EnforcementInput) specPointer(kit, section string) (SpecPointer, bool) {
+	if in.Tracked == nil || in.Read == nil {
+		return SpecPointer{}, false
+	}
+	for _, r := range in.KitRoots {
+		if path.Base(r) != kit {
+			continue
+		}
+		spec := registry.Join(strings.TrimRight(r, "/"), "SPEC.md")
+		if !in.Tracked(spec) {
+			continue
+		}
+		data, err := in.Read(spec)
+		if err != nil || !HasHeading(data, section) {
+			continue
+		}
+		return SpecPointer{File: spec, Link: relTo(path.Dir(in.Page), spec), Section: section}, true
+	}
+	return SpecPointer{}, false
+}
+
+// HasHeading reports whether a markdown document holds an ATX heading
+// (any level) whose text is exactly title.
+func HasHeading(doc []byte, title string) bool {
+	for _, l := range strings.Split(string(doc), "\n") {
+		l = strings.TrimSuffix(l, "\r")
+		rest := strings.TrimLeft(l, "#")
+		if len(rest) < len(l) && len(l)-len(rest) <= 6 && strings.TrimSpace(rest) == title && strings.HasPrefix(rest, " ") {
+			return true
+		}
+	}
+	return false
+}
+
+// adopted reports whether the tree vendors kit (a kit root of that name).
+func (in EnforcementInput) adopted(kit string) bool {
+	for _, r := range in.KitRoots {
+		if path.Base(strings.TrimRight(r, "/")) == kit {
+			return true
+		}
+	}
+	return false
+}
+
+// EmitEnforcement renders the enforcement-map page. A class whose kit
+// this tree does not vendor is not adopted and is left out; the two the
+// page derives itself (blocking gates, monitors) are always listed. A
+// class's spec pointer is printed only where it resolves in the tree.
 func EmitEnforcement(in EnforcementInput) ([]byte, error) {
 	var b strings.Builder
 	b.WriteString("<!-- Generated by `gates --emit enforcement-map`; edit the registries, then regenerate. -->\n")
 	b.WriteString("# Enforcement map\n\nEvery check surface this tree runs, by kit and enforcement class, derived from the registries that run them.\n\n")
 	b.WriteString("## Enforcement classes\n\n")
 	for _, c := range classes {
-		state := ""
-		if c.name != blockingClass && c.name != "Monitors" {
-			state = " Not adopted here."
+		if c.name != blockingClass && c.name != "Monitors" && !in.adopted(c.kit) {
+			continue
 		}
-		fmt.Fprintf(&b, "- **%s** %s (%s).%s\n", c.name, c.binds, c.owner, state)
+		ptr := ""
+		if p, ok := in.specPointer(c.kit, c.section); ok {
+			ptr = fmt.Sprintf(" ([%s](%s) §%s)", p.File, p.Link, p.Section)
+		}
+		fmt.Fprintf(&b, "- **%s** %s%s.\n", c.name, c.binds, ptr)
 	}
 	type row struct{ kit, gate, tier, couples string }
 	var rows []row
@@ -87,7 +148,14 @@ func EmitEnforcement(in EnforcementInput) ([]byte, error) {
 		}
 		kit := ownerKit(m, in.KitRoots)
 		counts[kit]++
-		rows = append(rows, row{kit: kit, gate: m.Name, tier: m.Manifest.Graph.Tier, couples: strings.Join(m.Manifest.Graph.Couples, ", ")})
+		var governs []string
+		for _, t := range m.Manifest.Graph.Couples {
+			if kit != ConsumerKit && in.Present != nil && !strings.Contains(t, ":") && !in.Present(t) {
+				continue
+			}
+			governs = append(governs, t)
+		}
+		rows = append(rows, row{kit: kit, gate: m.Name, tier: m.Manifest.Graph.Tier, couples: strings.Join(governs, ", ")})
 	}
 	sort.SliceStable(rows, func(i, j int) bool {
 		if rows[i].kit != rows[j].kit {

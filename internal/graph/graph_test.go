@@ -141,22 +141,26 @@ func TestCheckAmendment(t *testing.T) {
 
 func TestRefsHrefsAndCap(t *testing.T) {
 	page := []byte(`<link href="a.css"><img src='sub/b.png'><a href="#x">x</a><a href="../up.html">u</a>` +
-		`<script type="module">import m from "` + MermaidImport + `"; import("https://other.example/y.mjs");</script>` +
+		`<script type="module">import m from "https://cdn.example/m.mjs"; import("https://other.example/y.mjs");</script>` +
 		`<a href="https://ok.example/z">z</a>`)
 	f := CheckHrefs(page, "site/g.html", func(p string) bool { return p == "site/a.css" || p == "site/sub/b.png" })
 	if len(f) != 1 || !strings.Contains(f[0].Msg, "../up.html") {
 		t.Fatalf("hrefs: %+v", f)
 	}
-	h := CheckRefs(page, "p", []string{"https://ok.example/"})
+	h := CheckRefs(page, "p", []string{"https://ok.example/", "https://cdn.example/"})
 	if len(h) != 1 || !strings.Contains(h[0].Msg, "https://other.example/y.mjs") {
 		t.Fatalf("refs: %+v", h)
 	}
-	if n := len(CheckRefs(page, "p", nil)); n != 2 {
-		t.Fatalf("without the consumer prefix: %d findings", n)
+	if n := len(CheckRefs(page, "p", nil)); n != 3 {
+		t.Fatalf("without the consumer prefixes: %d findings (no reference is seeded)", n)
 	}
-	cap, edges := CapOf([]byte("maxEdges: 2,\n  a --> b\n  a <--> c\n  b --&gt; c\n  a -.-&gt; d\n  a &lt;-.-&gt; e\n  not an edge\n"))
-	if cap != 2 || edges != 5 || len(CheckCap([]byte("maxEdges: 3\n a --> b\n"), "p")) != 0 {
+	two := `<svg data-max-edges="2"><path class="cg-edge g0 s0"/><path class="cg-edge g0 s1 cg-derived"/><path class="cg-box"/><path class="cg-edge g1 s1"/></svg>`
+	cap, edges := CapOf([]byte(two))
+	if cap != 2 || edges != 3 || len(CheckCap([]byte(two), "p")) != 1 {
 		t.Fatalf("cap %d edges %d", cap, edges)
+	}
+	if cap, _ := CapOf([]byte(`<path class="cg-edge a"/>`)); cap != DefaultCap || len(CheckCap([]byte(`<svg data-max-edges="3"><path class="cg-edge a"/></svg>`), "p")) != 0 {
+		t.Fatalf("a page declaring no cap is held to %d, got %d", DefaultCap, cap)
 	}
 }
 

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"errors"
+	"slices"
 	"sort"
 	"strings"
 
@@ -22,6 +23,15 @@ type Node struct {
 	// and module files), which the page draws dashed.
 	Derived map[string]bool
 	Trigger *registry.Trigger
+	// Kit marks a member a kit's checks/ directory declares. Hidden holds
+	// the patterns (couples and trigger) the page leaves out: a kit
+	// member's plain authored token matching nothing in this tree names
+	// the kit author's layout, not the consumer's (see Restrict).
+	Kit    bool
+	Hidden map[string]bool
+	// kitOwn is a kit member's plain and kit: tokens (couples= and
+	// trigger=) expanded: the patterns Restrict may hide.
+	kitOwn []string
 }
 
 // Problem is a member whose manifest the model could not read or expand;
@@ -73,7 +83,7 @@ func Build(reg *registry.Registry, env *registry.Env) *Model {
 
 func expandNode(mem registry.Member, env *registry.Env) (Node, error) {
 	man := mem.Manifest
-	n := Node{Name: mem.Name, Decl: mem.Path, Compiled: mem.Kind == registry.Descriptor, Manifest: man}
+	n := Node{Name: mem.Name, Decl: mem.Path, Compiled: mem.Kind == registry.Descriptor, Manifest: man, Kit: ownerKit(mem, env.KitRoots) != ConsumerKit}
 	couples, err := env.ExpandCouples(man)
 	if err != nil {
 		return n, err
@@ -90,6 +100,16 @@ func expandNode(mem registry.Member, env *registry.Env) (Node, error) {
 		}
 	}
 	n.Trigger, err = env.Trigger(mem.Name, man)
+	if err != nil || !n.Kit {
+		return n, err
+	}
+	var own []string
+	for _, t := range append(slices.Clone(man.Graph.Couples), man.Graph.Trigger...) {
+		if t != "*" && !strings.HasPrefix(t, registry.PrefixKnob) {
+			own = append(own, t)
+		}
+	}
+	n.kitOwn, err = registry.Expand(own, env.KitRoots, env.Knobs)
 	return n, err
 }
 
@@ -105,12 +125,61 @@ func (m *Model) Fires(path string) []string {
 	return out
 }
 
-// Surfaces answers every coupled surface, byte-sorted, once each.
+// Restrict hides, from the page only, every pattern a kit member's plain
+// or kit: tokens (couples= and trigger=) expand to that present answers
+// false for: a kit descriptor may couple the paths of the tree it was
+// written in (this repository's internal/ sources) or kit files a
+// consumer did not vendor, which the consumer's tree does not hold.
+// Expansions of knob: tokens (the consumer's own configuration, present or
+// not), derived couples and the consumer's own members are always drawn;
+// the checks read Couples and Trigger whole. present answers whether any
+// file of the tree matches a pattern; nil hides nothing.
+func (m *Model) Restrict(present func(pattern string) bool) {
+	if present == nil {
+		return
+	}
+	for i := range m.Nodes {
+		n := &m.Nodes[i]
+		if !n.Kit {
+			continue
+		}
+		for _, t := range n.kitOwn {
+			if !n.Hidden[t] && !present(t) {
+				if n.Hidden == nil {
+					n.Hidden = map[string]bool{}
+				}
+				n.Hidden[t] = true
+			}
+		}
+	}
+}
+
+// HiddenCount answers how many patterns Restrict left off the page.
+func (m *Model) HiddenCount() int {
+	k := 0
+	for _, n := range m.Nodes {
+		k += len(n.Hidden)
+	}
+	return k
+}
+
+// Drawn answers the node's distinct couples the page draws.
+func (n Node) Drawn() []string {
+	var out []string
+	for _, c := range distinct(n.Couples) {
+		if !n.Hidden[c] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Surfaces answers every drawn surface, byte-sorted, once each.
 func (m *Model) Surfaces() []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, n := range m.Nodes {
-		for _, c := range n.Couples {
+		for _, c := range n.Drawn() {
 			if !seen[c] {
 				seen[c] = true
 				out = append(out, c)
@@ -125,7 +194,7 @@ func (m *Model) Surfaces() []string {
 func (m *Model) Edges() int {
 	n := 0
 	for _, node := range m.Nodes {
-		n += len(distinct(node.Couples))
+		n += len(node.Drawn())
 	}
 	return n
 }

@@ -5,23 +5,15 @@ import (
 	"fmt"
 	"html"
 	"io/fs"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/registry"
 )
 
-// MermaidImport is the one external reference the page carries: the
-// pinned-major mermaid ESM build, rendered client-side. MermaidSeed is the
-// prefix assertion H always allows.
-const (
-	MermaidSeed   = "https://cdn.jsdelivr.net/npm/mermaid@11"
-	MermaidImport = MermaidSeed + "/dist/mermaid.esm.min.mjs"
-)
-
-// MermaidDefaultCap is mermaid's own maxEdges when the page sets none.
-const MermaidDefaultCap = 500
+// DefaultCap is the cap a page declaring none is held to (assertion I):
+// the 500 edges the earlier, mermaid-drawn page format was limited to.
+const DefaultCap = 500
 
 // Theme is the consumer's three optional part files, each inlined byte
 // for byte; a nil part falls back (the kit stylesheet, or nothing).
@@ -78,8 +70,9 @@ type Page struct {
 	MaxEdges uint64
 }
 
-// Emit renders the coupling-graph page. The same model, vocabulary,
-// theme and cap give the same bytes on every machine.
+// Emit renders the coupling-graph page: the drawing as inline SVG laid
+// out here (no script, no network), then the member table. The same
+// model, vocabulary, theme and cap give the same bytes on every machine.
 func Emit(m *Model, p Page) []byte {
 	var b strings.Builder
 	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
@@ -100,79 +93,16 @@ func Emit(m *Model, p Page) []byte {
 	fmt.Fprintf(&b, "<header class=\"cg-head\">\n<h1>Coupling graph</h1>\n<p class=\"cg-sub\">%d %s, %d coupled %s, %d %s. Each gate runs when a commit touches a surface it couples; an arrow points from the gate to what it reads.</p>\n</header>\n",
 		len(m.Nodes), plural(len(m.Nodes), "gate", "gates"), len(surfaces), plural(len(surfaces), "surface", "surfaces"), edges, plural(edges, "edge", "edges"))
 	b.WriteString(legendHTML)
-	b.WriteString("<main>\n<figure class=\"cg-figure\">\n<pre class=\"mermaid\" id=\"cg-diagram\">\n")
-	b.WriteString(html.EscapeString(Diagram(m, p.Vocab)))
-	b.WriteString("</pre>\n<figcaption id=\"cg-status\">Drawing the graph needs JavaScript and the mermaid module; the table below says the same.</figcaption>\n</figure>\n")
+	b.WriteString("<main>\n<figure class=\"cg-figure\">\n<div class=\"cg-scroll\">\n")
+	writeSVG(&b, Lay(m, p.Vocab), p.MaxEdges)
+	b.WriteString("</div>\n<figcaption>Point at or select a gate or a surface to follow its edges; select the background to clear. Every gate and surface also appears in the table below.</figcaption>\n</figure>\n")
 	writeTable(&b, m)
 	b.WriteString("</main>\n")
-	fmt.Fprintf(&b, scriptHTML, MermaidImport, strconv.FormatUint(p.MaxEdges, 10))
 	if p.Theme != nil && p.Theme.Footer != nil {
 		b.Write(p.Theme.Footer)
 	}
 	b.WriteString("</body>\n</html>\n")
 	return []byte(b.String())
-}
-
-// Diagram is the mermaid flowchart: one node per gate, one per coupled
-// surface grouped into its layer, one edge per member and couple, double
-// headed for dir=bi.
-func Diagram(m *Model, v *Vocab) string {
-	if v == nil {
-		v = &Vocab{LayerDefault: DefaultLayer}
-	}
-	var b strings.Builder
-	b.WriteString("flowchart LR\n")
-	b.WriteString("  classDef precommit fill:#dbeafe,stroke:#2563eb,color:#0f172a,stroke-width:1.5px\n")
-	b.WriteString("  classDef alignonly fill:#fef3c7,stroke:#d97706,color:#0f172a,stroke-width:1.5px\n")
-	b.WriteString("  classDef commitmsg fill:#ede9fe,stroke:#7c3aed,color:#0f172a,stroke-width:1.5px\n")
-	b.WriteString("  classDef surface fill:#f1f5f9,stroke:#64748b,color:#0f172a\n")
-	b.WriteString("  subgraph gates[\"gates\"]\n    direction TB\n")
-	for i, n := range m.Nodes {
-		open, close := "[\"", "\"]"
-		if !n.Compiled {
-			open, close = "([\"", "\"])"
-		}
-		fmt.Fprintf(&b, "    g%d%s%s%s:::%s\n", i, open, label(n.Name), close, tierClass(n.Manifest))
-	}
-	b.WriteString("  end\n")
-	surfaces := m.Surfaces()
-	ids := map[string]string{}
-	byLayer := map[string][]int{}
-	var layers []string
-	for i, s := range surfaces {
-		ids[s] = "s" + strconv.Itoa(i)
-		l := v.LayerOf(s)
-		if _, ok := byLayer[l]; !ok {
-			layers = append(layers, l)
-		}
-		byLayer[l] = append(byLayer[l], i)
-	}
-	// Layers draw in GRAPH_LAYERS order, then any others byte-sorted.
-	sort.SliceStable(layers, func(i, j int) bool {
-		a, b := layerRank(v, layers[i]), layerRank(v, layers[j])
-		if a != b {
-			return a < b
-		}
-		return layers[i] < layers[j]
-	})
-	for _, l := range layers {
-		fmt.Fprintf(&b, "  subgraph L_%s[\"%s\"]\n    direction TB\n", l, label(v.LayerLabel(l)))
-		for _, i := range byLayer[l] {
-			fmt.Fprintf(&b, "    s%d[\"%s\"]:::surface\n", i, label(surfaces[i]))
-		}
-		b.WriteString("  end\n")
-		fmt.Fprintf(&b, "  style L_%s fill:transparent,stroke:#94a3b8,stroke-dasharray:4 3\n", l)
-	}
-	b.WriteString("  style gates fill:transparent,stroke:#94a3b8,stroke-dasharray:4 3\n")
-	for i, n := range m.Nodes {
-		bi := n.Manifest.Graph.Dir == registry.DirBi
-		for _, c := range distinct(n.Couples) {
-			arrow := map[[2]bool]string{{false, false}: "-->", {true, false}: "<-->", {false, true}: "-.->", {true, true}: "<-.->"}[[2]bool{bi, n.Derived[c]}]
-			fmt.Fprintf(&b, "  g%d %s %s\n", i, arrow, ids[c])
-		}
-	}
-	b.WriteString("  linkStyle default stroke:#94a3b8,stroke-width:1.2px\n")
-	return b.String()
 }
 
 func layerRank(v *Vocab, id string) int {
@@ -194,13 +124,6 @@ func tierClass(m *registry.Manifest) string {
 	return "precommit"
 }
 
-// label spells text inside a quoted mermaid label: the quote and the
-// characters HTML would read are mermaid entity codes.
-func label(s string) string {
-	r := strings.NewReplacer(`"`, "#quot;", "<", "#lt;", ">", "#gt;", "&", "#amp;")
-	return r.Replace(s)
-}
-
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return one
@@ -217,22 +140,28 @@ func writeTable(b *strings.Builder, m *Model) {
 			kind = "compiled"
 		}
 		fmt.Fprintf(b, "<tr><td><code>%s</code> <span class=\"cg-kind\">%s</span></td><td>%s</td><td>%s</td><td>%s</td><td>", html.EscapeString(n.Name), kind, html.EscapeString(g.Tier), html.EscapeString(g.Dir), html.EscapeString(g.Valve))
-		for i, c := range distinct(n.Couples) {
+		for i, c := range n.Drawn() {
 			if i > 0 {
 				b.WriteString(" ")
 			}
 			fmt.Fprintf(b, "<code>%s</code>", html.EscapeString(c))
 		}
 		b.WriteString("</td><td class=\"cg-fires\">")
-		for i, t := range n.Trigger.Patterns {
-			if i > 0 {
-				b.WriteString(" ")
+		sep := ""
+		for _, t := range n.Trigger.Patterns {
+			if n.Hidden[t] {
+				continue
 			}
+			b.WriteString(sep)
+			sep = " "
 			fmt.Fprintf(b, "<code>%s</code>", html.EscapeString(t))
 		}
 		b.WriteString("</td></tr>\n")
 	}
 	b.WriteString("</tbody>\n</table>\n")
+	if k := m.HiddenCount(); k > 0 {
+		fmt.Fprintf(b, "<p class=\"cg-skip\">Left out: %d kit-gate %s to patterns no file in this tree matches.</p>\n", k, plural(k, "coupling", "couplings"))
+	}
 	if len(m.Skipped) > 0 {
 		fmt.Fprintf(b, "<p class=\"cg-skip\">Registered but resolving nowhere, so not drawn: %s.</p>\n", html.EscapeString(strings.Join(m.Skipped, ", ")))
 	}
@@ -243,30 +172,12 @@ const legendHTML = `<aside class="cg-legend" aria-label="legend">
 <span class="cg-key"><span class="cg-sw cg-pre"></span>precommit gate</span>
 <span class="cg-key"><span class="cg-sw cg-align"></span>align-only gate</span>
 <span class="cg-key"><span class="cg-sw cg-msg"></span>commit-msg gate</span>
-<span class="cg-key"><span class="cg-sw cg-surf"></span>coupled surface</span>
-<span class="cg-key">rectangle: compiled gate; rounded: script gate</span>
+<span class="cg-key"><span class="cg-sw cg-surf"></span>coupled surface, boxed by layer and directory</span>
+<span class="cg-key">square corners: compiled gate; round corners: script gate</span>
 <span class="cg-key"><b>&rarr;</b> dir=one (one-way audit)</span>
 <span class="cg-key"><b>&harr;</b> dir=bi (both sides must agree)</span>
-<span class="cg-key"><b>- - <b>&#8674;</b> dashed: a derived couplerarr;</b> dashed: a derived couple (the knob file the gate's knobs live in)</span>
+<span class="cg-key"><b>&#8674;</b> dashed: a derived couple (the knob file the gate's knobs live in)</span>
 </aside>
-`
-
-// scriptHTML loads the one external module and draws the diagram; the
-// body's data-cg attribute says how it went, for people and for tests.
-const scriptHTML = `<script type="module">
-import mermaid from "%s";
-const dark = window.matchMedia("(prefers-color-scheme: dark)").matches;
-mermaid.initialize({ startOnLoad: false, securityLevel: "strict", theme: dark ? "dark" : "default", maxEdges: %s, flowchart: { curve: "basis", useMaxWidth: false, nodeSpacing: 18, rankSpacing: 90 } });
-const status = document.getElementById("cg-status");
-try {
-  await mermaid.run({ querySelector: "#cg-diagram" });
-  status.textContent = "Scroll sideways for the whole graph; every gate and surface also appears in the table below.";
-  document.body.dataset.cg = "drawn";
-} catch (e) {
-  status.textContent = "The graph could not be drawn: " + e;
-  document.body.dataset.cg = "failed";
-}
-</script>
 `
 
 const defaultCSS = `:root { --bg: #ffffff; --fg: #0f172a; --muted: #475569; --line: #e2e8f0; --panel: #f8fafc; --accent: #2563eb; }
@@ -287,7 +198,7 @@ body { margin: 0; background: var(--bg); color: var(--fg); font: 15px/1.5 system
 .cg-surf { background: #f1f5f9; border-color: #64748b; }
 main { padding: 0 1.5rem 2rem; }
 .cg-figure { margin: 1rem 0; padding: 1rem; overflow-x: auto; background: var(--panel); border: 1px solid var(--line); border-radius: 8px; }
-.cg-figure pre.mermaid { margin: 0; font-size: 13px; }
+.cg-scroll { overflow: auto; max-height: 85vh; }
 .cg-figure figcaption { margin-top: 0.5rem; font-size: 0.8rem; color: var(--muted); }
 .cg-table h2 { font-size: 1.1rem; margin: 1.5rem 0 0.5rem; }
 .cg-table table { border-collapse: collapse; width: 100%; font-size: 0.85rem; }
@@ -307,6 +218,10 @@ type Input struct {
 	VocabPath string // GATE_SDK_GRAPH_VOCAB, resolved
 	ThemeDir  string // GATE_SDK_GRAPH_THEME_DIR, resolved
 	MaxEdges  string // GATE_SDK_GRAPH_MAX_EDGES, resolved
+	// Present answers whether any file of the tree matches a pattern; the
+	// page leaves out the kit patterns it answers false for (see
+	// Model.Restrict). Nil draws every pattern.
+	Present func(pattern string) bool
 }
 
 // Built is one emission with what it was drawn from.
@@ -333,5 +248,6 @@ func Assemble(in Input) (*Built, error) {
 		return nil, err
 	}
 	m := Build(in.Registry, in.Env)
+	m.Restrict(in.Present)
 	return &Built{Model: m, Vocab: v, Theme: t, Page: Emit(m, Page{Vocab: v, Theme: t, MaxEdges: cap})}, nil
 }

@@ -166,66 +166,6 @@ func matchAttr(page []byte, i int) []int {
 	return m
 }
 
-// matchEdge is edgeRe written out, from a line start: blanks, a word,
-// blanks, an arrow (an optional < or &lt;, -- or -.-, then > or &gt;),
-// blanks, a word, then blanks up to a line's end. Every part is taken
-// whole (no shorter take of any could let the rest match), so the match
-// is the one the engine's backtracking finds; the trailing blanks end
-// before the last newline among them, or at the end of the page.
-func matchEdge(page []byte, i int) []int {
-	n, k := len(page), i
-	run := func(space bool) bool {
-		from := k
-		for k < n && isSpace(page[k]) == space {
-			k++
-		}
-		return k > from
-	}
-	run(true)
-	if !run(false) || !run(true) {
-		return nil
-	}
-	if bytes.HasPrefix(page[k:], []byte("&lt;")) {
-		k += 4
-	} else if k < n && page[k] == '<' {
-		k++
-	}
-	if k >= n || page[k] != '-' {
-		return nil
-	}
-	k++
-	switch {
-	case k < n && page[k] == '-':
-		k++
-	case bytes.HasPrefix(page[k:], []byte(".-")):
-		k += 2
-	default:
-		return nil
-	}
-	switch {
-	case bytes.HasPrefix(page[k:], []byte("&gt;")):
-		k += 4
-	case k < n && page[k] == '>':
-		k++
-	default:
-		return nil
-	}
-	if !run(true) || !run(false) {
-		return nil
-	}
-	word := k
-	run(true)
-	if k == n {
-		return []int{i, n}
-	}
-	for p := k - 1; p >= word; p-- {
-		if page[p] == '\n' {
-			return []int{i, p}
-		}
-	}
-	return nil
-}
-
 // literalStart admits a position where \b holds before lit, a word.
 func literalStart(lit string) func([]byte, int) bool {
 	return func(page []byte, i int) bool {
@@ -256,6 +196,3 @@ func wordStart(firsts string, folds ...string) func([]byte, int) bool {
 		return false
 	}
 }
-
-// lineStart admits the first byte of every line.
-func lineStart(page []byte, i int) bool { return i == 0 || page[i-1] == '\n' }
