@@ -33,7 +33,11 @@ func SARIF(verdicts []Verdict, in SARIFInput) ([]byte, error) {
 	run := sarif.NewRunWithInformationURI("gates", "https://github.com/gate-sdk/gates")
 	run.Results = []*sarif.Result{}
 	for _, v := range verdicts {
-		if v.Passed() {
+		var accepted []Finding
+		if v.Structured {
+			accepted = Accepted(v.Findings)
+		}
+		if v.Passed() && len(accepted) == 0 {
 			continue
 		}
 		rule := run.AddRule(v.Name)
@@ -49,19 +53,25 @@ func SARIF(verdicts []Verdict, in SARIFInput) ([]byte, error) {
 				rule.WithHelpURI(u)
 			}
 		}
-		placed := 0
+		// assertion M: an accepted finding is a result whose baseline
+		// state is unchanged, suppressed externally (by the baseline
+		// file); every other result is new.
+		for _, f := range accepted {
+			run.AddResult(placed(v, f, in).WithBaselineState("unchanged").
+				WithSuppression([]*sarif.Suppression{sarif.NewSuppression("external").WithJustifcation("accepted by the baseline")}))
+		}
+		if v.Passed() {
+			continue
+		}
+		placedN := 0
 		for _, f := range located(v) {
-			if f.Path == "" || f.Line < 1 || in.IsFile == nil || !in.IsFile(f.Path) {
+			if f.Accepted || f.Path == "" || f.Line < 1 || in.IsFile == nil || !in.IsFile(f.Path) {
 				continue
 			}
-			region := sarif.NewRegion().WithStartLine(f.Line)
-			if f.Column > 0 {
-				region.WithStartColumn(f.Column)
-			}
-			run.AddResult(resultAt(v.Name, f.Text, f.Path, region))
-			placed++
+			run.AddResult(placed(v, f, in).WithBaselineState("new"))
+			placedN++
 		}
-		if placed > 0 {
+		if placedN > 0 {
 			continue
 		}
 		msg := strings.TrimRight(string(v.Output), "\n")
@@ -72,7 +82,7 @@ func SARIF(verdicts []Verdict, in SARIFInput) ([]byte, error) {
 		if v.Line > 0 {
 			region = sarif.NewRegion().WithStartLine(v.Line)
 		}
-		run.AddResult(resultAt(v.Name, msg, in.Registry, region))
+		run.AddResult(resultAt(v.Name, msg, in.Registry, region).WithBaselineState("new"))
 	}
 	report.AddRun(run)
 	var buf bytes.Buffer
@@ -90,6 +100,26 @@ func located(v Verdict) []Finding {
 		return v.Findings
 	}
 	return ParseContract(v.Output)
+}
+
+// placed answers a finding's result: at its line where it names a regular
+// file, else at the file (or the registry line) with no region.
+func placed(v Verdict, f Finding, in SARIFInput) *sarif.Result {
+	if f.Path != "" && in.IsFile != nil && in.IsFile(f.Path) {
+		var region *sarif.Region
+		if f.Line > 0 {
+			region = sarif.NewRegion().WithStartLine(f.Line)
+			if f.Column > 0 {
+				region.WithStartColumn(f.Column)
+			}
+		}
+		return resultAt(v.Name, f.Text, f.Path, region)
+	}
+	var region *sarif.Region
+	if v.Line > 0 {
+		region = sarif.NewRegion().WithStartLine(v.Line)
+	}
+	return resultAt(v.Name, f.Text, in.Registry, region)
 }
 
 func resultAt(rule, msg, path string, region *sarif.Region) *sarif.Result {

@@ -49,6 +49,15 @@ func (s *Session) gateContext(def gate.Def, args []string, out, errw io.Writer, 
 		CouplesKnobs: couplesKnobs{s},
 	}
 	c.Cache = s.treeCache()
+	if def.Rule != nil {
+		// A rule's run honours the work tree's baseline; an arm reusing
+		// a gate's readers (armContext) reports no findings and reads none.
+		bl, err := s.diskBaseline()
+		if err != nil {
+			return nil, err
+		}
+		s.acceptFrom(c, bl)
+	}
 	return c, nil
 }
 

@@ -169,6 +169,13 @@ func (s *Session) runCompiled(run githook.CompiledRun) (int, []byte) {
 	if run.Tree != nil {
 		c.Tree = snapshotTree{run.Tree}
 		c.Cache = s.verdictCache(run.Tree.CommonDir())
+		// The hook judges what the commit records, its baseline too.
+		bl, err := s.treeBaseline(run.Tree)
+		if err != nil {
+			fmt.Fprintf(w, "%s: %v\n", def.Name, err)
+			return 2, buf.Bytes()
+		}
+		s.acceptFrom(c, bl)
 	}
 	if len(run.ChildEnv) > 0 {
 		c.SpawnEnv = run.ChildEnv
