@@ -84,6 +84,14 @@ func (s *Session) hookWorld() (githook.World, error) {
 		Compiled: s.runCompiled,
 		Jobs:     s.jobs,
 		Costs:    hookCosts{s},
+		Baseline: func(tree *repo.Snapshot) error {
+			if tree == nil {
+				_, err := s.diskBaseline()
+				return err
+			}
+			_, err := s.treeBaseline(tree)
+			return err
+		},
 	}, nil
 }
 
