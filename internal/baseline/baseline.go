@@ -375,3 +375,18 @@ func (e Entry) String() string {
 	line := strings.TrimSuffix(strings.TrimPrefix(string(Format([]Entry{e})), Header), "\n")
 	return line
 }
+
+// Union answers the entries of two files, each key once with the larger
+// of its two counts: a finding either tree has is accepted, never more
+// copies of it than one tree holds.
+func Union(a, b []Entry) []Entry {
+	most := map[Key]int{}
+	for _, es := range [][]Entry{a, b} {
+		for _, e := range es {
+			if e.Count > most[e.Key] {
+				most[e.Key] = e.Count
+			}
+		}
+	}
+	return Tally(most).Entries()
+}

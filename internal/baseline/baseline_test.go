@@ -194,3 +194,14 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestUnionTakesTheLargerCount(t *testing.T) {
+	a, b := Tally{}, Tally{}
+	a.Add("g", []gate.Finding{pinning(1, "x"), pinning(2, "x"), pinning(3, "only-a")})
+	b.Add("g", []gate.Finding{pinning(1, "x"), pinning(5, "only-b")})
+	want := Tally{}
+	want.Add("g", []gate.Finding{pinning(1, "x"), pinning(2, "x"), pinning(3, "only-a"), pinning(4, "only-b")})
+	if got, w := Format(Union(a.Entries(), b.Entries())), Format(want.Entries()); !bytes.Equal(got, w) {
+		t.Fatalf("union:\n%s\nwant:\n%s", got, w)
+	}
+}

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"sort"
 	"strings"
@@ -10,6 +12,7 @@ import (
 	"github.com/gate-sdk/gates/internal/battery"
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/registry"
+	"github.com/gate-sdk/gates/internal/spawn"
 	"github.com/gate-sdk/gates/internal/walk"
 )
 
@@ -280,4 +283,62 @@ func (s *Session) baselineDoctor() (notes, findings []string, err error) {
 		findings = append(findings, fmt.Sprintf("baseline: stale entry %s:%d: %s; `gates baseline --prune` removes it", src, x.Line, staleWhy(st, x)))
 	}
 	return notes, findings, nil
+}
+
+// initBaseline runs `gates baseline` (this build, as a child) over top
+// and answers the file it wrote. asCommitted runs it over a scratch copy
+// of the index into which `git add -A` staged what the adoption commit
+// will hold; the repository's own index is never touched.
+func (s *Session) initBaseline(self, top string, asCommitted bool) ([]byte, error) {
+	var env []string
+	if asCommitted {
+		place, err := walk.LocateIndex(top, nil)
+		if err != nil {
+			return nil, err
+		}
+		tmp, err := os.CreateTemp(place.CommonDir, "gates-init-index-")
+		if err != nil {
+			return nil, err
+		}
+		name := tmp.Name()
+		defer os.Remove(name)
+		cur, err := os.ReadFile(place.File)
+		if err == nil {
+			_, err = tmp.Write(cur)
+		}
+		if cerr := tmp.Close(); err == nil {
+			err = cerr
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			// No index yet: git starts one at the scratch name.
+			err = os.Remove(name)
+		}
+		if err != nil {
+			return nil, err
+		}
+		env = []string{"GIT_INDEX_FILE=" + name}
+		add, err := spawn.RunMerged(spawn.Cmd{Program: spawn.Git(), Args: []string{"add", "-A"}, Dir: top, ExtraEnv: env})
+		if err != nil {
+			return nil, err
+		}
+		if code := add.ReportedCode(); code != 0 {
+			return nil, fmt.Errorf("git add -A into a scratch index: exit %d: %s", code, strings.TrimSpace(string(add.Output())))
+		}
+	}
+	m, err := spawn.RunMerged(spawn.Cmd{Program: spawn.At(self), Args: []string{"baseline"}, Dir: top, ExtraEnv: env})
+	if err != nil {
+		return nil, err
+	}
+	if code := m.ReportedCode(); code != 0 {
+		return nil, fmt.Errorf("exit %d: %s", code, strings.TrimSpace(string(m.Output())))
+	}
+	src, err := s.baselineSource()
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(walk.AbsAgainst(top, src))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil // no registered gate had a finding there
+	}
+	return data, err
 }

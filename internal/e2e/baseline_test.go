@@ -307,3 +307,52 @@ func itoa(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
 }
+
+// Init registers a gate that reds on the tree it finds, with today's
+// findings accepted in the baseline, and says so per gate; the first
+// battery is green before the adoption commit and after it, and a new
+// finding is still refused at commit.
+func TestBaselineInitRegistersRedGates(t *testing.T) {
+	a := newAdopter(t)
+	a.write(".github/workflows/ci.yml", strings.Replace(pinnedCI, "checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2", "checkout@v4", 1))
+	a.write("docs/guide.md", "How to use it.\nSee "+plantedHome+" for more.\n")
+	a.must("git", "add", "-A")
+	a.must("git", "commit", "-q", "-m", "docs: notes")
+	r := a.runIn("", binPath, "init")
+	if r.code != 0 {
+		t.Fatalf("init: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{
+		"init: check-action-pinning: registered with 1 accepted finding (scripts/gates.baseline)\n",
+		"init: check-tree-terms: registered with 1 accepted finding (scripts/gates.baseline)\n",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("init's report lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	list := a.read("scripts/gates.list")
+	for _, g := range []string{"check-action-pinning", "check-tree-terms"} {
+		if !strings.Contains(list, "\n"+g+"\n") {
+			t.Errorf("%s is not registered:\n%s", g, list)
+		}
+	}
+	if bl := a.read("scripts/gates.baseline"); strings.Contains(bl, plantedHome) {
+		t.Fatalf("the baseline quotes the home path:\n%s", bl)
+	}
+	for _, when := range []string{"uncommitted", "committed"} {
+		if b := a.battery(); b.code != 0 {
+			t.Fatalf("battery (%s): exit %d\n%s%s", when, b.code, b.stdout, b.stderr)
+		}
+		if when == "uncommitted" {
+			a.must("git", "add", "-A")
+			a.must("git", "commit", "-q", "--no-verify", "-m", "chore: vendor gate-sdk")
+		}
+	}
+	a.must(binPath, "init", "--hooks")
+	a.write(".github/workflows/release.yml", strings.Replace(pinnedCI, "checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2", "checkout@v4", 1))
+	a.must("git", "add", "-A")
+	c := a.runIn("", "git", "commit", "-q", "-m", "ci: add a release workflow")
+	if c.code == 0 || !strings.Contains(c.stdout+c.stderr, "release.yml") || strings.Contains(c.stdout+c.stderr, "ci.yml:") {
+		t.Fatalf("the hook does not refuse exactly the new tag-pinned ref: exit %d\n%s%s", c.code, c.stdout, c.stderr)
+	}
+}
