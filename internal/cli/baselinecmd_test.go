@@ -13,7 +13,7 @@ import (
 func TestRecordedKeyIsTheReportsKey(t *testing.T) {
 	for _, f := range []gate.Finding{
 		{Class: "unpinned", Path: ".github/workflows/ci.yml", Line: 6, Msg: "uses: a@v4 is pinned to @v4"},
-		{Class: "leak", Path: "README.md", Line: 1, Msg: "see /home/alice", Text: "README.md:1:see /home/alice"},
+		{Class: "leak", Path: "README.md", Line: 1, Msg: "see a banned term", Text: "README.md:1:see a banned term"},
 		{Class: "leak", Path: "bin.dat", Text: "bin.dat"},
 		{Class: "arm", Text: "go vet failed:\nx.go:1: bad"},
 		{Class: "k", Msg: "no path at all"},

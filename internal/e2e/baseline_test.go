@@ -18,7 +18,7 @@ func baselineScratch(t *testing.T) *scratch {
 	s := newScratch(t)
 	s.copyTree(filepath.Join(moduleRoot, "kits", "gate-sdk", "checks"), filepath.Join(s.dir, "gate-sdk", "checks"))
 	s.write(".github/workflows/ci.yml", baselineCI, 0o644)
-	s.write("README.md", "# demo\nsee /home/alice/notes for the plan\n", 0o644)
+	s.write("README.md", "# demo\nsee "+plantedHome+" for the plan\n", 0o644)
 	s.write("scripts/msg-patterns.list", "/home/[a-z]+/\n", 0o644)
 	s.write("scripts/gates.list", "check-action-pinning\ncheck-tree-terms\n", 0o644)
 	s.git("add", "-A")
@@ -56,7 +56,7 @@ func TestBaselineAcceptsTodaysFindings(t *testing.T) {
 		t.Fatalf("the untouched tree is not red: exit %d\n%s", code, out)
 	}
 	file := s.acceptAll()
-	if strings.Contains(file, "alice") || strings.Contains(file, "/home/") {
+	if strings.Contains(file, "alice") || strings.Contains(file, plantedHome) {
 		t.Fatalf("the baseline quotes the banned text:\n%s", file)
 	}
 	if !strings.Contains(file, "check-action-pinning\t.github/workflows/ci.yml\tunpinned\t") || !strings.Contains(file, "\tx2\n") ||
@@ -83,7 +83,7 @@ func TestBaselineAcceptsTodaysFindings(t *testing.T) {
 	// An unrelated edit that moves every finding to another line keeps
 	// them accepted; --for and the hook agree.
 	s.write(".github/workflows/ci.yml", "# a comment\n\n"+baselineCI, 0o644)
-	s.write("README.md", "# demo\n\nintro\nsee /home/alice/notes for the plan\n", 0o644)
+	s.write("README.md", "# demo\n\nintro\nsee "+plantedHome+" for the plan\n", 0o644)
 	s.git("add", "-A")
 	if code, out := s.gates(nil, "--run"); code != 0 {
 		t.Fatalf("moved findings red the battery: exit %d\n%s", code, out)
@@ -113,10 +113,10 @@ func TestBaselineAcceptsTodaysFindings(t *testing.T) {
 
 	// A finding whose text changed is never hidden.
 	s.write(".github/workflows/ci.yml", baselineCI, 0o644)
-	s.write("README.md", "# demo\nsee /home/alice/notes for the new plan\n", 0o644)
+	s.write("README.md", "# demo\nsee "+plantedHome+" for the new plan\n", 0o644)
 	s.git("add", "-A")
 	code, out = s.gates(nil, "--run")
-	if code != 1 || !strings.Contains(out, "README.md:2:see /home/alice/notes for the new plan") || strings.Contains(out, "check-action-pinning =====") {
+	if code != 1 || !strings.Contains(out, "README.md:2:see "+plantedHome+" for the new plan") || strings.Contains(out, "check-action-pinning =====") {
 		t.Fatalf("a changed finding is hidden, or an accepted one shown: exit %d\n%s", code, out)
 	}
 }
