@@ -356,3 +356,28 @@ func TestBaselineInitRegistersRedGates(t *testing.T) {
 		t.Fatalf("the hook does not refuse exactly the new tag-pinned ref: exit %d\n%s%s", c.code, c.stdout, c.stderr)
 	}
 }
+
+// The agent's edit-gates member judges an edit as the battery does: an
+// accepted finding is silent, a new one is handed back alone.
+func TestBaselineAgentEditGatesAgrees(t *testing.T) {
+	s := baselineScratch(t)
+	s.acceptAll()
+	payload := map[string]any{
+		"session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": s.dir,
+		"hook_event_name": "PostToolUse", "tool_name": "Edit",
+		"tool_input":    map[string]any{"file_path": filepath.Join(s.dir, "README.md"), "old_string": "x", "new_string": "y"},
+		"tool_response": map[string]any{"success": true},
+	}
+	if code, out, errs := s.hook("", "edit-gates", payload); code != 0 || out != "" {
+		t.Fatalf("an edit leaving only accepted findings: exit %d stdout %q stderr %q", code, out, errs)
+	}
+	s.write("README.md", "# demo\nsee "+plantedHome+" for the plan\nand "+plantedHome+"/2 too\n", 0o644)
+	code, out, _ := s.hook("", "edit-gates", payload)
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	reason, _ := envelope(t, out)["reason"].(string)
+	if !strings.Contains(reason, "README.md:3:") || strings.Contains(reason, "README.md:2:") || !strings.Contains(reason, "1 finding accepted by scripts/gates.baseline") {
+		t.Fatalf("edit-gates does not hand back exactly the new finding:\n%s", reason)
+	}
+}
