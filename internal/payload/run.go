@@ -230,7 +230,7 @@ func printPlan(w *InitWorld, p *Plan, steps []step, appends map[string][]string)
 		case s.class == classKit:
 			counts[s.verb]++
 		case s.late && s.verb == "create":
-			fmt.Fprintf(w.Stdout, "would create %s: %d zero-config gates, then each on-surface gate the tree is green under (probed once the rest is written)\n", s.path, len(p.zero))
+			fmt.Fprintf(w.Stdout, "would create %s: %d zero-config gates, then each on-surface gate that runs on the tree (probed once the rest is written), today's findings accepted in %s\n", s.path, len(p.zero), baselinePath(p))
 		case s.verb == "create" || s.verb == "update":
 			fmt.Fprintf(w.Stdout, "would %s %s\n", s.verb, s.path)
 		case s.verb == "keep-edited":
