@@ -169,7 +169,11 @@ func (s *Session) runCompiled(run githook.CompiledRun) (int, []byte) {
 	defer os.RemoveAll(scratch)
 	var buf bytes.Buffer
 	w := &lockedWriter{w: &buf}
-	c, err := s.gateContext(def, run.Args, w, w, scratch)
+	context := s.gateContext
+	if run.Tree != nil {
+		context = s.bareContext
+	}
+	c, err := context(def, run.Args, w, w, scratch)
 	if err != nil {
 		fmt.Fprintf(w, "%s: %v\n", def.Name, err)
 		return 2, buf.Bytes()

@@ -138,6 +138,16 @@ func TestBaselineHookReadsTheStagedFile(t *testing.T) {
 	if code, out := s.gates(nil, "--git-hook", "pre-commit"); code != 0 {
 		t.Fatalf("the staged baseline does not green the hook: exit %d\n%s", code, out)
 	}
+	// A work-tree copy broken after staging is not what the commit records.
+	staged := s.read("scripts/gates.baseline")
+	s.write("scripts/gates.baseline", staged+"not an entry\n", 0o644)
+	if code, out := s.gates(nil, "--git-hook", "pre-commit"); code != 0 {
+		t.Fatalf("the hook read the work tree's baseline, not the staged one: exit %d\n%s", code, out)
+	}
+	if code, _ := s.gates(nil, "--run"); code != 2 {
+		t.Fatalf("the battery did not refuse the work tree's malformed baseline: exit %d", code)
+	}
+	s.write("scripts/gates.baseline", staged, 0o644)
 	s.git("commit", "-qm", "chore: accept today's findings")
 }
 
