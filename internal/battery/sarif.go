@@ -2,6 +2,8 @@ package battery
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"net/url"
 	"regexp"
 	"strings"
@@ -57,8 +59,14 @@ func SARIF(verdicts []Verdict, in SARIFInput) ([]byte, error) {
 		// state is unchanged, suppressed externally (by the baseline
 		// file); every other result is new.
 		for _, f := range accepted {
-			run.AddResult(placed(v, f, in).WithBaselineState("unchanged").
-				WithSuppression([]*sarif.Suppression{sarif.NewSuppression("external").WithJustifcation("accepted by the baseline")}))
+			res := placed(v, f, in).WithBaselineState("unchanged")
+			// The library writes every suppression field, so each gets a
+			// value the schema admits: status, the result's own location
+			// and a guid derived from the result.
+			sup := sarif.NewSuppression("external").WithStatus("accepted").
+				WithJustifcation("accepted by the baseline").
+				WithGuid(resultGUID(v.Name, f)).WithLocation(res.Locations[0])
+			run.AddResult(res.WithSuppression([]*sarif.Suppression{sup}))
 		}
 		if v.Passed() {
 			continue
@@ -100,6 +108,17 @@ func located(v Verdict) []Finding {
 		return v.Findings
 	}
 	return ParseContract(v.Output)
+}
+
+// resultGUID answers a stable name-based GUID (version 5 layout) for a
+// finding: the same finding is the same suppression in every run.
+func resultGUID(gate string, f Finding) string {
+	sum := sha256.Sum256([]byte(gate + "\x00" + f.Path + "\x00" + f.Class + "\x00" + f.Message))
+	b := sum[:16]
+	b[6] = b[6]&0x0f | 0x50
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b)
+	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
 }
 
 // placed answers a finding's result: at its line where it names a regular
