@@ -25,7 +25,8 @@ type Outcome struct {
 	Code   int
 	Output []byte // stdout and stderr, merged in write order
 	// Structured is set for a member that reported its findings as data
-	// (an in-process rule); Findings are then the lines Output printed.
+	// (an in-process rule); Findings are then the lines Output printed,
+	// and the findings the baseline accepted, marked.
 	Structured bool
 	Findings   []Finding
 }
@@ -40,6 +41,9 @@ type Finding struct {
 	Message string
 	Help    string
 	Text    string
+	// Accepted marks a finding the baseline accepted: kept for SARIF and
+	// JSON, absent from the text and from the verdict.
+	Accepted bool
 }
 
 // Member is one selected registry entry.

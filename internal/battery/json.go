@@ -19,6 +19,8 @@ type JSONFinding struct {
 	Help    string `json:"help"`
 	// Text is the line the text transcript prints for the finding.
 	Text string `json:"text"`
+	// Accepted marks a finding the baseline accepted; it reds nothing.
+	Accepted bool `json:"accepted"`
 }
 
 // JSONGate is one member's verdict in the document.
@@ -30,6 +32,8 @@ type JSONGate struct {
 	// Spec is the invariant a red member's text block quotes.
 	Spec     string `json:"spec,omitempty"`
 	Findings int    `json:"findings"`
+	// Accepted counts the member's findings the baseline accepted.
+	Accepted int `json:"accepted"`
 }
 
 // JSONReport is the document `--format json` prints for a gate or a battery.
@@ -61,8 +65,14 @@ func (v Verdict) Verdict() string {
 // member that could not run one finding carrying its whole output.
 //
 // assertion F: structured findings as data, a .sh member's read by the contract.
+//
+// A structured member's accepted findings are answered too, marked, green
+// or red.
 func MemberFindings(v Verdict) []Finding {
 	if v.Passed() {
+		if v.Structured {
+			return Accepted(v.Findings)
+		}
 		return nil
 	}
 	if v.Verdict() == CouldNotRun {
@@ -76,6 +86,17 @@ func MemberFindings(v Verdict) []Finding {
 		return v.Findings
 	}
 	return ParseContract(v.Output)
+}
+
+// Accepted answers the findings the baseline accepted, in order.
+func Accepted(fs []Finding) []Finding {
+	var out []Finding
+	for _, f := range fs {
+		if f.Accepted {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // contractLine matches a finding line opening `<path>:<line>:` or
@@ -149,8 +170,14 @@ func Document(verdicts []Verdict, specLine func(Member) string, id func(string) 
 		}
 		for _, f := range MemberFindings(v) {
 			rep.Findings = append(rep.Findings, JSONFinding{Gate: v.Name, ID: g.ID, Path: f.Path, Line: f.Line, Column: f.Column,
-				Class: f.Class, Message: f.Message, Help: f.Help, Text: f.Text})
-			g.Findings++
+				Class: f.Class, Message: f.Message, Help: f.Help, Text: f.Text, Accepted: f.Accepted})
+			// assertion L: an accepted finding is data marked accepted,
+			// counted apart from the findings that red.
+			if f.Accepted {
+				g.Accepted++
+			} else {
+				g.Findings++
+			}
 		}
 		rep.Gates = append(rep.Gates, g)
 	}

@@ -99,3 +99,27 @@ func FuzzParseContract(f *testing.F) {
 		}
 	})
 }
+
+// A member's accepted findings are in the document, marked, and counted
+// apart from the ones that red it, green or red.
+func TestDocumentMarksAcceptedFindings(t *testing.T) {
+	accepted := Finding{Path: "a", Line: 1, Class: "c", Message: "old", Text: "a:1: old", Accepted: true}
+	fresh := Finding{Path: "a", Line: 2, Class: "c", Message: "new", Text: "a:2: new"}
+	doc := Document([]Verdict{
+		{Member: Member{Name: "check-green"}, Outcome: Outcome{Code: 0, Structured: true, Findings: []Finding{accepted}}},
+		{Member: Member{Name: "check-red"}, Outcome: Outcome{Code: 1, Structured: true, Findings: []Finding{accepted, fresh}}},
+	}, nil, func(n string) string { return n })
+	if g := doc.Gates[0]; g.Verdict != "passed" || g.Findings != 0 || g.Accepted != 1 {
+		t.Errorf("green gate: %+v", g)
+	}
+	if g := doc.Gates[1]; g.Verdict != "failed" || g.Findings != 1 || g.Accepted != 1 {
+		t.Errorf("red gate: %+v", g)
+	}
+	var marks []bool
+	for _, f := range doc.Findings {
+		marks = append(marks, f.Accepted)
+	}
+	if len(marks) != 3 || !marks[0] || !marks[1] || marks[2] {
+		t.Fatalf("findings' accepted marks %v, want [true true false]", marks)
+	}
+}

@@ -2,6 +2,8 @@ package battery
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"net/url"
 	"regexp"
 	"strings"
@@ -40,7 +42,11 @@ func SARIF(verdicts []Verdict, in SARIFInput) ([]byte, error) {
 	}
 	run.Results = []*sarif.Result{}
 	for _, v := range verdicts {
-		if v.Passed() {
+		var accepted []Finding
+		if v.Structured {
+			accepted = Accepted(v.Findings)
+		}
+		if v.Passed() && len(accepted) == 0 {
 			continue
 		}
 		rule := run.AddRule(v.Name)
@@ -56,16 +62,35 @@ func SARIF(verdicts []Verdict, in SARIFInput) ([]byte, error) {
 				rule.WithHelpURI(u)
 			}
 		}
-		placed := 0
+		// assertion M: an accepted finding is a result whose baseline
+		// state is unchanged, suppressed externally (by the baseline
+		// file); every other result is new.
+		for _, f := range accepted {
+			res := placed(v, f, in).WithBaselineState("unchanged")
+			// The library writes every suppression field, so each gets a
+			// value the schema admits: status, the result's own location
+			// and a guid derived from the result.
+			sup := sarif.NewSuppression("external").WithStatus("accepted").
+				WithJustifcation("accepted by the baseline").
+				WithGuid(resultGUID(v.Name, f)).WithLocation(res.Locations[0])
+			run.AddResult(res.WithSuppression([]*sarif.Suppression{sup}))
+		}
+		if v.Passed() {
+			continue
+		}
+		placedN := 0
 		for _, f := range located(v) {
+			if f.Accepted {
+				continue
+			}
 			uri, region, ok := placement(f, in)
 			if !ok {
 				continue
 			}
-			run.AddResult(resultAt(v.Name, f.Text, uri, region))
-			placed++
+			run.AddResult(resultAt(v.Name, f.Text, uri, region).WithBaselineState("new"))
+			placedN++
 		}
-		if placed > 0 {
+		if placedN > 0 {
 			continue
 		}
 		msg := strings.TrimRight(string(v.Output), "\n")
@@ -76,7 +101,7 @@ func SARIF(verdicts []Verdict, in SARIFInput) ([]byte, error) {
 		if v.Line > 0 {
 			region = sarif.NewRegion().WithStartLine(v.Line)
 		}
-		run.AddResult(resultAt(v.Name, msg, in.Registry, region))
+		run.AddResult(resultAt(v.Name, msg, in.Registry, region).WithBaselineState("new"))
 	}
 	report.AddRun(run)
 	var buf bytes.Buffer
@@ -116,6 +141,30 @@ func located(v Verdict) []Finding {
 		return v.Findings
 	}
 	return ParseContract(v.Output)
+}
+
+// resultGUID answers a stable name-based GUID (version 5 layout) for a
+// finding: the same finding is the same suppression in every run.
+func resultGUID(gate string, f Finding) string {
+	sum := sha256.Sum256([]byte(gate + "\x00" + f.Path + "\x00" + f.Class + "\x00" + f.Message))
+	b := sum[:16]
+	b[6] = b[6]&0x0f | 0x50
+	b[8] = b[8]&0x3f | 0x80
+	h := hex.EncodeToString(b)
+	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
+}
+
+// placed answers a finding's result: at its line where it names a regular
+// file, else at the file (or the registry line) with no region.
+func placed(v Verdict, f Finding, in SARIFInput) *sarif.Result {
+	if uri, region, ok := placement(f, in); ok {
+		return resultAt(v.Name, f.Text, uri, region)
+	}
+	var region *sarif.Region
+	if v.Line > 0 {
+		region = sarif.NewRegion().WithStartLine(v.Line)
+	}
+	return resultAt(v.Name, f.Text, in.Registry, region)
 }
 
 func resultAt(rule, msg, path string, region *sarif.Region) *sarif.Result {

@@ -181,3 +181,44 @@ func TestSummaryCountsInTheRightNumber(t *testing.T) {
 		t.Errorf("one red member: %q", got)
 	}
 }
+
+// An accepted finding is a suppressed result whose baseline state is
+// unchanged, a green member's included; every other result is new. The
+// log still validates against the 2.1.0 schema.
+func TestSARIFMarksAcceptedFindings(t *testing.T) {
+	accepted := Finding{Path: "ci.yml", Line: 3, Class: "unpinned", Message: "old", Text: "ci.yml:3: old", Accepted: true}
+	fresh := Finding{Path: "ci.yml", Line: 9, Class: "unpinned", Message: "new", Text: "ci.yml:9: new"}
+	verdicts := []Verdict{
+		{Member: Member{Name: "check-green", Line: 1}, Outcome: Outcome{Code: 0, Structured: true, Findings: []Finding{accepted}}},
+		{Member: Member{Name: "check-red", Line: 2}, Outcome: Outcome{Code: 1, Structured: true, Findings: []Finding{accepted, fresh}}},
+		{Member: Member{Name: "check-clean", Line: 3}, Outcome: Outcome{Code: 0, Structured: true}},
+	}
+	data, err := SARIF(verdicts, SARIFInput{Registry: "scripts/gates.list", IsFile: func(string) bool { return true }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := validate(t, data)
+	run := log["runs"].([]any)[0].(map[string]any)
+	results := run["results"].([]any)
+	got := map[string]int{}
+	for _, r := range results {
+		res := r.(map[string]any)
+		state, _ := res["baselineState"].(string)
+		sup, _ := res["suppressions"].([]any)
+		key := res["ruleId"].(string) + " " + state
+		got[key]++
+		external := len(sup) == 1 && sup[0].(map[string]any)["kind"] == "external"
+		if (state == "unchanged") != external {
+			t.Errorf("%s: baselineState %q with suppressions %v", key, state, sup)
+		}
+	}
+	want := map[string]int{"check-green unchanged": 1, "check-red unchanged": 1, "check-red new": 1}
+	if len(got) != len(want) {
+		t.Fatalf("results %v, want %v\n%s", got, want, data)
+	}
+	for k, n := range want {
+		if got[k] != n {
+			t.Fatalf("results %v, want %v\n%s", got, want, data)
+		}
+	}
+}

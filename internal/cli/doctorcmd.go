@@ -58,8 +58,9 @@ func (s *Session) doctorWorld() (*payload.DoctorWorld, error) {
 			}
 			return v.Scalar, nil
 		},
-		OnPath: func(p string) bool { return spawn.OnPath(p, s.Env) },
-		Hooks:  cloneHooks{top: top},
+		OnPath:   func(p string) bool { return spawn.OnPath(p, s.Env) },
+		Baseline: s.baselineDoctor,
+		Hooks:    cloneHooks{top: top},
 		Members: func() ([]payload.DoctorMember, error) {
 			reg, err := s.loadRegistry(gatesDir)
 			if err != nil {

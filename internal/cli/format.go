@@ -67,7 +67,7 @@ func structured(fs []gate.Finding) []battery.Finding {
 			msg = f.String()
 		}
 		out = append(out, battery.Finding{Path: f.Path, Line: f.Line, Column: f.Column, Class: f.Class,
-			Message: msg, Help: f.Help, Text: f.String()})
+			Message: msg, Help: f.Help, Text: f.String(), Accepted: f.Accepted})
 	}
 	return out
 }

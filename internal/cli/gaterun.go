@@ -11,8 +11,26 @@ import (
 	"github.com/gate-sdk/gates/internal/gate"
 )
 
-// gateContext builds the run context of one in-process gate.
+// gateContext builds the run context of one in-process gate over the
+// work tree, its baseline the work tree's.
 func (s *Session) gateContext(def gate.Def, args []string, out, errw io.Writer, scratch string) (*gate.Context, error) {
+	c, err := s.bareContext(def, args, out, errw, scratch)
+	if err != nil || def.Rule == nil {
+		// An arm reusing a gate's readers (armContext) reports no
+		// findings and reads no baseline.
+		return c, err
+	}
+	bl, err := s.diskBaseline()
+	if err != nil {
+		return nil, err
+	}
+	s.acceptFrom(c, bl)
+	return c, nil
+}
+
+// bareContext is gateContext with no baseline read: a caller judging
+// another tree (the hook's index) reads that tree's.
+func (s *Session) bareContext(def gate.Def, args []string, out, errw io.Writer, scratch string) (*gate.Context, error) {
 	cwd, err := s.Cwd()
 	if err != nil {
 		return nil, err

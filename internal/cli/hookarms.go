@@ -82,6 +82,14 @@ func (s *Session) hookWorld() (githook.World, error) {
 		Compiled: s.runCompiled,
 		Jobs:     s.jobs,
 		Costs:    hookCosts{s},
+		Baseline: func(tree *repo.Snapshot) error {
+			if tree == nil {
+				_, err := s.diskBaseline()
+				return err
+			}
+			_, err := s.treeBaseline(tree)
+			return err
+		},
 	}, nil
 }
 
@@ -159,7 +167,11 @@ func (s *Session) runCompiled(run githook.CompiledRun) (int, []byte) {
 	defer os.RemoveAll(scratch)
 	var buf bytes.Buffer
 	w := &lockedWriter{w: &buf}
-	c, err := s.gateContext(def, run.Args, w, w, scratch)
+	context := s.gateContext
+	if run.Tree != nil {
+		context = s.bareContext
+	}
+	c, err := context(def, run.Args, w, w, scratch)
 	if err != nil {
 		fmt.Fprintf(w, "%s: %v\n", def.Name, err)
 		return 2, buf.Bytes()
@@ -167,6 +179,13 @@ func (s *Session) runCompiled(run githook.CompiledRun) (int, []byte) {
 	if run.Tree != nil {
 		c.Tree = snapshotTree{run.Tree}
 		c.Cache = s.verdictCache(run.Tree.CommonDir())
+		// The hook judges what the commit records, its baseline too.
+		bl, err := s.treeBaseline(run.Tree)
+		if err != nil {
+			fmt.Fprintf(w, "%s: %v\n", def.Name, err)
+			return 2, buf.Bytes()
+		}
+		s.acceptFrom(c, bl)
 	}
 	if len(run.ChildEnv) > 0 {
 		c.SpawnEnv = run.ChildEnv

@@ -135,6 +135,7 @@ func (s *Session) initWorld() (*payload.InitWorld, error) {
 			}
 			return m.ReportedCode(), m.Output(), nil
 		},
+		Baseline: func(asCommitted bool) ([]byte, error) { return s.initBaseline(self, top, asCommitted) },
 		InstallHooks: func(bin string, takeOver bool) (int, error) {
 			args := []string{"--install-hooks"}
 			if takeOver {

@@ -144,6 +144,11 @@ func runBattery(s *Session, args []string) int {
 	if len(reg.Members) == 0 {
 		return s.fail(refusal{msg: fmt.Sprintf("%s: %s names no gates", s.prog, reg.Path)})
 	}
+	// A malformed baseline refuses the run once, naming its line, before
+	// any member could be judged against it.
+	if _, err := s.diskBaseline(); err != nil {
+		return s.fail(fmt.Errorf("%s: %v", s.prog, err))
+	}
 
 	var selected []selection
 	switch {

@@ -52,6 +52,8 @@ type Session struct {
 	treeStore *cache.Store            // the session snapshot's, located lazily
 	// storesToFlush are the stores opened, in opening order.
 	storesToFlush []*cache.Store
+
+	baselines baselines
 }
 
 func newSession(sio IO) *Session {

@@ -127,6 +127,9 @@ type Context struct {
 	// Cache is the result cache per-file rules consult through Verdicts;
 	// nil disables it.
 	Cache *cache.Store
+	// Accepts, when set, is the baseline's ledger for this run: a finding
+	// it accepts is kept as data but neither printed nor red (see Report).
+	Accepts Accepter
 
 	findings []Finding
 }
@@ -187,6 +190,15 @@ type Finding struct {
 	Msg    string
 	Text   string
 	Help   string
+	// Accepted is set by Report.Add on a finding the baseline accepts.
+	Accepted bool
+}
+
+// Accepter is a baseline's view for one gate run: Accept spends one
+// accepted entry matching f, if any is left; Source names the file.
+type Accepter interface {
+	Accept(f Finding) bool
+	Source() string
 }
 
 // String renders the finding in the contract's text form.
@@ -214,6 +226,8 @@ type Report struct {
 	helps   map[string]string
 	classes []string // classes with findings, in first-appearance order
 	seen    map[string]bool
+	// accepted counts the findings the baseline accepted.
+	accepted int
 }
 
 // NewReport starts a report. helps maps each failure class the gate can
@@ -223,13 +237,23 @@ func (c *Context) NewReport(helps map[string]string) *Report {
 	return &Report{c: c, helps: helps, seen: map[string]bool{}}
 }
 
-// Add prints one finding line at once and remembers its class.
+// Add prints one finding line at once and remembers its class. A finding
+// the baseline accepts is kept for the structured renderers, marked, and
+// neither printed nor counted against the gate.
 func (r *Report) Add(f Finding) {
 	if _, ok := r.helps[f.Class]; !ok {
 		panic(fmt.Sprintf("gate %s: finding class %q has no help line", r.c.Name, f.Class))
 	}
-	fmt.Fprintln(r.c.Out, f.String())
 	f.Help = r.helps[f.Class]
+	// assertion F: the one place a baseline decides: every caller's text,
+	// SARIF and JSON read what Add kept.
+	if r.c.Accepts != nil && r.c.Accepts.Accept(f) {
+		f.Accepted = true
+		r.accepted++
+		r.c.findings = append(r.c.findings, f)
+		return
+	}
+	fmt.Fprintln(r.c.Out, f.String())
 	r.c.findings = append(r.c.findings, f)
 	if !r.seen[f.Class] {
 		r.seen[f.Class] = true
@@ -243,9 +267,18 @@ func (r *Report) Failed() bool { return len(r.classes) > 0 }
 // Done ends the report: with no finding it prints the clean line with the
 // given parenthetical and answers 0; otherwise one help line per failure
 // class, in the order the classes first appeared, and answers 1.
+//
+// Findings the baseline accepted are counted: on the clean line after the
+// parenthetical, or, under a red report, on a note after the help lines.
 func (r *Report) Done(parenthetical string) int {
 	if !r.Failed() {
 		// assertion A: one clean line naming what was checked.
+		if r.accepted > 0 {
+			if parenthetical != "" {
+				parenthetical += "; "
+			}
+			parenthetical += r.acceptedPhrase()
+		}
 		fmt.Fprintf(r.c.Out, "%s: clean (%s)\n", ID(r.c.Name), parenthetical)
 		return Clean
 	}
@@ -253,7 +286,20 @@ func (r *Report) Done(parenthetical string) int {
 	for _, class := range r.classes {
 		fmt.Fprintf(r.c.Out, "help: %s\n", r.helps[class])
 	}
+	if r.accepted > 0 {
+		fmt.Fprintf(r.c.Out, "note: %s, not shown\n", r.acceptedPhrase())
+	}
 	return Failed
+}
+
+// acceptedPhrase counts the accepted findings: "1 finding accepted by
+// scripts/gates.baseline".
+func (r *Report) acceptedPhrase() string {
+	noun := "findings"
+	if r.accepted == 1 {
+		noun = "finding"
+	}
+	return fmt.Sprintf("%d %s accepted by %s", r.accepted, noun, r.c.Accepts.Source())
 }
 
 // Rule is an in-process gate.

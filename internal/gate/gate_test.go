@@ -72,3 +72,67 @@ func TestStableID(t *testing.T) {
 		}
 	}
 }
+
+// acceptText accepts, once each, the findings whose message it lists.
+type acceptText map[string]int
+
+func (a acceptText) Accept(f gate.Finding) bool {
+	if a[f.Msg] > 0 {
+		a[f.Msg]--
+		return true
+	}
+	return false
+}
+
+func (acceptText) Source() string { return "scripts/gates.baseline" }
+
+// A finding the baseline accepts is kept as data, marked, and counted on
+// the clean line; it is never printed and never reds.
+func TestAcceptedFindingsAreCountedOnTheCleanLine(t *testing.T) {
+	for _, tc := range []struct {
+		accept acceptText
+		add    []string
+		want   string
+	}{
+		{acceptText{"one": 1}, []string{"one"}, "X: clean (3 files read; 1 finding accepted by scripts/gates.baseline)\n"},
+		{acceptText{"one": 1, "two": 2}, []string{"two", "one", "two"}, "X: clean (3 files read; 3 findings accepted by scripts/gates.baseline)\n"},
+	} {
+		run := gatetest.Exec(func(c *gate.Context) int {
+			c.Accepts = tc.accept
+			r := c.NewReport(helps)
+			for i, msg := range tc.add {
+				r.Add(gate.Finding{Class: "a", Path: "x.md", Line: i + 1, Msg: msg})
+			}
+			return r.Done("3 files read")
+		}, "check-x", "/r", &gatetest.Tree{}, gatetest.Knobs{}, nil)
+		if run.Code != 0 || run.Stdout != tc.want {
+			t.Fatalf("exit %d\n%s\nwant %s", run.Code, run.Stdout, tc.want)
+		}
+		for _, f := range run.Ctx.Findings() {
+			if !f.Accepted || f.Help != "fix the a" {
+				t.Errorf("an accepted finding is not kept marked with its help: %+v", f)
+			}
+		}
+	}
+}
+
+// A red report lists only the findings the baseline does not accept, and
+// says how many it accepted.
+func TestRedReportHidesOnlyAcceptedFindings(t *testing.T) {
+	run := gatetest.Exec(func(c *gate.Context) int {
+		c.Accepts = acceptText{"old": 2}
+		r := c.NewReport(helps)
+		for i := 1; i <= 3; i++ {
+			r.Add(gate.Finding{Class: "a", Path: "x.md", Line: i, Msg: "old"})
+		}
+		r.Add(gate.Finding{Class: "b", Path: "y.md", Line: 1, Msg: "new"})
+		return r.Done("unused")
+	}, "check-x", "/r", &gatetest.Tree{}, gatetest.Knobs{}, nil)
+	want := "x.md:3: old\ny.md:1: new\nhelp: fix the a\nhelp: fix the b\nnote: 2 findings accepted by scripts/gates.baseline, not shown\n"
+	if run.Code != 1 || run.Stdout != want {
+		t.Fatalf("exit %d\n%s", run.Code, run.Stdout)
+	}
+	if n := len(run.Ctx.Findings()); n != 4 {
+		t.Fatalf("structured findings: %d, want all 4", n)
+	}
+}

@@ -93,6 +93,10 @@ type World struct {
 	// last pre-commit run over this repository, so the next run starts
 	// the longest first. Scheduling only: no verdict depends on it.
 	Costs Costs
+	// Baseline, when set, reads the baseline tree records (nil: the work
+	// tree's) and answers its refusal, so a malformed line refuses the
+	// hook before any member runs.
+	Baseline func(tree *repo.Snapshot) error
 }
 
 // Costs loads and keeps members' run times between hook runs (the
@@ -242,6 +246,12 @@ func preCommit(w World) int {
 	} else if msg != "" {
 		fmt.Fprint(w.Stderr, msg)
 		return 2
+	}
+	// assertion R: a malformed baseline refuses the hook, naming its line.
+	if w.Baseline != nil {
+		if err := w.Baseline(tree); err != nil {
+			return fail(err)
+		}
 	}
 	r := w.runner(top)
 	r.tree = tree
@@ -396,6 +406,12 @@ func commitMsg(w World, msgFile string) int {
 	}
 	if len(plan) == 0 {
 		return 0
+	}
+	if w.Baseline != nil {
+		if err := w.Baseline(nil); err != nil {
+			fmt.Fprintf(w.Stderr, "%s: %v\n", CommitMsg, err)
+			return 2
+		}
 	}
 	code := w.runner(top).serial(CommitMsg, plan)
 	return code

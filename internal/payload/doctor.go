@@ -15,7 +15,9 @@ const DoctorUsage = `usage: gates doctor
 Names what keeps this install from doing what it appears to: each registered
 gate that asserts nothing yet with the knob that arms it, each program a
 registered gate starts that this host lacks, the state of the placed git
-hooks, and a vendored kit older or newer than the binary.
+hooks, a vendored kit older or newer than the binary, and, where a
+gates.baseline exists, the findings it accepts per gate and each entry no
+current finding matches.
 Exit 0 nothing found, 1 findings, 2 the check could not run.`
 
 // DoctorMember is one registered gate as doctor reads it.
@@ -41,6 +43,9 @@ type DoctorWorld struct {
 	Bin      string // GATE_SDK_NATIVE_BIN, repo-relative or absolute
 	Stamp    string
 	LockPath string // repo-relative
+	// Baseline, when set, answers the baseline's notes (accepted findings
+	// per gate) and findings (stale entries, gates not registered).
+	Baseline func() (notes, findings []string, err error)
 }
 
 // RunDoctor is `gates doctor`.
@@ -122,6 +127,20 @@ func doctor(w *DoctorWorld) (int, error) {
 		fmt.Fprintf(w.Stdout, "doctor: note: no init lock at %s; the kit was not vendored by `gates init`, so its version is not recorded\n", w.LockPath)
 	case lock.KitVersion != w.Stamp:
 		finding("kit: %s/ was vendored by the build stamped %s, and this binary is %s; run `gates init` with the binary you mean to keep so the two match", lock.KitRoot, lock.KitVersion, w.Stamp)
+	}
+	// assertion E: the baseline's accepted findings per gate are notes; an
+	// entry nothing matches, or one naming a gate not registered, is a finding.
+	if w.Baseline != nil {
+		notes, stale, err := w.Baseline()
+		if err != nil {
+			return 0, err
+		}
+		for _, l := range notes {
+			fmt.Fprintf(w.Stdout, "doctor: note: %s\n", l)
+		}
+		for _, l := range stale {
+			finding("%s", l)
+		}
 	}
 	return n, nil
 }

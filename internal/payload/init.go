@@ -62,6 +62,11 @@ type InitWorld struct {
 	// Probe runs one gate standalone over Top and answers its status and
 	// output, after the plan's files are on disk.
 	Probe func(gate string) (int, []byte, error)
+	// Baseline runs `gates baseline` over Top once the registry is
+	// written and answers the file it wrote: over the index as it stands,
+	// or, asCommitted, over an index holding what `git add -A` would stage
+	// (the adoption commit), the real index untouched.
+	Baseline func(asCommitted bool) ([]byte, error)
 	// InstallHooks places the hooks with the placed binary.
 	InstallHooks func(bin string, takeOver bool) (int, error)
 	// Hooks reads and restores the hook configuration.

@@ -142,12 +142,27 @@ func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks bool) (int,
 		if err := writeTracked(w.Top, registryStep.path, []byte(all.String()), false, next); err != nil {
 			return 2, err
 		}
-		body, registered := registryBody(w, p)
+		accepting, err := baselineIsInits(w, p, lock)
+		if err != nil {
+			return 2, err
+		}
+		body, registered, red := registryBody(w, p, accepting)
 		if err := writeTracked(w.Top, registryStep.path, body, false, next); err != nil {
 			return 2, err
 		}
 		recordFile(next, registryStep.path, Digest(body), classSeed)
 		next.Registered = registered
+		// assertion H: a registered gate's findings of today are accepted
+		// in the baseline, and init says how many per gate.
+		accepted, err := acceptToday(w, p, red, next)
+		if err != nil {
+			return 2, err
+		}
+		for _, g := range registered {
+			if n := accepted[g]; n > 0 {
+				fmt.Fprintf(w.Stdout, "init: %s: registered with %s (%s)\n", g, gate.Count(n, "accepted finding", "accepted findings"), baselinePath(p))
+			}
+		}
 		fmt.Fprintf(w.Stdout, "init: wrote %s (%s registered; each left out is named there with its reason)\n", registryStep.path, gate.Count(len(registered), "gate", "gates"))
 	}
 	if wrote[classKit] > 0 {
@@ -212,7 +227,7 @@ func printPlan(w *InitWorld, p *Plan, steps []step, appends map[string][]string)
 		case s.class == classKit:
 			counts[s.verb]++
 		case s.late && s.verb == "create":
-			fmt.Fprintf(w.Stdout, "would create %s: %d zero-config gates, then each on-surface gate the tree is green under (probed once the rest is written)\n", s.path, len(p.zero))
+			fmt.Fprintf(w.Stdout, "would create %s: %d zero-config gates, then each on-surface gate that runs on the tree (probed once the rest is written), today's findings accepted in %s\n", s.path, len(p.zero), baselinePath(p))
 		case s.verb == "create" || s.verb == "update":
 			fmt.Fprintf(w.Stdout, "would %s %s\n", s.verb, s.path)
 		case s.verb == "keep-edited":
@@ -245,26 +260,30 @@ func anyWrite(steps []step) bool {
 	return false
 }
 
-// registryBody probes the on-surface gates and answers gates.list's body
-// and the registered names.
-func registryBody(w *InitWorld, p *Plan) ([]byte, []string) {
+// registryBody probes the on-surface gates and answers gates.list's body,
+// the registered names and those of them that red today (their findings
+// go to the baseline when accepting, else they are left out).
+func registryBody(w *InitWorld, p *Plan, accepting bool) ([]byte, []string, []string) {
 	var b strings.Builder
 	b.WriteString("# gates.list — this repository's battery, one gate per line, run in order.\n" +
 		"# Seeded by `gates init`; the file is yours. `gates doctor` names the gates\n" +
 		"# that assert nothing yet and the knob that arms each.\n" +
 		"# Zero-config: nothing they can red on is a rule you have not chosen.\n")
-	var reg, left []string
+	var reg, left, red []string
 	probe := func(gs []gateDecl, class string) {
 		for _, g := range gs {
-			// assertion B: a gate registers only where the tree init leaves
-			// is green under it; otherwise it is named with the reason.
+			// assertion B: a gate registers where it runs on the tree init
+			// leaves, its findings of today accepted in the baseline; one
+			// that cannot run is named with the reason.
 			reason := ""
 			code, out, err := w.Probe(g.name)
 			switch {
 			case err != nil:
 				reason = "could not be probed: " + err.Error()
+			case code == 1 && accepting:
+				red = append(red, g.name)
 			case code == 1:
-				reason = fmt.Sprintf("reds on the tree as init found it (%d finding lines); fix them, then register it", findingLines(out))
+				reason = fmt.Sprintf("reds on the tree as init found it (%d finding lines), and %s is yours, not init's; run `gates baseline` to accept them, then register it", findingLines(out), baselinePath(p))
 			case code != 0:
 				reason = "cannot run on this tree yet: " + firstLine(out)
 			}
@@ -277,12 +296,12 @@ func registryBody(w *InitWorld, p *Plan) ([]byte, []string) {
 		}
 	}
 	probe(p.zero, "zero-config")
-	b.WriteString("# On-surface: registered where this tree, as init found it, is green under them.\n")
+	b.WriteString("# On-surface: registered where they run on this tree; the findings it had when\n# init ran are accepted in " + baselinePath(p) + ".\n")
 	probe(p.onSurface, "on-surface")
 	for _, l := range left {
 		b.WriteString(l)
 	}
-	return []byte(b.String()), reg
+	return []byte(b.String()), reg, red
 }
 
 func findingLines(out []byte) int {

@@ -1,0 +1,210 @@
+package baseline
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/gate-sdk/gates/internal/gate"
+)
+
+// home is a home path spelled so that this file does not hold one.
+var home = "/" + "home/alice/notes"
+
+func pinning(line int, ref string) gate.Finding {
+	return gate.Finding{Class: "unpinned", Path: ".github/workflows/ci.yml", Line: line, Msg: "uses: " + ref + " is pinned to a tag"}
+}
+
+func TestRoundTripAndSort(t *testing.T) {
+	tally := Tally{}
+	tally.Add("check-tree-terms", []gate.Finding{{Class: "leak", Path: "b.md", Line: 3, Msg: home}})
+	tally.Add("check-action-pinning", []gate.Finding{pinning(9, "z@v1"), pinning(4, "a@v2"), pinning(5, "a@v2")})
+	tally.Add("check-x", []gate.Finding{{Class: "c", Path: "a\tb", Msg: "m"}, gate.Finding{Class: "c", Path: "-", Msg: "m"}, gate.Finding{Class: "c", Msg: "no path"}})
+	data := Format(tally.Entries())
+	f, err := Parse("scripts/gates.baseline", data)
+	if err != nil {
+		t.Fatalf("the written file does not parse: %v\n%s", err, data)
+	}
+	if again := Format(f.Entries); !bytes.Equal(again, data) {
+		t.Fatalf("round trip changed the file:\n%s\n---\n%s", data, again)
+	}
+	var lines []string
+	for _, l := range strings.Split(strings.TrimPrefix(string(data), Header), "\n") {
+		if l != "" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) != 6 {
+		t.Fatalf("want 6 entry lines, got %d:\n%s", len(lines), data)
+	}
+	for i := 1; i < len(f.Entries); i++ {
+		if !f.Entries[i-1].Key.less(f.Entries[i].Key) {
+			t.Fatalf("entries %d and %d out of order:\n%s", i, i+1, data)
+		}
+	}
+	got := map[Key]int{}
+	for _, e := range f.Entries {
+		got[e.Key] = e.Count
+	}
+	for k, n := range tally {
+		if got[k] != n {
+			t.Errorf("%v: count %d read back as %d", k, n, got[k])
+		}
+	}
+	if !strings.Contains(string(data), "\t\"a\\tb\"\t") || !strings.Contains(string(data), "\t\"-\"\t") || !strings.Contains(string(data), "check-x\t-\tc\t") {
+		t.Errorf("paths are not quoted as documented:\n%s", data)
+	}
+	if !strings.Contains(string(data), "\tx2\n") {
+		t.Errorf("two identical findings are not one line with x2:\n%s", data)
+	}
+}
+
+func TestNoFindingTextIsWritten(t *testing.T) {
+	tally := Tally{}
+	tally.Add("check-tree-terms", []gate.Finding{{Class: "leak", Path: "README.md", Line: 1, Msg: "see " + home,
+		Text: "README.md:1:see " + home}})
+	if data := Format(tally.Entries()); strings.Contains(string(data), "alice") {
+		t.Fatalf("the baseline quotes the banned text:\n%s", data)
+	}
+}
+
+func TestKeyIgnoresLineNumber(t *testing.T) {
+	cases := []struct{ a, b gate.Finding }{
+		{pinning(4, "a@v1"), pinning(40, "a@v1")},
+		// A pinned line shape: the location comes off the printed text.
+		{gate.Finding{Class: "leak", Path: "a.md", Line: 2, Text: "a.md:2:secret"}, gate.Finding{Class: "leak", Path: "a.md", Line: 12, Text: "a.md:12:secret"}},
+		{gate.Finding{Class: "k", Path: "a b", Line: 2, Column: 5, Text: "a b:2:5: msg"}, gate.Finding{Class: "k", Path: "a b", Line: 3, Column: 1, Text: "a b:3:1: msg"}},
+		{gate.Finding{Class: "k", Path: "x\ny", Line: 2, Text: "\"x\\ny\":2:t"}, gate.Finding{Class: "k", Path: "x\ny", Line: 7, Text: "\"x\\ny\":7:t"}},
+	}
+	for _, c := range cases {
+		if KeyOf("g", c.a) != KeyOf("g", c.b) {
+			t.Errorf("%q and %q key apart: %v vs %v", c.a.String(), c.b.String(), KeyOf("g", c.a), KeyOf("g", c.b))
+		}
+	}
+	apart := []struct{ a, b gate.Finding }{
+		{pinning(4, "a@v1"), pinning(4, "a@v2")},
+		{gate.Finding{Class: "leak", Path: "a.md", Line: 2, Text: "a.md:2:secret"}, gate.Finding{Class: "leak", Path: "a.md", Line: 2, Text: "a.md:2:secret2"}},
+		{gate.Finding{Class: "leak", Path: "a.md", Line: 2, Msg: "m"}, gate.Finding{Class: "leak", Path: "b.md", Line: 2, Msg: "m"}},
+		{gate.Finding{Class: "c1", Path: "a.md", Msg: "m"}, gate.Finding{Class: "c2", Path: "a.md", Msg: "m"}},
+	}
+	for _, c := range apart {
+		if KeyOf("g", c.a) == KeyOf("g", c.b) {
+			t.Errorf("%q and %q share a key", c.a.String(), c.b.String())
+		}
+	}
+	if KeyOf("g1", pinning(1, "a")) == KeyOf("g2", pinning(1, "a")) {
+		t.Error("two gates share a key")
+	}
+}
+
+func TestMultiplicity(t *testing.T) {
+	tally := Tally{}
+	tally.Add("g", []gate.Finding{pinning(1, "a"), pinning(2, "a")})
+	f, err := Parse("b", Format(tally.Entries()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := f.For("g")
+	for i, want := range []bool{true, true, false} {
+		if got := l.Accept(pinning(10+i, "a")); got != want {
+			t.Fatalf("finding %d: accepted %v, want %v", i+1, got, want)
+		}
+	}
+	if f.For("other") != nil {
+		t.Error("a gate the file does not name has a ledger")
+	}
+	if l := f.For("g"); !l.Accept(pinning(3, "a")) {
+		t.Error("a fresh run's ledger starts spent")
+	}
+}
+
+func TestMalformedRefused(t *testing.T) {
+	ok := "g\tp\tc\t0123456789abcdef\n"
+	cases := map[string]string{
+		"three fields":    "g\tp\tc\n",
+		"space separated": "g p c 0123456789abcdef\n",
+		"short digest":    "g\tp\tc\t0123\n",
+		"upper digest":    "g\tp\tc\t0123456789ABCDEF\n",
+		"count one":       "g\tp\tc\t0123456789abcdef\tx1\n",
+		"count word":      "g\tp\tc\t0123456789abcdef\t3\n",
+		"count padded":    "g\tp\tc\t0123456789abcdef\tx02\n",
+		"empty path":      "g\t\tc\t0123456789abcdef\n",
+		"open quote":      "g\t\"p\tc\t0123456789abcdef\n",
+		"duplicate":       ok,
+		"blank gate":      " \tp\tc\t0123456789abcdef\n",
+	}
+	for name, line := range cases {
+		data := "# header\n" + ok + line
+		_, err := Parse("scripts/gates.baseline", []byte(data))
+		if err == nil {
+			t.Errorf("%s: %q parsed", name, line)
+			continue
+		}
+		if !strings.HasPrefix(err.Error(), "scripts/gates.baseline:3: ") {
+			t.Errorf("%s: the refusal does not name file and line: %v", name, err)
+		}
+	}
+	if _, err := Parse("b", []byte("# only a comment\n\n"+ok)); err != nil {
+		t.Errorf("a well-formed file is refused: %v", err)
+	}
+}
+
+func TestMatchAndPrune(t *testing.T) {
+	tally := Tally{}
+	tally.Add("g", []gate.Finding{pinning(1, "a"), pinning(2, "a"), pinning(3, "b"), pinning(4, "c")})
+	tally.Add("sh", []gate.Finding{pinning(1, "a")})
+	f, err := Parse("b", Format(tally.Entries()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := Tally{}
+	now.Add("g", []gate.Finding{pinning(7, "a"), pinning(9, "c")})
+	accepted, stale := f.Match(now, map[string]bool{"g": true})
+	if accepted["g"] != 2 {
+		t.Errorf("accepted %v, want g:2", accepted)
+	}
+	if len(stale) != 2 {
+		t.Fatalf("stale %v, want the b entry and one of the two a", stale)
+	}
+	pruned := f.Pruned(stale)
+	want := Tally{}
+	want.Add("g", []gate.Finding{pinning(1, "a"), pinning(1, "c")})
+	want.Add("sh", []gate.Finding{pinning(1, "a")})
+	if got, w := Format(pruned), Format(want.Entries()); !bytes.Equal(got, w) {
+		t.Fatalf("pruned:\n%s\nwant:\n%s", got, w)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(Header + "g\tp\tc\t0123456789abcdef\tx3\n"))
+	f.Add([]byte("g\t\"a\\tb\"\tc\t0123456789abcdef\n# c\n\r\n"))
+	f.Add([]byte("g\t-\tc\t0123456789abcdef"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		b, err := Parse("f", data)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "f:") {
+				t.Fatalf("a refusal names no file: %v", err)
+			}
+			return
+		}
+		out := Format(b.Entries)
+		again, err := Parse("f", out)
+		if err != nil {
+			t.Fatalf("the file Format wrote does not parse: %v\n%q", err, out)
+		}
+		if !bytes.Equal(Format(again.Entries), out) {
+			t.Fatalf("Format is not stable over its own output:\n%q", out)
+		}
+	})
+}
+
+func TestUnionTakesTheLargerCount(t *testing.T) {
+	a, b := Tally{}, Tally{}
+	a.Add("g", []gate.Finding{pinning(1, "x"), pinning(2, "x"), pinning(3, "only-a")})
+	b.Add("g", []gate.Finding{pinning(1, "x"), pinning(5, "only-b")})
+	want := Tally{}
+	want.Add("g", []gate.Finding{pinning(1, "x"), pinning(2, "x"), pinning(3, "only-a"), pinning(4, "only-b")})
+	if got, w := Format(Union(a.Entries(), b.Entries())), Format(want.Entries()); !bytes.Equal(got, w) {
+		t.Fatalf("union:\n%s\nwant:\n%s", got, w)
+	}
+}

@@ -1,0 +1,112 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"sync"
+
+	"github.com/gate-sdk/gates/internal/baseline"
+	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/registry"
+	"github.com/gate-sdk/gates/internal/repo"
+	"github.com/gate-sdk/gates/internal/walk"
+)
+
+// baselines is a session's reads of the baseline file: the work tree's,
+// read once from disk, and one per index snapshot the hook judges, read
+// from the snapshot's own bytes (the file the commit records).
+type baselines struct {
+	// off runs every rule with no baseline: what `gates baseline` and
+	// doctor record and compare.
+	off bool
+
+	diskOnce sync.Once
+	disk     *baseline.File
+	diskErr  error
+
+	mu    sync.Mutex
+	trees map[*repo.Snapshot]baselineRead
+}
+
+type baselineRead struct {
+	f   *baseline.File
+	err error
+}
+
+// baselineSource answers the baseline's repository-relative path.
+func (s *Session) baselineSource() (string, error) {
+	gatesDir, err := s.GatesDir()
+	if err != nil {
+		return "", err
+	}
+	return registry.Join(gatesDir, baseline.Name), nil
+}
+
+// diskBaseline answers the work tree's baseline, nil when there is none.
+func (s *Session) diskBaseline() (*baseline.File, error) {
+	b := &s.baselines
+	b.diskOnce.Do(func() {
+		src, err := s.baselineSource()
+		if err != nil {
+			b.diskErr = err
+			return
+		}
+		cwd, err := s.Cwd()
+		if err != nil {
+			b.diskErr = err
+			return
+		}
+		data, err := os.ReadFile(walk.AbsAgainst(cwd, src))
+		if errors.Is(err, fs.ErrNotExist) {
+			return
+		}
+		if err != nil {
+			b.diskErr = fmt.Errorf("cannot read %s: %v", src, err)
+			return
+		}
+		b.disk, b.diskErr = baseline.Parse(src, data)
+	})
+	return b.disk, b.diskErr
+}
+
+// treeBaseline answers the baseline a snapshot records, read once per
+// snapshot; nil when the snapshot does not track one.
+func (s *Session) treeBaseline(tree *repo.Snapshot) (*baseline.File, error) {
+	b := &s.baselines
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if r, ok := b.trees[tree]; ok {
+		return r.f, r.err
+	}
+	var r baselineRead
+	src, err := s.baselineSource()
+	if err != nil {
+		r.err = err
+	} else if _, tracked := tree.Mode(src); tracked {
+		data, err := tree.Read(src)
+		if err != nil {
+			r.err = fmt.Errorf("cannot read %s: %v", src, err)
+		} else {
+			r.f, r.err = baseline.Parse(src, data)
+		}
+	}
+	if b.trees == nil {
+		b.trees = map[*repo.Snapshot]baselineRead{}
+	}
+	b.trees[tree] = r
+	return r.f, r.err
+}
+
+// acceptFrom sets c's baseline ledger from f (none when f names nothing
+// of the gate, or the session records raw findings).
+func (s *Session) acceptFrom(c *gate.Context, f *baseline.File) {
+	c.Accepts = nil
+	if s.baselines.off {
+		return
+	}
+	if l := f.For(c.Name); l != nil {
+		c.Accepts = l
+	}
+}
