@@ -27,10 +27,10 @@ func standInPayload(t *testing.T) (dir, tarball, sum string) {
 	script := "#!/bin/sh\nprintf '%s\\n' \"$@\" > installed-with.txt\n"
 	digest := sha256.Sum256([]byte(script))
 	files := map[string]string{
-		"targets.list": hostTarget() + "\n",
+		"targets.list":                               hostTarget() + "\n",
 		"artifact/" + hostTarget() + "/gates":        script,
 		"artifact/" + hostTarget() + "/gates.sha256": hex.EncodeToString(digest[:]) + "  gates\n",
-		"install.sh": string(mustRead(t, filepath.Join(moduleRoot, "kits", "gate-sdk", "bin", "install.sh"))),
+		"install.sh":                                 string(mustRead(t, filepath.Join(moduleRoot, "kits", "gate-sdk", "bin", "install.sh"))),
 	}
 	var buf bytes.Buffer
 	zw := gzip.NewWriter(&buf)
