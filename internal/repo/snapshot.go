@@ -127,7 +127,16 @@ func (g Git) NewSnapshot(dir string) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := SnapshotOf(dir, entries)
+	// assertion O: an intent-to-add entry (`git add -N`) is a promise, not
+	// a tracked file: a commit made now leaves it out, so no gate may count
+	// it as tracked, in the work tree any more than at commit time.
+	kept := entries[:0] // filtered in place: entries is this call's own
+	for _, e := range entries {
+		if !e.IntentToAdd() {
+			kept = append(kept, e)
+		}
+	}
+	s := SnapshotOf(dir, kept)
 	s.blobs = blobs
 	return s, nil
 }
