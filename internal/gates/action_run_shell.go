@@ -147,7 +147,7 @@ func runShell(c *gate.Context, batch int) int {
 		plural(linted, "run: block", "run: blocks"), plural(len(subject), "Actions file", "Actions files"),
 		plural(single, "single-line run: value", "single-line run: values"),
 		plural(other, "non-shell block", "non-shell blocks"),
-		plural(outside, "YAML file", "YAML files"), unparsedOutside(unparsable)) + directives(neutralised))
+		plural(outside, "YAML file", "YAML files"), unparsedOutside(unparsable)) + directives(neutralised) + scan.fromIndexNote())
 }
 
 // directives renders the count of neutralised ShellCheck directives for

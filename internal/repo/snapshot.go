@@ -529,6 +529,18 @@ func (s *Snapshot) load(path string, e *snapEntry) ([]byte, error) {
 	return data, err
 }
 
+// FromBlob reports whether Read answers path from its blob when the work
+// tree lacks the file: any listed file of a staged snapshot, and a
+// skip-worktree (sparse) entry of a work-tree one. A submodule or a
+// symbolic link is never read that way.
+func (s *Snapshot) FromBlob(path string) bool {
+	e, ok := s.entries[path]
+	if !ok || s.blobs == nil || e.mode == ModeGitlink || e.mode == 0o120000 {
+		return false
+	}
+	return s.staged || e.flags&FlagSkipWorktree != 0
+}
+
 // ModeAndBlob answers Mode's mode and BlobID's id and ok for path, from
 // one lookup when the snapshot is staged.
 func (s *Snapshot) ModeAndBlob(path string) (uint32, string, bool) {
