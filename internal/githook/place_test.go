@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 func names(t *testing.T, dir string) string {
@@ -208,5 +209,32 @@ func TestHandshake(t *testing.T) {
 	}
 	if err := Handshake(filepath.Join(dir, "absent")); err == nil {
 		t.Error("an absent file answered the handshake")
+	}
+}
+
+// assertion M: a placement file left by a killed run is removed by the next
+// one; a fresh one (a placement that may still be running) and the hooks
+// themselves are left.
+func TestSweepRemovesStalePlacementFiles(t *testing.T) {
+	dir, src, p, _ := setup(t)
+	stale := filepath.Join(dir, ".pre-commit.4242.abcdef.placing")
+	fresh := filepath.Join(dir, ".commit-msg.4343.012345.placing")
+	for _, f := range []string{stale, fresh} {
+		if err := os.WriteFile(f, []byte("half a binary"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(stale, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if got := p.Sweep(); len(got) != 1 || got[0] != filepath.Base(stale) {
+		t.Fatalf("swept %v, want only the stale file", got)
+	}
+	if got := names(t, dir); got != ".commit-msg.4343.012345.placing commit-msg pre-commit" {
+		t.Fatalf("left %q", got)
+	}
+	if err := p.Place(src, PreCommit); err != nil {
+		t.Fatal(err)
 	}
 }
