@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -79,8 +80,11 @@ var staleAfter = 10 * time.Minute
 
 // Sweep removes the placement files of earlier runs that were cut short
 // (killed between the copy and the rename, they serve no hook and each
-// holds a whole binary) and answers their names. A file younger than
-// staleAfter may be a placement still running elsewhere and is left.
+// holds a whole binary) and answers their names: one whose process id
+// names no running process on this host, or, where that cannot be asked
+// or the id is reused, one older than staleAfter. Another run's file whose
+// process still runs (or runs in a namespace this one cannot see, and is
+// young) is left.
 func (p *Placer) Sweep() []string {
 	remove, _, _ := p.ops()
 	ents, err := os.ReadDir(p.Dir)
@@ -94,7 +98,10 @@ func (p *Placer) Sweep() []string {
 			continue
 		}
 		info, err := e.Info()
-		if err != nil || time.Since(info.ModTime()) < staleAfter {
+		if err != nil {
+			continue
+		}
+		if pid := placingPID(name); (pid <= 0 || pid == p.PID || pidAlive(pid)) && time.Since(info.ModTime()) < staleAfter {
 			continue
 		}
 		// assertion M: a killed placement's file is removed by a later run.
@@ -103,6 +110,20 @@ func (p *Placer) Sweep() []string {
 		}
 	}
 	return swept
+}
+
+// placingPID answers the process id a placement file's name carries
+// (.<hook>.<pid>.<token>.placing), or 0.
+func placingPID(name string) int {
+	parts := strings.Split(strings.TrimSuffix(strings.TrimPrefix(name, "."), ".placing"), ".")
+	if len(parts) < 3 {
+		return 0
+	}
+	pid, err := strconv.Atoi(parts[len(parts)-2])
+	if err != nil {
+		return 0
+	}
+	return pid
 }
 
 // PlaceError is a placement that did not land; the hook already there,

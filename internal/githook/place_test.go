@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -217,8 +219,17 @@ func TestHandshake(t *testing.T) {
 // themselves are left.
 func TestSweepRemovesStalePlacementFiles(t *testing.T) {
 	dir, src, p, _ := setup(t)
-	stale := filepath.Join(dir, ".pre-commit.4242.abcdef.placing")
-	fresh := filepath.Join(dir, ".commit-msg.4343.012345.placing")
+	stale := filepath.Join(dir, ".pre-commit."+strconv.Itoa(os.Getpid())+".abcdef.placing")
+	fresh := filepath.Join(dir, ".commit-msg."+strconv.Itoa(os.Getpid())+".012345.placing")
+	// A young file whose process is gone (a killed install) is swept too.
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	orphan := filepath.Join(dir, ".pre-commit."+strconv.Itoa(dead.Process.Pid)+".fedcba.placing")
+	if err := os.WriteFile(orphan, []byte("half"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	for _, f := range []string{stale, fresh} {
 		if err := os.WriteFile(f, []byte("half a binary"), 0o755); err != nil {
 			t.Fatal(err)
@@ -228,10 +239,14 @@ func TestSweepRemovesStalePlacementFiles(t *testing.T) {
 	if err := os.Chtimes(stale, old, old); err != nil {
 		t.Fatal(err)
 	}
-	if got := p.Sweep(); len(got) != 1 || got[0] != filepath.Base(stale) {
-		t.Fatalf("swept %v, want only the stale file", got)
+	got := p.Sweep()
+	sort.Strings(got)
+	want := []string{filepath.Base(orphan), filepath.Base(stale)}
+	sort.Strings(want)
+	if runtime.GOOS != "windows" && strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("swept %v, want %v", got, want)
 	}
-	if got := names(t, dir); got != ".commit-msg.4343.012345.placing commit-msg pre-commit" {
+	if got := names(t, dir); got != filepath.Base(fresh)+" commit-msg pre-commit" {
 		t.Fatalf("left %q", got)
 	}
 	if err := p.Place(src, PreCommit); err != nil {
