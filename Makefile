@@ -15,6 +15,9 @@ LDFLAGS := -s -w -X github.com/gate-sdk/gates/internal/cli.sourceStamp=$(STAMP) 
 
 build:
 	@test -n "$(STAMP)" || { echo "make build: cannot compute the source stamp (git ls-files or git hash-object failed here)" >&2; exit 2; }
+	@hidden=$$(bash -c '. kits/gate-sdk/lib/gate.sh && gate_native_untracked_compiled .') || { echo "make build: go list could not name the files the build compiles" >&2; exit 2; }; \
+	if [ -n "$$hidden" ]; then echo "make build: the build would compile files git does not track, which the source stamp cannot see:" >&2; \
+	  printf '  %s\n' $$hidden >&2; echo "track them (git add) or move them out of the module, then build again" >&2; exit 2; fi
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/gates
 
 # test: everything CI runs — the test toolchain, formatting, the build,

@@ -282,6 +282,41 @@ func (t *Table) Get(path, blob string) ([]byte, bool) {
 	return v, ok
 }
 
+// Peek is Get without counting: for a caller that decides afterwards
+// whether the value served (a kept listing that may prove stale), and
+// reports it with Tally.
+func (t *Table) Peek(path, blob string) ([]byte, bool) {
+	if t == nil || blob == "" {
+		return nil, false
+	}
+	t.loadOnce.Do(t.load)
+	var buf [256]byte
+	k := entryKey(buf[:0], path, blob)
+	if i, v, ok := t.old.findNear(k, int(t.hint.Load())); ok {
+		if !t.oldUsed[i].Load() {
+			t.oldUsed[i].Store(true)
+		}
+		return v, true
+	}
+	t.mu.Lock()
+	v, ok := t.puts[string(k)]
+	t.mu.Unlock()
+	return v, ok
+}
+
+// Tally counts one lookup a Peek's caller judged: a hit when the value
+// served, a miss when it was absent or of no use.
+func (t *Table) Tally(hit bool) {
+	if t == nil {
+		return
+	}
+	if hit {
+		t.hits.Add(1)
+	} else {
+		t.misses.Add(1)
+	}
+}
+
 // Put stores value for path at blob.
 func (t *Table) Put(path, blob string, value []byte) {
 	if t == nil || blob == "" {

@@ -156,7 +156,11 @@ func runBattery(s *Session, args []string) int {
 		selected, err = s.selectOnly(reg, ra)
 	case ra.hasFor:
 		var none bool
-		selected, none, err = s.selectFor(reg, ra.forPaths)
+		var forPaths []string
+		if forPaths, err = s.forInTree(ra.forPaths); err != nil {
+			return s.fail(err)
+		}
+		selected, none, err = s.selectFor(reg, forPaths)
 		if err == nil && none {
 			var lines []string
 			for _, p := range ra.forPaths {
@@ -306,6 +310,32 @@ func (s *Session) selectOnly(reg *loadedRegistry, ra runArgs) ([]selection, erro
 
 // selectFor picks the members whose effective trigger matches a path; it
 // is the selection the pre-commit hook makes over the staged set.
+// forInTree answers each --for path as the tracked listing spells it:
+// resolved against the working directory, then made relative to the
+// repository's top. A path outside the repository (a rooted one elsewhere,
+// one that climbs out through "..") is refused: no registered gate judges
+// it, and answering "passed" for it would be a green nobody earned.
+func (s *Session) forInTree(paths []string) ([]string, error) {
+	cwd, err := s.Cwd()
+	if err != nil {
+		return nil, err
+	}
+	top, err := s.Top()
+	if err != nil {
+		return nil, err
+	}
+	// assertion N: a --for path outside the repository is refused, named.
+	out := make([]string, 0, len(paths))
+	for _, p := range paths {
+		spelled, inside := walk.ListingSpelling(walk.NormalizeAbs(top), walk.AbsAgainst(cwd, walk.CrossArg(p)))
+		if !inside || spelled == "." {
+			return nil, refusal{msg: fmt.Sprintf("%s: --for %s does not name a path inside the repository %s (it lies outside, climbs out through '..', or is the top itself); name files inside the tree", s.prog, p, top)}
+		}
+		out = append(out, spelled)
+	}
+	return out, nil
+}
+
 func (s *Session) selectFor(reg *loadedRegistry, paths []string) ([]selection, bool, error) {
 	sels, err := SelectForPaths(reg.Registry, reg.env, paths)
 	if err != nil {

@@ -297,6 +297,16 @@ func (t lazyTree) BlobID(p string) (string, bool) {
 	return snap.BlobID(p)
 }
 
+// FromBlob tells a walk-based rule whether a tracked path the disk lacks
+// is read from its blob (repo.Snapshot.FromBlob).
+func (t lazyTree) FromBlob(p string) bool {
+	snap, err := t.s.Snapshot()
+	if err != nil {
+		return false
+	}
+	return snap.FromBlob(p)
+}
+
 func (t lazyTree) Mode(p string) (uint32, bool) {
 	snap, err := t.s.Snapshot()
 	if err != nil {
@@ -320,3 +330,11 @@ func (t lazyTree) TreeDigest() (string, bool) {
 	}
 	return snap.TreeDigest()
 }
+
+// Both adapters of the snapshot let a walk-based rule read what the disk
+// lacks (gate.BlobBacked); a tree that dropped it would silently judge a
+// sparse checkout without its off-disk entries.
+var (
+	_ gate.BlobBacked = lazyTree{}
+	_ gate.BlobBacked = snapshotTree{}
+)

@@ -54,6 +54,15 @@ type Tree interface {
 	Mode(path string) (uint32, bool)
 }
 
+// BlobBacked is what a Tree may also offer: whether Read answers a tracked
+// path from the index's blob when the work tree has no file there (every
+// entry of the staged snapshot; a sparse, skip-worktree entry of the work
+// tree's). A walk of the disk misses such an entry, so a walk-based rule
+// asks this to read it anyway.
+type BlobBacked interface {
+	FromBlob(path string) bool
+}
+
 // Claimer is what a Tree may also offer: a scan registers the files it is
 // about to read before it reads any, so files several scans read are read
 // once, kept only until the last claimant has read them, and let go.

@@ -6,6 +6,7 @@ package gates
 // through internal/workflow.
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -24,6 +25,10 @@ type actionScan struct {
 	root  string   // the scan root as the operand spelled it, "." by default
 	files []string // matching walked paths, relative to the run directory, sorted
 	set   *scanSet
+	// fromIndex counts the matching files that are tracked but not on disk
+	// (a sparse checkout's skip-worktree entries; at commit time, staged
+	// files removed from the work tree), read from their blobs.
+	fromIndex int
 }
 
 var yamlExts = []string{".yml", ".yaml"}
@@ -33,9 +38,10 @@ var yamlExts = []string{".yml", ".yaml"}
 // and shared by every check-action-* member that scans the same root of
 // the same tree.
 type scanSet struct {
-	once  sync.Once
-	files []string
-	err   error
+	once    sync.Once
+	files   []string
+	offDisk map[string]bool // files read from the index, not found on disk
+	err     error
 
 	mu   sync.Mutex
 	docs map[string]*scanDoc
@@ -83,7 +89,7 @@ func scanActions(c *gate.Context, exts ...string) (actionScan, error) {
 	key := scanKey{tree: c.Tree, dir: c.Dir, root: rel, prune: strings.Join(ps.Names(), " ")}
 	v, _ := scans.LoadOrStore(key, &scanSet{docs: map[string]*scanDoc{}})
 	set := v.(*scanSet)
-	set.once.Do(func() { set.files, set.err = walkScan(c, rel, ps) })
+	set.once.Do(func() { set.files, set.offDisk, set.err = walkScan(c, rel, ps) })
 	if set.err != nil {
 		return s, set.err
 	}
@@ -91,6 +97,9 @@ func scanActions(c *gate.Context, exts ...string) (actionScan, error) {
 	for _, f := range set.files {
 		if hasExt(f, exts) {
 			s.files = append(s.files, f)
+			if set.offDisk[f] {
+				s.fromIndex++
+			}
 		}
 	}
 	c.Recorder.Note(rel)
@@ -134,8 +143,65 @@ func scanRoot(c *gate.Context, root string) (string, error) {
 
 // walkScan walks the scan root once: every regular file (or symbolic link
 // to one) below it, outside the pruned directories and nested
-// repositories, spelled relative to the run directory and sorted.
-func walkScan(c *gate.Context, rel string, ps walk.PruneSet) ([]string, error) {
+// repositories, spelled relative to the run directory and sorted. A
+// tracked file under the root that the disk lacks but the tree reads from
+// its blob (a sparse entry; a staged file deleted from the work tree) is
+// added too, and answered in offDisk: a walk of the disk alone would judge
+// the tree without it and call the result clean.
+func walkScan(c *gate.Context, rel string, ps walk.PruneSet) ([]string, map[string]bool, error) {
+	out, err := walkDisk(c, rel, ps)
+	if err != nil {
+		return nil, nil, err
+	}
+	// assertion S: tracked entries not on disk are read from the index.
+	bb, ok := c.Tree.(gate.BlobBacked)
+	if !ok {
+		return out, nil, nil
+	}
+	tracked, err := c.Tree.Files()
+	if err != nil {
+		return nil, nil, err
+	}
+	walked := make(map[string]bool, len(out))
+	for _, p := range out {
+		walked[p] = true
+	}
+	var offDisk map[string]bool
+	for _, p := range tracked {
+		under := p
+		if rel != "." {
+			var in bool
+			if under, in = strings.CutPrefix(p, rel+"/"); !in {
+				continue
+			}
+		}
+		if walked[p] || ps.PathPruned(under) || !bb.FromBlob(p) {
+			continue
+		}
+		if _, err := os.Lstat(runPath(c, p)); err == nil || !errors.Is(err, fs.ErrNotExist) {
+			continue // on disk (the walk chose to skip it), or unreadable: the walk's own call
+		}
+		if offDisk == nil {
+			offDisk = map[string]bool{}
+		}
+		offDisk[p] = true
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out, offDisk, nil
+}
+
+// fromIndexNote is the clean-line clause naming the files a scan read from
+// the index because the work tree lacks them; "" when there were none.
+func (s actionScan) fromIndexNote() string {
+	if s.fromIndex == 0 {
+		return ""
+	}
+	return "; " + plural(s.fromIndex, "file", "files") + " read from the index (not on disk)"
+}
+
+// walkDisk is walkScan's walk of the disk.
+func walkDisk(c *gate.Context, rel string, ps walk.PruneSet) ([]string, error) {
 	base := c.Dir
 	if rel != "." {
 		base = c.Dir + "/" + rel

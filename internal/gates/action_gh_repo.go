@@ -65,7 +65,7 @@ func checkActionGhRepo(c *gate.Context) int {
 	}
 	return r.Done(fmt.Sprintf("%s calling gh with a repository context, %s without gh, %s exempt; %s, %s skipped%s",
 		plural(held, "job", "jobs"), plural(inert, "job", "jobs"), plural(exempt, "job", "jobs"),
-		plural(n.workflows, "workflow", "workflows"), plural(n.actions, "action", "actions"), n.unparsed()))
+		plural(n.workflows, "workflow", "workflows"), plural(n.actions, "action", "actions"), n.unparsed()) + scan.fromIndexNote())
 }
 
 // ghRepoArms holds a job to the three arms and says why none held.

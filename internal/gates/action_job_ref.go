@@ -115,7 +115,7 @@ func checkActionJobRef(c *gate.Context) int {
 	}
 	return r.Done(fmt.Sprintf("%s checked against %s in %s; %s read",
 		plural(len(refs), "job reference", "job references"), plural(len(jobs), "job", "jobs"),
-		plural(workflows, "workflow", "workflows"), plural(len(scan.files), "file", "files")))
+		plural(workflows, "workflow", "workflows"), plural(len(scan.files), "file", "files")) + scan.fromIndexNote())
 }
 
 // mdLines splits markdown into lines (LF, CRLF or lone CR).

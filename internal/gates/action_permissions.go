@@ -96,5 +96,5 @@ func checkActionPermissions(c *gate.Context) int {
 	return r.Done(fmt.Sprintf("%s declare their scopes, %s inert, %s exempt; %s of %s walked, %s and %s skipped by the predicate%s",
 		plural(armed, "armed job", "armed jobs"), plural(inert, "job", "jobs"), plural(exempt, "job", "jobs"),
 		plural(n.workflows, "workflow", "workflows"), plural(len(scan.files), "YAML file", "YAML files"),
-		plural(n.actions, "action", "actions"), plural(n.other, "other file", "other files"), n.unparsed()))
+		plural(n.actions, "action", "actions"), plural(n.other, "other file", "other files"), n.unparsed()) + scan.fromIndexNote())
 }

@@ -53,5 +53,5 @@ func checkActionPinning(c *gate.Context) int {
 	for _, f := range found {
 		r.Add(f)
 	}
-	return r.Done(plural(refs, "uses: ref", "uses: refs") + " pinned across " + plural(len(scan.files)-n.unparsable, "YAML file", "YAML files") + n.unparsed())
+	return r.Done(plural(refs, "uses: ref", "uses: refs") + " pinned across " + plural(len(scan.files)-n.unparsable, "YAML file", "YAML files") + n.unparsed() + scan.fromIndexNote())
 }

@@ -114,7 +114,7 @@ func checkActionRunPath(c *gate.Context) int {
 	}
 	return r.Done(fmt.Sprintf("%s read, %s resolved; skipped: %s",
 		plural(bodies, "run: body", "run: bodies"), plural(resolved, "invocation", "invocations"),
-		causes(runPathCauses, skipped)))
+		causes(runPathCauses, skipped)) + scan.fromIndexNote())
 }
 
 // resolvesTo reports a tracked regular file at p (relative to the run

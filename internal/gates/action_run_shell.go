@@ -155,7 +155,7 @@ func runShell(c *gate.Context, batch int) int {
 		plural(len(subject), "Actions file", "Actions files"),
 		plural(unread, "other run: value", "other run: values"),
 		plural(other, "non-shell block", "non-shell blocks"),
-		plural(outside, "YAML file", "YAML files"), unparsedOutside(unparsable)) + directives(neutralised))
+		plural(outside, "YAML file", "YAML files"), unparsedOutside(unparsable)) + directives(neutralised) + scan.fromIndexNote())
 }
 
 // directives renders the count of neutralised ShellCheck directives for

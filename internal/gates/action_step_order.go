@@ -95,5 +95,5 @@ func checkActionStepOrder(c *gate.Context) int {
 	}
 	return r.Done(fmt.Sprintf("%s hold the order, %s inert; %s, %s skipped%s",
 		plural(armed, "armed job", "armed jobs"), plural(inert, "job", "jobs"),
-		plural(n.workflows, "workflow", "workflows"), plural(n.actions, "action", "actions"), n.unparsed()))
+		plural(n.workflows, "workflow", "workflows"), plural(n.actions, "action", "actions"), n.unparsed()) + scan.fromIndexNote())
 }

@@ -11,6 +11,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"sort"
 	"strings"
 	"time"
 
@@ -58,10 +59,23 @@ func checkCrateArms(c *gate.Context) int {
 			toolchain = strings.TrimSpace(string(out))
 		}
 	}
-	key := "stamp " + stamp + "\ntoolchain " + toolchain + "\nlint " + strings.Join(lintCmd, "\x1f") + "\n"
+	// assertion G: the key also holds the environment the arms run under
+	// (GOFLAGS, -short, -skip, CI and the rest), so a filtered or
+	// differently configured run never vouches for a plain one.
+	key := "stamp " + stamp + "\ntoolchain " + toolchain + "\nlint " + strings.Join(lintCmd, "\x1f") + "\nenv " + envDigest(env) + "\n"
 	untracked, err := untrackedUnder(abs, env, c.Spawns)
 	if err != nil {
 		return c.Refuse("cannot list untracked files under %s: %v", crate, err)
+	}
+	if !untracked {
+		// assertion H: a file go test compiles that git does not track
+		// (an ignored directory's package among them) is in no stamp, so
+		// such a tree neither answers from the record nor writes one.
+		hidden, err := compiledUntracked(abs, withoutKnobs(env), c.Spawns)
+		if err != nil {
+			return c.Refuse("cannot list the files go test compiles under %s: %v", crate, err)
+		}
+		untracked = hidden != ""
 	}
 	record := recordName(crate)
 	tmp, err := c.Knobs.Scalar("GATE_SDK_TMP_DIR")
@@ -238,6 +252,94 @@ func untrackedUnder(dir string, env []string, rec *spawn.Recorder) (bool, error)
 		return false, fmt.Errorf("%s", rep)
 	}
 	return len(out) > 0, nil
+}
+
+// compiledFilesTemplate prints, for every package of the main module that
+// go test ./... builds, each file it compiles or embeds (tests included):
+// the module's directory, a tab, the file's path, one file a line. Both
+// come from go, so they agree on how the directory is spelled.
+const compiledFilesTemplate = `{{if and .Module .Module.Main}}{{$m := .Module.Dir}}{{$d := .Dir}}` +
+	`{{range .GoFiles}}{{$m}}	{{$d}}/{{.}}
+{{end}}{{range .CgoFiles}}{{$m}}	{{$d}}/{{.}}
+{{end}}{{range .TestGoFiles}}{{$m}}	{{$d}}/{{.}}
+{{end}}{{range .XTestGoFiles}}{{$m}}	{{$d}}/{{.}}
+{{end}}{{range .EmbedFiles}}{{$m}}	{{$d}}/{{.}}
+{{end}}{{range .TestEmbedFiles}}{{$m}}	{{$d}}/{{.}}
+{{end}}{{range .XTestEmbedFiles}}{{$m}}	{{$d}}/{{.}}
+{{end}}{{end}}`
+
+// compiledUntracked answers the first file go test ./... compiles in the
+// module at dir that git does not track ("" when there is none).
+func compiledUntracked(dir string, env []string, rec *spawn.Recorder) (string, error) {
+	out, err := spawnOut(spawn.Cmd{Program: spawn.Go(), Args: []string{"list", "-e", "-f", compiledFilesTemplate, "./..."}, Dir: dir, Env: env, Recorder: rec})
+	if err != nil {
+		return "", err
+	}
+	// Run in the module's directory, ls-files names paths relative to it.
+	names, err := spawnOut(spawn.Cmd{Program: spawn.Git(), Args: []string{"ls-files", "-z", "--", "."}, Dir: dir, Env: env, Recorder: rec})
+	if err != nil {
+		return "", err
+	}
+	known := map[string]bool{}
+	for _, n := range strings.Split(string(names), "\x00") {
+		known[n] = n != ""
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		mod, file, ok := strings.Cut(line, "\t")
+		if !ok {
+			continue
+		}
+		rel, under := walk.RelUnder(walk.NormalizeAbs(mod), walk.NormalizeAbs(file))
+		if !under || !known[rel] {
+			return file, nil
+		}
+	}
+	return "", nil
+}
+
+// spawnOut runs cmd and answers its standard output, or its failure.
+func spawnOut(cmd spawn.Cmd) ([]byte, error) {
+	done, err := spawn.Run(cmd)
+	if err != nil {
+		return nil, err
+	}
+	out, ok := done.Stdout()
+	if !ok {
+		rep, _ := done.FailureReport()
+		return nil, fmt.Errorf("%s", rep)
+	}
+	return out, nil
+}
+
+// envBookkeeping names variables that say where and how a shell, make or
+// git started the run, not what the arms compute: left out of the key so
+// the hook, make and a plain shell share one record. GATE_SDK_NATIVE_BIN
+// only says where the binary is; its content is the source stamp's.
+func envBookkeeping(k string) bool {
+	switch k {
+	case "_", "SHLVL", "OLDPWD", "PWD", "MAKELEVEL", "MAKEFLAGS", "MFLAGS", "MAKE_TERMOUT", "MAKE_TERMERR",
+		"TERM", "COLUMNS", "LINES", "DISPLAY", "WINDOWID", "STY", "GATE_SDK_NATIVE_BIN", "GATE_SDK_VERBOSE":
+		return true
+	}
+	for _, p := range []string{"GIT_", "SSH_", "TMUX", "XDG_SESSION_", "TERM_"} {
+		if strings.HasPrefix(k, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// envDigest digests the arms' environment, sorted, less the bookkeeping.
+func envDigest(env []string) string {
+	var kept []string
+	for _, kv := range env {
+		if k, _, _ := strings.Cut(kv, "="); !envBookkeeping(k) {
+			kept = append(kept, kv)
+		}
+	}
+	sort.Strings(kept)
+	sum := sha256.Sum256([]byte(strings.Join(kept, "\x00")))
+	return hex.EncodeToString(sum[:])
 }
 
 // recordName names the green record of one module root.

@@ -42,6 +42,15 @@ func crateRepo(t *testing.T) string {
 	return dir
 }
 
+func gitIn(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
 // TestCrateArmsCache holds the record's rule: a green run writes it, the
 // same key answers from it, an edit misses, and an untracked file under
 // the module never hits.
@@ -76,6 +85,40 @@ func TestCrateArmsCache(t *testing.T) {
 	if back := run(); !strings.Contains(back.Stdout, "cached") {
 		t.Fatalf("the restored tree missed its record: %q", back.Stdout)
 	}
+	// A run under another GOFLAGS (a filtered or -short run) is another
+	// key: it neither answers from the plain run's record nor vouches for it.
+	os.Setenv("GOFLAGS", "-short")
+	filtered := run()
+	os.Unsetenv("GOFLAGS")
+	if filtered.Code != 0 || strings.Contains(filtered.Stdout, "cached") {
+		t.Fatalf("a -short run answered from the plain run's record: %q", filtered.Stdout)
+	}
+	if plain := run(); strings.Contains(plain.Stdout, "cached") {
+		t.Fatalf("a plain run trusted the -short run's record: %q", plain.Stdout)
+	}
+	if plain := run(); !strings.Contains(plain.Stdout, "cached") {
+		t.Fatalf("the plain run's own record missed: %q", plain.Stdout)
+	}
+	// A failing test in an ignored directory: go test ./... compiles and
+	// runs it, the stamp cannot see it, so the record must not answer.
+	if err := os.WriteFile(filepath.Join(dir, ".gitignore"), []byte(".tmp/\nhidden/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(t, dir, "add", ".gitignore")
+	run() // the edited .gitignore moved the stamp: record the new tree
+	if again := run(); !strings.Contains(again.Stdout, "cached") {
+		t.Fatalf("a warm tree missed: %q", again.Stdout)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "hidden"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "hidden", "h_test.go"), []byte("package hidden\n\nimport \"testing\"\n\nfunc TestNo(t *testing.T) { t.Fatal(\"red\") }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if hid := run(); hid.Code != 1 || strings.Contains(hid.Stdout, "cached") {
+		t.Fatalf("a failing test in an ignored directory answered %d %q", hid.Code, hid.Stdout)
+	}
+	os.RemoveAll(filepath.Join(dir, "hidden"))
 	// An untracked file: never from the record.
 	if err := os.WriteFile(filepath.Join(dir, "extra.go"), []byte("package m\n"), 0o644); err != nil {
 		t.Fatal(err)

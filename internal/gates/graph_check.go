@@ -294,5 +294,6 @@ func graphAmendments(c *gate.Context, r *gate.Report, dir string) (int, error) {
 // table.
 type tableMemo struct{ t *cache.Table }
 
-func (m tableMemo) Load() ([]byte, bool) { return m.t.Get("", "listing") }
+func (m tableMemo) Load() ([]byte, bool) { return m.t.Peek("", "listing") }
 func (m tableMemo) Store(b []byte)       { m.t.Put("", "listing", b) }
+func (m tableMemo) Served(hit bool)      { m.t.Tally(hit) }

@@ -260,7 +260,7 @@ func valved(lines [][]byte, i int, marker string) bool {
 func listingRoot(c *gate.Context, arg string, files []string) (string, error) {
 	root, inside := walk.ListingSpelling(c.Dir, arg)
 	if !inside {
-		return "", fmt.Errorf("scan root %s lies outside the run directory %s", arg, c.Dir)
+		return "", fmt.Errorf("scan root %s lies outside the run directory %s (or reaches it through '..', which no tracked listing spells): name a directory inside the tree", arg, c.Dir)
 	}
 	if root == "." {
 		return root, nil

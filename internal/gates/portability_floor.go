@@ -8,6 +8,7 @@ package gates
 // absent config disables the arm it feeds rather than failing closed.
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -73,8 +74,12 @@ func checkPortabilityFloor(c *gate.Context) int {
 			// assertion C: a line matching a listed construct carries the
 			// valve, with a non-empty reason, on itself or the line above.
 			if !set.Empty() {
-				if j := set.First(string(line)); j >= 0 && !valved(lines, i, portabilityValve) {
-					msg := fmt.Sprintf("%s (undeclared construct %s)", line, set.Patterns[j].Text)
+				// A CRLF copy of a script is judged as its LF form: the
+				// carriage return is the line's end, not a byte a pattern's
+				// "$" or [[:blank:]] has to step over.
+				text := bytes.TrimSuffix(line, []byte{'\r'})
+				if j := set.First(string(text)); j >= 0 && !valved(lines, i, portabilityValve) {
+					msg := fmt.Sprintf("%s (undeclared construct %s)", text, set.Patterns[j].Text)
 					r.Add(gate.Finding{Class: "construct", Path: f.path, Line: i + 1, Msg: msg, Text: fmt.Sprintf("%s:%d:%s", gate.QuotePath(f.path), i+1, msg)})
 				}
 			}

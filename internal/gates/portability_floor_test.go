@@ -119,3 +119,24 @@ func TestPsCodeLines(t *testing.T) {
 		}
 	}
 }
+
+// TestPortabilityCRLFCopy: a script checked out with CRLF endings is judged
+// as its LF form, so a pattern ending in ([[:blank:]]|$) still finds `tac`
+// at the end of a line, and the finding quotes the line without its \r.
+func TestPortabilityCRLFCopy(t *testing.T) {
+	pattern := "(^|[^A-Za-z0-9_-])tac([[:blank:]]|$)\n"
+	lf := "#!/bin/sh\nprintf 'a\\nb\\n' | tac\n"
+	dir := scratchRepo(t, map[string]string{
+		"scripts/portability-patterns.list": pattern,
+		"install/lf.sh":                     lf,
+		"install/crlf.sh":                   strings.ReplaceAll(lf, "\n", "\r\n"),
+	}, nil)
+	got := pfRun(t, dir, nil, nil)
+	wantCode(t, got, 1)
+	wantOut(t, got,
+		"install/lf.sh:2:printf 'a\\nb\\n' | tac (undeclared construct",
+		"install/crlf.sh:2:printf 'a\\nb\\n' | tac (undeclared construct")
+	if strings.Contains(got.Stdout, "\r") {
+		t.Errorf("a finding carries the carriage return:\n%q", got.Stdout)
+	}
+}

@@ -341,6 +341,9 @@ func (w InstallWorld) placeAll(dir, src string) bool {
 		return false
 	}
 	p.verify = w.handshake()
+	for _, name := range p.Sweep() {
+		fmt.Fprintf(w.Stderr, "install-hooks: removed %s, left by a placement that was cut short\n", walk.Child(dir, name))
+	}
 	for _, h := range []string{PreCommit, CommitMsg} {
 		if err := p.Place(src, h+ExeSuffix()); err != nil {
 			fmt.Fprintf(w.Stderr, "install-hooks: %v\n", err)

@@ -8,7 +8,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gate-sdk/gates/internal/spawn"
 	"github.com/gate-sdk/gates/internal/walk"
@@ -69,6 +71,59 @@ func (p *Placer) ops() (func(string) error, func(string, string) error, func(str
 // its rename.
 func (p *Placer) Sibling(hook string) string {
 	return walk.Child(p.Dir, fmt.Sprintf(".%s.%d.%s.placing", hook, p.PID, p.Token))
+}
+
+// staleAfter is how old a placement file must be before a later run takes
+// it for the leftover of a placement that was killed: a live placement
+// copies one binary and asks it one question, which takes seconds.
+var staleAfter = 10 * time.Minute
+
+// Sweep removes the placement files of earlier runs that were cut short
+// (killed between the copy and the rename, they serve no hook and each
+// holds a whole binary) and answers their names: one whose process id
+// names no running process on this host, or, where that cannot be asked
+// or the id is reused, one older than staleAfter. Another run's file whose
+// process still runs (or runs in a namespace this one cannot see, and is
+// young) is left.
+func (p *Placer) Sweep() []string {
+	remove, _, _ := p.ops()
+	ents, err := os.ReadDir(p.Dir)
+	if err != nil {
+		return nil
+	}
+	var swept []string
+	for _, e := range ents {
+		name := e.Name()
+		if !e.Type().IsRegular() || !strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".placing") {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			continue
+		}
+		if pid := placingPID(name); (pid <= 0 || pid == p.PID || pidAlive(pid)) && time.Since(info.ModTime()) < staleAfter {
+			continue
+		}
+		// assertion M: a killed placement's file is removed by a later run.
+		if err := remove(walk.Child(p.Dir, name)); err == nil {
+			swept = append(swept, name)
+		}
+	}
+	return swept
+}
+
+// placingPID answers the process id a placement file's name carries
+// (.<hook>.<pid>.<token>.placing), or 0.
+func placingPID(name string) int {
+	parts := strings.Split(strings.TrimSuffix(strings.TrimPrefix(name, "."), ".placing"), ".")
+	if len(parts) < 3 {
+		return 0
+	}
+	pid, err := strconv.Atoi(parts[len(parts)-2])
+	if err != nil {
+		return 0
+	}
+	return pid
 }
 
 // PlaceError is a placement that did not land; the hook already there,

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 func names(t *testing.T, dir string) string {
@@ -208,5 +211,45 @@ func TestHandshake(t *testing.T) {
 	}
 	if err := Handshake(filepath.Join(dir, "absent")); err == nil {
 		t.Error("an absent file answered the handshake")
+	}
+}
+
+// assertion M: a placement file left by a killed run is removed by the next
+// one; a fresh one (a placement that may still be running) and the hooks
+// themselves are left.
+func TestSweepRemovesStalePlacementFiles(t *testing.T) {
+	dir, src, p, _ := setup(t)
+	stale := filepath.Join(dir, ".pre-commit."+strconv.Itoa(os.Getpid())+".abcdef.placing")
+	fresh := filepath.Join(dir, ".commit-msg."+strconv.Itoa(os.Getpid())+".012345.placing")
+	// A young file whose process is gone (a killed install) is swept too.
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	orphan := filepath.Join(dir, ".pre-commit."+strconv.Itoa(dead.Process.Pid)+".fedcba.placing")
+	if err := os.WriteFile(orphan, []byte("half"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{stale, fresh} {
+		if err := os.WriteFile(f, []byte("half a binary"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(stale, old, old); err != nil {
+		t.Fatal(err)
+	}
+	got := p.Sweep()
+	sort.Strings(got)
+	want := []string{filepath.Base(orphan), filepath.Base(stale)}
+	sort.Strings(want)
+	if runtime.GOOS != "windows" && strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("swept %v, want %v", got, want)
+	}
+	if got := names(t, dir); got != filepath.Base(fresh)+" commit-msg pre-commit" {
+		t.Fatalf("left %q", got)
+	}
+	if err := p.Place(src, PreCommit); err != nil {
+		t.Fatal(err)
 	}
 }

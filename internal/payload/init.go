@@ -374,6 +374,12 @@ func decide(top string, p *Plan, lock *Lock) ([]step, error) {
 		}
 		rec, inLock := lock.file(f.path)
 		switch {
+		case exists && lock.wasPending(f.path):
+			// A killed run wrote it (or left init's earlier copy): finish.
+			s.verb = "update"
+			if bytes.Equal(cur, f.data) {
+				s.verb = "keep"
+			}
 		case f.class == classSeed && inLock:
 			s.verb = "keep"
 			if !exists {

@@ -28,6 +28,15 @@ type Lock struct {
 	Files       []LockFile   `json:"files"`
 	Appended    []LockAppend `json:"appended"`
 	Dirs        []string     `json:"dirs"`
+	// Pending and PendingAppended are the journal of a run in progress:
+	// what it is about to write. A finished run leaves them empty; a run
+	// killed part way leaves them for the next init (see journal.go).
+	Pending         []LockFile   `json:"pending,omitempty"`
+	PendingAppended []LockAppend `json:"pending_appended,omitempty"`
+
+	// settled marks the paths a killed run may have written, once its
+	// journal was settled (never encoded).
+	settled map[string]bool
 }
 
 // LockFile is one file init wrote.
@@ -87,6 +96,19 @@ func ParseLock(rel string, data []byte) (*Lock, error) {
 		}
 		if _, err := repoPath("the lock's path", f.Path); err != nil {
 			return nil, refusef("init: the lock %s: file entry %d: %v", rel, i+1, err)
+		}
+	}
+	for i, f := range l.Pending {
+		if f.Path == "" || len(f.SHA256) != 64 {
+			return nil, refusef("init: the lock %s: pending entry %d lacks a path or a sha256", rel, i+1)
+		}
+		if _, err := repoPath("the lock's path", f.Path); err != nil {
+			return nil, refusef("init: the lock %s: pending entry %d: %v", rel, i+1, err)
+		}
+	}
+	for i, a := range l.PendingAppended {
+		if _, err := repoPath("the lock's path", a.Path); err != nil || a.Suffix == "" {
+			return nil, refusef("init: the lock %s: pending appended entry %d lacks a path inside the repository or its lines", rel, i+1)
 		}
 	}
 	for i, a := range l.Appended {

@@ -50,6 +50,13 @@ func RunInit(args []string, w *InitWorld) int {
 		if err != nil {
 			return 2, err
 		}
+		if !dry {
+			if interrupted, err := settlePending(w.Top, lock); err != nil {
+				return 2, err
+			} else if interrupted {
+				fmt.Fprintf(w.Stdout, "init: %s records an install that was cut short; settling it\n", lockRel)
+			}
+		}
 		if uninstall {
 			return runUninstall(w, lock, lockRel, dry)
 		}
@@ -102,6 +109,12 @@ func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks bool) (int,
 		next.Dirs = append([]string(nil), lock.Dirs...)
 	}
 	next.KitRoot = p.KitRoot
+	// assertion J: the lock names every coming write before the first one.
+	if anyWrite(steps) || len(appends) > 0 {
+		if err := journal(w.Top, lockRel, next, steps, appends); err != nil {
+			return 2, err
+		}
+	}
 	wrote := map[string]int{}
 	var registryStep *step
 	for i := range steps {
@@ -168,10 +181,11 @@ func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks bool) (int,
 	if wrote[classKit] > 0 {
 		fmt.Fprintf(w.Stdout, "init: vendored %s of %s into %s/\n", gate.Count(wrote[classKit], "file", "files"), kits.Core, p.KitRoot)
 	}
-	if wrote[classKit] > 0 || lock == nil {
+	// A journal written by a killed first run carries no stamps yet.
+	if wrote[classKit] > 0 || lock == nil || next.KitVersion == "" {
 		next.KitVersion = w.Stamp
 	}
-	if wrote[classBinary] > 0 || lock == nil {
+	if wrote[classBinary] > 0 || lock == nil || next.BinaryStamp == "" {
 		next.BinaryStamp = w.Stamp
 	}
 	enc := next.Encode()
@@ -355,6 +369,9 @@ func mkParents(top, rel string, l *Lock) error {
 	return nil
 }
 
+// tmpSuffix names the sibling a file is written under before its rename.
+const tmpSuffix = ".gates-init.tmp"
+
 // writeTracked writes data at rel through a sibling temporary file and a
 // rename, so a running binary being replaced is never written in place.
 func writeTracked(top, rel string, data []byte, exec bool, l *Lock) error {
@@ -366,7 +383,7 @@ func writeTracked(top, rel string, data []byte, exec bool, l *Lock) error {
 		perm = 0o755
 	}
 	dst := joinTop(top, rel)
-	tmp := dst + ".gates-init.tmp"
+	tmp := dst + tmpSuffix
 	if err := os.WriteFile(tmp, data, perm); err != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("init: cannot write %s: %v", rel, err)
@@ -391,10 +408,7 @@ func appendTo(top, rel string, lines []string, l *Lock) error {
 	if err != nil && !created {
 		return fmt.Errorf("init: cannot read %s: %v", rel, err)
 	}
-	suffix := strings.Join(lines, "\n") + "\n"
-	if len(cur) > 0 && cur[len(cur)-1] != '\n' {
-		suffix = "\n" + suffix
-	}
+	suffix := appendSuffix(cur, lines)
 	if created {
 		if err := mkParents(top, rel, l); err != nil {
 			return err

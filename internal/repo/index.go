@@ -350,7 +350,7 @@ func (g Git) indexAt(dir string, src IndexSource) (entries []Entry, sum string, 
 		return nil, "", nil
 	}
 	if err != nil {
-		return nil, "", &ListingError{Dir: dir, What: "read the index", Err: err}
+		return nil, "", &ListingError{Dir: dir, What: "read the index", Err: err, By: indexReader}
 	}
 	idx, err := ParseIndex(data, src.HashLen)
 	var cli *NeedsCLIError
@@ -367,7 +367,7 @@ func (g Git) indexAt(dir string, src IndexSource) (entries []Entry, sum string, 
 		entries, err := g.IndexFlags(dir)
 		return entries, "", err
 	}
-	return nil, "", &ListingError{Dir: dir, What: "read the index " + src.File, Err: err}
+	return nil, "", &ListingError{Dir: dir, What: "read the index " + src.File, Err: err, By: indexReader}
 }
 
 func (g Git) debugf(format string, a ...any) {

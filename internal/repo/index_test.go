@@ -315,3 +315,27 @@ func FuzzParseIndex(f *testing.F) {
 		}
 	})
 }
+
+// TestDamagedIndexNamesOurReader: a checksum that no longer matches is
+// found by gates' own decoder, and the refusal says so rather than
+// blaming git, which was never asked.
+func TestDamagedIndexNamesOurReader(t *testing.T) {
+	fx := newFixture(t)
+	p := filepath.Join(fx.top, ".git", "index")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[40] ^= 0xff
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Git{Env: fx.env}.NewSnapshot(fx.top)
+	if err == nil {
+		t.Fatal("a damaged index was read")
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, "gates' own index reader could not read the index") || strings.Contains(msg, "git could not") || !strings.Contains(msg, "checksum mismatch") {
+		t.Fatalf("the refusal names the wrong component: %s", msg)
+	}
+}

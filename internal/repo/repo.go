@@ -42,11 +42,22 @@ type ListingError struct {
 	Dir  string
 	What string // the read, e.g. "list tracked files"
 	Err  error
+	// By names the component that failed, when it is not git: gates' own
+	// index reader decodes the file itself, and its failure must not be
+	// reported as git's.
+	By string
 }
 
 func (e *ListingError) Error() string {
-	return fmt.Sprintf("git could not %s in %s: %v", e.What, e.Dir, e.Err)
+	by := e.By
+	if by == "" {
+		by = "git"
+	}
+	return fmt.Sprintf("%s could not %s in %s: %v", by, e.What, e.Dir, e.Err)
 }
+
+// indexReader names gates' in-process index decoder in its refusals.
+const indexReader = "gates' own index reader"
 
 func (e *ListingError) Unwrap() error { return e.Err }
 

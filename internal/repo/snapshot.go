@@ -127,7 +127,16 @@ func (g Git) NewSnapshot(dir string) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := SnapshotOf(dir, entries)
+	// assertion O: an intent-to-add entry (`git add -N`) is a promise, not
+	// a tracked file: a commit made now leaves it out, so no gate may count
+	// it as tracked, in the work tree any more than at commit time.
+	kept := entries[:0] // filtered in place: entries is this call's own
+	for _, e := range entries {
+		if !e.IntentToAdd() {
+			kept = append(kept, e)
+		}
+	}
+	s := SnapshotOf(dir, kept)
 	s.blobs = blobs
 	return s, nil
 }
@@ -518,6 +527,18 @@ func (s *Snapshot) load(path string, e *snapEntry) ([]byte, error) {
 		return s.blobs.read(path, e.hash)
 	}
 	return data, err
+}
+
+// FromBlob reports whether Read answers path from its blob when the work
+// tree lacks the file: any listed file of a staged snapshot, and a
+// skip-worktree (sparse) entry of a work-tree one. A submodule or a
+// symbolic link is never read that way.
+func (s *Snapshot) FromBlob(path string) bool {
+	e, ok := s.entries[path]
+	if !ok || s.blobs == nil || e.mode == ModeGitlink || e.mode == 0o120000 {
+		return false
+	}
+	return s.staged || e.flags&FlagSkipWorktree != 0
 }
 
 // ModeAndBlob answers Mode's mode and BlobID's id and ok for path, from

@@ -63,6 +63,16 @@ func TestStagedSnapshot(t *testing.T) {
 	if _, err := w.Read("run.sh"); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("work-tree snapshot over a deleted file: %v", err)
 	}
+	// assertion O: the work-tree snapshot leaves the intent-to-add entry
+	// out too, though its file is on disk: a commit would not hold it.
+	if _, listed := w.Mode("ita.md"); w.Has("ita.md") || listed {
+		t.Fatal("the work-tree snapshot counts an intent-to-add entry as tracked")
+	}
+	for _, f := range w.Files() {
+		if f == "ita.md" {
+			t.Fatal("the work-tree listing holds an intent-to-add entry")
+		}
+	}
 }
 
 // assertion G: a conflict is judged by stage 2; one without it is

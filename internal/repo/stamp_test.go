@@ -126,3 +126,76 @@ func TestStampSymbolIsTheMakefiles(t *testing.T) {
 		t.Errorf("the Makefile's LDFLAGS does not bake %s", StampSymbol)
 	}
 }
+
+// TestBuildNamesUntrackedCompiledFiles: the stamp covers tracked files
+// only, so the build is refused while it would compile or embed a file git
+// does not track (an untracked .go file in the package, an ignored one, an
+// untracked embedded file); a tracked set names nothing.
+func TestBuildNamesUntrackedCompiledFiles(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go on PATH")
+	}
+	lib, err := filepath.Abs("../../kits/gate-sdk/lib/gate.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	gitIn(t, dir, "init", "-q")
+	write := func(name, body string) {
+		t.Helper()
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.invalid/m\n\ngo 1.22\n")
+	write("cmd/gates/main.go", "package main\n\nimport (\n\t_ \"embed\"\n\n\t\"example.invalid/m/lib\"\n)\n\n//go:embed data.txt\nvar data string\n\nfunc main() { lib.F(); _ = data }\n")
+	write("cmd/gates/data.txt", "tracked\n")
+	write("lib/lib.go", "package lib\n\n// F does nothing.\nfunc F() {}\n")
+	write("other/other.go", "package other\n") // not a dependency of cmd/gates
+	write(".gitignore", "lib/gen_*.go\n")
+	gitIn(t, dir, "add", "-A")
+	names := func() string {
+		t.Helper()
+		out, err := exec.Command("bash", "-c", `. "$1" && gate_native_untracked_compiled "$2"`, "untracked", lib, dir).Output()
+		if err != nil {
+			t.Fatalf("gate_native_untracked_compiled: %v", err)
+		}
+		return string(out)
+	}
+	if got := names(); got != "" {
+		t.Fatalf("a tracked build named %q", got)
+	}
+	write("other/new.go", "package other\n")
+	if got := names(); got != "" {
+		t.Fatalf("a file outside the build was named: %q", got)
+	}
+	write("cmd/gates/extra.go", "package main\n")
+	write("lib/gen_x.go", "package lib\n")
+	if got, want := names(), "lib/gen_x.go\ncmd/gates/extra.go\n"; got != want { // go lists dependencies first
+		t.Fatalf("named %q, want %q", got, want)
+	}
+	os.Remove(filepath.Join(dir, "cmd/gates/extra.go"))
+	os.Remove(filepath.Join(dir, "lib/gen_x.go"))
+	gitIn(t, dir, "rm", "-q", "--cached", "cmd/gates/data.txt")
+	if got, want := names(), "cmd/gates/data.txt\n"; got != want {
+		t.Fatalf("an untracked embedded file: named %q, want %q", got, want)
+	}
+}
+
+// TestMakeBuildRefusesUntrackedCompiledFiles pins that make build and the
+// kit's build script both ask the question above before they build.
+func TestMakeBuildRefusesUntrackedCompiledFiles(t *testing.T) {
+	for _, f := range []string{"../../Makefile", "../../kits/gate-sdk/bin/build-native.sh"} {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(data), "gate_native_untracked_compiled") {
+			t.Errorf("%s builds without asking gate_native_untracked_compiled", f)
+		}
+	}
+}

@@ -8,10 +8,14 @@ import (
 )
 
 // Memo keeps one Find's listing between runs: the caller backs it with a
-// result-cache entry. Load answers what the last Store kept, if anything.
+// result-cache entry. Load answers what the last Store kept, if anything;
+// Served hears, once per Find, whether a kept listing was answered (a
+// listing that was there but stale is not), so a hit counter counts what
+// the memo served, not what it merely held.
 type Memo interface {
 	Load() ([]byte, bool)
 	Store([]byte)
+	Served(bool)
 }
 
 // racyWindow is how recently a directory may have changed and still be
@@ -31,8 +35,10 @@ var racyWindow = 2 * time.Second
 // racyWindow or the platform offers no stat data to vouch for it.
 func Find(root string, opt Options, memo Memo, match func(name string) bool) ([]string, error) {
 	if memo != nil {
+		served := false
 		if data, ok := memo.Load(); ok {
 			if dirs, found, ok := decodeListing(data); ok && stillListed(root, dirs) {
+				memo.Served(true)
 				// The observer sees the walk the listing stands for.
 				opt.Recorder.root(root)
 				for _, d := range dirs {
@@ -41,6 +47,7 @@ func Find(root string, opt Options, memo Memo, match func(name string) bool) ([]
 				return found, nil
 			}
 		}
+		memo.Served(served)
 	}
 	start := time.Now()
 	var dirs []listedDir

@@ -10,13 +10,21 @@ import (
 )
 
 type memMemo struct {
-	data   []byte
-	kept   bool
-	stores int
+	data         []byte
+	kept         bool
+	stores       int
+	hits, misses int
 }
 
 func (m *memMemo) Load() ([]byte, bool) { return m.data, m.kept }
 func (m *memMemo) Store(b []byte)       { m.data, m.kept = append([]byte(nil), b...), true; m.stores++ }
+func (m *memMemo) Served(hit bool) {
+	if hit {
+		m.hits++
+	} else {
+		m.misses++
+	}
+}
 
 func specs(name string) bool {
 	return strings.HasPrefix(name, "SPEC-") && strings.HasSuffix(name, ".md")
@@ -57,6 +65,7 @@ func TestFindKeepsListingUntilADirectoryChanges(t *testing.T) {
 		var rec Recorder
 		o := opt
 		o.Recorder = &rec
+		stores, hits, misses := memo.stores, memo.hits, memo.misses
 		got, err := Find(root, o, memo, specs)
 		if err != nil {
 			t.Fatal(err)
@@ -66,6 +75,12 @@ func TestFindKeepsListingUntilADirectoryChanges(t *testing.T) {
 		}
 		if memo.stores != wantStores {
 			t.Fatalf("%s: %d stores, want %d", what, memo.stores, wantStores)
+		}
+		// A kept listing that proved stale is a miss, never a hit: the
+		// counter counts what the memo served.
+		wantHit := memo.stores == stores
+		if memo.hits+memo.misses != hits+misses+1 || (memo.hits > hits) != wantHit {
+			t.Fatalf("%s: served hit=%v (hits %d->%d, misses %d->%d), want hit=%v", what, memo.hits > hits, hits, memo.hits, misses, memo.misses, wantHit)
 		}
 		if len(rec.Roots()) != 1 || len(rec.Dirs()) == 0 {
 			t.Fatalf("%s: the observer saw roots %v dirs %v", what, rec.Roots(), rec.Dirs())

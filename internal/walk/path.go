@@ -194,8 +194,11 @@ func StripExtendedPrefix(p string) string {
 // relative to base, '/'-separated, with no empty or "." segment and no
 // trailing '/' ("." for base itself). A rooted p is made relative when it
 // lies at or under base; outside base it answers p normalized and false.
-// ".." is kept as written, as everywhere in this package. So "docs",
-// "./docs/", "docs/." and "<base>/docs" are one spelling.
+// ".." is kept as written, as everywhere in this package, and answers
+// false: no listing spells a path through "..", and resolving it by text
+// would go wrong across a symbolic link. So "docs", "./docs/", "docs/."
+// and "<base>/docs" are one spelling, and "..", "../x" and "docs/../.."
+// are not inside.
 func ListingSpelling(base, p string) (string, bool) {
 	// assertion R: one spelling for every way of naming a listed path.
 	p = CrossArg(p)
@@ -213,5 +216,9 @@ func ListingSpelling(base, p string) (string, bool) {
 	if len(segs) == 0 {
 		return ".", true
 	}
-	return strings.Join(segs, "/"), true
+	inside := true
+	for _, s := range segs {
+		inside = inside && s != ".."
+	}
+	return strings.Join(segs, "/"), inside
 }

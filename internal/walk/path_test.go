@@ -250,7 +250,8 @@ func TestListingSpellingOneSpellingPerPath(t *testing.T) {
 		{"docs", "docs", true}, {"./docs/", "docs", true}, {"docs/.", "docs", true},
 		{"docs//x/./", "docs/x", true}, {".", ".", true}, {"./", ".", true}, {"", ".", true},
 		{"/r/base/docs", "docs", true}, {"/r/base", ".", true}, {"/r/base/", ".", true},
-		{"/r/other", "/r/other", false}, {"../up", "../up", true},
+		{"/r/other", "/r/other", false}, {"../up", "../up", false}, {"..", "..", false},
+		{"docs/../..", "docs/../..", false}, {"/r/base/../x", "../x", false},
 	} {
 		got, inside := ListingSpelling("/r/base", tc.in)
 		if got != tc.want || inside != tc.inside {

@@ -44,6 +44,18 @@ if [ ! -f "$crate/go.mod" ]; then
 	echo "build-native: no go.mod in $crate (GATE_SDK_NATIVE_CRATE); a consumer tree receives a prebuilt, digest-verified binary and never the source, so there is nothing to build here" >&2
 	exit 2
 fi
+# The stamp covers tracked files only: a build that would compile or embed
+# an untracked file is refused, so two different binaries never share one.
+hidden="$(gate_native_untracked_compiled "$crate")" || {
+	echo "build-native: go list could not name the files the build compiles in $crate" >&2
+	exit 2
+}
+if [ -n "$hidden" ]; then
+	echo "build-native: the build would compile files git does not track, which the source stamp cannot see:" >&2
+	printf '  %s\n' "$hidden" >&2
+	echo "track them (git add) or move them out of the module, then build again" >&2
+	exit 2
+fi
 ldflags="${GATES_LDFLAGS-}"
 if [ -z "$ldflags" ]; then
 	ldflags="$(make -s -C "$crate" print-ldflags)" || {

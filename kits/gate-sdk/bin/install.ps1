@@ -13,11 +13,12 @@
 # that does not match is refused at exit 2 with nothing placed.
 param(
 	[switch]$NoInit,
-	[string]$Sha256 = '',
+	[AllowEmptyString()][string]$Sha256 = $null,
 	[Parameter(Position = 0, Mandatory = $true)][string]$Payload,
 	[Parameter(Position = 1, ValueFromRemainingArguments = $true)][string[]]$InitArgs = @()
 )
 $ErrorActionPreference = 'Stop'
+$Given = $Payload
 
 function Die([string]$msg) {
 	[Console]::Error.WriteLine("install: $msg")
@@ -26,6 +27,13 @@ function Die([string]$msg) {
 
 function Sha256Of([string]$path) {
 	(Get-FileHash -Algorithm SHA256 -LiteralPath $path).Hash.ToLowerInvariant()
+}
+
+# assertion D: a digest given is 64 hex digits; an empty one (an unset
+# variable) is refused rather than read as "no digest".
+if ($PSBoundParameters.ContainsKey('Sha256')) {
+	if (-not $Sha256) { Die '-Sha256 was given an empty digest (an unset variable?); nothing placed' }
+	if ($Sha256 -notmatch '^[0-9A-Fa-f]{64}$') { Die "-Sha256 $Sha256 is not a 64-digit hex sha256 digest; nothing placed" }
 }
 
 if (-not (Get-Command git -ErrorAction SilentlyContinue)) { Die 'git is not on PATH; git is the one program gates needs' }
@@ -41,20 +49,42 @@ try {
 		try { Invoke-WebRequest -UseBasicParsing -Uri $src -OutFile $fetched } catch { Die "could not fetch ${src}: $_" }
 		$src = $fetched
 	}
+	# assertion E: the tarball is copied into the scratch directory once,
+	# and that copy is both hashed and unpacked.
+	if ((Test-Path -LiteralPath $src -PathType Leaf) -and ($src -ne (Join-Path $scratch 'payload.tar.gz'))) {
+		$copyTar = Join-Path $scratch 'payload.tar.gz'
+		Copy-Item -LiteralPath $src -Destination $copyTar
+		$src = $copyTar
+	}
 	if ($Sha256) {
-		if (-not (Test-Path -LiteralPath $src -PathType Leaf)) { Die "-Sha256 verifies a payload tarball, and $src is not a file" }
+		if (-not (Test-Path -LiteralPath $src -PathType Leaf)) { Die "-Sha256 verifies a payload tarball, and $Given is not a file" }
 		$got = Sha256Of $src
-		if ($got -ne $Sha256.ToLowerInvariant()) { Die "the payload $Payload has sha256 $got, not the published $Sha256; nothing placed" }
+		if ($got -ne $Sha256.ToLowerInvariant()) { Die "the payload $Given has sha256 $got, not the published $Sha256; nothing placed" }
 	}
 	if (Test-Path -LiteralPath $src -PathType Container) {
 		$root = $src
 	} elseif (Test-Path -LiteralPath $src -PathType Leaf) {
 		$root = Join-Path $scratch 'payload'
 		New-Item -ItemType Directory -Path $root | Out-Null
-		& tar -xzf $src -C $root
-		if ($LASTEXITCODE -ne 0) { Die "$src is neither a payload directory nor a readable .tar.gz" }
+		# assertion F: the gzip stream is read whole before tar sees it, so a
+		# corrupt stream is refused on its own account.
+		$plain = Join-Path $scratch 'payload.tar'
+		try {
+			$in = [IO.File]::OpenRead($src)
+			$gz = New-Object IO.Compression.GZipStream($in, [IO.Compression.CompressionMode]::Decompress)
+			$out = [IO.File]::Create($plain)
+			$gz.CopyTo($out)
+		} catch {
+			Die "$Given is not a readable .tar.gz (the gzip stream is damaged: $_); nothing placed"
+		} finally {
+			if ($out) { $out.Dispose() }
+			if ($gz) { $gz.Dispose() }
+			if ($in) { $in.Dispose() }
+		}
+		& tar -xf $plain -C $root
+		if ($LASTEXITCODE -ne 0) { Die "$Given is neither a payload directory nor a readable .tar.gz" }
 	} else {
-		Die "no payload at $src"
+		Die "no payload at $Given"
 	}
 
 	$roster = Join-Path $root 'targets.list'

@@ -31,7 +31,14 @@ while [ $# -gt 0 ]; do
 	--no-init) no_init=1 ;;
 	--sha256)
 		[ $# -ge 2 ] || die "--sha256 needs a digest"
-		want_sum="$2"
+		# assertion D: the digest is 64 hex digits, never empty: an unset
+		# variable expanded to "" must not switch the tarball check off.
+		want_sum="$(printf '%s' "$2" | tr 'A-F' 'a-f')"
+		case $want_sum in
+		'') die "--sha256 was given an empty digest (an unset variable?); nothing placed" ;;
+		*[!0-9a-f]*) die "--sha256 $2 is not a hex sha256 digest; nothing placed" ;;
+		esac
+		[ "${#want_sum}" -eq 64 ] || die "--sha256 $2 has ${#want_sum} hex digits, not 64; nothing placed"
 		shift
 		;;
 	-h | --help)
@@ -46,6 +53,7 @@ while [ $# -gt 0 ]; do
 done
 [ $# -ge 1 ] || die "usage: sh install.sh [--no-init] [--sha256 <hex>] <payload> [<init-arg>...]"
 src="$1"
+given="$1"
 shift
 
 command -v git >/dev/null 2>&1 || die "git is not on PATH; git is the one program gates needs"
@@ -83,20 +91,32 @@ http://* | https://*)
 	;;
 esac
 
+# assertion E: a tarball is copied into the scratch directory once; the
+# copy is what is hashed and what is unpacked, so the file cannot change
+# between the check and the unpack.
+if [ -f "$src" ] && [ "$src" != "$scratch/payload.tar.gz" ]; then
+	cp "$src" "$scratch/payload.tar.gz" || die "cannot copy $given into the scratch directory"
+	src="$scratch/payload.tar.gz"
+fi
+
 if [ -n "$want_sum" ]; then
-	[ -f "$src" ] || die "--sha256 verifies a payload tarball, and $src is not a file"
+	[ -f "$src" ] || die "--sha256 verifies a payload tarball, and $given is not a file"
 	got="$(sha256_of "$src")" || die "no sha256 tool (sha256sum, shasum or openssl) on this host"
-	[ "$got" = "$want_sum" ] || die "the payload $1 has sha256 $got, not the published $want_sum; nothing placed"
+	[ "$got" = "$want_sum" ] || die "the payload $given has sha256 $got, not the published $want_sum; nothing placed"
 fi
 
 if [ -d "$src" ]; then
 	payload="$src"
 elif [ -f "$src" ]; then
 	mkdir "$scratch/payload" || die "cannot make a scratch directory"
-	gzip -dc "$src" | (cd "$scratch/payload" && tar -xf -) || die "$src is neither a payload directory nor a readable .tar.gz"
+	# assertion F: gzip's own status decides, not only tar's: a corrupt
+	# stream is refused even when tar accepted what came out before it.
+	gzip -dc "$src" >"$scratch/payload.tar" || die "$given is not a readable .tar.gz (gzip refused it); nothing placed"
+	(cd "$scratch/payload" && tar -xf "$scratch/payload.tar") || die "$given is neither a payload directory nor a readable .tar.gz"
+	rm -f "$scratch/payload.tar"
 	payload="$scratch/payload"
 else
-	die "no payload at $src"
+	die "no payload at $given"
 fi
 
 roster="$payload/targets.list"

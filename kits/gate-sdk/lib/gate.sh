@@ -600,6 +600,31 @@ gate_native_source_stamp() {
 	printf '%s\n' "$s"
 }
 
+# gate_native_untracked_compiled [CRATE] — every file `go build ./cmd/gates`
+# compiles or embeds from the module that git does not track, one path a
+# line relative to the module, nothing when the compiled set is all tracked.
+# The stamp covers tracked files only, so a build holding one of these would
+# share its stamp with a binary built without it. Status 1 when go or git
+# cannot answer.
+# assertion S: a build the stamp cannot describe is named, never baked.
+gate_native_untracked_compiled() {
+	local crate="${1-}" mod listing tracked
+	if [ -z "$crate" ]; then
+		crate="$(gate_native_crate)" || return 1
+	fi
+	# The module's directory and each file, both as go spells them.
+	# shellcheck disable=SC2016 # a go template, not a shell expansion
+	listing="$(cd -- "$crate" && go list -deps -e -f '{{if and .Module .Module.Main}}{{$m := .Module.Dir}}{{$d := .Dir}}{{range .GoFiles}}{{$m}}	{{$d}}/{{.}}
+{{end}}{{range .CgoFiles}}{{$m}}	{{$d}}/{{.}}
+{{end}}{{range .EmbedFiles}}{{$m}}	{{$d}}/{{.}}
+{{end}}{{end}}' ./cmd/gates)" || return 1
+	tracked="$(git -C "$crate" ls-files -- . 2>/dev/null)" || return 1
+	printf '%s\n' "$listing" | while IFS='	' read -r mod file; do
+		[ -n "$file" ] && printf '%s\n' "${file#"$mod"/}"
+	done | grep -vxF -f <(printf '%s\n' "$tracked")
+	return 0
+}
+
 # _gate_verdict_resolve — gate_verdict_bin's work: line 1 the command token
 # to run, line 2 (only when a linked worktree's link was declined) the
 # refused condition.
