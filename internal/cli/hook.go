@@ -52,12 +52,17 @@ func runHook(s *Session, args []string) int {
 	hs.cwdOnce.Do(func() { hs.cwd = top })
 	// assertion D: the members judge the working tree as the agent left
 	// it, untracked files included.
-	hs.treeOnce.Do(func() { hs.tree, hs.treeErr = repo.NewWorkingSnapshot(top) })
+	if m.Name != "commit-audit" && m.Name != "git-dir-guard" {
+		// The outcome members run no gate over the work tree: a command
+		// that moved no ref pays for no listing.
+		hs.treeOnce.Do(func() { hs.tree, hs.treeErr = repo.NewWorkingSnapshot(top) })
+	}
 	p, perr := harness.ReadPayload(s.Stdin)
 	call := &harness.Call{
 		Member: m.Name, Payload: p, PayloadErr: perr,
 		Stdout: s.Stdout, Stderr: s.Stderr,
 		Gates: hookRunner{s: hs, top: top},
+		Repo:  hookRepo{s: hs, top: top},
 	}
 	return m.Run(call)
 }
