@@ -242,8 +242,11 @@ func TestInitWiresTheClaudeHarness(t *testing.T) {
 	if members["edit-gates"] != "PostToolUse " || members["commit-guard"] != "PreToolUse " || !strings.Contains(members["stop-gates"], "Stop ") {
 		t.Fatalf("registrations: %v\n%s", members, got)
 	}
-	if n := len(doc.Hooks["PostToolUse"]); n != 1 {
-		t.Errorf("edit-gates did not join the user's matcher group (%d groups)", n)
+	if members["commit-audit"] != "PreToolUse PostToolUse " && members["commit-audit"] != "PostToolUse PreToolUse " || members["git-dir-guard"] != "PreToolUse " {
+		t.Fatalf("the outcome members are not registered: %v\n%s", members, got)
+	}
+	if n := len(doc.Hooks["PostToolUse"]); n != 2 {
+		t.Errorf("edit-gates did not join the user's matcher group, beside commit-audit's Bash group (%d groups)", n)
 	}
 	out := a.must(binPath, "init", "--harness", "claude")
 	if a.read(".claude/settings.json") != got || !strings.Contains(out, "already registers") {

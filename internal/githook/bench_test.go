@@ -145,3 +145,43 @@ func mustWrite(b testing.TB, p, body string) {
 		b.Fatal(err)
 	}
 }
+
+// BenchmarkCommitAuditNoRefMoved times what the harness pays after a
+// shell command that moved no ref, in the same generated repository (hooks
+// placed): `gates --hook commit-audit` on PostToolUse, a process start, one
+// ref listing and the session's kept tips compared. The guard
+// sub-benchmark is commit-guard's PreToolUse on a plain command, the
+// placed-hooks check included. Run it with:
+// go test -run x -bench CommitAuditNoRefMoved ./internal/githook
+func BenchmarkCommitAuditNoRefMoved(b *testing.B) {
+	repo, env := benchRepo(b)
+	bin := filepath.Join(repo, "bin/gates")
+	hook := func(member, event string) string {
+		payload := fmt.Sprintf(`{"session_id":"bench","cwd":%q,"hook_event_name":%q,"tool_name":"Bash","tool_input":{"command":"ls"}}`, repo, event)
+		cmd := exec.Command(bin, "--hook", member)
+		cmd.Dir, cmd.Env = repo, env
+		cmd.Stdin = strings.NewReader(payload)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			b.Fatalf("--hook %s: %v\n%s", member, err, out)
+		}
+		return string(out)
+	}
+	if out := hook("commit-audit", "PreToolUse"); out != "" {
+		b.Fatalf("PreToolUse said %q", out)
+	}
+	for _, m := range []struct{ name, member, event string }{
+		{"post", "commit-audit", "PostToolUse"},
+		{"guard", "commit-guard", "PreToolUse"},
+	} {
+		b.Run(m.name, func(b *testing.B) {
+			start := time.Now()
+			for i := 0; i < b.N; i++ {
+				if out := hook(m.member, m.event); out != "" {
+					b.Fatalf("a command that moved no ref was answered: %q", out)
+				}
+			}
+			b.ReportMetric(float64(time.Since(start).Microseconds())/1000/float64(b.N), "ms/call")
+		})
+	}
+}

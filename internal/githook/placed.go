@@ -54,8 +54,7 @@ func recordPath(dir string) string { return walk.Child(filepath.Dir(dir), Record
 // writeRecord records the hooks placed in dir under names.
 func writeRecord(dir string, names []string) error {
 	// assertion M: each placed hook's digest and stat fields.
-	var b strings.Builder
-	b.WriteString(recordHeader + "\n")
+	var files []placedFile
 	for _, n := range names {
 		p := walk.Child(dir, n)
 		sum, err := fileSum(p)
@@ -66,9 +65,19 @@ func writeRecord(dir string, names []string) error {
 		if err != nil {
 			return fmt.Errorf("cannot record the placed hook %s: %v", p, err)
 		}
-		fmt.Fprintf(&b, "%s %s %s\n", n, sum, keyOf(fi))
+		files = append(files, placedFile{name: n, sum: sum, stat: keyOf(fi)})
 	}
-	tmp := recordPath(dir) + ".tmp"
+	return saveRecord(dir, files)
+}
+
+// saveRecord writes the record's lines whole.
+func saveRecord(dir string, files []placedFile) error {
+	var b strings.Builder
+	b.WriteString(recordHeader + "\n")
+	for _, f := range files {
+		fmt.Fprintf(&b, "%s %s %s\n", f.name, f.sum, f.stat)
+	}
+	tmp := fmt.Sprintf("%s.%d.tmp", recordPath(dir), os.Getpid())
 	if err := os.WriteFile(tmp, []byte(b.String()), 0o644); err != nil {
 		return fmt.Errorf("cannot write the opt-in record: %v", err)
 	}
@@ -170,10 +179,20 @@ func CheckPlaced(top, bin string) (Placed, error) {
 	if !isDirPath(resolved) {
 		st.Problems = append(st.Problems, fmt.Sprintf("git resolves the hooks directory to %s, which does not exist, so git runs no hook", resolved))
 	} else {
-		for _, f := range files {
-			if msg := checkOne(walk.Child(resolved, f.name), f, sameDir(resolved, ours)); msg != "" {
+		home := sameDir(resolved, ours)
+		restat := false
+		for i, f := range files {
+			msg, key := checkOne(walk.Child(resolved, f.name), f, home)
+			if msg != "" {
 				st.Problems = append(st.Problems, msg)
+			} else if home && recorded && key != f.stat {
+				// The same bytes under new stat fields (a copied clone):
+				// recorded, so the next check reads no file.
+				files[i].stat, restat = key, true
 			}
+		}
+		if restat && len(st.Problems) == 0 {
+			saveRecord(ours, files)
 		}
 	}
 	if len(st.Problems) > 0 && !sameDir(resolved, ours) {
@@ -187,28 +206,29 @@ func CheckPlaced(top, bin string) (Placed, error) {
 
 // checkOne answers what is wrong with the hook at p, "" when it is the
 // placed file. home says p is the file the record's stat fields describe.
-func checkOne(p string, f placedFile, home bool) string {
+func checkOne(p string, f placedFile, home bool) (string, statKey) {
 	fi, err := os.Lstat(p)
 	if err != nil {
-		return fmt.Sprintf("%s is missing", p)
+		return fmt.Sprintf("%s is missing", p), statKey{}
 	}
 	if !fi.Mode().IsRegular() {
-		return fmt.Sprintf("%s is not a regular file", p)
+		return fmt.Sprintf("%s is not a regular file", p), statKey{}
 	}
 	if ExeSuffix() == "" && fi.Mode().Perm()&0o111 == 0 {
-		return fmt.Sprintf("%s is not executable, so git skips it", p)
+		return fmt.Sprintf("%s is not executable, so git skips it", p), statKey{}
 	}
-	if f.sum == "" || home && keyOf(fi) == f.stat {
-		return ""
+	key := keyOf(fi)
+	if f.sum == "" || home && key == f.stat {
+		return "", key
 	}
 	sum, err := fileSum(p)
 	if err != nil {
-		return fmt.Sprintf("%s cannot be read (%v)", p, err)
+		return fmt.Sprintf("%s cannot be read (%v)", p, err), key
 	}
 	if sum != f.sum {
-		return fmt.Sprintf("%s is not the hook --install-hooks placed (its bytes differ)", p)
+		return fmt.Sprintf("%s is not the hook --install-hooks placed (its bytes differ)", p), key
 	}
-	return ""
+	return "", key
 }
 
 func isDirPath(p string) bool {

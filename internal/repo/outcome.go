@@ -79,9 +79,9 @@ func (g Git) Commits(dir string, include, exclude []string, max int) (ids []stri
 	for _, id := range include {
 		in.WriteString(id + "\n")
 	}
-	in.WriteString("--not\n")
+	// A ^ per excluded id: git before 2.42 takes no options on --stdin.
 	for _, id := range exclude {
-		in.WriteString(id + "\n")
+		in.WriteString("^" + id + "\n")
 	}
 	out, err := g.runStdin(dir, "list the new commits", &in, "rev-list", fmt.Sprintf("--max-count=%d", max+1), "--stdin")
 	if err != nil {
