@@ -62,7 +62,7 @@ func runHook(s *Session, args []string) int {
 		Member: m.Name, Payload: p, PayloadErr: perr,
 		Stdout: s.Stdout, Stderr: s.Stderr,
 		Gates: hookRunner{s: hs, top: top},
-		Repo:  hookRepo{s: hs, top: top},
+		Repo:  newHookRepo(hs, top),
 	}
 	return m.Run(call)
 }

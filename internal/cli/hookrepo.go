@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/gate-sdk/gates/internal/githook"
 	"github.com/gate-sdk/gates/internal/harness"
@@ -17,6 +18,24 @@ import (
 type hookRepo struct {
 	s   *Session
 	top string
+	// dirs are the git dirs, asked of git once per call.
+	dirs *gitDirsOnce
+}
+
+type gitDirsOnce struct {
+	once           sync.Once
+	gitDir, common string
+	err            error
+}
+
+func newHookRepo(s *Session, top string) hookRepo {
+	return hookRepo{s: s, top: top, dirs: &gitDirsOnce{}}
+}
+
+// gitDirs answers the git dir and the common dir, absolute.
+func (r hookRepo) gitDirs() (string, string, error) {
+	r.dirs.once.Do(func() { r.dirs.gitDir, r.dirs.common, r.dirs.err = walk.GitDirs(r.top, nil) })
+	return r.dirs.gitDir, r.dirs.common, r.dirs.err
 }
 
 // StateDirName is the directory under the git dir the harness members
@@ -59,7 +78,7 @@ func (r hookRepo) Commits(include, exclude []string, max int) ([]string, bool, e
 }
 
 func (r hookRepo) StateDir() (string, error) {
-	gd, _, err := walk.GitDirs(r.top, nil)
+	gd, _, err := r.gitDirs()
 	if err != nil {
 		return "", err
 	}
@@ -67,7 +86,7 @@ func (r hookRepo) StateDir() (string, error) {
 }
 
 func (r hookRepo) Protected() ([]string, error) {
-	gd, common, err := walk.GitDirs(r.top, nil)
+	gd, common, err := r.gitDirs()
 	if err != nil {
 		return nil, err
 	}
