@@ -54,11 +54,16 @@ func (r hookRepo) binSpelling() string {
 }
 
 func (r hookRepo) Hooks() (harness.HooksState, error) {
-	p, err := githook.CheckPlaced(r.top, r.binSpelling())
+	p, err := githook.CheckPlaced(r.top)
 	if err != nil {
 		return harness.HooksState{}, err
 	}
-	return harness.HooksState{OptedIn: p.OptedIn, Problems: p.Problems, Repair: p.Repair}, nil
+	st := harness.HooksState{OptedIn: p.OptedIn, Problems: p.Problems}
+	if len(p.Problems) > 0 {
+		// The knobs are read only to name the repair.
+		st.Repair = r.binSpelling() + " " + p.Repair
+	}
+	return st, nil
 }
 
 func (r hookRepo) Tips() ([]harness.Tip, error) {

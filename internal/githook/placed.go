@@ -141,14 +141,13 @@ type Placed struct {
 	// Problems says, one line each, where what git runs is not what was
 	// placed; empty when every placed hook serves.
 	Problems []string
-	// Repair is the one command that puts the hooks back.
+	// Repair is the binary's arguments that put the hooks back.
 	Repair string
 }
 
 // CheckPlaced compares the hooks git would run at top with the placed
-// ones: present, executable and the very bytes recorded. bin spells the
-// binary for the repair command.
-func CheckPlaced(top, bin string) (Placed, error) {
+// ones: present, executable and the very bytes recorded.
+func CheckPlaced(top string) (Placed, error) {
 	// assertion N: git resolves the hooks directory, every config scope
 	// and include counted; each recorded hook there must be present,
 	// executable and the bytes placed.
@@ -156,7 +155,7 @@ func CheckPlaced(top, bin string) (Placed, error) {
 	if err != nil {
 		return Placed{}, err
 	}
-	st := Placed{Ours: ours, Repair: bin + " --install-hooks"}
+	st := Placed{Ours: ours, Repair: "--install-hooks"}
 	files, recorded, err := readRecord(ours)
 	if err != nil {
 		return Placed{}, err
@@ -198,7 +197,7 @@ func CheckPlaced(top, bin string) (Placed, error) {
 	if len(st.Problems) > 0 && !sameDir(resolved, ours) {
 		st.Problems = append(st.Problems, fmt.Sprintf("core.hooksPath resolves to %s, not the gates' %s", resolved, ours))
 		if !HooksPathRepairable(top, ours) {
-			st.Repair = bin + " --install-hooks --take-over"
+			st.Repair = "--install-hooks --take-over"
 		}
 	}
 	return st, nil
