@@ -78,8 +78,8 @@ func (r hookRepo) Tips() ([]harness.Tip, error) {
 	return out, nil
 }
 
-func (r hookRepo) Commits(include, exclude []string, max int) ([]string, bool, error) {
-	return repo.Git{}.Commits(r.top, include, exclude, max)
+func (r hookRepo) Commits(include, exclude []string, since int64, max int) ([]string, bool, error) {
+	return repo.Git{}.Commits(r.top, include, exclude, since, max)
 }
 
 func (r hookRepo) StateDir() (string, error) {

@@ -286,6 +286,7 @@ func TestAgentOutcomeEverySpellingIsCaught(t *testing.T) {
 		{"git merge --no-verify", []string{`git merge --no-verify --no-ff -q -m "merged stuff" side`}, "check-commit-subject"},
 		{"commit-tree and update-ref", []string{leak + `c=$(git commit-tree -p HEAD -m "docs: add notes" $(git write-tree)) && git update-ref refs/heads/main $c`}, "check-tree-terms"},
 		{"a scratch clone fast-forwarded in", []string{`rm -rf ` + other + `/c && git clone -q . ` + other + `/c && cd ` + other + `/c && ` + leak + `git commit ` + msg + ` && cd - >/dev/null && git pull -q --ff-only ` + other + `/c main`}, "check-tree-terms"},
+		{"a commit pushed from no local ref", []string{`git init -q --bare ` + other + `/r.git && git remote add o ` + other + `/r.git && ` + leak + `c=$(git commit-tree -p HEAD -m "docs: add notes" $(git write-tree)) && git push -q o $c:refs/heads/main`}, "check-tree-terms"},
 		{"an unstaged edit of gates.list", []string{`sed -i 's/^check-tree-terms/# check-tree-terms/' scripts/gates.list && ` + leak + `git commit ` + msg}, "check-tree-terms"},
 	}
 	for _, sp := range spellings {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // Repo is what the outcome members read of the repository: what git will
@@ -23,7 +24,9 @@ type Repo interface {
 	Tips() ([]Tip, error)
 	// Commits answers the commits reachable from include and from none of
 	// exclude, newest first, at most max; more reports some left out.
-	Commits(include, exclude []string, max int) (ids []string, more bool, err error)
+	// since, when not 0, keeps only commits committed at or after it (Unix
+	// seconds).
+	Commits(include, exclude []string, since int64, max int) (ids []string, more bool, err error)
 	// Judge runs the git hooks' gates over one commit: the commit-msg
 	// members on its message, the pre-commit members on the change it
 	// records against its first parent, each over the commit's own tree.
@@ -135,6 +138,7 @@ func saveState(c *Call, kind string, v any) error {
 const (
 	stateTips     = "tips"     // the tips before the current command
 	stateBase     = "base"     // the tips the session first recorded
+	stateBaseAt   = "base-at"  // when, in Unix seconds
 	stateVerdicts = "verdicts" // every commit judged, by id
 	stateAdvised  = "advised"  // the not-opted-in notice was given
 )
@@ -172,6 +176,17 @@ func landed(tips []Tip) []string {
 	return out
 }
 
+// remote answers the ids of the remote-tracking tips.
+func remote(tips []Tip) []string {
+	var out []string
+	for _, t := range tips {
+		if strings.HasPrefix(t.Ref, "refs/remotes/") {
+			out = append(out, t.ID)
+		}
+	}
+	return out
+}
+
 // known answers the ids a judgement starts from: the tips recorded before
 // (remote-tracking ones left out: a commit fetched from a scratch clone is
 // judged when it lands on a branch) and the session's first remote tips.
@@ -189,9 +204,22 @@ func known(before, base []Tip) []string {
 // ids, reusing the session's kept verdicts; it answers them newest first,
 // and whether some were left unjudged past MaxJudged.
 func judgeNew(c *Call, now []Tip, from []string) ([]*judged, map[string]*judged, bool, error) {
-	ids, more, err := c.Repo.Commits(landed(now), from, MaxJudged)
+	ids, more, err := c.Repo.Commits(landed(now), from, 0, MaxJudged)
 	if err != nil {
 		return nil, nil, false, err
+	}
+	// A commit pushed from no local ref shows only on a remote-tracking
+	// one: those made since the session began are judged too (older ones
+	// are others' work, fetched).
+	var at int64
+	if ok, err := loadState(c, stateBaseAt, &at); err != nil {
+		return nil, nil, false, err
+	} else if ok && at > 0 {
+		pushed, more2, err := c.Repo.Commits(remote(now), append(append([]string(nil), from...), landed(now)...), at, MaxJudged)
+		if err != nil {
+			return nil, nil, false, err
+		}
+		ids, more = append(ids, pushed...), more || more2
 	}
 	kept := map[string]*judged{}
 	if _, err := loadState(c, stateVerdicts, &kept); err != nil {
@@ -280,6 +308,9 @@ func recordTips(c *Call, now []Tip) error {
 	}
 	if !ok {
 		if err := saveState(c, stateBase, now); err != nil {
+			return err
+		}
+		if err := saveState(c, stateBaseAt, time.Now().Unix()); err != nil {
 			return err
 		}
 	}

@@ -15,6 +15,7 @@ type fakeRepo struct {
 	tips   []Tip
 	graph  map[string][]string // commit -> parents
 	red    map[string]bool
+	recent map[string]bool // committed since the session began
 	judged []string
 	prot   []string
 }
@@ -27,7 +28,7 @@ func (f *fakeRepo) Protected() ([]string, error) {
 }
 func (f *fakeRepo) Canonical(abs string) string { return filepath.Clean(abs) }
 
-func (f *fakeRepo) Commits(include, exclude []string, max int) ([]string, bool, error) {
+func (f *fakeRepo) Commits(include, exclude []string, since int64, max int) ([]string, bool, error) {
 	reach := func(from []string) map[string]bool {
 		seen := map[string]bool{}
 		var walk func(string)
@@ -48,7 +49,7 @@ func (f *fakeRepo) Commits(include, exclude []string, max int) ([]string, bool, 
 	not := reach(exclude)
 	var out []string
 	for id := range reach(include) {
-		if !not[id] {
+		if !not[id] && (since == 0 || f.recent[id]) {
 			out = append(out, id)
 		}
 	}
@@ -103,14 +104,22 @@ func TestCommitAuditJudgesWhatLanded(t *testing.T) {
 	if _, out, _ := call(t, r, "commit-audit", PostToolUse, "Bash", bash); out != "" || len(r.judged) != 1 {
 		t.Fatalf("re-judged: %q %v", out, r.judged)
 	}
+	// A red commit pushed from no local ref, made this session: judged.
+	r.graph["c4dddd"] = []string{"c2bbbb"}
+	r.red["c4dddd"] = true
+	r.recent = map[string]bool{"c4dddd": true}
+	r.tips = []Tip{{"HEAD", "c2bbbb"}, {"refs/heads/main", "c2bbbb"}, {"refs/remotes/o/main", "c3cccc"}, {"refs/remotes/o/pushed", "c4dddd"}}
+	if _, out, _ := call(t, r, "commit-audit", PostToolUse, "Bash", bash); !strings.Contains(out, "Commit c4dd") || strings.Contains(out, "c3cc") {
+		t.Fatalf("a pushed commit went unjudged: %q", out)
+	}
 	// The fetched commit lands on a branch: judged then.
-	r.tips = []Tip{{"HEAD", "c3cccc"}, {"refs/heads/main", "c3cccc"}, {"refs/remotes/o/main", "c3cccc"}}
+	r.tips = []Tip{{"HEAD", "c3cccc"}, {"refs/heads/main", "c3cccc"}, {"refs/remotes/o/main", "c3cccc"}, {"refs/remotes/o/pushed", "c4dddd"}}
 	if _, out, _ := call(t, r, "commit-audit", PostToolUse, "Bash", bash); !strings.Contains(out, "Commit c3cc") {
 		t.Fatalf("a fast-forward from a fetched ref went unjudged: %q", out)
 	}
 	// assertion D (stop-gates): the session's red commits hold one Stop.
 	code, out, _ = call(t, r, "stop-gates", Stop, "", nil)
-	if code != 0 || !strings.Contains(out, "Commit c3cc") {
+	if code != 0 || !strings.Contains(out, "Commit c3cc") || !strings.Contains(out, "Commit c4dd") {
 		t.Fatalf("stop: %d %q", code, out)
 	}
 	if _, out, _ := call(t, r, "stop-gates", Stop, "", nil); strings.Contains(out, "Commit") {

@@ -70,8 +70,9 @@ func (g Git) runCodes(dir, what string, quiet []int, args ...string) ([]byte, er
 
 // Commits answers the commits reachable from include and from none of
 // exclude, newest first, at most max of them; more reports that some were
-// left out.
-func (g Git) Commits(dir string, include, exclude []string, max int) (ids []string, more bool, err error) {
+// left out. since, when not 0, keeps the commits committed at or after it
+// (Unix seconds).
+func (g Git) Commits(dir string, include, exclude []string, since int64, max int) (ids []string, more bool, err error) {
 	if len(include) == 0 {
 		return nil, false, nil
 	}
@@ -83,7 +84,11 @@ func (g Git) Commits(dir string, include, exclude []string, max int) (ids []stri
 	for _, id := range exclude {
 		in.WriteString("^" + id + "\n")
 	}
-	out, err := g.runStdin(dir, "list the new commits", &in, "rev-list", fmt.Sprintf("--max-count=%d", max+1), "--stdin")
+	args := []string{"rev-list", fmt.Sprintf("--max-count=%d", max+1)}
+	if since != 0 {
+		args = append(args, fmt.Sprintf("--max-age=%d", since))
+	}
+	out, err := g.runStdin(dir, "list the new commits", &in, append(args, "--stdin")...)
 	if err != nil {
 		return nil, false, err
 	}
