@@ -188,7 +188,7 @@ func (p *player) state() string {
 	p.t.Helper()
 	refs := run(p.t, p.dir, p.env, "git", "show-ref", "--head").stdout
 	st := run(p.t, p.dir, p.env, "git", "status", "--porcelain", "--untracked-files=all").stdout
-	idx := run(p.t, p.dir, p.env, "git", "ls-files", "-s").stdout
+	idx := run(p.t, p.dir, p.env, "git", "ls-files", "-s", "-z").stdout
 	return refs + "\n" + st + "\n" + idx
 }
 

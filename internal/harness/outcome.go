@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/gate-sdk/gates/internal/walk"
 )
 
 // Repo is what the outcome members read of the repository: what git will
@@ -426,10 +428,10 @@ func gitDirGuard(c *Call) int {
 	if p == "" {
 		return c.Decline("the payload's tool_input names no file_path")
 	}
-	if !filepath.IsAbs(p) && c.Payload.Cwd != "" {
-		p = filepath.Join(c.Payload.Cwd, p)
+	if c.Payload.Cwd != "" {
+		p = walk.AbsAgainst(c.Payload.Cwd, p)
 	}
-	canon := c.Repo.Canonical(filepath.Clean(p))
+	canon := c.Repo.Canonical(filepath.Clean(filepath.FromSlash(p)))
 	prot, err := c.Repo.Protected()
 	if err != nil {
 		return c.Decline(err.Error())
