@@ -34,7 +34,24 @@ func newHookRepo(s *Session, top string) hookRepo {
 
 // gitDirs answers the git dir and the common dir, absolute.
 func (r hookRepo) gitDirs() (string, string, error) {
-	r.dirs.once.Do(func() { r.dirs.gitDir, r.dirs.common, r.dirs.err = walk.GitDirs(r.top, nil) })
+	r.dirs.once.Do(func() {
+		// The common case needs no git: a top whose .git is a directory
+		// (no GIT_DIR in the hook's environment) is both.
+		gitDirSet := true
+		if r.s.Env != nil {
+			_, gitDirSet = r.s.Env("GIT_DIR")
+		}
+		if !gitDirSet {
+			dot := walk.Child(r.top, ".git")
+			if fi, err := os.Lstat(dot); err == nil && fi.IsDir() {
+				if c, err := walk.Canonicalize(dot); err == nil {
+					r.dirs.gitDir, r.dirs.common = walk.NormalizeAbs(c), walk.NormalizeAbs(c)
+					return
+				}
+			}
+		}
+		r.dirs.gitDir, r.dirs.common, r.dirs.err = walk.GitDirs(r.top, nil)
+	})
 	return r.dirs.gitDir, r.dirs.common, r.dirs.err
 }
 
