@@ -65,7 +65,7 @@ func armTable() []Arm {
 			Knobs: []string{"GATE_SDK_KIT_DIRS", "GATE_SDK_KIT_TESTS_DIR"}, Family: Emit, Main: emitFixtureSuites},
 	}
 	arms = append(arms, Arm{Flag: "--hook", Synopsis: "<member>",
-		Summary: "a coding harness's hook (commit-guard, edit-gates, stop-gates): the payload on stdin, the harness's exit protocol",
+		Summary: "a coding harness's hook (commit-audit, commit-guard, edit-gates, git-dir-guard, stop-gates): the payload on stdin, the harness's exit protocol",
 		// EVERY_HOOK_KNOB: the union of the member table's knob slices.
 		Knobs:  harness.EveryHookKnob(""),
 		Family: Run, FailOpen: true, Main: runHook})

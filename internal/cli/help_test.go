@@ -178,7 +178,7 @@ func TestCompletionCandidates(t *testing.T) {
 		{[]string{"--run"}, "--fo", "--for --format"},
 		{[]string{"--run", "--format"}, "", "text json"},
 		{[]string{"--git-hook"}, "c", "commit-msg"},
-		{[]string{"--hook"}, "", "commit-guard edit-gates stop-gates"},
+		{[]string{"--hook"}, "", "commit-audit commit-guard edit-gates git-dir-guard stop-gates"},
 		{nil, "--run-g", "--run-gate-tests"},
 	}
 	for _, c := range cases {

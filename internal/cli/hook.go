@@ -52,12 +52,16 @@ func runHook(s *Session, args []string) int {
 	hs.cwdOnce.Do(func() { hs.cwd = top })
 	// assertion D: the members judge the working tree as the agent left
 	// it, untracked files included.
-	hs.treeOnce.Do(func() { hs.tree, hs.treeErr = repo.NewWorkingSnapshot(top) })
+	// It is listed when a gate first reads it: a member that runs no gate
+	// (a command that moved no ref, one with no message to judge) pays for
+	// no listing.
+	hs.treeBuild = func() (*repo.Snapshot, error) { return repo.NewWorkingSnapshot(top) }
 	p, perr := harness.ReadPayload(s.Stdin)
 	call := &harness.Call{
 		Member: m.Name, Payload: p, PayloadErr: perr,
 		Stdout: s.Stdout, Stderr: s.Stderr,
 		Gates: hookRunner{s: hs, top: top},
+		Repo:  newHookRepo(hs, top),
 	}
 	return m.Run(call)
 }

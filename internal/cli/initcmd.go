@@ -169,6 +169,10 @@ func (c cloneHooks) SetHooksPath(v string, set bool) error {
 	if rep, failed := r.FailureReport(); failed && !(r.Code() == 5 && !set) {
 		return fmt.Errorf("git %s: %s", strings.Join(args, " "), rep)
 	}
+	// The linked worktrees' include names the gates' directory too.
+	if err := githook.DropWorktreeInclude(c.top, mustHooksDir(c.top)); err != nil {
+		return err
+	}
 	// A take-over by --install-hooks left its own note of the old value;
 	// init's record restores it, so that note goes too.
 	unset := []string{"config", "--unset", githook.PreviousHooksPathKey}
@@ -183,6 +187,13 @@ func (c cloneHooks) SetHooksPath(v string, set bool) error {
 }
 
 func (c cloneHooks) HooksDir() (string, error) { return githook.HooksDir(c.top) }
+
+// mustHooksDir is HooksDir where the directory is only named, never read:
+// "" when git cannot say.
+func mustHooksDir(top string) string {
+	d, _ := githook.HooksDir(top)
+	return d
+}
 
 func (c cloneHooks) recordPath() (string, error) {
 	_, common, err := walk.GitDirs(c.top, nil)

@@ -44,8 +44,11 @@ type Session struct {
 	local     *gateKnobs
 
 	treeOnce sync.Once
-	tree     *repo.Snapshot
-	treeErr  error
+	// treeBuild, when set, is how Snapshot lists the tree (the hook arm's
+	// working-tree snapshot); nil is the index under the working directory.
+	treeBuild func() (*repo.Snapshot, error)
+	tree      *repo.Snapshot
+	treeErr   error
 
 	cacheMu   sync.Mutex
 	caches    map[string]*cache.Store // by common git dir
@@ -243,6 +246,10 @@ func (s *Session) Top() (string, error) {
 // once per process.
 func (s *Session) Snapshot() (*repo.Snapshot, error) {
 	s.treeOnce.Do(func() {
+		if s.treeBuild != nil {
+			s.tree, s.treeErr = s.treeBuild()
+			return
+		}
 		if _, err := s.Top(); err != nil {
 			s.treeErr = err
 			return

@@ -125,7 +125,9 @@ func TestAgentCommitGuard(t *testing.T) {
 	if code != 2 || out != "" || !strings.Contains(errs, "check-commit-subject") || !strings.Contains(errs, "wip") {
 		t.Fatalf("wip: exit %d %q %q", code, out, errs)
 	}
-	if code, out, errs := s.hook("", "commit-guard", bash(`git commit -m "feat(docs): explain the notes"`)); code != 0 || out != "" {
+	// This scratch never opted in to the hooks: the first call allowed
+	// carries the one notice of the session, and no other does.
+	if code, out, errs := s.hook("", "commit-guard", bash(`git commit -m "feat(docs): explain the notes"`)); code != 0 || !strings.Contains(out, "not opted in") {
 		t.Fatalf("good subject: exit %d %q %q", code, out, errs)
 	}
 	if code, out, _ := s.hook("", "commit-guard", bash(`git status`)); code != 0 || out != "" {
@@ -242,8 +244,11 @@ func TestInitWiresTheClaudeHarness(t *testing.T) {
 	if members["edit-gates"] != "PostToolUse " || members["commit-guard"] != "PreToolUse " || !strings.Contains(members["stop-gates"], "Stop ") {
 		t.Fatalf("registrations: %v\n%s", members, got)
 	}
-	if n := len(doc.Hooks["PostToolUse"]); n != 1 {
-		t.Errorf("edit-gates did not join the user's matcher group (%d groups)", n)
+	if members["commit-audit"] != "PreToolUse PostToolUse " && members["commit-audit"] != "PostToolUse PreToolUse " || members["git-dir-guard"] != "PreToolUse " {
+		t.Fatalf("the outcome members are not registered: %v\n%s", members, got)
+	}
+	if n := len(doc.Hooks["PostToolUse"]); n != 2 {
+		t.Errorf("edit-gates did not join the user's matcher group, beside commit-audit's Bash group (%d groups)", n)
 	}
 	out := a.must(binPath, "init", "--harness", "claude")
 	if a.read(".claude/settings.json") != got || !strings.Contains(out, "already registers") {

@@ -395,7 +395,7 @@ func TestInstallHooksRefresh(t *testing.T) {
 	c := threeGates(t)
 	c.install()
 	hooksDir := filepath.Join(c.dir, ".git/gate-hooks")
-	if got := strings.TrimSpace(c.git("config", "core.hooksPath").stdout); got != hooksDir {
+	if got := filepath.Join(c.dir, strings.TrimSpace(c.git("config", "core.hooksPath").stdout)); got != hooksDir {
 		t.Fatalf("core.hooksPath = %q, want %q", got, hooksDir)
 	}
 	// Rebuild: a new file, different bytes, renamed over the old one.

@@ -425,7 +425,7 @@ func TestDoctorNamesWhatIsDisarmed(t *testing.T) {
 		t.Fatalf("doctor once armed and hooked: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	// A placed hook that is not the binary any more is a finding.
-	hooks := strings.TrimSpace(a.must("git", "config", "core.hooksPath"))
+	hooks := filepath.Join(a.dir, strings.TrimSpace(a.must("git", "config", "core.hooksPath")))
 	os.Remove(filepath.Join(hooks, "pre-commit"))
 	os.WriteFile(filepath.Join(hooks, "pre-commit"), []byte("#!/bin/sh\n"), 0o755)
 	r = a.runIn("", "bin/gates", "doctor")

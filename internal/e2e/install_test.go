@@ -18,7 +18,7 @@ func TestPlacedHooksSurviveABrokenBinary(t *testing.T) {
 	c := threeGates(t)
 	c.install()
 	bin := filepath.Join(c.dir, "bin/gates")
-	hooksDir := strings.TrimSpace(c.git("config", "core.hooksPath").stdout)
+	hooksDir := filepath.Join(c.dir, strings.TrimSpace(c.git("config", "core.hooksPath").stdout))
 	bi, err := os.Stat(bin)
 	if err != nil {
 		t.Fatal(err)

@@ -48,6 +48,9 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
+	if outcomeTemplate.dir != "" {
+		os.RemoveAll(filepath.Dir(outcomeTemplate.dir))
+	}
 	os.Exit(code)
 }
 

@@ -105,9 +105,15 @@ func RunInstall(args []string, w InstallWorld) int {
 	if !w.placeAll(dir, src) {
 		return 2
 	}
-	// assertion E: git pointed at the absolute directory, or exit 2.
-	if err := setConfig(top, "core.hooksPath", dir); err != nil {
+	// assertion E: git pointed at the directory (relative to the top where
+	// the clone's own .git holds it, see HooksPathValue), or exit 2.
+	value := HooksPathValue(top, dir)
+	if err := setConfig(top, "core.hooksPath", value); err != nil {
 		fmt.Fprintf(w.Stderr, "%s: the hooks are placed in %s but core.hooksPath could not be set, so git runs none of them: %v\n", arm, dir, err)
+		return 2
+	}
+	if err := pointLinkedWorktrees(top, dir, value); err != nil {
+		fmt.Fprintf(w.Stderr, "%s: the hooks are placed, but linked worktrees may run none of them: %v\n", arm, err)
 		return 2
 	}
 	// assertion F: blame's ignore list, best effort.
@@ -115,6 +121,10 @@ func RunInstall(args []string, w InstallWorld) int {
 		if err := setConfig(top, "blame.ignoreRevsFile", ".git-blame-ignore-revs"); err != nil {
 			fmt.Fprintf(w.Stderr, "%s: could not set blame.ignoreRevsFile: %v\n", arm, err)
 		}
+	}
+	if err := recordPlaced(dir); err != nil {
+		fmt.Fprintf(w.Stderr, "%s: %v\n", arm, err)
+		return 2
 	}
 	status := w.identityRung(top)
 	if err := writeReceipt(w, dir); err != nil {
@@ -146,6 +156,16 @@ func runRefresh(w InstallWorld) int {
 	if !w.placeAll(dir, src) {
 		return 2
 	}
+	if err := recordPlaced(dir); err != nil {
+		fmt.Fprintf(w.Stderr, "install-hooks: %v\n", err)
+		return 2
+	}
+	if v, set, err := repo.ConfigGetLocal(top, "core.hooksPath"); err == nil && set {
+		if err := pointLinkedWorktrees(top, dir, v); err != nil {
+			fmt.Fprintf(w.Stderr, "install-hooks: %v\n", err)
+			return 2
+		}
+	}
 	fmt.Fprintf(w.Stdout, "install-hooks: refreshed %s\n", dir)
 	return 0
 }
@@ -169,8 +189,8 @@ func otherHooks(top, dir string) (previous, taken string, err error) {
 		previous = local
 	}
 	if set && v != "" {
-		if sameDir(walk.AbsAgainst(top, walk.CrossArg(v)), dir) {
-			return "", "", nil // already ours
+		if HooksPathRepairable(top, dir) {
+			return "", "", nil // already ours, or ours left behind by a move
 		}
 		return previous, fmt.Sprintf("core.hooksPath is already %s", v), nil
 	}
@@ -235,6 +255,14 @@ func runRestore(w InstallWorld) int {
 	}
 	if err != nil {
 		fmt.Fprintf(w.Stderr, "%s: could not restore core.hooksPath: %v\n", arm, err)
+		return 2
+	}
+	if err := DropWorktreeInclude(top, dir); err != nil {
+		fmt.Fprintf(w.Stderr, "%s: could not remove the linked worktrees' include: %v\n", arm, err)
+		return 2
+	}
+	if err := dropRecord(dir); err != nil {
+		fmt.Fprintf(w.Stderr, "%s: core.hooksPath is restored but the opt-in record could not be removed: %v\n", arm, err)
 		return 2
 	}
 	if recorded {

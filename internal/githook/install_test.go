@@ -76,8 +76,11 @@ func TestInstallPlacesCopiesAndPointsGit(t *testing.T) {
 		t.Fatalf("exit %d\n%s", code, r.errb.String())
 	}
 	dir := r.hooksDir()
-	if v, _ := r.config("core.hooksPath"); v != dir {
-		t.Fatalf("core.hooksPath = %q, want %q", v, dir)
+	if v, _ := r.config("core.hooksPath"); v != ".git/"+HooksDirName {
+		t.Fatalf("core.hooksPath = %q, want it relative to the top, naming %q", v, dir)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(dir), RecordName)); err != nil {
+		t.Fatalf("no opt-in record: %v", err)
 	}
 	if v, _ := r.config("blame.ignoreRevsFile"); v != ".git-blame-ignore-revs" {
 		t.Errorf("blame.ignoreRevsFile = %q", v)

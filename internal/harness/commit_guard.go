@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 )
@@ -13,7 +14,7 @@ type bashInput struct {
 // commitGuard is PreToolUse on Bash: a command that would bypass the git
 // hooks is blocked, and a `git commit -m` whose message the commit-msg
 // gates refuse is blocked with their findings, before it runs.
-func commitGuard(c *Call) int {
+func commitGuard(c *Call) (code int) {
 	if c.Payload == nil {
 		return c.Decline(c.PayloadErr.Error())
 	}
@@ -23,6 +24,25 @@ func commitGuard(c *Call) int {
 	var in bashInput
 	if !c.Payload.Input(&in) || in.Command == nil {
 		return c.Decline("the payload's tool_input holds no command string")
+	}
+	hooks, advise := hooksCheck(c, *in.Command)
+	if hooks != Allow {
+		return hooks
+	}
+	if advise != "" {
+		// The notice goes out only when the rest of the rule says nothing:
+		// one envelope per answer.
+		out := c.Stdout
+		var said bytes.Buffer
+		c.Stdout = &said
+		defer func() {
+			c.Stdout = out
+			if said.Len() == 0 && code == Allow {
+				fmt.Fprintln(out, Advise(PreToolUse, advise))
+				markAdvised(c)
+			}
+			out.Write(said.Bytes())
+		}()
 	}
 	v, err := Inspect(*in.Command)
 	if err != nil {

@@ -150,6 +150,9 @@ type Call struct {
 	Stdout     io.Writer
 	Stderr     io.Writer
 	Gates      Runner
+	// Repo reads the repository for the outcome members; nil where the
+	// caller offers none (the outcome checks are then skipped).
+	Repo Repo
 }
 
 // Decline allows the call and says why the member's rule was not enforced:
@@ -234,6 +237,12 @@ func Members() []Member {
 		{Name: "commit-guard", Run: commitGuard, Knobs: registryKnobs, Owner: Owner,
 			Events:  "PreToolUse on Bash",
 			Summary: "block a shell command that would bypass the git hooks, and a git commit -m whose message the commit-msg gates refuse"},
+		{Name: "commit-audit", Run: commitAudit, Knobs: registryKnobs, Owner: Owner,
+			Events:  "PreToolUse and PostToolUse on Bash",
+			Summary: "record the ref tips before a shell command and judge every commit it made, as the git hooks would have, naming a red one by id"},
+		{Name: "git-dir-guard", Run: gitDirGuard, Knobs: nil, Owner: Owner,
+			Events:  "PreToolUse on Edit|Write|MultiEdit|NotebookEdit",
+			Summary: "refuse an edit tool's write into the git directory or the hooks git runs"},
 		{Name: "edit-gates", Run: editGates, Knobs: registryKnobs, Owner: Owner,
 			Events:  "PostToolUse on Edit|Write|MultiEdit|NotebookEdit",
 			Summary: "run the gates coupled to the edited file and show the model their findings"},

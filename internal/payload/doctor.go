@@ -203,8 +203,15 @@ func hookFindings(w *DoctorWorld) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	if set && val != "" {
+		// assertion F: a hooks path that resolves to nothing is an error:
+		// git then runs no hook at all, in silence.
+		if p := walk.AbsAgainst(w.Top, walk.CrossArg(val)); !isDir(p) {
+			return []string{fmt.Sprintf("hooks: core.hooksPath is %s, which resolves to %s, where nothing is: git runs no hook for a commit here; run `gates --install-hooks` (a moved clone's path is repaired)", val, p)}, nil
+		}
+	}
 	// assertion C: not opted in is a note; opted in and broken is a finding.
-	if !set || val != dir {
+	if !set || walk.AbsAgainst(w.Top, walk.CrossArg(val)) != dir {
 		state := "core.hooksPath is unset"
 		if set {
 			state = "core.hooksPath is " + val

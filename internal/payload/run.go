@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/walk"
 	"github.com/gate-sdk/gates/kits"
 )
 
@@ -440,7 +441,7 @@ func placeHooks(w *InitWorld, p *Plan) (int, error) {
 	if err != nil {
 		return 2, err
 	}
-	if set && val == dir {
+	if set && val != "" && walk.AbsAgainst(w.Top, walk.CrossArg(val)) == dir {
 		fmt.Fprintf(w.Stdout, "init: the hooks are already placed (core.hooksPath=%s)\n", dir)
 		return 0, nil
 	}

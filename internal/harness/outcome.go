@@ -1,0 +1,493 @@
+package harness
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/gate-sdk/gates/internal/walk"
+)
+
+// Repo is what the outcome members read of the repository: what git will
+// run for a commit, where the refs stand, the commits between two sets of
+// tips and each commit's verdict as the git hooks would have given it.
+type Repo interface {
+	// Hooks compares the hooks git would run for a commit here with the
+	// ones --install-hooks placed.
+	Hooks() (HooksState, error)
+	// Tips answers every ref with the object it names, HEAD included.
+	Tips() ([]Tip, error)
+	// Commits answers the commits reachable from include and from none of
+	// exclude, newest first, at most max; more reports some left out.
+	// since, when not 0, keeps only commits committed at or after it (Unix
+	// seconds).
+	Commits(include, exclude []string, since int64, max int) (ids []string, more bool, err error)
+	// Judge runs the git hooks' gates over one commit: the commit-msg
+	// members on its message, the pre-commit members on the change it
+	// records against its first parent, each over the commit's own tree.
+	Judge(id string) (CommitVerdict, error)
+	// StateDir is the directory, under the git dir, the members keep
+	// their per-session state in.
+	StateDir() (string, error)
+	// Protected answers the directories (canonical, absolute) no edit
+	// tool may write into: the git dir, the common dir, the hooks git
+	// resolves and the gates' own hooks directory; and files such as a
+	// linked worktree's .git.
+	Protected() ([]string, error)
+	// Canonical answers an absolute path with every symlink of its
+	// existing part resolved.
+	Canonical(abs string) string
+}
+
+// Tip is one ref and the object it names.
+type Tip struct {
+	Ref string `json:"ref"`
+	ID  string `json:"id"`
+}
+
+// HooksState is what Repo.Hooks found.
+type HooksState struct {
+	// OptedIn: init or --install-hooks recorded placing the hooks here.
+	OptedIn bool
+	// Problems are the ways what git runs differs from what was placed.
+	Problems []string
+	// Repair is the one command that puts the hooks back.
+	Repair string
+}
+
+// CommitVerdict is one commit judged as the hooks would have.
+type CommitVerdict struct {
+	ID      string `json:"id"`
+	Short   string `json:"short"`
+	Subject string `json:"subject"`
+	Red     []Red  `json:"red,omitempty"`
+}
+
+// MaxJudged bounds the commits one event judges.
+const MaxJudged = 50
+
+// stateName answers the file of one kind of a session's state.
+func stateName(dir, session, kind string) string {
+	if session == "" {
+		session = "no-session"
+	}
+	ok := len(session) <= 64
+	for _, r := range session {
+		if !(r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			ok = false
+		}
+	}
+	if !ok {
+		sum := sha256.Sum256([]byte(session))
+		session = hex.EncodeToString(sum[:16])
+	}
+	return filepath.Join(dir, session+"."+kind)
+}
+
+// loadState decodes one state file into v; false when there is none.
+func loadState(c *Call, kind string, v any) (bool, error) {
+	dir, err := c.Repo.StateDir()
+	if err != nil {
+		return false, err
+	}
+	data, err := os.ReadFile(stateName(dir, c.Payload.SessionID, kind))
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		// A state file cut short is read as none; it is rewritten.
+		return false, nil
+	}
+	return true, nil
+}
+
+// saveState writes one state file whole (a rename over the old one).
+func saveState(c *Call, kind string, v any) error {
+	dir, err := c.Repo.StateDir()
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	p := stateName(dir, c.Payload.SessionID, kind)
+	tmp := fmt.Sprintf("%s.%d.tmp", p, os.Getpid())
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, p); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}
+
+// State kinds.
+const (
+	stateTips     = "tips"     // the tips before the current command
+	stateBase     = "base"     // the tips the session first recorded
+	stateBaseAt   = "base-at"  // when, in Unix seconds
+	stateVerdicts = "verdicts" // every commit judged, by id
+	stateAdvised  = "advised"  // the not-opted-in notice was given
+)
+
+// judged is one commit's kept verdict.
+type judged struct {
+	CommitVerdict
+	// AtStop: the red verdict was reported at a Stop already.
+	AtStop bool `json:"at_stop,omitempty"`
+}
+
+// sameTips reports two tip lists naming the same refs at the same ids.
+func sameTips(a, b []Tip) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// landed answers the ids of the tips a commit can land on: every ref but
+// the remote-tracking ones (others' work, fetched), the stash and notes.
+func landed(tips []Tip) []string {
+	var out []string
+	for _, t := range tips {
+		if strings.HasPrefix(t.Ref, "refs/remotes/") || t.Ref == "refs/stash" || strings.HasPrefix(t.Ref, "refs/notes/") {
+			continue
+		}
+		out = append(out, t.ID)
+	}
+	return out
+}
+
+// remote answers the ids of the remote-tracking tips.
+func remote(tips []Tip) []string {
+	var out []string
+	for _, t := range tips {
+		if strings.HasPrefix(t.Ref, "refs/remotes/") {
+			out = append(out, t.ID)
+		}
+	}
+	return out
+}
+
+// known answers the ids a judgement starts from: the tips recorded before
+// (remote-tracking ones left out: a commit fetched from a scratch clone is
+// judged when it lands on a branch) and the session's first remote tips.
+func known(before, base []Tip) []string {
+	out := landed(before)
+	for _, t := range base {
+		if strings.HasPrefix(t.Ref, "refs/remotes/") {
+			out = append(out, t.ID)
+		}
+	}
+	return out
+}
+
+// judgeNew judges the commits reachable from now and not from the known
+// ids, reusing the session's kept verdicts; it answers them newest first,
+// and whether some were left unjudged past MaxJudged.
+func judgeNew(c *Call, now []Tip, from []string) ([]*judged, map[string]*judged, bool, error) {
+	ids, more, err := c.Repo.Commits(landed(now), from, 0, MaxJudged)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	// A commit pushed from no local ref shows only on a remote-tracking
+	// one: those made since the session began are judged too (older ones
+	// are others' work, fetched).
+	var at int64
+	if ok, err := loadState(c, stateBaseAt, &at); err != nil {
+		return nil, nil, false, err
+	} else if ok && at > 0 {
+		pushed, more2, err := c.Repo.Commits(remote(now), append(append([]string(nil), from...), landed(now)...), at, MaxJudged)
+		if err != nil {
+			return nil, nil, false, err
+		}
+		ids, more = append(ids, pushed...), more || more2
+	}
+	kept := map[string]*judged{}
+	if _, err := loadState(c, stateVerdicts, &kept); err != nil {
+		return nil, nil, false, err
+	}
+	var out []*judged
+	dirty := false
+	for _, id := range ids {
+		j, ok := kept[id]
+		if !ok {
+			v, err := c.Repo.Judge(id)
+			if err != nil {
+				return nil, nil, false, err
+			}
+			j = &judged{CommitVerdict: v}
+			kept[id] = j
+			dirty = true
+		}
+		out = append(out, j)
+	}
+	if dirty {
+		if err := saveState(c, stateVerdicts, kept); err != nil {
+			return nil, nil, false, err
+		}
+	}
+	return out, kept, more, nil
+}
+
+// redReport renders the red commits for the model: each by short id and
+// subject, the gate, its findings, and the remedy.
+func redReport(reds []*judged) string {
+	var b strings.Builder
+	for _, j := range reds {
+		for _, r := range j.Red {
+			what := "refuses"
+			if r.Code == 2 {
+				what = "could not judge"
+			}
+			fmt.Fprintf(&b, "Commit %s (%q): %s %s it:\n%s\n", j.Short, j.Subject, r.Name, what, strings.TrimRight(r.Output, "\n"))
+		}
+	}
+	b.WriteString("The git hooks would have refused these commits. Fix each finding in a new commit, " +
+		"or undo the commit (git reset --soft <id>^ keeps its change staged) and commit again with the hooks running; never use --no-verify or any other way around the hooks.")
+	return b.String()
+}
+
+// commitAudit is PreToolUse and PostToolUse on Bash: before a command it
+// records where every ref stands; after it, every commit the command made
+// reachable is judged as the git hooks would have judged it, and a red
+// one is handed back to the model by id.
+func commitAudit(c *Call) int {
+	if c.Payload == nil {
+		return c.Decline(c.PayloadErr.Error())
+	}
+	if c.Payload.ToolName != "" && c.Payload.ToolName != "Bash" {
+		return Allow
+	}
+	if c.Repo == nil {
+		return c.Decline("no repository reader")
+	}
+	switch c.Payload.HookEventName {
+	case PreToolUse:
+		now, err := c.Repo.Tips()
+		if err != nil {
+			return c.Decline(err.Error())
+		}
+		// assertion A: the tips before the command, and the session's
+		// first tips once, under the git dir, keyed by session.
+		if err := recordTips(c, now); err != nil {
+			return c.Decline(err.Error())
+		}
+		return Allow
+	case PostToolUse:
+		return auditAfter(c)
+	}
+	return Allow
+}
+
+// recordTips keeps now as the tips before the next command, and as the
+// session's base when it has none.
+func recordTips(c *Call, now []Tip) error {
+	var base []Tip
+	ok, err := loadState(c, stateBase, &base)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		if err := saveState(c, stateBase, now); err != nil {
+			return err
+		}
+		if err := saveState(c, stateBaseAt, time.Now().Unix()); err != nil {
+			return err
+		}
+	}
+	return saveState(c, stateTips, now)
+}
+
+func auditAfter(c *Call) int {
+	var before, base []Tip
+	hadBefore, err := loadState(c, stateTips, &before)
+	if err != nil {
+		return c.Decline(err.Error())
+	}
+	hadBase, err := loadState(c, stateBase, &base)
+	if err != nil {
+		return c.Decline(err.Error())
+	}
+	now, err := c.Repo.Tips()
+	if err != nil {
+		return c.Decline(err.Error())
+	}
+	if !hadBefore {
+		before = base
+	}
+	// assertion B: no ref moved: nothing to judge, one ref listing spent.
+	if (hadBefore || hadBase) && sameTips(before, now) {
+		return Allow
+	}
+	if !hadBefore && !hadBase {
+		// Nothing recorded before: from here on.
+		if err := recordTips(c, now); err != nil {
+			return c.Decline(err.Error())
+		}
+		return Allow
+	}
+	js, _, more, err := judgeNew(c, now, known(before, base))
+	if err != nil {
+		return c.Decline(err.Error())
+	}
+	if err := saveState(c, stateTips, now); err != nil {
+		return c.Decline(err.Error())
+	}
+	var reds []*judged
+	for _, j := range js {
+		if len(j.Red) > 0 {
+			reds = append(reds, j)
+		}
+	}
+	if len(reds) == 0 {
+		if more {
+			fmt.Fprintln(c.Stdout, Advise(PostToolUse, fmt.Sprintf("gate-sdk commit-audit: the command made more than %d commits reachable; the newest %d were judged and passed, the rest were not judged", MaxJudged, MaxJudged)))
+		}
+		return Allow
+	}
+	// assertion C: a red commit is named by its short id, with the gate,
+	// the findings and the remedy, after the command that made it.
+	fmt.Fprintln(c.Stdout, Feedback("gate-sdk commit-audit: a commit the gates refuse has landed.\n"+redReport(reds)))
+	return Allow
+}
+
+// sessionReds judges every commit the session made since its base and
+// answers the red ones not yet reported at a Stop, marking them reported.
+func sessionReds(c *Call) ([]*judged, error) {
+	var base []Tip
+	ok, err := loadState(c, stateBase, &base)
+	if err != nil || !ok {
+		return nil, err
+	}
+	now, err := c.Repo.Tips()
+	if err != nil {
+		return nil, err
+	}
+	var from []string
+	for _, t := range base {
+		from = append(from, t.ID)
+	}
+	js, kept, _, err := judgeNew(c, now, from)
+	if err != nil {
+		return nil, err
+	}
+	var reds []*judged
+	for _, j := range js {
+		if len(j.Red) > 0 && !j.AtStop {
+			j.AtStop = true
+			reds = append(reds, j)
+		}
+	}
+	if len(reds) > 0 {
+		if err := saveState(c, stateVerdicts, kept); err != nil {
+			return nil, err
+		}
+	}
+	return reds, nil
+}
+
+// gitDirGuard is PreToolUse on the edit tools: a path inside the git
+// directory (its config, hooks, index, HEAD, refs) or inside the hooks git
+// runs is refused before the tool writes it.
+func gitDirGuard(c *Call) int {
+	if c.Payload == nil {
+		return c.Decline(c.PayloadErr.Error())
+	}
+	if c.Repo == nil {
+		return c.Decline("no repository reader")
+	}
+	var in editInput
+	if !c.Payload.Input(&in) {
+		return c.Decline("the payload's tool_input is absent or not an object")
+	}
+	p := in.FilePath
+	if p == "" {
+		p = in.NotebookPath
+	}
+	if p == "" {
+		return c.Decline("the payload's tool_input names no file_path")
+	}
+	if c.Payload.Cwd != "" {
+		p = walk.AbsAgainst(c.Payload.Cwd, p)
+	}
+	canon := c.Repo.Canonical(filepath.Clean(filepath.FromSlash(p)))
+	prot, err := c.Repo.Protected()
+	if err != nil {
+		return c.Decline(err.Error())
+	}
+	for _, d := range prot {
+		if canon == d || strings.HasPrefix(canon, strings.TrimSuffix(d, string(filepath.Separator))+string(filepath.Separator)) {
+			// assertion A: the git dir and the hooks are not the edit
+			// tools' to write, whatever the spelling of the path.
+			fmt.Fprintf(c.Stderr, "gate-sdk git-dir-guard: %s lies inside %s, which holds the repository's configuration, hooks and refs; the agent's file tools do not edit it.\n", p, d)
+			fmt.Fprintln(c.Stderr, "Change the work tree instead; a change to git's configuration or hooks is the operator's to make.")
+			return Block
+		}
+	}
+	return Allow
+}
+
+// hooksCheck is commit-guard's first look: the hooks git will run for a
+// commit here against the placed ones. It answers Block (with the repair
+// on stderr), or Allow with an advise text to give when nothing else is
+// said ("" for none).
+func hooksCheck(c *Call, command string) (int, string) {
+	if c.Repo == nil {
+		return Allow, ""
+	}
+	st, err := c.Repo.Hooks()
+	if err != nil {
+		fmt.Fprintf(c.Stderr, "gate-sdk commit-guard: cannot compare the hooks git runs with the placed ones: %v\n", err)
+		return Allow, ""
+	}
+	if !st.OptedIn {
+		// assertion X: a clone that never opted in is told once per
+		// session, never blocked.
+		var done bool
+		if ok, _ := loadState(c, stateAdvised, &done); ok && done {
+			return Allow, ""
+		}
+		return Allow, "gate-sdk commit-guard: this clone has not opted in to the gates' git hooks, so a commit here runs no gate; `gates --install-hooks` places them (commits are still judged after each command)."
+	}
+	if len(st.Problems) == 0 {
+		return Allow, ""
+	}
+	low := strings.ToLower(command)
+	if strings.Contains(low, "--install-hooks") {
+		// The repair itself (or one in the making) runs.
+		return Allow, ""
+	}
+	// assertion W: an opted-in clone whose hooks git would not run blocks
+	// every command but the repair, naming it.
+	fmt.Fprintf(c.Stderr, "gate-sdk commit-guard: the git hooks of this clone are not the ones placed: %s.\n", strings.Join(st.Problems, "; "))
+	fmt.Fprintf(c.Stderr, "Run %s to put them back, then run the command again.\n", st.Repair)
+	return Block, ""
+}
+
+// markAdvised notes that the session was told it has not opted in.
+func markAdvised(c *Call) {
+	if err := saveState(c, stateAdvised, true); err != nil {
+		fmt.Fprintf(c.Stderr, "gate-sdk commit-guard: cannot keep the session's state: %v\n", err)
+	}
+}

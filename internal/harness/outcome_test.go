@@ -1,0 +1,162 @@
+package harness
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fakeRepo is a repository whose refs, commits and verdicts a test sets.
+type fakeRepo struct {
+	state  string
+	hooks  HooksState
+	tips   []Tip
+	graph  map[string][]string // commit -> parents
+	red    map[string]bool
+	recent map[string]bool // committed since the session began
+	judged []string
+	prot   []string
+}
+
+func (f *fakeRepo) Hooks() (HooksState, error) { return f.hooks, nil }
+func (f *fakeRepo) Tips() ([]Tip, error)       { return append([]Tip(nil), f.tips...), nil }
+func (f *fakeRepo) StateDir() (string, error)  { return f.state, nil }
+func (f *fakeRepo) Protected() ([]string, error) {
+	return f.prot, nil
+}
+func (f *fakeRepo) Canonical(abs string) string { return filepath.Clean(abs) }
+
+func (f *fakeRepo) Commits(include, exclude []string, since int64, max int) ([]string, bool, error) {
+	reach := func(from []string) map[string]bool {
+		seen := map[string]bool{}
+		var walk func(string)
+		walk = func(id string) {
+			if seen[id] {
+				return
+			}
+			seen[id] = true
+			for _, p := range f.graph[id] {
+				walk(p)
+			}
+		}
+		for _, id := range from {
+			walk(id)
+		}
+		return seen
+	}
+	not := reach(exclude)
+	var out []string
+	for id := range reach(include) {
+		if !not[id] && (since == 0 || f.recent[id]) {
+			out = append(out, id)
+		}
+	}
+	return out, false, nil
+}
+
+func (f *fakeRepo) Judge(id string) (CommitVerdict, error) {
+	f.judged = append(f.judged, id)
+	v := CommitVerdict{ID: id, Short: id[:4], Subject: "docs: x"}
+	if f.red[id] {
+		v.Red = []Red{{Name: "check-tree-terms", Code: 1, Output: "docs/a.md:1: a home path"}}
+	}
+	return v, nil
+}
+
+func call(t *testing.T, r *fakeRepo, member, event, tool string, input any) (int, string, string) {
+	t.Helper()
+	in, _ := json.Marshal(input)
+	m, ok := Lookup(member)
+	if !ok {
+		t.Fatalf("no member %s", member)
+	}
+	var out, errb bytes.Buffer
+	p := &Payload{SessionID: "s1", HookEventName: event, ToolName: tool, ToolInput: in, Cwd: "/srv/p"}
+	code := m.Run(&Call{Member: member, Payload: p, Stdout: &out, Stderr: &errb, Gates: &fakeRunner{}, Repo: r})
+	return code, out.String(), errb.String()
+}
+
+func TestCommitAuditJudgesWhatLanded(t *testing.T) {
+	r := &fakeRepo{state: t.TempDir(), graph: map[string][]string{"c1aaaa": nil}, red: map[string]bool{}}
+	r.tips = []Tip{{"HEAD", "c1aaaa"}, {"refs/heads/main", "c1aaaa"}}
+	bash := map[string]any{"command": "anything"}
+	if code, out, _ := call(t, r, "commit-audit", PreToolUse, "Bash", bash); code != 0 || out != "" {
+		t.Fatalf("pre: %d %q", code, out)
+	}
+	// assertion B: nothing moved, nothing judged.
+	if code, out, _ := call(t, r, "commit-audit", PostToolUse, "Bash", bash); code != 0 || out != "" || len(r.judged) != 0 {
+		t.Fatalf("no ref moved: %d %q judged %v", code, out, r.judged)
+	}
+	// A red commit on main, and one fetched only to a remote-tracking ref.
+	r.graph["c2bbbb"] = []string{"c1aaaa"}
+	r.graph["c3cccc"] = []string{"c1aaaa"}
+	r.red["c2bbbb"] = true
+	r.red["c3cccc"] = true
+	r.tips = []Tip{{"HEAD", "c2bbbb"}, {"refs/heads/main", "c2bbbb"}, {"refs/remotes/o/main", "c3cccc"}}
+	code, out, _ := call(t, r, "commit-audit", PostToolUse, "Bash", bash)
+	if code != 0 || !strings.Contains(out, `"decision": "block"`) || !strings.Contains(out, "Commit c2bb") || !strings.Contains(out, "check-tree-terms") || strings.Contains(out, "c3cc") {
+		t.Fatalf("assertion C: %d %q", code, out)
+	}
+	// The same tips again: answered from the record, judged once.
+	call(t, r, "commit-audit", PreToolUse, "Bash", bash)
+	if _, out, _ := call(t, r, "commit-audit", PostToolUse, "Bash", bash); out != "" || len(r.judged) != 1 {
+		t.Fatalf("re-judged: %q %v", out, r.judged)
+	}
+	// A red commit pushed from no local ref, made this session: judged.
+	r.graph["c4dddd"] = []string{"c2bbbb"}
+	r.red["c4dddd"] = true
+	r.recent = map[string]bool{"c4dddd": true}
+	r.tips = []Tip{{"HEAD", "c2bbbb"}, {"refs/heads/main", "c2bbbb"}, {"refs/remotes/o/main", "c3cccc"}, {"refs/remotes/o/pushed", "c4dddd"}}
+	if _, out, _ := call(t, r, "commit-audit", PostToolUse, "Bash", bash); !strings.Contains(out, "Commit c4dd") || strings.Contains(out, "c3cc") {
+		t.Fatalf("a pushed commit went unjudged: %q", out)
+	}
+	// The fetched commit lands on a branch: judged then.
+	r.tips = []Tip{{"HEAD", "c3cccc"}, {"refs/heads/main", "c3cccc"}, {"refs/remotes/o/main", "c3cccc"}, {"refs/remotes/o/pushed", "c4dddd"}}
+	if _, out, _ := call(t, r, "commit-audit", PostToolUse, "Bash", bash); !strings.Contains(out, "Commit c3cc") {
+		t.Fatalf("a fast-forward from a fetched ref went unjudged: %q", out)
+	}
+	// assertion D (stop-gates): the session's red commits hold one Stop.
+	code, out, _ = call(t, r, "stop-gates", Stop, "", nil)
+	if code != 0 || !strings.Contains(out, "Commit c3cc") || !strings.Contains(out, "Commit c4dd") {
+		t.Fatalf("stop: %d %q", code, out)
+	}
+	if _, out, _ := call(t, r, "stop-gates", Stop, "", nil); strings.Contains(out, "Commit") {
+		t.Fatalf("a second stop held again: %q", out)
+	}
+}
+
+func TestGitDirGuardRefusesTheGitDir(t *testing.T) {
+	r := &fakeRepo{state: t.TempDir(), prot: []string{"/srv/p/.git", "/srv/p/.git/gate-hooks"}}
+	for _, p := range []string{"/srv/p/.git/config", "/srv/p/.git", "/srv/p/docs/../.git/HEAD", ".git/index"} {
+		if code, _, errs := call(t, r, "git-dir-guard", PreToolUse, "Edit", map[string]any{"file_path": p}); code != Block || !strings.Contains(errs, "git-dir-guard") {
+			t.Errorf("assertion A: %s: %d %q", p, code, errs)
+		}
+	}
+	for _, p := range []string{"/srv/p/docs/a.md", "/srv/p/.github/x.yml", "/srv/p/.gitignore"} {
+		if code, _, _ := call(t, r, "git-dir-guard", PreToolUse, "Write", map[string]any{"file_path": p}); code != Allow {
+			t.Errorf("%s refused", p)
+		}
+	}
+}
+
+func TestCommitGuardChecksTheHooksFirst(t *testing.T) {
+	r := &fakeRepo{state: t.TempDir(), hooks: HooksState{OptedIn: true, Problems: []string{"pre-commit is missing"}, Repair: "bin/gates --install-hooks"}}
+	code, _, errs := call(t, r, "commit-guard", PreToolUse, "Bash", map[string]any{"command": "ls"})
+	if code != Block || !strings.Contains(errs, "bin/gates --install-hooks") {
+		t.Fatalf("assertion W: %d %q", code, errs)
+	}
+	if code, _, _ := call(t, r, "commit-guard", PreToolUse, "Bash", map[string]any{"command": "bin/gates --install-hooks"}); code != Allow {
+		t.Fatal("the repair was blocked")
+	}
+	// assertion X: never opted in: told once, never blocked.
+	r.hooks = HooksState{}
+	code, out, _ := call(t, r, "commit-guard", PreToolUse, "Bash", map[string]any{"command": "ls"})
+	if code != Allow || !strings.Contains(out, "additionalContext") {
+		t.Fatalf("first: %d %q", code, out)
+	}
+	if code, out, _ := call(t, r, "commit-guard", PreToolUse, "Bash", map[string]any{"command": "ls"}); code != Allow || out != "" {
+		t.Fatalf("second: %d %q", code, out)
+	}
+}
