@@ -211,30 +211,29 @@ func emitFixtureSuites(s *Session, args []string) int {
 	return 0
 }
 
-// materializeEmbedded lays the core kit's embedded fixture pairs out under
-// tmp (once per source stamp; a complete copy carries a marker written
-// last) and answers the tests directory.
+// materializeEmbedded lays the core kit as this binary embeds it out
+// under tmp, as a vendored tree lays it (<root>/gate-sdk/, its fixture
+// pairs included) in a git repository of its own whose index tracks it,
+// so each case reads a tracked tree as it would in a vendored copy. It is
+// laid once per source stamp (a marker written last says complete) and
+// answers the fixture tree.
 func materializeEmbedded(tmp string) (string, error) {
 	files, err := kits.Tree(kits.Core)
 	if err != nil {
 		return "", err
 	}
 	root := walk.Child(walk.Child(tmp, "embedded-gate-tests"), sourceStamp)
-	dir := walk.Child(root, registry.FixtureDirName)
-	marker := walk.Child(root, "complete")
+	dir := walk.Child(walk.Child(root, kits.Core), registry.FixtureDirName)
+	marker := walk.Child(root, ".complete")
 	if _, err := os.Stat(marker); err == nil {
 		return dir, nil
 	}
 	if err := os.RemoveAll(root); err != nil {
 		return "", err
 	}
-	n := 0
+	pairs := 0
 	for _, f := range files {
-		rel, ok := strings.CutPrefix(f.Path, kits.FixtureTree+"/")
-		if !ok {
-			continue
-		}
-		dst := walk.Child(dir, rel)
+		dst := walk.Child(walk.Child(root, kits.Core), f.Path)
 		if err := os.MkdirAll(path.Dir(dst), 0o755); err != nil {
 			return "", err
 		}
@@ -245,10 +244,22 @@ func materializeEmbedded(tmp string) (string, error) {
 		if err := os.WriteFile(dst, f.Data, perm); err != nil {
 			return "", err
 		}
-		n++
+		if strings.HasPrefix(f.Path, kits.FixtureTree+"/") {
+			pairs++
+		}
 	}
-	if n == 0 {
+	if pairs == 0 {
 		return "", fmt.Errorf("run-gate-tests: this binary embeds no fixture pairs for %s", kits.Core)
+	}
+	unset := []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR"}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}} {
+		r, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: args, Dir: root, UnsetEnv: unset})
+		if err != nil {
+			return "", err
+		}
+		if rep, failed := r.FailureReport(); failed {
+			return "", fmt.Errorf("run-gate-tests: laying out the embedded suite: git %s: %s", strings.Join(args, " "), rep)
+		}
 	}
 	if err := os.WriteFile(marker, nil, 0o644); err != nil {
 		return "", err
