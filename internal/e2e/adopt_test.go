@@ -120,15 +120,21 @@ func TestAdoptOwnGatesBringTheMetaGates(t *testing.T) {
 	}
 }
 
+// commits adds n commits with one subject, each changing notes.txt.
+func (a *adopter) commits(n int, subject string) {
+	a.t.Helper()
+	for i := 0; i < n; i++ {
+		a.write("notes.txt", strings.Repeat("x", i+1)+"\n")
+		a.must("git", "add", "-A")
+		a.must("git", "commit", "-q", "-m", subject)
+	}
+}
+
 // The commit-message gates follow the history: a project whose subjects
 // are not Conventional Commits is not made to write them.
 func TestAdoptCommitGatesFromHistory(t *testing.T) {
 	a := newAdopter(t) // one commit, "initial"
-	for i := 0; i < 9; i++ {
-		a.write("notes.txt", strings.Repeat("x", i+1)+"\n")
-		a.must("git", "add", "-A")
-		a.must("git", "commit", "-q", "-m", "Update notes")
-	}
+	a.commits(9, "Update notes")
 	r := a.runIn("", binPath, "init")
 	if r.code != 0 {
 		t.Fatalf("init: exit %d\n%s%s", r.code, r.stdout, r.stderr)
@@ -143,11 +149,7 @@ func TestAdoptCommitGatesFromHistory(t *testing.T) {
 	}
 	// 9 of 10 conventional subjects: adopted.
 	b := newAdopter(t)
-	for i := 0; i < 9; i++ {
-		b.write("notes.txt", strings.Repeat("x", i+1)+"\n")
-		b.must("git", "add", "-A")
-		b.must("git", "commit", "-q", "-m", "docs: update notes")
-	}
+	b.commits(9, "docs: update notes")
 	r = b.runIn("", binPath, "init")
 	if got := verdicts(t, r.stdout); r.code != 0 || got["check-commit-subject"] != "registered" {
 		t.Fatalf("9 of 10 passing: exit %d, %q\n%s", r.code, got["check-commit-subject"], r.stderr)
