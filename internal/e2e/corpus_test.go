@@ -110,7 +110,7 @@ func TestAdoptCorpus(t *testing.T) {
 	start := time.Now()
 	for _, p := range corpusProjects {
 		p := p
-		t.Run(filepath.Base(strings.TrimSuffix(strings.TrimSuffix(p.module, "/v2"), "/v3")), func(t *testing.T) {
+		t.Run(filepath.Base(regexp.MustCompile(`/v[0-9]+$`).ReplaceAllString(p.module, "")), func(t *testing.T) {
 			src := corpusDir(t, p)
 			a := &adopter{t: t, dir: t.TempDir()}
 			a.env = baseEnv(t, "GIT_CEILING_DIRECTORIES="+filepath.Dir(a.dir))
@@ -140,7 +140,7 @@ func TestAdoptCorpus(t *testing.T) {
 					}
 					accepted += n
 				}
-				if strings.Contains(v, "reds on the tree") {
+				if strings.Contains(v, "reds on the tree") || strings.Contains(v, "accepted") || strings.HasPrefix(g, "check-commit-") {
 					t.Logf("%s: %s", g, v)
 				}
 			}
