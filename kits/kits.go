@@ -97,6 +97,9 @@ func readKitFile(kit, rel string) ([]byte, error) {
 	return kitTrees.ReadFile(path.Join(kit, rel))
 }
 
+// FixtureTree is the kit-relative directory of a kit's fixture pairs.
+const FixtureTree = fixtureTree
+
 // fixtureTree is the kit-relative directory of a kit's fixture pairs.
 const fixtureTree = "gate-tests"
 

@@ -3,12 +3,14 @@ package cli
 import (
 	"fmt"
 	"os"
+	"path"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/fixture"
 	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/spawn"
 	"github.com/gate-sdk/gates/internal/walk"
+	"github.com/gate-sdk/gates/kits"
 )
 
 const gateTestsUsage = "usage: gates --run-gate-tests [<tests-dir> [<checks-dir>...]]"
@@ -38,6 +40,21 @@ func runGateTests(s *Session, args []string) int {
 		return s.fail(err)
 	}
 	absTests := walk.AbsAgainst(cwd, testsDir)
+	if testsDir == registry.EmbeddedSuite {
+		// The embedded suite is the kit's pairs as this
+		// binary carries them, byte for byte, laid out under the scratch
+		// directory once per stamp.
+		tmp, err := set.Scalar("GATE_SDK_TMP_DIR")
+		if err != nil {
+			return s.fail(err)
+		}
+		if err := walk.EnsureTmpDir(tmp, cwd); err != nil {
+			return s.fail(err)
+		}
+		if absTests, err = materializeEmbedded(walk.AbsAgainst(cwd, tmp)); err != nil {
+			return s.fail(err)
+		}
+	}
 	if !isDir(absTests) {
 		return s.fail(refusal{msg: fmt.Sprintf("run-gate-tests: tests dir %s does not exist", testsDir)})
 	}
@@ -177,10 +194,77 @@ func emitFixtureSuites(s *Session, args []string) int {
 	if err != nil {
 		return s.fail(err)
 	}
+	// A vendored core kit carrying no pairs of its own is
+	// proven by the pairs this binary embeds.
+	if paths, abs := roots.Paths(), roots.Abs(); len(kitTests) == 0 && len(paths) > 0 && len(abs) == len(paths) {
+		first := strings.TrimRight(paths[0], "/")
+		vendored := isDir(walk.Child(abs[0], "checks"))
+		own := isDir(walk.Child(abs[0], registry.FixtureDirName))
+		if vendored && !own && path.Base(first) == kits.Core {
+			su := registry.Suite{Name: strings.ReplaceAll(kits.Core, "-", "_"), TestsDir: registry.EmbeddedSuite, ChecksDir: registry.Join(first, "checks")}
+			suites = append([]registry.Suite{su}, suites...)
+		}
+	}
 	for _, su := range suites {
 		fmt.Fprintln(s.Stdout, su.Row())
 	}
 	return 0
+}
+
+// materializeEmbedded lays the core kit as this binary embeds it out
+// under tmp, as a vendored tree lays it (<root>/gate-sdk/, its fixture
+// pairs included) in a git repository of its own whose index tracks it,
+// so each case reads a tracked tree as it would in a vendored copy. It is
+// laid once per source stamp (a marker written last says complete) and
+// answers the fixture tree.
+func materializeEmbedded(tmp string) (string, error) {
+	files, err := kits.Tree(kits.Core)
+	if err != nil {
+		return "", err
+	}
+	root := walk.Child(walk.Child(tmp, "embedded-gate-tests"), sourceStamp)
+	dir := walk.Child(walk.Child(root, kits.Core), registry.FixtureDirName)
+	marker := walk.Child(root, ".complete")
+	if _, err := os.Stat(marker); err == nil {
+		return dir, nil
+	}
+	if err := os.RemoveAll(root); err != nil {
+		return "", err
+	}
+	pairs := 0
+	for _, f := range files {
+		dst := walk.Child(walk.Child(root, kits.Core), f.Path)
+		if err := os.MkdirAll(path.Dir(dst), 0o755); err != nil {
+			return "", err
+		}
+		perm := os.FileMode(0o644)
+		if f.Exec {
+			perm = 0o755
+		}
+		if err := os.WriteFile(dst, f.Data, perm); err != nil {
+			return "", err
+		}
+		if strings.HasPrefix(f.Path, kits.FixtureTree+"/") {
+			pairs++
+		}
+	}
+	if pairs == 0 {
+		return "", fmt.Errorf("run-gate-tests: this binary embeds no fixture pairs for %s", kits.Core)
+	}
+	unset := []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR"}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}} {
+		r, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: args, Dir: root, UnsetEnv: unset})
+		if err != nil {
+			return "", err
+		}
+		if rep, failed := r.FailureReport(); failed {
+			return "", fmt.Errorf("run-gate-tests: laying out the embedded suite: git %s: %s", strings.Join(args, " "), rep)
+		}
+	}
+	if err := os.WriteFile(marker, nil, 0o644); err != nil {
+		return "", err
+	}
+	return dir, nil
 }
 
 // isDir reports whether path names a directory.

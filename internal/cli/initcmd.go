@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/githook"
@@ -144,7 +145,113 @@ func (s *Session) initWorld() (*payload.InitWorld, error) {
 			return spawn.RunPassing(spawn.Cmd{Program: spawn.At(bin), Args: args, Dir: top}, s.Stdout)
 		},
 		Hooks: cloneHooks{top: top},
+		Ignored: func(paths []string, root []byte) (map[string]string, error) {
+			return ignoredPaths(top, paths, root)
+		},
+		Messages: func(n int) ([]string, error) { return recentMessages(top, n) },
+		Judge:    s.judgeMessage,
 	}, nil
+}
+
+// ignoredPaths asks git check-ignore which paths an ignore rule hides,
+// ignoring the index (a path init writes is not tracked yet). With root
+// non-nil it asks a scratch repository whose root .gitignore holds root.
+func ignoredPaths(top string, paths []string, root []byte) (map[string]string, error) {
+	dir := top
+	if root != nil {
+		scratch, err := os.MkdirTemp("", "gates-init-ignore-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(scratch)
+		r, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: []string{"init", "-q"}, Dir: scratch})
+		if err != nil {
+			return nil, err
+		}
+		if rep, failed := r.FailureReport(); failed {
+			return nil, fmt.Errorf("git init: %s", rep)
+		}
+		if err := os.WriteFile(walk.Child(scratch, ".gitignore"), root, 0o644); err != nil {
+			return nil, err
+		}
+		dir = scratch
+	}
+	in := strings.Join(paths, "\x00") + "\x00"
+	r, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: []string{"check-ignore", "--no-index", "-v", "-z", "--stdin"}, Dir: dir, Stdin: strings.NewReader(in)})
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	if r.Code() == 1 {
+		return out, nil // none is ignored
+	}
+	data, ok := r.Stdout()
+	if !ok {
+		rep, _ := r.FailureReport()
+		return nil, fmt.Errorf("git check-ignore: %s", rep)
+	}
+	// -z -v: source, line, pattern, path, each NUL-terminated.
+	f := strings.Split(string(data), "\x00")
+	for i := 0; i+3 < len(f); i += 4 {
+		if f[i+2] == "" || strings.HasPrefix(f[i+2], "!") {
+			continue // no rule, or a negation: the path is not hidden
+		}
+		src := f[i]
+		if rel, ok := walk.RelUnder(top, walk.NormalizeAbs(src)); ok {
+			src = rel
+		}
+		out[f[i+3]] = src + ":" + f[i+1] + ":" + f[i+2]
+	}
+	return out, nil
+}
+
+// recentMessages answers the last n non-merge commit messages, newest
+// first; a repository with no commit has none.
+func recentMessages(top string, n int) ([]string, error) {
+	head, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: []string{"rev-parse", "--verify", "-q", "HEAD"}, Dir: top})
+	if err != nil {
+		return nil, err
+	}
+	if !head.Succeeded() {
+		return nil, nil
+	}
+	r, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: []string{"log", "-n", strconv.Itoa(n), "--no-merges", "--format=%B%x00", "HEAD"}, Dir: top})
+	if err != nil {
+		return nil, err
+	}
+	data, ok := r.Stdout()
+	if !ok {
+		rep, _ := r.FailureReport()
+		return nil, fmt.Errorf("git log: %s", rep)
+	}
+	var out []string
+	for _, m := range strings.Split(string(data), "\x00") {
+		if m = strings.TrimLeft(m, "\n"); m != "" {
+			out = append(out, m)
+		}
+	}
+	return out, nil
+}
+
+// judgeMessage runs a commit-message gate in process over one message.
+func (s *Session) judgeMessage(gate, message string) (bool, error) {
+	f, err := os.CreateTemp("", "gates-init-msg-")
+	if err != nil {
+		return false, err
+	}
+	defer os.Remove(f.Name())
+	_, werr := f.WriteString(message)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		return false, werr
+	}
+	code, out := s.runCompiled(githook.CompiledRun{Name: gate, Args: []string{f.Name()}})
+	if code != 0 && code != 1 {
+		return false, fmt.Errorf("%s exited %d: %s", gate, code, strings.TrimSpace(string(out)))
+	}
+	return code == 0, nil
 }
 
 // cloneHooks is the hook configuration of one clone: core.hooksPath, the
@@ -194,6 +301,8 @@ func mustHooksDir(top string) string {
 	d, _ := githook.HooksDir(top)
 	return d
 }
+
+func (c cloneHooks) Foreign() (string, error) { return githook.OtherHooks(c.top) }
 
 func (c cloneHooks) recordPath() (string, error) {
 	_, common, err := walk.GitDirs(c.top, nil)

@@ -253,12 +253,23 @@ func TestInitAdoptsAFreshRepository(t *testing.T) {
 	}
 }
 
-// TestInitVendorsEveryFixturePair: init carries every fixture pair and
-// bespoke test the binary's kit ships, the cases that are Go modules of
-// their own included, and the consumer's fixture suites run green over
-// them.
+// TestInitVendorsEveryFixturePair: by default init vendors no fixture
+// pair and the consumer's fixture suites run the binary's embedded ones
+// green; --with-fixtures carries every pair and bespoke test, the cases
+// that are Go modules of their own included, byte for byte.
 func TestInitVendorsEveryFixturePair(t *testing.T) {
-	a := vendoredAdopter(t)
+	a := newAdopter(t)
+	if r := a.runIn("", binPath, "init"); r.code != 0 {
+		t.Fatalf("init: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(a.dir, "gate-sdk", "gate-tests")); err == nil {
+		t.Fatal("init vendored gate-sdk/gate-tests/ without --with-fixtures")
+	}
+	if _, err := os.Stat(filepath.Join(a.dir, "gate-sdk", "SPEC.md")); err != nil {
+		t.Fatalf("init did not vendor the kit's SPEC.md, which every spec: pointer names: %v", err)
+	}
+	a.must("git", "add", "-A")
+	a.must("git", "commit", "-q", "--no-verify", "-m", "chore: vendor gate-sdk")
 	list := func(dir string) []string {
 		ents, err := os.ReadDir(dir)
 		if err != nil {
@@ -270,11 +281,36 @@ func TestInitVendorsEveryFixturePair(t *testing.T) {
 		}
 		return out
 	}
-	want, got := list(filepath.Join(moduleRoot, "gate-tests")), list(filepath.Join(a.dir, "gate-sdk", "gate-tests"))
-	if strings.Join(got, " ") != strings.Join(want, " ") {
+	want := list(filepath.Join(moduleRoot, "gate-tests"))
+	rows := strings.Split(strings.TrimSpace(a.must("bin/gates", "--emit", "fixture-suites")), "\n")
+	if len(rows) != 1 || rows[0] != "gate_sdk\tembedded:gate-sdk\tgate-sdk/checks" {
+		t.Fatalf("the consumer's fixture suites: %q", rows)
+	}
+	// The copied workflow's fixture step, as CI runs it.
+	r := a.runIn("", "bash", "gate-sdk/bin/run-fixture-suites.sh")
+	pairs := regexp.MustCompile(`embedded:gate-sdk: (\d+) pairs \(0 failed\), (\d+) tests \(0 failed\), 0 harness errors`).FindStringSubmatch(r.stdout)
+	if r.code != 0 || pairs == nil {
+		t.Fatalf("the embedded fixture suite: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	dirs, tests := 0, 0
+	for _, n := range want {
+		if strings.HasSuffix(n, ".test.sh") {
+			tests++
+		} else if fi, err := os.Stat(filepath.Join(moduleRoot, "gate-tests", n)); err == nil && fi.IsDir() {
+			dirs++
+		}
+	}
+	if pairs[1] != strconv.Itoa(dirs) || pairs[2] != strconv.Itoa(tests) {
+		t.Fatalf("ran %s pairs and %s tests; the kit ships %d and %d", pairs[1], pairs[2], dirs, tests)
+	}
+
+	// --with-fixtures vendors them, and a later plain init keeps them.
+	if r := a.runIn("", binPath, "init", "--with-fixtures"); r.code != 0 {
+		t.Fatalf("init --with-fixtures: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if got := list(filepath.Join(a.dir, "gate-sdk", "gate-tests")); strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Fatalf("the vendored gate-tests/ holds\n  %v\nthe module's\n  %v", got, want)
 	}
-	// The cases that are Go modules arrive whole, byte for byte.
 	mods := 0
 	err := filepath.WalkDir(filepath.Join(moduleRoot, "gate-tests"), func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -304,25 +340,12 @@ func TestInitVendorsEveryFixturePair(t *testing.T) {
 	if mods == 0 {
 		t.Fatal("the module's gate-tests/ holds no go.mod; the nested-module case this test is about is gone")
 	}
-	rows := strings.Split(strings.TrimSpace(a.must("bin/gates", "--emit", "fixture-suites")), "\n")
+	if r := a.runIn("", binPath, "init"); r.code != 0 || !strings.Contains(r.stdout, "nothing to do") {
+		t.Fatalf("a plain init after --with-fixtures: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	rows = strings.Split(strings.TrimSpace(a.must("bin/gates", "--emit", "fixture-suites")), "\n")
 	if len(rows) != 1 || !strings.HasPrefix(rows[0], "gate_sdk\tgate-sdk/gate-tests\t") {
-		t.Fatalf("the consumer's fixture suites: %q", rows)
-	}
-	r := a.runIn("", "bin/gates", "--run-gate-tests", "gate-sdk/gate-tests")
-	pairs := regexp.MustCompile(`gate-sdk/gate-tests: (\d+) pairs? \(0 failed\), (\d+) tests? \(0 failed\), 0 harness errors`).FindStringSubmatch(r.stdout)
-	if r.code != 0 || pairs == nil {
-		t.Fatalf("the vendored fixture suite: exit %d\n%s%s", r.code, r.stdout, r.stderr)
-	}
-	dirs, tests := 0, 0
-	for _, n := range want {
-		if strings.HasSuffix(n, ".test.sh") {
-			tests++
-		} else if fi, err := os.Stat(filepath.Join(moduleRoot, "gate-tests", n)); err == nil && fi.IsDir() {
-			dirs++
-		}
-	}
-	if pairs[1] != strconv.Itoa(dirs) || pairs[2] != strconv.Itoa(tests) {
-		t.Fatalf("ran %s pairs and %s tests; the kit ships %d and %d", pairs[1], pairs[2], dirs, tests)
+		t.Fatalf("the fixture suites once vendored: %q", rows)
 	}
 }
 
@@ -370,7 +393,11 @@ func TestInitUninstallRestoresTheTree(t *testing.T) {
 				a.must("git", "config", "core.hooksPath", prior)
 			}
 			before := a.status()
-			a.must(binPath, "init", "--hooks")
+			if prior != "" {
+				a.must(binPath, "init", "--hooks", "--take-over")
+			} else {
+				a.must(binPath, "init", "--hooks")
+			}
 			if a.status() == before {
 				t.Fatal("init changed nothing")
 			}

@@ -24,7 +24,7 @@ func metaGates() []gate.Def {
 	prune := []string{"GATE_SDK_PRUNE_DIRS", "GATE_SDK_PRUNE_EXTRA_DIRS"}
 	return []gate.Def{
 		{Name: "check-gate-fail-closed", Rule: checkGateFailClosed, Knobs: []string{kits}},
-		{Name: "check-path-dialect", Rule: checkPathDialect, Knobs: append([]string{"GATE_SDK_TESTS_DIR", "GATE_SDK_NATIVE_CRATE", "GATE_SDK_NATIVE_SRC"}, prune...)},
+		{Name: "check-path-dialect", Rule: checkPathDialect, Knobs: append([]string{"GATE_SDK_TESTS_DIR", "GATE_SDK_NATIVE_CRATE", "GATE_SDK_NATIVE_SRC", "GATE_SDK_PATH_CROSSER"}, prune...)},
 		{Name: "check-pipe-membership", Rule: checkPipeMembership, Knobs: append([]string{"GATE_SDK_TESTS_DIR"}, prune...)},
 		{Name: "check-gate-fixture-coverage", Rule: checkGateFixtureCoverage, Knobs: []string{kits, "GATE_SDK_TESTS_DIR", registry.KitTestsKnob}},
 		{Name: "check-assertion-strength", Rule: checkAssertionStrength, Knobs: []string{kits, registry.KitTestsKnob, "GATE_SDK_ASSERTION_STRENGTH_WINDOW"}},

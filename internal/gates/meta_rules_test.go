@@ -339,7 +339,7 @@ func TestExitContract(t *testing.T) {
 }
 
 func TestPathDialectRefusesOutsideARepository(t *testing.T) {
-	run := gatetest.Exec(checkPathDialect, "check-path-dialect", t.TempDir(), noRepo{&gatetest.Tree{}}, gatetest.Knobs{}, nil)
+	run := gatetest.Exec(checkPathDialect, "check-path-dialect", t.TempDir(), noRepo{&gatetest.Tree{}}, gatetest.Knobs{"GATE_SDK_PATH_CROSSER": "internal/walk"}, nil)
 	if run.Code != 2 || !strings.Contains(run.Stderr, "not inside a git repository") {
 		t.Fatalf("exit %d\n%s%s", run.Code, run.Stdout, run.Stderr)
 	}
@@ -368,9 +368,23 @@ func TestPathDialectShellReading(t *testing.T) {
 		{`[[ "$p" == '/*' ]]`, 0},
 	} {
 		tree := &gatetest.Tree{Data: map[string]string{"a.sh": tc.body + "\n"}}
-		run := gatetest.Exec(checkPathDialect, "check-path-dialect", t.TempDir(), tree, gatetest.Knobs{"GATE_SDK_NATIVE_SRC": "internal"}, nil)
+		run := gatetest.Exec(checkPathDialect, "check-path-dialect", t.TempDir(), tree, gatetest.Knobs{"GATE_SDK_NATIVE_SRC": "internal", "GATE_SDK_PATH_CROSSER": "internal/walk"}, nil)
 		if run.Code != tc.code {
 			t.Errorf("%q: exit %d, want %d\n%s%s", tc.body, run.Code, tc.code, run.Stdout, run.Stderr)
 		}
+	}
+}
+
+// A consumer names no crosser: its ordinary filepath.Abs passes, and the
+// clean line says the rule is dormant; naming one arms it.
+func TestPathDialectDormantUntilACrosserIsNamed(t *testing.T) {
+	tree := &gatetest.Tree{Data: map[string]string{"internal/util/util.go": "package util\n\nimport \"path/filepath\"\n\nfunc Abs(p string) (string, error) { return filepath.Abs(p) }\n"}}
+	run := gatetest.Exec(checkPathDialect, "check-path-dialect", t.TempDir(), tree, gatetest.Knobs{"GATE_SDK_NATIVE_SRC": "internal"}, nil)
+	if run.Code != 0 || !strings.Contains(run.Stdout, "dormant: GATE_SDK_PATH_CROSSER") {
+		t.Fatalf("no crosser named: exit %d\n%s%s", run.Code, run.Stdout, run.Stderr)
+	}
+	run = gatetest.Exec(checkPathDialect, "check-path-dialect", t.TempDir(), tree, gatetest.Knobs{"GATE_SDK_NATIVE_SRC": "internal", "GATE_SDK_PATH_CROSSER": "internal/paths"}, nil)
+	if run.Code != 1 || !strings.Contains(run.Stdout, "filepath.Abs outside internal/paths") {
+		t.Fatalf("crosser named: exit %d\n%s%s", run.Code, run.Stdout, run.Stderr)
 	}
 }

@@ -41,6 +41,18 @@ func checkPathDialect(c *gate.Context) int {
 	if len(c.Args) > 0 {
 		return c.Refuse("usage: check-path-dialect (no operands: the corpus is the tracked shell tree and the Go sources)")
 	}
+	// assertion E: the rule's vocabulary is a framework's own crosser; a
+	// tree that names none (a consumer) is not judged by it.
+	crosser, err := c.Knobs.Scalar("GATE_SDK_PATH_CROSSER")
+	if err != nil {
+		return c.RefuseErr(err)
+	}
+	if strings.TrimSpace(crosser) != "" {
+		crosser = strings.Trim(treePath(c, crosser), "/")
+	}
+	if crosser == "" || crosser == "." {
+		return c.NewReport(nil).Done("dormant: GATE_SDK_PATH_CROSSER names no crosser package, so no path crossing is judged; name the one package where your paths change spelling to arm it")
+	}
 	// The tracked listing is the repository probe: outside one the corpus
 	// would silently be empty.
 	corpus, err := shellCorpus(c)
@@ -103,12 +115,12 @@ func checkPathDialect(c *gate.Context) int {
 		}
 		addInLineOrder(r, found)
 	}
-	goFiles, goSites, err := goHalf(c, r)
+	goFiles, goSites, err := goHalf(c, r, crosser)
 	if err != nil {
 		return c.RefuseErr(err)
 	}
-	return r.Done(fmt.Sprintf("%d shell absoluteness test(s) — %d inside gate_path_rooted, %d declared out of the filesystem namespace; %s read, %s routed through internal/walk or declared",
-		shellTests, inRooted, declared, plural(goFiles, "Go source", "Go sources"), plural(goSites, "Go site", "Go sites")))
+	return r.Done(fmt.Sprintf("%d shell absoluteness test(s) — %d inside gate_path_rooted, %d declared out of the filesystem namespace; %s read, %s routed through %s or declared",
+		shellTests, inRooted, declared, plural(goFiles, "Go source", "Go sources"), plural(goSites, "Go site", "Go sites"), crosser))
 }
 
 func lineComments(toks []shlex.Token) map[int]string {
@@ -384,7 +396,7 @@ func unanchoredRoots(toks []shlex.Token, lines []string) (int, string, bool) {
 // binary's source (runtime.Caller), tests absoluteness (filepath.IsAbs,
 // strings.HasPrefix(p, "/")), and no argv spells git rev-parse
 // --show-toplevel.
-func goHalf(c *gate.Context, r *gate.Report) (files, sites int, err error) {
+func goHalf(c *gate.Context, r *gate.Report, crosser string) (files, sites int, err error) {
 	src, err := c.Knobs.Scalar("GATE_SDK_NATIVE_SRC")
 	if err != nil {
 		return 0, 0, err
@@ -394,7 +406,7 @@ func goHalf(c *gate.Context, r *gate.Report) (files, sites int, err error) {
 	if err != nil {
 		return 0, 0, err
 	}
-	walkDir := src + "/walk/"
+	walkDir := crosser + "/"
 	for _, p := range tracked {
 		if !strings.HasPrefix(p, src+"/") || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") || strings.HasPrefix(p, walkDir) {
 			continue
@@ -421,7 +433,7 @@ func goHalf(c *gate.Context, r *gate.Report) (files, sites int, err error) {
 				return
 			}
 			// assertion D: only internal/walk crosses.
-			r.Add(gate.Finding{Class: "D", Path: p, Line: line, Msg: fmt.Sprintf("%s outside internal/walk: the crosser is the one place a path changes spelling", what)})
+			r.Add(gate.Finding{Class: "D", Path: p, Line: line, Msg: fmt.Sprintf("%s outside %s: the crosser is the one place a path changes spelling", what, crosser)})
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch x := n.(type) {

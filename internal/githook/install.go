@@ -90,10 +90,7 @@ func RunInstall(args []string, w InstallWorld) int {
 		return 2
 	}
 	if taken != "" && !takeOver {
-		fmt.Fprintf(w.Stderr, "%s: %s, so pointing core.hooksPath at %s would silently stop them; nothing placed. Choose one:\n"+
-			"  chain: keep them and call the gates from them (add `%s --git-hook pre-commit` to their pre-commit and `%s --git-hook commit-msg \"$1\"` to their commit-msg);\n"+
-			"  take over: gates --install-hooks --take-over, which records the current value in %s so gates --install-hooks --restore puts it back\n",
-			arm, taken, dir, src, src, PreviousHooksPathKey)
+		fmt.Fprint(w.Stderr, TakeOverRefusal(arm, taken, dir, src, "gates --install-hooks --take-over"))
 		return 2
 	}
 	if taken != "" {
@@ -168,6 +165,27 @@ func runRefresh(w InstallWorld) int {
 	}
 	fmt.Fprintf(w.Stdout, "install-hooks: refreshed %s\n", dir)
 	return 0
+}
+
+// TakeOverRefusal is the refusal an opt-in over another manager's hooks
+// prints: what it would stop and the two ways on. arm leads the line;
+// takeOver spells the command that takes over.
+func TakeOverRefusal(arm, taken, dir, src, takeOver string) string {
+	return fmt.Sprintf("%s: %s, so pointing core.hooksPath at %s would silently stop them; nothing placed. Choose one:\n"+
+		"  chain: keep them and call the gates from them (add `%s --git-hook pre-commit` to their pre-commit and `%s --git-hook commit-msg \"$1\"` to their commit-msg);\n"+
+		"  take over: %s, which records the current value in %s so gates --install-hooks --restore puts it back\n",
+		arm, taken, dir, src, src, takeOver, PreviousHooksPathKey)
+}
+
+// OtherHooks answers the hooks another manager placed that opting the
+// clone at top in would stop ("" when none), as --install-hooks reads them.
+func OtherHooks(top string) (string, error) {
+	dir, err := HooksDir(top)
+	if err != nil {
+		return "", err
+	}
+	_, taken, err := otherHooks(top, dir)
+	return taken, err
 }
 
 // otherHooks reports hooks that opting in would silently turn off: a
@@ -247,7 +265,14 @@ func runRestore(w InstallWorld) int {
 		}
 		prev = ""
 	}
-	// assertion L: the recorded value comes back, then the record goes.
+	// assertion L: the recorded value comes back, then the record goes;
+	// a core.hooksPath changed since the take-over is the user's and stays.
+	if recorded && !OptedIn(top, dir) {
+		cur, _, _ := repo.ConfigGetLocal(top, "core.hooksPath")
+		fmt.Fprintf(w.Stderr, "%s: core.hooksPath is %q, no longer %s as the take-over left it, so it was changed since; nothing restored (the value recorded in %s is %q: set it by hand if you want it back, then git config --unset %s)\n",
+			arm, cur, dir, PreviousHooksPathKey, prev, PreviousHooksPathKey)
+		return 2
+	}
 	if prev == "" {
 		err = unsetConfig(top, "core.hooksPath")
 	} else {

@@ -17,7 +17,7 @@ import (
 )
 
 // InitUsage is `gates init`'s usage text.
-const InitUsage = `usage: gates init [--dry-run] [--hooks] [--harness claude]
+const InitUsage = `usage: gates init [--dry-run] [--hooks [--take-over]] [--with-fixtures] [--harness claude]
        gates init --uninstall [--dry-run]
 
 Vendors the kit this binary carries into the repository (at GATE_SDK_ROOT,
@@ -26,7 +26,11 @@ consumer configuration a first battery is green and honest on. A second run
 changes nothing; a file init did not write, or one edited since, is never
 overwritten. --dry-run prints the plan and writes nothing; --hooks also
 places the git hooks (--install-hooks); --uninstall removes what init wrote
-and nobody has changed since, and restores the hook configuration it found.`
+and nobody has changed since, and restores the hook configuration it found.
+--take-over lets --hooks replace another hook manager's core.hooksPath (as
+--install-hooks --take-over does). --with-fixtures also vendors the kit's
+fixture pairs; without it they run from the copy this binary embeds.
+Init prints one line per kit gate: registered, or not adopted and why.`
 
 // LockName is the lock's file name in the gates directory.
 const LockName = "gates.lock"
@@ -73,6 +77,18 @@ type InitWorld struct {
 	Hooks HookState
 	// Seeders run after the kit's own configuration seeder.
 	Seeders []Seeder
+	// Messages answers the last n non-merge commit messages, newest
+	// first (none in a repository with no commit).
+	Messages func(n int) ([]string, error)
+	// Judge answers whether a commit-message gate passes a message.
+	Judge func(gate, message string) (bool, error)
+	// Ignored answers, per repo-relative path (a directory ends in /),
+	// the ignore rule that hides it as "<source>:<line>:<pattern>"; absent
+	// when none does. A non-nil root answers as if the root .gitignore
+	// held those bytes and no other ignore file existed but git's global.
+	Ignored func(paths []string, root []byte) (map[string]string, error)
+	// WithFixtures vendors the kit's fixture pairs too.
+	WithFixtures bool
 }
 
 // HookState reads and writes the clone-local hook configuration init
@@ -82,6 +98,9 @@ type HookState interface {
 	HooksPath() (value string, set bool, err error)
 	SetHooksPath(value string, set bool) error
 	HooksDir() (string, error)
+	// Foreign answers the hooks another manager placed that opting in
+	// would stop ("" when none), as --install-hooks describes them.
+	Foreign() (string, error)
 	Record() (*HookRecord, error)
 	SaveRecord(*HookRecord) error
 	DropRecord() error
@@ -119,6 +138,7 @@ type Plan struct {
 	appends  []appendLines
 	// on-surface gates to probe, and the registry's fixed head.
 	zero, onSurface []gateDecl
+	shape           repoShape
 }
 
 // Add plans a file. A seeder calls it for each file it contributes.
@@ -189,8 +209,14 @@ func BuildPlan(w *InitWorld) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	withFixtures := w.WithFixtures
 	for _, f := range files {
-		if Withheld(f.Path, strings.Fields(withhold)) {
+		// SPEC.md is vendored whatever the payload withholds: every spec:
+		// pointer a gate prints names it.
+		if Withheld(f.Path, strings.Fields(withhold)) && f.Path != "SPEC.md" {
+			continue
+		}
+		if !withFixtures && strings.HasPrefix(f.Path, kits.FixtureTree+"/") {
 			continue
 		}
 		p.files = append(p.files, planned{path: path.Join(p.KitRoot, f.Path), data: f.Data, exec: f.Exec, class: classKit})
@@ -288,6 +314,7 @@ func seedConsumer(p *Plan, w *InitWorld, files []kits.File) error {
 	if err != nil {
 		return err
 	}
+	p.shape = shapeOf(tracked, p.GatesDir, p.KitRoot)
 	allow, err := w.knobPath("GATE_SDK_ROOT_ALLOWLIST")
 	if err != nil {
 		return err

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gate-sdk/gates/kits"
 )
 
 func TestParseTargets(t *testing.T) {
@@ -264,4 +266,57 @@ func FuzzParseLock(f *testing.F) {
 			t.Fatalf("a parsed lock does not re-parse: %v", err)
 		}
 	})
+}
+
+// Every gate the adoption rules name is one the kit ships, so a renamed
+// gate cannot silently drop out of its rule.
+func TestAdoptionRulesNameShippedGates(t *testing.T) {
+	files, err := kits.Tree(kits.Core)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shipped := map[string]bool{}
+	for _, f := range files {
+		if strings.HasPrefix(f.Path, "checks/") && strings.HasSuffix(f.Path, ".gate") {
+			shipped[strings.TrimSuffix(strings.TrimPrefix(f.Path, "checks/"), ".gate")] = true
+		}
+	}
+	for g := range adoptionRule {
+		if !shipped[g] {
+			t.Errorf("adoptionRule names %s, which the kit does not ship", g)
+		}
+	}
+}
+
+func TestPrintVerdictIsOneLine(t *testing.T) {
+	for _, tc := range []struct {
+		v    Verdict
+		want string
+	}{
+		{Verdict{Gate: "check-a", Registered: true}, "init: check-a: registered\n"},
+		{Verdict{Gate: "check-a", Registered: true, Accepted: 48}, "init: check-a: registered with 48 accepted findings\n"},
+		{Verdict{Gate: "check-a", Why: "4 of 100 recent subjects would pass; to adopt: x"}, "init: check-a: not adopted: 4 of 100 recent subjects would pass; to adopt: x\n"},
+	} {
+		var b strings.Builder
+		PrintVerdict(&b, tc.v)
+		if b.String() != tc.want {
+			t.Errorf("PrintVerdict(%+v) = %q, want %q", tc.v, b.String(), tc.want)
+		}
+	}
+}
+
+func TestShapeOfReadsOwnGatesAndKits(t *testing.T) {
+	s := shapeOf([]string{"gate-sdk/checks/check-a.gate", "scripts/check-b.sh", "scripts/gates.list", "kits/mine/checks/check-c.gate", "docs/check-d.sh"}, "scripts", "gate-sdk")
+	if len(s.ownGates) != 1 || s.ownGates[0] != "scripts/check-b.sh" {
+		t.Errorf("own gates: %v", s.ownGates)
+	}
+	if len(s.kits) != 1 || s.kits[0] != "kits/mine" {
+		t.Errorf("kits: %v", s.kits)
+	}
+	if why := (repoShape{}).considered("check-gate-output", "scripts"); why == "" {
+		t.Error("check-gate-output considered for a repository with no gates of its own")
+	}
+	if why := s.considered("check-gate-output", "scripts"); why != "" {
+		t.Errorf("check-gate-output left out with a gate of its own: %s", why)
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/githook"
 	"github.com/gate-sdk/gates/internal/walk"
 	"github.com/gate-sdk/gates/kits"
 )
@@ -20,7 +21,7 @@ import (
 // It answers 0 when the tree is as init wants it, 1 when an uninstall kept
 // files the adopter changed, and 2 when it refused or could not run.
 func RunInit(args []string, w *InitWorld) int {
-	var dry, hooks, uninstall bool
+	var dry, hooks, uninstall, takeOver bool
 	for _, a := range args {
 		switch a {
 		case "-h", "--help":
@@ -32,13 +33,21 @@ func RunInit(args []string, w *InitWorld) int {
 			hooks = true
 		case "--uninstall":
 			uninstall = true
+		case "--take-over":
+			takeOver = true
+		case "--with-fixtures":
+			w.WithFixtures = true
 		default:
 			fmt.Fprintf(w.Stderr, "init: unknown option %q\n%s\n", a, InitUsage)
 			return 2
 		}
 	}
-	if uninstall && hooks {
-		fmt.Fprintf(w.Stderr, "init: --uninstall and --hooks do not combine\n%s\n", InitUsage)
+	if uninstall && (hooks || w.WithFixtures) {
+		fmt.Fprintf(w.Stderr, "init: --uninstall takes neither --hooks nor --with-fixtures\n%s\n", InitUsage)
+		return 2
+	}
+	if takeOver && !hooks {
+		fmt.Fprintf(w.Stderr, "init: --take-over is --hooks' option\n%s\n", InitUsage)
 		return 2
 	}
 	code, err := func() (int, error) {
@@ -61,7 +70,7 @@ func RunInit(args []string, w *InitWorld) int {
 		if uninstall {
 			return runUninstall(w, lock, lockRel, dry)
 		}
-		return runInstall(w, lock, lockRel, dry, hooks)
+		return runInstall(w, lock, lockRel, dry, hooks, takeOver)
 	}()
 	if err != nil {
 		fmt.Fprintln(w.Stderr, strings.TrimRight(err.Error(), "\n"))
@@ -70,9 +79,39 @@ func RunInit(args []string, w *InitWorld) int {
 	return code
 }
 
-func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks bool) (int, error) {
+func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks, takeOver bool) (int, error) {
+	// A tree that vendored the fixture pairs once keeps them current.
+	if lock != nil && lockHoldsFixtures(lock) {
+		w.WithFixtures = true
+	}
 	p, err := BuildPlan(w)
 	if err != nil {
+		return 2, err
+	}
+	// assertion E: --hooks over another manager's hooks refuses as
+	// --install-hooks does, before anything is written.
+	if hooks && !takeOver {
+		taken, err := w.Hooks.Foreign()
+		if err != nil {
+			return 2, err
+		}
+		if taken != "" {
+			dir, err := w.Hooks.HooksDir()
+			if err != nil {
+				return 2, err
+			}
+			fmt.Fprint(w.Stderr, githook.TakeOverRefusal("init", taken, dir, joinTop(w.Top, p.Bin), "gates init --hooks --take-over"))
+			return 2, nil
+		}
+	}
+	// assertion F: init writes nothing through a symbolic link that leaves
+	// the repository.
+	if err := refuseEscapes(w.Top, p, lockRel); err != nil {
+		return 2, err
+	}
+	// assertion G: a file init writes that an ignore rule would hide gets
+	// a negation, or init refuses; either way it is named.
+	if err := planNegations(w, p, lockRel); err != nil {
 		return 2, err
 	}
 	steps, err := decide(w.Top, p, lock)
@@ -160,24 +199,26 @@ func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks bool) (int,
 		if err != nil {
 			return 2, err
 		}
-		body, registered, red := registryBody(w, p, accepting)
+		body, verdicts, red := registryBody(w, p, accepting)
 		if err := writeTracked(w.Top, registryStep.path, body, false, next); err != nil {
 			return 2, err
 		}
 		recordFile(next, registryStep.path, Digest(body), classSeed)
-		next.Registered = registered
 		// assertion H: a registered gate's findings of today are accepted
 		// in the baseline, and init says how many per gate.
 		accepted, err := acceptToday(w, p, red, next)
 		if err != nil {
 			return 2, err
 		}
-		for _, g := range registered {
-			if n := accepted[g]; n > 0 {
-				fmt.Fprintf(w.Stdout, "init: %s: registered with %s (%s)\n", g, gate.Count(n, "accepted finding", "accepted findings"), baselinePath(p))
+		next.Registered = nil
+		for _, v := range verdicts {
+			v.Accepted = accepted[v.Gate]
+			PrintVerdict(w.Stdout, v)
+			if v.Registered {
+				next.Registered = append(next.Registered, v.Gate)
 			}
 		}
-		fmt.Fprintf(w.Stdout, "init: wrote %s (%s registered; each left out is named there with its reason)\n", registryStep.path, gate.Count(len(registered), "gate", "gates"))
+		fmt.Fprintf(w.Stdout, "init: wrote %s (%s registered; each left out is named there with its reason)\n", registryStep.path, gate.Count(len(next.Registered), "gate", "gates"))
 	}
 	if wrote[classKit] > 0 {
 		fmt.Fprintf(w.Stdout, "init: vendored %s of %s into %s/\n", gate.Count(wrote[classKit], "file", "files"), kits.Core, p.KitRoot)
@@ -204,7 +245,7 @@ func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks bool) (int,
 		fmt.Fprintf(w.Stdout, "init: recorded the install in %s\n", lockRel)
 	}
 	if hooks {
-		if code, err := placeHooks(w, p); err != nil || code != 0 {
+		if code, err := placeHooks(w, p, takeOver); err != nil || code != 0 {
 			return code, err
 		}
 	}
@@ -275,48 +316,79 @@ func anyWrite(steps []step) bool {
 	return false
 }
 
-// registryBody probes the on-surface gates and answers gates.list's body,
-// the registered names and those of them that red today (their findings
-// go to the baseline when accepting, else they are left out).
-func registryBody(w *InitWorld, p *Plan, accepting bool) ([]byte, []string, []string) {
+// registryBody decides each kit gate, probing those the repository's
+// shape admits, and answers gates.list's body, the verdicts in order and
+// the registered gates that red today (their findings go to the baseline
+// when accepting, else they are left out).
+func registryBody(w *InitWorld, p *Plan, accepting bool) ([]byte, []Verdict, []string) {
 	var b strings.Builder
 	b.WriteString("# gates.list — this repository's battery, one gate per line, run in order.\n" +
 		"# Seeded by `gates init`; the file is yours. `gates doctor` names the gates\n" +
 		"# that assert nothing yet and the knob that arms each.\n" +
 		"# Zero-config: nothing they can red on is a rule you have not chosen.\n")
-	var reg, left, red []string
-	probe := func(gs []gateDecl, class string) {
+	var verdicts []Verdict
+	var left, red []string
+	decideAll := func(gs []gateDecl, class string) {
 		for _, g := range gs {
-			// assertion B: a gate registers where it runs on the tree init
-			// leaves, its findings of today accepted in the baseline; one
-			// that cannot run is named with the reason.
-			reason := ""
-			code, out, err := w.Probe(g.name)
-			switch {
-			case err != nil:
-				reason = "could not be probed: " + err.Error()
-			case code == 1 && accepting:
+			v, isRed := adoptVerdict(w, p, g.name, accepting)
+			verdicts = append(verdicts, v)
+			if isRed {
 				red = append(red, g.name)
-			case code == 1:
-				reason = fmt.Sprintf("reds on the tree as init found it (%d finding lines), and %s is yours, not init's; run `gates baseline` to accept them, then register it", findingLines(out), baselinePath(p))
-			case code != 0:
-				reason = "cannot run on this tree yet: " + firstLine(out)
 			}
-			if reason == "" {
+			if v.Registered {
 				b.WriteString(g.name + "\n")
-				reg = append(reg, g.name)
 			} else {
-				left = append(left, "# unregistered: "+g.name+" \u2014 "+class+": "+reason+"\n")
+				left = append(left, "# unregistered: "+g.name+" \u2014 "+class+": "+v.Why+"\n")
 			}
 		}
 	}
-	probe(p.zero, "zero-config")
+	decideAll(p.zero, "zero-config")
 	b.WriteString("# On-surface: registered where they run on this tree; the findings it had when\n# init ran are accepted in " + baselinePath(p) + ".\n")
-	probe(p.onSurface, "on-surface")
+	decideAll(p.onSurface, "on-surface")
 	for _, l := range left {
 		b.WriteString(l)
 	}
-	return []byte(b.String()), reg, red
+	return []byte(b.String()), verdicts, red
+}
+
+// adoptVerdict decides one gate: not considered for a repository of this
+// shape, not adopted by its history, or probed over the tree init leaves.
+func adoptVerdict(w *InitWorld, p *Plan, gate string, accepting bool) (Verdict, bool) {
+	v := Verdict{Gate: gate, Why: p.shape.considered(gate, p.GatesDir)}
+	if v.Why == "" && adoptionRule[gate] == needsHistory {
+		why, err := historyVerdict(w, gate, p.GatesDir)
+		if err != nil {
+			why = "the commit history could not be read: " + err.Error()
+		}
+		v.Why = why
+	}
+	red := false
+	if v.Why == "" {
+		v, red = probeVerdict(w, p, gate, accepting)
+	}
+	v.Registered = v.Why == ""
+	return v, red
+}
+
+// probeVerdict runs one gate over the tree init leaves; it answers
+// whether the gate reds today (registered all the same when accepting).
+func probeVerdict(w *InitWorld, p *Plan, gate string, accepting bool) (Verdict, bool) {
+	v := Verdict{Gate: gate}
+	// assertion B: a gate registers where it runs on the tree init
+	// leaves, its findings of today accepted in the baseline; one that
+	// cannot run is named with the reason.
+	code, out, err := w.Probe(gate)
+	switch {
+	case err != nil:
+		v.Why = "could not be probed: " + err.Error()
+	case code == 1 && accepting:
+		return v, true
+	case code == 1:
+		v.Why = fmt.Sprintf("reds on the tree as init found it (%d finding lines), and %s is yours, not init's; run `gates baseline` to accept them, then register it", findingLines(out), baselinePath(p))
+	case code != 0:
+		v.Why = "cannot run on this tree yet: " + firstLine(out)
+	}
+	return v, false
 }
 
 func findingLines(out []byte) int {
@@ -432,7 +504,7 @@ func appendTo(top, rel string, lines []string, l *Lock) error {
 
 // placeHooks records the hook configuration it finds, once, and places
 // the hooks with the placed binary.
-func placeHooks(w *InitWorld, p *Plan) (int, error) {
+func placeHooks(w *InitWorld, p *Plan, takeOver bool) (int, error) {
 	dir, err := w.Hooks.HooksDir()
 	if err != nil {
 		return 2, err
@@ -459,8 +531,7 @@ func placeHooks(w *InitWorld, p *Plan) (int, error) {
 	// anything, and --uninstall restores it, so a clone's own hooks setup
 	// (core.hooksPath, or active hooks in the hooks dir) is taken over in
 	// the open, never in silence.
-	takeOver := set && val != ""
-	if takeOver {
+	if takeOver && set && val != "" {
 		fmt.Fprintf(w.Stdout, "init: core.hooksPath was %s; the gates hooks take its place (recorded; `gates init --uninstall` puts it back)\n", val)
 	}
 	code, err := w.InstallHooks(joinTop(w.Top, p.Bin), takeOver)

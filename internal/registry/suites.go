@@ -11,6 +11,11 @@ import (
 // --run-gate-tests and every suite derivation share.
 const FixtureDirName = "gate-tests" // consumer-value-exempt: the kit's own fixture-tree convention; a consumer relocates its tree with GATE_SDK_TESTS_DIR and GATE_SDK_KIT_TESTS_DIR
 
+// EmbeddedSuite is the tests-dir operand naming the core kit's fixture
+// pairs as the binary embeds them: a consumer that vendors no pairs still
+// runs them (--emit fixture-suites names it, --run-gate-tests lays it out).
+const EmbeddedSuite = "embedded:gate-sdk"
+
 // KitTestsKnob names the knob that relocates the gate-sdk kit's fixture
 // tree: in the tree that authors the kit the pairs sit at the module's
 // top-level gate-tests/, outside the kit root, beside the code they prove.

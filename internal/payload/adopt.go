@@ -1,0 +1,171 @@
+package payload
+
+// Which kit gates init considers for a repository, and the one line it
+// prints per gate. A gate applies by what the repository is: the gates
+// that govern gates wait for gates of the repository's own, the kit
+// registration gate for a kit it publishes, and the commit-message gates
+// for a history that already keeps their rule.
+
+import (
+	"fmt"
+	"io"
+	"path"
+	"strings"
+
+	"github.com/gate-sdk/gates/internal/gate"
+)
+
+// Why a kit gate is considered, beyond its install disposition.
+const (
+	needsNothing  = ""
+	needsOwnGates = "own-gates" // it judges gates: the repository's own
+	needsKit      = "kit"       // it judges a kit the repository publishes
+	needsHistory  = "history"   // it judges commit messages
+)
+
+// adoptionRule names, per kit gate that does not apply everywhere, what
+// the repository must be for init to consider it. A gate not named here
+// applies to every repository its install disposition admits. A unit test
+// holds every name to a descriptor the kit ships.
+var adoptionRule = map[string]string{
+	"check-assertion-strength":       needsOwnGates,
+	"check-enforcement-fresh":        needsOwnGates,
+	"check-front-end-fail-open":      needsOwnGates,
+	"check-gate-assertions":          needsOwnGates,
+	"check-gate-exemption-tasks":     needsOwnGates,
+	"check-gate-fail-closed":         needsOwnGates,
+	"check-gate-fixture-coverage":    needsOwnGates,
+	"check-gate-output":              needsOwnGates,
+	"check-gate-substrate-parity":    needsOwnGates,
+	"check-graph":                    needsOwnGates,
+	"check-install-disposition":      needsOwnGates,
+	"check-kit-enum":                 needsOwnGates,
+	"check-pipe-membership":          needsOwnGates,
+	"check-projection-roster":        needsOwnGates,
+	"check-readme-roster":            needsOwnGates,
+	"check-reads-couples":            needsOwnGates,
+	"check-shellcheck":               needsOwnGates,
+	"check-smoke-entry-guard":        needsOwnGates,
+	"check-template-copy-parity":     needsOwnGates,
+	"check-template-registry-parity": needsOwnGates,
+	"check-test-hermetic":            needsOwnGates,
+	"check-kit-registration":         needsKit,
+	"check-commit-subject":           needsHistory,
+	"check-commit-msg":               needsHistory,
+}
+
+// historyDepth and historyFloor: a commit-message gate is adopted when at
+// least historyFloor of every 100 of the last historyDepth non-merge
+// messages pass it.
+const (
+	historyDepth = 100
+	historyFloor = 90
+)
+
+// Verdict is init's decision over one kit gate.
+type Verdict struct {
+	Gate       string
+	Registered bool
+	// Accepted counts the findings of today's tree the registration
+	// accepts (the baseline's); 0 for a gate green as it stands.
+	Accepted int
+	// Why says why a gate left out is not adopted, and how to adopt it.
+	Why string
+}
+
+// PrintVerdict is the one line init prints per kit gate.
+func PrintVerdict(w io.Writer, v Verdict) {
+	switch {
+	case !v.Registered:
+		fmt.Fprintf(w, "init: %s: not adopted: %s\n", v.Gate, v.Why)
+	case v.Accepted > 0:
+		fmt.Fprintf(w, "init: %s: registered with %s\n", v.Gate, gate.Count(v.Accepted, "accepted finding", "accepted findings"))
+	default:
+		fmt.Fprintf(w, "init: %s: registered\n", v.Gate)
+	}
+}
+
+// repoShape is what init learned of the repository before choosing.
+type repoShape struct {
+	ownGates []string // the gates dir's own members, tracked
+	kits     []string // kit roots the repository authors (not the vendored one)
+}
+
+// shapeOf reads the tracked listing: a tracked descriptor or shell gate
+// in the gates dir is a gate of the repository's own; a tracked
+// <dir>/checks/ holding one, outside the vendored kit root, is a kit it
+// publishes.
+func shapeOf(tracked []string, gatesDir, kitRoot string) repoShape {
+	var s repoShape
+	seen := map[string]bool{}
+	for _, t := range tracked {
+		dir, base := path.Dir(t), path.Base(t)
+		isGate := strings.HasSuffix(base, ".gate") || (strings.HasPrefix(base, "check-") && strings.HasSuffix(base, ".sh"))
+		if !isGate {
+			continue
+		}
+		if dir == gatesDir {
+			s.ownGates = append(s.ownGates, t)
+			continue
+		}
+		if path.Base(dir) == "checks" {
+			root := path.Dir(dir)
+			if root != kitRoot && !strings.HasPrefix(root, kitRoot+"/") && !seen[root] {
+				seen[root] = true
+				s.kits = append(s.kits, root)
+			}
+		}
+	}
+	return s
+}
+
+// considered answers why a gate is not considered for this repository
+// ("" when it is).
+func (s repoShape) considered(gate, gatesDir string) string {
+	switch adoptionRule[gate] {
+	case needsOwnGates:
+		if len(s.ownGates) == 0 {
+			return fmt.Sprintf("it judges gates, and %s/ holds none of this repository's own; to adopt: add one there and run init again", gatesDir)
+		}
+	case needsKit:
+		if len(s.kits) == 0 {
+			return "this repository publishes no kit (no <dir>/checks/ beside the vendored one); to adopt: publish one and run init again"
+		}
+	}
+	return ""
+}
+
+// historyVerdict judges a commit-message gate by the repository's own
+// recent messages: too few that pass and the gate is not adopted, with the
+// figure and the one line that opts in. A repository with no history yet
+// adopts it: nothing it does today is refused.
+func historyVerdict(w *InitWorld, gate, gatesDir string) (string, error) {
+	if w.Messages == nil || w.Judge == nil {
+		return "", nil
+	}
+	msgs, err := w.Messages(historyDepth)
+	if err != nil {
+		return "", err
+	}
+	if len(msgs) == 0 {
+		return "", nil
+	}
+	pass := 0
+	for _, m := range msgs {
+		ok, err := w.Judge(gate, m)
+		if err != nil {
+			return "", err
+		}
+		if ok {
+			pass++
+		}
+	}
+	if pass*100 >= historyFloor*len(msgs) {
+		return "", nil
+	}
+	noun := "commit messages"
+	if gate == "check-commit-subject" {
+		noun = "subjects"
+	}
+	return fmt.Sprintf("%d of %d recent %s would pass; to adopt: echo %s >> %s/gates.list", pass, len(msgs), noun, gate, gatesDir), nil
+}
