@@ -48,6 +48,7 @@ func (s *Session) gateContext(def gate.Def, args []string, out, errw io.Writer, 
 		Coupling:     s.coupling(gatesDir),
 		CouplesKnobs: couplesKnobs{s},
 	}
+	c.ProposedMessage = s.proposedMessage
 	c.Cache = s.treeCache()
 	return c, nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/battery"
+	"github.com/gate-sdk/gates/internal/gates"
 	"github.com/gate-sdk/gates/internal/harness"
 	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/repo"
@@ -151,7 +152,16 @@ func (r hookRunner) CommitMsg(msg string) (harness.Result, error) {
 			plan = append(plan, selection{member: m, args: []string{file}})
 		}
 	}
-	return r.runIn(reg, plan, dir)
+	// The message is a proposal: the compiled members word their findings
+	// for a command not yet run, and the scratch path, gone after this
+	// call, is named by its role in a shell member's report too.
+	r.s.proposedMessage = true
+	defer func() { r.s.proposedMessage = false }()
+	res, err := r.runIn(reg, plan, dir)
+	for i := range res.Red {
+		res.Red[i].Output = strings.ReplaceAll(res.Red[i].Output, file, gates.ProposedMessageName)
+	}
+	return res, err
 }
 
 func (r hookRunner) run(reg *loadedRegistry, plan []selection) (harness.Result, error) {

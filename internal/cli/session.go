@@ -52,6 +52,10 @@ type Session struct {
 	treeStore *cache.Store            // the session snapshot's, located lazily
 	// storesToFlush are the stores opened, in opening order.
 	storesToFlush []*cache.Store
+
+	// proposedMessage marks the gate contexts of an agent hook's check of
+	// a commit message before its command runs (gate.Context's field).
+	proposedMessage bool
 }
 
 func newSession(sio IO) *Session {

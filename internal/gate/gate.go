@@ -121,6 +121,12 @@ type Context struct {
 	// Cache is the result cache per-file rules consult through Verdicts;
 	// nil disables it.
 	Cache *cache.Store
+	// ProposedMessage marks a commit-msg tier run over a message no
+	// commit has been attempted with yet (the agent hook's check before a
+	// `git commit` command runs): the message file is a scratch copy gone
+	// after the run, so a rule names it by its role and words its remedy
+	// for the command, not for a refused commit.
+	ProposedMessage bool
 
 	findings []Finding
 }
