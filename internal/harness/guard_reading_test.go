@@ -15,20 +15,20 @@ import (
 func TestInspectHeredocMessages(t *testing.T) {
 	cases := map[string][]string{
 		"git commit -m \"$(cat <<'EOF'\nwip stuff\n\nbody\nEOF\n)\"":             {"wip stuff\n\nbody\n"},
-		"git commit -m \"$(cat <<EOF\nwip stuff\nEOF\n)\"":                        {"wip stuff\n"},
-		"git commit -m \"$(cat <<-EOF\n\twip stuff\n\tEOF\n)\"":                   {"wip stuff\n"},
-		"git commit -m \"$(cat <<\"EOF\"\nwip $HOME\nEOF\n)\"":                    {"wip $HOME\n"},
+		"git commit -m \"$(cat <<EOF\nwip stuff\nEOF\n)\"":                       {"wip stuff\n"},
+		"git commit -m \"$(cat <<-EOF\n\twip stuff\n\tEOF\n)\"":                  {"wip stuff\n"},
+		"git commit -m \"$(cat <<\"EOF\"\nwip $HOME\nEOF\n)\"":                   {"wip $HOME\n"},
 		"git add -A && git commit -m \"$(cat <<'EOF'\nwip\nEOF\n)\" && git push": {"wip\n"},
-		"git commit -F - <<'EOF'\nwip stuff\nEOF\n":                               {"wip stuff\n"},
-		"git commit -F- <<EOF\nwip stuff\nEOF\n":                                  {"wip stuff\n"},
-		"git commit --file=- <<< 'wip stuff'":                                     {"wip stuff\n"},
-		"git commit --file - <<-'EOF'\n\twip stuff\n\tEOF\n":                      {"wip stuff\n"},
+		"git commit -F - <<'EOF'\nwip stuff\nEOF\n":                              {"wip stuff\n"},
+		"git commit -F- <<EOF\nwip stuff\nEOF\n":                                 {"wip stuff\n"},
+		"git commit --file=- <<< 'wip stuff'":                                    {"wip stuff\n"},
+		"git commit --file - <<-'EOF'\n\twip stuff\n\tEOF\n":                     {"wip stuff\n"},
 		// An unquoted body that expands is known only when the shell runs.
-		"git commit -m \"$(cat <<EOF\nwip $HOME\nEOF\n)\"": nil,
+		"git commit -m \"$(cat <<EOF\nwip $HOME\nEOF\n)\"":   nil,
 		"git commit -m \"$(cat <<EOF\nwip $(date)\nEOF\n)\"": nil,
 		// Anything but cat reading the document is not read.
 		"git commit -m \"$(sed s/a/b/ <<'EOF'\nwip\nEOF\n)\"": nil,
-		"git commit -m \"$(cat msg.txt)\"":                     nil,
+		"git commit -m \"$(cat msg.txt)\"":                    nil,
 		// Unquoted: split into words by the shell.
 		"git commit -m $(cat <<'EOF'\nwip\nEOF\n)": nil,
 		"git commit -F - < msg.txt":                nil,
