@@ -58,7 +58,7 @@ func runHook(s *Session, args []string) int {
 	call := &harness.Call{
 		Member: m.Name, Payload: p, PayloadErr: perr,
 		Stdout: s.Stdout, Stderr: s.Stderr,
-		Gates: hookRunner{s: hs, top: top},
+		Gates: hookRunner{s: hs, top: top, cwd: cwd},
 	}
 	return m.Run(call)
 }
@@ -67,17 +67,51 @@ func runHook(s *Session, args []string) int {
 type hookRunner struct {
 	s   *Session
 	top string
+	cwd string // the directory the arm was started in
 }
 
+// Rel spells a path the harness named relative to the top. A relative
+// path is taken against the directory the arm was started in; both it and
+// the top are canonicalised first (symbolic links resolved, "." and ".."
+// applied), so a path reached through a link or a relative cwd is judged
+// as the file it names.
 func (r hookRunner) Rel(abs string) (string, bool) {
 	if !walk.PathRoot(abs) {
-		return "", false
+		if r.cwd == "" {
+			return "", false
+		}
+		abs = walk.AbsAgainst(r.cwd, abs)
 	}
-	rel, ok := walk.RelUnder(r.top, walk.NormalizeAbs(abs))
+	// assertion F: the in-tree test compares physical paths.
+	rel, ok := walk.RelUnder(canonicalPath(r.top), canonicalPath(abs))
 	if !ok || rel == "" {
 		return "", false
 	}
 	return rel, true
+}
+
+// canonicalPath answers p's physical spelling in the module's dialect. A
+// path that does not exist (a file just deleted, a directory not made yet)
+// keeps its missing tail under its deepest existing ancestor's physical
+// spelling.
+func canonicalPath(p string) string {
+	p = walk.NormalizeAbs(p)
+	var tail []string
+	for {
+		if phys, err := walk.Canonicalize(p); err == nil {
+			out := walk.NormalizeAbs(walk.StripExtendedPrefix(phys))
+			for i := len(tail) - 1; i >= 0; i-- {
+				out = walk.Child(out, tail[i])
+			}
+			return out
+		}
+		i := strings.LastIndexByte(p, '/')
+		if i <= 0 || tail != nil && len(tail) > 64 {
+			return p
+		}
+		tail = append(tail, p[i+1:])
+		p = p[:i]
+	}
 }
 
 func (r hookRunner) Changed() ([]string, error) { return repo.Changed(r.top) }
