@@ -59,6 +59,7 @@ func (s *Session) doctorWorld() (*payload.DoctorWorld, error) {
 			return v.Scalar, nil
 		},
 		OnPath: func(p string) bool { return spawn.OnPath(p, s.Env) },
+		Wiring: func() ([]string, error) { return harnessWiring(top) },
 		Hooks:  cloneHooks{top: top},
 		Members: func() ([]payload.DoctorMember, error) {
 			reg, err := s.loadRegistry(gatesDir)

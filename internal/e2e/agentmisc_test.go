@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -87,5 +88,66 @@ func TestAgentMiscExpansionInCommandPosition(t *testing.T) {
 		if code, _, errs := s.hook("", "commit-guard", agentMiscBash(s, cmd)); code != 2 || !strings.Contains(errs, "--no-verify") {
 			t.Errorf("%q: exit %d %q", cmd, code, errs)
 		}
+	}
+}
+
+// The harness wiring's lifecycle: init --harness claude registers the
+// status line and allowlists .claude so the root gate stays green; doctor
+// names a registration whose binary is gone; --uninstall takes out what the
+// merge put in, the user's own entries staying, and removes a file that
+// held nothing else.
+func TestAgentMiscHarnessLifecycle(t *testing.T) {
+	a := newAdopter(t)
+	a.must(binPath, "init", "--harness", "claude")
+	got := a.read(".claude/settings.json")
+	if !strings.Contains(got, `"statusLine"`) || !strings.Contains(got, `\"$CLAUDE_PROJECT_DIR/bin/gates\" --statusline`) {
+		t.Fatalf("no status line registered:\n%s", got)
+	}
+	if allow := a.read("scripts/root-allowlist.list"); !strings.Contains(allow, "\n.claude\n") {
+		t.Fatalf(".claude is not on the root allowlist:\n%s", allow)
+	}
+	a.must("git", "add", "-A")
+	if r := a.runIn("", binPath, "check-root-tiering"); r.code != 0 {
+		t.Fatalf("check-root-tiering after --harness: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	// A second run adds nothing twice.
+	a.must(binPath, "init", "--harness", "claude")
+	if n := strings.Count(a.read("scripts/root-allowlist.list"), ".claude\n"); n != 1 {
+		t.Fatalf(".claude listed %d times", n)
+	}
+
+	// The binary the registrations name is gone: doctor says so.
+	if err := os.Rename(filepath.Join(a.dir, "bin/gates"), filepath.Join(a.dir, "bin/gates.away")); err != nil {
+		t.Fatal(err)
+	}
+	r := a.runIn("", filepath.Join(a.dir, "bin/gates.away"), "doctor")
+	if r.code != 1 || !strings.Contains(r.stdout, "registers commit-guard for PreToolUse") || !strings.Contains(r.stdout, "exits 127") {
+		t.Fatalf("doctor over a missing binary: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if err := os.Rename(filepath.Join(a.dir, "bin/gates.away"), filepath.Join(a.dir, "bin/gates")); err != nil {
+		t.Fatal(err)
+	}
+	if r := a.runIn("", "bin/gates", "doctor"); strings.Contains(r.stdout, "exits 127") {
+		t.Fatalf("doctor names a present binary:\n%s", r.stdout)
+	}
+
+	// --uninstall: the file init created goes, .claude with it.
+	r = a.runIn("", binPath, "init", "--uninstall")
+	if _, err := os.Stat(filepath.Join(a.dir, ".claude/settings.json")); !os.IsNotExist(err) {
+		t.Fatalf("init's settings file stays after --uninstall (exit %d):\n%s%s", r.code, r.stdout, r.stderr)
+	}
+
+	// The user's own file: their entries stay, init's go.
+	b := newAdopter(t)
+	user := `{"model": "opus", "hooks": {"PostToolUse": [{"matcher": "Edit|Write|MultiEdit|NotebookEdit", "hooks": [{"type": "command", "command": "prettier --write ."}]}]}}` + "\n"
+	b.write(".claude/settings.json", user)
+	b.must(binPath, "init", "--harness", "claude")
+	r = b.runIn("", binPath, "init", "--uninstall")
+	left := b.read(".claude/settings.json")
+	if !strings.Contains(left, "prettier --write .") || !strings.Contains(left, `"model": "opus"`) {
+		t.Fatalf("the user's entries went with init's (exit %d):\n%s\n%s%s", r.code, left, r.stdout, r.stderr)
+	}
+	if strings.Contains(left, "--hook") || strings.Contains(left, "--statusline") || strings.Contains(left, "bin/gates") {
+		t.Fatalf("init's entries stay after --uninstall:\n%s", left)
 	}
 }

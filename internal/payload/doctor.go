@@ -41,6 +41,9 @@ type DoctorWorld struct {
 	Bin      string // GATE_SDK_NATIVE_BIN, repo-relative or absolute
 	Stamp    string
 	LockPath string // repo-relative
+	// Wiring answers a finding per harness registration whose program is
+	// not there to run (nil: not checked).
+	Wiring func() ([]string, error)
 }
 
 // RunDoctor is `gates doctor`.
@@ -111,6 +114,16 @@ func doctor(w *DoctorWorld) (int, error) {
 	}
 	for _, h := range hooks {
 		finding("%s", h)
+	}
+	if w.Wiring != nil {
+		// assertion E: a harness registration naming an absent binary.
+		wiring, err := w.Wiring()
+		if err != nil {
+			return 0, err
+		}
+		for _, f := range wiring {
+			finding("%s", f)
+		}
 	}
 	// assertion D: the vendored kit's version against the binary's.
 	lock, err := ReadLock(joinTop(w.Top, w.LockPath), w.LockPath)
