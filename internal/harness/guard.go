@@ -321,8 +321,6 @@ func (v *Verdict) git(args []string, ws []word, sc simple) {
 			v.config(a[2:], "-c")
 		case strings.HasPrefix(a, "--config-env="):
 			v.config(strings.TrimPrefix(a, "--config-env="), "--config-env")
-		// probe-literal-exempt: git's own global options, read off a command
-		// the agent is about to run; nothing here asks git anything.
 		case a == "-C" && i+1 < len(args):
 			if ws[i+1].dyn {
 				sc.afterCd = true // git stands somewhere the guard cannot name
@@ -333,6 +331,8 @@ func (v *Verdict) git(args []string, ws []word, sc simple) {
 			}
 			i += 2
 			continue
+		// probe-literal-exempt: git's own global options, read off a command
+		// the agent is about to run; nothing here asks git anything.
 		case a == "-C" || a == "--git-dir" || a == "--work-tree" || a == "--namespace" || a == "--super-prefix" || a == "--list-cmds" || a == "--attr-source":
 			i += 2
 			continue
