@@ -24,7 +24,7 @@ import (
 func laterArms() []Arm {
 	hookKnobs := []string{"GATE_SDK_GATES_DIR", "GATE_SDK_KIT_DIRS"}
 	return []Arm{
-		{Flag: "--git-hook", Synopsis: "pre-commit | commit-msg <message-file>",
+		{Flag: "--git-hook", Synopsis: "pre-commit | pre-merge-commit | commit-msg <message-file>",
 			Summary: "what a placed git hook runs: the gates the staged paths trigger, or the commit-msg gates",
 			Knobs:   append(append([]string(nil), hookKnobs...), "GATE_SDK_JOBS"), Family: Run, Main: runGitHook},
 		{Flag: "--install-hooks", Synopsis: "[--refresh | --take-over | --restore]",

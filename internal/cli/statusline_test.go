@@ -132,17 +132,29 @@ func TestLastVerdictRoundTrip(t *testing.T) {
 	}
 }
 
-// BenchmarkStatusline renders the line over a 20,000-file repository: its
-// cost is one git answer and three small reads, whatever the tree holds.
+// BenchmarkStatusline renders the line over a 20,000-file repository and
+// over a 10-file one: its cost is one git answer and three small reads,
+// whatever the tree holds. Besides ns/op it reports the fastest render
+// (min-ms), the figure a shared host's load disturbs least.
 // go test -run x -bench Statusline ./internal/cli
 func BenchmarkStatusline(b *testing.B) {
-	dir := statusRepo(b, 20000)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		s, out, _ := statusSession(dir)
-		runStatusline(s, nil)
-		if out.Len() == 0 {
-			b.Fatal("no line")
-		}
+	for _, n := range []int{10, 20000} {
+		b.Run(fmt.Sprintf("files=%d", n), func(b *testing.B) {
+			dir := statusRepo(b, n)
+			b.ResetTimer()
+			least := time.Duration(1<<63 - 1)
+			for i := 0; i < b.N; i++ {
+				t0 := time.Now()
+				s, out, _ := statusSession(dir)
+				runStatusline(s, nil)
+				if d := time.Since(t0); d < least {
+					least = d
+				}
+				if out.Len() == 0 {
+					b.Fatal("no line")
+				}
+			}
+			b.ReportMetric(float64(least)/float64(time.Millisecond), "min-ms")
+		})
 	}
 }

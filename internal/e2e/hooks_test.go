@@ -134,7 +134,7 @@ func (c *consumer) install() {
 	c.t.Helper()
 	r := c.gates("--install-hooks")
 	must(c.t, r, "--install-hooks")
-	want := "Active hooks:\n  commit-msg\n  pre-commit\n"
+	want := "Active hooks:\n  commit-msg\n  pre-commit\n  pre-merge-commit\n"
 	if r.stdout != want {
 		c.t.Fatalf("--install-hooks receipt = %q, want %q", r.stdout, want)
 	}

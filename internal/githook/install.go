@@ -329,7 +329,7 @@ func (w InstallWorld) binary(top string) (string, bool) {
 	return src, true
 }
 
-// placeAll places both served hooks.
+// placeAll places every served hook.
 func (w InstallWorld) placeAll(dir, src string) bool {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		fmt.Fprintf(w.Stderr, "install-hooks: cannot create the hooks directory %s: %v\n", dir, err)
@@ -341,7 +341,7 @@ func (w InstallWorld) placeAll(dir, src string) bool {
 		return false
 	}
 	p.verify = w.handshake()
-	for _, h := range []string{PreCommit, CommitMsg} {
+	for _, h := range Served() {
 		if err := p.Place(src, h+ExeSuffix()); err != nil {
 			fmt.Fprintf(w.Stderr, "install-hooks: %v\n", err)
 			return false
