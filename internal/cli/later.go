@@ -203,6 +203,8 @@ func overlayEnv(lookup func(string) (string, bool), extra []string) func(string)
 }
 
 func runGitHook(s *Session, args []string) int {
+	// assertion S: the hook's registry and knob files are the commit's.
+	s.indexFirst = true
 	w, err := s.hookWorld()
 	if err != nil {
 		fmt.Fprintf(s.Stderr, "git-hook: %v\n", err)

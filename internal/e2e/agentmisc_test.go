@@ -151,3 +151,56 @@ func TestAgentMiscHarnessLifecycle(t *testing.T) {
 		t.Fatalf("init's entries stay after --uninstall:\n%s", left)
 	}
 }
+
+// The pre-commit hook reads the registry and the knob file the commit
+// records: an unstaged edit that comments a gate out, or points its
+// pattern list at an empty file, disarms nothing. A merge runs the same
+// members through pre-merge-commit.
+func TestAgentMiscHookJudgesWithTheCommitsConfiguration(t *testing.T) {
+	s := agentScratch(t)
+	s.write("scripts/gate-sdk-config.knobs", "# gate-sdk's knobs\n", 0o644)
+	s.git("add", "scripts/gate-sdk-config.knobs")
+	s.git("commit", "-q", "-m", "chore: knobs")
+	if code, out := s.run(nil, binPath, "--install-hooks"); code != 0 || !strings.Contains(out, "pre-merge-commit") {
+		t.Fatalf("--install-hooks: exit %d\n%s", code, out)
+	}
+	head := s.git("rev-parse", "HEAD")
+	leak := "Notes live in /ho" + "me/alice/notes.\n"
+	s.write("docs/leak.md", leak, 0o644)
+	s.git("add", "docs/leak.md")
+	// Unstaged: the registry with the tree gate commented out.
+	s.write("scripts/gates.list", "# check-tree-terms\ncheck-action-pinning\ncheck-commit-subject\n", 0o644)
+	code, out := s.run(nil, "git", "commit", "-m", "docs: notes")
+	if code == 0 || !strings.Contains(out, "check-tree-terms") {
+		t.Fatalf("an unstaged registry edit disarmed the hook: exit %d\n%s", code, out)
+	}
+	s.git("checkout", "--", "scripts/gates.list")
+	// Unstaged: the knob file pointing the pattern list at an empty file.
+	s.write("scripts/empty.list", "", 0o644)
+	s.write("scripts/gate-sdk-config.knobs", "# gate-sdk's knobs\nGATE_SDK_MSG_PATTERN_FILES = scripts/empty.list\n", 0o644)
+	code, out = s.run(nil, "git", "commit", "-m", "docs: notes")
+	if code == 0 || !strings.Contains(out, "check-tree-terms") {
+		t.Fatalf("an unstaged knob edit disarmed the hook: exit %d\n%s", code, out)
+	}
+	if got := s.git("rev-parse", "HEAD"); got != head {
+		t.Fatalf("a commit landed: %s", got)
+	}
+	s.git("checkout", "--", "scripts/gate-sdk-config.knobs")
+	os.Remove(filepath.Join(s.dir, "scripts/empty.list"))
+
+	// A merge: the leak arrives on a branch committed past the hooks.
+	s.git("checkout", "-q", "-b", "side")
+	s.git("commit", "-q", "--no-verify", "-m", "docs: notes")
+	s.git("checkout", "-q", "main")
+	s.write("docs/other.md", "other\n", 0o644)
+	s.git("add", "docs/other.md")
+	s.git("commit", "-q", "-m", "docs: other")
+	head = s.git("rev-parse", "HEAD")
+	code, out = s.run(nil, "git", "merge", "--no-ff", "-m", "Merge branch 'side'", "side")
+	if code == 0 || !strings.Contains(out, "check-tree-terms") || !strings.Contains(out, "pre-merge-commit") {
+		t.Fatalf("a merge carrying a leak was not refused: exit %d\n%s", code, out)
+	}
+	if got := s.git("rev-parse", "HEAD"); got != head {
+		t.Fatalf("the merge commit landed: %s", got)
+	}
+}

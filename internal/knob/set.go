@@ -89,6 +89,10 @@ type Options struct {
 	// (production: walk.AbsAgainst). Absoluteness is walk's question, so
 	// the engine never asks it itself.
 	AbsAgainst func(base, p string) string
+	// ReadFile reads a knob file by the path AbsAgainst answered; nil is
+	// the file on disk. The pre-commit hook reads the copy the commit
+	// records through it.
+	ReadFile func(string) ([]byte, error)
 }
 
 // Set resolves knobs for one invocation. It is safe for concurrent use:
@@ -515,7 +519,11 @@ func (k *kitState) readLayer(p *phase1, origin Origin, locatorVar, defaultPath s
 	if v, ok := s.lookup(locatorVar); ok && v != "" {
 		spelled, named = v, true
 	}
-	data, err := os.ReadFile(s.abs(spelled))
+	read := os.ReadFile
+	if s.opts.ReadFile != nil {
+		read = s.opts.ReadFile
+	}
+	data, err := read(s.abs(spelled))
 	if err != nil {
 		switch {
 		case errors.Is(err, fs.ErrNotExist) && !named:
