@@ -822,6 +822,7 @@ func (lx *lexer) dollarOrTick(val *strings.Builder, t *Token, quoted bool) error
 		if err != nil {
 			return err
 		}
+		// assertion D: End is just past the closing ')'.
 		t.Subs = append(t.Subs, Sub{Kind: Dollar, Pos: Pos{Offset: start}, End: Pos{Offset: lx.i}, Quoted: quoted, Tokens: sub})
 	case n == '[':
 		_, subs, err := lx.arith(lx.i+2, "]")
