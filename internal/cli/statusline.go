@@ -85,9 +85,13 @@ func hooksPlaced(dir string) bool {
 }
 
 // recordLastVerdict leaves a whole battery's outcome where the status line
-// reads it. A failure to write is the status line's loss only: it is
+// reads it, in the result cache's directory (so GATE_SDK_CACHE=off writes
+// none). A failure to write is the status line's loss only: it is
 // reported on stderr and changes no verdict.
 func (s *Session) recordLastVerdict(ran int, red []string) {
+	if !cacheWanted(s) {
+		return // GATE_SDK_CACHE=off: the result cache's directory is not written
+	}
 	snap, err := s.Snapshot()
 	if err != nil || snap.CommonDir() == "" {
 		return

@@ -204,3 +204,30 @@ func TestAgentMiscHookJudgesWithTheCommitsConfiguration(t *testing.T) {
 		t.Fatalf("the merge commit landed: %s", got)
 	}
 }
+
+// The status line reads what the last whole battery recorded, and the
+// front end with no binary declines at 0 with nothing on stdout.
+func TestAgentMiscStatusline(t *testing.T) {
+	s := agentScratch(t)
+	code, out, _ := s.runStreams("", nil, nil, binPath, "--statusline")
+	if code != 0 || !strings.Contains(out, "hooks off") || !strings.Contains(out, "no battery run yet") {
+		t.Fatalf("fresh: exit %d %q", code, out)
+	}
+	s.write("docs/leak.md", "see /ho"+"me/alice/x\n", 0o644)
+	s.git("add", "docs/leak.md")
+	if code, _ := s.run(nil, binPath, "--run"); code != 1 {
+		t.Fatalf("battery: exit %d", code)
+	}
+	if code, out := s.run(nil, binPath, "--install-hooks"); code != 0 {
+		t.Fatalf("--install-hooks: exit %d\n%s", code, out)
+	}
+	code, out, errs := s.runStreams("docs", []byte(`{"session_id": "s"}`), nil, binPath, "--statusline", "extra")
+	if code != 0 || !strings.Contains(out, "hooks on") || !strings.Contains(out, "1 red") || !strings.Contains(out, "check-tree-terms") || !strings.Contains(errs, `ignoring "extra"`) {
+		t.Fatalf("after a red battery: exit %d %q %q", code, out, errs)
+	}
+	// No binary, through the front end: exit 0, an empty line.
+	code, out, _ = s.runStreams("", nil, []string{"GATE_SDK_NATIVE_BIN=" + filepath.Join(s.dir, "bin/nowhere")}, "bash", "gate-sdk/bin/run-gates.sh", "--statusline")
+	if code != 0 || out != "" {
+		t.Fatalf("no binary: exit %d %q", code, out)
+	}
+}
