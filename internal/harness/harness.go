@@ -316,22 +316,7 @@ func skip(dec *json.Decoder) error {
 	}
 }
 
-func writeToken(w *bytes.Buffer, t json.Token) {
-	switch v := t.(type) {
-	case string:
-		w.WriteString(quote(v))
-	case json.Number:
-		w.WriteString(v.String())
-	case bool:
-		if v {
-			w.WriteString("true")
-		} else {
-			w.WriteString("false")
-		}
-	case nil:
-		w.WriteString("null")
-	}
-}
+func writeToken(w *bytes.Buffer, t json.Token) { writeValue(w, t, "") }
 
 // Input decodes tool_input into v; false when it is absent or of another shape.
 func (p *Payload) Input(v any) bool {

@@ -28,23 +28,9 @@ func UnmergeSettings(existing, template []byte, bin string) (out []byte, removed
 		return nil, 0, false, err
 	}
 	ours := map[string][]*object{} // event -> the entries init writes
-	if th, ok := tmpl.get("hooks").(*object); ok {
-		for _, event := range th.keys {
-			groups, _ := th.vals[event].([]any)
-			for _, gv := range groups {
-				g, _ := gv.(*object)
-				if g == nil {
-					continue
-				}
-				entries, _ := g.get("hooks").([]any)
-				for _, e := range entries {
-					if eo, ok := e.(*object); ok {
-						ours[event] = append(ours[event], substitute(eo, bin))
-					}
-				}
-			}
-		}
-	}
+	eachEntry(tmpl, func(event string, e *object) {
+		ours[event] = append(ours[event], substitute(e, bin))
+	})
 	if hv, present := doc.vals["hooks"]; present {
 		hooks, ok := hv.(*object)
 		if !ok {
@@ -167,11 +153,30 @@ func Registrations(doc []byte) ([]Wired, error) {
 	if err != nil {
 		return nil, err
 	}
-	hooks, ok := o.get("hooks").(*object)
-	if !ok {
-		return nil, nil
-	}
 	var out []Wired
+	eachEntry(o, func(event string, eo *object) {
+		m, ok := entryMember(eo)
+		if !ok {
+			return
+		}
+		cmd, _ := eo.get("command").(string)
+		if _, exec := eo.get("args").([]any); !exec {
+			if ws, err := shellWords(cmd); err == nil && len(ws) > 0 {
+				cmd = ws[0]
+			}
+		}
+		out = append(out, Wired{Event: event, Member: m, Program: cmd})
+	})
+	return out, nil
+}
+
+// eachEntry calls fn on every hook entry object of a settings document,
+// by event, skipping what is not of the harness's shape.
+func eachEntry(doc *object, fn func(event string, e *object)) {
+	hooks, ok := doc.get("hooks").(*object)
+	if !ok {
+		return
+	}
 	for _, event := range hooks.keys {
 		groups, _ := hooks.vals[event].([]any)
 		for _, gv := range groups {
@@ -181,23 +186,10 @@ func Registrations(doc []byte) ([]Wired, error) {
 			}
 			entries, _ := g.get("hooks").([]any)
 			for _, e := range entries {
-				eo, ok := e.(*object)
-				if !ok {
-					continue
+				if eo, ok := e.(*object); ok {
+					fn(event, eo)
 				}
-				m, ok := entryMember(eo)
-				if !ok {
-					continue
-				}
-				cmd, _ := eo.get("command").(string)
-				if _, exec := eo.get("args").([]any); !exec {
-					if ws, err := shellWords(cmd); err == nil && len(ws) > 0 {
-						cmd = ws[0]
-					}
-				}
-				out = append(out, Wired{Event: event, Member: m, Program: cmd})
 			}
 		}
 	}
-	return out, nil
 }
