@@ -69,6 +69,10 @@ func armTable() []Arm {
 		// EVERY_HOOK_KNOB: the union of the member table's knob slices.
 		Knobs:  harness.EveryHookKnob(""),
 		Family: Run, FailOpen: true, Main: runHook})
+	arms = append(arms, Arm{Flag: "--statusline", Synopsis: "",
+		Summary: "a coding harness's status line: the hooks, the last battery's verdict, the accepted findings; always exit 0",
+		Knobs:   []string{"GATE_SDK_GATES_DIR"},
+		Family:  Run, FailOpen: true, Main: runStatusline})
 	arms = append(arms, Arm{Flag: "--pack-installer", Synopsis: "<out-dir | out.tar.gz>",
 		Summary: "assemble the installer payload: the kit roots at HEAD, one verified artifact per roster target, the roster, the installers",
 		Knobs:   packKnobs, Family: Run, Main: runPackInstaller})

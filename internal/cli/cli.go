@@ -79,7 +79,7 @@ func wantsDocument(args []string) bool {
 	}
 	if len(args) > 0 {
 		switch a := args[0]; {
-		case a == "--emit", strings.HasPrefix(a, "--emit-"), a == "--hook", a == "completion", completeWords[a]:
+		case a == "--emit", strings.HasPrefix(a, "--emit-"), a == "--hook", a == "--statusline", a == "completion", completeWords[a]:
 			return true
 		}
 	}

@@ -72,7 +72,7 @@ func TestEveryArmRowIsComplete(t *testing.T) {
 		}
 		seen[a.Flag] = true
 	}
-	if got := FailOpenArms(); !reflect.DeepEqual(got, []string{"--hook"}) {
+	if got := FailOpenArms(); !reflect.DeepEqual(got, []string{"--hook", "--statusline"}) {
 		t.Fatalf("fail-open set %q", got)
 	}
 }

@@ -57,7 +57,7 @@ func (s *Session) complete(args []string, toComplete string) ([]cobra.Completion
 		return nil, noFiles
 	case head == "--git-hook":
 		if len(args) == 1 {
-			return matching([]string{"pre-commit", "commit-msg"}, toComplete), noFiles
+			return matching([]string{"pre-commit", "pre-merge-commit", "commit-msg"}, toComplete), noFiles
 		}
 		return nil, cobra.ShellCompDirectiveDefault
 	case head == "--run" || (strings.HasPrefix(head, "-") && !isArm(head) && !isTopFlag(head)):

@@ -68,6 +68,7 @@ func (s *Session) bareContext(def gate.Def, args []string, out, errw io.Writer, 
 		CouplesKnobs: couplesKnobs{s},
 		Progress:     s.stageLog(),
 	}
+	c.ProposedMessage = s.proposedMessage
 	c.Cache = s.treeCache()
 	return c, nil
 }

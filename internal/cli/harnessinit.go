@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strings"
 
+	"github.com/gate-sdk/gates/internal/githook"
 	"github.com/gate-sdk/gates/internal/harness"
+	"github.com/gate-sdk/gates/internal/knob"
 	"github.com/gate-sdk/gates/internal/walk"
 	"github.com/gate-sdk/gates/kits"
 )
@@ -59,19 +62,9 @@ func (s *Session) wireHarness(name string, dry bool) int {
 		fmt.Fprintf(s.Stderr, "init: %v\n", err)
 		return 2
 	}
-	files, err := kits.Tree("gate-sdk")
+	tmpl, err := harnessTemplate(h.template)
 	if err != nil {
 		fmt.Fprintf(s.Stderr, "init: %v\n", err)
-		return 2
-	}
-	var tmpl []byte
-	for _, f := range files {
-		if f.Path == h.template {
-			tmpl = f.Data
-		}
-	}
-	if tmpl == nil {
-		fmt.Fprintf(s.Stderr, "init: this binary's kit carries no %s\n", h.template)
 		return 2
 	}
 	target := walk.AbsAgainst(top, h.file)
@@ -89,11 +82,11 @@ func (s *Session) wireHarness(name string, dry bool) int {
 	}
 	if !changed {
 		fmt.Fprintf(s.Stdout, "init: %s already registers the gate-sdk hook members\n", h.file)
-		return 0
+		return s.allowHarnessDir(set, top, dry)
 	}
 	if dry {
-		fmt.Fprintf(s.Stdout, "would merge the gate-sdk hook members (%s) into %s\n", harnessMemberList(), h.file)
-		return 0
+		fmt.Fprintf(s.Stdout, "would merge the gate-sdk hook members (%s) and the status line into %s\n", harnessMemberList(), h.file)
+		return s.allowHarnessDir(set, top, dry)
 	}
 	if err := os.MkdirAll(walk.AbsAgainst(top, ".claude"), 0o755); err != nil {
 		fmt.Fprintf(s.Stderr, "init: %v\n", err)
@@ -109,8 +102,156 @@ func (s *Session) wireHarness(name string, dry bool) int {
 		fmt.Fprintf(s.Stderr, "init: cannot write %s: %v\n", h.file, err)
 		return 2
 	}
-	fmt.Fprintf(s.Stdout, "init: merged the gate-sdk hook members (%s) into %s; your own entries are kept (gates init --uninstall does not remove these)\n", harnessMemberList(), h.file)
+	fmt.Fprintf(s.Stdout, "init: merged the gate-sdk hook members (%s) and the status line into %s; your own entries are kept (gates init --uninstall removes only these)\n", harnessMemberList(), h.file)
+	return s.allowHarnessDir(set, top, dry)
+}
+
+// harnessTemplate reads a settings template out of the kit this binary
+// carries.
+func harnessTemplate(name string) ([]byte, error) {
+	files, err := kits.Tree("gate-sdk")
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		if f.Path == name {
+			return f.Data, nil
+		}
+	}
+	return nil, fmt.Errorf("this binary's kit carries no %s", name)
+}
+
+// harnessDir is the top-level entry the harness's settings live under.
+const harnessDir = ".claude"
+
+// allowHarnessDir puts the settings directory on the root allowlist
+// (GATE_SDK_ROOT_ALLOWLIST) so check-root-tiering stays green on the next
+// battery. An allowlist that is absent is left absent: the gate has
+// nothing to hold the new entry to.
+func (s *Session) allowHarnessDir(set *knob.Set, top string, dry bool) int {
+	// assertion H: --harness puts .claude on the root allowlist.
+	rel, err := set.Scalar("GATE_SDK_ROOT_ALLOWLIST")
+	if err != nil || rel == "" {
+		return 0
+	}
+	p := walk.AbsAgainst(top, rel)
+	cur, err := os.ReadFile(p)
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(cur), "\n") {
+		if strings.TrimSpace(strings.TrimSuffix(l, "\r")) == harnessDir {
+			return 0
+		}
+	}
+	if dry {
+		fmt.Fprintf(s.Stdout, "would add %s to %s\n", harnessDir, rel)
+		return 0
+	}
+	out := string(cur)
+	if out != "" && !strings.HasSuffix(out, "\n") {
+		out += "\n"
+	}
+	out += harnessDir + "\n"
+	if err := os.WriteFile(p, []byte(out), 0o644); err != nil {
+		fmt.Fprintf(s.Stderr, "init: cannot add %s to %s: %v\n", harnessDir, rel, err)
+		return 2
+	}
+	fmt.Fprintf(s.Stdout, "init: added %s to %s (check-root-tiering)\n", harnessDir, rel)
 	return 0
+}
+
+// harnessUnwire is what `init --uninstall` does to each harness's
+// settings file, decided before the uninstall removes the knob files the
+// binary's path is read from.
+type harnessUnwire func(dry bool) int
+
+// planUnwireHarness reads what removing init's registrations needs while
+// the knobs still resolve.
+func (s *Session) planUnwireHarness() harnessUnwire {
+	top, set, err := s.repoKnobs()
+	if err != nil {
+		return func(bool) int { return 0 }
+	}
+	bin, err := set.Scalar("GATE_SDK_NATIVE_BIN")
+	if err != nil {
+		return func(bool) int { return 0 }
+	}
+	return func(dry bool) int {
+		code := 0
+		for _, name := range []string{"claude"} {
+			if c := s.unwireHarness(name, top, bin, dry); c != 0 {
+				code = c
+			}
+		}
+		return code
+	}
+}
+
+// unwireHarness removes from a harness's settings file the entries init
+// merged into it; the file goes when nothing else is left in it.
+func (s *Session) unwireHarness(name, top, bin string, dry bool) int {
+	h := harnessSettings[name]
+	target := walk.AbsAgainst(top, h.file)
+	existing, err := os.ReadFile(target)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(s.Stderr, "init: cannot read %s: %v\n", h.file, err)
+		return 2
+	}
+	tmpl, err := harnessTemplate(h.template)
+	if err != nil {
+		fmt.Fprintf(s.Stderr, "init: %v\n", err)
+		return 2
+	}
+	// assertion I: --uninstall takes out exactly what the merge put in.
+	out, removed, empty, err := harness.UnmergeSettings(existing, tmpl, "$CLAUDE_PROJECT_DIR/"+bin)
+	if err != nil {
+		fmt.Fprintf(s.Stderr, "init: %s: %v; left as it was, remove the gate-sdk entries by hand\n", h.file, err)
+		return 2
+	}
+	if removed == 0 {
+		return 0
+	}
+	verb := "removed"
+	if dry {
+		verb = "would remove"
+	}
+	if empty {
+		fmt.Fprintf(s.Stdout, "%s %s (it held only the gate-sdk registrations)\n", verb, h.file)
+		if !dry {
+			if err := os.Remove(target); err != nil {
+				fmt.Fprintf(s.Stderr, "init: cannot remove %s: %v\n", h.file, err)
+				return 2
+			}
+			os.Remove(walk.AbsAgainst(top, harnessDir)) // only when empty
+		}
+		return 0
+	}
+	fmt.Fprintf(s.Stdout, "%s the %d gate-sdk registration(s) from %s; your own entries stay\n", verb, removed, h.file)
+	if dry {
+		return 0
+	}
+	if err := writeAtomically(target, out); err != nil {
+		fmt.Fprintf(s.Stderr, "init: cannot write %s: %v\n", h.file, err)
+		return 2
+	}
+	return 0
+}
+
+// writeAtomically writes data to a sibling and renames it over p.
+func writeAtomically(p string, data []byte) error {
+	tmp := p + ".gates-tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, p); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
 }
 
 func harnessMemberList() string {
@@ -122,4 +263,40 @@ func harnessMemberList() string {
 		out += n
 	}
 	return out
+}
+
+// harnessWiring answers doctor's findings on each harness settings file:
+// a registration of this binary whose program is absent or not executable
+// runs nothing, and the harness reads its exit 127 as allow, so the guard
+// is off with no word on any call.
+func harnessWiring(top string) ([]string, error) {
+	var out []string
+	for _, name := range []string{"claude"} {
+		for _, file := range []string{harnessSettings[name].file, ".claude/settings.local.json"} {
+			data, err := os.ReadFile(walk.AbsAgainst(top, file))
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if err != nil {
+				return nil, fmt.Errorf("cannot read %s: %v", file, err)
+			}
+			regs, err := harness.Registrations(data)
+			if err != nil {
+				out = append(out, fmt.Sprintf("harness: %s: %v; the harness may not read it either", file, err))
+				continue
+			}
+			for _, r := range regs {
+				prog := strings.ReplaceAll(strings.ReplaceAll(r.Program, "${CLAUDE_PROJECT_DIR}", top), "$CLAUDE_PROJECT_DIR", top)
+				if strings.Contains(prog, "$") || !walk.PathRoot(prog) {
+					continue // a program found through PATH or an expansion: not ours to resolve
+				}
+				fi, err := os.Stat(prog)
+				if err == nil && fi.Mode().IsRegular() && (fi.Mode().Perm()&0o111 != 0 || githook.ExeSuffix() != "") {
+					continue
+				}
+				out = append(out, fmt.Sprintf("harness: %s registers %s for %s, and %s is absent or not executable: each call exits 127, which the harness treats as allow, so the guard is off; build the binary (make build) or take the entries out (gates init --uninstall)", file, r.Member, r.Event, prog))
+			}
+		}
+	}
+	return out, nil
 }

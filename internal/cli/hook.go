@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/battery"
+	"github.com/gate-sdk/gates/internal/gates"
 	"github.com/gate-sdk/gates/internal/harness"
 	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/repo"
@@ -60,7 +61,7 @@ func runHook(s *Session, args []string) int {
 	call := &harness.Call{
 		Member: m.Name, Payload: p, PayloadErr: perr,
 		Stdout: s.Stdout, Stderr: s.Stderr,
-		Gates: hookRunner{s: hs, top: top},
+		Gates: hookRunner{s: hs, top: top, cwd: cwd},
 		Repo:  newHookRepo(hs, top),
 	}
 	return m.Run(call)
@@ -70,17 +71,51 @@ func runHook(s *Session, args []string) int {
 type hookRunner struct {
 	s   *Session
 	top string
+	cwd string // the directory the arm was started in
 }
 
+// Rel spells a path the harness named relative to the top. A relative
+// path is taken against the directory the arm was started in; both it and
+// the top are canonicalised first (symbolic links resolved, "." and ".."
+// applied), so a path reached through a link or a relative cwd is judged
+// as the file it names.
 func (r hookRunner) Rel(abs string) (string, bool) {
 	if !walk.PathRoot(abs) {
-		return "", false
+		if r.cwd == "" {
+			return "", false
+		}
+		abs = walk.AbsAgainst(r.cwd, abs)
 	}
-	rel, ok := walk.RelUnder(r.top, walk.NormalizeAbs(abs))
+	// assertion F: the in-tree test compares physical paths.
+	rel, ok := walk.RelUnder(canonicalPath(r.top), canonicalPath(abs))
 	if !ok || rel == "" {
 		return "", false
 	}
 	return rel, true
+}
+
+// canonicalPath answers p's physical spelling in the module's dialect. A
+// path that does not exist (a file just deleted, a directory not made yet)
+// keeps its missing tail under its deepest existing ancestor's physical
+// spelling.
+func canonicalPath(p string) string {
+	p = walk.NormalizeAbs(p)
+	var tail []string
+	for {
+		if phys, err := walk.Canonicalize(p); err == nil {
+			out := walk.NormalizeAbs(walk.StripExtendedPrefix(phys))
+			for i := len(tail) - 1; i >= 0; i-- {
+				out = walk.Child(out, tail[i])
+			}
+			return out
+		}
+		i := strings.LastIndexByte(p, '/')
+		if i <= 0 || tail != nil && len(tail) > 64 {
+			return p
+		}
+		tail = append(tail, p[i+1:])
+		p = p[:i]
+	}
 }
 
 func (r hookRunner) Changed() ([]string, error) { return repo.Changed(r.top) }
@@ -155,7 +190,16 @@ func (r hookRunner) CommitMsg(msg string) (harness.Result, error) {
 			plan = append(plan, selection{member: m, args: []string{file}})
 		}
 	}
-	return r.runIn(reg, plan, dir)
+	// The message is a proposal: the compiled members word their findings
+	// for a command not yet run, and the scratch path, gone after this
+	// call, is named by its role in a shell member's report too.
+	r.s.proposedMessage = true
+	defer func() { r.s.proposedMessage = false }()
+	res, err := r.runIn(reg, plan, dir)
+	for i := range res.Red {
+		res.Red[i].Output = strings.ReplaceAll(res.Red[i].Output, file, gates.ProposedMessageName)
+	}
+	return res, err
 }
 
 func (r hookRunner) run(reg *loadedRegistry, plan []selection) (harness.Result, error) {

@@ -22,7 +22,7 @@ import (
 func hookAndSmokeArms() []Arm {
 	hookKnobs := []string{"GATE_SDK_GATES_DIR", "GATE_SDK_KIT_DIRS"}
 	return []Arm{
-		{Flag: "--git-hook", Synopsis: "pre-commit | commit-msg <message-file>",
+		{Flag: "--git-hook", Synopsis: "pre-commit | pre-merge-commit | commit-msg <message-file>",
 			Summary: "what a placed git hook runs: the gates the staged paths trigger, or the commit-msg gates",
 			Knobs:   append(append([]string(nil), hookKnobs...), "GATE_SDK_JOBS"), Family: Run, Main: runGitHook},
 		{Flag: "--install-hooks", Synopsis: "[--refresh | --take-over | --restore]",
@@ -221,6 +221,8 @@ func overlayEnv(lookup func(string) (string, bool), extra []string) func(string)
 }
 
 func runGitHook(s *Session, args []string) int {
+	// assertion T: the hook's registry and knob files are the commit's.
+	s.indexFirst = true
 	w, err := s.hookWorld()
 	if err != nil {
 		fmt.Fprintf(s.Stderr, "git-hook: %v\n", err)

@@ -32,7 +32,7 @@ func runInit(s *Session, args []string) int {
 			return 2
 		}
 		if harnessName != "" && slices.Contains(args, "--uninstall") {
-			fmt.Fprintf(s.Stderr, "init: --harness does not combine with --uninstall: remove the gate-sdk entries from %s by hand\n", harnessSettings[harnessName].file)
+			fmt.Fprintf(s.Stderr, "init: --harness does not combine with --uninstall: a bare --uninstall takes the gate-sdk entries out of %s\n", harnessSettings[harnessName].file)
 			return 2
 		}
 		w, err := s.initWorld()
@@ -47,7 +47,20 @@ func runInit(s *Session, args []string) int {
 				defer os.RemoveAll(tmp)
 			}
 		}
+		var unwire harnessUnwire
+		if slices.Contains(args, "--uninstall") {
+			unwire = s.planUnwireHarness()
+		}
+		if harnessName != "" {
+			w.RootEntries = append(w.RootEntries, harnessDir)
+		}
 		code := payload.RunInit(args, w)
+		if code != 2 && unwire != nil {
+			if c := unwire(slices.Contains(args, "--dry-run")); c != 0 {
+				return c
+			}
+			return code
+		}
 		if code != 0 || harnessName == "" {
 			return code
 		}
@@ -73,9 +86,10 @@ func (s *Session) tmpDirAbs() (string, error) {
 const initHarnessUsage = `
 
 --harness claude also merges the agent-hook registrations (commit-guard,
-edit-gates, stop-gates) into .claude/settings.json, keeping your own
-entries; a file that is not JSON of the harness's shape is refused and left
-as it was.`
+edit-gates, stop-gates) and the status line into .claude/settings.json,
+keeping your own entries, and puts .claude on the root allowlist; a file
+that is not JSON of the harness's shape is refused and left as it was.
+--uninstall takes those registrations out again.`
 
 // readableCommand serves a readable command's help, usage on stdout at
 // exit 0 wherever -h or --help stands, and otherwise runs it.

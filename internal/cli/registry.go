@@ -121,7 +121,11 @@ func (s *Session) readRegistry(gatesDir string) (*loadedRegistry, error) {
 	if err != nil {
 		return nil, err
 	}
-	reg, err := registry.Load(s.regFS(), gatesDir, roots.Paths())
+	fsys := s.regFS()
+	if s.indexFirst {
+		fsys = indexFirstFS{FS: fsys, list: registry.ListPath(gatesDir), read: s.readIndexFirst}
+	}
+	reg, err := registry.Load(fsys, gatesDir, roots.Paths())
 	if err != nil {
 		return nil, err
 	}

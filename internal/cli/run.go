@@ -239,6 +239,14 @@ func runBattery(s *Session, args []string) int {
 			fmt.Fprintf(s.Stderr, "%s: %v\n", s.prog, err)
 			code = 2
 		}
+		// The status line's record: the whole configured battery only.
+		var red []string
+		for _, v := range verdicts {
+			if !v.Passed() {
+				red = append(red, v.Name)
+			}
+		}
+		s.recordLastVerdict(len(verdicts), red)
 	}
 	// assertion H: SARIF after the verdicts; an unwritable path is exit 2.
 	if path := s.Getenv("GATE_SDK_SARIF_FILE"); path != "" {

@@ -57,6 +57,16 @@ type Session struct {
 	storesToFlush []*cache.Store
 
 	baselines baselines
+
+	// indexFirst makes the registry list and the knob files read as the
+	// index records them, falling back to the work tree only for a file
+	// the index does not hold: a git hook judges what the commit holds,
+	// configuration included.
+	indexFirst bool
+
+	// proposedMessage marks the gate contexts of an agent hook's check of
+	// a commit message before its command runs (gate.Context's field).
+	proposedMessage bool
 }
 
 func newSession(sio IO) *Session {
@@ -174,12 +184,16 @@ func (s *Session) Knobs() (*knob.Set, error) {
 			s.knobErr = err
 			return
 		}
-		s.knobs, s.knobErr = knob.Load(knob.Options{
+		opts := knob.Options{
 			Dir:        cwd,
 			Lookup:     s.Env,
 			Environ:    os.Environ,
 			AbsAgainst: walk.AbsAgainst,
-		})
+		}
+		if s.indexFirst {
+			opts.ReadFile = s.readIndexFirst
+		}
+		s.knobs, s.knobErr = knob.Load(opts)
 	})
 	return s.knobs, s.knobErr
 }

@@ -7,4 +7,4 @@
 package failopen
 
 // Arms answers the fail-open arms, sorted.
-func Arms() []string { return []string{"--hook"} }
+func Arms() []string { return []string{"--hook", "--statusline"} }

@@ -139,6 +139,12 @@ type Context struct {
 	// Accepts, when set, is the baseline's ledger for this run: a finding
 	// it accepts is kept as data but neither printed nor red (see Report).
 	Accepts Accepter
+	// ProposedMessage marks a commit-msg tier run over a message no
+	// commit has been attempted with yet (the agent hook's check before a
+	// `git commit` command runs): the message file is a scratch copy gone
+	// after the run, so a rule names it by its role and words its remedy
+	// for the command, not for a refused commit.
+	ProposedMessage bool
 
 	findings []Finding
 }

@@ -43,7 +43,7 @@ func checkCommitMsg(c *gate.Context) int {
 	}
 	r := c.NewReport(map[string]string{
 		"banned": fmt.Sprintf("reword the message so no line matches a banned pattern from %s. %s",
-			sourceList(set.Read), reissueRemedy(msgFile)),
+			sourceList(set.Read), reissueRemedy(c, msgFile)),
 	})
 	// assertion C: no line of the message matches a banned pattern; one
 	// finding per matching line.
@@ -51,7 +51,7 @@ func checkCommitMsg(c *gate.Context) int {
 		if i := set.First(line.Text); i >= 0 {
 			p := set.Patterns[i]
 			r.Add(gate.Finding{
-				Class: "banned", Path: msgFile, Line: line.N,
+				Class: "banned", Path: messagePath(c, msgFile), Line: line.N,
 				Msg: fmt.Sprintf("matches banned pattern %s (%s:%d): %s", p.Text, p.File, p.Line, line.Text),
 			})
 		}
@@ -91,8 +91,25 @@ func msgPatternsSeen(c *gate.Context, operands []string, seen func(path string, 
 // commit does not exist yet, so the safe repair is to run git commit again
 // (the message survives in the file git named), never --amend, which would
 // rewrite whatever commit is already at HEAD.
-func reissueRemedy(msgFile string) string {
+func reissueRemedy(c *gate.Context, msgFile string) string {
+	if c.ProposedMessage {
+		// assertion E: before the command runs there is no message file to
+		// reopen and no commit to re-issue: the remedy is the command's.
+		return "The command was not run, so no commit was made: rewrite the message in the command (its -m text, here-document or -F file) and run the command again. Do not use `git commit --amend`: it would rewrite the commit already at HEAD."
+	}
 	return fmt.Sprintf("No commit was made: fix the message and re-issue `git commit` (your text is kept in %s; `git commit -e -F %s` reopens it). Do not use `git commit --amend`: it would rewrite the commit already at HEAD.", msgFile, msgFile)
+}
+
+// ProposedMessageName is how a finding names the message of a command that
+// has not run yet, in place of the scratch file it was judged from.
+const ProposedMessageName = "<proposed commit message>"
+
+// messagePath is a finding's path for the message file.
+func messagePath(c *gate.Context, msgFile string) string {
+	if c.ProposedMessage {
+		return ProposedMessageName
+	}
+	return msgFile
 }
 
 // readMessage reads the commit message file; a named file that is missing

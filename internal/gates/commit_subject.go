@@ -56,12 +56,12 @@ func checkCommitSubject(c *gate.Context) int {
 	}
 	r := c.NewReport(map[string]string{
 		"subject": fmt.Sprintf("write the subject as <type>(<scope>)?!?: <summary> with <type> one of: %s; <scope> is [a-z0-9./-]+. %s",
-			strings.Join(types, " "), reissueRemedy(msgFile)),
+			strings.Join(types, " "), reissueRemedy(c, msgFile)),
 	})
 	// assertion B: the subject parses against the roster, or is a carve-out.
 	if !subjectParses(subject, types) {
 		r.Add(gate.Finding{
-			Class: "subject", Path: msgFile, Line: subjectLine,
+			Class: "subject", Path: messagePath(c, msgFile), Line: subjectLine,
 			Msg: fmt.Sprintf("subject %q does not parse as <type>(<scope>)?!?: <summary>", subject),
 		})
 	}

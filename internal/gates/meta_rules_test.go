@@ -123,22 +123,22 @@ func TestPipefailSpellings(t *testing.T) {
 }
 
 func TestFrontEndFailOpenPostures(t *testing.T) {
-	ps := "$FailOpenArms = @('--hook')\nif ($FailOpenArms -ccontains $First) { exit 0 }\n"
+	ps := "$FailOpenArms = @('--hook', '--statusline')\nif ($FailOpenArms -ccontains $First) { exit 0 }\n"
 	for _, tc := range []struct {
 		name  string
 		files map[string]string
 		code  int
 		text  string
 	}{
-		{"ps1-absent-is-noted", map[string]string{"k/bin/run-gates.sh": "FAIL_OPEN_ARMS='--hook'\n"}, 0, "absent, not held: k/bin/run-gates.ps1"},
+		{"ps1-absent-is-noted", map[string]string{"k/bin/run-gates.sh": "FAIL_OPEN_ARMS='--hook --statusline'\n"}, 0, "absent, not held: k/bin/run-gates.ps1"},
 		{"both-absent-refuses", map[string]string{"k/README": "x\n"}, 2, "no front-end stub under k"},
-		{"two-sh-declarations", map[string]string{"k/bin/run-gates.sh": "FAIL_OPEN_ARMS='--hook'\nFAIL_OPEN_ARMS='--hook'\n"}, 2, "want one FAIL_OPEN_ARMS= declaration line, found 2"},
+		{"two-sh-declarations", map[string]string{"k/bin/run-gates.sh": "FAIL_OPEN_ARMS='--hook --statusline'\nFAIL_OPEN_ARMS='--hook --statusline'\n"}, 2, "want one FAIL_OPEN_ARMS= declaration line, found 2"},
 		{"no-sh-declaration", map[string]string{"k/bin/run-gates.sh": "for a in $FAIL_OPEN_ARMS; do :; done\n"}, 2, "found 0"},
 		{"sh-unquoted", map[string]string{"k/bin/run-gates.sh": "FAIL_OPEN_ARMS=--hook\n"}, 2, "k/bin/run-gates.sh:1: cannot read FAIL_OPEN_ARMS=--hook"},
-		{"sh-commented-is-none", map[string]string{"k/bin/run-gates.sh": "# FAIL_OPEN_ARMS='--x'\nFAIL_OPEN_ARMS='--hook'\n"}, 0, "named exactly by k/bin/run-gates.sh"},
-		{"ps-unparseable", map[string]string{"k/bin/run-gates.sh": "FAIL_OPEN_ARMS='--hook'\n", "k/bin/run-gates.ps1": "$FailOpenArms = '--hook'\n"}, 2, "k/bin/run-gates.ps1:1: cannot read"},
-		{"ps-membership-is-none", map[string]string{"k/bin/run-gates.sh": "FAIL_OPEN_ARMS='--hook'\n", "k/bin/run-gates.ps1": ps}, 0, "k/bin/run-gates.sh and k/bin/run-gates.ps1"},
-		{"order-free", map[string]string{"k/bin/run-gates.sh": "FAIL_OPEN_ARMS='  --hook '\n", "k/bin/run-gates.ps1": "$FailOpenArms=@( '--hook' )\n"}, 0, "clean"},
+		{"sh-commented-is-none", map[string]string{"k/bin/run-gates.sh": "# FAIL_OPEN_ARMS='--x'\nFAIL_OPEN_ARMS='--hook --statusline'\n"}, 0, "named exactly by k/bin/run-gates.sh"},
+		{"ps-unparseable", map[string]string{"k/bin/run-gates.sh": "FAIL_OPEN_ARMS='--hook --statusline'\n", "k/bin/run-gates.ps1": "$FailOpenArms = '--hook'\n"}, 2, "k/bin/run-gates.ps1:1: cannot read"},
+		{"ps-membership-is-none", map[string]string{"k/bin/run-gates.sh": "FAIL_OPEN_ARMS='--hook --statusline'\n", "k/bin/run-gates.ps1": ps}, 0, "k/bin/run-gates.sh and k/bin/run-gates.ps1"},
+		{"order-free", map[string]string{"k/bin/run-gates.sh": "FAIL_OPEN_ARMS='  --statusline  --hook '\n", "k/bin/run-gates.ps1": "$FailOpenArms=@( '--statusline','--hook' )\n"}, 0, "clean"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()

@@ -17,7 +17,7 @@ import (
 )
 
 // HookUsage is the --git-hook arm's usage line.
-const HookUsage = "usage: --git-hook pre-commit | commit-msg <message-file>"
+const HookUsage = "usage: --git-hook pre-commit | pre-merge-commit | commit-msg <message-file>"
 
 // BypassLine follows every failed hook's report.
 const BypassLine = "  Bypass once (use sparingly): git commit --no-verify"
@@ -117,11 +117,12 @@ func RunHook(args []string, w World) int {
 		return usage()
 	}
 	switch args[0] {
-	case PreCommit:
+	case PreCommit, PreMergeCommit:
 		if len(args) != 1 {
 			return usage()
 		}
-		return preCommit(w)
+		// assertion S: a merge's pre-commit runs pre-commit's members.
+		return preCommit(w, args[0])
 	case CommitMsg:
 		if len(args) != 2 {
 			return usage()
@@ -177,13 +178,13 @@ func (w World) git() repo.Git {
 	return repo.Git{Env: w.GitEnv}
 }
 
-func preCommit(w World) int {
-	top, ok := w.top(PreCommit)
+func preCommit(w World, hook string) int {
+	top, ok := w.top(hook)
 	if !ok {
 		return 2
 	}
 	fail := func(err error) int {
-		fmt.Fprintf(w.Stderr, "%s: %v\n", PreCommit, strings.TrimRight(err.Error(), "\n"))
+		fmt.Fprintf(w.Stderr, "%s: %v\n", hook, strings.TrimRight(err.Error(), "\n"))
 		return 2
 	}
 	// The staged listing (a git process), the index decoded into the
@@ -233,7 +234,7 @@ func preCommit(w World) int {
 	if un := tree.Unresolved(); len(un) > 0 {
 		return fail(fmt.Errorf("unmerged with no version of ours to judge: %s\n  resolve each (git add or git rm) and commit again", strings.Join(un, ", ")))
 	}
-	reg, ok := w.registryRead(PreCommit, loaded.reg, loaded.err)
+	reg, ok := w.registryRead(hook, loaded.reg, loaded.err)
 	if !ok {
 		return 2
 	}
@@ -241,7 +242,7 @@ func preCommit(w World) int {
 	if err != nil {
 		return fail(err)
 	}
-	if msg, err := w.misjudged(reg, top, plan); err != nil {
+	if msg, err := w.misjudged(hook, reg, top, plan); err != nil {
 		return fail(err)
 	} else if msg != "" {
 		fmt.Fprint(w.Stderr, msg)
@@ -264,7 +265,7 @@ func preCommit(w World) int {
 		r.costs = w.Costs.Load(tree)
 		r.took = &tookTimes{m: map[string]time.Duration{}}
 	}
-	code := r.serial(PreCommit, plan)
+	code := r.serial(hook, plan)
 	if r.took != nil && code == 0 && !sameRanking(r.costs, r.took.m) {
 		// A run that stopped early timed only some members; one whose
 		// members rank as the kept times rank them changes no start order,
@@ -278,7 +279,7 @@ func preCommit(w World) int {
 // member reads the work tree itself, so every path it reads whose work-tree
 // state differs from the index would be judged as it is not committed.
 // "" when no such path exists (or no shell member runs).
-func (w World) misjudged(reg Registry, top string, plan []Step) (string, error) {
+func (w World) misjudged(hook string, reg Registry, top string, plan []Step) (string, error) {
 	// assertion P: a shell member never judges a mix: a partially staged
 	// path it reads refuses the commit, naming member and path.
 	var unstaged []string
@@ -311,7 +312,7 @@ func (w World) misjudged(reg Registry, top string, plan []Step) (string, error) 
 	}
 	return fmt.Sprintf("%s: a shell member reads the work tree, which differs from the index here:\n%s"+
 		"  Stage those changes (git add) or set them aside (git stash push --keep-index), then commit again.\n%s\n",
-		PreCommit, b.String(), BypassLine), nil
+		hook, b.String(), BypassLine), nil
 }
 
 // Step is one member run of a hook: the member and its operands.

@@ -382,7 +382,7 @@ func (w InstallWorld) binary(top string) (string, bool) {
 	return src, true
 }
 
-// placeAll places both served hooks.
+// placeAll places every served hook.
 func (w InstallWorld) placeAll(dir, src string) bool {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		fmt.Fprintf(w.Stderr, "install-hooks: cannot create the hooks directory %s: %v\n", dir, err)
@@ -397,7 +397,7 @@ func (w InstallWorld) placeAll(dir, src string) bool {
 	for _, name := range p.Sweep() {
 		fmt.Fprintf(w.Stderr, "install-hooks: removed %s, left by a placement that was cut short\n", walk.Child(dir, name))
 	}
-	for _, h := range []string{PreCommit, CommitMsg} {
+	for _, h := range Served() {
 		if err := p.Place(src, h+ExeSuffix()); err != nil {
 			fmt.Fprintf(w.Stderr, "install-hooks: %v\n", err)
 			return false

@@ -85,7 +85,7 @@ func TestInstallPlacesCopiesAndPointsGit(t *testing.T) {
 	if v, _ := r.config("blame.ignoreRevsFile"); v != ".git-blame-ignore-revs" {
 		t.Errorf("blame.ignoreRevsFile = %q", v)
 	}
-	for _, h := range []string{PreCommit, CommitMsg} {
+	for _, h := range []string{PreCommit, CommitMsg, PreMergeCommit} {
 		fi, err := os.Stat(filepath.Join(dir, h))
 		if err != nil || fi.Mode().Perm()&0o111 == 0 {
 			t.Fatalf("%s not placed executable: %v", h, err)
@@ -95,7 +95,7 @@ func TestInstallPlacesCopiesAndPointsGit(t *testing.T) {
 			t.Errorf("%s shares the binary's inode", h)
 		}
 	}
-	if got := r.out.String(); got != "Active hooks:\n  commit-msg\n  pre-commit\n" {
+	if got := r.out.String(); got != "Active hooks:\n  commit-msg\n  pre-commit\n  pre-merge-commit\n" {
 		t.Errorf("receipt %q", got)
 	}
 	if !OptedIn(r.dir, dir) {

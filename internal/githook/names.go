@@ -5,18 +5,24 @@ import (
 	"strings"
 )
 
-// The served hooks. The set is closed: these are the two names the
-// --git-hook arm takes and the two files --install-hooks places.
+// The served hooks. The set is closed: these are the names the --git-hook
+// arm takes and the files --install-hooks places. pre-merge-commit is git's
+// pre-commit for a merge that commits without stopping (`git merge`
+// outside a conflict), which never runs pre-commit; it runs the same
+// members over the merge's index.
 const (
-	PreCommit = "pre-commit"
-	CommitMsg = "commit-msg"
+	PreCommit      = "pre-commit"
+	CommitMsg      = "commit-msg"
+	PreMergeCommit = "pre-merge-commit"
 )
 
 // Served answers the served hook names, sorted.
-func Served() []string { return []string{CommitMsg, PreCommit} }
+func Served() []string { return []string{CommitMsg, PreCommit, PreMergeCommit} }
 
 // IsServed reports whether name is a served hook.
-func IsServed(name string) bool { return name == PreCommit || name == CommitMsg }
+func IsServed(name string) bool {
+	return name == PreCommit || name == CommitMsg || name == PreMergeCommit
+}
 
 // ExeSuffix is the host's executable suffix: ".exe" on Windows, else "".
 func ExeSuffix() string { return ExeSuffixFor(runtime.GOOS) }

@@ -3,7 +3,11 @@ package harness
 import (
 	"bytes"
 	"fmt"
+	"io"
+	"os"
 	"strings"
+
+	"github.com/gate-sdk/gates/internal/walk"
 )
 
 // bashInput is the part of the Bash tool's input the member reads.
@@ -55,20 +59,56 @@ func commitGuard(c *Call) (code int) {
 		fmt.Fprintln(c.Stderr, "The hooks run this repository's gates; run the command without the bypass and fix what they report.")
 		return Block
 	}
-	if len(v.Messages) == 0 {
-		return Allow
-	}
-	for _, msg := range v.Messages {
+	msgs := append([]string(nil), v.Messages...)
+	msgs = append(msgs, readMessageFiles(v.Files, c.Payload.Cwd)...)
+	for _, msg := range msgs {
 		res, err := c.Gates.CommitMsg(msg)
 		if err != nil {
 			return c.Decline(err.Error())
 		}
 		if len(res.Red) > 0 {
-			// assertion C: the commit-msg gates judge the message first.
-			fmt.Fprintf(c.Stderr, "gate-sdk commit-guard: the commit message would be refused by %s:\n%s\n", redNames(res), res.Text())
-			fmt.Fprintln(c.Stderr, "Rewrite the message so these gates pass, then commit again.")
+			// assertion C: the commit-msg gates judge the message first,
+			// and the refusal speaks of the command, which has not run.
+			fmt.Fprintf(c.Stderr, "gate-sdk commit-guard: this command was not run: the commit-msg gates (%s) refuse its commit message:\n%s\n", redNames(res), res.Text())
+			fmt.Fprintln(c.Stderr, "Rewrite the message in the command so these gates pass, then run it again; never bypass them with --no-verify.")
 			return Block
 		}
 	}
+	if len(v.Unread) > 0 {
+		// assertion E: a program named by an expansion is not judged, and
+		// the model is told so rather than left to think it was.
+		return c.Decline(fmt.Sprintf("the command runs a program named by an expansion (%s), which cannot be known before it runs; run git by its name so its commit can be checked", strings.Join(v.Unread, ", ")))
+	}
 	return Allow
+}
+
+// maxMessageFile bounds a `git commit -F` file the guard reads; a larger
+// one is left to the commit-msg hook.
+const maxMessageFile = 1 << 20
+
+// readMessageFiles reads each `-F` file the command names, against the
+// session's directory cwd. A file that is absent, unreadable or too large
+// is skipped: the commit-msg hook still judges it when git reads it.
+func readMessageFiles(files []MessageFile, cwd string) []string {
+	var out []string
+	for _, f := range files {
+		p := f.Path
+		if !walk.PathRoot(p) {
+			if cwd == "" {
+				continue
+			}
+			p = walk.AbsAgainst(walk.AbsAgainst(cwd, f.Dir), p)
+		}
+		fh, err := os.Open(p)
+		if err != nil {
+			continue
+		}
+		data, err := io.ReadAll(io.LimitReader(fh, maxMessageFile+1))
+		fh.Close()
+		if err != nil || len(data) > maxMessageFile {
+			continue
+		}
+		out = append(out, string(data))
+	}
+	return out
 }

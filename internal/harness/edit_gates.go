@@ -30,8 +30,14 @@ func editGates(c *Call) int {
 	if abs == "" {
 		return c.Decline("the payload's tool_input names no file_path")
 	}
-	if c.Payload.Cwd != "" {
-		abs = walk.AbsAgainst(c.Payload.Cwd, abs)
+	if cwd := c.Payload.Cwd; cwd != "" && !walk.PathRoot(abs) {
+		// A relative cwd stays relative: the runner takes it against the
+		// directory the arm started in, and canonicalises the result.
+		if walk.PathRoot(cwd) {
+			abs = walk.AbsAgainst(cwd, abs)
+		} else {
+			abs = cwd + "/" + abs
+		}
 	}
 	rel, ok := c.Gates.Rel(abs)
 	if !ok {

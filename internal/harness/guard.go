@@ -3,37 +3,77 @@ package harness
 import (
 	"path/filepath"
 	"strings"
+
+	"github.com/gate-sdk/gates/internal/walk"
 )
 
 // Verdict is what commit-guard read off one shell command.
 type Verdict struct {
 	// Bypass names each way the command would get past the git hooks.
 	Bypass []string
-	// Messages are the messages of each `git commit` that gives its
-	// message inline (-m, --message), as git would assemble them.
+	// Messages are the messages of each `git commit` whose message the
+	// command spells out (-m, --message, a quoted here-document behind
+	// `$(cat <<'EOF' …)`, or `-F -` fed a here-document), as git would
+	// assemble them.
 	Messages []string
+	// Files are the message files of each `git commit -F <file>` the
+	// guard may read before the command runs: none of the command's own
+	// redirections writes them and no `cd` stands before them.
+	Files []MessageFile
+	// Unread names each command whose program is an expansion the guard
+	// cannot resolve: the rule is not enforced on it, and the member says
+	// so.
+	Unread []string
+}
+
+// MessageFile is a `git commit -F` operand: Path as written, Dir the
+// directory git would stand in relative to the command's own (the joined
+// `-C` operands), "" for the command's own.
+type MessageFile struct {
+	Path string
+	Dir  string
 }
 
 // maxNesting bounds how deep `sh -c '…'` and `eval` strings are re-read.
 const maxNesting = 4
 
 // word is one shell word with its quoting removed; dyn marks a word that
-// holds an expansion, whose value is known only when the shell runs.
+// holds an expansion, whose value is known only when the shell runs,
+// unless static resolved it (a quoted here-document read by cat).
 type word struct {
 	s   string
 	dyn bool
 }
 
+// simple is one simple command as the guard judges it: its words, what
+// feeds its stdin when the command line says (a here-document or
+// here-string), and whether a `cd` ran before it on the line.
+type simple struct {
+	ws []word
+	// stdin is the text a here-document or here-string hands the command;
+	// stdinKnown is false when nothing the guard can read does.
+	stdin      string
+	stdinKnown bool
+	afterCd    bool
+	writes     map[string]bool // paths the line's redirections write
+}
+
 // judge reads one simple command's words into v. depth counts the shell
 // strings already re-read to reach it.
-func (v *Verdict) judge(ws []word, depth int, reread func(string, int) error) error {
-	ws = unwrapWords(ws)
+func (v *Verdict) judge(sc simple, depth int, reread func(string, int) error) error {
+	ws := unwrapWords(sc.ws)
+	if len(ws) == 0 {
+		return nil
+	}
+	if ws[0].dyn {
+		// assertion E: a program named by an expansion is not judged; the
+		// member says the rule was not enforced on it.
+		v.Unread = append(v.Unread, ws[0].s)
+		return nil
+	}
 	words := make([]string, len(ws))
 	for i, w := range ws {
 		words[i] = w.s
-	}
-	if len(words) == 0 {
-		return nil
 	}
 	prog := filepath.Base(words[0])
 	switch prog {
@@ -46,19 +86,56 @@ func (v *Verdict) judge(ws []word, depth int, reread func(string, int) error) er
 	case "eval":
 		return reread(strings.Join(words[1:], " "), depth+1)
 	case "git", "git.exe":
-		v.git(words[1:], ws[1:])
+		sc.ws = ws
+		v.git(words[1:], ws[1:], sc)
 	}
 	return nil
 }
 
-// unwrapWords is unwrap over words, keeping each word's expansion flag.
-func unwrapWords(ws []word) []word {
-	plain := make([]string, len(ws))
-	for i, w := range ws {
-		plain[i] = w.s
+// reservedLead are the reserved words that may stand before a simple
+// command's name: a brace group's `{` (a function body among them), `!`,
+// the `time` keyword, and the compound-command heads. `coproc` and
+// `function` are read by lead.
+var reservedLead = map[string]bool{
+	"{": true, "}": true, "!": true, "if": true, "then": true, "elif": true, "else": true,
+	"do": true, "while": true, "until": true,
+}
+
+// lead drops what stands before a simple command's program: the `)` a
+// function's `()` leaves in front, reserved words, the `time` keyword with
+// its -p, `coproc` (with the name of a named coprocess), `function NAME`,
+// and assignments, which environment has already read.
+func lead(ws []word) []word {
+	for len(ws) > 0 {
+		w := ws[0]
+		switch {
+		case isAssignment(w.s):
+			ws = ws[1:]
+		case w.dyn:
+			return ws
+		case w.s == ")" || w.s == "(" || reservedLead[w.s]:
+			ws = ws[1:]
+		case w.s == "time":
+			ws = ws[1:]
+			for len(ws) > 0 && (ws[0].s == "-p" || ws[0].s == "--") {
+				ws = ws[1:]
+			}
+		case w.s == "coproc":
+			ws = ws[1:]
+			// coproc NAME { …; } and coproc NAME ( … ) name the coprocess.
+			if len(ws) > 1 && (ws[1].s == "{" || ws[1].s == "(") {
+				ws = ws[1:]
+			}
+		case w.s == "function":
+			ws = ws[1:]
+			if len(ws) > 0 {
+				ws = ws[1:] // the function's name
+			}
+		default:
+			return ws
+		}
 	}
-	rest := unwrap(plain)
-	return ws[len(ws)-len(rest):]
+	return ws
 }
 
 // wrappers are programs that run their operand as a command: what follows
@@ -66,32 +143,46 @@ func unwrapWords(ws []word) []word {
 var wrappers = map[string]bool{
 	"sudo": true, "doas": true, "env": true, "command": true, "exec": true, "nice": true,
 	"nohup": true, "time": true, "timeout": true, "xargs": true, "stdbuf": true, "ionice": true,
-	"chronic": true, "caffeinate": true,
+	"chronic": true, "caffeinate": true, "builtin": true, "setsid": true,
 }
 
-// unwrap drops variable assignments and wrapper programs in front of the
-// command, with the options of each wrapper. Options are skipped leaning
-// toward finding: any dash word, and for the wrappers whose first operand
-// is a value (timeout's duration), that value.
-func unwrap(words []string) []string {
+// unwrapWords drops variable assignments and wrapper programs in front of
+// the command, with the options of each wrapper. Options are skipped
+// leaning toward finding: any dash word, and for the wrappers whose first
+// operand is a value (timeout's duration), that value. `env -S <string>`
+// (--split-string) splits its string into the words that follow.
+func unwrapWords(words []word) []word {
+	words = lead(words)
 	for len(words) > 0 {
 		w := words[0]
-		if isAssignment(w) {
+		if isAssignment(w.s) {
 			words = words[1:]
 			continue
 		}
-		base := filepath.Base(w)
+		if w.dyn {
+			return words
+		}
+		base := filepath.Base(w.s)
 		if !wrappers[base] {
 			return words
 		}
 		words = words[1:]
 		for len(words) > 0 {
-			o := words[0]
+			o := words[0].s
+			if words[0].dyn {
+				break
+			}
 			if o == "--" {
 				words = words[1:]
 				break
 			}
-			if strings.HasPrefix(o, "-") {
+			if base == "env" {
+				if split, ok := envSplit(words); ok {
+					words = split
+					continue
+				}
+			}
+			if strings.HasPrefix(o, "-") && o != "-" {
 				words = words[1:]
 				// Options whose value is the next word.
 				if optionTakesValue(base, o) && len(words) > 0 {
@@ -99,7 +190,7 @@ func unwrap(words []string) []string {
 				}
 				continue
 			}
-			if base == "env" && isAssignment(o) {
+			if base == "env" && (isAssignment(o) || o == "-") {
 				words = words[1:]
 				continue
 			}
@@ -112,13 +203,45 @@ func unwrap(words []string) []string {
 	return words
 }
 
+// envSplit reads env's -S/--split-string at words[0]: its string becomes
+// words in place of the option and its value, as env splits it (quotes
+// honoured). ok is false when words[0] is not that option.
+func envSplit(words []word) ([]word, bool) {
+	o := words[0].s
+	var val string
+	rest := words[1:]
+	switch {
+	case o == "-S" || o == "--split-string":
+		if len(rest) == 0 {
+			return nil, false
+		}
+		val, rest = rest[0].s, rest[1:]
+	case strings.HasPrefix(o, "--split-string="):
+		val = strings.TrimPrefix(o, "--split-string=")
+	case strings.HasPrefix(o, "-S") && len(o) > 2:
+		val = o[2:]
+	default:
+		return nil, false
+	}
+	split, err := shellWords(val)
+	if err != nil {
+		// Unsplittable: keep the string as one word, the program unknown.
+		return append([]word{{s: val, dyn: true}}, rest...), true
+	}
+	out := make([]word, 0, len(split)+len(rest))
+	for _, s := range split {
+		out = append(out, word{s: s, dyn: strings.ContainsAny(s, "$`")})
+	}
+	return append(out, rest...), true
+}
+
 func optionTakesValue(wrapper, opt string) bool {
 	if strings.Contains(opt, "=") {
 		return false
 	}
 	switch wrapper {
 	case "env":
-		return opt == "-u" || opt == "--unset" || opt == "-C" || opt == "--chdir" || opt == "-S" || opt == "--split-string"
+		return opt == "-u" || opt == "--unset" || opt == "-C" || opt == "--chdir"
 	case "sudo", "doas":
 		return opt == "-u" || opt == "-g" || opt == "-C" || opt == "-D" || opt == "-p" || opt == "-r" || opt == "-t" || opt == "-U"
 	case "timeout":
@@ -131,6 +254,10 @@ func optionTakesValue(wrapper, opt string) bool {
 		return opt == "-c" || opt == "-n" || opt == "-p"
 	case "stdbuf":
 		return opt == "-i" || opt == "-o" || opt == "-e"
+	case "time":
+		return opt == "-f" || opt == "--format" || opt == "-o" || opt == "--output"
+	case "exec":
+		return opt == "-a"
 	}
 	return false
 }
@@ -177,9 +304,10 @@ func shellString(args []string) (string, bool) {
 }
 
 // git judges a git invocation's operands (after the program word).
-func (v *Verdict) git(args []string, ws []word) {
+func (v *Verdict) git(args []string, ws []word, sc simple) {
 	// The global options, up to the subcommand.
 	i := 0
+	dir := "" // the joined -C operands, where git will stand
 	for i < len(args) {
 		a := args[i]
 		switch {
@@ -193,6 +321,16 @@ func (v *Verdict) git(args []string, ws []word) {
 			v.config(a[2:], "-c")
 		case strings.HasPrefix(a, "--config-env="):
 			v.config(strings.TrimPrefix(a, "--config-env="), "--config-env")
+		case a == "-C" && i+1 < len(args):
+			if ws[i+1].dyn {
+				sc.afterCd = true // git stands somewhere the guard cannot name
+			} else if dir == "" || walk.PathRoot(args[i+1]) {
+				dir = args[i+1]
+			} else {
+				dir = dir + "/" + args[i+1]
+			}
+			i += 2
+			continue
 		// probe-literal-exempt: git's own global options, read off a command
 		// the agent is about to run; nothing here asks git anything.
 		case a == "-C" || a == "--git-dir" || a == "--work-tree" || a == "--namespace" || a == "--super-prefix" || a == "--list-cmds" || a == "--attr-source":
@@ -200,7 +338,7 @@ func (v *Verdict) git(args []string, ws []word) {
 			continue
 		case strings.HasPrefix(a, "-"):
 		default:
-			v.subcommand(a, args[i+1:], ws[i+1:])
+			v.subcommand(a, args[i+1:], ws[i+1:], sc, dir)
 			return
 		}
 		i++
@@ -236,10 +374,10 @@ func isHooksPathKey(key string) bool {
 	return strings.EqualFold(strings.TrimSpace(key), "core.hooksPath")
 }
 
-func (v *Verdict) subcommand(sub string, args []string, ws []word) {
+func (v *Verdict) subcommand(sub string, args []string, ws []word, sc simple, dir string) {
 	switch sub {
 	case "commit":
-		v.commit(args, ws)
+		v.commit(args, ws, sc, dir)
 	case "push":
 		if noVerify(args, false) {
 			v.Bypass = append(v.Bypass, "git push --no-verify skips the pre-push hook")
@@ -299,14 +437,16 @@ func commitValueOption(name string) bool {
 	return false
 }
 
-// commit judges `git commit`'s operands: the bypass flags, and the inline
-// message assembled as git does (each -m a paragraph).
-func (v *Verdict) commit(args []string, ws []word) {
+// commit judges `git commit`'s operands: the bypass flags, and the
+// message assembled as git does (each -m a paragraph; -F a file, `-` its
+// stdin).
+func (v *Verdict) commit(args []string, ws []word, sc simple, dir string) {
 	if noVerify(args, true) {
 		v.Bypass = append(v.Bypass, "git commit --no-verify (-n) skips the pre-commit and commit-msg hooks")
 		return
 	}
 	var paras []string
+	file, hasFile := "", false
 	other := false // the message comes from somewhere the guard does not read
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -334,10 +474,14 @@ func (v *Verdict) commit(args []string, ws []word) {
 			}
 		case strings.HasPrefix(a, "--message="):
 			paras = append(paras, strings.TrimPrefix(a, "--message="))
-		case a == "--file" || a == "--reuse-message" || a == "--reedit-message" || a == "--fixup" || a == "--squash":
+		case a == "--file":
+			file, hasFile = next()
+		case strings.HasPrefix(a, "--file="):
+			file, hasFile = strings.TrimPrefix(a, "--file="), true
+		case a == "--reuse-message" || a == "--reedit-message" || a == "--fixup" || a == "--squash":
 			other = true
 			next()
-		case strings.HasPrefix(a, "--file=") || strings.HasPrefix(a, "--reuse-message=") || strings.HasPrefix(a, "--reedit-message=") ||
+		case strings.HasPrefix(a, "--reuse-message=") || strings.HasPrefix(a, "--reedit-message=") ||
 			strings.HasPrefix(a, "--fixup=") || strings.HasPrefix(a, "--squash="):
 			other = true
 		case commitValueOption(a):
@@ -352,19 +496,46 @@ func (v *Verdict) commit(args []string, ws []word) {
 				if val == "" {
 					val, _ = next()
 				}
-				if c == 'm' {
+				switch c {
+				case 'm':
 					paras = append(paras, val)
-				} else {
+				case 'F':
+					file, hasFile = val, true
+				default:
 					other = true
 				}
 				break
 			}
 		}
 	}
-	if len(paras) == 0 || other {
+	if other || hasFile && len(paras) > 0 {
+		return // git refuses -m with -F; either way the hook judges it
+	}
+	if len(paras) > 0 {
+		v.Messages = append(v.Messages, strings.Join(paras, "\n\n")+"\n")
 		return
 	}
-	v.Messages = append(v.Messages, strings.Join(paras, "\n\n")+"\n")
+	if !hasFile {
+		return
+	}
+	if file == "-" {
+		// assertion F: `-F -` reads the here-document or here-string the
+		// command line feeds it.
+		if sc.stdinKnown {
+			v.Messages = append(v.Messages, sc.stdin)
+		}
+		return
+	}
+	// assertion F: a message file is read before the commit, unless the
+	// line itself writes it or a cd moved where it is looked up.
+	rel := !walk.PathRoot(file)
+	if rel && (sc.afterCd || sc.writes[file]) || sc.writes[file] || file == "" {
+		return
+	}
+	if !rel {
+		dir = ""
+	}
+	v.Files = append(v.Files, MessageFile{Path: file, Dir: dir})
 }
 
 // configCommand judges `git config …`: a write, unset or rename that

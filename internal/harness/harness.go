@@ -25,14 +25,31 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"time"
 )
 
 // Owner is the kit whose SPEC states every member of this table.
 const Owner = "gate-sdk"
 
 // MaxPayload bounds the bytes read from stdin. A payload past it is read
-// as unreadable, never truncated into something else.
-const MaxPayload = 4 << 20
+// as unreadable, never truncated into something else. The bound is on the
+// stream: the bulk text an edit tool carries (a Write's content, an Edit's
+// strings) is skipped as it is decoded, never held, so a large Write is
+// judged from its file_path like any other.
+const MaxPayload = 64 << 20
+
+// PayloadWait bounds how long the payload is waited for. A stdin that never
+// closes is read up to the end of its first JSON value; one that has not
+// delivered a whole value by then is "no payload".
+const PayloadWait = 5 * time.Second
+
+// bulkKeys are tool_input keys holding an edit's text, which no member
+// reads: the file on disk is what the gates judge.
+var bulkKeys = map[string]bool{"content": true, "old_string": true, "new_string": true, "edits": true, "new_source": true}
+
+// maxKept bounds a string kept from tool_response; a longer one is dropped
+// as it is decoded.
+const maxKept = 64 << 10
 
 // Exit statuses of the harness protocol.
 const (
@@ -64,31 +81,242 @@ type Payload struct {
 // ErrNoPayload is an absent or blank stdin.
 var ErrNoPayload = errors.New("no payload on stdin")
 
-// ReadPayload reads one JSON object from r, at most MaxPayload bytes.
+// ReadPayload reads one JSON object from r, within PayloadWait and at most
+// MaxPayload bytes, keeping every key but the bulk an edit tool carries.
 func ReadPayload(r io.Reader) (*Payload, error) {
+	return readPayload(r, PayloadWait, MaxPayload)
+}
+
+// afterValue is how long a stdin still open after the first whole value
+// is watched for a second one.
+const afterValue = 50 * time.Millisecond
+
+func readPayload(r io.Reader, wait time.Duration, limit int64) (*Payload, error) {
 	if r == nil {
 		return nil, ErrNoPayload
 	}
-	data, err := io.ReadAll(io.LimitReader(r, MaxPayload+1))
-	if err != nil {
-		return nil, fmt.Errorf("cannot read the payload: %v", err)
-	}
-	if len(data) > MaxPayload {
-		return nil, fmt.Errorf("the payload is larger than %d bytes", MaxPayload)
-	}
-	if len(bytes.TrimSpace(data)) == 0 {
+	// assertion F: the read is bounded in time and size, and the bulk of an
+	// edit is skipped as it streams by.
+	tr := &timedReader{ch: make(chan chunk, 4), timer: time.NewTimer(wait)}
+	defer tr.timer.Stop()
+	go tr.pump(r)
+	lr := &limitedReader{r: tr, left: limit}
+	dec := json.NewDecoder(lr)
+	dec.UseNumber()
+	var kept bytes.Buffer
+	err := slim(dec, &kept, 0, "")
+	switch {
+	case lr.over:
+		return nil, fmt.Errorf("the payload is larger than %d bytes", limit)
+	case errors.Is(err, errWaited):
+		return nil, fmt.Errorf("the payload was not complete within %s (stdin did not close)", wait)
+	case err == io.EOF && len(bytes.TrimSpace(tr.head)) == 0:
 		return nil, ErrNoPayload
-	}
-	var p Payload
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&p); err != nil {
+	case err == io.EOF:
+		return nil, fmt.Errorf("the payload is not a JSON object of the hook shape: %v", io.ErrUnexpectedEOF)
+	case err != nil:
+		if errors.Is(err, errRead) {
+			return nil, fmt.Errorf("cannot read the payload: %v", err)
+		}
 		return nil, fmt.Errorf("the payload is not a JSON object of the hook shape: %v", err)
 	}
-	if dec.More() {
+	// A second value is refused; a stdin held open after the first one is
+	// the harness's business, not a second value.
+	tr.timer.Stop()
+	tr.timer.Reset(afterValue)
+	if _, err := dec.Token(); err != io.EOF && !errors.Is(err, errWaited) {
+		if lr.over {
+			return nil, fmt.Errorf("the payload is larger than %d bytes", limit)
+		}
 		return nil, errors.New("the payload holds more than one JSON value")
+	}
+	var p Payload
+	if err := json.Unmarshal(kept.Bytes(), &p); err != nil {
+		return nil, fmt.Errorf("the payload is not a JSON object of the hook shape: %v", err)
 	}
 	return &p, nil
 }
+
+// errWaited is the deadline passing; errRead wraps a failed read.
+var (
+	errWaited = errors.New("payload wait elapsed")
+	errRead   = errors.New("read")
+)
+
+type chunk struct {
+	b   []byte
+	err error
+}
+
+// timedReader hands on what a pump goroutine reads, until its timer fires.
+// The goroutine of a stdin that never closes is left blocked: the process
+// ends with the member.
+type timedReader struct {
+	ch    chan chunk
+	timer *time.Timer
+	buf   []byte
+	err   error
+	seen  int
+	head  []byte // the first bytes read, to tell blank from truncated
+}
+
+func (t *timedReader) pump(r io.Reader) {
+	for {
+		b := make([]byte, 64<<10)
+		n, err := r.Read(b)
+		if n > 0 {
+			t.ch <- chunk{b: b[:n]}
+		}
+		if err != nil {
+			t.ch <- chunk{err: err}
+			return
+		}
+	}
+}
+
+func (t *timedReader) Read(p []byte) (int, error) {
+	for len(t.buf) == 0 {
+		if t.err != nil {
+			return 0, t.err
+		}
+		select {
+		case c := <-t.ch:
+			t.buf = c.b
+			if c.err == io.EOF {
+				t.err = io.EOF
+			} else if c.err != nil {
+				t.err = fmt.Errorf("%w: %v", errRead, c.err)
+			}
+		case <-t.timer.C:
+			t.err = errWaited
+		}
+	}
+	n := copy(p, t.buf)
+	if len(t.head) < 64 {
+		t.head = append(t.head, t.buf[:min(n, 64)]...)
+	}
+	t.buf = t.buf[n:]
+	t.seen += n
+	return n, nil
+}
+
+// limitedReader stops at left bytes and remembers it did.
+type limitedReader struct {
+	r    io.Reader
+	left int64
+	over bool
+}
+
+func (l *limitedReader) Read(p []byte) (int, error) {
+	if l.left <= 0 {
+		l.over = true
+		return 0, errors.New("payload too large")
+	}
+	if int64(len(p)) > l.left {
+		p = p[:l.left]
+	}
+	n, err := l.r.Read(p)
+	l.left -= int64(n)
+	return n, err
+}
+
+// slim copies one JSON value from dec to w, dropping tool_input's bulk keys
+// and any long string under tool_response. parent is the key the value
+// sits under at depth 1.
+func slim(dec *json.Decoder, w *bytes.Buffer, depth int, parent string) error {
+	t, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	d, ok := t.(json.Delim)
+	if !ok {
+		if depth == 0 {
+			return errors.New("not a JSON object")
+		}
+		writeToken(w, t)
+		return nil
+	}
+	switch d {
+	case '{':
+		w.WriteByte('{')
+		first := true
+		for dec.More() {
+			kt, err := dec.Token()
+			if err != nil {
+				return err
+			}
+			k, _ := kt.(string)
+			under := parent
+			if depth == 0 {
+				under = k
+			}
+			if depth == 1 && parent == "tool_input" && bulkKeys[k] {
+				if err := skip(dec); err != nil {
+					return err
+				}
+				continue
+			}
+			var vb bytes.Buffer
+			if err := slim(dec, &vb, depth+1, under); err != nil {
+				return err
+			}
+			if under == "tool_response" && depth >= 1 && vb.Len() > maxKept && vb.Bytes()[0] == '"' {
+				continue // a tool's bulky output: no member reads it
+			}
+			if !first {
+				w.WriteByte(',')
+			}
+			first = false
+			writeToken(w, k)
+			w.WriteByte(':')
+			w.Write(vb.Bytes())
+		}
+		w.WriteByte('}')
+	case '[':
+		if depth == 0 {
+			return errors.New("not a JSON object")
+		}
+		w.WriteByte('[')
+		first := true
+		for dec.More() {
+			if !first {
+				w.WriteByte(',')
+			}
+			first = false
+			if err := slim(dec, w, depth+1, parent); err != nil {
+				return err
+			}
+		}
+		w.WriteByte(']')
+	default:
+		return fmt.Errorf("unexpected %v", d)
+	}
+	_, err = dec.Token() // the closing delimiter
+	return err
+}
+
+// skip consumes one value.
+func skip(dec *json.Decoder) error {
+	depth := 0
+	for {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		if d, ok := t.(json.Delim); ok {
+			if d == '{' || d == '[' {
+				depth++
+			} else {
+				depth--
+			}
+		}
+		if depth == 0 {
+			return nil
+		}
+	}
+}
+
+func writeToken(w *bytes.Buffer, t json.Token) { writeValue(w, t, "") }
 
 // Input decodes tool_input into v; false when it is absent or of another shape.
 func (p *Payload) Input(v any) bool {

@@ -62,6 +62,12 @@ func MergeSettings(existing, template []byte, bin string) (out []byte, changed b
 			}
 		}
 	}
+	// assertion G: the template's statusLine is set where the document
+	// has none; one the user set is theirs and stays.
+	if sl, ok := tmpl.get("statusLine").(*object); ok && !doc.has("statusLine") {
+		doc.set("statusLine", substitute(sl, bin))
+		changed = true
+	}
 	if !changed && len(bytes.TrimSpace(existing)) > 0 {
 		return existing, false, nil
 	}

@@ -132,7 +132,11 @@ func (k *kitState) readLayer(p *phase1, origin Origin, locatorVar, defaultPath s
 	if v, ok := s.lookup(locatorVar); ok && v != "" {
 		spelled, named = v, true
 	}
-	data, err := os.ReadFile(s.abs(spelled))
+	read := os.ReadFile
+	if s.opts.ReadFile != nil {
+		read = s.opts.ReadFile
+	}
+	data, err := read(s.abs(spelled))
 	if err != nil {
 		switch {
 		case errors.Is(err, fs.ErrNotExist) && !named:

@@ -85,6 +85,10 @@ type Options struct {
 	// (production: walk.AbsAgainst). Absoluteness is walk's question, so
 	// the engine never asks it itself.
 	AbsAgainst func(base, p string) string
+	// ReadFile reads a knob file by the path AbsAgainst answered; nil is
+	// the file on disk. The pre-commit hook reads the copy the commit
+	// records through it.
+	ReadFile func(string) ([]byte, error)
 }
 
 // Set resolves knobs for one invocation. It is safe for concurrent use:

@@ -46,6 +46,9 @@ type DoctorWorld struct {
 	// Baseline, when set, answers the baseline's notes (accepted findings
 	// per gate) and findings (stale entries, gates not registered).
 	Baseline func() (notes, findings []string, err error)
+	// Wiring answers a finding per harness registration whose program is
+	// not there to run (nil: not checked).
+	Wiring func() ([]string, error)
 }
 
 // RunDoctor is `gates doctor`.
@@ -116,6 +119,16 @@ func doctor(w *DoctorWorld) (int, error) {
 	}
 	for _, h := range hooks {
 		finding("%s", h)
+	}
+	if w.Wiring != nil {
+		// assertion G: a harness registration naming an absent binary.
+		wiring, err := w.Wiring()
+		if err != nil {
+			return 0, err
+		}
+		for _, f := range wiring {
+			finding("%s", f)
+		}
 	}
 	// assertion D: the vendored kit's version against the binary's.
 	lock, err := ReadLock(joinTop(w.Top, w.LockPath), w.LockPath)

@@ -89,6 +89,9 @@ type InitWorld struct {
 	Ignored func(paths []string, root []byte) (map[string]string, error)
 	// WithFixtures vendors the kit's fixture pairs too.
 	WithFixtures bool
+	// RootEntries are top-level entries the seeded root allowlist names
+	// beyond what the tree tracks (`--harness claude`'s .claude).
+	RootEntries []string
 }
 
 // HookState reads and writes the clone-local hook configuration init
@@ -330,7 +333,7 @@ func seedConsumer(p *Plan, w *InitWorld, files []kits.File) error {
 			entries[top(f.path)] = true
 		}
 	}
-	for _, rel := range []string{p.GatesDir, ".gitignore"} {
+	for _, rel := range append([]string{p.GatesDir, ".gitignore"}, w.RootEntries...) {
 		entries[top(rel)] = true
 	}
 	var names []string

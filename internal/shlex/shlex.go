@@ -95,6 +95,9 @@ const (
 type Sub struct {
 	Kind SubKind
 	Pos  Pos // of the opening '$', '`', '<' or '>'
+	// End is just past the closing ')' of a $( … ) substitution; zero for
+	// the other kinds.
+	End Pos
 	// Quoted reports the substitution sits inside double quotes.
 	Quoted bool
 	Tokens []Token
@@ -181,6 +184,9 @@ func fill(starts []int, toks []Token) {
 		t.End = locate(starts, t.End.Offset)
 		for j := range t.Subs {
 			t.Subs[j].Pos = locate(starts, t.Subs[j].Pos.Offset)
+			if t.Subs[j].Kind == Dollar {
+				t.Subs[j].End = locate(starts, t.Subs[j].End.Offset)
+			}
 			fill(starts, t.Subs[j].Tokens)
 		}
 		fill(starts, t.Elems)
@@ -816,7 +822,8 @@ func (lx *lexer) dollarOrTick(val *strings.Builder, t *Token, quoted bool) error
 		if err != nil {
 			return err
 		}
-		t.Subs = append(t.Subs, Sub{Kind: Dollar, Pos: Pos{Offset: start}, Quoted: quoted, Tokens: sub})
+		// assertion D: End is just past the closing ')'.
+		t.Subs = append(t.Subs, Sub{Kind: Dollar, Pos: Pos{Offset: start}, End: Pos{Offset: lx.i}, Quoted: quoted, Tokens: sub})
 	case n == '[':
 		_, subs, err := lx.arith(lx.i+2, "]")
 		if err != nil {
@@ -990,6 +997,9 @@ func shift(toks []Token, by int) {
 		toks[i].End.Offset += by
 		for j := range toks[i].Subs {
 			toks[i].Subs[j].Pos.Offset += by
+			if toks[i].Subs[j].Kind == Dollar {
+				toks[i].Subs[j].End.Offset += by
+			}
 			shift(toks[i].Subs[j].Tokens, by)
 		}
 		shift(toks[i].Elems, by)
@@ -1002,6 +1012,9 @@ func pin(toks []Token, at int) {
 		toks[i].End.Offset = at
 		for j := range toks[i].Subs {
 			toks[i].Subs[j].Pos.Offset = at
+			if toks[i].Subs[j].Kind == Dollar {
+				toks[i].Subs[j].End.Offset = at
+			}
 			pin(toks[i].Subs[j].Tokens, at)
 		}
 		pin(toks[i].Elems, at)

@@ -18,7 +18,7 @@
 # internal/failopen (held equal to the arm table) is the authoritative copy;
 # check-front-end-fail-open holds this line and the shell stub's to it.
 # assertion A: one declaration line, read before anything else.
-$FailOpenArms = @('--hook')
+$FailOpenArms = @('--hook', '--statusline')
 
 $ErrorActionPreference = 'Stop'
 # The installer bootstrap's two argument-passing settings: pass arguments to

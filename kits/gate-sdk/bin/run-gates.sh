@@ -18,7 +18,7 @@
 # internal/failopen (held equal to the arm table) is the authoritative copy;
 # check-front-end-fail-open holds this line and the twin's to it.
 # assertion A: one declaration line, read before anything else.
-FAIL_OPEN_ARMS='--hook'
+FAIL_OPEN_ARMS='--hook --statusline'
 
 ARM_UNAVAILABLE_STATUS=2
 for _rg_arm in $FAIL_OPEN_ARMS; do

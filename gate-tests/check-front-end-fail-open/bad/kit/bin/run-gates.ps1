@@ -1,5 +1,5 @@
 # A stub's fail-open set, PowerShell spelling.
-$FailOpenArms = @('--hook', '--usage-poll')
+$FailOpenArms = @('--hook', '--statusline', '--usage-poll')
 $First = if ($args.Count -gt 0) { $args[0] } else { '' }
 if ($FailOpenArms -ccontains $First) { exit 0 }
 exit 2

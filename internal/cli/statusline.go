@@ -1,0 +1,108 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"time"
+
+	"github.com/gate-sdk/gates/internal/cache"
+	"github.com/gate-sdk/gates/internal/githook"
+	"github.com/gate-sdk/gates/internal/harness"
+	"github.com/gate-sdk/gates/internal/walk"
+)
+
+// BaselineName is the accepted-findings file under the gates directory.
+const BaselineName = "gates.baseline"
+
+// runStatusline is --statusline: the harness renders its stdout as the
+// status line and ignores its status, so it always exits 0 and never
+// refuses.
+func runStatusline(s *Session, args []string) int {
+	if len(args) > 0 {
+		// assertion A: a surplus argument is named once on stderr, before
+		// the payload, and the line renders as it would bare.
+		fmt.Fprintf(s.Stderr, "gates --statusline: takes no argument; ignoring %q\n", args[0])
+	}
+	if s.Stdin != nil {
+		// The harness's payload names nothing the line shows yet; it is
+		// drained, bounded, so the harness's write never blocks, and never
+		// waited for.
+		go io.Copy(io.Discard, io.LimitReader(s.Stdin, 1<<20))
+	}
+	fmt.Fprintln(s.Stdout, harness.StatusLine(s.status(time.Now())))
+	return 0
+}
+
+// status gathers the line's facts: one git answer (the top, the common
+// directory, the hooks directory git runs) and three small files. No battery, no index
+// read, no walk: its cost does not grow with the tree.
+func (s *Session) status(now time.Time) harness.Status {
+	st := harness.Status{Now: now, Accepted: -1}
+	cwd, err := s.Cwd()
+	if err != nil {
+		return st
+	}
+	place, ok := walk.LocateStatus(cwd, nil)
+	if !ok {
+		return st
+	}
+	st.Repo = true
+	top := place.Top
+	// assertion B: the verdict is the last whole battery's record, never
+	// a fresh run.
+	if data, err := os.ReadFile(walk.Child(walk.Child(place.CommonDir, cache.SubDir), harness.LastVerdictName)); err == nil {
+		if v, ok := harness.ParseLastVerdict(data); ok {
+			st.Verdict = &v
+		}
+	}
+	st.Hooks = hooksPlaced(place.HooksDir)
+	hs := newSession(s.IO)
+	hs.cwdOnce.Do(func() { hs.cwd = top })
+	if gatesDir, err := hs.GatesDir(); err == nil {
+		// assertion C: absent baseline, no count; present, its entry lines.
+		if data, err := os.ReadFile(walk.AbsAgainst(top, walk.Child(gatesDir, BaselineName))); err == nil {
+			st.Accepted = harness.CountBaseline(data)
+		}
+	}
+	return st
+}
+
+// hooksPlaced reports that dir is the placed hooks directory holding both
+// hooks, executable.
+func hooksPlaced(dir string) bool {
+	if path.Base(dir) != githook.HooksDirName {
+		return false
+	}
+	for _, h := range []string{"pre-commit", "commit-msg"} {
+		fi, err := os.Stat(walk.Child(dir, h+githook.ExeSuffix()))
+		if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 && githook.ExeSuffix() == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// recordLastVerdict leaves a whole battery's outcome where the status line
+// reads it, in the result cache's directory (so GATE_SDK_CACHE=off writes
+// none). A failure to write is the status line's loss only: it is
+// reported on stderr and changes no verdict.
+func (s *Session) recordLastVerdict(ran int, red []string) {
+	if !cacheWanted(s) {
+		return // GATE_SDK_CACHE=off: the result cache's directory is not written
+	}
+	snap, err := s.Snapshot()
+	if err != nil || snap.CommonDir() == "" {
+		return
+	}
+	dir := walk.Child(snap.CommonDir(), cache.SubDir)
+	data := harness.FormatLastVerdict(harness.LastVerdict{At: time.Now(), Ran: ran, Red: red})
+	if err := os.MkdirAll(dir, 0o755); err == nil {
+		err = writeAtomically(walk.Child(dir, harness.LastVerdictName), data)
+		if err == nil {
+			return
+		}
+	}
+	fmt.Fprintf(s.Stderr, "%s: could not record the verdict for the status line under %s\n", s.prog, dir)
+}

@@ -1,0 +1,148 @@
+package harness
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// LastVerdictName is the file, under the result cache's directory, that a
+// battery over the whole configured registry leaves its verdict in: what
+// the status line shows without running anything.
+const LastVerdictName = "last-verdict"
+
+// LastVerdict is a battery's outcome as the status line reads it.
+type LastVerdict struct {
+	At  time.Time
+	Ran int
+	Red []string
+}
+
+// FormatLastVerdict is the file's bytes: a version line, then one field a
+// line, so a reader needs no parser beyond a split.
+func FormatLastVerdict(v LastVerdict) []byte {
+	var b strings.Builder
+	b.WriteString("gates-last-verdict 1\n")
+	fmt.Fprintf(&b, "at %d\n", v.At.Unix())
+	fmt.Fprintf(&b, "ran %d\n", v.Ran)
+	for _, r := range v.Red {
+		fmt.Fprintf(&b, "red %s\n", r)
+	}
+	return []byte(b.String())
+}
+
+// ParseLastVerdict reads FormatLastVerdict's bytes; false for anything
+// else, which the status line shows as no verdict.
+func ParseLastVerdict(data []byte) (LastVerdict, bool) {
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	if len(lines) < 3 || lines[0] != "gates-last-verdict 1" {
+		return LastVerdict{}, false
+	}
+	var v LastVerdict
+	for _, l := range lines[1:] {
+		key, val, ok := strings.Cut(l, " ")
+		if !ok {
+			return LastVerdict{}, false
+		}
+		switch key {
+		case "at":
+			n, err := strconv.ParseInt(val, 10, 64)
+			if err != nil {
+				return LastVerdict{}, false
+			}
+			v.At = time.Unix(n, 0)
+		case "ran":
+			n, err := strconv.Atoi(val)
+			if err != nil {
+				return LastVerdict{}, false
+			}
+			v.Ran = n
+		case "red":
+			v.Red = append(v.Red, val)
+		default:
+			return LastVerdict{}, false
+		}
+	}
+	return v, true
+}
+
+// CountBaseline counts a baseline file's entries: every line that is not
+// blank and does not open with `#`. It is kept trivial and apart so the
+// baseline's own parser can replace it.
+func CountBaseline(data []byte) int {
+	n := 0
+	for _, l := range strings.Split(string(data), "\n") {
+		l = strings.TrimSpace(l)
+		if l != "" && !strings.HasPrefix(l, "#") {
+			n++
+		}
+	}
+	return n
+}
+
+// Status is what the status line shows.
+type Status struct {
+	// Repo is false outside a repository git answers; nothing else is
+	// then known.
+	Repo bool
+	// Hooks reports the placed git hooks are what git runs here.
+	Hooks bool
+	// Verdict is the last whole battery's, when one was recorded.
+	Verdict *LastVerdict
+	// Accepted is the baseline's entry count; -1 when there is no baseline.
+	Accepted int
+	// Now is the render time, for the verdict's age.
+	Now time.Time
+}
+
+const (
+	ansiRed   = "\x1b[31m"
+	ansiGreen = "\x1b[32m"
+	ansiDim   = "\x1b[2m"
+	ansiReset = "\x1b[0m"
+)
+
+// StatusLine renders s as one line for the harness's status bar.
+func StatusLine(s Status) string {
+	if !s.Repo {
+		return "gates: " + ansiDim + "no repository here" + ansiReset
+	}
+	parts := []string{}
+	if s.Hooks {
+		parts = append(parts, ansiGreen+"hooks on"+ansiReset)
+	} else {
+		parts = append(parts, ansiRed+"hooks off"+ansiReset)
+	}
+	switch v := s.Verdict; {
+	case v == nil:
+		parts = append(parts, ansiDim+"no battery run yet"+ansiReset)
+	case len(v.Red) == 0:
+		parts = append(parts, fmt.Sprintf("%s%d green%s %s", ansiGreen, v.Ran, ansiReset, age(s.Now, v.At)))
+	default:
+		names := v.Red
+		more := ""
+		if len(names) > 3 {
+			names, more = names[:3], fmt.Sprintf(" +%d", len(v.Red)-3)
+		}
+		parts = append(parts, fmt.Sprintf("%s%d red%s (%s%s) %s", ansiRed, len(v.Red), ansiReset, strings.Join(names, ", "), more, age(s.Now, v.At)))
+	}
+	if s.Accepted >= 0 {
+		parts = append(parts, fmt.Sprintf("%d accepted", s.Accepted))
+	}
+	return "gates: " + strings.Join(parts, " · ")
+}
+
+// age renders how long ago t was, coarsely.
+func age(now, t time.Time) string {
+	d := now.Sub(t)
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm ago", int(d/time.Minute))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh ago", int(d/time.Hour))
+	}
+	return fmt.Sprintf("%dd ago", int(d/(24*time.Hour)))
+}
