@@ -69,6 +69,21 @@ func registryAt(c *gate.Context, gatesDir string) (*registry.Registry, error) {
 	return registry.Load(dirFS{c}, gatesDir, c.KitRoots)
 }
 
+// memberHeader answers a resolved member's header fields. A declaration
+// with no # graph: line is check-graph's finding, so a reader that needs
+// only its other fields (# no-fixture:) reads them without the manifest
+// line instead of refusing; every other header problem stays a refusal.
+func memberHeader(c *gate.Context, m registry.Member) (*registry.Manifest, error) {
+	if m.ManifestErr == nil || !registry.IsKind(m.ManifestErr, registry.KindNoManifest) || len(registry.Problems(m.ManifestErr)) != 1 {
+		return m.Manifest, m.ManifestErr
+	}
+	data, err := readFile(c, m.Path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %v", m.Path, unwrapPath(err))
+	}
+	return registry.ParseHeader(m.Path, data)
+}
+
 // lexShell lexes one shell file, turning the lexer's refusal into an error
 // naming the file and position.
 func lexShell(path string, data []byte) ([]shlex.Token, error) {
