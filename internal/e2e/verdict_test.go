@@ -69,3 +69,47 @@ func TestVerdictPublisherOnlyListing(t *testing.T) {
 		}
 	}
 }
+
+// TestVerdictSubdirectoryTranscripts: in a consumer, the battery and every
+// registered gate print from a nested directory exactly what they print
+// at the top, and exit alike: the run enters the top first.
+func TestVerdictSubdirectoryTranscripts(t *testing.T) {
+	a := newAdopter(t)
+	if r := a.runIn("", binPath, "init"); r.code != 0 {
+		t.Fatalf("init: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	// A violation, so the transcripts carry findings as well as clean lines.
+	a.write("stray/notes.txt", "a new top-level entry\n")
+	a.write("docs/deep/er/page.md", "nested\n")
+	a.must("git", "add", "-A")
+	a.must("git", "commit", "-q", "--no-verify", "-m", "chore: vendor gate-sdk")
+	nested := "docs/deep/er"
+	same := func(label string, args ...string) {
+		t.Helper()
+		top := a.runIn("", binPath, args...)
+		sub := a.runIn(nested, binPath, args...)
+		if top.code != sub.code || top.stdout != sub.stdout || top.stderr != sub.stderr {
+			t.Errorf("%s from %s differs from the top's:\n--- top: exit %d\n%s%s\n--- %s: exit %d\n%s%s",
+				label, nested, top.code, top.stdout, top.stderr, nested, sub.code, sub.stdout, sub.stderr)
+		}
+	}
+	same("gates --run", "--run")
+	battery := a.runIn("", binPath, "--run")
+	if !strings.Contains(battery.stdout, "stray") {
+		t.Fatalf("the battery did not judge the top-level entry this test plants:\n%s%s", battery.stdout, battery.stderr)
+	}
+	var names []string
+	for _, l := range strings.Split(a.read("scripts/gates.list"), "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			names = append(names, l)
+		}
+	}
+	if len(names) < 10 {
+		t.Fatalf("the consumer registers %d gates; the zero-config set this test is about is gone", len(names))
+	}
+	for _, n := range names {
+		same(n, n)
+	}
+	same("--list", "--list")
+	same("--emit kit-roots", "--emit", "kit-roots")
+}
