@@ -425,9 +425,14 @@ func hookMember(m registry.Member) (githook.Member, error) {
 	}
 	gm.Tier = m.Manifest.Graph.Tier
 	gm.Staged = m.Manifest.Graph.Staged()
+	// A shell member may read anything in the tree, so it is a shape
+	// reader; a compiled one is when its row says it lists, walks or asks
+	// modes.
+	gm.Shape = m.Kind == registry.Shell
 	if m.Kind == registry.Descriptor {
 		if def, ok := findGate(m.Name); ok {
 			gm.First = def.ReadsTree
+			gm.Shape = def.Listing || len(def.Reads) > 0
 		}
 	}
 	return gm, nil

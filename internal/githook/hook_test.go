@@ -59,7 +59,7 @@ func TestPreCommitPlan(t *testing.T) {
 		staged("check-links", "docs/link.md"),
 		sh("check-a", registry.TierPrecommit),
 	}}
-	plan, err := PreCommitPlan(reg, index, []string{"x"})
+	plan, err := PreCommitPlan(reg, index, []string{"x"}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
