@@ -386,10 +386,19 @@ func withShapeReaders(reg Registry, selected []Member) ([]Member, error) {
 		picked[m.Name] = m
 	}
 	var out []Member
+	emitted := map[string]bool{}
 	for _, m := range all {
 		if sel, ok := picked[m.Name]; ok {
 			out = append(out, sel)
+			emitted[m.Name] = true
 		} else if m.Shape && !m.Staged {
+			out = append(out, m)
+		}
+	}
+	// A selected member the listing does not hold (never so for one
+	// registry's two answers) is kept rather than dropped.
+	for _, m := range selected {
+		if !emitted[m.Name] {
 			out = append(out, m)
 		}
 	}
