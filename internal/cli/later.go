@@ -425,10 +425,10 @@ func hookMember(m registry.Member) (githook.Member, error) {
 	}
 	gm.Tier = m.Manifest.Graph.Tier
 	gm.Staged = m.Manifest.Graph.Staged()
-	// A shell member may read anything in the tree, so it is a shape
-	// reader; a compiled one is when its row says it lists, walks or asks
-	// modes.
-	gm.Shape = m.Kind == registry.Shell
+	// A compiled member is a shape reader when its row says it lists,
+	// walks or asks modes. A shell member's reads are unknown to the
+	// binary: its couples are its author's claim (held by
+	// --projection-witness), and it is selected by them alone.
 	if m.Kind == registry.Descriptor {
 		if def, ok := findGate(m.Name); ok {
 			gm.First = def.ReadsTree
