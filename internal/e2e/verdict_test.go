@@ -287,3 +287,21 @@ func TestVerdictHookRefusesNewTopLevelDir(t *testing.T) {
 		t.Fatalf("a commit landed: %q", head)
 	}
 }
+
+// TestVerdictPublisherGatesFromSubdirectory: in this repository, the
+// gates that resolve documents and kit roots answer from a nested
+// directory exactly as from the top.
+func TestVerdictPublisherGatesFromSubdirectory(t *testing.T) {
+	env := cleanEnv(moduleRoot)
+	nested := filepath.Join(moduleRoot, "internal", "gates")
+	for _, g := range []string{"check-kit-registration", "check-kit-enum", "check-root-tiering", "check-front-end-fail-open", "check-readme-roster"} {
+		top := run(t, moduleRoot, env, binPath, g)
+		sub := run(t, nested, env, binPath, g)
+		if top.code != 0 {
+			t.Errorf("%s at the top: exit %d\n%s%s", g, top.code, top.stdout, top.stderr)
+		}
+		if top.code != sub.code || top.stdout != sub.stdout || top.stderr != sub.stderr {
+			t.Errorf("%s from internal/gates differs from the top's:\n--- top: exit %d\n%s%s\n--- nested: exit %d\n%s%s", g, top.code, top.stdout, top.stderr, sub.code, sub.stdout, sub.stderr)
+		}
+	}
+}
