@@ -232,22 +232,32 @@ func (g Git) StagedChanges(dir string) ([]Change, error) {
 	if err != nil {
 		return nil, err
 	}
+	changes, err := parseRawChanges(recs)
+	if err != nil {
+		return nil, &ListingError{Dir: dir, What: "list staged changes", Err: err}
+	}
+	return changes, nil
+}
+
+// parseRawChanges reads `diff --raw -z` records: a ":<old> <new> <oid>
+// <oid> <status>" head, then its path.
+func parseRawChanges(recs []string) ([]Change, error) {
+	if len(recs)%2 != 0 {
+		return nil, fmt.Errorf("diff --raw record %q has no path", recs[len(recs)-1])
+	}
 	var changes []Change
 	for i := 0; i+1 < len(recs); i += 2 {
 		head, path := recs[i], recs[i+1]
 		f := strings.Fields(strings.TrimPrefix(head, ":"))
-		if len(f) != 5 || f[4] == "" {
-			return nil, &ListingError{Dir: dir, What: "list staged changes", Err: fmt.Errorf("malformed diff --raw record %q", head)}
+		if !strings.HasPrefix(head, ":") || len(f) != 5 || f[4] == "" {
+			return nil, fmt.Errorf("malformed diff --raw record %q", head)
 		}
 		oldMode, err1 := strconv.ParseUint(f[0], 8, 32)
 		newMode, err2 := strconv.ParseUint(f[1], 8, 32)
 		if err1 != nil || err2 != nil {
-			return nil, &ListingError{Dir: dir, What: "list staged changes", Err: fmt.Errorf("malformed mode in diff --raw record %q", head)}
+			return nil, fmt.Errorf("malformed mode in diff --raw record %q", head)
 		}
 		changes = append(changes, Change{Path: path, Status: f[4][0], OldMode: uint32(oldMode), NewMode: uint32(newMode)})
-	}
-	if len(recs)%2 != 0 {
-		return nil, &ListingError{Dir: dir, What: "list staged changes", Err: fmt.Errorf("diff --raw record %q has no path", recs[len(recs)-1])}
 	}
 	return changes, nil
 }
