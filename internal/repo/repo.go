@@ -249,7 +249,7 @@ func parseRawChanges(recs []string) ([]Change, error) {
 	for i := 0; i+1 < len(recs); i += 2 {
 		head, path := recs[i], recs[i+1]
 		f := strings.Fields(strings.TrimPrefix(head, ":"))
-		if !strings.HasPrefix(head, ":") || len(f) != 5 || f[4] == "" {
+		if !strings.HasPrefix(head, ":") || len(f) != 5 || f[4] == "" || !strings.ContainsRune("ACDMRTUX", rune(f[4][0])) || strings.Trim(f[4][1:], "0123456789") != "" {
 			return nil, fmt.Errorf("malformed diff --raw record %q", head)
 		}
 		oldMode, err1 := strconv.ParseUint(f[0], 8, 32)
