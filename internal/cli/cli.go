@@ -22,6 +22,7 @@ import (
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/gates"
 	"github.com/gate-sdk/gates/internal/githook"
+	"github.com/gate-sdk/gates/internal/registry"
 )
 
 // sourceStamp is the source stamp (repo.SourceStamp of the module the
@@ -191,10 +192,52 @@ func gateNames() []string {
 	return out
 }
 
-// listRoster prints every compiled gate and the kit that declares it, or
-// the owner sentinel "-" for a member declared in a consumer gates dir.
-func listRoster(s *Session) int {
+// listedGates answers the compiled gates this tree can run, sorted by
+// name: every gate a kit ships, and a publisher-only gate (no kit ships
+// its descriptor) only where its descriptor resolves in this tree's
+// declaration dirs, as it does in the publisher's own gates dir. Anywhere
+// else it has no declaration to run under and would only exit 2.
+func (s *Session) listedGates() []gate.Def {
+	var out []gate.Def
+	var gatesDir string
+	var roots []string
+	located := false
 	for _, d := range gates.All() {
+		if d.Owner == "" {
+			if !located {
+				located = true
+				gatesDir, _ = s.GatesDir()
+				if r, err := s.KitRoots(); err == nil {
+					roots = r.Paths()
+				}
+			}
+			if gatesDir == "" {
+				continue
+			}
+			res, err := registry.Resolve(s.regFS(), d.Name, gatesDir, roots)
+			if err != nil || res.Kind == registry.Unresolved {
+				continue
+			}
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// listedNames answers listedGates' names.
+func (s *Session) listedNames() []string {
+	var out []string
+	for _, d := range s.listedGates() {
+		out = append(out, d.Name)
+	}
+	return out
+}
+
+// listRoster prints every compiled gate this tree can run and the kit
+// that declares it, or the owner sentinel "-" for a member declared in a
+// consumer gates dir (the publisher's own among them).
+func listRoster(s *Session) int {
+	for _, d := range s.listedGates() {
 		owner := d.Owner
 		if owner == "" {
 			owner = "-"

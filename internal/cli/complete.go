@@ -81,7 +81,7 @@ func (s *Session) completeCommand(name string, args []string, toComplete string)
 			return nil, noFiles
 		}
 		var all []string
-		all = append(all, gateNames()...)
+		all = append(all, s.listedNames()...)
 		for _, a := range armTable() {
 			all = append(all, a.Flag)
 		}
@@ -92,7 +92,7 @@ func (s *Session) completeCommand(name string, args []string, toComplete string)
 	case "run":
 		return s.completeBattery(args, toComplete)
 	case "knobs":
-		return matching(gateNames(), toComplete), noFiles
+		return matching(s.listedNames(), toComplete), noFiles
 	case "completion":
 		if len(args) == 0 {
 			return matching([]string{"bash", "zsh", "fish", "powershell"}, toComplete), noFiles
@@ -156,7 +156,7 @@ func completeGateOperands(args []string, toComplete string) ([]cobra.Completion,
 // memberNames answers every gate a first word can name: the compiled ones
 // and the consumer's registered members (its own .sh gates among them).
 func (s *Session) memberNames() []string {
-	names := gateNames()
+	names := s.listedNames()
 	if reg := s.quietRegistry(); reg != nil {
 		for _, m := range reg.Distinct() {
 			if m.Kind == registry.Shell {

@@ -143,6 +143,7 @@ func runGateTests(s *Session, args []string) int {
 		InvokerDir: cwd,
 		Resolve:    resolve,
 		CaseEnv:    append([]string{"GATE_SDK_NATIVE_BIN=" + absBin, "GATE_SDK_TMP_DIR=" + absTmp}, rootPin...),
+		CasePin:    caseDirKnob,
 		TestEnv:    append([]string{"GATE_SDK_NATIVE_BIN=" + absBin}, testPin...),
 		Exec:       fixtureExec,
 		Out:        s.Stdout,

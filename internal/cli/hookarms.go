@@ -379,9 +379,14 @@ func hookMember(m registry.Member) (githook.Member, error) {
 	}
 	gm.Tier = m.Manifest.Graph.Tier
 	gm.Staged = m.Manifest.Graph.Staged()
+	// A compiled member is a shape reader when its row says it lists,
+	// walks or asks modes. A shell member's reads are unknown to the
+	// binary: its couples are its author's claim (held by
+	// --projection-witness), and it is selected by them alone.
 	if m.Kind == registry.Descriptor {
 		if def, ok := findGate(m.Name); ok {
 			gm.First = def.ReadsTree
+			gm.Shape = def.Listing || len(def.Reads) > 0
 		}
 	}
 	return gm, nil

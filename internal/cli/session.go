@@ -26,6 +26,9 @@ type Session struct {
 	cwdOnce sync.Once
 	cwd     string
 	cwdErr  error
+	// cwdTop is the work-tree top RunDir found ("" when it found none or
+	// was pinned): Top answers it without asking git again.
+	cwdTop string
 
 	// registries holds each gates dir's loaded registry (loadRegistry):
 	// the hook and every member reading the coupling graph share one read.
@@ -68,6 +71,10 @@ type Session struct {
 	// a commit message before its command runs (gate.Context's field).
 	proposedMessage bool
 }
+
+// caseDirKnob pins a run to one directory instead of the work-tree top
+// (walk.RunDir); the fixture runner sets it for each case.
+const caseDirKnob = "GATE_SDK_CASE_DIR"
 
 func newSession(sio IO) *Session {
 	if sio.Env == nil {
@@ -164,7 +171,10 @@ func (s *Session) Getenv(name string) string {
 
 // Cwd answers the working directory in the module's dialect.
 func (s *Session) Cwd() (string, error) {
-	s.cwdOnce.Do(func() { s.cwd, s.cwdErr = walk.Cwd() })
+	s.cwdOnce.Do(func() {
+		pin, _ := s.Env(caseDirKnob)
+		s.cwd, s.cwdTop, s.cwdErr = walk.RunDir(pin, nil)
+	})
 	return s.cwd, s.cwdErr
 }
 
@@ -245,6 +255,9 @@ func (s *Session) Top() (string, error) {
 	cwd, err := s.Cwd()
 	if err != nil {
 		return "", err
+	}
+	if s.cwdTop != "" {
+		return s.cwdTop, nil
 	}
 	top, ok, err := walk.ToplevelOpt(cwd, nil)
 	if err != nil {

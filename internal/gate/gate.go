@@ -337,6 +337,13 @@ type Def struct {
 	// their scans run side by side and the files they all read are read
 	// once (see Claimer). Scheduling only: no verdict depends on it.
 	ReadsTree bool
+	// Listing declares that the rule's verdict can move with the tracked
+	// listing or a path's mode beyond its trigger (it calls Tree.Files or
+	// Tree.Mode): the pre-commit hook runs it on any staged change that
+	// adds, removes, retypes or chmods a path. A rule declaring a walk
+	// (Reads) counts as one without it. A recorder test holds the
+	// declaration to the calls each rule makes.
+	Listing bool
 	// Needs declares the external programs the rule may start, each as
 	// PATH names it; "?\t<KNOB>" for a program a knob's value names.
 	Needs []string

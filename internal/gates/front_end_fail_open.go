@@ -7,6 +7,7 @@ package gates
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"sort"
 	"strings"
@@ -36,7 +37,7 @@ func checkFrontEndFailOpen(c *gate.Context) int {
 		root = c.Args[0]
 	}
 	if root == "" {
-		root = "gate-sdk"
+		root = gateSDKRoot(c.KitRoots)
 	}
 	root = treePath(c, root)
 	want := failopen.Arms()
@@ -87,6 +88,19 @@ func checkFrontEndFailOpen(c *gate.Context) int {
 		note = "; absent, not held: " + strings.Join(absent, ", ")
 	}
 	return r.Done(fmt.Sprintf("fail-open set %s named exactly by %s%s", strings.Join(want, " "), strings.Join(seen, " and "), note))
+}
+
+// gateSDKRoot answers where the gate-sdk kit sits when neither the
+// operand nor GATE_SDK_ROOT says: the resolved kit root (GATE_SDK_KIT_DIRS,
+// else the derived set) whose last segment is gate-sdk, else gate-sdk.
+func gateSDKRoot(kitRoots []string) string {
+	// assertion C: the kit roots GATE_SDK_KIT_DIRS resolves are honoured.
+	for _, r := range kitRoots {
+		if path.Base(strings.TrimRight(r, "/")) == "gate-sdk" {
+			return r
+		}
+	}
+	return "gate-sdk"
 }
 
 // readShDecl reads the one FAIL_OPEN_ARMS= assignment of a shell stub. A

@@ -21,6 +21,7 @@ var (
 	portUntil    = lazyre.New(`^\s*#\s*port-until:(.*)$`)
 	slugLead     = lazyre.New(`^[a-z0-9-]+`)
 	slugHeading  = lazyre.New(`^#{3,4} ([a-z0-9][a-z0-9-]*)\s*$`)
+	slugBullet   = lazyre.New(`^- \*\*([a-z0-9][a-z0-9-]*)\*\*`)
 	queueHeading = lazyre.New(`^## (.*?)\s*$`)
 )
 
@@ -106,7 +107,7 @@ func checkGateExemptionTasks(c *gate.Context) int {
 	}
 	r := c.NewReport(map[string]string{
 		"A": "annotate each element of an # exception-list: array on its own line with # until: <slug> of a live queue task, or # permanent: <reason>",
-		"B": "point # port-until: at a live queue task's slug (a ### or #### heading between the live sections and ## Done), or port the gate and drop the line",
+		"B": "point # port-until: at a live queue task's slug (a column-0 - **slug** bullet, or a ### or #### heading, between the live sections and ## Done), or port the gate and drop the line",
 	})
 	arrays, headers, skipped := 0, 0, 0
 	// Findings wait until every slug is read, so a queue that will not
@@ -207,8 +208,10 @@ func authoringTree(c *gate.Context) (bool, error) {
 
 // liveSlugs reads the queue's live span: from the first New Features,
 // Technical Debt or Deferred heading to the Done or Lessons Learned one,
-// positionally (an unknown ## heading in between stays live). A slug is
-// the whole text of a ### or #### entry heading.
+// positionally (an unknown ## heading in between stays live). An entry is
+// a column-0 "- **slug**" bullet (the original's queue grammar; text may
+// follow the closing bold) or, as this port's addition, a ### or ####
+// heading whose whole text is the slug.
 func liveSlugs(c *gate.Context, queue string) (map[string]bool, error) {
 	data, err := os.ReadFile(runPath(c, queue))
 	if err != nil {
@@ -236,7 +239,13 @@ func liveSlugs(c *gate.Context, queue string) (map[string]bool, error) {
 			}
 			continue
 		}
-		if m := slugHeading.Get().FindStringSubmatch(l); m != nil && in {
+		if !in {
+			continue
+		}
+		// assertion C: a column-0 bold bullet is an entry, as is a slug heading.
+		if m := slugBullet.Get().FindStringSubmatch(l); m != nil {
+			live[m[1]] = true
+		} else if m := slugHeading.Get().FindStringSubmatch(l); m != nil {
 			live[m[1]] = true
 		}
 	}

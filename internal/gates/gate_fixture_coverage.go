@@ -35,8 +35,10 @@ func checkGateFixtureCoverage(c *gate.Context) int {
 		if m.Kind == registry.Unresolved {
 			continue
 		}
-		if m.ManifestErr != nil {
-			return c.Refuse("cannot read the header of %s: %v", m.Path, m.ManifestErr)
+		// assertion C: a member with no # graph: line is still judged.
+		hdr, err := memberHeader(c, m)
+		if err != nil {
+			return c.Refuse("cannot read the header of %s: %v", m.Path, err)
 		}
 		fx, err := registry.FindFixture(dirFS{c}, dirs, m.Name)
 		if err != nil {
@@ -51,7 +53,7 @@ func checkGateFixtureCoverage(c *gate.Context) int {
 			pairs++
 			continue
 		}
-		if m.Manifest != nil && m.Manifest.NoFixture != nil {
+		if hdr != nil && hdr.NoFixture != nil {
 			valved++
 			continue
 		}

@@ -47,10 +47,12 @@ func checkGateOutput(c *gate.Context) int {
 		if m.Kind == registry.Unresolved {
 			continue
 		}
-		if m.ManifestErr != nil {
-			return c.Refuse("cannot read the header of %s: %v", m.Path, m.ManifestErr)
+		// assertion C: a member with no # graph: line is still judged.
+		hdr, err := memberHeader(c, m)
+		if err != nil {
+			return c.Refuse("cannot read the header of %s: %v", m.Path, err)
 		}
-		if m.Manifest == nil || m.Manifest.NoFixture == nil {
+		if hdr == nil || hdr.NoFixture == nil {
 			paired++ // its fixture pair proves its output when run
 			continue
 		}

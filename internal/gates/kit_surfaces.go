@@ -75,12 +75,12 @@ func registryAbsent(err error) bool {
 // kitSurfaceGates answers the kit-surface family.
 func kitSurfaceGates() []gate.Def {
 	return []gate.Def{
-		{Name: "check-smoke-entry-guard", Rule: checkSmokeEntryGuard, Knobs: []string{"GATE_SDK_KIT_DIRS"}},
-		{Name: "check-readme-roster", Rule: checkReadmeRoster, Knobs: []string{"GATE_SDK_KIT_DIRS"}},
-		{Name: "check-kit-registration", Rule: checkKitRegistration, Knobs: []string{"GATE_SDK_REGISTRY_DOC", "GATE_SDK_RUNNER_DOC", "GATE_SDK_KIT_DIRS", registry.KitTestsKnob}},
-		{Name: "check-kit-roots-dialect", Rule: checkKitRootsDialect, Knobs: []string{"GATE_SDK_TESTS_DIR", "GATE_SDK_KIT_DIRS", "GATE_SDK_TMP_DIR"}, Needs: []string{"git"}},
+		{Name: "check-smoke-entry-guard", Listing: true, Rule: checkSmokeEntryGuard, Knobs: []string{"GATE_SDK_KIT_DIRS"}},
+		{Name: "check-readme-roster", Listing: true, Rule: checkReadmeRoster, Knobs: []string{"GATE_SDK_KIT_DIRS"}},
+		{Name: "check-kit-registration", Listing: true, Rule: checkKitRegistration, Knobs: []string{"GATE_SDK_REGISTRY_DOC", "GATE_SDK_RUNNER_DOC", "GATE_SDK_KIT_DIRS", registry.KitTestsKnob}},
+		{Name: "check-kit-roots-dialect", Listing: true, Rule: checkKitRootsDialect, Knobs: []string{"GATE_SDK_TESTS_DIR", "GATE_SDK_KIT_DIRS", "GATE_SDK_TMP_DIR"}, Needs: []string{"git"}},
 		{Name: "check-packed-links", Rule: checkPackedLinks, Knobs: []string{"GATE_SDK_KIT_DIRS", "GATE_SDK_PAYLOAD_WITHHOLD", "GATE_SDK_SPEC_BASE_URL"}},
-		{Name: "check-template-copy-parity", Rule: checkTemplateCopyParity, Knobs: []string{"GATE_SDK_KIT_DIRS"}},
-		{Name: "check-template-registry-parity", Rule: checkTemplateRegistryParity, Knobs: []string{"GATE_SDK_KIT_DIRS"}},
+		{Name: "check-template-copy-parity", Listing: true, Rule: checkTemplateCopyParity, Knobs: []string{"GATE_SDK_KIT_DIRS"}},
+		{Name: "check-template-registry-parity", Listing: true, Rule: checkTemplateRegistryParity, Knobs: []string{"GATE_SDK_KIT_DIRS"}},
 	}
 }

@@ -24,17 +24,17 @@ func metaGates() []gate.Def {
 	prune := []string{"GATE_SDK_PRUNE_DIRS", "GATE_SDK_PRUNE_EXTRA_DIRS"}
 	return []gate.Def{
 		{Name: "check-gate-fail-closed", Rule: checkGateFailClosed, Knobs: []string{kits}},
-		{Name: "check-path-dialect", Rule: checkPathDialect, Knobs: append([]string{"GATE_SDK_TESTS_DIR", "GATE_SDK_NATIVE_CRATE", "GATE_SDK_NATIVE_SRC", "GATE_SDK_PATH_CROSSER"}, prune...)},
-		{Name: "check-pipe-membership", Rule: checkPipeMembership, Knobs: append([]string{"GATE_SDK_TESTS_DIR"}, prune...)},
-		{Name: "check-gate-fixture-coverage", Rule: checkGateFixtureCoverage, Knobs: []string{kits, "GATE_SDK_TESTS_DIR", registry.KitTestsKnob}},
+		{Name: "check-path-dialect", Listing: true, Rule: checkPathDialect, Knobs: append([]string{"GATE_SDK_TESTS_DIR", "GATE_SDK_NATIVE_CRATE", "GATE_SDK_NATIVE_SRC", "GATE_SDK_PATH_CROSSER"}, prune...)},
+		{Name: "check-pipe-membership", Listing: true, Rule: checkPipeMembership, Knobs: append([]string{"GATE_SDK_TESTS_DIR"}, prune...)},
+		{Name: "check-gate-fixture-coverage", Listing: true, Rule: checkGateFixtureCoverage, Knobs: []string{kits, "GATE_SDK_TESTS_DIR", registry.KitTestsKnob}},
 		{Name: "check-assertion-strength", Rule: checkAssertionStrength, Knobs: []string{kits, registry.KitTestsKnob, "GATE_SDK_ASSERTION_STRENGTH_WINDOW"}},
-		{Name: "check-front-end-fail-open", Rule: checkFrontEndFailOpen},
-		{Name: "check-gate-exemption-tasks", Rule: checkGateExemptionTasks, Knobs: append([]string{kits, "GATE_SDK_QUEUE_FILE", "GATE_SDK_NATIVE_CRATE"}, prune...)},
-		{Name: "check-gate-output", Rule: checkGateOutput, Knobs: []string{kits, "GATE_SDK_NATIVE_CRATE", "GATE_SDK_NATIVE_SRC"}},
-		{Name: "check-install-disposition", Rule: checkInstallDisposition, Knobs: []string{kits, "GATE_SDK_NATIVE_CRATE", "GATE_SDK_NATIVE_SRC"}},
+		{Name: "check-front-end-fail-open", Listing: true, Rule: checkFrontEndFailOpen},
+		{Name: "check-gate-exemption-tasks", Listing: true, Rule: checkGateExemptionTasks, Knobs: append([]string{kits, "GATE_SDK_QUEUE_FILE", "GATE_SDK_NATIVE_CRATE"}, prune...)},
+		{Name: "check-gate-output", Listing: true, Rule: checkGateOutput, Knobs: []string{kits, "GATE_SDK_NATIVE_CRATE", "GATE_SDK_NATIVE_SRC"}},
+		{Name: "check-install-disposition", Listing: true, Rule: checkInstallDisposition, Knobs: []string{kits, "GATE_SDK_NATIVE_CRATE", "GATE_SDK_NATIVE_SRC"}},
 		{Name: "check-test-hermetic", Rule: checkTestHermetic, Knobs: []string{kits, registry.KitTestsKnob}},
 		{Name: "check-shellcheck", Rule: checkShellcheck, Knobs: []string{kits, "GATE_SDK_LINT_EXTRA_DIRS"}, Needs: []string{"shellcheck"}},
-		{Name: "check-gate-assertions", Rule: checkGateAssertions, Knobs: []string{kits, "GATE_SDK_NATIVE_CRATE", "GATE_SDK_NATIVE_SRC"}},
+		{Name: "check-gate-assertions", Listing: true, Rule: checkGateAssertions, Knobs: []string{kits, "GATE_SDK_NATIVE_CRATE", "GATE_SDK_NATIVE_SRC"}},
 	}
 }
 
@@ -67,6 +67,21 @@ func registryAt(c *gate.Context, gatesDir string) (*registry.Registry, error) {
 		return reg, err
 	}
 	return registry.Load(dirFS{c}, gatesDir, c.KitRoots)
+}
+
+// memberHeader answers a resolved member's header fields. A declaration
+// with no # graph: line is check-graph's finding, so a reader that needs
+// only its other fields (# no-fixture:) reads them without the manifest
+// line instead of refusing; every other header problem stays a refusal.
+func memberHeader(c *gate.Context, m registry.Member) (*registry.Manifest, error) {
+	if m.ManifestErr == nil || !registry.IsKind(m.ManifestErr, registry.KindNoManifest) || len(registry.Problems(m.ManifestErr)) != 1 {
+		return m.Manifest, m.ManifestErr
+	}
+	data, err := readFile(c, m.Path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %v", m.Path, unwrapPath(err))
+	}
+	return registry.ParseHeader(m.Path, data)
 }
 
 // lexShell lexes one shell file, turning the lexer's refusal into an error

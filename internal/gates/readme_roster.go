@@ -17,10 +17,14 @@ import (
 // gates read.
 const kitReadme = "README.md" // consumer-value-exempt: a kit root's own README, kit vocabulary; only the name matches the top-level README.md
 
-// Roster markers of a kit README's register block.
+// Roster markers of a kit README's register block: the original's
+// spelling, and this port's earlier one kept as an alias. A block closes
+// only at the end marker of the spelling that opened it.
 const (
-	rosterBegin = "<!-- gates-roster:begin -->"
-	rosterEnd   = "<!-- gates-roster:end -->"
+	rosterBegin = "<!-- gate-roster:begin -->"
+	rosterEnd   = "<!-- gate-roster:end -->"
+	aliasBegin  = "<!-- gates-roster:begin -->"
+	aliasEnd    = "<!-- gates-roster:end -->"
 )
 
 func checkReadmeRoster(c *gate.Context) int {
@@ -81,16 +85,23 @@ func checkReadmeRoster(c *gate.Context) int {
 }
 
 // rosterBlock answers the first check- token of each line between the
-// markers (indentation trimmed), and the begin marker's line.
+// markers (indentation trimmed), and the begin marker's line. The first
+// begin marker of either spelling opens the block.
 func rosterBlock(doc string) ([]string, int, bool) {
 	var names []string
 	begin := 0
+	end := ""
 	for i, raw := range strings.Split(doc, "\n") {
 		l := strings.TrimSpace(strings.TrimSuffix(raw, "\r"))
 		switch {
-		case begin == 0 && l == rosterBegin:
+		// assertion C: the original's marker opens a block, and so does the alias.
+		case begin == 0 && (l == rosterBegin || l == aliasBegin):
 			begin = i + 1
-		case begin > 0 && l == rosterEnd:
+			end = rosterEnd
+			if l == aliasBegin {
+				end = aliasEnd
+			}
+		case begin > 0 && l == end:
 			return names, begin, true
 		case begin > 0:
 			for _, w := range strings.FieldsFunc(l, func(r rune) bool { return r == ' ' || r == '\t' || r == '`' || r == '|' || r == ',' }) {

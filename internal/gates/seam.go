@@ -125,12 +125,12 @@ func hasName(names []string, n string) bool { return slices.Contains(names, n) }
 // seamGates answers the dispatch seam's auditors.
 func seamGates() []gate.Def {
 	return []gate.Def{
-		{Name: "check-crate-arms", Rule: checkCrateArms, Knobs: []string{"GATE_SDK_NATIVE_CRATE", "GATE_SDK_CRATE_TARGET_LINT_CMD",
+		{Name: "check-crate-arms", Listing: true, Rule: checkCrateArms, Knobs: []string{"GATE_SDK_NATIVE_CRATE", "GATE_SDK_CRATE_TARGET_LINT_CMD",
 			"GATE_SDK_TMP_DIR", "GATE_SDK_NATIVE_BIN", "GATE_SDK_KIT_DIRS", registry.KitTestsKnob}, Needs: []string{"go", "git", "?\tGATE_SDK_CRATE_TARGET_LINT_CMD"}},
-		{Name: "check-consumer-value-literal", Operands: "-", Rule: checkConsumerValueLiteral, Knobs: []string{"GATE_SDK_NATIVE_CRATE",
+		{Name: "check-consumer-value-literal", Listing: true, Operands: "-", Rule: checkConsumerValueLiteral, Knobs: []string{"GATE_SDK_NATIVE_CRATE",
 			"GATE_SDK_NATIVE_SRC", "GATE_SDK_PRUNE_DIRS", "GATE_SDK_PRUNE_EXTRA_DIRS", "GATE_SDK_KIT_DIRS"}},
-		{Name: "check-gate-binary-fresh", Rule: checkGateBinaryFresh, Knobs: []string{"GATE_SDK_NATIVE_BIN", "GATE_SDK_NATIVE_CRATE"}},
-		{Name: "check-gate-substrate-parity", Rule: checkGateSubstrateParity, Knobs: []string{"GATE_SDK_NATIVE_CRATE",
+		{Name: "check-gate-binary-fresh", Listing: true, Rule: checkGateBinaryFresh, Knobs: []string{"GATE_SDK_NATIVE_BIN", "GATE_SDK_NATIVE_CRATE"}},
+		{Name: "check-gate-substrate-parity", Listing: true, Rule: checkGateSubstrateParity, Knobs: []string{"GATE_SDK_NATIVE_CRATE",
 			"GATE_SDK_NATIVE_SRC", "GATE_SDK_NATIVE_TARGETS_FILE", "GATE_SDK_NATIVE_PUBLISH_WORKFLOW", "GATE_SDK_KIT_DIRS", "GATE_SDK_PRUNE_DIRS", "GATE_SDK_PRUNE_EXTRA_DIRS", registry.EveryCouplesKnob}},
 	}
 }

@@ -14,7 +14,10 @@
 //     registry order, stops at the first failure and prints the byte-exact
 //     report the smokes parse. A .gate member runs in process (World.
 //     Compiled) over one staged snapshot: at pre-commit every member judges
-//     the index, never the work tree. A .sh member is started by its path,
+//     the index, never the work tree. A staged change that adds, removes,
+//     retypes or chmods a path also runs every compiled member reading the
+//     tracked listing or modes (Member.Shape), so the hook's verdict is the
+//     battery's on the tree the commit records. A .sh member is started by its path,
 //     and refused before anything runs when a path it reads is partially
 //     staged. The arm passes no knob to members; in a linked worktree it
 //     adds GIT_WORK_TREE to the environment of every process a member

@@ -43,6 +43,11 @@ type Member struct {
 	// the longest scans begin at once instead of trailing the run.
 	// Scheduling only; outcomes are still taken in plan order.
 	First bool
+	// Shape marks a whole-tree member whose verdict can move when the
+	// tracked listing or a mode moves (it lists the tree, walks it or asks
+	// modes): a staged change adding, removing, retyping or chmod-ing any
+	// path runs it, whatever its trigger says.
+	Shape bool
 }
 
 // Registry is what the hook family needs of the registry. Both answers
@@ -215,14 +220,22 @@ func preCommit(w World, hook string) int {
 		reg, err := w.Registry()
 		regCh <- registered{reg, err}
 	}()
-	staged, err := git.Staged(top)
+	changes, err := git.StagedChanges(top)
 	snap, loaded := <-snapCh, <-regCh
 	if err != nil {
 		return fail(err)
 	}
 	// assertion B: an empty staged set is silent and judges nothing.
-	if len(staged) == 0 {
+	if len(changes) == 0 {
 		return 0
+	}
+	// assertion U: deletions and both halves of a rename select too, and a
+	// change to the listing or a mode selects every member reading them.
+	var staged []string
+	shape := false
+	for _, c := range changes {
+		staged = append(staged, c.Path)
+		shape = shape || c.Shape()
 	}
 	w.Stderr.Write(snapDebug.Bytes())
 	// assertion N: the members judge the index: one staged snapshot.
@@ -238,7 +251,7 @@ func preCommit(w World, hook string) int {
 	if !ok {
 		return 2
 	}
-	plan, err := PreCommitPlan(reg, tree, staged)
+	plan, err := PreCommitPlan(reg, tree, staged, shape)
 	if err != nil {
 		return fail(err)
 	}
@@ -330,11 +343,17 @@ type Modes interface {
 // narrowed to tier=precommit (a member resolving nowhere stays, to fail at
 // its place), each name once, and a mode=staged member handed its
 // selected paths that the index records as regular files, or left out
-// when none is.
-func PreCommitPlan(reg Registry, index Modes, paths []string) ([]Step, error) {
+// when none is. With shape (the change adds, removes, retypes or chmods a
+// path) every whole-tree member marked Shape joins, at its registry place.
+func PreCommitPlan(reg Registry, index Modes, paths []string, shape bool) ([]Step, error) {
 	selected, err := reg.Select(paths)
 	if err != nil {
 		return nil, err
+	}
+	if shape {
+		if selected, err = withShapeReaders(reg, selected); err != nil {
+			return nil, err
+		}
 	}
 	var plan []Step
 	seen := map[string]bool{}
@@ -364,6 +383,37 @@ func PreCommitPlan(reg Registry, index Modes, paths []string) ([]Step, error) {
 		plan = append(plan, step)
 	}
 	return plan, nil
+}
+
+// withShapeReaders merges into selected, in registry order, every
+// whole-tree member that reads the listing or modes.
+func withShapeReaders(reg Registry, selected []Member) ([]Member, error) {
+	all, err := reg.Members()
+	if err != nil {
+		return nil, err
+	}
+	picked := map[string]Member{}
+	for _, m := range selected {
+		picked[m.Name] = m
+	}
+	var out []Member
+	emitted := map[string]bool{}
+	for _, m := range all {
+		if sel, ok := picked[m.Name]; ok {
+			out = append(out, sel)
+			emitted[m.Name] = true
+		} else if m.Shape && !m.Staged {
+			out = append(out, m)
+		}
+	}
+	// A selected member the listing does not hold (never so for one
+	// registry's two answers) is kept rather than dropped.
+	for _, m := range selected {
+		if !emitted[m.Name] {
+			out = append(out, m)
+		}
+	}
+	return out, nil
 }
 
 // regularFile reports whether p is a regular file, not following a link.

@@ -59,7 +59,7 @@ func TestPreCommitPlan(t *testing.T) {
 		staged("check-links", "docs/link.md"),
 		sh("check-a", registry.TierPrecommit),
 	}}
-	plan, err := PreCommitPlan(reg, index, []string{"x"})
+	plan, err := PreCommitPlan(reg, index, []string{"x"}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,6 +70,40 @@ func TestPreCommitPlan(t *testing.T) {
 	want := "check-a() check-gone() check-st(docs/a.md,docs/b.md)"
 	if strings.Join(got, " ") != want {
 		t.Fatalf("plan = %s, want %s", strings.Join(got, " "), want)
+	}
+}
+
+// assertion U: a shape change brings in every whole-tree shape reader at
+// its registry place; without one only the trigger's selection runs.
+func TestPreCommitPlanShape(t *testing.T) {
+	mem := func(name string, shape, staged bool) Member {
+		return Member{Name: name, Kind: registry.Descriptor, Tier: registry.TierPrecommit, Shape: shape, Staged: staged}
+	}
+	picked := mem("check-picked", false, false)
+	all := []Member{
+		mem("check-lists", true, false),
+		picked,
+		mem("check-bytes", false, false),
+		mem("check-staged-lister", true, true),
+		mem("check-walks", true, false),
+	}
+	reg := fakeRegistry{selected: []Member{picked}, all: all}
+	names := func(shape bool) string {
+		plan, err := PreCommitPlan(reg, modes{}, []string{"x"}, shape)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, s := range plan {
+			got = append(got, s.Name)
+		}
+		return strings.Join(got, " ")
+	}
+	if got, want := names(false), "check-picked"; got != want {
+		t.Fatalf("no shape change: plan %s, want %s", got, want)
+	}
+	if got, want := names(true), "check-lists check-picked check-walks"; got != want {
+		t.Fatalf("a shape change: plan %s, want %s", got, want)
 	}
 }
 

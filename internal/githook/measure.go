@@ -41,7 +41,7 @@ func RunMeasure(args []string, w World) int {
 		return 2
 	}
 	// assertion B: the hook's own plan over every tracked path, three times.
-	plan, err := PreCommitPlan(reg, tree, tracked)
+	plan, err := PreCommitPlan(reg, tree, tracked, true)
 	if err != nil {
 		fmt.Fprintf(w.Stderr, "%s: %v\n", arm, strings.TrimRight(err.Error(), "\n"))
 		return 2

@@ -208,6 +208,71 @@ func (g Git) Staged(dir string) ([]string, error) {
 	return splitZ(out)
 }
 
+// Change is one path the index holds differently from HEAD: its status
+// letter (A, C, D, M, T or U, renames split into a D and an A) and its
+// mode on each side (0 where the side has none).
+type Change struct {
+	Path             string
+	Status           byte
+	OldMode, NewMode uint32
+}
+
+// Shape reports whether the change moves what a listing reader sees: a
+// path entering or leaving the tracked set, a type change, or a mode
+// change with the same content.
+func (c Change) Shape() bool {
+	switch c.Status {
+	case 'A', 'C', 'D', 'T':
+		return true
+	case 'U':
+		return false
+	}
+	return c.OldMode != c.NewMode
+}
+
+// StagedChanges lists every staged path against HEAD, deletions included
+// and renames split (git diff --cached --raw -z --no-renames), spelled
+// relative to the toplevel whatever dir is.
+func (g Git) StagedChanges(dir string) ([]Change, error) {
+	// assertion D: every staged status, renames split, NUL-terminated.
+	out, err := g.run(dir, "list staged changes", "diff", "--cached", "--raw", "-z", "--no-renames", "--no-abbrev")
+	if err != nil {
+		return nil, err
+	}
+	recs, err := splitZ(out)
+	if err != nil {
+		return nil, err
+	}
+	changes, err := parseRawChanges(recs)
+	if err != nil {
+		return nil, &ListingError{Dir: dir, What: "list staged changes", Err: err}
+	}
+	return changes, nil
+}
+
+// parseRawChanges reads `diff --raw -z` records: a ":<old> <new> <oid>
+// <oid> <status>" head, then its path.
+func parseRawChanges(recs []string) ([]Change, error) {
+	if len(recs)%2 != 0 {
+		return nil, fmt.Errorf("diff --raw record %q has no path", recs[len(recs)-1])
+	}
+	var changes []Change
+	for i := 0; i+1 < len(recs); i += 2 {
+		head, path := recs[i], recs[i+1]
+		f := strings.Fields(strings.TrimPrefix(head, ":"))
+		if !strings.HasPrefix(head, ":") || len(f) != 5 || f[4] == "" || !strings.ContainsRune("ACDMRTUX", rune(f[4][0])) || strings.Trim(f[4][1:], "0123456789") != "" {
+			return nil, fmt.Errorf("malformed diff --raw record %q", head)
+		}
+		oldMode, err1 := strconv.ParseUint(f[0], 8, 32)
+		newMode, err2 := strconv.ParseUint(f[1], 8, 32)
+		if err1 != nil || err2 != nil {
+			return nil, fmt.Errorf("malformed mode in diff --raw record %q", head)
+		}
+		changes = append(changes, Change{Path: path, Status: f[4][0], OldMode: uint32(oldMode), NewMode: uint32(newMode)})
+	}
+	return changes, nil
+}
+
 // Unstaged lists the tracked paths whose work-tree state differs from the
 // index (git diff --name-only -z --ignore-submodules=dirty), an
 // intent-to-add entry among them, relative to the toplevel.

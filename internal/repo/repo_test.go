@@ -337,6 +337,33 @@ func TestStagedAndConfig(t *testing.T) {
 		t.Fatalf("Staged = %q, want %q", got, want)
 	}
 
+	// StagedChanges keeps the deletion, and says which changes move the
+	// listing or a mode.
+	changes, err := g.StagedChanges(filepath.Join(fx.top, "nested"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []string
+	for _, c := range changes {
+		rows = append(rows, fmt.Sprintf("%c %s %v", c.Status, c.Path, c.Shape()))
+	}
+	wantRows := []string{"A nested/new file.md true", "D plain.txt true", "M spaced name.md false"}
+	if runtime.GOOS != "windows" {
+		wantRows = []string{"T link true", "A nested/new file.md true", "D plain.txt true", "M spaced name.md false"}
+	}
+	if !reflect.DeepEqual(rows, wantRows) {
+		t.Fatalf("StagedChanges = %q, want %q", rows, wantRows)
+	}
+	runGit(t, fx.top, fx.env, "reset", "-q")
+	writeFile(t, filepath.Join(fx.top, "spaced name.md"), "m", 0o644)
+	if err := os.Chmod(filepath.Join(fx.top, "plain.txt"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	runGit(t, fx.top, fx.env, "add", "plain.txt")
+	if changes, err = g.StagedChanges(fx.top); err != nil || len(changes) != 1 || changes[0].Status != 'M' || !changes[0].Shape() {
+		t.Fatalf("a mode change: %+v %v", changes, err)
+	}
+
 	v, ok, err := g.ConfigGet(fx.top, "gates.spaced")
 	if err != nil || !ok || v != "a value  with spaces" {
 		t.Fatalf("ConfigGet = %q %v %v", v, ok, err)

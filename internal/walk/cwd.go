@@ -67,3 +67,27 @@ func checkUTF8(name string) error {
 // CheckName is the refusal every reader of file names applies: nil for a
 // UTF-8 name, a *NonUTF8Error otherwise.
 func CheckName(name string) error { return checkUTF8(name) }
+
+// RunDir answers the directory a run reads its tree from, as git finds a
+// repository: the work-tree top enclosing the working directory, so a run
+// started in a subdirectory answers exactly as one started at the top.
+// Outside a work tree it is the working directory itself. pin, when
+// non-empty, is taken instead (absolute, or against the working
+// directory): the fixture runner pins each case to its own directory.
+// A repository git cannot read leaves the working directory in place; the
+// reader that needs the top then reports why.
+func RunDir(pin string, env []string) (dir string, top string, err error) {
+	cwd, err := Cwd()
+	if err != nil {
+		return "", "", err
+	}
+	if pin != "" {
+		return AbsAgainst(cwd, pin), "", nil
+	}
+	// assertion U: a run below the top enters the top first.
+	loc, ok, lerr := Locate(cwd, env)
+	if lerr != nil || !ok {
+		return cwd, "", nil
+	}
+	return loc.Top, loc.Top, nil
+}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
 # graph: couples=*.md dir=one valve=none tier=precommit
-# port-until: icebox-slug
+# port-until: bullet-slug
 # port-until:
 echo "PORT: clean (x)"
