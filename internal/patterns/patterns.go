@@ -17,6 +17,11 @@
 //   - A pattern the engine refuses (a GNU extension, a malformed
 //     expression) is an error naming the pattern, its file and line, and
 //     the refused construct. Every pattern is compiled exactly once.
+//   - A live line opening with '!' is a spare, not a ban: the ERE after the
+//     '!' is matched against the text a ban pattern matched, and a ban
+//     match it accepts is passed over (a placeholder home path in a
+//     document). A line is flagged while any one ban match in it is not
+//     spared. To ban a literal leading '!', write it as [!].
 //
 // The package reads files only through the function its caller hands in,
 // so it never resolves a path itself and holds no state.
@@ -27,6 +32,7 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+	"unsafe"
 
 	"github.com/gate-sdk/gates/internal/ere"
 	"github.com/gate-sdk/gates/internal/gate"
@@ -121,8 +127,11 @@ func (p *Pattern) Match(s string) bool { return p.re.IsMatch(s) }
 // Set is a loaded pattern set.
 type Set struct {
 	Patterns []Pattern
-	Read     []Source // files read, in resolution order
-	Absent   []Source // optional files that were not there
+	// Spares are the '!' lines: a ban match whose matched text a spare
+	// matches is passed over.
+	Spares []Pattern
+	Read   []Source // files read, in resolution order
+	Absent []Source // optional files that were not there
 }
 
 // Empty reports whether the set holds no pattern.
@@ -131,11 +140,46 @@ func (s *Set) Empty() bool { return len(s.Patterns) == 0 }
 // First answers the index of the first pattern matching line, or -1.
 func (s *Set) First(line string) int {
 	for i := range s.Patterns {
-		if s.Patterns[i].re.IsMatch(line) {
+		if s.hits(i, line) {
 			return i
 		}
 	}
 	return -1
+}
+
+// hits reports whether ban pattern i flags line: it matches, and at least
+// one of its matches is not spared.
+func (s *Set) hits(i int, line string) bool {
+	re := s.Patterns[i].re
+	if !re.IsMatch(line) {
+		return false
+	}
+	if len(s.Spares) == 0 {
+		return true
+	}
+	// assertion S: every match is asked, overlapping starts included, so a
+	// placeholder beside a real path spares nothing.
+	for from := 0; from <= len(line); {
+		span, ok := re.FindFrom(line, from)
+		if !ok {
+			return false
+		}
+		if !s.spared(line[span.Start:span.End]) {
+			return true
+		}
+		from = span.Start + 1
+	}
+	return false
+}
+
+// spared reports whether a spare pattern accepts a ban match's text.
+func (s *Set) spared(matched string) bool {
+	for i := range s.Spares {
+		if s.Spares[i].re.IsMatch(matched) {
+			return true
+		}
+	}
+	return false
 }
 
 // Candidates appends to buf, and answers, the indexes of the patterns
@@ -174,6 +218,9 @@ func (s *Set) candidates(buf []int, match func(*ere.Ere) bool) []int {
 
 // FirstOfBytes is FirstOf over a byte line, matched in place.
 func (s *Set) FirstOfBytes(line []byte, idx []int) int {
+	if len(s.Spares) > 0 {
+		return s.FirstOf(unsafe.String(unsafe.SliceData(line), len(line)), idx)
+	}
 	for _, i := range idx {
 		if s.Patterns[i].re.IsMatchBytes(line) {
 			return i
@@ -182,10 +229,10 @@ func (s *Set) FirstOfBytes(line []byte, idx []int) int {
 	return -1
 }
 
-// FirstOf answers the first of the indexed patterns matching line, or -1.
+// FirstOf answers the first of the indexed patterns flagging line, or -1.
 func (s *Set) FirstOf(line string, idx []int) int {
 	for _, i := range idx {
-		if s.Patterns[i].re.IsMatch(line) {
+		if s.hits(i, line) {
 			return i
 		}
 	}
@@ -317,6 +364,14 @@ func Load(read func(path string) ([]byte, error), srcs []Source) (*Set, error) {
 		}
 		set.Read = append(set.Read, src)
 		for _, l := range LiveLines(data) {
+			if spare, ok := strings.CutPrefix(strings.TrimLeft(l.Text, " \t"), "!"); ok {
+				re, err := ere.Compile(spare)
+				if err != nil {
+					return nil, &CompileError{Source: src, Line: l.N, Pattern: l.Text, Err: err}
+				}
+				set.Spares = append(set.Spares, Pattern{Text: l.Text, File: src.Path, Line: l.N, re: re})
+				continue
+			}
 			re, err := ere.Compile(l.Text)
 			if err != nil {
 				return nil, &CompileError{Source: src, Line: l.N, Pattern: l.Text, Err: err}

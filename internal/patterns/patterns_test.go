@@ -317,3 +317,42 @@ type failKnobs struct{}
 func (failKnobs) Scalar(string) (string, error)  { return "", errors.New("refused") }
 func (failKnobs) Words(string) ([]string, error) { return nil, errors.New("refused") }
 func (failKnobs) List(string) ([]string, error)  { return nil, errors.New("refused") }
+
+// assertion S: a '!' line spares the ban matches it accepts, and only
+// those: a line holding one unspared match is still flagged, overlapping
+// starts included, through the string and the byte query alike.
+func TestSparesPassOverPlaceholders(t *testing.T) {
+	list := "/(home|Users)/[A-Za-z0-9._-]+/\n!^/(home|Users)/(user|username)/$\n[!]bang\n"
+	set, err := Load(files(map[string]string{"p": list}), Named([]string{"p"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set.Patterns) != 2 || len(set.Spares) != 1 || set.Spares[0].Line != 2 {
+		t.Fatalf("patterns %+v spares %+v", set.Patterns, set.Spares)
+	}
+	home := "/" + "home/"
+	for line, want := range map[string]int{
+		"see " + home + "user/notes":                           -1,
+		"see /Users/username/x":                                -1,
+		"see " + home + "alice/notes":                          0,
+		home + "user/ and " + home + "alice/x":                 0,
+		home + "user" + home + "alice/":                        0, // the second match starts on the first's last byte
+		"say !bang":                                            1,
+		"no match here":                                        -1,
+		home + "users/x (a placeholder only when it is exact)": 0,
+	} {
+		if got := set.First(line); got != want {
+			t.Errorf("First(%q) = %d, want %d", line, got, want)
+		}
+		all := []int{0, 1}
+		if got := set.FirstOfBytes([]byte(line), all); got != want {
+			t.Errorf("FirstOfBytes(%q) = %d, want %d", line, got, want)
+		}
+	}
+	// A spare the engine refuses is refused like a ban, naming its line.
+	_, err = Load(files(map[string]string{"p": "x\n!a\\sb\n"}), Named([]string{"p"}))
+	var ce *CompileError
+	if !errors.As(err, &ce) || ce.Line != 2 {
+		t.Fatalf("a refused spare: %v", err)
+	}
+}

@@ -291,7 +291,7 @@ func seedConsumer(p *Plan, w *InitWorld, files []kits.File) error {
 	if err != nil {
 		return err
 	}
-	p.Add(patternFile, patterns, false, true)
+	p.Add(patternFile, append(append([]byte(nil), patterns...), projectSpares(w.Top)...), false, true)
 
 	wf, err := template(files, kits.SeedWorkflow)
 	if err != nil {
@@ -472,4 +472,43 @@ func missingAppends(top string, p *Plan) (map[string][]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// projectSpares answers the pattern-list lines that spare this project's
+// own name as a home directory (/home/<name>/, /Users/<name>/): the account
+// its container, package or CI scripts run as, not a person's home. The
+// names are the top directory's and the Go module's last element (less a
+// /vN suffix); "" when neither gives a plain name.
+func projectSpares(top string) []byte {
+	names := map[string]bool{}
+	add := func(n string) {
+		if n != "" && strings.Trim(n, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") == "" && n != "." && n != ".." {
+			names[n] = true
+		}
+	}
+	add(path.Base(top))
+	if data, err := os.ReadFile(joinTop(top, "go.mod")); err == nil {
+		for _, l := range strings.Split(string(data), "\n") {
+			if mod, ok := strings.CutPrefix(strings.TrimSpace(l), "module "); ok {
+				mod = strings.Trim(strings.TrimSpace(mod), `"`)
+				base := path.Base(mod)
+				if len(base) > 1 && base[0] == 'v' && strings.Trim(base[1:], "0123456789") == "" {
+					base = path.Base(path.Dir(mod))
+				}
+				add(base)
+				break
+			}
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	var sorted []string
+	for n := range names {
+		sorted = append(sorted, strings.ReplaceAll(n, ".", "\\."))
+	}
+	sort.Strings(sorted)
+	return []byte("\n# This project's own name as a home directory is the account its container,\n" +
+		"# package or CI scripts run as, not a person's home (added by gates init).\n" +
+		"!^/(home|Users)/(" + strings.Join(sorted, "|") + ")/$\n")
 }
