@@ -320,3 +320,22 @@ func TestShapeOfReadsOwnGatesAndKits(t *testing.T) {
 		t.Errorf("check-gate-output left out with a gate of its own: %s", why)
 	}
 }
+
+// The project's own name is spared as a home directory: the top's name and
+// the Go module's last element, less a major-version suffix, dots escaped.
+func TestProjectSpares(t *testing.T) {
+	top := filepath.Join(t.TempDir(), "yq.tool")
+	if err := os.MkdirAll(top, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(top, "go.mod"), []byte("// c\nmodule github.com/mikefarah/yq/v4\n\ngo 1.22\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := string(projectSpares(filepath.ToSlash(top)))
+	if !strings.Contains(got, "!^/(home|Users)/(yq|yq\\.tool)/$\n") {
+		t.Fatalf("projectSpares = %q", got)
+	}
+	if got := projectSpares("/"); got != nil {
+		t.Fatalf("a top with no plain name spared %q", got)
+	}
+}
