@@ -1,20 +1,19 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path"
 	"time"
 
+	"github.com/gate-sdk/gates/internal/baseline"
 	"github.com/gate-sdk/gates/internal/cache"
 	"github.com/gate-sdk/gates/internal/githook"
 	"github.com/gate-sdk/gates/internal/harness"
 	"github.com/gate-sdk/gates/internal/walk"
 )
-
-// BaselineName is the accepted-findings file under the gates directory.
-const BaselineName = "gates.baseline"
 
 // runStatusline is --statusline: the harness renders its stdout as the
 // status line and ignores its status, so it always exits 0 and never
@@ -25,20 +24,49 @@ func runStatusline(s *Session, args []string) int {
 		// the payload, and the line renders as it would bare.
 		fmt.Fprintf(s.Stderr, "gates --statusline: takes no argument; ignoring %q\n", args[0])
 	}
+	session := ""
 	if s.Stdin != nil {
-		// The harness's payload names nothing the line shows yet; it is
-		// drained, bounded, so the harness's write never blocks, and never
-		// waited for.
-		go io.Copy(io.Discard, io.LimitReader(s.Stdin, 1<<20))
+		// The harness's payload names the session, whose red commits the
+		// line shows. It is read bounded in size and in time (a stdin
+		// that never closes costs at most statusPayloadWait), and the rest
+		// drained so the harness's write never blocks.
+		session = payloadSession(s.Stdin)
 	}
-	fmt.Fprintln(s.Stdout, harness.StatusLine(s.status(time.Now())))
+	st := s.status(time.Now(), session)
+	fmt.Fprintln(s.Stdout, harness.StatusLine(st))
 	return 0
+}
+
+// statusPayloadWait bounds the wait for the status-line payload.
+const statusPayloadWait = 40 * time.Millisecond
+
+// payloadSession answers the payload's session_id, or "" when none arrives
+// in time or it does not parse.
+func payloadSession(in io.Reader) string {
+	got := make(chan string, 1)
+	go func() {
+		var p struct {
+			SessionID string `json:"session_id"`
+		}
+		dec := json.NewDecoder(io.LimitReader(in, 1<<20))
+		if dec.Decode(&p) != nil {
+			p.SessionID = ""
+		}
+		got <- p.SessionID
+		io.Copy(io.Discard, io.LimitReader(in, 1<<20))
+	}()
+	select {
+	case id := <-got:
+		return id
+	case <-time.After(statusPayloadWait):
+		return ""
+	}
 }
 
 // status gathers the line's facts: one git answer (the top, the common
 // directory, the hooks directory git runs) and three small files. No battery, no index
 // read, no walk: its cost does not grow with the tree.
-func (s *Session) status(now time.Time) harness.Status {
+func (s *Session) status(now time.Time, session string) harness.Status {
 	st := harness.Status{Now: now, Accepted: -1}
 	cwd, err := s.Cwd()
 	if err != nil {
@@ -61,10 +89,24 @@ func (s *Session) status(now time.Time) harness.Status {
 	hs := newSession(s.IO)
 	hs.cwdOnce.Do(func() { hs.cwd = top })
 	if gatesDir, err := hs.GatesDir(); err == nil {
-		// assertion C: absent baseline, no count; present, its entry lines.
-		if data, err := os.ReadFile(walk.AbsAgainst(top, walk.Child(gatesDir, BaselineName))); err == nil {
-			st.Accepted = harness.CountBaseline(data)
+		// assertion C: absent baseline, no count; present, the findings it
+		// accepts (an entry counts its multiplicity), through the
+		// baseline's own reader.
+		rel := walk.Child(gatesDir, baseline.Name)
+		if data, err := os.ReadFile(walk.AbsAgainst(top, rel)); err == nil {
+			st.Accepted = -2
+			if f, err := baseline.Parse(rel, data); err == nil {
+				st.Accepted = 0
+				for _, e := range f.Entries {
+					st.Accepted += e.Count
+				}
+			}
 		}
+	}
+	// assertion D: the session's red commits, from the record the agent
+	// hook keeps under the git dir.
+	if session != "" && place.GitDir != "" {
+		st.RedCommits = harness.SessionRedCommits(walk.Child(place.GitDir, StateDirName), session)
 	}
 	return st
 }

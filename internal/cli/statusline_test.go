@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gate-sdk/gates/internal/baseline"
 	"github.com/gate-sdk/gates/internal/harness"
 )
 
@@ -77,7 +78,19 @@ func TestStatuslineReadsTheRecords(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(dir, "scripts"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "scripts", BaselineName), []byte("# accepted\ncheck-a\tx.md:1\n\ncheck-b\ty.md:2\n"), 0o644); err != nil {
+	accepted := baseline.Format([]baseline.Entry{
+		{Key: baseline.Key{Gate: "check-a", Path: "x.md", Class: "leak", Digest: "0123456789abcdef"}, Count: 1},
+		{Key: baseline.Key{Gate: "check-b", Path: "y.md", Class: "leak", Digest: "fedcba9876543210"}, Count: 2},
+	})
+	if err := os.WriteFile(filepath.Join(dir, "scripts", baseline.Name), accepted, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The session's kept verdicts: one red commit, one green.
+	state := filepath.Join(common, "gates-agent")
+	if err := os.MkdirAll(state, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(state, "sess-1.verdicts"), []byte(`{"aaa":{"id":"aaa","short":"abc1234","subject":"x","red":[{"gate":"check-tree-terms"}]},"bbb":{"id":"bbb","short":"def5678","subject":"y"}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	hooks := filepath.Join(common, "gate-hooks")
@@ -95,12 +108,25 @@ func TestStatuslineReadsTheRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 	s, out, _ = statusSession(dir)
+	s.Stdin = strings.NewReader(`{"session_id":"sess-1","cwd":"` + dir + `"}`)
 	runStatusline(s, nil)
 	line = out.String()
-	for _, want := range []string{"hooks on", "1 red", "check-tree-terms", "5m ago", "2 accepted"} {
+	for _, want := range []string{"hooks on", "1 red", "check-tree-terms", "5m ago", "3 accepted", "1 red commit this session", "abc1234"} {
 		if !strings.Contains(line, want) {
 			t.Errorf("line %q lacks %q", line, want)
 		}
+	}
+	if strings.Contains(line, "def5678") {
+		t.Errorf("a green commit is shown: %q", line)
+	}
+	// A baseline that does not parse says so rather than count lines.
+	if err := os.WriteFile(filepath.Join(dir, "scripts", baseline.Name), []byte("check-a\tnot a line\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, out, _ = statusSession(dir)
+	runStatusline(s, nil)
+	if !strings.Contains(out.String(), "baseline unreadable") || strings.Contains(out.String(), "accepted") {
+		t.Errorf("a malformed baseline reads %q", out.String())
 	}
 	// A hook made non-executable is hooks off.
 	if err := os.Chmod(filepath.Join(hooks, "commit-msg"), 0o644); err != nil {

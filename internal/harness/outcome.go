@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -490,4 +491,27 @@ func markAdvised(c *Call) {
 	if err := saveState(c, stateAdvised, true); err != nil {
 		fmt.Fprintf(c.Stderr, "gate-sdk commit-guard: cannot keep the session's state: %v\n", err)
 	}
+}
+
+// SessionRedCommits answers the short ids of the commits this session made
+// that the members judged red, read from the session's kept verdicts in
+// stateDir (none when the session kept none, or its record is unreadable:
+// the status line that asks must render regardless).
+func SessionRedCommits(stateDir, session string) []string {
+	data, err := os.ReadFile(stateName(stateDir, session, stateVerdicts))
+	if err != nil {
+		return nil
+	}
+	kept := map[string]*judged{}
+	if json.Unmarshal(data, &kept) != nil {
+		return nil
+	}
+	var red []string
+	for _, j := range kept {
+		if j != nil && len(j.Red) > 0 {
+			red = append(red, j.Short)
+		}
+	}
+	sort.Strings(red)
+	return red
 }

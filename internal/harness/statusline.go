@@ -67,19 +67,6 @@ func ParseLastVerdict(data []byte) (LastVerdict, bool) {
 	return v, true
 }
 
-// CountBaseline counts a baseline file's entries: every line that is not
-// blank and does not open with `#`. It is kept trivial and apart so the
-// baseline's own parser can replace it.
-func CountBaseline(data []byte) int {
-	n := 0
-	for _, l := range strings.Split(string(data), "\n") {
-		l = strings.TrimSpace(l)
-		if l != "" && !strings.HasPrefix(l, "#") {
-			n++
-		}
-	}
-	return n
-}
 
 // Status is what the status line shows.
 type Status struct {
@@ -90,8 +77,12 @@ type Status struct {
 	Hooks bool
 	// Verdict is the last whole battery's, when one was recorded.
 	Verdict *LastVerdict
-	// Accepted is the baseline's entry count; -1 when there is no baseline.
+	// Accepted counts the findings the baseline accepts; -1 when there is
+	// no baseline, -2 when it does not parse.
 	Accepted int
+	// RedCommits are the short ids of this session's commits the agent
+	// hook judged red.
+	RedCommits []string
 	// Now is the render time, for the verdict's age.
 	Now time.Time
 }
@@ -127,8 +118,18 @@ func StatusLine(s Status) string {
 		}
 		parts = append(parts, fmt.Sprintf("%s%d red%s (%s%s) %s", ansiRed, len(v.Red), ansiReset, strings.Join(names, ", "), more, age(s.Now, v.At)))
 	}
-	if s.Accepted >= 0 {
+	switch {
+	case s.Accepted >= 0:
 		parts = append(parts, fmt.Sprintf("%d accepted", s.Accepted))
+	case s.Accepted == -2:
+		parts = append(parts, ansiRed+"baseline unreadable"+ansiReset)
+	}
+	if n := len(s.RedCommits); n > 0 {
+		noun := "red commits"
+		if n == 1 {
+			noun = "red commit"
+		}
+		parts = append(parts, fmt.Sprintf("%s%d %s this session%s (%s)", ansiRed, n, noun, ansiReset, strings.Join(s.RedCommits, ", ")))
 	}
 	return "gates: " + strings.Join(parts, " · ")
 }

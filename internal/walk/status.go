@@ -12,7 +12,7 @@ import (
 // resolved as git resolves it, else <git-dir>/hooks), each absolute in
 // the module's dialect.
 type StatusPlace struct {
-	Top, CommonDir, HooksDir string
+	Top, CommonDir, HooksDir, GitDir string
 }
 
 // LocateStatus asks git, once, for dir's StatusPlace. It is soft by
@@ -21,7 +21,7 @@ type StatusPlace struct {
 // status line that must render regardless. It does not tell a skipped
 // nested repository from its parent; Locate does.
 func LocateStatus(dir string, env []string) (StatusPlace, bool) {
-	c, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: gitArgs(dir, "rev-parse", "--show-toplevel", "--path-format=absolute", "--git-common-dir", "--git-path", "hooks"), Env: env})
+	c, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: gitArgs(dir, "rev-parse", "--show-toplevel", "--path-format=absolute", "--git-common-dir", "--git-path", "hooks", "--git-dir"), Env: env})
 	if err != nil {
 		return StatusPlace{}, false
 	}
@@ -30,9 +30,9 @@ func LocateStatus(dir string, env []string) (StatusPlace, bool) {
 		return StatusPlace{}, false
 	}
 	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
-	if len(lines) != 3 || lines[0] == "" {
+	if len(lines) != 4 || lines[0] == "" {
 		return StatusPlace{}, false
 	}
 	top := NormalizeAbs(lines[0])
-	return StatusPlace{Top: top, CommonDir: AbsAgainst(top, lines[1]), HooksDir: AbsAgainst(top, lines[2])}, true
+	return StatusPlace{Top: top, CommonDir: AbsAgainst(top, lines[1]), HooksDir: AbsAgainst(top, lines[2]), GitDir: AbsAgainst(top, lines[3])}, true
 }
