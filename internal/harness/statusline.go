@@ -67,7 +67,6 @@ func ParseLastVerdict(data []byte) (LastVerdict, bool) {
 	return v, true
 }
 
-
 // Status is what the status line shows.
 type Status struct {
 	// Repo is false outside a repository git answers; nothing else is
