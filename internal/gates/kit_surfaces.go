@@ -80,7 +80,7 @@ func kitSurfaceGates() []gate.Def {
 		{Name: "check-kit-registration", Rule: checkKitRegistration, Knobs: []string{"GATE_SDK_REGISTRY_DOC", "GATE_SDK_RUNNER_DOC", "GATE_SDK_KIT_DIRS", registry.KitTestsKnob}},
 		{Name: "check-kit-roots-dialect", Rule: checkKitRootsDialect, Knobs: []string{"GATE_SDK_TESTS_DIR", "GATE_SDK_KIT_DIRS", "GATE_SDK_TMP_DIR"}, Needs: []string{"git"}},
 		{Name: "check-packed-links", Rule: checkPackedLinks, Knobs: []string{"GATE_SDK_KIT_DIRS", "GATE_SDK_PAYLOAD_WITHHOLD", "GATE_SDK_SPEC_BASE_URL"}},
-		{Name: "check-template-copy-parity", Rule: checkTemplateCopyParity, Knobs: []string{"GATE_SDK_KIT_DIRS"}},
-		{Name: "check-template-registry-parity", Rule: checkTemplateRegistryParity, Knobs: []string{"GATE_SDK_KIT_DIRS"}},
+		{Name: "check-template-copy-parity", Rule: checkTemplateCopyParity, Knobs: []string{"GATE_SDK_KIT_DIRS", registry.KitTemplatesKnob}},
+		{Name: "check-template-registry-parity", Rule: checkTemplateRegistryParity, Knobs: []string{"GATE_SDK_KIT_DIRS", registry.KitTemplatesKnob}},
 	}
 }
