@@ -308,7 +308,7 @@ func claimedTemplates(c *gate.Context) (map[string]bool, error) {
 		}
 		td := path.Clean(strings.ReplaceAll(tdirs[i], "\\", "/"))
 		for _, t := range kits.SeedTemplates() {
-			out[path.Join(td, strings.TrimPrefix(t, registry.TemplatesDirName+"/"))] = true
+			out[path.Join(td, path.Base(t))] = true
 		}
 	}
 	return out, nil
