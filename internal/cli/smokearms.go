@@ -55,11 +55,17 @@ func (s *Session) smokeWorld() (consumersmoke.World, error) {
 
 // kitTestsDir answers GATE_SDK_KIT_TESTS_DIR's one word, "" when empty.
 func kitTestsDir(set *knob.Set) (string, error) {
-	words, err := set.Words(registry.KitTestsKnob)
+	return relocatedKitDir(set, registry.KitTestsKnob, registry.KitTestsDirs)
+}
+
+// relocatedKitDir answers the one word of a knob that relocates a tree of
+// the gate-sdk kit, checked by that knob's resolver; "" when empty.
+func relocatedKitDir(set *knob.Set, name string, resolve func(roots, override []string) ([]string, error)) (string, error) {
+	words, err := set.Words(name)
 	if err != nil {
 		return "", err
 	}
-	dirs, err := registry.KitTestsDirs([]string{""}, words)
+	dirs, err := resolve([]string{""}, words)
 	if err != nil || len(words) == 0 {
 		return "", err
 	}
@@ -131,15 +137,7 @@ func knobsAt(dir string) (*knob.Set, error) {
 // kitTemplatesDir answers GATE_SDK_KIT_TEMPLATES_DIR's one word, "" when
 // empty.
 func kitTemplatesDir(set *knob.Set) (string, error) {
-	words, err := set.Words(registry.KitTemplatesKnob)
-	if err != nil {
-		return "", err
-	}
-	dirs, err := registry.KitTemplatesDirs([]string{""}, words)
-	if err != nil || len(words) == 0 {
-		return "", err
-	}
-	return dirs[0], nil
+	return relocatedKitDir(set, registry.KitTemplatesKnob, registry.KitTemplatesDirs)
 }
 
 // kitTestsAt answers a checkout's GATE_SDK_KIT_TESTS_DIR from its own
