@@ -81,15 +81,16 @@ clean:
 # kit-manifest: rewrite the list of the kit's tracked files and modes that
 # the binary vendors from (kits/<kit>.manifest); a unit test holds it to
 # the index, so run this after adding, removing or chmod-ing a kit file.
-# gate-sdk's fixture pairs are authored at the top-level gate-tests/ and
-# vendored into the kit's gate-tests/, so its manifest lists them there.
+# gate-sdk's fixture pairs and templates are authored at the top-level
+# gate-tests/ and templates/ and vendored into the kit's gate-tests/ and
+# templates/, so its manifest lists them there.
 # Then kits/<kit>.modules.txtar: the files of the kit's nested Go modules,
 # which go:embed cannot carry (a unit test holds it to the tree).
 kit-manifest:
 	@for k in $$(cd kits && ls -d */ | tr -d /); do \
 	  { git ls-files -s -z -- kits/$$k | tr '\0' '\n' | \
 	    sed "s#^\([0-9]*\) [0-9a-f]* [0-9]	kits/$$k/#\1 #"; \
-	    if [ "$$k" = gate-sdk ]; then git ls-files -s -z -- gate-tests | tr '\0' '\n' | \
+	    if [ "$$k" = gate-sdk ]; then git ls-files -s -z -- gate-tests templates | tr '\0' '\n' | \
 	      sed "s#^\([0-9]*\) [0-9a-f]* [0-9]	#\1 #"; fi; \
 	  } | LC_ALL=C sort -t ' ' -k 2 >kits/$$k.manifest; \
 	done

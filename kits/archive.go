@@ -133,10 +133,10 @@ func inModule(p string, dirs []string) bool {
 }
 
 // SourcePath answers where a kit file is authored, relative to the module
-// root: kits/<kit>/<rel>, except the core kit's fixture pairs, which sit
-// in the top-level gate-tests/.
+// root: kits/<kit>/<rel>, except the core kit's fixture pairs and
+// templates, which sit in the top-level gate-tests/ and templates/.
 func SourcePath(kit, rel string) string {
-	if kit == Core && strings.HasPrefix(rel, fixtureTree+"/") {
+	if authoredAtTop(kit, rel) {
 		return rel
 	}
 	return path.Join("kits", kit, rel)

@@ -88,20 +88,35 @@ func Descriptor(name string) (path string, data []byte, ok bool) {
 var kitTrees embed.FS
 
 // readKitFile answers one file of kit as the binary carries it. The core
-// kit's fixture pairs are authored at the module's top-level gate-tests/,
-// so a manifest path under gate-tests/ is read from that embed.
+// kit's fixture pairs and templates are authored at the module's top-level
+// gate-tests/ and templates/, so a manifest path under either is read from
+// that tree's embed.
 func readKitFile(kit, rel string) ([]byte, error) {
-	if kit == Core && strings.HasPrefix(rel, fixtureTree+"/") {
+	if !authoredAtTop(kit, rel) {
+		return kitTrees.ReadFile(path.Join(kit, rel))
+	}
+	if strings.HasPrefix(rel, fixtureTree+"/") {
 		return fixtures.GateTests.ReadFile(rel)
 	}
-	return kitTrees.ReadFile(path.Join(kit, rel))
+	return fixtures.Templates.ReadFile(rel)
 }
 
 // FixtureTree is the kit-relative directory of a kit's fixture pairs.
 const FixtureTree = fixtureTree
 
-// fixtureTree is the kit-relative directory of a kit's fixture pairs.
-const fixtureTree = "gate-tests"
+// authoredAtTop reports whether kit's file rel is authored at the module's
+// top level rather than under kits/<kit>/: the core kit's fixture pairs
+// and templates.
+func authoredAtTop(kit, rel string) bool {
+	return kit == Core && (strings.HasPrefix(rel, fixtureTree+"/") || strings.HasPrefix(rel, templateTree+"/"))
+}
+
+// fixtureTree and templateTree are the kit-relative directories of a
+// kit's fixture pairs and templates.
+const (
+	fixtureTree  = "gate-tests"
+	templateTree = "templates"
+)
 
 // manifestSuffix names the tracked list of one kit root's files with their git
 // modes, "<mode> <path>" per line, path relative to the kit root. A unit

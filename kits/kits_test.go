@@ -72,16 +72,19 @@ func indexed(t *testing.T, dir, prefix string) []string {
 }
 
 // The manifest is the index: same paths, same modes, for every kit; the
-// core kit's lines include the top-level fixture tree as its gate-tests/.
+// core kit's lines include the top-level fixture and template trees as its
+// gate-tests/ and templates/.
 func TestManifestMatchesIndex(t *testing.T) {
 	for _, kit := range Vendorable() {
 		want := indexed(t, kit, "")
 		if kit == Core {
-			fx := indexed(t, "../"+fixtureTree, fixtureTree+"/")
-			if len(fx) == 0 {
-				t.Fatalf("the index tracks no ../%s; the core kit's fixture pairs live there", fixtureTree)
+			for _, top := range []string{fixtureTree, templateTree} {
+				fx := indexed(t, "../"+top, top+"/")
+				if len(fx) == 0 {
+					t.Fatalf("the index tracks no ../%s; the core kit's %s live there", top, top)
+				}
+				want = append(want, fx...)
 			}
-			want = append(want, fx...)
 			sort.Slice(want, func(i, j int) bool {
 				_, a, _ := strings.Cut(want[i], " ")
 				_, b, _ := strings.Cut(want[j], " ")

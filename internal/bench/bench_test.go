@@ -109,7 +109,7 @@ func generate(dir string, n int) error {
 	}
 	// A consumer configured the way the kit's install recipe leaves one, so
 	// every shipped gate has its inputs and none refuses for want of them.
-	patterns, err := os.ReadFile(filepath.Join(modRoot, "kits", "gate-sdk", "templates", "msg-patterns.list"))
+	patterns, err := os.ReadFile(filepath.Join(modRoot, "templates", "msg-patterns.list"))
 	if err != nil {
 		return err
 	}

@@ -36,7 +36,7 @@ func hookAndSmokeArms() []Arm {
 			Knobs:   hookKnobs, Family: Run, Main: runMeasureCommit},
 		{Flag: "--run-consumer-smoke", Synopsis: "[--keep] [<kit-root>...]",
 			Summary: "vendor the kits into a scratch consumer and prove each installs green and reddens on its planted violation",
-			Knobs:   []string{"GATE_SDK_KIT_DIRS", "GATE_SDK_NATIVE_BIN", registry.KitTestsKnob}, Family: Run, Main: runConsumerSmoke},
+			Knobs:   []string{"GATE_SDK_KIT_DIRS", "GATE_SDK_NATIVE_BIN", registry.KitTestsKnob, registry.KitTemplatesKnob}, Family: Run, Main: runConsumerSmoke},
 		{Flag: "--upgrade-smoke", Synopsis: "",
 			Summary: "vendor the kits at FROM into a scratch consumer, upgrade them to TO, and prove every new red is declared",
 			Knobs: []string{"GATE_SDK_UPGRADE_REPO", "GATE_SDK_UPGRADE_FROM", "GATE_SDK_UPGRADE_TO", "GATE_SDK_TMP_DIR",
@@ -44,7 +44,7 @@ func hookAndSmokeArms() []Arm {
 			Family: Run, Main: runUpgradeSmoke},
 		{Flag: "--run-demo", Synopsis: "",
 			Summary: "narrated walkthrough: vendor, green, a planted violation blocked (battery and pre-commit hook), green again",
-			Knobs:   []string{"GATE_SDK_KIT_DIRS", "GATE_SDK_NATIVE_BIN", registry.KitTestsKnob}, Family: Run, Main: runDemo},
+			Knobs:   []string{"GATE_SDK_KIT_DIRS", "GATE_SDK_NATIVE_BIN", registry.KitTestsKnob, registry.KitTemplatesKnob}, Family: Run, Main: runDemo},
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/gate-sdk/gates/internal/knob"
 	"github.com/gate-sdk/gates/internal/payload"
 	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/walk"
@@ -12,7 +13,7 @@ import (
 
 // packKnobs are the knobs --pack-installer reads.
 var packKnobs = []string{"GATE_SDK_KIT_DIRS", "GATE_SDK_NATIVE_TARGETS_FILE", "GATE_SDK_PAYLOAD_ARTIFACTS",
-	"GATE_SDK_PAYLOAD_WITHHOLD", "GATE_SDK_PAYLOAD_LICENSE", "GATE_SDK_SPEC_BASE_URL", "GATE_SDK_KIT_TESTS_DIR"}
+	"GATE_SDK_PAYLOAD_WITHHOLD", "GATE_SDK_PAYLOAD_LICENSE", "GATE_SDK_SPEC_BASE_URL", "GATE_SDK_KIT_TESTS_DIR", "GATE_SDK_KIT_TEMPLATES_DIR"}
 
 // runPackInstaller is `--pack-installer <out>`: the payload assembled from
 // the tracked kit roots at HEAD and the release's verified artifacts.
@@ -72,22 +73,29 @@ func runPackInstaller(s *Session, args []string) int {
 		if license != "" {
 			in.License = walk.AbsAgainst(top, license)
 		}
-		// The fixture pairs travel with the kit from wherever the tree keeps
-		// them: a relocated tree (the module's top-level gate-tests/) lands
-		// in the first root's gate-tests/.
-		kitTests, err := kitTestsDir(set)
-		if err != nil {
-			return err
-		}
-		if kitTests != "" {
-			r, ok := walk.RelUnder(top, walk.AbsAgainst(top, kitTests))
+		// The fixture pairs and templates travel with the kit from wherever
+		// the tree keeps them: a relocated tree (the module's top-level
+		// gate-tests/ or templates/) lands in the first root's own.
+		for _, rel := range []struct {
+			knob, what string
+			dir        func(*knob.Set) (string, error)
+			to         *string
+		}{{registry.KitTestsKnob, "fixture pairs", kitTestsDir, &in.Fixtures}, {registry.KitTemplatesKnob, "templates", kitTemplatesDir, &in.Templates}} {
+			tree, err := rel.dir(set)
+			if err != nil {
+				return err
+			}
+			if tree == "" {
+				continue
+			}
+			r, ok := walk.RelUnder(top, walk.AbsAgainst(top, tree))
 			if !ok {
-				return fmt.Errorf("%s=%s lies outside the repository %s; the packer packs tracked trees only", registry.KitTestsKnob, kitTests, top)
+				return fmt.Errorf("%s=%s lies outside the repository %s; the packer packs tracked trees only", rel.knob, tree, top)
 			}
 			if fi, err := os.Stat(walk.Child(top, r)); err != nil || !fi.IsDir() {
-				return fmt.Errorf("%s=%s names no directory, so the kit's fixture pairs cannot be packed", registry.KitTestsKnob, kitTests)
+				return fmt.Errorf("%s=%s names no directory, so the kit's %s cannot be packed", rel.knob, tree, rel.what)
 			}
-			in.Fixtures = r
+			*rel.to = r
 		}
 		return payload.Pack(in)
 	}()

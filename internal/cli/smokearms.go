@@ -43,16 +43,29 @@ func (s *Session) smokeWorld() (consumersmoke.World, error) {
 			}
 			return kitTestsDir(set)
 		},
+		KitTemplates: func() (string, error) {
+			set, err := s.Knobs()
+			if err != nil {
+				return "", err
+			}
+			return kitTemplatesDir(set)
+		},
 	}, nil
 }
 
 // kitTestsDir answers GATE_SDK_KIT_TESTS_DIR's one word, "" when empty.
 func kitTestsDir(set *knob.Set) (string, error) {
-	words, err := set.Words(registry.KitTestsKnob)
+	return relocatedKitDir(set, registry.KitTestsKnob, registry.KitTestsDirs)
+}
+
+// relocatedKitDir answers the one word of a knob that relocates a tree of
+// the gate-sdk kit, checked by that knob's resolver; "" when empty.
+func relocatedKitDir(set *knob.Set, name string, resolve func(roots, override []string) ([]string, error)) (string, error) {
+	words, err := set.Words(name)
 	if err != nil {
 		return "", err
 	}
-	dirs, err := registry.KitTestsDirs([]string{""}, words)
+	dirs, err := resolve([]string{""}, words)
 	if err != nil || len(words) == 0 {
 		return "", err
 	}
@@ -91,7 +104,7 @@ func runUpgradeSmoke(s *Session, args []string) int {
 	if err != nil {
 		return fail(err)
 	}
-	w := consumersmoke.UpgradeWorld{Dir: cwd, Environ: os.Environ, Stdout: s.Stdout, Stderr: s.Stderr, KitRootsAt: kitRootsAt, KitTestsAt: kitTestsAt}
+	w := consumersmoke.UpgradeWorld{Dir: cwd, Environ: os.Environ, Stdout: s.Stdout, Stderr: s.Stderr, KitRootsAt: kitRootsAt, KitTestsAt: kitTestsAt, KitTemplatesAt: kitTemplatesAt}
 	// Every knob the arm reads is read once, here (§--upgrade-smoke, A).
 	for name, dst := range map[string]*string{"GATE_SDK_UPGRADE_REPO": &w.Repo, "GATE_SDK_UPGRADE_FROM": &w.From,
 		"GATE_SDK_UPGRADE_TO": &w.To, "GATE_SDK_TMP_DIR": &w.TmpDir, "GATE_SDK_WORKFLOW_DIR": &w.WorkflowDir} {
@@ -121,6 +134,12 @@ func knobsAt(dir string) (*knob.Set, error) {
 	return knob.Load(knob.Options{Dir: dir, Lookup: lookup, AbsAgainst: walk.AbsAgainst})
 }
 
+// kitTemplatesDir answers GATE_SDK_KIT_TEMPLATES_DIR's one word, "" when
+// empty.
+func kitTemplatesDir(set *knob.Set) (string, error) {
+	return relocatedKitDir(set, registry.KitTemplatesKnob, registry.KitTemplatesDirs)
+}
+
 // kitTestsAt answers a checkout's GATE_SDK_KIT_TESTS_DIR from its own
 // knob files.
 func kitTestsAt(dir string) (string, error) {
@@ -129,6 +148,16 @@ func kitTestsAt(dir string) (string, error) {
 		return "", err
 	}
 	return kitTestsDir(set)
+}
+
+// kitTemplatesAt answers a checkout's GATE_SDK_KIT_TEMPLATES_DIR from its
+// own knob files.
+func kitTemplatesAt(dir string) (string, error) {
+	set, err := knobsAt(dir)
+	if err != nil {
+		return "", err
+	}
+	return kitTemplatesDir(set)
 }
 
 // kitRootsAt answers a checkout's kit roots from its own knob files, with

@@ -54,6 +54,9 @@ type World struct {
 	// resolves it: gate-sdk's fixture tree where it is authored outside
 	// the kit root, "" when it is the kit's own gate-tests/. Nil reads "".
 	KitTests func() (string, error)
+	// KitTemplates answers GATE_SDK_KIT_TEMPLATES_DIR likewise: gate-sdk's
+	// template tree where it is authored outside the kit root. Nil reads "".
+	KitTemplates func() (string, error)
 }
 
 func (w World) getenv(name string) string {
@@ -164,6 +167,9 @@ type Builder struct {
 	// (absolute; "" for none), vendored as that root's gate-tests/, as
 	// init and the packer carry it.
 	Fixtures string
+	// Templates is the template tree authored outside the first root
+	// (absolute; "" for none), vendored as that root's templates/.
+	Templates string
 	// Base is the directory the scratch is made under.
 	Base string
 	// Environ is the base environment.
@@ -223,6 +229,9 @@ func (b Builder) Build(label string) (*Scratch, error) {
 	if len(s.Kits) > 0 {
 		s.SdkAt = s.Kits[0]
 		if err := vendorFixtures(b.Fixtures, walk.Child(s.Dir, s.Kits[0])); err != nil {
+			return s, err
+		}
+		if err := vendorTree(b.Templates, walk.Child(s.Dir, s.Kits[0]), "templates"); err != nil {
 			return s, err
 		}
 	}
@@ -289,11 +298,17 @@ func (b Builder) checkBin() error {
 // vendorFixtures copies a relocated fixture tree ("" for none) into the
 // vendored kit root's gate-tests/.
 func vendorFixtures(tree, kitDir string) error {
+	return vendorTree(tree, kitDir, "gate-tests")
+}
+
+// vendorTree copies a relocated kit tree ("" for none) into the vendored
+// kit root's child directory.
+func vendorTree(tree, kitDir, child string) error {
 	if tree == "" {
 		return nil
 	}
-	if err := payload.CopyTree(tree, walk.Child(kitDir, "gate-tests")); err != nil {
-		return envErr("cannot vendor the fixture tree %s into the scratch: %v", tree, err)
+	if err := payload.CopyTree(tree, walk.Child(kitDir, child)); err != nil {
+		return envErr("cannot vendor the %s tree %s into the scratch: %v", child, tree, err)
 	}
 	return nil
 }

@@ -104,8 +104,12 @@ func (r *smokeRun) setup(named []string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	templates, err := kitFixtures(w.KitTemplates, w.Dir)
+	if err != nil {
+		return nil, err
+	}
 	r.host = Host{Top: w.Dir, Bin: bin, Roots: roots, Environ: environ}
-	r.builder = Builder{Host: w.Dir, HostBin: bin, Roots: roots, Fixtures: fixtures, Base: TempBase(w.Env, "TMPDIR"), Environ: environ, Out: w.Stdout}
+	r.builder = Builder{Host: w.Dir, HostBin: bin, Roots: roots, Fixtures: fixtures, Templates: templates, Base: TempBase(w.Env, "TMPDIR"), Environ: environ, Out: w.Stdout}
 	return roots, nil
 }
 

@@ -41,6 +41,8 @@ type UpgradeWorld struct {
 	// KitTestsAt answers GATE_SDK_KIT_TESTS_DIR as a checkout's own knob
 	// files set it ("" for none); nil reads "".
 	KitTestsAt func(dir string) (string, error)
+	// KitTemplatesAt answers GATE_SDK_KIT_TEMPLATES_DIR the same way.
+	KitTemplatesAt func(dir string) (string, error)
 }
 
 // upgradeRun carries one run's resolved state.
@@ -62,6 +64,7 @@ type upgradeRef struct {
 	bin       string   // the binary built there
 	kits      []string // the clone's kit roots, absolute
 	fixtures  string   // gate-sdk's fixture tree outside its root, absolute, or ""
+	templates string   // gate-sdk's template tree outside its root, absolute, or ""
 }
 
 // RunUpgrade is the arm: no operand, no flag.
@@ -107,7 +110,7 @@ func RunUpgrade(args []string, w UpgradeWorld) int {
 	fromRef, toRef := refs[0], refs[1]
 
 	// assertion B: the FROM baseline is green, or the tag is broken.
-	b := Builder{Host: fromRef.clone, HostBin: fromRef.bin, Roots: fromRef.kits, Fixtures: fromRef.fixtures, Base: u.base, Environ: w.Environ(), Out: w.Stderr}
+	b := Builder{Host: fromRef.clone, HostBin: fromRef.bin, Roots: fromRef.kits, Fixtures: fromRef.fixtures, Templates: fromRef.templates, Base: u.base, Environ: w.Environ(), Out: w.Stderr}
 	s, err := b.Build("consumer")
 	if err != nil {
 		return u.envFail("FROM %s: %v", from, err)
@@ -140,6 +143,9 @@ func RunUpgrade(args []string, w UpgradeWorld) int {
 		}
 		if i == 0 {
 			if err := vendorFixtures(toRef.fixtures, dst); err != nil {
+				return u.envFail("TO: %v", err)
+			}
+			if err := vendorTree(toRef.templates, dst, "templates"); err != nil {
 				return u.envFail("TO: %v", err)
 			}
 		}
@@ -275,9 +281,15 @@ func (u *upgradeRun) checkout(repoDir, ref, label string) (*upgradeRef, error) {
 	if len(r.kits) == 0 {
 		return nil, fmt.Errorf("ref %s vendors no kit root", ref)
 	}
-	if u.w.KitTestsAt != nil {
-		get := func() (string, error) { return u.w.KitTestsAt(r.clone) }
-		if r.fixtures, err = kitFixtures(get, r.clone); err != nil {
+	for _, rel := range []struct {
+		at func(dir string) (string, error)
+		to *string
+	}{{u.w.KitTestsAt, &r.fixtures}, {u.w.KitTemplatesAt, &r.templates}} {
+		if rel.at == nil {
+			continue
+		}
+		get := func() (string, error) { return rel.at(r.clone) }
+		if *rel.to, err = kitFixtures(get, r.clone); err != nil {
 			return nil, fmt.Errorf("ref %s: %v", ref, err)
 		}
 	}

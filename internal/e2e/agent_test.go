@@ -15,7 +15,7 @@ import (
 func agentScratch(t *testing.T) *scratch {
 	s := newScratch(t)
 	s.copyTree(filepath.Join(moduleRoot, "kits", "gate-sdk", "checks"), filepath.Join(s.dir, "gate-sdk", "checks"))
-	patterns, err := os.ReadFile(filepath.Join(moduleRoot, "kits", "gate-sdk", "templates", "msg-patterns.list"))
+	patterns, err := os.ReadFile(filepath.Join(moduleRoot, "templates", "msg-patterns.list"))
 	if err != nil {
 		t.Fatal(err)
 	}

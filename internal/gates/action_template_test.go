@@ -15,7 +15,7 @@ import (
 func TestGatesWorkflowGreen(t *testing.T) {
 	tree := &gatetest.Tree{Data: map[string]string{}, Modes: map[string]uint32{}}
 	for _, p := range []string{
-		"kits/gate-sdk/templates/gates-workflow.yml",
+		"templates/gates-workflow.yml",
 		".github/workflows/gates.yml",
 		"kits/gate-sdk/bin/run-gates.sh",
 		"kits/gate-sdk/bin/run-fixture-suites.sh",

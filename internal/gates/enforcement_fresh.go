@@ -13,6 +13,7 @@ import (
 	"github.com/gate-sdk/gates/internal/cache"
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/graph"
+	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/walk"
 )
 
@@ -185,7 +186,7 @@ func underTemplates(rel string) bool {
 		if i < 0 {
 			return false
 		}
-		if rel[:i] == "templates" {
+		if rel[:i] == registry.TemplatesDirName {
 			return true
 		}
 		rel = rel[i+1:]

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/repo"
 	"github.com/gate-sdk/gates/internal/spawn"
 	"github.com/gate-sdk/gates/internal/walk"
@@ -31,9 +32,9 @@ func hygieneGates() []gate.Def {
 		{Name: "check-identity", Operands: "-", Rule: checkIdentity, Knobs: []string{"GATE_SDK_IDENTITY_FILE", "GATE_SDK_GIT_EMAIL_FILE",
 			"GATE_SDK_GIT_REMOTES_FILE", "GATE_SDK_GH_HOSTS_FILE", "GATE_SDK_GH_HOST"}, Needs: git},
 		{Name: "check-portability-floor", Listing: true, Operands: "[<pattern-file>...]", Rule: checkPortabilityFloor, Knobs: []string{"GATE_SDK_PORTABILITY_PATTERNS",
-			"GATE_SDK_PORTABILITY_PATHS", "GATE_SDK_KIT_DIRS"}, Needs: git},
+			"GATE_SDK_PORTABILITY_PATHS", "GATE_SDK_KIT_DIRS", registry.KitTemplatesKnob}, Needs: git},
 		{Name: "check-root-tiering", Listing: true, Operands: "[<gates-dir> [<root>]]", Rule: checkRootTiering, Knobs: []string{"GATE_SDK_ROOT_ALLOWLIST", "GATE_SDK_QUEUE_FILE", "GATE_SDK_AGENT_FILE"}},
-		{Name: "check-tree-terms", Listing: true, Operands: "[<root> [<pattern-file>...]]", Rule: checkTreeTerms, Knobs: msg("GATE_SDK_PRUNE_DIRS", "GATE_SDK_PRUNE_EXTRA_DIRS", "GATE_SDK_KIT_DIRS"), ReadsTree: true},
+		{Name: "check-tree-terms", Listing: true, Operands: "[<root> [<pattern-file>...]]", Rule: checkTreeTerms, Knobs: msg("GATE_SDK_PRUNE_DIRS", "GATE_SDK_PRUNE_EXTRA_DIRS", "GATE_SDK_KIT_DIRS", registry.KitTemplatesKnob), ReadsTree: true},
 		{Name: "check-workflow-tiering", Listing: true, Operands: "-", Rule: checkWorkflowTiering, Knobs: []string{"GATE_SDK_WORKFLOW_DIR"}, Needs: git},
 	}
 }

@@ -80,7 +80,7 @@ func kitSurfaceGates() []gate.Def {
 		{Name: "check-kit-registration", Listing: true, Rule: checkKitRegistration, Knobs: []string{"GATE_SDK_REGISTRY_DOC", "GATE_SDK_RUNNER_DOC", "GATE_SDK_KIT_DIRS", registry.KitTestsKnob}},
 		{Name: "check-kit-roots-dialect", Listing: true, Rule: checkKitRootsDialect, Knobs: []string{"GATE_SDK_TESTS_DIR", "GATE_SDK_KIT_DIRS", "GATE_SDK_TMP_DIR"}, Needs: []string{"git"}},
 		{Name: "check-packed-links", Rule: checkPackedLinks, Knobs: []string{"GATE_SDK_KIT_DIRS", "GATE_SDK_PAYLOAD_WITHHOLD", "GATE_SDK_SPEC_BASE_URL"}},
-		{Name: "check-template-copy-parity", Listing: true, Rule: checkTemplateCopyParity, Knobs: []string{"GATE_SDK_KIT_DIRS"}},
-		{Name: "check-template-registry-parity", Listing: true, Rule: checkTemplateRegistryParity, Knobs: []string{"GATE_SDK_KIT_DIRS"}},
+		{Name: "check-template-copy-parity", Listing: true, Rule: checkTemplateCopyParity, Knobs: []string{"GATE_SDK_KIT_DIRS", registry.KitTemplatesKnob}},
+		{Name: "check-template-registry-parity", Listing: true, Rule: checkTemplateRegistryParity, Knobs: []string{"GATE_SDK_KIT_DIRS", registry.KitTemplatesKnob}},
 	}
 }

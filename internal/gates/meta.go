@@ -33,7 +33,7 @@ func metaGates() []gate.Def {
 		{Name: "check-gate-output", Listing: true, Rule: checkGateOutput, Knobs: []string{kits, "GATE_SDK_NATIVE_CRATE", "GATE_SDK_NATIVE_SRC"}},
 		{Name: "check-install-disposition", Listing: true, Rule: checkInstallDisposition, Knobs: []string{kits, "GATE_SDK_NATIVE_CRATE", "GATE_SDK_NATIVE_SRC"}},
 		{Name: "check-test-hermetic", Rule: checkTestHermetic, Knobs: []string{kits, registry.KitTestsKnob}},
-		{Name: "check-shellcheck", Rule: checkShellcheck, Knobs: []string{kits, "GATE_SDK_LINT_EXTRA_DIRS"}, Needs: []string{"shellcheck"}},
+		{Name: "check-shellcheck", Rule: checkShellcheck, Knobs: []string{kits, registry.KitTemplatesKnob, "GATE_SDK_LINT_EXTRA_DIRS"}, Needs: []string{"shellcheck"}},
 		{Name: "check-gate-assertions", Listing: true, Rule: checkGateAssertions, Knobs: []string{kits, "GATE_SDK_NATIVE_CRATE", "GATE_SDK_NATIVE_SRC"}},
 	}
 }

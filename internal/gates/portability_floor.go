@@ -47,8 +47,12 @@ func checkPortabilityFloor(c *gate.Context) int {
 	for _, src := range set.Read {
 		exempt[treePath(c, src.Path)] = true
 	}
-	for _, kr := range c.KitRoots {
-		exempt[treePath(c, kr+"/templates/portability-patterns.list")] = true
+	tdirs, err := kitTemplateDirs(c, c.KitRoots, "")
+	if err != nil {
+		return c.RefuseErr(err)
+	}
+	for _, td := range tdirs {
+		exempt[treePath(c, td+"/portability-patterns.list")] = true
 	}
 	files, binary, err := pathspecCorpus(c, paths, exempt)
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/gate-sdk/gates/internal/declaration"
 	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/spawn"
 	"github.com/gate-sdk/gates/kits"
 )
@@ -232,7 +233,10 @@ func checkReleaseChangeDeclared(c *gate.Context) int {
 	if err != nil {
 		return c.RefuseErr(err)
 	}
-	claimed := claimedTemplates(c)
+	claimed, err := claimedTemplates(c)
+	if err != nil {
+		return c.RefuseErr(err)
+	}
 	removed, changed := 0, 0
 	for _, rec := range cs.records {
 		class := ""
@@ -289,19 +293,25 @@ func underKitBin(c *gate.Context, p string) bool {
 }
 
 // claimedTemplates answers the tree paths of the templates init claims:
-// kits.SeedTemplates under every kit root that is the core kit.
-func claimedTemplates(c *gate.Context) map[string]bool {
+// kits.SeedTemplates in the template tree of every kit root that is the
+// core kit (kitTemplateDirs: where GATE_SDK_KIT_TEMPLATES_DIR puts it).
+func claimedTemplates(c *gate.Context) (map[string]bool, error) {
+	tdirs, err := kitTemplateDirs(c, c.KitRoots, "")
+	if err != nil {
+		return nil, err
+	}
 	out := map[string]bool{}
-	for _, r := range c.KitRoots {
+	for i, r := range c.KitRoots {
 		r = strings.TrimSuffix(path.Clean(strings.ReplaceAll(r, "\\", "/")), "/")
 		if path.Base(r) != kits.Core {
 			continue
 		}
+		td := path.Clean(strings.ReplaceAll(tdirs[i], "\\", "/"))
 		for _, t := range kits.SeedTemplates() {
-			out[path.Join(r, t)] = true
+			out[path.Join(td, path.Base(t))] = true
 		}
 	}
-	return out
+	return out, nil
 }
 
 // surfacePath answers the surface's spelling: the first operand, else
@@ -439,7 +449,7 @@ func liveChanges(c *gate.Context) (*changeSet, error) {
 func releaseGates() []gate.Def {
 	return []gate.Def{
 		{Name: "check-release-change-declared", Rule: checkReleaseChangeDeclared, Operands: changeUsage,
-			Knobs: []string{"GATE_SDK_KIT_DIRS", "GATE_SDK_WORKFLOW_DIR", "GATE_SDK_RELEASE_SECTIONS", "GATE_SDK_RELEASE_SECTION_ALIASES"},
+			Knobs: []string{"GATE_SDK_KIT_DIRS", registry.KitTemplatesKnob, "GATE_SDK_WORKFLOW_DIR", "GATE_SDK_RELEASE_SECTIONS", "GATE_SDK_RELEASE_SECTION_ALIASES"},
 			Needs: []string{"git"}},
 		{Name: "check-release-assets", Rule: checkReleaseAssets, Operands: assetsUsage,
 			Knobs: []string{"GATE_SDK_KIT_DIRS", "GATE_SDK_NATIVE_PUBLISH_WORKFLOW", "GATE_SDK_NATIVE_TARGETS_FILE"}},

@@ -300,20 +300,32 @@ func pathBase(p string) string {
 }
 
 // TestClaimedTemplatesAreInitsReads: the claimed set is the kit's own
-// seed list, each present in the kit, under the core kit root only.
+// seed list under the core kit root only; in this tree, where
+// GATE_SDK_KIT_TEMPLATES_DIR relocates them, each is present at its
+// top-level templates/.
 func TestClaimedTemplatesAreInitsReads(t *testing.T) {
-	c := &gate.Context{KitRoots: []string{"kits/gate-sdk/", "other-kit"}}
-	got := claimedTemplates(c)
-	for _, want := range []string{"kits/gate-sdk/templates/msg-patterns.list", "kits/gate-sdk/templates/gates-workflow.yml", "kits/gate-sdk/templates/claude-settings.json"} {
-		if !got[want] {
-			t.Errorf("claimed set lacks %s: %v", want, got)
+	seeds := []string{"msg-patterns.list", "gates-workflow.yml", "claude-settings.json"}
+	for _, tc := range []struct{ over, dir string }{{"", "kits/gate-sdk/templates"}, {"templates/", "templates"}} {
+		c := &gate.Context{KitRoots: []string{"kits/gate-sdk/", "other-kit"}, Knobs: gatetest.Knobs{"GATE_SDK_KIT_TEMPLATES_DIR": tc.over}}
+		got, err := claimedTemplates(c)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if _, err := os.Stat(filepath.Join("..", "..", filepath.FromSlash(want))); err != nil {
-			t.Errorf("claimed template %s is not in the kit: %v", want, err)
+		for _, s := range seeds {
+			want := tc.dir + "/" + s
+			if !got[want] {
+				t.Errorf("knob %q: claimed set lacks %s: %v", tc.over, want, got)
+			}
+			if tc.over == "" {
+				continue
+			}
+			if _, err := os.Stat(filepath.Join("..", "..", filepath.FromSlash(want))); err != nil {
+				t.Errorf("claimed template %s is not in the tree: %v", want, err)
+			}
 		}
-	}
-	if len(got) != 3 {
-		t.Errorf("claimed set %v", got)
+		if len(got) != 3 {
+			t.Errorf("claimed set %v", got)
+		}
 	}
 }
 

@@ -18,7 +18,9 @@ import (
 )
 
 // kitLintDirs are the dirs of each kit root whose direct *.sh files ship.
-var kitLintDirs = []string{"lib", "bin", "checks", "templates", "smoke"}
+// The templates dir is not among them: it is where
+// GATE_SDK_KIT_TEMPLATES_DIR puts it (kitTemplateDirs).
+var kitLintDirs = []string{"lib", "bin", "checks", "smoke"}
 
 // scFileLine is one line of ShellCheck's gcc format over named files.
 var scFileLine = lazyre.New(`^(.+?):(\d+):(\d+): (\w+): (.*)$`)
@@ -77,8 +79,8 @@ func checkShellcheck(c *gate.Context) int {
 
 // shellcheckTargets answers the files to lint. Operands replace the whole
 // set (a dir operand contributes its direct *.sh); otherwise the set is the
-// gates dir's direct *.sh, each kit root's lib/ bin/ checks/ templates/
-// smoke/ direct *.sh, and each dir GATE_SDK_LINT_EXTRA_DIRS names.
+// gates dir's direct *.sh, each kit root's lib/ bin/ checks/ smoke/ and
+// template tree's direct *.sh, and each dir GATE_SDK_LINT_EXTRA_DIRS names.
 func shellcheckTargets(c *gate.Context) ([]string, error) {
 	var dirs []string
 	var files []string
@@ -96,10 +98,15 @@ func shellcheckTargets(c *gate.Context) ([]string, error) {
 		}
 	} else {
 		dirs = append(dirs, c.GatesDir)
-		for _, k := range c.KitRoots {
+		tdirs, err := kitTemplateDirs(c, c.KitRoots, "")
+		if err != nil {
+			return nil, err
+		}
+		for i, k := range c.KitRoots {
 			for _, d := range kitLintDirs {
 				dirs = append(dirs, registry.Join(strings.TrimRight(k, "/"), d))
 			}
+			dirs = append(dirs, tdirs[i])
 		}
 		extra, err := c.Knobs.Words("GATE_SDK_LINT_EXTRA_DIRS")
 		if err != nil {

@@ -21,10 +21,7 @@ func checkTemplateCopyParity(c *gate.Context) int {
 	if !ok {
 		return code
 	}
-	root := ""
-	if len(c.Args) == 1 {
-		root = c.Args[0]
-	}
+	root := sweepRoot(c)
 	gatesDir := registry.Join(root, c.GatesDir)
 	r := c.NewReport(map[string]string{
 		"spec":    "point the copy's first # spec: line at the template's <file> §<section>; only the prose after the target may differ",
@@ -32,9 +29,13 @@ func checkTemplateCopyParity(c *gate.Context) int {
 		"added":   "name the token on a `# copy-divergence: <reason>` line in the copy, or take it out",
 		"reason":  "give the # copy-divergence: line a reason naming what the copy adds",
 	})
+	tdirs, err := kitTemplateDirs(c, roots, root)
+	if err != nil {
+		return c.RefuseErr(err)
+	}
 	pairs, unpaired := 0, 0
-	for _, kit := range roots {
-		tdir, ents, err := kitTemplates(c, kit)
+	for _, tdir := range tdirs {
+		ents, err := kitTemplates(c, tdir)
 		if err != nil {
 			return c.RefuseErr(err)
 		}

@@ -22,19 +22,43 @@ import (
 // it as a parameter so the widening is exercised by the unit tests.
 var nativeRegistries = map[string]map[string][]string{}
 
-// kitTemplates answers a kit root's templates dir and its entries: none
-// when the kit has no templates/, a refusal when it cannot be read.
-func kitTemplates(c *gate.Context, kit string) (string, []fs.DirEntry, error) {
-	tdir := registry.Join(kit, "templates")
+// kitTemplateDirs answers the template tree of each of roots, kit roots
+// prefixed by the scan root under (empty for the repository):
+// <kit root>/templates, or where GATE_SDK_KIT_TEMPLATES_DIR puts gate-sdk's,
+// read under the same scan root.
+func kitTemplateDirs(c *gate.Context, roots []string, under string) ([]string, error) {
+	over, err := c.Knobs.Words(registry.KitTemplatesKnob)
+	if err != nil {
+		return nil, err
+	}
+	if under != "" {
+		for i := range over {
+			over[i] = registry.Join(under, over[i])
+		}
+	}
+	return registry.KitTemplatesDirs(roots, over)
+}
+
+// sweepRoot answers a sweep's optional [root] operand, "" when none.
+func sweepRoot(c *gate.Context) string {
+	if len(c.Args) == 1 {
+		return c.Args[0]
+	}
+	return ""
+}
+
+// kitTemplates answers the entries of a kit's template tree tdir: none
+// when it does not exist, a refusal when it cannot be read.
+func kitTemplates(c *gate.Context, tdir string) ([]fs.DirEntry, error) {
 	present, err := isDirAt(c, tdir)
 	if err != nil || !present {
-		return tdir, nil, err
+		return nil, err
 	}
 	ents, err := runFS{c}.ReadDir(tdir)
 	if err != nil {
-		return tdir, nil, fmt.Errorf("cannot read %s: %v", tdir, unwrapPath(err))
+		return nil, fmt.Errorf("cannot read %s: %v", tdir, unwrapPath(err))
 	}
-	return tdir, ents, nil
+	return ents, nil
 }
 
 func checkTemplateRegistryParity(c *gate.Context) int {
@@ -55,11 +79,16 @@ func templateRegistryParity(c *gate.Context, native map[string]map[string][]stri
 		"stranded":     "drop the line from the registry template, or ship the artifact it names",
 		"undeclared":   "ship the registry template the binary declares it dispatches, or drop the registry from the binary's native declaration",
 	})
+	tdirs, err := kitTemplateDirs(c, roots, sweepRoot(c))
+	if err != nil {
+		return c.RefuseErr(err)
+	}
 	registries, skipped := 0, 0
-	for _, kit := range roots {
+	for k, kit := range roots {
 		leaf := path.Base(kit)
 		reached := map[string]bool{}
-		tdir, ents, err := kitTemplates(c, kit)
+		tdir := tdirs[k]
+		ents, err := kitTemplates(c, tdir)
 		if err != nil {
 			return c.RefuseErr(err)
 		}

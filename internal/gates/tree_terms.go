@@ -69,8 +69,12 @@ func checkTreeTerms(c *gate.Context) int {
 	for _, src := range set.Read {
 		exemptList = append(exemptList, treePath(c, src.Path))
 	}
-	for _, kr := range c.KitRoots {
-		exemptList = append(exemptList, treePath(c, kr+"/templates/msg-patterns.list"))
+	tdirs, err := kitTemplateDirs(c, c.KitRoots, "")
+	if err != nil {
+		return c.RefuseErr(err)
+	}
+	for _, td := range tdirs {
+		exemptList = append(exemptList, treePath(c, td+"/msg-patterns.list"))
 	}
 	exempt := func(p string) bool {
 		for _, e := range exemptList {

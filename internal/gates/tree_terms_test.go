@@ -338,7 +338,7 @@ func TestTreeTermsAnchors(t *testing.T) {
 
 func templatePatterns(t testing.TB) *patterns.Set {
 	t.Helper()
-	set, err := patterns.Load(os.ReadFile, []patterns.Source{{Path: filepath.Join("..", "..", "kits", "gate-sdk", "templates", "msg-patterns.list"), Origin: patterns.FromArgument, Required: true}})
+	set, err := patterns.Load(os.ReadFile, []patterns.Source{{Path: filepath.Join("..", "..", "templates", "msg-patterns.list"), Origin: patterns.FromArgument, Required: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -393,7 +393,7 @@ func TestMsgPatternsTemplateShapes(t *testing.T) {
 		}
 	}
 	// The template does not match its own text.
-	data, err := os.ReadFile(filepath.Join("..", "..", "kits", "gate-sdk", "templates", "msg-patterns.list"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "templates", "msg-patterns.list"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -449,7 +449,7 @@ func BenchmarkTreeTerms(b *testing.B) {
 	for i := 0; i < 20000; i++ {
 		files[fmt.Sprintf("dir%03d/sub%02d/file%05d.md", i%200, i%17, i)] = body.String()
 	}
-	tmpl, err := os.ReadFile(filepath.Join("..", "..", "kits", "gate-sdk", "templates", "msg-patterns.list"))
+	tmpl, err := os.ReadFile(filepath.Join("..", "..", "templates", "msg-patterns.list"))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -41,7 +41,7 @@ func TestMemberOfSpellings(t *testing.T) {
 
 func template(t *testing.T) []byte {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "kits", "gate-sdk", "templates", "claude-settings.json"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "templates", "claude-settings.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,10 @@ type PackInput struct {
 	Roots []string
 	// Fixtures is a tracked top-level fixture tree carried into the first
 	// root's gate-tests/ ("" when the fixtures live inside the kit root).
-	Fixtures  string
+	Fixtures string
+	// Templates is a tracked top-level template tree carried into the
+	// first root's templates/ ("" when they live inside the kit root).
+	Templates string
 	Targets   string // the roster file, absolute
 	Artifacts string // the build legs' output: <os>/<arch>/<binary> + sidecar
 	License   string // "" places none
@@ -135,9 +138,11 @@ func Pack(in PackInput) error {
 		if err := rewriteReadme(walk.Child(dest, leaf), in.SpecBase, leaf, leaves); err != nil {
 			return err
 		}
-		if i == 0 && in.Fixtures != "" {
-			if err := packTracked(in.Top, in.Fixtures, walk.Child(walk.Child(dest, leaf), "gate-tests"), nil); err != nil {
-				return err
+		for child, tree := range map[string]string{"gate-tests": in.Fixtures, "templates": in.Templates} {
+			if i == 0 && tree != "" {
+				if err := packTracked(in.Top, tree, walk.Child(walk.Child(dest, leaf), child), nil); err != nil {
+					return err
+				}
 			}
 		}
 		if in.License != "" {

@@ -26,12 +26,19 @@ const KitTestsKnob = "GATE_SDK_KIT_TESTS_DIR"
 // KitTestsKnob) names the first root's, gate-sdk's. More than one word is
 // refused: the knob names one directory.
 func KitTestsDirs(roots []string, override []string) ([]string, error) {
+	return kitDirs(roots, override, FixtureDirName, KitTestsKnob, "fixture tree")
+}
+
+// kitDirs answers <root>/<child> for each of roots, the first root's
+// replaced by override's one word when it has one; knob and what name
+// the relocating knob and the tree in the refusal of a longer override.
+func kitDirs(roots []string, override []string, child, knob, what string) ([]string, error) {
 	if len(override) > 1 {
-		return nil, fmt.Errorf("%s names %d directories (%s); it names the one fixture tree of the gate-sdk kit", KitTestsKnob, len(override), strings.Join(override, " "))
+		return nil, fmt.Errorf("%s names %d directories (%s); it names the one %s of the gate-sdk kit", knob, len(override), strings.Join(override, " "), what)
 	}
 	out := make([]string, len(roots))
 	for i, r := range roots {
-		out[i] = Join(strings.TrimRight(r, "/"), FixtureDirName)
+		out[i] = Join(strings.TrimRight(r, "/"), child)
 		if i == 0 && len(override) == 1 {
 			out[i] = strings.TrimRight(override[0], "/")
 		}

@@ -150,7 +150,7 @@ func TestTestHermeticPins(t *testing.T) {
 func TestCheckSkeleton(t *testing.T) {
 	bin := gatesBin(t)
 	repo, env := scratchRepo(t)
-	data, err := os.ReadFile(filepath.Join(fx.root, "kits", "gate-sdk", "templates", "check-skeleton.sh"))
+	data, err := os.ReadFile(filepath.Join(fx.root, "templates", "check-skeleton.sh"))
 	if err != nil {
 		t.Fatal(err)
 	}
