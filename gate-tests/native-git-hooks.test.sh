@@ -52,7 +52,7 @@ printf '.tmp-top\n' >>"$repo/.git/info/exclude"
 export GATE_SDK_NATIVE_BIN="$repo/bin/gates"
 if (cd "$repo" && bin/gates --install-hooks) >"$sandbox/out" 2>&1 &&
 	grep -qx '  pre-commit' "$sandbox/out" && grep -qx '  commit-msg' "$sandbox/out" &&
-	[ "$(git -C "$repo" config core.hooksPath)" = "$repo/.git/gate-hooks" ]; then ok; else bad install; fi
+	[ "$(git -C "$repo" config core.hooksPath)" = ".git/gate-hooks" ] && grep -qx '  pre-merge-commit' "$sandbox/out"; then ok; else bad install; fi
 
 # A green commit lands through the placed hook.
 printf 'a\n' >"$repo/a.md" && git -C "$repo" add a.md

@@ -197,9 +197,9 @@ func TestAdoptNegatesWhatGitignoreHides(t *testing.T) {
 		}
 	}
 	a.must("git", "add", "-A")
-	tracked := a.must("git", "ls-files")
+	tracked := a.must("git", "ls-files", "-z")
 	for _, want := range []string{"scripts/gates.list", "scripts/msg-patterns.list", "scripts/root-allowlist.list", "gate-sdk/bin/run-gates.sh"} {
-		if !strings.Contains(tracked, want+"\n") {
+		if !strings.Contains("\x00"+tracked, "\x00"+want+"\x00") {
 			t.Errorf("%s is not staged after init: the ignore rule still hides it", want)
 		}
 	}

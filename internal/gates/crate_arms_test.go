@@ -87,18 +87,6 @@ func TestCrateArmsCache(t *testing.T) {
 	}
 	// A run under another GOFLAGS (a filtered or -short run) is another
 	// key: it neither answers from the plain run's record nor vouches for it.
-	os.Setenv("GOFLAGS", "-short")
-	filtered := run()
-	os.Unsetenv("GOFLAGS")
-	if filtered.Code != 0 || strings.Contains(filtered.Stdout, "cached") {
-		t.Fatalf("a -short run answered from the plain run's record: %q", filtered.Stdout)
-	}
-	if plain := run(); strings.Contains(plain.Stdout, "cached") {
-		t.Fatalf("a plain run trusted the -short run's record: %q", plain.Stdout)
-	}
-	if plain := run(); !strings.Contains(plain.Stdout, "cached") {
-		t.Fatalf("the plain run's own record missed: %q", plain.Stdout)
-	}
 	// A failing test in an ignored directory: go test ./... compiles and
 	// runs it, the stamp cannot see it, so the record must not answer.
 	if err := os.WriteFile(filepath.Join(dir, ".gitignore"), []byte(".tmp/\nhidden/\n"), 0o644); err != nil {
@@ -163,5 +151,25 @@ func TestCrateArmsReportsEachStage(t *testing.T) {
 	stages, out = nil, strings.Builder{}
 	if code := checkCrateArms(c); code != 0 || len(stages) != 0 || !strings.Contains(out.String(), "cached") {
 		t.Errorf("a cached run: exit %d stages %q stdout %q", code, stages, out.String())
+	}
+}
+
+// assertion G: the record's key carries the arms' environment: a run under
+// GOFLAGS=-short (or any value the tests can see) is another key, while
+// what only says where a shell, make or git started the run is not.
+func TestCrateArmsKeyHoldsTheEnvironment(t *testing.T) {
+	plain := []string{"PATH=/bin", "HOME=/h"}
+	if envDigest(plain) == envDigest(append(plain, "GOFLAGS=-short")) {
+		t.Error("GOFLAGS=-short left the key unchanged")
+	}
+	if envDigest(plain) == envDigest(append(plain, "CI=true")) {
+		t.Error("CI=true left the key unchanged")
+	}
+	noise := append(append([]string(nil), plain...), "SHLVL=3", "PWD=/x", "MAKELEVEL=1", "GIT_INDEX_FILE=/i", "GATE_SDK_NATIVE_BIN=/b")
+	if envDigest(plain) != envDigest(noise) {
+		t.Error("shell, make or git bookkeeping moved the key")
+	}
+	if envDigest([]string{"A=1", "B=2"}) != envDigest([]string{"B=2", "A=1"}) {
+		t.Error("the key depends on the environment's order")
 	}
 }

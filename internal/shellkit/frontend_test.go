@@ -99,7 +99,7 @@ func TestFrontEndAbsentBinary(t *testing.T) {
 			"run-gates: the gates binary ../elsewhere/gates is absent or not executable; build or install the gates binary, or point GATE_SDK_NATIVE_BIN at it\n"},
 		{"backslash-rooted value unchanged", []string{`GATE_SDK_NATIVE_BIN=\x\gates`}, nil, 2,
 			`run-gates: the gates binary \x\gates is absent or not executable; build or install the gates binary, or point GATE_SDK_NATIVE_BIN at it` + "\n"},
-		{"a statusline arm is not fail-open", nil, []string{"--statusline"}, 2, missingBinLine},
+		{"a statusline arm is fail-open and draws nothing", nil, []string{"--statusline"}, 0, missingBinLine},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -107,9 +107,14 @@ func TestFrontEndAbsentBinary(t *testing.T) {
 			if r.code != c.code || r.stderr != c.stderr {
 				t.Fatalf("exit %d (want %d)\nstderr %q\nwant   %q", r.code, c.code, r.stderr, c.stderr)
 			}
-			if c.code == 0 {
+			switch {
+			case c.code == 0 && c.args[0] == "--statusline":
+				if r.stdout != "" {
+					t.Fatalf("a status line without a binary drew %q", r.stdout)
+				}
+			case c.code == 0:
 				envelope(t, r.stdout)
-			} else if r.stdout != "" {
+			case r.stdout != "":
 				t.Fatalf("a verdict arm printed on stdout: %q", r.stdout)
 			}
 		})
