@@ -67,7 +67,7 @@ func TestBashCompletionOffersCandidates(t *testing.T) {
 		{"gates --emit knob-values GATE_SDK_PRUNE_", []string{"GATE_SDK_PRUNE_DIRS", "GATE_SDK_PRUNE_EXTRA_DIRS"}},
 		{"gates --only check-f", []string{"check-fail"}},
 		{"gates --run-g", []string{"--run-gate-tests"}},
-		{"gates --git-hook ", []string{"commit-msg", "pre-commit"}},
+		{"gates --git-hook ", []string{"commit-msg", "pre-commit", "pre-merge-commit"}},
 		{"gates help check-tree", []string{"check-tree-terms"}},
 		{"gates completion p", []string{"powershell"}},
 		{"gates kno", []string{"knobs"}},

@@ -69,6 +69,8 @@ type Verdict struct {
 	// Accepted counts the findings of today's tree the registration
 	// accepts (the baseline's); 0 for a gate green as it stands.
 	Accepted int
+	// AcceptedIn names the baseline file that accepts them.
+	AcceptedIn string
 	// Why says why a gate left out is not adopted, and how to adopt it.
 	Why string
 }
@@ -79,7 +81,7 @@ func PrintVerdict(w io.Writer, v Verdict) {
 	case !v.Registered:
 		fmt.Fprintf(w, "init: %s: not adopted: %s\n", v.Gate, v.Why)
 	case v.Accepted > 0:
-		fmt.Fprintf(w, "init: %s: registered with %s\n", v.Gate, gate.Count(v.Accepted, "accepted finding", "accepted findings"))
+		fmt.Fprintf(w, "init: %s: registered with %s (%s)\n", v.Gate, gate.Count(v.Accepted, "accepted finding", "accepted findings"), v.AcceptedIn)
 	default:
 		fmt.Fprintf(w, "init: %s: registered\n", v.Gate)
 	}

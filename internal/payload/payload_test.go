@@ -294,7 +294,7 @@ func TestPrintVerdictIsOneLine(t *testing.T) {
 		want string
 	}{
 		{Verdict{Gate: "check-a", Registered: true}, "init: check-a: registered\n"},
-		{Verdict{Gate: "check-a", Registered: true, Accepted: 48}, "init: check-a: registered with 48 accepted findings\n"},
+		{Verdict{Gate: "check-a", Registered: true, Accepted: 48, AcceptedIn: "scripts/gates.baseline"}, "init: check-a: registered with 48 accepted findings (scripts/gates.baseline)\n"},
 		{Verdict{Gate: "check-a", Why: "4 of 100 recent subjects would pass; to adopt: x"}, "init: check-a: not adopted: 4 of 100 recent subjects would pass; to adopt: x\n"},
 	} {
 		var b strings.Builder

@@ -212,7 +212,7 @@ func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks, takeOver b
 		}
 		next.Registered = nil
 		for _, v := range verdicts {
-			v.Accepted = accepted[v.Gate]
+			v.Accepted, v.AcceptedIn = accepted[v.Gate], baselinePath(p)
 			PrintVerdict(w.Stdout, v)
 			if v.Registered {
 				next.Registered = append(next.Registered, v.Gate)
