@@ -84,7 +84,7 @@ func TestInitConsumerPagesNameOnlyItsTree(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(a.dir, "gate-sdk", "SPEC.md")); err != nil && strings.Contains(page, "gate-sdk/SPEC.md") {
 		t.Error("the graph page names gate-sdk/SPEC.md, which init did not vendor")
 	}
-	if !strings.Contains(page, "<svg ") || !strings.Contains(page, "gate-sdk/checks/") {
+	if !strings.Contains(page, "<svg ") || !strings.Contains(page, "check-tree-terms") || !strings.Contains(page, "scripts/msg-patterns.list") {
 		t.Fatal("the consumer's page draws none of its own surfaces")
 	}
 	emap := a.must(binPath, "--emit", "enforcement-map")

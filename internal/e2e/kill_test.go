@@ -80,7 +80,7 @@ func TestKilledInstallIsFinishedOrUndone(t *testing.T) {
 		if r := a.runIn("", binPath, "init"); r.code != 0 || !strings.Contains(r.stdout, "nothing to do") {
 			t.Fatalf("kill %d (%v): a third init still found work: exit %d\n%s", k, d, r.code, r.stdout)
 		}
-		if _, err := os.Stat(lock); err == nil {
+		if _, err := os.Stat(filepath.Join(undo.dir, "scripts", "gates.lock")); err == nil {
 			undo.env = a.env
 			r := run(t, undo.dir, cleanGitEnv(a.env, undo.dir), binPath, "init", "--uninstall")
 			if r.code != 0 {

@@ -326,6 +326,12 @@ func TestAgentOutcomeEverySpellingIsCaught(t *testing.T) {
 					caught = append(caught, "named at Stop: "+id)
 				}
 			}
+			if len(caught) == 0 && len(landed) == 0 {
+				// The placed git hook refused the commit itself (it reads
+				// the registry the index records, so an unstaged edit of
+				// gates.list disarms nothing): no commit landed at all.
+				caught = append(caught, "refused by the git hook: nothing landed")
+			}
 			if len(caught) == 0 {
 				// Nothing blocked or named: then nothing red may have landed.
 				t.Fatalf("%q was neither blocked, named after it ran, nor named at Stop; new commits %v\nstop: %s", sp.name, landed, stop)
