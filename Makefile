@@ -35,8 +35,11 @@ test:
 
 # stage runs one target of `make test` and says, on stderr, how long it
 # took: $(1) the target, $(2) its label (the target's name when empty),
-# $(3) extra variables for it.
-stage = t0=$$(date +%s); $(MAKE) -s --no-print-directory $(1) STAMP=$(STAMP) VERSION=$(VERSION) $(3) || exit $$?; \
+# $(3) extra variables for it. STAMP is not handed down on the command
+# line: make passes command-line variables to every make below it, and a
+# test that edits a scratch tree and runs `make build` there must get that
+# tree's stamp, not this one's.
+stage = t0=$$(date +%s); $(MAKE) -s --no-print-directory $(1) $(3) || exit $$?; \
 	echo "make test: $(or $(2),$(1)) $$(($$(date +%s) - t0)) s" >&2
 
 # tools: the test toolchain (.ci/tools names each program and why),

@@ -1,3 +1,5 @@
+//go:build unix
+
 package e2e
 
 // An install or a hook placement killed at any moment leaves the old state
@@ -21,6 +23,9 @@ func killAfter(t *testing.T, dir string, env []string, d time.Duration, name str
 	t.Helper()
 	cmd := exec.Command(name, args...)
 	cmd.Dir, cmd.Env = dir, env
+	// Its own process group, so the kill takes the probes it started too:
+	// a kill leaves no child writing into the tree afterwards.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +35,7 @@ func killAfter(t *testing.T, dir string, env []string, d time.Duration, name str
 	case <-done:
 		return false
 	case <-time.After(d):
-		cmd.Process.Signal(syscall.SIGKILL)
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		<-done
 		return true
 	}
