@@ -292,38 +292,12 @@ func (s *Session) baselineDoctor() (notes, findings []string, err error) {
 func (s *Session) initBaseline(self, top string, asCommitted bool) ([]byte, error) {
 	var env []string
 	if asCommitted {
-		place, err := walk.LocateIndex(top, nil)
+		e, done, err := asCommittedIndex(top)
 		if err != nil {
 			return nil, err
 		}
-		tmp, err := os.CreateTemp(place.CommonDir, "gates-init-index-")
-		if err != nil {
-			return nil, err
-		}
-		name := tmp.Name()
-		defer os.Remove(name)
-		cur, err := os.ReadFile(place.File)
-		if err == nil {
-			_, err = tmp.Write(cur)
-		}
-		if cerr := tmp.Close(); err == nil {
-			err = cerr
-		}
-		if errors.Is(err, fs.ErrNotExist) {
-			// No index yet: git starts one at the scratch name.
-			err = os.Remove(name)
-		}
-		if err != nil {
-			return nil, err
-		}
-		env = []string{"GIT_INDEX_FILE=" + name}
-		add, err := spawn.RunMerged(spawn.Cmd{Program: spawn.Git(), Args: []string{"add", "-A"}, Dir: top, ExtraEnv: env})
-		if err != nil {
-			return nil, err
-		}
-		if code := add.ReportedCode(); code != 0 {
-			return nil, fmt.Errorf("git add -A into a scratch index: exit %d: %s", code, strings.TrimSpace(string(add.Output())))
-		}
+		defer done()
+		env = e
 	}
 	m, err := spawn.RunMerged(spawn.Cmd{Program: spawn.At(self), Args: []string{"baseline"}, Dir: top, ExtraEnv: env})
 	if err != nil {
@@ -341,4 +315,47 @@ func (s *Session) initBaseline(self, top string, asCommitted bool) ([]byte, erro
 		return nil, nil // no registered gate had a finding there
 	}
 	return data, err
+}
+
+// asCommittedIndex answers the environment naming a scratch copy of top's
+// index into which `git add -A` staged what the adoption commit will hold,
+// and the function removing it; the repository's own index is never
+// touched.
+func asCommittedIndex(top string) ([]string, func(), error) {
+	place, err := walk.LocateIndex(top, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	tmp, err := os.CreateTemp(place.CommonDir, "gates-init-index-")
+	if err != nil {
+		return nil, nil, err
+	}
+	name := tmp.Name()
+	done := func() { os.Remove(name) }
+	cur, err := os.ReadFile(place.File)
+	if err == nil {
+		_, err = tmp.Write(cur)
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		// No index yet: git starts one at the scratch name.
+		err = os.Remove(name)
+	}
+	if err != nil {
+		done()
+		return nil, nil, err
+	}
+	env := []string{"GIT_INDEX_FILE=" + name}
+	add, err := spawn.RunMerged(spawn.Cmd{Program: spawn.Git(), Args: []string{"add", "-A"}, Dir: top, ExtraEnv: env})
+	if err != nil {
+		done()
+		return nil, nil, err
+	}
+	if code := add.ReportedCode(); code != 0 {
+		done()
+		return nil, nil, fmt.Errorf("git add -A into a scratch index: exit %d: %s", code, strings.TrimSpace(string(add.Output())))
+	}
+	return env, done, nil
 }

@@ -70,6 +70,23 @@ func (s *Session) bareContext(def gate.Def, args []string, out, errw io.Writer, 
 	}
 	c.ProposedMessage = s.proposedMessage
 	c.Cache = s.treeCache()
+	if def.OwnOnly {
+		// A rule judging gates skips the kit root init vendored (gate/own.go).
+		vendored, err := s.vendoredRoots(roots, gatesDir)
+		if err != nil {
+			return nil, err
+		}
+		if len(vendored) > 0 {
+			var own []string
+			for _, r := range c.KitRoots {
+				if !gate.UnderAny(r, vendored) {
+					own = append(own, r)
+				}
+			}
+			c.KitRoots, c.VendoredRoots = own, vendored
+			c.Tree = gate.OwnTree(c.Tree, vendored)
+		}
+	}
 	return c, nil
 }
 

@@ -151,6 +151,22 @@ func (s *Session) initWorld() (*payload.InitWorld, error) {
 			return m.ReportedCode(), m.Output(), nil
 		},
 		Baseline: func(asCommitted bool) ([]byte, error) { return s.initBaseline(self, top, asCommitted) },
+		EmitGraph: func() ([]byte, error) {
+			env, done, err := asCommittedIndex(top)
+			if err != nil {
+				return nil, err
+			}
+			defer done()
+			c, err := spawn.Run(spawn.Cmd{Program: spawn.At(self), Args: []string{"--emit", "graph"}, Dir: top, ExtraEnv: env})
+			if err != nil {
+				return nil, err
+			}
+			out, ok := c.Stdout()
+			if !ok {
+				return nil, fmt.Errorf("gates --emit graph: exit %d: %s", c.Code(), strings.TrimSpace(string(c.Stderr())))
+			}
+			return out, nil
+		},
 		InstallHooks: func(bin string, takeOver bool) (int, error) {
 			args := []string{"--install-hooks"}
 			if takeOver {

@@ -102,9 +102,13 @@ type Context struct {
 	Dir      string   // absolute directory the gate runs in (toplevel or fixture case)
 	GatesDir string   // the consumer's gates directory, relative to Dir
 	KitRoots []string // kit roots spelled relative to Dir
-	Scratch  string   // private scratch directory, removed after the run
-	Jobs     int      // worker bound for a rule's own fan-out (GATE_SDK_JOBS); <1: the CPU count
-	Env      func(string) (string, bool)
+	// VendoredRoots are the kit roots, spelled relative to Dir, that an
+	// OwnOnly rule does not judge: the copy `gates init` vendored (see
+	// own.go). They are absent from KitRoots and from Tree's listing.
+	VendoredRoots []string
+	Scratch       string // private scratch directory, removed after the run
+	Jobs          int    // worker bound for a rule's own fan-out (GATE_SDK_JOBS); <1: the CPU count
+	Env           func(string) (string, bool)
 	// SpawnEnv is added to the environment of every process the rule
 	// starts (the pre-commit hook's linked-worktree pin); it never reaches
 	// this process's own environment. See ChildEnviron.
@@ -294,6 +298,12 @@ func (r *Report) Done(parenthetical string) int {
 			}
 			parenthetical += r.acceptedPhrase()
 		}
+		if note := r.c.vendoredNote(); note != "" {
+			if parenthetical != "" {
+				parenthetical += "; "
+			}
+			parenthetical += note
+		}
 		fmt.Fprintf(r.c.Out, "%s: clean (%s)\n", ID(r.c.Name), parenthetical)
 		return Clean
 	}
@@ -303,6 +313,9 @@ func (r *Report) Done(parenthetical string) int {
 	}
 	if r.accepted > 0 {
 		fmt.Fprintf(r.c.Out, "note: %s, not shown\n", r.acceptedPhrase())
+	}
+	if note := r.c.vendoredNote(); note != "" {
+		fmt.Fprintf(r.c.Out, "note: %s\n", note)
 	}
 	return Failed
 }
@@ -347,7 +360,11 @@ type Def struct {
 	// Needs declares the external programs the rule may start, each as
 	// PATH names it; "?\t<KNOB>" for a program a knob's value names.
 	Needs []string
-	Rule  Rule
+	// OwnOnly marks a rule that judges gates (their descriptors, scripts,
+	// fixtures, SPECs, templates, shell): in a consumer it judges the
+	// repository's own and never the kit root init vendored (own.go).
+	OwnOnly bool
+	Rule    Rule
 }
 
 // Root is one declared walk: where it starts, which files it selects and

@@ -40,6 +40,11 @@ func checkFrontEndFailOpen(c *gate.Context) int {
 		root = gateSDKRoot(c.KitRoots)
 	}
 	root = treePath(c, root)
+	if len(c.Args) == 0 && c.Vendored(root) {
+		if code, ok := nothingOwn(c, "no front end of this repository's own"); ok {
+			return code
+		}
+	}
 	want := failopen.Arms()
 	r := c.NewReport(map[string]string{
 		"A": fmt.Sprintf("make the shell stub's one line read FAIL_OPEN_ARMS='%s' (the binary's fail-open set, internal/failopen)", strings.Join(want, " ")),

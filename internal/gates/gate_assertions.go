@@ -22,6 +22,9 @@ func checkGateAssertions(c *gate.Context) int {
 		specs = defaultSpecs(c)
 	}
 	if len(specs) == 0 {
+		if code, ok := nothingOwn(c, fmt.Sprintf("no SPEC.md of this repository's own at %s: 0 contracts", registry.Join(c.GatesDir, "SPEC.md"))); ok {
+			return code
+		}
 		return c.Refuse("no SPEC.md to read: none at %s and none in a kit root (%s)", registry.Join(c.GatesDir, "SPEC.md"), strings.Join(c.KitRoots, " "))
 	}
 	src, module, err := nativeModule(c)

@@ -35,6 +35,9 @@ func checkInstallDisposition(c *gate.Context) int {
 		return c.Refuse("usage: check-install-disposition [root]")
 	}
 	if len(c.KitRoots) == 0 {
+		if code, ok := nothingOwn(c, "no kit of this repository's own: 0 checks/ members"); ok {
+			return code
+		}
 		return c.Refuse("no kit root resolved (GATE_SDK_KIT_DIRS and the derived set are both empty)")
 	}
 	var members []kitMember

@@ -50,6 +50,11 @@ func rootSweep(c *gate.Context) ([]string, int, bool) {
 	if len(c.Args) == 1 {
 		root = c.Args[0]
 	}
+	if root == "" && len(c.KitRoots) == 0 {
+		if code, ok := nothingOwn(c, "no kit of this repository's own to sweep"); ok {
+			return nil, code, false
+		}
+	}
 	roots, err := kitSweep(c, root)
 	if err != nil {
 		return nil, c.RefuseErr(err), false
@@ -75,12 +80,12 @@ func registryAbsent(err error) bool {
 // kitSurfaceGates answers the kit-surface family.
 func kitSurfaceGates() []gate.Def {
 	return []gate.Def{
-		{Name: "check-smoke-entry-guard", Listing: true, Rule: checkSmokeEntryGuard, Knobs: []string{"GATE_SDK_KIT_DIRS"}},
-		{Name: "check-readme-roster", Listing: true, Rule: checkReadmeRoster, Knobs: []string{"GATE_SDK_KIT_DIRS"}},
+		{Name: "check-smoke-entry-guard", OwnOnly: true, Listing: true, Rule: checkSmokeEntryGuard, Knobs: []string{"GATE_SDK_KIT_DIRS"}},
+		{Name: "check-readme-roster", OwnOnly: true, Listing: true, Rule: checkReadmeRoster, Knobs: []string{"GATE_SDK_KIT_DIRS"}},
 		{Name: "check-kit-registration", Listing: true, Rule: checkKitRegistration, Knobs: []string{"GATE_SDK_REGISTRY_DOC", "GATE_SDK_RUNNER_DOC", "GATE_SDK_KIT_DIRS", registry.KitTestsKnob}},
 		{Name: "check-kit-roots-dialect", Listing: true, Rule: checkKitRootsDialect, Knobs: []string{"GATE_SDK_TESTS_DIR", "GATE_SDK_KIT_DIRS", "GATE_SDK_TMP_DIR"}, Needs: []string{"git"}},
 		{Name: "check-packed-links", Rule: checkPackedLinks, Knobs: []string{"GATE_SDK_KIT_DIRS", "GATE_SDK_PAYLOAD_WITHHOLD", "GATE_SDK_SPEC_BASE_URL"}},
-		{Name: "check-template-copy-parity", Listing: true, Rule: checkTemplateCopyParity, Knobs: []string{"GATE_SDK_KIT_DIRS", registry.KitTemplatesKnob}},
-		{Name: "check-template-registry-parity", Listing: true, Rule: checkTemplateRegistryParity, Knobs: []string{"GATE_SDK_KIT_DIRS", registry.KitTemplatesKnob}},
+		{Name: "check-template-copy-parity", OwnOnly: true, Listing: true, Rule: checkTemplateCopyParity, Knobs: []string{"GATE_SDK_KIT_DIRS", registry.KitTemplatesKnob}},
+		{Name: "check-template-registry-parity", OwnOnly: true, Listing: true, Rule: checkTemplateRegistryParity, Knobs: []string{"GATE_SDK_KIT_DIRS", registry.KitTemplatesKnob}},
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -23,18 +24,18 @@ func metaGates() []gate.Def {
 	kits := "GATE_SDK_KIT_DIRS"
 	prune := []string{"GATE_SDK_PRUNE_DIRS", "GATE_SDK_PRUNE_EXTRA_DIRS"}
 	return []gate.Def{
-		{Name: "check-gate-fail-closed", Rule: checkGateFailClosed, Knobs: []string{kits}},
+		{Name: "check-gate-fail-closed", OwnOnly: true, Rule: checkGateFailClosed, Knobs: []string{kits}},
 		{Name: "check-path-dialect", Listing: true, Rule: checkPathDialect, Knobs: append([]string{"GATE_SDK_TESTS_DIR", "GATE_SDK_NATIVE_CRATE", "GATE_SDK_NATIVE_SRC", "GATE_SDK_PATH_CROSSER"}, prune...)},
-		{Name: "check-pipe-membership", Listing: true, Rule: checkPipeMembership, Knobs: append([]string{"GATE_SDK_TESTS_DIR"}, prune...)},
-		{Name: "check-gate-fixture-coverage", Listing: true, Rule: checkGateFixtureCoverage, Knobs: []string{kits, "GATE_SDK_TESTS_DIR", registry.KitTestsKnob}},
-		{Name: "check-assertion-strength", Rule: checkAssertionStrength, Knobs: []string{kits, registry.KitTestsKnob, "GATE_SDK_ASSERTION_STRENGTH_WINDOW"}},
-		{Name: "check-front-end-fail-open", Listing: true, Rule: checkFrontEndFailOpen},
-		{Name: "check-gate-exemption-tasks", Listing: true, Rule: checkGateExemptionTasks, Knobs: append([]string{kits, "GATE_SDK_QUEUE_FILE", "GATE_SDK_NATIVE_CRATE"}, prune...)},
-		{Name: "check-gate-output", Listing: true, Rule: checkGateOutput, Knobs: []string{kits, "GATE_SDK_NATIVE_CRATE", "GATE_SDK_NATIVE_SRC"}},
-		{Name: "check-install-disposition", Listing: true, Rule: checkInstallDisposition, Knobs: []string{kits, "GATE_SDK_NATIVE_CRATE", "GATE_SDK_NATIVE_SRC"}},
-		{Name: "check-test-hermetic", Rule: checkTestHermetic, Knobs: []string{kits, registry.KitTestsKnob}},
-		{Name: "check-shellcheck", Rule: checkShellcheck, Knobs: []string{kits, registry.KitTemplatesKnob, "GATE_SDK_LINT_EXTRA_DIRS"}, Needs: []string{"shellcheck"}},
-		{Name: "check-gate-assertions", Listing: true, Rule: checkGateAssertions, Knobs: []string{kits, "GATE_SDK_NATIVE_CRATE", "GATE_SDK_NATIVE_SRC"}},
+		{Name: "check-pipe-membership", OwnOnly: true, Listing: true, Rule: checkPipeMembership, Knobs: append([]string{"GATE_SDK_TESTS_DIR"}, prune...)},
+		{Name: "check-gate-fixture-coverage", OwnOnly: true, Listing: true, Rule: checkGateFixtureCoverage, Knobs: []string{kits, "GATE_SDK_TESTS_DIR", registry.KitTestsKnob}},
+		{Name: "check-assertion-strength", OwnOnly: true, Rule: checkAssertionStrength, Knobs: []string{kits, registry.KitTestsKnob, "GATE_SDK_ASSERTION_STRENGTH_WINDOW"}},
+		{Name: "check-front-end-fail-open", OwnOnly: true, Listing: true, Rule: checkFrontEndFailOpen},
+		{Name: "check-gate-exemption-tasks", OwnOnly: true, Listing: true, Rule: checkGateExemptionTasks, Knobs: append([]string{kits, "GATE_SDK_QUEUE_FILE", "GATE_SDK_NATIVE_CRATE"}, prune...)},
+		{Name: "check-gate-output", OwnOnly: true, Listing: true, Rule: checkGateOutput, Knobs: []string{kits, "GATE_SDK_NATIVE_CRATE", "GATE_SDK_NATIVE_SRC"}},
+		{Name: "check-install-disposition", OwnOnly: true, Listing: true, Rule: checkInstallDisposition, Knobs: []string{kits, "GATE_SDK_NATIVE_CRATE", "GATE_SDK_NATIVE_SRC"}},
+		{Name: "check-test-hermetic", OwnOnly: true, Rule: checkTestHermetic, Knobs: []string{kits, registry.KitTestsKnob}},
+		{Name: "check-shellcheck", OwnOnly: true, Rule: checkShellcheck, Knobs: []string{kits, registry.KitTemplatesKnob, "GATE_SDK_LINT_EXTRA_DIRS"}, Needs: []string{"shellcheck"}},
+		{Name: "check-gate-assertions", OwnOnly: true, Listing: true, Rule: checkGateAssertions, Knobs: []string{kits, "GATE_SDK_NATIVE_CRATE", "GATE_SDK_NATIVE_SRC"}},
 	}
 }
 
@@ -64,9 +65,34 @@ func loadRegistry(c *gate.Context) (*registry.Registry, error) {
 func registryAt(c *gate.Context, gatesDir string) (*registry.Registry, error) {
 	if c.Coupling != nil && gatesDir == c.GatesDir {
 		reg, _, err := c.Coupling()
-		return reg, err
+		if err != nil {
+			return nil, err
+		}
+		return ownMembers(c, reg), nil
 	}
-	return registry.Load(dirFS{c}, gatesDir, c.KitRoots)
+	reg, err := registry.Load(dirFS{c}, gatesDir, allKitRoots(c))
+	if err != nil {
+		return nil, err
+	}
+	return ownMembers(c, reg), nil
+}
+
+// ownMembers answers the registry less the members a vendored kit root
+// declares: a rule judging gates judges the repository's own (gate/own.go).
+// The registry the caller shares is never changed.
+func ownMembers(c *gate.Context, reg *registry.Registry) *registry.Registry {
+	if len(c.VendoredRoots) == 0 || reg == nil {
+		return reg
+	}
+	own := *reg
+	own.Members = nil
+	for _, m := range reg.Members {
+		if m.Path != "" && c.Vendored(m.Path) {
+			continue
+		}
+		own.Members = append(own.Members, m)
+	}
+	return &own
 }
 
 // memberHeader answers a resolved member's header fields. A declaration
@@ -290,4 +316,22 @@ func forEachCommand(toks []shlex.Token, fn func(cmd shlex.Command)) {
 			}
 		}
 	})
+}
+
+// nothingOwn ends a rule judging gates whose only subject here is a
+// vendored kit root: clean, the parenthetical saying what of the
+// repository's own it found (none) and the report naming the skipped
+// root, where the same rule with that root resolved would have read it.
+// ok is false when no root was skipped (the rule goes on, or refuses).
+func nothingOwn(c *gate.Context, what string) (int, bool) {
+	if len(c.VendoredRoots) == 0 {
+		return 0, false
+	}
+	return c.NewReport(nil).Done(what), true
+}
+
+// allKitRoots answers every resolved kit root, the vendored ones a rule
+// judging gates skips included: what a couples= field expands over.
+func allKitRoots(c *gate.Context) []string {
+	return append(slices.Clone(c.KitRoots), c.VendoredRoots...)
 }

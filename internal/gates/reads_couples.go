@@ -60,7 +60,7 @@ func readsCouplesRule(lookup func(string) (gate.Def, bool)) gate.Rule {
 		for _, s := range subjects {
 			// The shared expansion, called rather than copied; no derived
 			// couples, since a knob file is no walk.
-			couples, err := registry.Expand(s.manifest.Graph.Couples, c.KitRoots, c.CouplesKnobs)
+			couples, err := registry.Expand(s.manifest.Graph.Couples, allKitRoots(c), c.CouplesKnobs)
 			if err != nil {
 				return c.Refuse("%s: %v", s.decl, err)
 			}

@@ -130,7 +130,7 @@ func seamGates() []gate.Def {
 		{Name: "check-consumer-value-literal", Listing: true, Operands: "-", Rule: checkConsumerValueLiteral, Knobs: []string{"GATE_SDK_NATIVE_CRATE",
 			"GATE_SDK_NATIVE_SRC", "GATE_SDK_PRUNE_DIRS", "GATE_SDK_PRUNE_EXTRA_DIRS", "GATE_SDK_KIT_DIRS"}},
 		{Name: "check-gate-binary-fresh", Listing: true, Rule: checkGateBinaryFresh, Knobs: []string{"GATE_SDK_NATIVE_BIN", "GATE_SDK_NATIVE_CRATE"}},
-		{Name: "check-gate-substrate-parity", Listing: true, Rule: checkGateSubstrateParity, Knobs: []string{"GATE_SDK_NATIVE_CRATE",
+		{Name: "check-gate-substrate-parity", OwnOnly: true, Listing: true, Rule: checkGateSubstrateParity, Knobs: []string{"GATE_SDK_NATIVE_CRATE",
 			"GATE_SDK_NATIVE_SRC", "GATE_SDK_NATIVE_TARGETS_FILE", "GATE_SDK_NATIVE_PUBLISH_WORKFLOW", "GATE_SDK_KIT_DIRS", "GATE_SDK_PRUNE_DIRS", "GATE_SDK_PRUNE_EXTRA_DIRS", registry.EveryCouplesKnob}},
 	}
 }

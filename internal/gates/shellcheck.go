@@ -36,6 +36,9 @@ func checkShellcheck(c *gate.Context) int {
 		return c.RefuseErr(err)
 	}
 	if len(targets) == 0 {
+		if code, ok := nothingOwn(c, fmt.Sprintf("0 *.sh of this repository's own directly in %s or in GATE_SDK_LINT_EXTRA_DIRS", c.GatesDir)); ok {
+			return code
+		}
 		return c.Refuse("no *.sh to lint: none directly in %s, in a kit root's %s, or in GATE_SDK_LINT_EXTRA_DIRS (a gate that lints nothing cannot be clean)",
 			c.GatesDir, strings.Join(kitLintDirs, "/ "))
 	}

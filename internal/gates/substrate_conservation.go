@@ -155,7 +155,7 @@ func substrateSensitive(c *gate.Context, s *seam) ([]registry.Member, error) {
 		if m.Manifest == nil || m.Manifest.Graph == nil {
 			continue
 		}
-		pats, err := registry.Expand(m.Manifest.Graph.Couples, c.KitRoots, knobs)
+		pats, err := registry.Expand(m.Manifest.Graph.Couples, allKitRoots(c), knobs)
 		if err != nil {
 			return nil, fmt.Errorf("%s: couples=: %w", m.Path, err)
 		}

@@ -71,6 +71,10 @@ type InitWorld struct {
 	// or, asCommitted, over an index holding what `git add -A` would stage
 	// (the adoption commit), the real index untouched.
 	Baseline func(asCommitted bool) ([]byte, error)
+	// EmitGraph answers `gates --emit graph` over Top once the registry is
+	// written, over an index holding what `git add -A` would stage (the
+	// adoption commit): the page check-graph holds fresh once committed.
+	EmitGraph func() ([]byte, error)
 	// InstallHooks places the hooks with the placed binary.
 	InstallHooks func(bin string, takeOver bool) (int, error)
 	// Hooks reads and restores the hook configuration.

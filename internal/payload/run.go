@@ -204,6 +204,12 @@ func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks, takeOver b
 			return 2, err
 		}
 		recordFile(next, registryStep.path, Digest(body), classSeed)
+		// assertion K: where check-graph is registered, init writes the page
+		// it holds fresh, before the baseline, so no finding of a missing
+		// page is accepted.
+		if err := writeGraphPage(w, verdicts, next); err != nil {
+			return 2, err
+		}
 		// assertion H: a registered gate's findings of today are accepted
 		// in the baseline, and init says how many per gate.
 		accepted, err := acceptToday(w, p, red, next)
@@ -662,4 +668,47 @@ func runUninstall(w *InitWorld, lock *Lock, lockRel string, dry bool) (int, erro
 	}
 	say("remove %s", lockRel)
 	return 0, nil
+}
+
+// writeGraphPage writes the coupling-graph page (GATE_SDK_GRAPH_ARTIFACT)
+// when the registry names check-graph and no file is there yet: the first
+// battery is then green on it and the page is part of the adoption commit.
+// The page is a seed, recorded in the lock: the adopter regenerates it
+// with `gates --emit graph` as its gates change. A file already there is
+// the adopter's and is left alone.
+func writeGraphPage(w *InitWorld, verdicts []Verdict, next *Lock) error {
+	registered := false
+	for _, v := range verdicts {
+		if v.Gate == "check-graph" && v.Registered {
+			registered = true
+		}
+	}
+	if !registered || w.EmitGraph == nil {
+		return nil
+	}
+	rel, err := w.knobPath("GATE_SDK_GRAPH_ARTIFACT")
+	if err != nil {
+		return err
+	}
+	if _, err := os.Lstat(joinTop(w.Top, rel)); err == nil {
+		return nil
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("init: cannot read %s: %v", rel, err)
+	}
+	// The page is emitted over the adoption commit (the vendored kit
+	// tracked, the page itself among its surfaces), so a placeholder holds
+	// its place while it is emitted.
+	if err := writeTracked(w.Top, rel, nil, false, next); err != nil {
+		return err
+	}
+	page, err := w.EmitGraph()
+	if err != nil {
+		return fmt.Errorf("init: the coupling-graph page: %v", err)
+	}
+	if err := writeTracked(w.Top, rel, page, false, next); err != nil {
+		return err
+	}
+	recordFile(next, rel, Digest(page), classSeed)
+	fmt.Fprintf(w.Stdout, "init: wrote %s (check-graph's page; regenerate it with gates --emit graph)\n", rel)
+	return nil
 }
