@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gate-sdk/gates/internal/gates"
 	"github.com/gate-sdk/gates/kits"
 )
 
@@ -284,6 +285,30 @@ func TestAdoptionRulesNameShippedGates(t *testing.T) {
 	for g := range adoptionRule {
 		if !shipped[g] {
 			t.Errorf("adoptionRule names %s, which the kit does not ship", g)
+		}
+	}
+}
+
+// pageGates judge a page of the consumer's own that renders every
+// registered gate, the vendored kit's included: they wait for gates of
+// the repository's own, but judge the whole registry.
+var pageGates = map[string]bool{"check-graph": true, "check-enforcement-fresh": true, "check-projection-roster": true}
+
+// Every gate init holds back for a repository with gates of its own
+// judges only those once registered: its rule is OwnOnly, so it skips
+// the kit root init vendored (SPEC §gates init, L). A page gate is not.
+func TestOwnGatesRulesSkipTheVendoredKit(t *testing.T) {
+	for g, rule := range adoptionRule {
+		if rule != needsOwnGates {
+			continue
+		}
+		def, ok := gates.Find(g)
+		if !ok {
+			t.Errorf("%s: no compiled rule", g)
+			continue
+		}
+		if def.OwnOnly == pageGates[g] {
+			t.Errorf("%s: OwnOnly is %v; a gate judging gates skips the vendored kit, a page gate renders it", g, def.OwnOnly)
 		}
 	}
 }
