@@ -96,6 +96,10 @@ type InitWorld struct {
 	// RootEntries are top-level entries the seeded root allowlist names
 	// beyond what the tree tracks (`--harness claude`'s .claude).
 	RootEntries []string
+
+	// prior is the lock an earlier run left, its journal settled (nil
+	// when none); set by the install before it plans.
+	prior *Lock
 }
 
 // HookState reads and writes the clone-local hook configuration init
@@ -128,6 +132,8 @@ type planned struct {
 	class string
 	// late marks a seed whose body is decided after the probes.
 	late bool
+	// page marks the late seed that is check-graph's page (K).
+	page bool
 }
 
 // appendLines is a block of lines init adds to an existing text file.
@@ -359,6 +365,21 @@ func seedConsumer(p *Plan, w *InitWorld, files []kits.File) error {
 	}
 	p.Append(".gitignore", "# gates: scratch, the placed binary and private pattern lists", "/"+tmp+"/", "/"+p.Bin, "/"+local)
 	p.files = append(p.files, planned{path: registry.ListPath(p.GatesDir), class: classSeed, late: true})
+	// check-graph's page, where init may register it and no file the
+	// adopter wrote is there: planned, so the journal names it, and
+	// written only once the registry names check-graph.
+	if p.shape.considered("check-graph", p.GatesDir) == "" {
+		page, err := w.knobPath("GATE_SDK_GRAPH_ARTIFACT")
+		if err != nil {
+			return err
+		}
+		_, inLock := w.prior.file(page)
+		if _, err := os.Lstat(joinTop(w.Top, page)); inLock || errors.Is(err, fs.ErrNotExist) {
+			p.files = append(p.files, planned{path: page, class: classSeed, late: true, page: true})
+		} else if err != nil {
+			return fmt.Errorf("init: cannot read %s: %v", page, err)
+		}
+	}
 	return nil
 }
 

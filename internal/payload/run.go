@@ -84,6 +84,7 @@ func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks, takeOver b
 	if lock != nil && lockHoldsFixtures(lock) {
 		w.WithFixtures = true
 	}
+	w.prior = lock
 	p, err := BuildPlan(w)
 	if err != nil {
 		return 2, err
@@ -156,11 +157,15 @@ func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks, takeOver b
 		}
 	}
 	wrote := map[string]int{}
-	var registryStep *step
+	var registryStep, pageStep *step
 	for i := range steps {
 		s := &steps[i]
 		switch s.verb {
 		case "create", "update":
+			if s.page {
+				pageStep = s
+				continue
+			}
 			if s.late {
 				registryStep = s
 				continue
@@ -207,7 +212,7 @@ func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks, takeOver b
 		// assertion K: where check-graph is registered, init writes the page
 		// it holds fresh, before the baseline, so no finding of a missing
 		// page is accepted.
-		if err := writeGraphPage(w, verdicts, next); err != nil {
+		if err := writeGraphPage(w, pageStep, verdicts, next); err != nil {
 			return 2, err
 		}
 		// assertion H: a registered gate's findings of today are accepted
@@ -288,6 +293,8 @@ func printPlan(w *InitWorld, p *Plan, steps []step, appends map[string][]string)
 		switch {
 		case s.class == classKit:
 			counts[s.verb]++
+		case s.page && s.verb == "create":
+			fmt.Fprintf(w.Stdout, "would create %s, check-graph's page, where the registry names check-graph\n", s.path)
 		case s.late && s.verb == "create":
 			fmt.Fprintf(w.Stdout, "would create %s: %d zero-config gates, then each on-surface gate that runs on the tree (probed once the rest is written), today's findings accepted in %s\n", s.path, len(p.zero), baselinePath(p))
 		case s.verb == "create" || s.verb == "update":
@@ -670,31 +677,23 @@ func runUninstall(w *InitWorld, lock *Lock, lockRel string, dry bool) (int, erro
 	return 0, nil
 }
 
-// writeGraphPage writes the coupling-graph page (GATE_SDK_GRAPH_ARTIFACT)
-// when the registry names check-graph and no file is there yet: the first
-// battery is then green on it and the page is part of the adoption commit.
-// The page is a seed, recorded in the lock: the adopter regenerates it
-// with `gates --emit graph` as its gates change. A file already there is
-// the adopter's and is left alone.
-func writeGraphPage(w *InitWorld, verdicts []Verdict, next *Lock) error {
+// writeGraphPage writes the coupling-graph page (GATE_SDK_GRAPH_ARTIFACT,
+// planned as a late seed where init may register check-graph and the
+// adopter has no file there) when the registry names check-graph: the
+// first battery is then green on it and the page is part of the adoption
+// commit. The page is a seed, recorded in the lock: the adopter
+// regenerates it with `gates --emit graph` as its gates change.
+func writeGraphPage(w *InitWorld, s *step, verdicts []Verdict, next *Lock) error {
 	registered := false
 	for _, v := range verdicts {
 		if v.Gate == "check-graph" && v.Registered {
 			registered = true
 		}
 	}
-	if !registered || w.EmitGraph == nil {
+	if s == nil || !registered || w.EmitGraph == nil {
 		return nil
 	}
-	rel, err := w.knobPath("GATE_SDK_GRAPH_ARTIFACT")
-	if err != nil {
-		return err
-	}
-	if _, err := os.Lstat(joinTop(w.Top, rel)); err == nil {
-		return nil
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("init: cannot read %s: %v", rel, err)
-	}
+	rel := s.path
 	// The page is emitted over the adoption commit (the vendored kit
 	// tracked, the page itself among its surfaces), so a placeholder holds
 	// its place while it is emitted.
