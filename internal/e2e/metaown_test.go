@@ -142,8 +142,14 @@ func TestInitWritesTheGraphPage(t *testing.T) {
 			t.Errorf("%s is tracked at the top and not on the root allowlist:\n%s", first, allow)
 		}
 	}
-	// A second run keeps the page.
+	// A second run keeps the page; the reversal removes it with the rest.
 	if r := a.runIn("", binPath, "init"); r.code != 0 || strings.Contains(r.stdout, "CHECK-GRAPH") {
 		t.Fatalf("second init: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := a.runIn("", binPath, "init", "--uninstall"); r.code != 0 {
+		t.Fatalf("init --uninstall: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(a.dir, "scripts", "CHECK-GRAPH.html")); !os.IsNotExist(err) {
+		t.Fatalf("init --uninstall left the page init wrote: %v", err)
 	}
 }
