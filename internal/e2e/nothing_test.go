@@ -46,13 +46,17 @@ func TestDoctorNamesADisarmedConsumerKnob(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a.write("scripts/check-action-step-order.gate", string(desc))
+	armed := "# knob: GATE_LOCAL_STEP_ORDER_ACTION = actions/checkout"
+	if !strings.Contains(string(desc), armed) {
+		t.Fatalf("the project's descriptor no longer arms the step order with %q:\n%s", armed, desc)
+	}
+	a.write("scripts/check-action-step-order.gate", strings.Replace(string(desc), armed, "# knob: GATE_LOCAL_STEP_ORDER_ACTION =", 1))
 	a.write("scripts/gates.list", a.read("scripts/gates.list")+"check-action-step-order\n")
 	r := a.runIn("", "bin/gates", "doctor")
 	if r.code != 1 || !strings.Contains(r.stdout, "disarmed: check-action-step-order asserts nothing while GATE_LOCAL_STEP_ORDER_ACTION is empty") {
 		t.Fatalf("doctor with the step order disarmed: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	a.write("scripts/check-action-step-order.gate", strings.Replace(string(desc), "# knob: GATE_LOCAL_STEP_ORDER_ACTION =", "# knob: GATE_LOCAL_STEP_ORDER_ACTION = actions/setup-go", 1))
+	a.write("scripts/check-action-step-order.gate", string(desc))
 	r = a.runIn("", "bin/gates", "doctor")
 	if r.code == 2 || strings.Contains(r.stdout, "check-action-step-order") {
 		t.Fatalf("doctor with the step order armed: exit %d\n%s%s", r.code, r.stdout, r.stderr)
