@@ -29,6 +29,10 @@ type Outcome struct {
 	// and the findings the baseline accepted, marked.
 	Structured bool
 	Findings   []Finding
+	// Nothing marks a clean member that reported, as data, that it checked
+	// nothing (disarmed, dormant, no input): an in-process rule's
+	// Report.Nothing or Report.Disarmed. A shell member has no such channel.
+	Nothing bool
 }
 
 // Finding is one violation as a structured report carries it. Text is the
@@ -213,10 +217,23 @@ func Summary(verdicts []Verdict) string {
 		}
 	}
 	if len(failed) == 0 {
-		if len(verdicts) == 1 {
-			return "The 1 gate passed."
+		// assertion C: the green line counts and names the members that
+		// checked nothing, so a clean battery never reads as coverage it
+		// did not give.
+		var idle []string
+		for _, v := range verdicts {
+			if v.Nothing {
+				idle = append(idle, v.Name)
+			}
 		}
-		return fmt.Sprintf("All %d gates passed.", len(verdicts))
+		note := ""
+		if len(idle) > 0 {
+			note = fmt.Sprintf(" (%d checked nothing: %s)", len(idle), strings.Join(idle, ", "))
+		}
+		if len(verdicts) == 1 {
+			return "The 1 gate passed" + note + "."
+		}
+		return fmt.Sprintf("All %d gates passed%s.", len(verdicts), note)
 	}
 	return fmt.Sprintf("%d of %s FAILED: %s", len(failed), gate.Count(len(verdicts), "gate", "gates"), strings.Join(failed, " "))
 }

@@ -44,6 +44,17 @@ func (s *Session) doctorWorld() (*payload.DoctorWorld, error) {
 		Top: top, Stdout: s.Stdout, Stderr: s.Stderr, Stamp: sourceStamp, Bin: bin,
 		LockPath: path.Join(gatesDir, payload.LockName),
 		Knob: func(name string) (string, error) {
+			// A consumer-declared knob (a `# knob:` line on a descriptor
+			// in the gates dir) reads as the gate reads it: environment
+			// first, then the declaring line.
+			if strings.HasPrefix(name, localPrefix) {
+				gk, err := s.GateKnobs()
+				if err != nil {
+					return "", err
+				}
+				_, elems, err := gk.local(name)
+				return strings.Join(elems, " "), err
+			}
 			// Every shape reads as text here: doctor asks only whether
 			// the value is empty, or which files it names.
 			v, err := set.Resolve(name)

@@ -130,7 +130,7 @@ func inProcess(s *Session, def gate.Def, args []string) func(scratch string) bat
 			return battery.Outcome{Code: 2, Output: buf.Bytes()}
 		}
 		code := protect(def, c)
-		return battery.Outcome{Code: code, Output: buf.Bytes(), Structured: true, Findings: structured(c.Findings())}
+		return battery.Outcome{Code: code, Output: buf.Bytes(), Structured: true, Findings: structured(c.Findings()), Nothing: code == 0 && c.CheckedNothing()}
 	}
 }
 

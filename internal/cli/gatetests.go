@@ -138,15 +138,17 @@ func runGateTests(s *Session, args []string) int {
 		return nil, fmt.Errorf("%s resolves in none of: %s", gate, strings.Join(dirs, " "))
 	}
 	res, err := fixture.Run(fixture.Options{
-		TestsDir:   absTests,
-		Label:      testsDir,
-		InvokerDir: cwd,
-		Resolve:    resolve,
-		CaseEnv:    append([]string{"GATE_SDK_NATIVE_BIN=" + absBin, "GATE_SDK_TMP_DIR=" + absTmp}, rootPin...),
-		CasePin:    caseDirKnob,
-		TestEnv:    append([]string{"GATE_SDK_NATIVE_BIN=" + absBin}, testPin...),
-		Exec:       fixtureExec,
-		Out:        s.Stdout,
+		TestsDir:    absTests,
+		Label:       testsDir,
+		InvokerDir:  cwd,
+		Resolve:     resolve,
+		CaseEnv:     append([]string{"GATE_SDK_NATIVE_BIN=" + absBin}, rootPin...),
+		CasePin:     caseDirKnob,
+		ScratchKnob: "GATE_SDK_TMP_DIR",
+		ScratchRoot: absTmp,
+		TestEnv:     append([]string{"GATE_SDK_NATIVE_BIN=" + absBin}, testPin...),
+		Exec:        fixtureExec,
+		Out:         s.Stdout,
 	})
 	if err != nil {
 		return s.fail(err)

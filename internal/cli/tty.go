@@ -59,7 +59,8 @@ func lineStyle(line string) string {
 		return ansiRed
 	case strings.HasPrefix(line, "help: "):
 		return ansiAmber
-	case strings.HasPrefix(line, "All ") && strings.HasSuffix(line, " gates passed."), line == "The 1 gate passed.",
+	case strings.HasPrefix(line, "All ") && strings.Contains(line, " gates passed") && strings.HasSuffix(line, "."),
+		strings.HasPrefix(line, "The 1 gate passed") && strings.HasSuffix(line, "."),
 		strings.HasPrefix(line, "  PASS: "), strings.Contains(line, ": clean ("):
 		return ansiGreen
 	}

@@ -79,11 +79,11 @@ func TestBatteryVerboseShowsPassingBanners(t *testing.T) {
 	s.write("scripts/gates.list", "check-pass\ncheck-commit-subject\n", 0o644)
 	code, out := s.frontEnd([]string{"GATE_SDK_VERBOSE=1"})
 	if code != 0 || !strings.Contains(out, "===== check-pass =====\nPASS: clean (1 file)\n  PASS: check-pass\n") ||
-		!strings.HasSuffix(out, "All 2 gates passed.\n") {
+		!strings.HasSuffix(out, "All 2 gates passed (1 checked nothing: check-commit-subject).\n") {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 	code, out = s.frontEnd(nil)
-	if code != 0 || out != "All 2 gates passed.\n" {
+	if code != 0 || out != "All 2 gates passed (1 checked nothing: check-commit-subject).\n" {
 		t.Fatalf("quiet green: exit %d:\n%s", code, out)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/gate-sdk/gates/internal/ciskip"
 )
 
 // bashCompletion is where Debian's bash-completion package (which .ci/tools
@@ -54,7 +56,7 @@ printf '%s\n' "${COMPREPLY[@]}"
 
 func TestBashCompletionOffersCandidates(t *testing.T) {
 	if _, err := os.Stat(bashCompletion); err != nil {
-		t.Skipf("SKIP: bash-completion is not installed (%s absent); .ci/tools installs it", bashCompletion)
+		ciskip.Missing(t, "bash-completion", "bash-completion is not installed ("+bashCompletion+" absent); .ci/tools installs it")
 	}
 	s := batteryScratch(t)
 	cases := []struct {

@@ -12,6 +12,7 @@ package e2e
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,6 +20,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gate-sdk/gates/internal/ciskip"
 )
 
 type corpusProject struct {
@@ -60,7 +63,7 @@ func corpusDir(t *testing.T, p corpusProject) string {
 	var info struct{ Dir, Error string }
 	_ = json.Unmarshal(out, &info)
 	if err != nil || info.Dir == "" {
-		t.Skipf("the Go module proxy cannot serve %s@%s here (%v %s): the corpus needs it once, then reads .tmp/corpus/", p.module, p.version, err, info.Error)
+		ciskip.Missing(t, "module-proxy", fmt.Sprintf("the Go module proxy cannot serve %s@%s here (%v %s): the corpus needs it once, then reads .tmp/corpus/", p.module, p.version, err, info.Error))
 	}
 	return info.Dir
 }

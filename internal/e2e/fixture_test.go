@@ -44,8 +44,10 @@ func TestFixtureRunnerPassesAndLeavesCaseDirsClean(t *testing.T) {
 			t.Fatalf("the %s case wrote scratch inside its own directory", c)
 		}
 	}
-	if _, err := os.Stat(s.dir + "/.tmp/check-scratch.out"); err != nil {
-		t.Fatalf("scratch should land in the invoker's tmp dir: %v", err)
+	// Each case's scratch is a dir of its own under the invoker's tmp
+	// dir, removed after the case (§The fixture runner, J).
+	if left := scratchLeftovers(t, s.dir+"/.tmp", "check-scratch.out"); len(left) > 0 {
+		t.Fatalf("case scratch left in the invoker's tmp dir: %v", left)
 	}
 	if st := s.git("status", "--porcelain", "scripts/gate-tests"); st != "" {
 		t.Fatalf("the run changed the fixture tree:\n%s", st)

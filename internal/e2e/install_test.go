@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gate-sdk/gates/internal/ciskip"
 )
 
 // TestPlacedHooksSurviveABrokenBinary pins item 11 end to end: the placed
@@ -137,7 +139,7 @@ func TestAStrayNonUTF8NameBlocksNothing(t *testing.T) {
 	c.git("commit", "-q", "--no-verify", "-m", "chore: two gates")
 	c.install()
 	if err := os.WriteFile(filepath.Join(c.dir, "stray\xff.txt"), nil, 0o644); err != nil {
-		t.Skip("this filesystem refuses names that are not UTF-8:", err)
+		ciskip.Missing(t, "non-utf8-names", "this filesystem refuses names that are not UTF-8: "+err.Error())
 	}
 	if r := c.gates("--run"); r.code != 0 {
 		t.Fatalf("the battery: exit %d\n%s%s", r.code, r.stdout, r.stderr)
@@ -159,7 +161,7 @@ func TestKilledGateLeavesScratchUnderTheTmpDir(t *testing.T) {
 	write(t, filepath.Join(c.dir, "scripts/identity.conf"), "email a@example.invalid\n", 0o644)
 	fifo := filepath.Join(c.dir, "email.fifo")
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Skip("no FIFOs here:", err)
+		ciskip.Missing(t, "fifo", "no FIFOs here: "+err.Error())
 	}
 	sysTmp := t.TempDir()
 	env := append(append([]string(nil), c.env...), "TMPDIR="+sysTmp, "CI=", "GATE_SDK_GIT_EMAIL_FILE=email.fifo", "GATE_SDK_GIT_REMOTES_FILE=")

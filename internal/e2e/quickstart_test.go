@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/gate-sdk/gates/internal/ciskip"
 )
 
 // The README's quick start, followed as written. Each path runs in a fresh
@@ -172,7 +174,7 @@ func TestQuickStartCI(t *testing.T) { followQuickStart(t, "CI") }
 // a violation refused, a clean commit passed.
 func TestQuickStartPreCommit(t *testing.T) {
 	if _, err := exec.LookPath("pre-commit"); err != nil {
-		t.Skip("SKIP: pre-commit is not installed; .ci/tools installs Debian's pre-commit package")
+		ciskip.Missing(t, "pre-commit", "pre-commit is not installed; .ci/tools installs Debian's pre-commit package")
 	}
 	followQuickStart(t, "pre-commit users")
 }
@@ -183,7 +185,7 @@ func TestQuickStartLefthook(t *testing.T) {
 	tools := filepath.Join(moduleRoot, ".tmp", "tools", "bin")
 	if _, err := exec.LookPath("lefthook"); err != nil {
 		if _, err := os.Stat(filepath.Join(tools, "lefthook")); err != nil {
-			t.Skip("SKIP: lefthook is not installed; .ci/tools builds it into .tmp/tools/bin")
+			ciskip.Missing(t, "lefthook", "lefthook is not installed; .ci/tools builds it into .tmp/tools/bin")
 		}
 	}
 	followQuickStart(t, "lefthook users", tools)

@@ -151,7 +151,19 @@ type Context struct {
 	ProposedMessage bool
 
 	findings []Finding
+	// nothing marks a clean run that checked nothing (Report.Nothing);
+	// disarmedBy names the empty knob that disarmed it (Report.Disarmed).
+	nothing    bool
+	disarmedBy string
 }
+
+// CheckedNothing reports whether the run ended clean having checked
+// nothing: disarmed, dormant, or over an input that is not there.
+func (c *Context) CheckedNothing() bool { return c.nothing }
+
+// DisarmedBy answers the knob whose empty value left the run with nothing
+// to check, or "" when the run was not disarmed.
+func (c *Context) DisarmedBy() string { return c.disarmedBy }
 
 // Getenv answers an environment variable, empty when unset.
 func (c *Context) Getenv(name string) string {
@@ -318,6 +330,27 @@ func (r *Report) Done(parenthetical string) int {
 		fmt.Fprintf(r.c.Out, "note: %s\n", note)
 	}
 	return Failed
+}
+
+// Nothing ends a report over which the gate checked nothing (dormant, an
+// absent input, zero items to judge): it prints the clean line as Done
+// does, and marks the run so the battery counts it on its summary line.
+func (r *Report) Nothing(parenthetical string) int {
+	// assertion G: a clean line that checked nothing says so as data.
+	if !r.Failed() {
+		r.c.nothing = true
+	}
+	return r.Done(parenthetical)
+}
+
+// Disarmed is Nothing for a gate that checked nothing because knob
+// resolves empty: the knob its descriptor's `# armed-by:` line names, so
+// doctor names the same state.
+func (r *Report) Disarmed(knob, parenthetical string) int {
+	if !r.Failed() {
+		r.c.disarmedBy = knob
+	}
+	return r.Nothing(parenthetical)
 }
 
 // acceptedPhrase counts the accepted findings: "1 finding accepted by

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gate-sdk/gates/internal/ciskip"
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/gate/gatetest"
 	"github.com/gate-sdk/gates/internal/workflow"
@@ -73,14 +74,14 @@ func actionlintPath(t *testing.T) string {
 	if p, err := exec.LookPath("actionlint"); err == nil {
 		return p
 	}
-	t.Skip("SKIP: actionlint is not installed; .ci/tools builds it into .tmp/tools/bin")
+	ciskip.Missing(t, "actionlint", "actionlint is not installed; .ci/tools builds it into .tmp/tools/bin")
 	return ""
 }
 
 func TestRunShellAgainstActionlint(t *testing.T) {
 	al := actionlintPath(t)
 	if _, err := exec.LookPath("shellcheck"); err != nil {
-		t.Skip("SKIP: shellcheck is not installed; .ci/tools installs it")
+		ciskip.Missing(t, "shellcheck", "shellcheck is not installed; .ci/tools installs it")
 	}
 	var diffs []scDiff
 	compared := 0

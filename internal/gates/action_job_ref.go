@@ -24,7 +24,7 @@ func checkActionJobRef(c *gate.Context) int {
 	}
 	// The vocabulary is the tree's own: no pattern, nothing to check.
 	if len(pats) == 0 {
-		return c.NewReport(nil).Done(jobRefKnob + " is empty: no job reference is checked")
+		return c.NewReport(nil).Disarmed(jobRefKnob, jobRefKnob+" is empty: no job reference is checked")
 	}
 	// assertion A: every pattern compiles, anchored at both ends.
 	var res []*ere.Ere

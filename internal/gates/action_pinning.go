@@ -19,7 +19,7 @@ func checkActionPinning(c *gate.Context) int {
 	}
 	// Counted inertness: a tree with no YAML pays nothing.
 	if len(scan.files) == 0 {
-		return c.NewReport(nil).Done("no YAML file under " + scan.root + ": nothing to check")
+		return c.NewReport(nil).Nothing("no YAML file under " + scan.root + ": nothing to check")
 	}
 	var found []gate.Finding
 	refs := 0

@@ -29,10 +29,10 @@ func checkActionStepOrder(c *gate.Context) int {
 		return c.RefuseErr(err)
 	}
 	if action == "" {
-		return c.NewReport(nil).Done(stepOrderActionKnob + " is empty: no step order is checked")
+		return c.NewReport(nil).Disarmed(stepOrderActionKnob, stepOrderActionKnob+" is empty: no step order is checked")
 	}
 	if len(programs) == 0 {
-		return c.NewReport(nil).Done(stepOrderProgramsKnob + " is empty: no step order is checked")
+		return c.NewReport(nil).Nothing(stepOrderProgramsKnob + " is empty: no step order is checked")
 	}
 	scan, err := scanActions(c, yamlExts...)
 	if err != nil {

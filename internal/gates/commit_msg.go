@@ -22,7 +22,7 @@ func checkCommitMsg(c *gate.Context) int {
 	// assertion A: with no message file (the whole-tree battery) the gate
 	// skips cleanly; the message is not a tracked surface.
 	if len(c.Args) == 0 {
-		return c.NewReport(nil).Done("no message file given: nothing to check outside a commit")
+		return c.NewReport(nil).Nothing("no message file given: nothing to check outside a commit")
 	}
 	msgFile := c.Args[0]
 	// assertion D: the message judged is the one git will record, cleaned
@@ -39,7 +39,7 @@ func checkCommitMsg(c *gate.Context) int {
 		return c.RefuseErr(err)
 	}
 	if set.Empty() {
-		return c.NewReport(nil).Done("no banned pattern configured: message unchecked")
+		return c.NewReport(nil).Nothing("no banned pattern configured: message unchecked")
 	}
 	r := c.NewReport(map[string]string{
 		"banned": fmt.Sprintf("reword the message so no line matches a banned pattern from %s. %s",

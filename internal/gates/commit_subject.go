@@ -22,7 +22,7 @@ func checkCommitSubject(c *gate.Context) int {
 	// assertion A: a run with no message file (the whole-tree battery) is a
 	// clean skip; the message exists only inside a commit.
 	if len(c.Args) == 0 {
-		return c.NewReport(nil).Done("no message file given: nothing to check outside a commit")
+		return c.NewReport(nil).Nothing("no message file given: nothing to check outside a commit")
 	}
 	if len(c.Args) > 1 {
 		return c.Refuse("usage: check-commit-subject <message-file>")

@@ -38,7 +38,7 @@ func checkCoreFiles(c *gate.Context) int {
 	// assertion A: an absent manifest is clean and says so; a present but
 	// unreadable one refuses.
 	if manifest == "" {
-		return c.NewReport(nil).Done("GATE_SDK_CORE_FILES_FILE is empty: no core file pinned")
+		return c.NewReport(nil).Nothing("GATE_SDK_CORE_FILES_FILE is empty: no core file pinned")
 	}
 	data, present, err := readOptional(c, manifest)
 	if err != nil {

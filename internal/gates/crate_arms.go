@@ -284,6 +284,12 @@ func compiledUntracked(dir string, env []string, rec *spawn.Recorder) (string, e
 	for _, n := range strings.Split(string(names), "\x00") {
 		known[n] = n != ""
 	}
+	// A vendor directory go reads instead of the module cache (its
+	// modules.txt present) compiles dependency code the template above
+	// does not list: untracked, it is in no stamp either.
+	if _, err := os.Stat(walk.Child(dir, "vendor/modules.txt")); err == nil && !known["vendor/modules.txt"] {
+		return walk.Child(dir, "vendor/modules.txt"), nil
+	}
 	for _, line := range strings.Split(string(out), "\n") {
 		mod, file, ok := strings.Cut(line, "\t")
 		if !ok {

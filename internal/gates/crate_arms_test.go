@@ -85,8 +85,9 @@ func TestCrateArmsCache(t *testing.T) {
 	if back := run(); !strings.Contains(back.Stdout, "cached") {
 		t.Fatalf("the restored tree missed its record: %q", back.Stdout)
 	}
-	// A run under another GOFLAGS (a filtered or -short run) is another
-	// key: it neither answers from the plain run's record nor vouches for it.
+	// (A run under another GOFLAGS, a filtered or -short run, is another
+	// key: the arms read this process's environment, so the end-to-end
+	// TestCrateArmsFilteredRunNeverVouchesForAPlainOne holds it.)
 	// A failing test in an ignored directory: go test ./... compiles and
 	// runs it, the stamp cannot see it, so the record must not answer.
 	if err := os.WriteFile(filepath.Join(dir, ".gitignore"), []byte(".tmp/\nhidden/\n"), 0o644); err != nil {

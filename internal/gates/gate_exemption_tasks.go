@@ -185,7 +185,11 @@ func checkGateExemptionTasks(c *gate.Context) int {
 	if live != nil {
 		slugs = plural(len(live), "live slug", "live slugs")
 	}
-	return r.Done(fmt.Sprintf("%s, %s checked; %s out of scope (neither under the gates dir nor in an authoring tree) skipped; %s",
+	done := r.Done
+	if arrays == 0 && headers == 0 {
+		done = r.Nothing
+	}
+	return done(fmt.Sprintf("%s, %s checked; %s out of scope (neither under the gates dir nor in an authoring tree) skipped; %s",
 		plural(arrays, "exemption array", "exemption arrays"), plural(headers, "# port-until: field", "# port-until: fields"),
 		plural(skipped, "annotated file", "annotated files"), slugs))
 }

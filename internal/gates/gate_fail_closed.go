@@ -34,7 +34,7 @@ func checkGateFailClosed(c *gate.Context) int {
 		if descriptors == 0 {
 			return c.Refuse("no check-*.sh and no check-*.gate in %s: no gates directory resolved", strings.Join(searchDirs(c), ", "))
 		}
-		return c.NewReport(nil).Done(fmt.Sprintf("0 check-*.sh files beside %s: no shell capture to hold",
+		return c.NewReport(nil).Nothing(fmt.Sprintf("0 check-*.sh files beside %s: no shell capture to hold",
 			plural(descriptors, "check-*.gate descriptor", "check-*.gate descriptors")))
 	}
 	r := c.NewReport(map[string]string{

@@ -18,7 +18,7 @@ import (
 // goClean and goHelp are the Go reporter API's two emitters: a report's
 // Done prints the clean line, and NewReport's help map the help: lines.
 var (
-	goClean = lazyre.New(`\.Done\(`)
+	goClean = lazyre.New(`\.(Done|Nothing|Disarmed)\(`)
 	goHelp  = lazyre.New(`\.NewReport\(map\[string\]string\{`)
 )
 
@@ -96,7 +96,11 @@ func checkGateOutput(c *gate.Context) int {
 	if len(outOfReach) > 0 {
 		note = fmt.Sprintf("; %s out of reach with no go.mod (%s)", plural(len(outOfReach), "compiled member", "compiled members"), strings.Join(outOfReach, " "))
 	}
-	return r.Done(fmt.Sprintf("%s with # no-fixture: emit a clean line and a help: line; %d proved by their fixture pairs%s",
+	done := r.Done
+	if held == 0 {
+		done = r.Nothing // every member is left to its fixture pair
+	}
+	return done(fmt.Sprintf("%s with # no-fixture: emit a clean line and a help: line; %d proved by their fixture pairs%s",
 		plural(held, "member", "members"), paired, note))
 }
 

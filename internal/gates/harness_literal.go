@@ -30,10 +30,10 @@ func checkHarnessLiteral(c *gate.Context) int {
 	// assertion A: either knob empty disables the gate, each absence in
 	// its own clean sentence.
 	if len(paths) == 0 {
-		return c.NewReport(nil).Done("no corpus configured: GATE_SDK_HARNESS_LITERAL_PATHS is empty, gate off")
+		return c.NewReport(nil).Disarmed("GATE_SDK_HARNESS_LITERAL_PATHS", "no corpus configured: GATE_SDK_HARNESS_LITERAL_PATHS is empty, gate off")
 	}
 	if len(literals) == 0 {
-		return c.NewReport(nil).Done("no literal listed: GATE_SDK_HARNESS_LITERALS is empty, gate off")
+		return c.NewReport(nil).Nothing("no literal listed: GATE_SDK_HARNESS_LITERALS is empty, gate off")
 	}
 	files, binary, err := pathspecCorpus(c, paths, nil)
 	if err != nil {

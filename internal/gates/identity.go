@@ -50,14 +50,14 @@ func checkIdentity(c *gate.Context) int {
 	// a note; a malformed line (unknown key, wrong field count) refuses.
 	manifest := k["GATE_SDK_IDENTITY_FILE"]
 	if manifest == "" {
-		return c.NewReport(nil).Done("GATE_SDK_IDENTITY_FILE is empty: no identity expected")
+		return c.NewReport(nil).Nothing("GATE_SDK_IDENTITY_FILE is empty: no identity expected")
 	}
 	data, present, err := readOptional(c, manifest)
 	if err != nil {
 		return c.RefuseErr(err)
 	}
 	if !present {
-		return c.NewReport(nil).Done("no manifest at " + manifest + ": no identity expected")
+		return c.NewReport(nil).Nothing("no manifest at " + manifest + ": no identity expected")
 	}
 	var exps []expectation
 	for _, l := range patterns.LiveLines(data) {

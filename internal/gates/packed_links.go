@@ -90,7 +90,11 @@ func checkPackedLinks(c *gate.Context) int {
 			}
 		}
 	}
-	return r.Done(fmt.Sprintf("%d packed READMEs across %d kit roots, %d payload links resolved, none withheld; %d without a packed README", readmes, len(roots), links, skipped))
+	done := r.Done
+	if links == 0 {
+		done = r.Nothing
+	}
+	return done(fmt.Sprintf("%d packed READMEs across %d kit roots, %d payload links resolved, none withheld; %d without a packed README", readmes, len(roots), links, skipped))
 }
 
 // withheldAt answers the withhold member that keeps a payload path out of

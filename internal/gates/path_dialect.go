@@ -51,7 +51,7 @@ func checkPathDialect(c *gate.Context) int {
 		crosser = strings.Trim(treePath(c, crosser), "/")
 	}
 	if crosser == "" || crosser == "." {
-		return c.NewReport(nil).Done("dormant: GATE_SDK_PATH_CROSSER names no crosser package, so no path crossing is judged; name the one package where your paths change spelling to arm it")
+		return c.NewReport(nil).Disarmed("GATE_SDK_PATH_CROSSER", "dormant: GATE_SDK_PATH_CROSSER names no crosser package, so no path crossing is judged; name the one package where your paths change spelling to arm it")
 	}
 	// The tracked listing is the repository probe: outside one the corpus
 	// would silently be empty.

@@ -26,7 +26,7 @@ func checkPortabilityFloor(c *gate.Context) int {
 	// assertion A: an empty corpus disables both arms, and the clean line
 	// says so in its own words.
 	if len(paths) == 0 {
-		return c.NewReport(nil).Done("no corpus configured: GATE_SDK_PORTABILITY_PATHS is empty, both arms off")
+		return c.NewReport(nil).Disarmed("GATE_SDK_PORTABILITY_PATHS", "no corpus configured: GATE_SDK_PORTABILITY_PATHS is empty, both arms off")
 	}
 	// assertion B: the roster resolves in the shared pattern-file shape
 	// (operands win; every knob file optional). An absent or empty roster

@@ -34,7 +34,7 @@ func checkProjectionRoster(c *gate.Context) int {
 	r := c.NewReport(projectionRosterHelps)
 	if roster == "" {
 		// assertion D: an empty roster knob disarms the gate, and the clean line says so.
-		return r.Done("disarmed: GATE_SDK_PROJECTION_ROSTER is empty, so no roster is asserted")
+		return r.Disarmed("GATE_SDK_PROJECTION_ROSTER", "disarmed: GATE_SDK_PROJECTION_ROSTER is empty, so no roster is asserted")
 	}
 	section, err := c.Knobs.Scalar("GATE_SDK_PROJECTION_ROSTER_SECTION")
 	if err != nil {

@@ -227,7 +227,7 @@ func checkReleaseChangeDeclared(c *gate.Context) int {
 	})
 	// assertion A: no base (no commit, or no v* tag reachable) is dormant.
 	if cs.base == "" {
-		return r.Done("dormant: no v* tag is reachable from HEAD, so nothing was checked")
+		return r.Nothing("dormant: no v* tag is reachable from HEAD, so nothing was checked")
 	}
 	surface, bullets, err := readSurface(c)
 	if err != nil {

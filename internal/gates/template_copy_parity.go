@@ -63,7 +63,11 @@ func checkTemplateCopyParity(c *gate.Context) int {
 			comparePair(r, tpl, cp, scanSurface(tplData), scanSurface(copyData))
 		}
 	}
-	return r.Done(fmt.Sprintf("%d template/copy pairs agree across %d kit roots, %d templates without a copy", pairs, len(roots), unpaired))
+	done := r.Done
+	if pairs == 0 {
+		done = r.Nothing
+	}
+	return done(fmt.Sprintf("%d template/copy pairs agree across %d kit roots, %d templates without a copy", pairs, len(roots), unpaired))
 }
 
 func comparePair(r *gate.Report, tpl, cp string, t, k surface) {

@@ -163,5 +163,9 @@ func templateRegistryParity(c *gate.Context, native map[string]map[string][]stri
 			}
 		}
 	}
-	return r.Done(fmt.Sprintf("%d registry templates in parity across %d kit roots, %d templates without a sibling or native declaration", registries, len(roots), skipped))
+	done := r.Done
+	if registries == 0 {
+		done = r.Nothing
+	}
+	return done(fmt.Sprintf("%d registry templates in parity across %d kit roots, %d templates without a sibling or native declaration", registries, len(roots), skipped))
 }

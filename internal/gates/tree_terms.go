@@ -57,7 +57,7 @@ func checkTreeTerms(c *gate.Context) int {
 	}
 	config.AddString("root", root)
 	if set.Empty() {
-		return c.NewReport(nil).Done("no banned pattern configured: tree unchecked")
+		return c.NewReport(nil).Nothing("no banned pattern configured: tree unchecked")
 	}
 	prune, err := pruneSet(c)
 	if err != nil {

@@ -162,6 +162,9 @@ func armHint(m DoctorMember) string {
 	if m.Content {
 		return "add patterns to the file " + strings.Join(m.ArmedBy, " / ") + " names"
 	}
+	if strings.HasPrefix(m.ArmedBy[0], "GATE_LOCAL_") {
+		return "give " + m.ArmedBy[0] + " a value on its `# knob:` line in the gate's descriptor to arm it"
+	}
 	return "set " + m.ArmedBy[0] + " in the gates directory's knob file to arm it"
 }
 

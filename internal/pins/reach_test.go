@@ -18,6 +18,7 @@ const modulePath = "github.com/gate-sdk/gates"
 // to import, each with why. A package that is neither linked into
 // cmd/gates nor listed here is dead code: wire it or remove it.
 var unlinked = map[string]string{
+	"internal/ciskip":        "a test helper: how the end-to-end tests skip for a missing tool (a failure under CI)",
 	"internal/gate/gatetest": "a test helper the gates' unit tests import",
 	"internal/kitgen":        "the generator `make kit-manifest` runs; not part of the binary",
 	"internal/pins":          "these architecture tests: no production code",
