@@ -13,6 +13,7 @@ import (
 	"github.com/gate-sdk/gates/internal/githook"
 	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/repo"
+	"github.com/gate-sdk/gates/internal/spawn"
 	"github.com/gate-sdk/gates/internal/walk"
 )
 
@@ -64,7 +65,20 @@ func runLauncher(hook string, args []string, sio IO) int {
 		fmt.Fprintf(sio.Stderr, "%s: %v\n", hook, err)
 		return 2
 	}
-	return githook.Launch(hook, args, githook.LaunchInput{Dir: cwd, Env: env, Stdin: sio.Stdin, Stdout: sio.Stdout, Stderr: sio.Stderr})
+	in := githook.LaunchInput{Dir: cwd, Env: env, Stdin: sio.Stdin, Stdout: sio.Stdout, Stderr: sio.Stderr}
+	// The hook itself, run here when the binary the knob names is this
+	// file's own bytes: what the child would run, under the name it
+	// would carry.
+	if self, err := spawn.SelfPath(); err == nil {
+		in.Self = self
+		in.Hook = func(args []string) int {
+			hio := sio
+			hio.Env = env
+			hio.Name = "gates"
+			return Main(append([]string{"--git-hook"}, args...), hio)
+		}
+	}
+	return githook.Launch(hook, args, in)
 }
 
 // hookWorld builds the hook family's world over the session.

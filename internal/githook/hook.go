@@ -187,10 +187,16 @@ func (w World) registryRead(arm string, reg Registry, err error) (Registry, bool
 // git answers the repository reader the hook uses; with GATE_SDK_VERBOSE
 // set, a read that falls back to the CLI says so on stderr.
 func (w World) git() repo.Git {
+	g := repo.Git{Env: w.GitEnv}
 	if envValue(w.Env, "GATE_SDK_VERBOSE") != "" {
-		return repo.Git{Env: w.GitEnv, Debug: w.Stderr}
+		g.Debug = w.Stderr
 	}
-	return repo.Git{Env: w.GitEnv}
+	// An index read again unchanged is not hashed again, unless the run
+	// keeps no stored state (GATE_SDK_CACHE=off).
+	if v := envValue(w.Env, "GATE_SDK_CACHE"); v == "" || v == "on" {
+		g.RecordVerified = true
+	}
+	return g
 }
 
 func preCommit(w World, hook string) int {
