@@ -216,10 +216,13 @@ type Table struct {
 	puts    map[string][]byte // entries stored this run, by key
 	dirty   bool
 	existed bool // the table's file was there when it was loaded (or written since)
-	id      string
-	hits    atomic.Int64
-	misses  atomic.Int64
-	hint    atomic.Int64 // the record the last hit found
+	// complete: this run judged a whole tree into the table (MarkComplete);
+	// Flush then names it the gate's latest complete table.
+	complete bool
+	id       string
+	hits     atomic.Int64
+	misses   atomic.Int64
+	hint     atomic.Int64 // the record the last hit found
 }
 
 // Stat is one table's use this run.
@@ -583,6 +586,56 @@ func (t *Table) merged() []entry {
 // write the git directory can write the index itself.
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
+// completeExt ends the name of the file naming a gate's latest complete
+// table (<gate id>.complete, holding the table's hex key). It is no table
+// file: eviction never lists it.
+const completeExt = ".complete"
+
+// MarkComplete records that this run judged every file of a whole tree
+// into the table under its key (no file left unjudged): Flush then names
+// it the gate's latest complete table.
+func (t *Table) MarkComplete() {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	t.complete = true
+	t.mu.Unlock()
+}
+
+// Superseded reports whether another table of the same gate, under other
+// inputs (another binary, another configuration), is the gate's latest
+// complete one: the gate last judged a whole tree here under those, and
+// not yet under these. False when no table of the gate was ever complete
+// here (a first run, a cleared cache) or when this table is the latest.
+func (t *Table) Superseded() bool {
+	if t == nil {
+		return false
+	}
+	dir, err := t.store.dir()
+	if err != nil {
+		return false
+	}
+	// assertion K: only a complete table under other inputs supersedes.
+	data, err := os.ReadFile(filepath.Join(dir, completeName(t.id)))
+	if err != nil {
+		return false
+	}
+	got := strings.TrimSpace(string(data))
+	return got != "" && got != hex.EncodeToString(t.key[:])
+}
+
+// completeName is the file naming gate id's latest complete table; an id
+// is an upper token (gate.ID), never a path.
+func completeName(id string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == 0 {
+			return '_'
+		}
+		return r
+	}, id) + completeExt
+}
+
 // flush writes the table when this run stored anything new.
 // It answers whether the file it wrote is a new one (none was there when
 // the table was loaded).
@@ -596,15 +649,30 @@ func (t *Table) flush() (bool, error) {
 	}
 	fresh := dirty && !t.existed
 	t.existed = t.existed || dirty
+	complete := t.complete
+	t.complete = false
 	t.mu.Unlock()
-	if !dirty {
-		return false, nil
+	if dirty {
+		name, err := t.file()
+		if err != nil {
+			return fresh, err
+		}
+		if err := writeAtomic(name, data); err != nil {
+			return fresh, err
+		}
 	}
-	name, err := t.file()
-	if err != nil {
-		return fresh, err
+	if complete {
+		dir, err := t.store.dir()
+		if err != nil {
+			return fresh, err
+		}
+		p := filepath.Join(dir, completeName(t.id))
+		key := hex.EncodeToString(t.key[:])
+		if cur, err := os.ReadFile(p); err != nil || strings.TrimSpace(string(cur)) != key {
+			return fresh, writeAtomic(p, []byte(key+"\n"))
+		}
 	}
-	return fresh, writeAtomic(name, data)
+	return fresh, nil
 }
 
 // writeAtomic writes data to a temporary file beside name and renames it

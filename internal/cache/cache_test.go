@@ -395,3 +395,60 @@ func TestStoresMergeIntoTheTable(t *testing.T) {
 		t.Fatalf("%d entries, want 5", tb3.old.n)
 	}
 }
+
+// assertion K: a table marked complete becomes its gate's latest; a table
+// under other inputs is then superseded, and none is before any whole run.
+func TestCompleteSupersedes(t *testing.T) {
+	dir := t.TempDir()
+	cfg := func(v string) *Config {
+		var c Config
+		c.AddString("pattern", v)
+		return &c
+	}
+	s := store(t, dir, "s1")
+	old := s.Table("TREE-TERMS", cfg("a"))
+	if old.Superseded() {
+		t.Fatal("superseded before any whole judgement")
+	}
+	old.Put("doc.md", "blob1", []byte("v"))
+	old.MarkComplete()
+	if err := s.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	s = store(t, dir, "s1")
+	if s.Table("TREE-TERMS", cfg("a")).Superseded() {
+		t.Fatal("the latest complete table is superseded")
+	}
+	if !s.Table("TREE-TERMS", cfg("b")).Superseded() {
+		t.Fatal("a changed rule input is not superseded")
+	}
+	if !store(t, dir, "s2").Table("TREE-TERMS", cfg("a")).Superseded() {
+		t.Fatal("another binary is not superseded")
+	}
+	if s.Table("OTHER", cfg("b")).Superseded() {
+		t.Fatal("another gate's completion supersedes")
+	}
+	// A table written without completion leaves the latest as it was; a
+	// completed one takes over, with no new entry needed.
+	nb := s.Table("TREE-TERMS", cfg("b"))
+	nb.Put("new.md", "blob2", []byte("v"))
+	if err := s.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if !store(t, dir, "s1").Table("TREE-TERMS", cfg("b")).Superseded() {
+		t.Fatal("a partial table became the latest")
+	}
+	s = store(t, dir, "s1")
+	s.Table("TREE-TERMS", cfg("b")).MarkComplete()
+	if err := s.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	s = store(t, dir, "s1")
+	if s.Table("TREE-TERMS", cfg("b")).Superseded() || !s.Table("TREE-TERMS", cfg("a")).Superseded() {
+		t.Fatal("the completed table did not take over")
+	}
+	// The marker survives eviction, which lists table files only.
+	if _, err := os.Stat(filepath.Join(dir, "TREE-TERMS.complete")); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/gate-sdk/gates/internal/githook"
 	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/repo"
+	"github.com/gate-sdk/gates/internal/spawn"
 	"github.com/gate-sdk/gates/internal/walk"
 )
 
@@ -64,7 +65,20 @@ func runLauncher(hook string, args []string, sio IO) int {
 		fmt.Fprintf(sio.Stderr, "%s: %v\n", hook, err)
 		return 2
 	}
-	return githook.Launch(hook, args, githook.LaunchInput{Dir: cwd, Env: env, Stdin: sio.Stdin, Stdout: sio.Stdout, Stderr: sio.Stderr})
+	in := githook.LaunchInput{Dir: cwd, Env: env, Stdin: sio.Stdin, Stdout: sio.Stdout, Stderr: sio.Stderr}
+	// The hook itself, run here when the binary the knob names is this
+	// file's own bytes: what the child would run, under the name it
+	// would carry.
+	if self, err := spawn.SelfPath(); err == nil {
+		in.Self = self
+		in.Hook = func(args []string) int {
+			hio := sio
+			hio.Env = env
+			hio.Name = "gates"
+			return Main(append([]string{"--git-hook"}, args...), hio)
+		}
+	}
+	return githook.Launch(hook, args, in)
 }
 
 // hookWorld builds the hook family's world over the session.
@@ -89,6 +103,12 @@ func (s *Session) hookWorld() (githook.World, error) {
 			}
 			_, err := s.treeBaseline(tree)
 			return err
+		},
+		Debt: func(tree *repo.Snapshot, left map[string]int) error {
+			if tree.CommonDir() == "" {
+				return fmt.Errorf("no git directory known to record it in")
+			}
+			return githook.AddDebt(tree.CommonDir(), tree.Dir(), left)
 		},
 	}, nil
 }
@@ -160,11 +180,11 @@ func (s *Session) runCompiled(run githook.CompiledRun) (int, []byte) {
 	if !ok {
 		return 2, []byte(fmt.Sprintf("%s: its declaration names a compiled gate this binary does not carry (see gates --list)\n", run.Name))
 	}
-	scratch, err := os.MkdirTemp("", "gates-"+def.Name+"-")
-	if err != nil {
-		return 2, []byte(fmt.Sprintf("%s: cannot make a scratch directory: %v\n", def.Name, err))
-	}
-	defer os.RemoveAll(scratch)
+	// No directory is made per member: the rules that write scratch
+	// files (ShellCheck's inputs, a vendored kit tree) each make a fresh
+	// private directory of their own under this one and remove it, and
+	// the rest write nothing.
+	scratch := os.TempDir()
 	var buf bytes.Buffer
 	w := &lockedWriter{w: &buf}
 	context := s.gateContext
@@ -186,6 +206,7 @@ func (s *Session) runCompiled(run githook.CompiledRun) (int, []byte) {
 			return 2, buf.Bytes()
 		}
 		s.acceptFrom(c, bl)
+		c.Unchanged, c.LeftToBattery = run.Unchanged, run.Left
 	}
 	if len(run.ChildEnv) > 0 {
 		c.SpawnEnv = run.ChildEnv
@@ -223,6 +244,8 @@ func overlayEnv(lookup func(string) (string, bool), extra []string) func(string)
 func runGitHook(s *Session, args []string) int {
 	// assertion T: the hook's registry and knob files are the commit's.
 	s.indexFirst = true
+	// One repository from start to end: git is asked where it is once.
+	walk.RememberRepository()
 	w, err := s.hookWorld()
 	if err != nil {
 		fmt.Fprintf(s.Stderr, "git-hook: %v\n", err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gate-sdk/gates/internal/battery"
 	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/githook"
 	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/spawn"
 	"github.com/gate-sdk/gates/internal/walk"
@@ -248,6 +249,7 @@ func runBattery(s *Session, args []string) int {
 		}
 		s.recordLastVerdict(len(verdicts), red)
 	}
+	s.settleDebt(verdicts, code == 0)
 	// assertion H: SARIF after the verdicts; an unwritable path is exit 2.
 	if path := s.Getenv("GATE_SDK_SARIF_FILE"); path != "" {
 		if err := s.writeSARIF(path, reg, verdicts); err != nil {
@@ -584,4 +586,37 @@ func sortedCopy(in []string) []string {
 	out := append([]string(nil), in...)
 	sort.Strings(out)
 	return out
+}
+
+// settleDebt drops, after a green battery, the pre-commit hook's record of
+// files its members left to the battery at this work tree (§--git-hook,
+// W), saying so on stderr. A record that cannot be read or written is a
+// note: the battery's verdict does not depend on it.
+func (s *Session) settleDebt(verdicts []battery.Verdict, green bool) {
+	if !green {
+		return
+	}
+	snap, err := s.Snapshot()
+	if err != nil || snap.CommonDir() == "" {
+		return
+	}
+	top, err := s.Top()
+	if err != nil {
+		return
+	}
+	var ran []string
+	for _, v := range verdicts {
+		if !v.Passed() {
+			return
+		}
+		ran = append(ran, v.Name)
+	}
+	settled, err := githook.SettleDebt(snap.CommonDir(), top, ran, true)
+	if err != nil {
+		fmt.Fprintf(s.Stderr, "%s: the pre-commit hook's record of files left to the battery was not settled: %v\n", s.prog, err)
+		return
+	}
+	for _, d := range settled {
+		fmt.Fprintf(s.Stderr, "%s: settled: %s judged the %d unchanged file(s) the pre-commit hook left to the battery\n", s.prog, d.Member, d.Files)
+	}
 }

@@ -106,9 +106,13 @@ type Context struct {
 	// OwnOnly rule does not judge: the copy `gates init` vendored (see
 	// own.go). They are absent from KitRoots and from Tree's listing.
 	VendoredRoots []string
-	Scratch       string // private scratch directory, removed after the run
-	Jobs          int    // worker bound for a rule's own fan-out (GATE_SDK_JOBS); <1: the CPU count
-	Env           func(string) (string, bool)
+	// Scratch is where the rule may write: a rule makes a fresh directory
+	// of its own under it (os.MkdirTemp) and removes it. The battery hands
+	// each member a private directory removed after the run; the hook
+	// hands every member the system's temporary directory.
+	Scratch string
+	Jobs    int // worker bound for a rule's own fan-out (GATE_SDK_JOBS); <1: the CPU count
+	Env     func(string) (string, bool)
 	// SpawnEnv is added to the environment of every process the rule
 	// starts (the pre-commit hook's linked-worktree pin); it never reaches
 	// this process's own environment. See ChildEnviron.
@@ -140,6 +144,15 @@ type Context struct {
 	// Cache is the result cache per-file rules consult through Verdicts;
 	// nil disables it.
 	Cache *cache.Store
+	// Unchanged, when set (the pre-commit hook over a live cache), reports
+	// a tracked path the commit leaves as HEAD holds it. A per-file rule
+	// whose latest complete table is under other inputs may leave such a
+	// path unjudged on a miss (Verdicts.Leave), reporting the count to
+	// LeftToBattery; the hook says so and records the debt.
+	Unchanged func(path string) bool
+	// LeftToBattery receives, once per rule run, how many files the rule
+	// left unjudged (never called with 0).
+	LeftToBattery func(n int)
 	// Accepts, when set, is the baseline's ledger for this run: a finding
 	// it accepts is kept as data but neither printed nor red (see Report).
 	Accepts Accepter

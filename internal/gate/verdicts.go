@@ -75,7 +75,11 @@ func (p *PerFile) Store(path, blob string, value []byte) {
 
 // Verdicts is one rule run's per-file findings in the result cache. A nil
 // *Verdicts misses every lookup and stores nothing.
-type Verdicts struct{ p *PerFile }
+type Verdicts struct {
+	p *PerFile
+	// leave answers the paths a miss may leave unjudged (nil: none).
+	leave func(path string) bool
+}
 
 // Verdicts opens the rule's findings table under the effective
 // configuration config (everything, besides the file's bytes, its verdict
@@ -86,7 +90,32 @@ func (c *Context) Verdicts(config *cache.Config) *Verdicts {
 	if p == nil {
 		return nil
 	}
-	return &Verdicts{p: p}
+	v := &Verdicts{p: p}
+	// assertion L: a file may be left to the battery only by a run that
+	// is told which files the commit leaves unchanged, over a table some
+	// other inputs' complete table supersedes.
+	if c.Unchanged != nil && p.t.Superseded() {
+		v.leave = c.Unchanged
+	}
+	return v
+}
+
+// Leave reports whether path, which missed, is left unjudged: this run
+// may leave files (the gate's latest complete table is under other
+// inputs: another binary, another rule input) and the commit leaves path
+// as HEAD holds it. The rule then reads nothing of it, stores nothing for
+// it, and reports the count it left (Context.LeftToBattery).
+func (v *Verdicts) Leave(path string) bool {
+	return v != nil && v.leave != nil && v.leave(path)
+}
+
+// Complete records that the run judged every file of its scan into the
+// table (it left none): the table becomes the gate's latest complete one.
+func (v *Verdicts) Complete() {
+	if v == nil {
+		return
+	}
+	v.p.t.MarkComplete()
 }
 
 // Lookup answers path's cached findings. blob is the id the lookup used

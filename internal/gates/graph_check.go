@@ -94,6 +94,9 @@ func treePresent(c *gate.Context) (func(string) bool, error) {
 		pages = append(pages, strings.TrimPrefix(p, "./"))
 	}
 	memo := map[string]bool{}
+	// The listing comes in index order; sorted, the paths opening with a
+	// literal head are one run, found by a binary search.
+	sorted := slices.IsSorted(files)
 	return func(pattern string) bool {
 		if v, ok := memo[pattern]; ok {
 			return v
@@ -101,7 +104,15 @@ func treePresent(c *gate.Context) (func(string) bool, error) {
 		// Only a path opening with the pattern's literal head can match.
 		head := pattern[:len(pattern)-len(strings.TrimLeft(pattern, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/-"))]
 		match := func(f string) bool { return strings.HasPrefix(f, head) && glob.Match(pattern, f) }
-		v := slices.ContainsFunc(pages, match) || slices.ContainsFunc(files, match)
+		v := slices.ContainsFunc(pages, match)
+		if !v && sorted && head != "" {
+			i, _ := slices.BinarySearch(files, head)
+			for ; !v && i < len(files) && strings.HasPrefix(files[i], head); i++ {
+				v = glob.Match(pattern, files[i])
+			}
+		} else if !v {
+			v = slices.ContainsFunc(files, match)
+		}
 		memo[pattern] = v
 		return v
 	}, nil

@@ -117,12 +117,16 @@ func checkTreeTerms(c *gate.Context) int {
 		v, _ := c.Knobs.Scalar(k) // read once already by pruneSet
 		config.AddString(k, v)
 	}
+	var left atomic.Int64 // files left to the battery (Verdicts.Leave)
 	done := func(records [][]gate.Finding) int {
 		r := c.NewReport(map[string]string{"leak": treeTermsHelp})
 		for _, fs := range records {
 			for _, f := range fs {
 				r.Add(f)
 			}
+		}
+		if n := int(left.Load()); n > 0 {
+			return r.Done(fmt.Sprintf("%d tracked files the commit changes match none of %d banned patterns; %d unchanged files left to the battery (not yet judged under this binary and these patterns)", len(todo)-n, len(set.Patterns), n))
 		}
 		return r.Done(fmt.Sprintf("%d tracked files match none of %d banned patterns", len(todo), len(set.Patterns)))
 	}
@@ -161,6 +165,14 @@ func checkTreeTerms(c *gate.Context) int {
 				claim.Drop(p)
 				return cand
 			}
+			// assertion J: a miss the commit leaves unchanged, under
+			// inputs newer than the latest whole judgement, is left to
+			// the battery: not read, not stored, counted.
+			if verdicts.Leave(p) {
+				left.Add(1)
+				claim.Drop(p)
+				return cand
+			}
 		}
 		data, err := claim.Read(p)
 		if err != nil {
@@ -185,6 +197,15 @@ func checkTreeTerms(c *gate.Context) int {
 	if len(unread) > 0 {
 		return c.Refuse("%d tracked file(s) could not be read, so the tree is unchecked:\n%s\nrestore each file (git checkout -- <path>), make it readable, or remove it from the index (git rm --cached <path>)", len(unread), strings.Join(unread, "\n"))
 	}
+	if n := int(left.Load()); n > 0 {
+		// A partial scan is no whole verdict: no set entry, no
+		// completion, and the hook is told what was left.
+		if c.LeftToBattery != nil {
+			c.LeftToBattery(n)
+		}
+		return done(records)
+	}
+	verdicts.Complete()
 	if keyed {
 		var all []gate.Finding
 		for _, fs := range records {

@@ -22,6 +22,13 @@
 //     staged. The arm passes no knob to members; in a linked worktree it
 //     adds GIT_WORK_TREE to the environment of every process a member
 //     starts and to no other.
+//   - The launcher runs the hook in its own process when the binary the
+//     knob names is provably the hook's own bytes (SameBuild: the stat
+//     fields --install-hooks recorded for both), and starts it otherwise.
+//   - After a rule-input change a passing pre-commit may leave the files
+//     the commit does not change to the battery; it says so on its clean
+//     line and records the debt (gates-debt), which a green battery
+//     settles.
 //   - Placement never leaves a hook absent: each file is written under an
 //     exclusively created sibling name (process id plus a per-run random
 //     value) and renamed over the hook, and the sibling is removed on every

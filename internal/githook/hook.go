@@ -74,6 +74,12 @@ type CompiledRun struct {
 	// ChildEnv is added to the environment of every process the rule
 	// starts, and to no other.
 	ChildEnv []string
+	// Unchanged, when set, reports a tracked path the commit leaves as
+	// HEAD holds it: a rule whose cached verdicts were last made complete
+	// under other inputs may leave such a path to the battery, and reports
+	// how many it left to Left.
+	Unchanged func(path string) bool
+	Left      func(n int)
 }
 
 // World is what the hook family reads and writes: the directory git
@@ -102,6 +108,10 @@ type World struct {
 	// tree's) and answers its refusal, so a malformed line refuses the
 	// hook before any member runs.
 	Baseline func(tree *repo.Snapshot) error
+	// Debt, when set, records the files a passing pre-commit left to the
+	// battery (member name to count) for the repository tree names, and
+	// is what lets members leave any: without it every file is judged.
+	Debt func(tree *repo.Snapshot, left map[string]int) error
 }
 
 // Costs loads and keeps members' run times between hook runs (the
@@ -177,10 +187,16 @@ func (w World) registryRead(arm string, reg Registry, err error) (Registry, bool
 // git answers the repository reader the hook uses; with GATE_SDK_VERBOSE
 // set, a read that falls back to the CLI says so on stderr.
 func (w World) git() repo.Git {
+	g := repo.Git{Env: w.GitEnv}
 	if envValue(w.Env, "GATE_SDK_VERBOSE") != "" {
-		return repo.Git{Env: w.GitEnv, Debug: w.Stderr}
+		g.Debug = w.Stderr
 	}
-	return repo.Git{Env: w.GitEnv}
+	// An index read again unchanged is not hashed again, unless the run
+	// keeps no stored state (GATE_SDK_CACHE=off).
+	if v := envValue(w.Env, "GATE_SDK_CACHE"); v == "" || v == "on" {
+		g.RecordVerified = true
+	}
+	return g
 }
 
 func preCommit(w World, hook string) int {
@@ -269,6 +285,16 @@ func preCommit(w World, hook string) int {
 	}
 	r := w.runner(top)
 	r.tree = tree
+	if w.Debt != nil {
+		// assertion V: only a path the commit leaves as HEAD holds it may
+		// be left to the battery; every staged path is judged.
+		changed := make(map[string]bool, len(changes))
+		for _, c := range changes {
+			changed[c.Path] = true
+		}
+		r.unchanged = func(p string) bool { return !changed[p] }
+		r.left = &leftCounts{m: map[string]int{}}
+	}
 	if w.Jobs != nil {
 		if r.jobs, err = w.Jobs(); err != nil {
 			return fail(err)
@@ -279,6 +305,13 @@ func preCommit(w World, hook string) int {
 		r.took = &tookTimes{m: map[string]time.Duration{}}
 	}
 	code := r.serial(hook, plan)
+	if code == 0 && r.left != nil && len(r.left.m) > 0 {
+		// assertion V: the debt is recorded before the commit goes on; a
+		// debt that cannot be recorded refuses it.
+		if err := w.Debt(tree, r.left.m); err != nil {
+			return fail(fmt.Errorf("could not record the files left to the battery: %v", err))
+		}
+	}
 	if r.took != nil && code == 0 && !sameRanking(r.costs, r.took.m) {
 		// A run that stopped early timed only some members; one whose
 		// members rank as the kept times rank them changes no start order,
@@ -483,6 +516,45 @@ type runner struct {
 	// gathers this run's.
 	costs map[string]time.Duration
 	took  *tookTimes
+	// unchanged answers the paths the commit leaves as HEAD holds them
+	// (nil: none may be left); left gathers what members left.
+	unchanged func(string) bool
+	left      *leftCounts
+}
+
+// leftCounts gathers, per member, the files it left to the battery.
+type leftCounts struct {
+	mu sync.Mutex
+	m  map[string]int
+}
+
+func (l *leftCounts) add(name string, n int) {
+	l.mu.Lock()
+	l.m[name] += n
+	l.mu.Unlock()
+}
+
+// summary spells what the members left, for the clean line ("" when
+// nothing was left).
+func (l *leftCounts) summary() string {
+	if l == nil {
+		return ""
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.m) == 0 {
+		return ""
+	}
+	names := make([]string, 0, len(l.m))
+	for n := range l.m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var parts []string
+	for _, n := range names {
+		parts = append(parts, fmt.Sprintf("%s %d", n, l.m[n]))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // sameRanking reports whether took names the members kept names and
@@ -555,7 +627,12 @@ func (r runner) dispatch(m Member, args []string) (int, []byte) {
 	// snapshot; a .sh member is a child started by its path.
 	switch m.Kind {
 	case registry.Descriptor:
-		return r.compiled(CompiledRun{Name: m.Name, Args: args, Tree: r.tree, ChildEnv: r.childEnv()})
+		run := CompiledRun{Name: m.Name, Args: args, Tree: r.tree, ChildEnv: r.childEnv()}
+		if r.left != nil {
+			run.Unchanged = r.unchanged
+			run.Left = func(n int) { r.left.add(m.Name, n) }
+		}
+		return r.compiled(run)
 	case registry.Shell:
 		p, err := spawn.ConsumerCommand(walk.AbsAgainst(r.dir, m.Decl), m.Decl)
 		if err != nil {
@@ -683,6 +760,11 @@ func (r runner) serial(hook string, plan []Step) int {
 			r.stdout.Write(buf.Bytes())
 			buf.Reset()
 		}
+	}
+	// assertion V: a clean line never claims a file no member judged.
+	if left := r.left.summary(); left != "" {
+		fmt.Fprintf(r.stdout, "%s: %d gate(s) passed over the staged files; unchanged files were left to the battery (%s), their rule inputs or this binary having changed since their last whole judgement: run gates --run to settle.\n", hook, len(plan), left)
+		return 0
 	}
 	fmt.Fprintf(r.stdout, "%s: %d gate(s) passed.\n", hook, len(plan))
 	return 0

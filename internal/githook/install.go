@@ -102,6 +102,10 @@ func RunInstall(args []string, w InstallWorld) int {
 	if !w.placeAll(dir, src) {
 		return 2
 	}
+	if err := writeSource(dir, src); err != nil {
+		fmt.Fprintf(w.Stderr, "%s: %v\n", arm, err)
+		return 2
+	}
 	// assertion E: git pointed at the directory (relative to the top where
 	// the clone's own .git holds it, see HooksPathValue), or exit 2.
 	value := HooksPathValue(top, dir)
@@ -151,6 +155,10 @@ func runRefresh(w InstallWorld) int {
 		return 2
 	}
 	if !w.placeAll(dir, src) {
+		return 2
+	}
+	if err := writeSource(dir, src); err != nil {
+		fmt.Fprintf(w.Stderr, "install-hooks: %v\n", err)
 		return 2
 	}
 	if err := recordPlaced(dir); err != nil {

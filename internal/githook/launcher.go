@@ -169,11 +169,18 @@ type LaunchInput struct {
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
+	// Self is this process's own file ("" when unknown); Hook, when set,
+	// runs `--git-hook <args>` in this process. The launcher uses it in
+	// place of a child when the binary the knob names is Self's very
+	// bytes (SameBuild).
+	Self string
+	Hook func(args []string) int
 }
 
 // Launch runs the launcher for hook: it resolves the binary the knob names
-// and starts it as `<bin> --git-hook <hook> <args>`, answering its status.
-// It always starts a child, even when the binary is this very file.
+// and starts it as `<bin> --git-hook <hook> <args>`, answering its status,
+// or runs the hook in this process when that binary is this hook's own
+// bytes (SameBuild).
 func Launch(hook string, args []string, in LaunchInput) int {
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(in.Stderr, "%s: "+format+"\n", append([]any{hook}, a...)...)
@@ -187,8 +194,14 @@ func Launch(hook string, args []string, in LaunchInput) int {
 	if s := stem(bin.Value); IsServed(s) {
 		return fail("%s=%s (from %s) names a binary called %s, which would start this launcher again; point it at the gates binary", NativeBinKnob, bin.Value, bin.Origin, s)
 	}
-	// assertion M: always a child, at the work-tree top, its status returned.
 	path := walk.AbsAgainst(in.Dir, bin.Value)
+	// assertion O: the binary the knob names is this hook's own bytes
+	// (neither changed since --install-hooks copied one to the other):
+	// the hook runs here, one process, as the child would have.
+	if in.Hook != nil && in.Self != "" && SameBuild(in.Self, path) {
+		return in.Hook(append([]string{hook}, args...))
+	}
+	// assertion M: otherwise a child, at the work-tree top, its status returned.
 	// The child's two streams share one writer and reach git's terminal
 	// live, in the order the child wrote them.
 	code, err := spawn.RunPassing(spawn.Cmd{

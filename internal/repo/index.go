@@ -78,6 +78,12 @@ type Index struct {
 // out of shape is an *IndexFormatError; a name that is not UTF-8 is a
 // *NonUTF8Error.
 func ParseIndex(data []byte, hashLen int) (*Index, error) {
+	return parseIndex(data, hashLen, true)
+}
+
+// parseIndex is ParseIndex, the checksum computed and compared only when
+// verify is set (else the trailer is taken as read: see indexAt).
+func parseIndex(data []byte, hashLen int, verify bool) (*Index, error) {
 	// assertion G: the header, the checksum, then every entry in order.
 	var h hash.Hash
 	switch hashLen {
@@ -101,6 +107,9 @@ func ParseIndex(data []byte, hashLen int) (*Index, error) {
 	body, sum := data[:len(data)-hashLen], data[len(data)-hashLen:]
 	if allZero(sum) {
 		return parseEntries(data, body, version, hashLen, "")
+	}
+	if !verify {
+		return parseEntries(data, body, version, hashLen, hex.EncodeToString(sum))
 	}
 	// The checksum is computed beside the decode (it is a tenth of the
 	// work on a large index) and judged first: a file that fails it is
@@ -344,6 +353,7 @@ func (g Git) Index(dir string) ([]Entry, error) {
 // indexAt reads the index src names; sum is the file's checksum when the
 // decoder read it ("" when the file has none or git answered instead).
 func (g Git) indexAt(dir string, src IndexSource) (entries []Entry, sum string, err error) {
+	before, stable := indexStamp(src.File)
 	data, err := os.ReadFile(src.File)
 	if errors.Is(err, os.ErrNotExist) {
 		// A repository that never staged anything has no index file.
@@ -352,7 +362,22 @@ func (g Git) indexAt(dir string, src IndexSource) (entries []Entry, sum string, 
 	if err != nil {
 		return nil, "", &ListingError{Dir: dir, What: "read the index", Err: err, By: indexReader}
 	}
-	idx, err := ParseIndex(data, src.HashLen)
+	// assertion P: with a record to consult, a file whose stat fields and
+	// trailer are the ones this reader last verified is not hashed again;
+	// any other file is verified, and recorded once verified.
+	after, _ := indexStamp(src.File)
+	stable = stable && before == after && len(data) >= src.HashLen
+	var trailer, record string
+	if stable && g.RecordVerified && src.CommonDir != "" {
+		trailer = hex.EncodeToString(data[len(data)-src.HashLen:])
+		record = walk.Child(src.CommonDir, verifiedDir)
+	}
+	rec := src.File + "\x00" + before + "\x00" + trailer
+	trusted := record != "" && readIndexRecord(walk.Child(record, verifiedName)) == rec
+	idx, err := parseIndex(data, src.HashLen, !trusted)
+	if err == nil && record != "" && !trusted && idx.Sum != "" {
+		writeIndexRecord(record, rec)
+	}
 	var cli *NeedsCLIError
 	var nonUTF8 *NonUTF8Error
 	switch {
@@ -416,4 +441,41 @@ func (g Git) IndexFlags(dir string) ([]Entry, error) {
 		entries = append(entries, e)
 	}
 	return entries, nil
+}
+
+// The verified-index record's place: beside the result cache's tables,
+// under a name eviction never lists.
+const (
+	verifiedDir  = "gates-cache"
+	verifiedName = "index-verified"
+)
+
+// readIndexRecord answers the verified-index record's content ("" when
+// there is none).
+func readIndexRecord(p string) string {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSuffix(string(data), "\n")
+}
+
+// writeIndexRecord replaces the record, best effort: a record not written
+// only costs the next read a checksum.
+func writeIndexRecord(dir, rec string) {
+	p := walk.Child(dir, verifiedName)
+	if readIndexRecord(p) == rec {
+		return
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return
+	}
+	tmp := fmt.Sprintf("%s.%d.tmp", p, os.Getpid())
+	if os.WriteFile(tmp, []byte(rec+"\n"), 0o644) != nil {
+		os.Remove(tmp)
+		return
+	}
+	if os.Rename(tmp, p) != nil {
+		os.Remove(tmp)
+	}
 }

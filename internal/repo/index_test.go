@@ -339,3 +339,51 @@ func TestDamagedIndexNamesOurReader(t *testing.T) {
 		t.Fatalf("the refusal names the wrong component: %s", msg)
 	}
 }
+
+// TestVerifiedIndexReadOnce (assertion P): a recording reader verifies an
+// index once and takes the trailer as read while the file is unchanged; a
+// file rewritten since (new stat fields) is verified again, so a damaged
+// index is still refused, by the recording reader and by every other.
+func TestVerifiedIndexReadOnce(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the stat fields are read on Linux only")
+	}
+	fx := newFixture(t)
+	g := Git{Env: fx.env, RecordVerified: true}
+	first, err := g.StagedSnapshot(fx.top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	record := filepath.Join(fx.top, ".git", "gates-cache", "index-verified")
+	rec, err := os.ReadFile(record)
+	if err != nil || !strings.Contains(string(rec), filepath.Join(fx.top, ".git", "index")) {
+		t.Fatalf("no record after a verified read: %q %v", rec, err)
+	}
+	again, err := g.StagedSnapshot(fx.top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d1, _ := first.TreeDigest()
+	d2, _ := again.TreeDigest()
+	if d1 != d2 || len(first.Files()) != len(again.Files()) {
+		t.Fatalf("a trusted read differs: %s / %s", d1, d2)
+	}
+	// Damage the index the way a write would (the stat fields move): the
+	// recording reader verifies again and refuses it.
+	p := filepath.Join(fx.top, ".git", "index")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[40] ^= 0xff
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.StagedSnapshot(fx.top); err == nil || !strings.Contains(err.Error(), "checksum mismatch") {
+		t.Fatalf("a damaged index was trusted: %v", err)
+	}
+	// A reader that records nothing never consults the record.
+	if _, err := (Git{Env: fx.env}).NewSnapshot(fx.top); err == nil {
+		t.Fatal("a damaged index was read")
+	}
+}

@@ -71,6 +71,11 @@ type Git struct {
 	Env []string
 	// Debug, when set, hears the reads that fell back to the CLI.
 	Debug io.Writer
+	// RecordVerified keeps, in <common-dir>/gates-cache/index-verified,
+	// the last index whose checksum this reader verified (its path, stat
+	// fields and trailer): an index read again unchanged is not hashed
+	// again (indexAt).
+	RecordVerified bool
 }
 
 // run starts git in dir and answers its stdout, or a *ListingError.

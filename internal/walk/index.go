@@ -22,6 +22,27 @@ type IndexPlace struct {
 // LocateIndex asks git, once, where the index read at dir is. dir must be
 // absolute and already located (Locate) by the caller; env as for Locate.
 func LocateIndex(dir string, env []string) (IndexPlace, error) {
+	if !rememberOn() {
+		return locateIndex(dir, env)
+	}
+	// assertion V: asked once per directory and environment.
+	key := memoKey(dir, env)
+	remembered.Lock()
+	place, ok := remembered.index[key]
+	remembered.Unlock()
+	if ok {
+		return place, nil
+	}
+	place, err := locateIndex(dir, env)
+	if err == nil {
+		remembered.Lock()
+		remembered.index[key] = place
+		remembered.Unlock()
+	}
+	return place, err
+}
+
+func locateIndex(dir string, env []string) (IndexPlace, error) {
 	// assertion R: one spawn answers the index file, the objects, the
 	// object format and the prefix.
 	c, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: []string{"rev-parse", "--show-object-format", "--path-format=absolute", "--git-path", "index", "--git-common-dir", "--show-prefix"}, Dir: dir, Env: env})

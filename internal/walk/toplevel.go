@@ -80,6 +80,28 @@ func gitArgs(anchor string, args ...string) []string {
 // anchor git refused or a nested repository git skipped; and the spawn's
 // own error when git could not be started.
 func Locate(anchor string, env []string) (Location, bool, error) {
+	if !rememberOn() {
+		return locate(anchor, env)
+	}
+	// assertion V: under RememberRepository git is asked once per anchor
+	// and environment; only an answer git gave is kept.
+	key := memoKey(anchor, env)
+	remembered.Lock()
+	loc, ok := remembered.locate[key]
+	remembered.Unlock()
+	if ok {
+		return loc, true, nil
+	}
+	loc, ok, err := locate(anchor, env)
+	if ok && err == nil {
+		remembered.Lock()
+		remembered.locate[key] = loc
+		remembered.Unlock()
+	}
+	return loc, ok, err
+}
+
+func locate(anchor string, env []string) (Location, bool, error) {
 	c, err := spawn.Run(spawn.Cmd{
 		Program: spawn.Git(),
 		Args:    gitArgs(anchor, "rev-parse", "--show-toplevel", "--show-prefix"),
@@ -300,7 +322,22 @@ func readGitfile(path string) (string, error) {
 // reader of the pair. A linked worktree answers two different directories.
 // It errs when git could not be started or could not answer.
 func GitDirs(dir string, env []string) (gitDir, commonDir string, err error) {
+	key := ""
+	if rememberOn() {
+		key = memoKey(dir, env)
+		remembered.Lock()
+		d, ok := remembered.dirs[key]
+		remembered.Unlock()
+		if ok {
+			return d[0], d[1], nil
+		}
+	}
 	gd, common, err := gitDirs(dir, env)
+	if err == nil && key != "" {
+		remembered.Lock()
+		remembered.dirs[key] = [2]string{NormalizeAbs(gd), NormalizeAbs(common)}
+		remembered.Unlock()
+	}
 	if err != nil {
 		return "", "", err
 	}
