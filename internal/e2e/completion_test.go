@@ -53,6 +53,7 @@ printf '%s\n' "${COMPREPLY[@]}"
 }
 
 func TestBashCompletionOffersCandidates(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat(bashCompletion); err != nil {
 		t.Skipf("SKIP: bash-completion is not installed (%s absent); .ci/tools installs it", bashCompletion)
 	}
@@ -90,6 +91,7 @@ func TestBashCompletionOffersCandidates(t *testing.T) {
 
 // Every shell's script generates, and each calls back into __complete.
 func TestCompletionScriptsForEveryShell(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	for _, sh := range []string{"bash", "zsh", "fish", "powershell"} {
 		code, out := s.run(nil, binPath, "completion", sh)

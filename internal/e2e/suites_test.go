@@ -10,6 +10,7 @@ import (
 // through the real runner, as `make fixtures` does: each gate's good/ and
 // bad/ cases and every *.test.sh.
 func TestRepositoryFixtureSuites(t *testing.T) {
+	t.Parallel()
 	env := append(cleanEnv(moduleRoot), "GATE_SDK_ROOT=kits/gate-sdk")
 	list := exec.Command(binPath, "--emit", "fixture-suites")
 	list.Dir = moduleRoot

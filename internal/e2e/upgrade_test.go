@@ -60,6 +60,7 @@ func upgradeSource(t *testing.T) *scratch {
 // the first tagged state to HEAD, then over a TO whose kit reds a gate in
 // the vendored tree: exit 1 while undeclared, clean once declared.
 func TestUpgradeSmokeFromTheFirstRelease(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the binary at two refs")
 	}
