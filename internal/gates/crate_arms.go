@@ -7,12 +7,17 @@ package gates
 // the same key answers from the record without spawning an arm.
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gate-sdk/gates/internal/gate"
@@ -100,14 +105,36 @@ func checkCrateArms(c *gate.Context) int {
 	})
 	// assertion D: every arm runs, whatever the one before it said.
 	goEnv := withoutKnobs(env)
-	timed(c, "go vet ./...", func() { armRun(c, r, "vet", abs, goEnv, spawn.Go(), "go vet ./...", "vet", "./...") })
-	timed(c, "go test ./...", func() {
-		armRun(c, r, "test", abs, goEnv, spawn.Go(), "go test -count=1 -vet=off -timeout=60m ./...", "test", "-count=1", "-vet=off", "-timeout=60m", "./...")
-	})
-	var suites int
-	timed(c, "fixture suites", func() { suites, err = suiteArm(c, r, env) })
+	suites, err := suitePlan(c)
 	if err != nil {
 		return c.RefuseErr(err)
+	}
+	// assertion I: the arms run side by side; each keeps its findings to
+	// itself, and they join the report in arm order once all have ended.
+	progress := lockedProgress(c.Progress)
+	arms := [3][]gate.Finding{}
+	var wg sync.WaitGroup
+	wg.Add(3)
+	go func() {
+		defer wg.Done()
+		timed(progress, "go vet ./...", func() { arms[0] = armRun(c, "vet", abs, goEnv, spawn.Go(), "go vet ./...", nil, "vet", "./...") })
+	}()
+	go func() {
+		defer wg.Done()
+		timed(progress, "go test ./...", func() {
+			arms[1] = armRun(c, "test", abs, goEnv, spawn.Go(), "go test -count=1 -vet=off -timeout=60m ./...", packageLines(progress),
+				"test", "-count=1", "-vet=off", "-timeout=60m", "./...")
+		})
+	}()
+	go func() {
+		defer wg.Done()
+		timed(progress, "fixture suites", func() { arms[2] = suiteArm(c, suites, env) })
+	}()
+	wg.Wait()
+	for _, fs := range arms {
+		for _, f := range fs {
+			r.Add(f)
+		}
 	}
 	// assertion E: the opt-in lint command runs last; one that cannot start is exit 2.
 	if len(lintCmd) > 0 {
@@ -132,28 +159,89 @@ func checkCrateArms(c *gate.Context) int {
 			_ = os.WriteFile(local, []byte(key), 0o644)
 		}
 	}
-	return r.Done(fmt.Sprintf("go vet, go test and %d fixture suites green over source stamp %.12s with %s", suites, stamp, toolchain))
+	return r.Done(fmt.Sprintf("go vet, go test and %d fixture suites green over source stamp %.12s with %s", len(suites), stamp, toolchain))
 }
 
 // timed runs one arm and reports it, with how long it took, on the
-// context's progress channel.
-func timed(c *gate.Context, stage string, arm func()) {
+// progress channel.
+func timed(progress func(string, time.Duration), stage string, arm func()) {
 	start := time.Now()
 	arm()
-	if c.Progress != nil {
-		c.Progress(stage, time.Since(start))
+	if progress != nil {
+		progress(stage, time.Since(start))
 	}
 }
 
-// armRun runs one go arm in the module and reports its failure.
-func armRun(c *gate.Context, r *gate.Report, class, dir string, env []string, prog spawn.Program, label string, args ...string) {
-	m, err := spawn.RunMerged(spawn.Cmd{Program: prog, Args: args, Dir: dir, Env: env, Recorder: c.Spawns})
-	if err != nil {
-		r.Add(gate.Finding{Class: "arm-go", Msg: fmt.Sprintf("%s could not run: %v", label, err)})
-		return
+// lockedProgress answers the context's progress channel made safe for the
+// arms' goroutines (nil stays nil): one line at a time.
+func lockedProgress(p func(string, time.Duration)) func(string, time.Duration) {
+	if p == nil {
+		return nil
 	}
-	if !m.Succeeded() {
-		r.Add(relay(class, label, m.ReportedCode(), m.Output()))
+	var mu sync.Mutex
+	return func(stage string, took time.Duration) {
+		mu.Lock()
+		defer mu.Unlock()
+		p(stage, took)
+	}
+}
+
+// armRun runs one go arm in the module and answers its failure. A non-nil
+// watch sees the merged output as the child writes it.
+func armRun(c *gate.Context, class, dir string, env []string, prog spawn.Program, label string, watch io.Writer, args ...string) []gate.Finding {
+	cmd := spawn.Cmd{Program: prog, Args: args, Dir: dir, Env: env, Recorder: c.Spawns}
+	var out bytes.Buffer
+	var w io.Writer = &out
+	if watch != nil {
+		w = io.MultiWriter(&out, watch)
+	}
+	code, err := spawn.RunPassing(cmd, w)
+	if err != nil {
+		return []gate.Finding{{Class: "arm-go", Msg: fmt.Sprintf("%s could not run: %v", label, err)}}
+	}
+	if code != 0 {
+		return []gate.Finding{relay(class, label, code, out.Bytes())}
+	}
+	return nil
+}
+
+// packageResult is the line go test prints as each package ends:
+// "ok  \t<pkg>\t<time>", "FAIL\t<pkg>\t<time>" or "?   \t<pkg>\t[no test files]".
+var packageResult = regexp.MustCompile(`^(ok|FAIL|\?) +\t(\S+)\t(?:([0-9.]+)s)?`)
+
+// packageLines answers a writer that reports, on the progress channel,
+// each package go test finishes (`go test: ok <pkg>`, with the time go
+// test gave it), so the longest arm is never silent while it runs. A
+// package with no test files is not reported.
+func packageLines(progress func(string, time.Duration)) io.Writer {
+	if progress == nil {
+		return nil
+	}
+	return &lineWatch{each: func(line string) {
+		m := packageResult.FindStringSubmatch(line)
+		if m == nil || m[1] == "?" {
+			return
+		}
+		secs, _ := strconv.ParseFloat(m[3], 64)
+		progress("go test: "+m[1]+" "+m[2], time.Duration(secs*float64(time.Second)))
+	}}
+}
+
+// lineWatch hands each complete line written to it to each.
+type lineWatch struct {
+	buf  []byte
+	each func(string)
+}
+
+func (l *lineWatch) Write(p []byte) (int, error) {
+	l.buf = append(l.buf, p...)
+	for {
+		i := bytes.IndexByte(l.buf, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		l.each(string(l.buf[:i]))
+		l.buf = l.buf[i+1:]
 	}
 }
 
@@ -168,26 +256,19 @@ func relay(class, label string, code int, out []byte) gate.Finding {
 	return gate.Finding{Class: class, Text: b.String()}
 }
 
-// suiteArm runs --run-gate-tests over every fixture suite the registry
-// derives, skipping one whose tests dir holds the run directory (re-entry
-// would recurse). It answers how many suites ran.
-func suiteArm(c *gate.Context, r *gate.Report, env []string) (int, error) {
+// suitePlan answers the --run-gate-tests argv of every fixture suite the
+// registry derives, skipping one whose tests dir holds the run directory
+// (re-entry would recurse).
+func suitePlan(c *gate.Context) ([][]string, error) {
 	kitTests, err := c.Knobs.Words(registry.KitTestsKnob)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	suites, err := registry.FixtureSuites(runFS{c}, c.KitRoots, c.GatesDir, kitTests)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	if len(suites) == 0 {
-		return 0, nil
-	}
-	bin, err := c.Knobs.Scalar("GATE_SDK_NATIVE_BIN")
-	if err != nil {
-		return 0, err
-	}
-	n := 0
+	var plan [][]string
 	for _, s := range suites {
 		tests := runPath(c, s.TestsDir)
 		if c.Dir == tests || strings.HasPrefix(c.Dir, tests+"/") {
@@ -197,17 +278,36 @@ func suiteArm(c *gate.Context, r *gate.Report, env []string) (int, error) {
 		if s.ChecksDir != "" {
 			args = append(args, s.ChecksDir)
 		}
-		n++
+		plan = append(plan, args)
+	}
+	if len(plan) > 0 {
+		// The binary is named before any arm starts: a knob that cannot
+		// be read is exit 2, never a finding.
+		if _, err := c.Knobs.Scalar("GATE_SDK_NATIVE_BIN"); err != nil {
+			return nil, err
+		}
+	}
+	return plan, nil
+}
+
+// suiteArm runs each planned suite and answers the failures.
+func suiteArm(c *gate.Context, plan [][]string, env []string) []gate.Finding {
+	if len(plan) == 0 {
+		return nil
+	}
+	var out []gate.Finding
+	bin, _ := c.Knobs.Scalar("GATE_SDK_NATIVE_BIN") // read once already by suitePlan
+	for _, args := range plan {
 		m, err := spawn.RunMerged(spawn.Cmd{Program: spawn.At(runPath(c, bin)), Args: args, Dir: c.Dir, Env: env, Recorder: c.Spawns})
 		if err != nil {
-			r.Add(gate.Finding{Class: "arm-go", Msg: fmt.Sprintf("fixture suite %s could not run: %v", s.Name, err)})
+			out = append(out, gate.Finding{Class: "arm-go", Msg: fmt.Sprintf("fixture suite %s could not run: %v", args[1], err)})
 			continue
 		}
 		if !m.Succeeded() {
-			r.Add(relay("suite", "gates "+strings.Join(args, " "), m.ReportedCode(), m.Output()))
+			out = append(out, relay("suite", "gates "+strings.Join(args, " "), m.ReportedCode(), m.Output()))
 		}
 	}
-	return n, nil
+	return out
 }
 
 // armEnv is every arm's environment: this process's, less git's
