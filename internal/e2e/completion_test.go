@@ -73,6 +73,7 @@ func TestBashCompletionOffersCandidates(t *testing.T) {
 		{"gates completion p", []string{"powershell"}},
 		{"gates kno", []string{"knobs"}},
 		{"gates --run --format ", []string{"json", "text"}},
+		{"gates --run --sh", []string{"--shard"}},
 		{"gates check-tree-terms --f", []string{"--format"}},
 	}
 	for _, c := range cases {
