@@ -7,15 +7,11 @@ package gates
 // the same key answers from the record without spawning an arm.
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"os"
-	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -117,7 +113,7 @@ func checkCrateArms(c *gate.Context) int {
 	wg.Add(3)
 	go func() {
 		defer wg.Done()
-		timed(progress, "go vet ./...", func() { arms[0] = armRun(c, "vet", abs, goEnv, spawn.Go(), "go vet ./...", nil, "vet", "./...") })
+		timed(progress, "go vet ./...", func() { arms[0] = armRun(c, "vet", abs, goEnv, spawn.Go(), "go vet ./...", "vet", "./...") })
 	}()
 	testEnv := goEnv
 	if len(suites) > 0 {
@@ -129,8 +125,8 @@ func checkCrateArms(c *gate.Context) int {
 	go func() {
 		defer wg.Done()
 		timed(progress, "go test ./...", func() {
-			arms[1] = armRun(c, "test", abs, testEnv, spawn.Go(), "go test -count=1 -vet=off -timeout=60m ./...", packageLines(progress),
-				"test", "-count=1", "-vet=off", "-timeout=60m", "./...")
+			// assertion J: go test -json, read for progress, the slowest-tests record and the plain report.
+			arms[1] = testArm(c, abs, testEnv, progress, tmp)
 		})
 	}()
 	go func() {
@@ -193,63 +189,16 @@ func lockedProgress(p func(string, time.Duration)) func(string, time.Duration) {
 	}
 }
 
-// armRun runs one go arm in the module and answers its failure. A non-nil
-// watch sees the merged output as the child writes it.
-func armRun(c *gate.Context, class, dir string, env []string, prog spawn.Program, label string, watch io.Writer, args ...string) []gate.Finding {
-	cmd := spawn.Cmd{Program: prog, Args: args, Dir: dir, Env: env, Recorder: c.Spawns}
-	var out bytes.Buffer
-	var w io.Writer = &out
-	if watch != nil {
-		w = io.MultiWriter(&out, watch)
-	}
-	code, err := spawn.RunPassing(cmd, w)
+// armRun runs one go arm in the module and answers its failure.
+func armRun(c *gate.Context, class, dir string, env []string, prog spawn.Program, label string, args ...string) []gate.Finding {
+	m, err := spawn.RunMerged(spawn.Cmd{Program: prog, Args: args, Dir: dir, Env: env, Recorder: c.Spawns})
 	if err != nil {
 		return []gate.Finding{{Class: "arm-go", Msg: fmt.Sprintf("%s could not run: %v", label, err)}}
 	}
-	if code != 0 {
-		return []gate.Finding{relay(class, label, code, out.Bytes())}
+	if !m.Succeeded() {
+		return []gate.Finding{relay(class, label, m.ReportedCode(), m.Output())}
 	}
 	return nil
-}
-
-// packageResult is the line go test prints as each package ends:
-// "ok  \t<pkg>\t<time>", "FAIL\t<pkg>\t<time>" or "?   \t<pkg>\t[no test files]".
-var packageResult = regexp.MustCompile(`^(ok|FAIL|\?) +\t(\S+)\t(?:([0-9.]+)s)?`)
-
-// packageLines answers a writer that reports, on the progress channel,
-// each package go test finishes (`go test: ok <pkg>`, with the time go
-// test gave it), so the longest arm is never silent while it runs. A
-// package with no test files is not reported.
-func packageLines(progress func(string, time.Duration)) io.Writer {
-	if progress == nil {
-		return nil
-	}
-	return &lineWatch{each: func(line string) {
-		m := packageResult.FindStringSubmatch(line)
-		if m == nil || m[1] == "?" {
-			return
-		}
-		secs, _ := strconv.ParseFloat(m[3], 64)
-		progress("go test: "+m[1]+" "+m[2], time.Duration(secs*float64(time.Second)))
-	}}
-}
-
-// lineWatch hands each complete line written to it to each.
-type lineWatch struct {
-	buf  []byte
-	each func(string)
-}
-
-func (l *lineWatch) Write(p []byte) (int, error) {
-	l.buf = append(l.buf, p...)
-	for {
-		i := bytes.IndexByte(l.buf, '\n')
-		if i < 0 {
-			return len(p), nil
-		}
-		l.each(string(l.buf[:i]))
-		l.buf = l.buf[i+1:]
-	}
 }
 
 // relay is a failed arm's finding: its command and status, then its
