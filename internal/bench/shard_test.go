@@ -17,7 +17,8 @@ import (
 var shardSummary = regexp.MustCompile(`(?m)^shard ([0-9]+)/4: ([0-9]+) of ([0-9]+) gates? \((.*)\)$`)
 
 // BenchmarkShards simulates a four-job CI matrix over the generated
-// 100,000-file consumer (GATES_BENCH_SHARD_FILES sets another size): the
+// consumer (the bench repository's 20,000 files; 100,000 under
+// GATES_BENCH_SWEEP=full; GATES_BENCH_SHARD_FILES sets any size): the
 // whole battery (every shipped gate, cache off so each gate does its whole
 // work, as on a cold runner) once to record each gate's cost, then the
 // whole battery and each `--shard K/4` timed, medians of 3, one after
@@ -28,7 +29,10 @@ func BenchmarkShards(b *testing.B) {
 	if err := setup(); err != nil {
 		b.Fatal(err)
 	}
-	size := 100000
+	size := trackedFiles
+	if os.Getenv("GATES_BENCH_SWEEP") == "full" {
+		size = 100000
+	}
 	if v, err := strconv.Atoi(os.Getenv("GATES_BENCH_SHARD_FILES")); err == nil && v > 0 {
 		size = v
 	}
@@ -39,11 +43,14 @@ func BenchmarkShards(b *testing.B) {
 }
 
 func shards(b *testing.B, size int) {
-	d := filepath.Join(scratch, "shards-"+strconv.Itoa(size))
-	if err := generate(d, size); err != nil {
-		b.Fatal(err)
+	d := repoDir // the bench repository, at the default size
+	if size != trackedFiles {
+		d = filepath.Join(scratch, "shards-"+strconv.Itoa(size))
+		if err := generate(d, size); err != nil {
+			b.Fatal(err)
+		}
+		defer os.RemoveAll(d)
 	}
-	defer os.RemoveAll(d)
 	fmt.Printf("\nsharding over %d files: four `--shard K/4` jobs split by the whole run's cost record, GATE_SDK_CACHE=off (a cold runner), each run timed alone, medians of 3\n\n", size)
 	fmt.Println("| battery | slowest shard | whole battery | share | shards | largest gate | note |")
 	fmt.Println("|---|---|---|---|---|---|---|")
