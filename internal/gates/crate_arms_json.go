@@ -41,6 +41,8 @@ type testJSON struct {
 	pending  map[string][]string // a running test's output, by package and name
 	order    []string            // pending keys, in first-seen order
 	times    []testTime
+	last     time.Time // when the last progress line was reported
+	packages int       // packages ended so far
 }
 
 type testTime struct {
@@ -49,7 +51,7 @@ type testTime struct {
 }
 
 func newTestJSON(progress func(string, time.Duration)) *testJSON {
-	return &testJSON{progress: progress, pending: map[string][]string{}}
+	return &testJSON{progress: progress, pending: map[string][]string{}, last: time.Now()}
 }
 
 func (j *testJSON) Write(p []byte) (int, error) {
@@ -81,6 +83,8 @@ func (j *testJSON) line(l string) {
 	case e.Test == "" && e.Action == "output":
 		j.report.WriteString(e.Output)
 	case e.Test == "" && (e.Action == "pass" || e.Action == "fail"):
+		j.packages++
+		j.last = time.Now()
 		if j.progress != nil {
 			word := map[string]string{"pass": "ok", "fail": "FAIL"}[e.Action]
 			j.progress("go test: "+word+" "+e.Package, time.Duration(e.Elapsed*float64(time.Second)))
@@ -111,6 +115,35 @@ func (j *testJSON) flush(key string) {
 		}
 		j.report.WriteString(o)
 	}
+}
+
+// heartbeat reports `go test: running, <n> packages done` on the
+// progress channel after every quiet span with no line of its own, until
+// the answered stop is called.
+func (j *testJSON) heartbeat(quiet time.Duration) (stop func()) {
+	if j.progress == nil {
+		return func() {}
+	}
+	done := make(chan struct{})
+	start := time.Now()
+	go func() {
+		t := time.NewTicker(quiet / 4)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				j.mu.Lock()
+				if time.Since(j.last) >= quiet {
+					j.last = time.Now()
+					j.progress(fmt.Sprintf("go test: running, %d packages done", j.packages), time.Since(start))
+				}
+				j.mu.Unlock()
+			}
+		}
+	}()
+	return func() { close(done) }
 }
 
 // Report answers the plain report. Tests that never ended (a panic or a
@@ -160,6 +193,10 @@ func (j *testJSON) Slowest(n int) string {
 func testArm(c *gate.Context, dir string, env []string, progress func(string, time.Duration), tmp string) []gate.Finding {
 	const label = "go test -count=1 -vet=off -timeout=60m ./..."
 	j := newTestJSON(progress)
+	// go test prints packages in order, so one slow package holds back
+	// every line after it: a quiet minute gets a line of its own.
+	stop := j.heartbeat(time.Minute)
+	defer stop()
 	cmd := spawn.Cmd{Program: spawn.Go(), Args: []string{"test", "-json", "-count=1", "-vet=off", "-timeout=60m", "./..."}, Dir: dir, Env: env, Recorder: c.Spawns}
 	code, err := spawn.RunPassing(cmd, j)
 	if err != nil {

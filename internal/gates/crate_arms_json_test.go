@@ -55,3 +55,19 @@ c.go:1: syntax error
 		t.Errorf("%d timed tests, want 2 (a hung test has no time)", n)
 	}
 }
+
+// A quiet span gets a running line; a stopped heartbeat reports no more.
+func TestTestJSONHeartbeat(t *testing.T) {
+	lines := make(chan string, 8)
+	j := newTestJSON(func(s string, _ time.Duration) { lines <- s })
+	stop := j.heartbeat(40 * time.Millisecond)
+	select {
+	case l := <-lines:
+		if l != "go test: running, 0 packages done" {
+			t.Errorf("heartbeat %q", l)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no heartbeat after a quiet span")
+	}
+	stop()
+}
