@@ -71,9 +71,14 @@ gates: build
 # bench: the battery over a generated 20,000-file consumer repository,
 # then the engine and snapshot micro-benchmarks. Figures only; nothing fails
 # on a timing.
+# The last step names the slowest tests: check-crate-arms' test arm records
+# the ten slowest of its last run (.tmp/go-test-slowest.txt), so naming
+# them costs no second test run.
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./internal/bench/
 	$(GO) test -run '^$$' -bench . -benchtime 1s ./internal/ere/ ./internal/repo/ ./internal/githook/
+	@if [ -f .tmp/go-test-slowest.txt ]; then echo; echo "slowest tests of the last make test:"; cat .tmp/go-test-slowest.txt; \
+	else echo; echo "slowest tests: no record yet (.tmp/go-test-slowest.txt); make test writes it"; fi
 
 demo: demo-tools build
 	GATE_SDK_NATIVE_BIN=$(CURDIR)/$(BIN) bash kits/gate-sdk/bin/run-gates.sh --run-demo

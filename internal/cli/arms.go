@@ -45,7 +45,7 @@ func FailOpenArms() []string {
 // armTable answers the arm table, sorted by flag.
 func armTable() []Arm {
 	arms := []Arm{
-		{Flag: "--run", Synopsis: "[<gates-dir>] [--for <path>... | --only <name>... [-- <arg>...]]",
+		{Flag: "--run", Synopsis: "[<gates-dir>] [--shard <K>/<N>] [--for <path>... | --only <name>... [-- <arg>...]]",
 			Summary: "run the registered battery (the default for run-gates.sh)",
 			Knobs:   []string{"GATE_SDK_JOBS", "GATE_SDK_VERBOSE", "GATE_SDK_SARIF_FILE", "GATE_SDK_TMP_DIR", "GATE_SDK_KIT_DIRS", "GATE_SDK_SPEC_BASE_URL", "EVERY_REGISTERED_KNOB"},
 			Family:  Run, Main: runBattery},

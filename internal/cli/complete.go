@@ -24,7 +24,7 @@ var topFlags = []string{"--emit", "--list", "--version", "-v", "--help", "-h"}
 var formatNames = []string{"text", "json"}
 
 // batteryOptions are the options of the battery's grammar.
-var batteryOptions = []string{"--for", "--only", "--gates-dir", "--format", "--help"}
+var batteryOptions = []string{"--for", "--only", "--gates-dir", "--shard", "--format", "--help"}
 
 const noFiles = cobra.ShellCompDirectiveNoFileComp
 
@@ -124,6 +124,9 @@ func (s *Session) completeBattery(args []string, toComplete string) ([]cobra.Com
 	}
 	if n := len(args); n > 0 && args[n-1] == "--gates-dir" {
 		return nil, cobra.ShellCompDirectiveFilterDirs
+	}
+	if n := len(args); n > 0 && args[n-1] == "--shard" {
+		return nil, noFiles // K/N: nothing to offer
 	}
 	for i, a := range args {
 		switch a {

@@ -27,7 +27,7 @@ type command struct {
 func commandTable() []command {
 	return []command{
 		{Name: "help", Synopsis: "[<gate> | <arm> | <command>]", Summary: "this text, or one gate's, arm's or command's help", Main: runHelp},
-		{Name: "run", Synopsis: "[<gates-dir>] [--for <path>... | --only <name>...]", Summary: "the battery (the same as --run)", Main: runBattery},
+		{Name: "run", Synopsis: "[<gates-dir>] [--shard <K>/<N>] [--for <path>... | --only <name>...]", Summary: "the battery (the same as --run)", Main: runBattery},
 		{Name: "list", Summary: "the compiled gates and their owning kit (the same as --list)", Main: listArm},
 		{Name: "knobs", Synopsis: "[<gate>...]", Summary: "every knob with its current value, where it came from and what it does, grouped by the gates that read it", Main: runKnobs},
 		{Name: "init", Synopsis: "[--dry-run] [--hooks] [--harness claude] | --uninstall [--dry-run]", Summary: "vendor the kit this binary carries, place the binary and write a first configuration the battery is green and honest on; --uninstall reverses it", Usage: payload.InitUsage + initHarnessUsage, Main: runInit},

@@ -25,7 +25,8 @@ type runArgs struct {
 	hasFor   bool
 	hasOnly  bool
 	dashDash bool
-	format   string // --format: text (the default) or json
+	format   string         // --format: text (the default) or json
+	shard    *battery.Shard // --shard K/N
 }
 
 func parseRunArgs(prog string, args []string) (runArgs, bool, error) {
@@ -78,6 +79,16 @@ func parseRunArgs(prog string, args []string) (runArgs, bool, error) {
 				}
 			}
 			return r, false, nil
+		case tok == "--shard":
+			if i+1 >= len(args) || r.shard != nil {
+				return r, false, usageError{msg: prog + ": --shard takes one K/N (run part K of N: gates --run --shard 2/4)"}
+			}
+			i++
+			sh, err := battery.ParseShard(args[i])
+			if err != nil {
+				return r, false, usageError{msg: prog + ": " + err.Error()}
+			}
+			r.shard = &sh
 		case tok == "--gates-dir":
 			if i+1 >= len(args) || r.gatesDir != "" {
 				return r, false, usageError{msg: prog + ": --gates-dir takes one directory"}
@@ -186,6 +197,22 @@ func runBattery(s *Session, args []string) int {
 		return s.fail(err)
 	}
 
+	// assertion O: a shard runs its part of the selection, split by the
+	// recorded cost, and says which part it ran.
+	var shardLine string
+	if ra.shard != nil {
+		selected, shardLine = s.shardOf(selected, *ra.shard, gatesDir)
+		if len(selected) == 0 {
+			if ra.format == formatJSON {
+				doc := battery.Document(nil, nil, gate.ID)
+				doc.Summary = shardLine
+				return s.writeDocument(doc, 0)
+			}
+			fmt.Fprintln(s.Stdout, shardLine)
+			return 0
+		}
+	}
+
 	jobs, err := s.jobs()
 	if err != nil {
 		return s.fail(err)
@@ -228,14 +255,22 @@ func runBattery(s *Session, args []string) int {
 		if failed := battery.Report(s.Stdout, verdicts, verbose, s.specLine, omissions(reg)); failed > 0 {
 			code = 1
 		}
+		if shardLine != "" {
+			fmt.Fprintln(s.Stdout, shardLine)
+		}
 	}
 	var doc battery.JSONReport
 	if ra.format == formatJSON {
 		doc = battery.Document(verdicts, s.specLine, gate.ID)
 		code = doc.Exit
+		if shardLine != "" {
+			doc.Summary = strings.TrimPrefix(doc.Summary+"\n"+shardLine, "\n")
+		}
 	}
-	// assertion G: timings only after an unfiltered run of the configured registry.
-	if !ra.hasFor && !ra.hasOnly && gatesDir == configured {
+	// assertion G: timings only after an unfiltered run of the configured
+	// registry (a shard is a filter: its record would split the next
+	// shard differently from this one).
+	if !ra.hasFor && !ra.hasOnly && ra.shard == nil && gatesDir == configured {
 		if err := s.writeTimings(verdicts); err != nil {
 			fmt.Fprintf(s.Stderr, "%s: %v\n", s.prog, err)
 			code = 2
@@ -262,6 +297,43 @@ func runBattery(s *Session, args []string) int {
 		return s.writeDocument(doc, code)
 	}
 	return code
+}
+
+// shardOf answers the part of selected that shard runs and the line that
+// says so. The costs are the first record found: <gates-dir>/gate-timings.txt
+// (a copy a project tracks, so every matrix job splits alike without a
+// cache), then <GATE_SDK_TMP_DIR>/gate-timings.txt (the last whole run's,
+// which CI restores with the result cache); with neither, an even split
+// by count.
+func (s *Session) shardOf(selected []selection, shard battery.Shard, gatesDir string) ([]selection, string) {
+	names := make([]string, len(selected))
+	for i, sel := range selected {
+		names[i] = sel.member.Name
+	}
+	var costs map[string]int64
+	how := "split evenly by count: no cost record"
+	cwd, cerr := s.Cwd()
+	tmp, terr := s.tmpKnob()
+	for _, place := range []struct{ dir, spelled string }{{gatesDir, gatesDir}, {tmp, tmp}} {
+		if cerr != nil || place.dir == "" || (place.spelled == tmp && terr != nil) {
+			continue
+		}
+		data, err := os.ReadFile(walk.Child(walk.AbsAgainst(cwd, place.dir), "gate-timings.txt"))
+		if err != nil {
+			continue
+		}
+		if c := battery.ParseCosts(string(data)); len(c) > 0 {
+			costs = c
+			how = "split by the cost record " + strings.TrimSuffix(place.spelled, "/") + "/gate-timings.txt"
+			break
+		}
+	}
+	part := battery.Partition(names, costs, shard.N)[shard.K-1]
+	out := make([]selection, len(part))
+	for i, idx := range part {
+		out[i] = selected[idx]
+	}
+	return out, fmt.Sprintf("shard %s: %d of %s (%s)", shard, len(out), gate.Count(len(selected), "gate", "gates"), how)
 }
 
 // selection is one member chosen to run, with its operands.

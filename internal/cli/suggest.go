@@ -72,7 +72,7 @@ func editDistance(a, b string) int {
 // battery's options, the top-level flags and every arm's flag, the
 // candidates an unrecognized option is matched against.
 func optionWords() []string {
-	out := []string{"--run", "--for", "--only", "--gates-dir", "--format", "--help", "--list", "--version", "--source-stamp", "--emit"}
+	out := []string{"--run", "--for", "--only", "--gates-dir", "--shard", "--format", "--help", "--list", "--version", "--source-stamp", "--emit"}
 	for _, a := range armTable() {
 		if a.Flag != "--run" {
 			out = append(out, a.Flag)
@@ -95,7 +95,7 @@ func firstWords() []string {
 // two main forms and where the rest is, so a typo answers in a few lines
 // rather than the whole usage.
 func writeShortUsage(w io.Writer, prog string) {
-	fmt.Fprintln(w, "usage: gates <gate> [<arg>...] | gates [--run] [<gates-dir>] [--for <path>... | --only <name>...]")
+	fmt.Fprintln(w, "usage: gates <gate> [<arg>...] | gates [--run] [<gates-dir>] [--shard <K>/<N>] [--for <path>... | --only <name>...]")
 	if prog != "gates" {
 		fmt.Fprintf(w, "(%s passes its arguments to the gates binary.) ", prog)
 	}

@@ -54,6 +54,7 @@ func kitGates(t *testing.T) map[string]string {
 // them), and the rest not adopted for what the repository is, never for a
 // finding. The battery is green.
 func TestAdoptNoHistoryRegistersEveryZeroConfigGate(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a := &adopter{t: t, dir: dir, env: baseEnv(t, "GIT_CEILING_DIRECTORIES="+filepath.Dir(dir))}
 	a.must("git", "init", "-q", "-b", "main")
@@ -106,6 +107,7 @@ func TestAdoptNoHistoryRegistersEveryZeroConfigGate(t *testing.T) {
 
 // A gate of the repository's own brings the gates that govern gates in.
 func TestAdoptOwnGatesBringTheMetaGates(t *testing.T) {
+	t.Parallel()
 	a := newAdopter(t)
 	a.write("scripts/check-local.gate", "# graph: couples=*.md dir=one valve=none tier=precommit\n")
 	a.must("git", "add", "-A")
@@ -133,6 +135,7 @@ func (a *adopter) commits(n int, subject string) {
 // The commit-message gates follow the history: a project whose subjects
 // are not Conventional Commits is not made to write them.
 func TestAdoptCommitGatesFromHistory(t *testing.T) {
+	t.Parallel()
 	a := newAdopter(t) // one commit, "initial"
 	a.commits(9, "Update notes")
 	r := a.runIn("", binPath, "init")
@@ -158,6 +161,7 @@ func TestAdoptCommitGatesFromHistory(t *testing.T) {
 
 // init writes nothing through a symbolic link that leaves the repository.
 func TestAdoptRefusesASymlinkOutOfTheRepository(t *testing.T) {
+	t.Parallel()
 	for _, link := range []string{"scripts", "gate-sdk"} {
 		t.Run(link, func(t *testing.T) {
 			a := newAdopter(t)
@@ -183,6 +187,7 @@ func TestAdoptRefusesASymlinkOutOfTheRepository(t *testing.T) {
 // A .gitignore that would hide what init writes gets negations, named; a
 // rule init cannot outrank from the root .gitignore is refused.
 func TestAdoptNegatesWhatGitignoreHides(t *testing.T) {
+	t.Parallel()
 	a := newAdopter(t)
 	a.write(".gitignore", "bin/\n*.list\n")
 	a.must("git", "add", "-A")
@@ -226,6 +231,7 @@ func TestAdoptNegatesWhatGitignoreHides(t *testing.T) {
 // init --hooks refuses another manager's core.hooksPath as --install-hooks
 // does, before writing anything; --take-over takes it in the open.
 func TestAdoptHooksRefuseAnotherManager(t *testing.T) {
+	t.Parallel()
 	a := newAdopter(t)
 	a.must("git", "config", "core.hooksPath", ".husky")
 	before := a.fingerprint()
@@ -248,6 +254,7 @@ func TestAdoptHooksRefuseAnotherManager(t *testing.T) {
 // --install-hooks --restore never overwrites a core.hooksPath the user set
 // after the take-over.
 func TestAdoptRestoreKeepsAChangedHooksPath(t *testing.T) {
+	t.Parallel()
 	a := newAdopter(t)
 	a.must(binPath, "init")
 	a.must("git", "config", "core.hooksPath", ".husky")

@@ -57,6 +57,7 @@ func envelope(t *testing.T, out string) map[string]any {
 }
 
 func TestAgentEditGatesHandsFindingsBack(t *testing.T) {
+	t.Parallel()
 	s := agentScratch(t)
 	payload := func(file string) map[string]any {
 		return map[string]any{
@@ -88,6 +89,7 @@ func TestAgentEditGatesHandsFindingsBack(t *testing.T) {
 }
 
 func TestAgentStopGatesHoldsADirtyTree(t *testing.T) {
+	t.Parallel()
 	s := agentScratch(t)
 	stop := map[string]any{"session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": s.dir, "hook_event_name": "Stop", "stop_hook_active": false}
 	if code, out, errs := s.hook("", "stop-gates", stop); code != 0 || out != "" {
@@ -113,6 +115,7 @@ func TestAgentStopGatesHoldsADirtyTree(t *testing.T) {
 }
 
 func TestAgentCommitGuard(t *testing.T) {
+	t.Parallel()
 	s := agentScratch(t)
 	bash := func(cmd string) map[string]any {
 		return map[string]any{"session_id": "s1", "cwd": s.dir, "hook_event_name": "PreToolUse", "tool_name": "Bash",
@@ -137,6 +140,7 @@ func TestAgentCommitGuard(t *testing.T) {
 
 // Every way the arm cannot run allows the call with an envelope.
 func TestAgentHookFailsOpen(t *testing.T) {
+	t.Parallel()
 	s := agentScratch(t)
 	edit := `{"hook_event_name":"PostToolUse","tool_name":"Edit","tool_input":{"file_path":"` + filepath.Join(s.dir, "docs/guide.md") + `"}}`
 	check := func(what string, code int, out string) {
@@ -207,6 +211,7 @@ func TestAgentHookFailsOpen(t *testing.T) {
 // user's settings, keeps the user's entries, changes nothing the second
 // time, and refuses a file it cannot read, leaving it as it was.
 func TestInitWiresTheClaudeHarness(t *testing.T) {
+	t.Parallel()
 	a := newAdopter(t)
 	user := `{"permissions": {"allow": ["Bash(make:*)"]}, "hooks": {"PostToolUse": [{"matcher": "Edit|Write|MultiEdit|NotebookEdit", "hooks": [{"type": "command", "command": "prettier --write ."}]}]}}` + "\n"
 	a.write(".claude/settings.json", user)

@@ -17,6 +17,7 @@ func agentMiscBash(s *scratch, cmd string) map[string]any {
 // with a refusal that names no scratch file; a good one is allowed and
 // commits when the command runs.
 func TestAgentMiscHeredocMessageRefusedBeforeCommit(t *testing.T) {
+	t.Parallel()
 	s := agentScratch(t)
 	s.write("docs/more.md", "more\n", 0o644)
 	s.git("add", "docs/more.md")
@@ -71,6 +72,7 @@ func TestAgentMiscHeredocMessageRefusedBeforeCommit(t *testing.T) {
 // A program named by an expansion the line does not assign is allowed with
 // the advise envelope; one the line assigns is judged.
 func TestAgentMiscExpansionInCommandPosition(t *testing.T) {
+	t.Parallel()
 	s := agentScratch(t)
 	code, out, _ := s.hook("", "commit-guard", agentMiscBash(s, `$GIT_BIN commit -n -m "feat: x"`))
 	if code != 0 {
@@ -99,6 +101,7 @@ func TestAgentMiscExpansionInCommandPosition(t *testing.T) {
 // merge put in, the user's own entries staying, and removes a file that
 // held nothing else.
 func TestAgentMiscHarnessLifecycle(t *testing.T) {
+	t.Parallel()
 	a := newAdopter(t)
 	a.must(binPath, "init", "--harness", "claude")
 	got := a.read(".claude/settings.json")
@@ -159,6 +162,7 @@ func TestAgentMiscHarnessLifecycle(t *testing.T) {
 // pattern list at an empty file, disarms nothing. A merge runs the same
 // members through pre-merge-commit.
 func TestAgentMiscHookJudgesWithTheCommitsConfiguration(t *testing.T) {
+	t.Parallel()
 	s := agentScratch(t)
 	s.write("scripts/gate-sdk-config.knobs", "# gate-sdk's knobs\n", 0o644)
 	s.git("add", "scripts/gate-sdk-config.knobs")
@@ -210,6 +214,7 @@ func TestAgentMiscHookJudgesWithTheCommitsConfiguration(t *testing.T) {
 // The status line reads what the last whole battery recorded, and the
 // front end with no binary declines at 0 with nothing on stdout.
 func TestAgentMiscStatusline(t *testing.T) {
+	t.Parallel()
 	s := agentScratch(t)
 	code, out, _ := s.runStreams("", nil, nil, binPath, "--statusline")
 	if code != 0 || !strings.Contains(out, "hooks off") || !strings.Contains(out, "no battery run yet") {

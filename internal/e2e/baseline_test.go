@@ -51,6 +51,7 @@ func (s *scratch) acceptAll() string {
 }
 
 func TestBaselineAcceptsTodaysFindings(t *testing.T) {
+	t.Parallel()
 	s := baselineScratch(t)
 	if code, out := s.gates(nil, "--run"); code != 1 {
 		t.Fatalf("the untouched tree is not red: exit %d\n%s", code, out)
@@ -124,6 +125,7 @@ func TestBaselineAcceptsTodaysFindings(t *testing.T) {
 // The pre-commit hook judges the baseline the commit records: one on disk
 // but not staged accepts nothing there.
 func TestBaselineHookReadsTheStagedFile(t *testing.T) {
+	t.Parallel()
 	s := baselineScratch(t)
 	if code, out := s.gates(nil, "baseline"); code != 0 {
 		t.Fatalf("gates baseline: exit %d\n%s", code, out)
@@ -152,6 +154,7 @@ func TestBaselineHookReadsTheStagedFile(t *testing.T) {
 }
 
 func TestBaselineSARIFAndJSON(t *testing.T) {
+	t.Parallel()
 	s := baselineScratch(t)
 	s.acceptAll()
 	s.write(".github/workflows/ci.yml", baselineCI+"      - uses: actions/cache@v4\n", 0o644)
@@ -236,6 +239,7 @@ func TestBaselineSARIFAndJSON(t *testing.T) {
 }
 
 func TestBaselineStaleEntriesAndPrune(t *testing.T) {
+	t.Parallel()
 	s := baselineScratch(t)
 	before := s.acceptAll()
 	if code, out := s.gates(nil, "doctor"); strings.Contains(out, "stale") ||
@@ -285,6 +289,7 @@ func TestBaselineStaleEntriesAndPrune(t *testing.T) {
 }
 
 func TestBaselineRefusesAMalformedLine(t *testing.T) {
+	t.Parallel()
 	s := baselineScratch(t)
 	file := s.acceptAll()
 	lines := strings.Count(file, "\n")
@@ -303,6 +308,7 @@ func TestBaselineRefusesAMalformedLine(t *testing.T) {
 }
 
 func TestBaselineHelp(t *testing.T) {
+	t.Parallel()
 	s := baselineScratch(t)
 	code, out := s.gates(nil, "baseline", "--help")
 	if code != 0 || !strings.Contains(out, "usage: gates baseline [--prune]") {
@@ -323,6 +329,7 @@ func itoa(n int) string {
 // battery is green before the adoption commit and after it, and a new
 // finding is still refused at commit.
 func TestBaselineInitRegistersRedGates(t *testing.T) {
+	t.Parallel()
 	a := newAdopter(t)
 	a.write(".github/workflows/ci.yml", strings.Replace(pinnedCI, "checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2", "checkout@v4", 1))
 	a.write("docs/guide.md", "How to use it.\nSee "+plantedHome+" for more.\n")
@@ -370,6 +377,7 @@ func TestBaselineInitRegistersRedGates(t *testing.T) {
 // The agent's edit-gates member judges an edit as the battery does: an
 // accepted finding is silent, a new one is handed back alone.
 func TestBaselineAgentEditGatesAgrees(t *testing.T) {
+	t.Parallel()
 	s := baselineScratch(t)
 	s.acceptAll()
 	payload := map[string]any{

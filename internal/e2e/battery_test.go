@@ -47,6 +47,7 @@ func batteryScratch(t *testing.T) *scratch {
 }
 
 func TestBatteryQuietGreenLoudRed(t *testing.T) {
+	t.Parallel()
 	s := batteryScratch(t)
 	code, out := s.frontEnd(nil)
 	want := "===== check-fail =====\n" +
@@ -75,6 +76,7 @@ func TestBatteryQuietGreenLoudRed(t *testing.T) {
 }
 
 func TestBatteryVerboseShowsPassingBanners(t *testing.T) {
+	t.Parallel()
 	s := batteryScratch(t)
 	s.write("scripts/gates.list", "check-pass\ncheck-commit-subject\n", 0o644)
 	code, out := s.frontEnd([]string{"GATE_SDK_VERBOSE=1"})
@@ -89,6 +91,7 @@ func TestBatteryVerboseShowsPassingBanners(t *testing.T) {
 }
 
 func TestFailClosedCrashIsRedNeverGreen(t *testing.T) {
+	t.Parallel()
 	s := batteryScratch(t)
 	s.write("scripts/gates.list", "check-crash\n", 0o644)
 	code, out := s.frontEnd(nil)
@@ -98,6 +101,7 @@ func TestFailClosedCrashIsRedNeverGreen(t *testing.T) {
 }
 
 func TestForSelectsThroughLiteralKitAndKnobTokens(t *testing.T) {
+	t.Parallel()
 	s := batteryScratch(t)
 	s.write("scripts/gates.list", "check-pass\ncheck-fail\ncheck-crash\n", 0o644)
 	cases := []struct {
@@ -123,6 +127,7 @@ func TestForSelectsThroughLiteralKitAndKnobTokens(t *testing.T) {
 }
 
 func TestManifestRefusalsAreReported(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ field, want string }{
 		{"dir=two", "dir="},
 		{"valve=maybe", "valve="},
@@ -161,6 +166,7 @@ func TestManifestRefusalsAreReported(t *testing.T) {
 }
 
 func TestOnlySelectorGrammar(t *testing.T) {
+	t.Parallel()
 	s := batteryScratch(t)
 	s.write("scripts/gates.list", "check-pass\ncheck-commit-subject\n", 0o644)
 	_, ab := s.frontEnd([]string{"GATE_SDK_VERBOSE=1"}, "--only", "check-pass", "check-commit-subject")
@@ -196,6 +202,7 @@ func TestOnlySelectorGrammar(t *testing.T) {
 }
 
 func TestSARIFFindingLandsAtFileAndLine(t *testing.T) {
+	t.Parallel()
 	s := batteryScratch(t)
 	s.write("scripts/gates.list", "check-fail\n", 0o644)
 	code, out := s.frontEnd([]string{"GATE_SDK_SARIF_FILE=" + s.dir + "/out.sarif"})
@@ -214,6 +221,7 @@ func TestSARIFFindingLandsAtFileAndLine(t *testing.T) {
 }
 
 func TestFrontEndOutsideARepository(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	s := &scratch{t: t, dir: dir, env: cleanEnv(dir)}
 	s.copyTree(moduleRoot+"/kits/gate-sdk/bin", dir+"/gate-sdk/bin")

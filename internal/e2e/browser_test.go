@@ -49,6 +49,7 @@ func emitRepoGraph(t *testing.T) []byte {
 // TestEmitGraphIsByteStable: two emissions over this repository are the
 // same bytes, and they are the committed artifact check-graph compares.
 func TestEmitGraphIsByteStable(t *testing.T) {
+	t.Parallel()
 	a, b := emitRepoGraph(t), emitRepoGraph(t)
 	if !bytes.Equal(a, b) {
 		t.Fatal("two --emit graph runs differ")
@@ -88,6 +89,7 @@ func offline() (wrap, flags []string, how string) {
 }
 
 func TestGraphPageRendersInChromium(t *testing.T) {
+	t.Parallel()
 	browser := chromiumPath()
 	if browser == "" {
 		ciskip.Missing(t, "chromium", "no chromium on PATH (.ci/tools installs Debian's chromium); the coupling-graph page was not drawn")

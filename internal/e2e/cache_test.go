@@ -86,6 +86,7 @@ func (c *consumer) terms(bin string, extra ...string) (result, string) {
 func (c *consumer) cacheDir() string { return filepath.Join(c.dir, ".git", "gates-cache") }
 
 func TestCacheWarmEqualsCold(t *testing.T) {
+	t.Parallel()
 	c := cacheConsumer(t)
 	s1 := stamped(t, "s1")
 	cold, st := c.terms(s1)
@@ -124,6 +125,7 @@ func TestCacheWarmEqualsCold(t *testing.T) {
 
 // Each input of the key, changed, misses; restored, the old table serves.
 func TestCacheKeyInputsInvalidate(t *testing.T) {
+	t.Parallel()
 	c := cacheConsumer(t)
 	s1, s2 := stamped(t, "s1"), stamped(t, "s2")
 	base, st := c.terms(s1)
@@ -178,6 +180,7 @@ func TestCacheKeyInputsInvalidate(t *testing.T) {
 // A corrupt table is discarded: the run is a cold one, its output the cold
 // output, and the next run is warm again.
 func TestCacheCorruptDiscarded(t *testing.T) {
+	t.Parallel()
 	c := cacheConsumer(t)
 	s1 := stamped(t, "s1")
 	cold, st := c.terms(s1)
@@ -231,6 +234,7 @@ func enforcementConsumer(t *testing.T, bin string) *consumer {
 // page goes stale and the hook says so); a corrupt table is a cold run;
 // GATE_SDK_CACHE=off writes nothing.
 func TestCacheMonitorSetsHook(t *testing.T) {
+	t.Parallel()
 	s1 := stamped(t, "s1")
 	c := enforcementConsumer(t, s1)
 	off := append(append([]string{}, c.env...), "GATE_SDK_CACHE=off")

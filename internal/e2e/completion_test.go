@@ -55,6 +55,7 @@ printf '%s\n' "${COMPREPLY[@]}"
 }
 
 func TestBashCompletionOffersCandidates(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat(bashCompletion); err != nil {
 		ciskip.Missing(t, "bash-completion", "bash-completion is not installed ("+bashCompletion+" absent); .ci/tools installs it")
 	}
@@ -74,6 +75,7 @@ func TestBashCompletionOffersCandidates(t *testing.T) {
 		{"gates completion p", []string{"powershell"}},
 		{"gates kno", []string{"knobs"}},
 		{"gates --run --format ", []string{"json", "text"}},
+		{"gates --run --sh", []string{"--shard"}},
 		{"gates check-tree-terms --f", []string{"--format"}},
 	}
 	for _, c := range cases {
@@ -92,6 +94,7 @@ func TestBashCompletionOffersCandidates(t *testing.T) {
 
 // Every shell's script generates, and each calls back into __complete.
 func TestCompletionScriptsForEveryShell(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	for _, sh := range []string{"bash", "zsh", "fish", "powershell"} {
 		code, out := s.run(nil, binPath, "completion", sh)

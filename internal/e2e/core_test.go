@@ -9,6 +9,7 @@ import (
 // tools/gate-sdk beside tools/canon-kit (which has checks/) and tools/zz
 // (which has neither checks/ nor smoke/).
 func TestKitRootsUnderSubdirectoryVendoring(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	s.write("tools/gate-sdk/bin/.keep", "", 0o644)
 	s.write("tools/canon-kit/checks/.keep", "", 0o644)
@@ -22,6 +23,7 @@ func TestKitRootsUnderSubdirectoryVendoring(t *testing.T) {
 // TestKnobValuesPrecedence: the default, then a knob file, then the
 // environment, for the prune set.
 func TestKnobValuesPrecedence(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	get := func(extra ...string) string {
 		code, out := s.run(extra, binPath, "--emit", "knob-values", "GATE_SDK_PRUNE_DIRS")
@@ -48,6 +50,7 @@ func TestKnobValuesPrecedence(t *testing.T) {
 
 // TestUsageAndRefusals: the command line's three exits.
 func TestUsageAndRefusals(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	if code, out := s.run(nil, binPath, "--help"); code != 0 || !strings.HasPrefix(out, "usage: gates") {
 		t.Fatalf("--help: exit %d %q", code, out)

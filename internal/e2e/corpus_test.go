@@ -107,6 +107,7 @@ func (p corpusProject) subjects(t *testing.T, tree string) []string {
 }
 
 func TestAdoptCorpus(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("the corpus adopts five real trees; -short leaves it out")
 	}

@@ -9,6 +9,7 @@ import (
 // check-kit-roots-dialect re-runs the binary in a flat and a nested
 // vendoring of its fixture trees.
 func TestKitRootsDialect(t *testing.T) {
+	t.Parallel()
 	cases := filepath.Join(moduleRoot, "scripts", "gate-tests", "check-kit-roots-dialect")
 	s := newScratch(t)
 	s.copyTree(filepath.Join(cases, "good", "tree"), filepath.Join(s.dir, "good"))

@@ -12,6 +12,7 @@ import (
 // one, every tracked file is the whole battery and fewer are the gates
 // they trigger, over the work tree.
 func TestFilesArmModes(t *testing.T) {
+	t.Parallel()
 	c := newConsumer(t)
 	c.gate("check-md", "couples=*.md dir=one valve=none tier=precommit", "", 0)
 	c.gate("check-yml", "couples=*.yml dir=one valve=none tier=precommit", "", 0)

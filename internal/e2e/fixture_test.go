@@ -34,6 +34,7 @@ func fixtureScratch(t *testing.T) *scratch {
 }
 
 func TestFixtureRunnerPassesAndLeavesCaseDirsClean(t *testing.T) {
+	t.Parallel()
 	s := fixtureScratch(t)
 	code, out := s.run(nil, binPath, "--run-gate-tests")
 	if code != 0 || !strings.Contains(out, "1 pair (0 failed), 0 tests") {
@@ -55,6 +56,7 @@ func TestFixtureRunnerPassesAndLeavesCaseDirsClean(t *testing.T) {
 }
 
 func TestFixtureRunnerNamesTheMissingLine(t *testing.T) {
+	t.Parallel()
 	s := fixtureScratch(t)
 	s.write("scripts/gate-tests/check-scratch/bad/expect.txt", "bad.md:1: the file is bad\nbad.md:2: never printed\n", 0o644)
 	code, out := s.run(nil, binPath, "--run-gate-tests")
@@ -74,6 +76,7 @@ func TestFixtureRunnerNamesTheMissingLine(t *testing.T) {
 // TestBespokeTestIsHermeticWhenRunDirectly: a *.test.sh run straight from
 // bash reads no knob file of the repository around it.
 func TestBespokeTestIsHermeticWhenRunDirectly(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	// A knob file that refuses (exit 2) if anything reads it.
 	s.write("scripts/gate-sdk-config.knobs", "GATE_SDK_TMP_DIR = poisoned\nNOT A KNOB LINE\n", 0o644)

@@ -69,6 +69,7 @@ func textFindings(out string) map[string][]string {
 // The battery's JSON document carries every finding the text run prints,
 // member by member, with the verdict; the text is unchanged by the option.
 func TestBatteryJSONCarriesEveryTextFinding(t *testing.T) {
+	t.Parallel()
 	s := redScratch(t)
 	code, text := s.stdout(nil, "--run")
 	if code != 1 {
@@ -128,6 +129,7 @@ func TestBatteryJSONCarriesEveryTextFinding(t *testing.T) {
 // The text transcript is byte for byte what the binary printed before
 // --format existed; the want is that build's output over this tree.
 func TestTextTranscriptUnchangedByFormats(t *testing.T) {
+	t.Parallel()
 	s := redScratch(t)
 	_, out := s.stdout(nil, "--run")
 	golden, err := os.ReadFile(filepath.Join(moduleRoot, "internal", "e2e", "testdata", "red-battery.txt"))
@@ -145,6 +147,7 @@ func TestTextTranscriptUnchangedByFormats(t *testing.T) {
 
 // A gate's own --format json renders its findings and verdict.
 func TestGateJSON(t *testing.T) {
+	t.Parallel()
 	s := redScratch(t)
 	_, text := s.stdout(nil, "check-action-pinning")
 	code, out := s.stdout(nil, "check-action-pinning", "--format", "json")

@@ -46,6 +46,7 @@ func publisherClone(t *testing.T) *scratch {
 // green, a Go edit without a rebuild is red, make build greens it again,
 // and a plain go build (no stamp baked) is exit 2, never green.
 func TestBinaryFreshFollowsTheBuild(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the binary twice in a copy of the repository")
 	}

@@ -97,6 +97,7 @@ func (s *scratch) runStreams(dir string, stdin []byte, extra []string, name stri
 }
 
 func TestCheckGraphBaselineGreen(t *testing.T) {
+	t.Parallel()
 	s := graphScratch(t)
 	code, out := s.run(nil, binPath, "check-graph")
 	if code != 0 {
@@ -122,6 +123,7 @@ func expectGraphRed(t *testing.T, s *scratch, extra []string, want ...string) st
 }
 
 func TestCheckGraphB_TriggerMissingACouple(t *testing.T) {
+	t.Parallel()
 	s := graphScratch(t)
 	s.write("scripts/check-eq.sh", recordingGate("couples=src/a.c,docs/*.md trigger=docs/*.md dir=one valve=none tier=precommit"), 0o755)
 	s.emitArtifact()
@@ -129,6 +131,7 @@ func TestCheckGraphB_TriggerMissingACouple(t *testing.T) {
 }
 
 func TestCheckGraphE_StaleArtifact(t *testing.T) {
+	t.Parallel()
 	s := graphScratch(t)
 	s.write("scripts/check-eq.sh", recordingGate("couples=src/a.c,docs/*.md,docs/b.md dir=one valve=none tier=precommit"), 0o755)
 	out := expectGraphRed(t, s, nil, "scripts/CHECK-GRAPH.html: the coupling-graph page is stale", "help: regenerate the page: gates --emit graph > scripts/CHECK-GRAPH.html")
@@ -139,6 +142,7 @@ func TestCheckGraphE_StaleArtifact(t *testing.T) {
 }
 
 func TestCheckGraphF_HrefOutsideArtifactDir(t *testing.T) {
+	t.Parallel()
 	s := graphScratch(t)
 	s.write("scripts/graph-theme/header.html", "<nav><img src=\"logo.png\" alt=\"\"><link rel=\"stylesheet\" href=\"../site.css\"></nav>\n", 0o644)
 	s.write("scripts/logo.png", "png\n", 0o644)
@@ -151,6 +155,7 @@ func TestCheckGraphF_HrefOutsideArtifactDir(t *testing.T) {
 }
 
 func TestCheckGraphH_ExternalURL(t *testing.T) {
+	t.Parallel()
 	s := graphScratch(t)
 	s.write("scripts/graph-theme/footer.html", "<footer><a href=\"https://docs.example.org/gates\">docs</a></footer>\n", 0o644)
 	s.emitArtifact()
@@ -168,6 +173,7 @@ func TestCheckGraphH_ExternalURL(t *testing.T) {
 }
 
 func TestCheckGraphI_RenderCap(t *testing.T) {
+	t.Parallel()
 	s := graphScratch(t)
 	s.emitArtifact()
 	code, out := s.run([]string{"GATE_SDK_GRAPH_MAX_EDGES=3"}, binPath, "check-graph")
@@ -190,6 +196,7 @@ func TestCheckGraphI_RenderCap(t *testing.T) {
 }
 
 func TestCheckGraphA_Manifests(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, file, body, want string
 	}{
@@ -212,6 +219,7 @@ func TestCheckGraphA_Manifests(t *testing.T) {
 }
 
 func TestCheckGraphC_CycleValve(t *testing.T) {
+	t.Parallel()
 	s := graphScratch(t)
 	s.write("scripts/check-cycle.sh", recordingGate("couples=design/*.md,src/*.c dir=bi valve=none tier=precommit"), 0o755)
 	s.write("scripts/check-eq.sh", recordingGate("couples=src/a.c,docs/*.md dir=one valve=PROPOSED tier=precommit"), 0o755)
@@ -220,6 +228,7 @@ func TestCheckGraphC_CycleValve(t *testing.T) {
 }
 
 func TestCheckGraphRefusals(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, file, body string
 		env              []string
@@ -247,6 +256,7 @@ func TestCheckGraphRefusals(t *testing.T) {
 }
 
 func TestCheckGraphThemeInlinedVerbatim(t *testing.T) {
+	t.Parallel()
 	s := graphScratch(t)
 	css := "body { color: red; }" // no trailing newline, kept so
 	s.write("scripts/graph-theme/theme.css", css, 0o644)
@@ -271,6 +281,7 @@ var codeRe = regexp.MustCompile(`<code>([^<]*)</code>`)
 // selection, --for's, and the expansion check-graph validates, read off
 // the page it keeps fresh.
 func TestHookForAndGraphSelectOneSet(t *testing.T) {
+	t.Parallel()
 	s := graphScratch(t)
 	// --for refuses a registry with an unresolvable member; drop it here.
 	s.write("scripts/gates.list", "check-graph\ncheck-core-files\ncheck-star\ncheck-eq\ncheck-pat\ncheck-ext\ncheck-cycle\ncheck-lead\ncheck-lead2\n", 0o644)

@@ -48,6 +48,7 @@ func checkPointers(t *testing.T, root, pagePath, page string) int {
 // TestRepositoryEnforcementMapPointersResolve: this repository's committed
 // map cites sections that are there.
 func TestRepositoryEnforcementMapPointersResolve(t *testing.T) {
+	t.Parallel()
 	page, err := os.ReadFile(filepath.Join(moduleRoot, "scripts", "ENFORCEMENT.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -74,6 +75,7 @@ func vendoredAdopter(t *testing.T) *adopter {
 // init did not vendor, and the enforcement map lists only adopted classes
 // with pointers that resolve.
 func TestInitConsumerPagesNameOnlyItsTree(t *testing.T) {
+	t.Parallel()
 	a := vendoredAdopter(t)
 	page := a.must(binPath, "--emit", "graph")
 	for _, foreign := range []string{"internal/", "kits/", "go.mod", "docs/check-graph.html"} {

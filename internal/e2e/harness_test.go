@@ -14,6 +14,7 @@ import (
 // never reads "block every tool call". Inside a repository the member is
 // validated as before.
 func TestHookDeclinesWhereGitFindsNoRepository(t *testing.T) {
+	t.Parallel()
 	outside := t.TempDir()
 	env := baseEnv(t, "GIT_CEILING_DIRECTORIES="+filepath.Dir(outside))
 	refused := t.TempDir()

@@ -10,6 +10,7 @@ import (
 // The help a user reaches from the shell: on stdout, exit 0, with the
 // invariant and the knob table; an arm's too.
 func TestGateAndArmHelpOnStdout(t *testing.T) {
+	t.Parallel()
 	s := redScratch(t)
 	s.write("scripts/gate-sdk-config.knobs", "GATE_SDK_PRUNE_EXTRA_DIRS = vendor\n", 0o644)
 	var out, errb bytes.Buffer
@@ -37,6 +38,7 @@ func TestGateAndArmHelpOnStdout(t *testing.T) {
 
 // A refusal names what the user typed: the binary, or the front end.
 func TestRefusalNamesTheInvokedProgram(t *testing.T) {
+	t.Parallel()
 	s := redScratch(t)
 	if code, out := s.run(nil, binPath, "--bogus"); code != 2 || !strings.HasPrefix(out, "gates: unrecognized option '--bogus'\n") {
 		t.Errorf("binary: exit %d %q", code, out)
@@ -49,6 +51,7 @@ func TestRefusalNamesTheInvokedProgram(t *testing.T) {
 // In a pipe a battery longer than a second draws no progress: stderr
 // stays empty and stdout is the transcript alone.
 func TestNoProgressInAPipe(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	s.write("scripts/check-slow.sh", "#!/usr/bin/env bash\n# graph: couples=* dir=one valve=none tier=precommit\nsleep 1.3\necho 'SLOW: clean (waited)'\n", 0o755)
 	s.write("scripts/gates.list", "check-slow\n", 0o644)
@@ -64,6 +67,7 @@ func TestNoProgressInAPipe(t *testing.T) {
 // A bare `go build ./cmd/gates` at the top writes ./gates (./gates.exe on
 // Windows); the clone ignores both, and nothing deeper of that name.
 func TestBareBuildOutputIsIgnored(t *testing.T) {
+	t.Parallel()
 	for path, ignored := range map[string]bool{"gates": true, "gates.exe": true, "cmd/gates": false} {
 		err := exec.Command("git", "-C", moduleRoot, "check-ignore", "-q", "--no-index", path).Run()
 		if (err == nil) != ignored {
@@ -75,6 +79,7 @@ func TestBareBuildOutputIsIgnored(t *testing.T) {
 // A consumer's registered .sh gate, which completion offers at the first
 // word, runs standalone like a compiled one, and has help of its own.
 func TestRegisteredShellGateRunsStandalone(t *testing.T) {
+	t.Parallel()
 	s := batteryScratch(t)
 	if code, out := s.run(nil, binPath, "check-fail"); code != 1 || out != "docs/a.md:1: bad word\nhelp: remove the bad word\n" {
 		t.Errorf("check-fail: exit %d %q", code, out)
@@ -98,6 +103,7 @@ func TestRegisteredShellGateRunsStandalone(t *testing.T) {
 // A battery asked of a repository with no registry says how to get one,
 // and a mistyped option answers in a few lines with the nearest spelling.
 func TestCommandLineGuidesANewcomer(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	code, out := s.run(nil, binPath, "--run")
 	if code != 2 || !strings.Contains(out, "no registry at scripts/gates.list") || !strings.Contains(out, "run `gates init`") {

@@ -155,6 +155,7 @@ func threeGates(t *testing.T) *consumer {
 }
 
 func TestPreCommitStopsAtFirstFailure(t *testing.T) {
+	t.Parallel()
 	c := threeGates(t)
 	c.install()
 	write(t, filepath.Join(c.dir, "doc.md"), "hello\n", 0o644)
@@ -173,6 +174,7 @@ func TestPreCommitStopsAtFirstFailure(t *testing.T) {
 }
 
 func TestPreCommitSummaryAndVerbose(t *testing.T) {
+	t.Parallel()
 	c := newConsumer(t)
 	c.gate("check-a", precommit, "echo 'A: clean (1 file)'", 0)
 	c.gate("check-yml", "couples=*.yml dir=one valve=none tier=precommit", "", 0)
@@ -193,6 +195,7 @@ func TestPreCommitSummaryAndVerbose(t *testing.T) {
 }
 
 func TestPreCommitEmptyStagedSet(t *testing.T) {
+	t.Parallel()
 	c := threeGates(t)
 	r := c.gates("--git-hook", "pre-commit")
 	if r.code != 0 || r.stdout != "" || r.stderr != "" {
@@ -204,6 +207,7 @@ func TestPreCommitEmptyStagedSet(t *testing.T) {
 }
 
 func TestGitHookUsage(t *testing.T) {
+	t.Parallel()
 	c := newConsumer(t)
 	for _, args := range [][]string{{"--git-hook"}, {"--git-hook", "post-commit"}, {"--git-hook", "pre-commit", "extra"}, {"--git-hook", "commit-msg"}, {"--git-hook", "commit-msg", "a", "b"}} {
 		r := c.gates(args...)
@@ -214,6 +218,7 @@ func TestGitHookUsage(t *testing.T) {
 }
 
 func TestPreCommitRefusals(t *testing.T) {
+	t.Parallel()
 	t.Run("unreadable declaration", func(t *testing.T) {
 		c := newConsumer(t)
 		write(t, filepath.Join(c.dir, "scripts/check-x.sh"), "#!/usr/bin/env bash\n# no manifest here\nexit 0\n", 0o755)
@@ -246,6 +251,7 @@ func TestPreCommitRefusals(t *testing.T) {
 }
 
 func TestPreCommitStagedOperands(t *testing.T) {
+	t.Parallel()
 	c := newConsumer(t)
 	c.gate("check-st", "couples=docs/* dir=one valve=none tier=precommit mode=staged", `printf 'arg:%s\n' "$@"`, 0)
 	c.registry("check-st")
@@ -276,6 +282,7 @@ func TestPreCommitStagedOperands(t *testing.T) {
 }
 
 func TestCommitMsgHook(t *testing.T) {
+	t.Parallel()
 	c := newConsumer(t)
 	c.gate("check-a", precommit, "", 0)
 	c.registry("check-a")
@@ -303,6 +310,7 @@ func TestCommitMsgHook(t *testing.T) {
 }
 
 func TestLinkedWorktreePin(t *testing.T) {
+	t.Parallel()
 	c := newConsumer(t)
 	c.gate("check-top", precommit, `git -C sub rev-parse --show-toplevel > "$(git rev-parse --show-toplevel)/.tmp/top"; env | grep -c '^GIT_INDEX_FILE=' > .tmp/index-set || true`, 0)
 	c.registry("check-top")
@@ -333,6 +341,7 @@ func TestLinkedWorktreePin(t *testing.T) {
 }
 
 func TestLauncherRefusals(t *testing.T) {
+	t.Parallel()
 	c := threeGates(t)
 	hook := filepath.Join(c.dir, "pre-commit")
 	data, _ := os.ReadFile(binPath)
@@ -392,6 +401,7 @@ func listDir(t *testing.T, dir string) []string {
 }
 
 func TestInstallHooksRefresh(t *testing.T) {
+	t.Parallel()
 	c := threeGates(t)
 	c.install()
 	hooksDir := filepath.Join(c.dir, ".git/gate-hooks")
@@ -454,6 +464,7 @@ func TestInstallHooksRefresh(t *testing.T) {
 }
 
 func TestInstallHooksRefusals(t *testing.T) {
+	t.Parallel()
 	c := newConsumer(t)
 	for _, args := range [][]string{{"--install-hooks", "--bogus"}, {"--install-hooks", "--refresh", "x"}, {"--install-hooks", "x"}} {
 		if r := c.gates(args...); r.code != 2 || !strings.Contains(r.stderr, "usage: --install-hooks [--refresh | --take-over | --restore]") {
@@ -481,6 +492,7 @@ func TestInstallHooksRefusals(t *testing.T) {
 var measureLine = regexp.MustCompile(`^measure-commit: [0-9]+ms median of 3 \([0-9]+ms, [0-9]+ms, [0-9]+ms\) — 1 pre-commit member\(s\) over [0-9]+ tracked path\(s\), every path selected\nhost: [a-z0-9]+ [a-z0-9]+, [0-9]+ logical CPU\(s\)\n$`)
 
 func TestMeasureCommit(t *testing.T) {
+	t.Parallel()
 	c := newConsumer(t)
 	c.gate("check-a", precommit, "", 0)
 	c.registry("check-a")
@@ -511,6 +523,7 @@ func smokeEnv(t *testing.T) []string {
 }
 
 func TestConsumerSmoke(t *testing.T) {
+	t.Parallel()
 	r := run(t, moduleRoot, smokeEnv(t), binPath, "--run-consumer-smoke")
 	if r.code != 0 || !regexp.MustCompile(`(?m)^CONSUMER-SMOKE: clean \([0-9]+ kits installed, [0-9]+ violations fired, [0-9]+ gates registered, [0-9]+ self-declared, [0-9]+ hand-declared\)$`).MatchString(r.stdout) {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
@@ -523,6 +536,7 @@ func TestConsumerSmoke(t *testing.T) {
 }
 
 func TestDemo(t *testing.T) {
+	t.Parallel()
 	r := run(t, moduleRoot, smokeEnv(t), binPath, "--run-demo")
 	if r.code != 0 || !strings.Contains(r.stdout, "DEMO: clean") || !strings.Contains(r.stdout, "Bypass once (use sparingly): git commit --no-verify") {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)

@@ -158,6 +158,7 @@ func diffPrints(a, b map[string]string) []string {
 }
 
 func TestInitAdoptsAFreshRepository(t *testing.T) {
+	t.Parallel()
 	a := newAdopter(t)
 	// From a subdirectory: init works at the toplevel.
 	r := a.runIn("docs", binPath, "init")
@@ -258,6 +259,7 @@ func TestInitAdoptsAFreshRepository(t *testing.T) {
 // green; --with-fixtures carries every pair and bespoke test, the cases
 // that are Go modules of their own included, byte for byte.
 func TestInitVendorsEveryFixturePair(t *testing.T) {
+	t.Parallel()
 	a := newAdopter(t)
 	if r := a.runIn("", binPath, "init"); r.code != 0 {
 		t.Fatalf("init: exit %d\n%s%s", r.code, r.stdout, r.stderr)
@@ -350,6 +352,7 @@ func TestInitVendorsEveryFixturePair(t *testing.T) {
 }
 
 func TestInitRefusesAFileItDidNotWrite(t *testing.T) {
+	t.Parallel()
 	a := newAdopter(t)
 	a.write("scripts/gates.list", "check-identity\n")
 	before := a.status()
@@ -383,6 +386,7 @@ func TestInitRefusesAFileItDidNotWrite(t *testing.T) {
 }
 
 func TestInitUninstallRestoresTheTree(t *testing.T) {
+	t.Parallel()
 	for _, prior := range []string{"", ".githooks"} {
 		t.Run("hooksPath="+prior, func(t *testing.T) {
 			a := newAdopter(t)
@@ -434,6 +438,7 @@ func TestInitUninstallRestoresTheTree(t *testing.T) {
 }
 
 func TestDoctorNamesWhatIsDisarmed(t *testing.T) {
+	t.Parallel()
 	a := newAdopter(t)
 	a.must(binPath, "init")
 	r := a.runIn("", "bin/gates", "doctor")
@@ -549,6 +554,7 @@ func copyDir(t *testing.T, from, to string) {
 }
 
 func TestReleasePayloadAndInstaller(t *testing.T) {
+	t.Parallel()
 	dash := needDash(t)
 	rel := buildRelease(t)
 	// One artifact and a matching sidecar per roster line.
@@ -641,6 +647,7 @@ func exeSuffix() string {
 }
 
 func TestPackerRefusesAnIncompleteRelease(t *testing.T) {
+	t.Parallel()
 	base := t.TempDir()
 	arts := filepath.Join(base, "arts")
 	roster := filepath.Join(base, "targets.list")
@@ -682,6 +689,7 @@ func TestPackerRefusesAnIncompleteRelease(t *testing.T) {
 // bash, in order, as a runner would: the workflow's env, GITHUB_ENV
 // carried between steps, in a clone that tracks no binary.
 func TestCITemplateRunsInAClone(t *testing.T) {
+	t.Parallel()
 	needDash(t)
 	rel := buildRelease(t)
 	a := newAdopter(t)

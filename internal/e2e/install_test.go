@@ -17,6 +17,7 @@ import (
 // truncated a violating commit is refused with a message naming the
 // binary, never passed in silence.
 func TestPlacedHooksSurviveABrokenBinary(t *testing.T) {
+	t.Parallel()
 	c := threeGates(t)
 	c.install()
 	bin := filepath.Join(c.dir, "bin/gates")
@@ -72,6 +73,7 @@ func TestPlacedHooksSurviveABrokenBinary(t *testing.T) {
 // directory, refuse a bare opt-in at exit 2 naming them and the choices;
 // --take-over records what it replaced and --restore puts it back.
 func TestInstallHooksNeverSilentlyTakesOver(t *testing.T) {
+	t.Parallel()
 	c := newConsumer(t)
 	c.git("config", "core.hooksPath", ".husky/_")
 	r := c.gates("--install-hooks")
@@ -133,6 +135,7 @@ func TestInstallHooksNeverSilentlyTakesOver(t *testing.T) {
 // untracked, unignored file whose name is not UTF-8 at the top neither
 // fails the battery nor blocks a commit, since nothing reads or reports it.
 func TestAStrayNonUTF8NameBlocksNothing(t *testing.T) {
+	t.Parallel()
 	c := threeGates(t)
 	c.registry("check-a", "check-c")
 	c.git("add", "-A")
@@ -157,6 +160,7 @@ func TestAStrayNonUTF8NameBlocksNothing(t *testing.T) {
 // (its email stand-in is a FIFO nobody writes), killed, and the system
 // temp directory holds nothing of it.
 func TestKilledGateLeavesScratchUnderTheTmpDir(t *testing.T) {
+	t.Parallel()
 	c := newConsumer(t)
 	write(t, filepath.Join(c.dir, "scripts/identity.conf"), "email a@example.invalid\n", 0o644)
 	fifo := filepath.Join(c.dir, "email.fifo")

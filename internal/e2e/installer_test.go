@@ -78,6 +78,7 @@ func mustRead(t *testing.T, p string) []byte {
 }
 
 func TestInstallerRefusesWhatItCannotVerify(t *testing.T) {
+	t.Parallel()
 	dash := needDash(t)
 	dir, tarball, sum := standInPayload(t)
 	installer := filepath.Join(dir, "install.sh")

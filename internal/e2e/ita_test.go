@@ -9,6 +9,7 @@ import (
 )
 
 func TestIntentToAddIsNotTracked(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	s.write(".github/workflows/ci.yml", "on: push\npermissions: {}\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: ./scripts/build.sh\n", 0o644)
 	s.write("scripts/core-files.list", "scripts/build.sh\n", 0o644)

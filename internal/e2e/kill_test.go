@@ -55,6 +55,7 @@ func withoutScratch(status string) string {
 }
 
 func TestKilledInstallIsFinishedOrUndone(t *testing.T) {
+	t.Parallel()
 	// How long a whole init takes here, to spread the kills across it.
 	probe := newAdopter(t)
 	start := time.Now()
@@ -110,6 +111,7 @@ func cleanGitEnv(env []string, dir string) []string {
 }
 
 func TestKilledHookPlacementLeavesNothingBehind(t *testing.T) {
+	t.Parallel()
 	a := newAdopter(t)
 	a.must(binPath, "init")
 	start := time.Now()

@@ -4,10 +4,13 @@ package e2e
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -21,6 +24,15 @@ var binPath string
 var moduleRoot string
 
 func TestMain(m *testing.M) {
+	// The tests mostly wait on the git, bash and gates children they
+	// start, so twice as many in flight as CPUs keeps the CPUs busy; an
+	// explicit -parallel wins.
+	flag.Parse()
+	explicit := false
+	flag.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "test.parallel" })
+	if !explicit {
+		flag.Set("test.parallel", strconv.Itoa(2*runtime.GOMAXPROCS(0)))
+	}
 	out, err := exec.Command("go", "env", "GOMOD").Output()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "e2e: go env GOMOD:", err)

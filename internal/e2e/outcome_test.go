@@ -257,6 +257,7 @@ type spelling struct {
 }
 
 func TestAgentOutcomeEverySpellingIsCaught(t *testing.T) {
+	t.Parallel()
 	leak := `printf '` + strings.TrimSuffix(leakLine, "\n") + `\n' > docs/leak.md && git add docs/leak.md && `
 	msg := `-q -m "docs: add notes"`
 	other := t.TempDir()
@@ -349,6 +350,7 @@ func TestAgentOutcomeEverySpellingIsCaught(t *testing.T) {
 // second terminal) still holds the end of the turn, by id; the loop guard
 // lets the next stop through; nothing is reset.
 func TestAgentOutcomeStopIsARatchet(t *testing.T) {
+	t.Parallel()
 	p := outcomeClone(t, "ratchet")
 	if _, b, post := p.bash("git status"); b || post != "" {
 		t.Fatalf("git status: blocked %v, post %q", b, post)
@@ -374,6 +376,7 @@ func TestAgentOutcomeStopIsARatchet(t *testing.T) {
 // git status passes untouched; an Edit of .git/config (or of a placed
 // hook, under any spelling of the path) is refused before it runs.
 func TestAgentOutcomeGitDirIsNotEdited(t *testing.T) {
+	t.Parallel()
 	p := outcomeClone(t, "gitdir")
 	pre := p.fire("PreToolUse", "Bash", map[string]any{"tool_input": map[string]any{"command": "git status"}})
 	for _, a := range pre {
@@ -410,6 +413,7 @@ func TestAgentOutcomeGitDirIsNotEdited(t *testing.T) {
 // hooks path. An absolute path left behind by a move is an error doctor
 // names and --install-hooks repairs.
 func TestAgentOutcomeMovedCloneKeepsItsHooks(t *testing.T) {
+	t.Parallel()
 	p := outcomeClone(t, "moved")
 	moved := filepath.Join(t.TempDir(), "elsewhere")
 	if err := os.Rename(p.dir, moved); err != nil {
@@ -458,6 +462,7 @@ func TestAgentOutcomeMovedCloneKeepsItsHooks(t *testing.T) {
 // A clone that never opted in is told so once per session and never
 // blocked.
 func TestAgentOutcomeNotOptedInIsToldOnce(t *testing.T) {
+	t.Parallel()
 	p := outcomeClone(t, "optout")
 	if r := run(t, p.dir, p.env, filepath.Join(p.dir, "bin/gates"), "--install-hooks", "--restore"); r.code != 0 {
 		t.Fatalf("restore: %d %s", r.code, r.stderr)

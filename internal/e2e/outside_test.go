@@ -10,6 +10,7 @@ import (
 )
 
 func TestPathsOutsideTheTreeAreRefused(t *testing.T) {
+	t.Parallel()
 	s := batteryScratch(t)
 	s.write("scripts/gates.list", "check-pass\n", 0o644)
 	s.write("scripts/msg-patterns.list", "ban-this-word\n", 0o644)

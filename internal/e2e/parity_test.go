@@ -10,6 +10,7 @@ import (
 // TestSubstrateParityOwnsEachSeamBreak breaks the dispatch seam of a copy
 // of this repository three ways and holds each red to the letter owning it.
 func TestSubstrateParityOwnsEachSeamBreak(t *testing.T) {
+	t.Parallel()
 	parity := func(s *scratch) (int, string) { return s.run(nil, binPath, "check-gate-substrate-parity") }
 
 	base := publisherClone(t)

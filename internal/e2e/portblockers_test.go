@@ -11,6 +11,7 @@ import (
 // partitions the still-shell members, --tree reads every tracked script's
 // disposition; all through the vendored front end.
 func TestPortBlockersInAConsumer(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	s.copyTree(filepath.Join(moduleRoot, "kits", "gate-sdk", "checks"), filepath.Join(s.dir, "gate-sdk", "checks"))
 	s.write("scripts/gates.list", "check-tree-terms\ncheck-shellcheck\ncheck-house\ncheck-held\ncheck-forever\ncheck-missing\n", 0o644)
@@ -80,6 +81,7 @@ func TestPortBlockersInAConsumer(t *testing.T) {
 // The parity arm through the vendored front end, with the binary under
 // test behind every binary-backed case.
 func TestFrontEndParityArm(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	code, out := s.frontEnd(nil, "--run-front-end-parity")
 	if code != 0 || !strings.HasPrefix(out, "FRONT-END-PARITY: clean (18 cases, ") || !strings.Contains(out, "bash, dash, busybox sh") {

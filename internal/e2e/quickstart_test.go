@@ -166,13 +166,20 @@ func followQuickStart(t *testing.T, path string, extraPath ...string) {
 	}
 }
 
-func TestQuickStartGoUsers(t *testing.T) { followQuickStart(t, "Go users") }
+func TestQuickStartGoUsers(t *testing.T) {
+	t.Parallel()
+	followQuickStart(t, "Go users")
+}
 
-func TestQuickStartCI(t *testing.T) { followQuickStart(t, "CI") }
+func TestQuickStartCI(t *testing.T) {
+	t.Parallel()
+	followQuickStart(t, "CI")
+}
 
 // The pre-commit path drives Debian's pre-commit over .pre-commit-hooks.yaml:
 // a violation refused, a clean commit passed.
 func TestQuickStartPreCommit(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("pre-commit"); err != nil {
 		ciskip.Missing(t, "pre-commit", "pre-commit is not installed; .ci/tools installs Debian's pre-commit package")
 	}
@@ -182,6 +189,7 @@ func TestQuickStartPreCommit(t *testing.T) {
 // The lefthook path drives lefthook built from its Go module at the
 // version .ci/tools pins.
 func TestQuickStartLefthook(t *testing.T) {
+	t.Parallel()
 	tools := filepath.Join(moduleRoot, ".tmp", "tools", "bin")
 	if _, err := exec.LookPath("lefthook"); err != nil {
 		if _, err := os.Stat(filepath.Join(tools, "lefthook")); err != nil {

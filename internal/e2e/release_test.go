@@ -12,6 +12,7 @@ import (
 // selects no pre-commit member (the hook's staged set leaves deletions out),
 // so the battery is where an undeclared removal reds.
 func TestReleaseChangeDeclaredOverThePublisher(t *testing.T) {
+	t.Parallel()
 	s := publisherClone(t)
 	gate := func() (int, string) { return s.run(nil, binPath, "check-release-change-declared") }
 	if code, out := gate(); code != 0 || !strings.Contains(out, "dormant") {

@@ -10,6 +10,7 @@ import (
 )
 
 func TestSparseEntriesAreReadFromTheIndex(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	s.write(".github/workflows/ci.yml", "on: push\npermissions: {}\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n", 0o644)
 	s.write("src/a.txt", "x\n", 0o644)

@@ -65,6 +65,7 @@ func (c *consumer) commits() string {
 
 // Item 1: a staged leak whose working copy was cleaned is refused.
 func TestPreCommitJudgesTheIndex(t *testing.T) {
+	t.Parallel()
 	c := termsConsumer(t)
 	write(t, filepath.Join(c.dir, "doc.md"), "clean\n"+leak+"\n", 0o644)
 	c.git("add", "doc.md")
@@ -108,6 +109,7 @@ func TestPreCommitJudgesTheIndex(t *testing.T) {
 // Item 1: a shell member would read the work tree; a partially staged
 // path it reads refuses the commit, naming it, and loses nothing.
 func TestPreCommitShellMemberPartialStaging(t *testing.T) {
+	t.Parallel()
 	c := newConsumer(t)
 	c.gate("check-md", precommit, `grep -n BAD doc.md && exit 1; exit 0`, 0)
 	c.gate("check-yml", "couples=*.yml dir=one valve=none tier=precommit", "", 0)
@@ -147,6 +149,7 @@ func TestPreCommitShellMemberPartialStaging(t *testing.T) {
 
 // Item 2: a symlink replaced by a file is staged content.
 func TestPreCommitTypeChange(t *testing.T) {
+	t.Parallel()
 	c := termsConsumer(t)
 	if err := os.Symlink("doc.md", filepath.Join(c.dir, "link.md")); err != nil {
 		t.Fatal(err)
@@ -167,6 +170,7 @@ func TestPreCommitTypeChange(t *testing.T) {
 
 // Item 3: an intent-to-add entry is not what the commit holds.
 func TestPreCommitIntentToAdd(t *testing.T) {
+	t.Parallel()
 	c := termsConsumer(t)
 	write(t, filepath.Join(c.dir, "draft.md"), leak+"\n", 0o644)
 	c.git("add", "-N", "draft.md")
@@ -183,6 +187,7 @@ func TestPreCommitIntentToAdd(t *testing.T) {
 
 // Item 3: a conflict is judged by ours, and one with no ours refuses.
 func TestPreCommitConflict(t *testing.T) {
+	t.Parallel()
 	c := termsConsumer(t)
 	c.git("checkout", "-q", "-b", "side")
 	write(t, filepath.Join(c.dir, "doc.md"), "theirs "+leak+"\n", 0o644)
@@ -216,6 +221,7 @@ func TestPreCommitConflict(t *testing.T) {
 
 // Item 3: a sparse checkout's off-disk files are judged from their blobs.
 func TestPreCommitSparse(t *testing.T) {
+	t.Parallel()
 	c := termsConsumer(t)
 	write(t, filepath.Join(c.dir, "far/away.md"), leak+"\n", 0o644)
 	c.git("add", "-A")

@@ -9,6 +9,7 @@ import (
 // TestStandaloneOutputEqualsBatteryBlock: a compiled gate prints the same
 // bytes run alone as inside the battery, where it runs in process.
 func TestStandaloneOutputEqualsBatteryBlock(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	desc, err := os.ReadFile(moduleRoot + "/kits/gate-sdk/checks/check-action-pinning.gate")
 	if err != nil {
@@ -36,6 +37,7 @@ func TestStandaloneOutputEqualsBatteryBlock(t *testing.T) {
 // TestClosedStdoutKeepsTheStatus: a reader that has gone changes no exit
 // status, for a document arm and for a red verdict.
 func TestClosedStdoutKeepsTheStatus(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	s.write("scripts/gates.list", "check-x\n", 0o644)
 	s.write("scripts/check-x.sh", "#!/usr/bin/env bash\n# graph: couples=* dir=one valve=none tier=precommit\nfor i in $(seq 1 2000); do echo \"a.md:$i: finding $i\"; done\necho 'help: fix'\nexit 1\n", 0o755)

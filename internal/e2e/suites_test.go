@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -9,7 +10,16 @@ import (
 // TestRepositoryFixtureSuites runs every fixture suite of this repository
 // through the real runner, as `make fixtures` does: each gate's good/ and
 // bad/ cases and every *.test.sh.
+//
+// Under check-crate-arms, whose suites arm runs these same suites through
+// the same runner beside the go test arm, the arm sets
+// GATES_CRATE_ARMS_SUITES=1 and this test defers to it rather than run
+// every suite twice in one `make test`.
 func TestRepositoryFixtureSuites(t *testing.T) {
+	t.Parallel()
+	if os.Getenv("GATES_CRATE_ARMS_SUITES") == "1" {
+		t.Skip("check-crate-arms runs every fixture suite in its own arm beside this one")
+	}
 	env := append(cleanEnv(moduleRoot), "GATE_SDK_ROOT=kits/gate-sdk")
 	list := exec.Command(binPath, "--emit", "fixture-suites")
 	list.Dir = moduleRoot

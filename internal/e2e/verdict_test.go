@@ -32,6 +32,7 @@ func publisherOnlyNames(t *testing.T) []string {
 // publisher's --list and completion, and in neither in a fresh consumer,
 // where it has no descriptor to run under.
 func TestVerdictPublisherOnlyListing(t *testing.T) {
+	t.Parallel()
 	only := publisherOnlyNames(t)
 	a := newAdopter(t)
 	if r := a.runIn("", binPath, "init"); r.code != 0 {
@@ -79,6 +80,7 @@ func TestVerdictPublisherOnlyListing(t *testing.T) {
 // registered gate print from a nested directory exactly what they print
 // at the top, and exit alike: the run enters the top first.
 func TestVerdictSubdirectoryTranscripts(t *testing.T) {
+	t.Parallel()
 	a := newAdopter(t)
 	if r := a.runIn("", binPath, "init"); r.code != 0 {
 		t.Fatalf("init: exit %d\n%s%s", r.code, r.stdout, r.stderr)
@@ -164,6 +166,7 @@ func failedMembers(out string) []string {
 // pre-commit members) on the tree the commit records, and a failing hook
 // names a member the battery fails.
 func TestVerdictHookEqualsBattery(t *testing.T) {
+	t.Parallel()
 	start := time.Now()
 	corpus := []verdictChange{
 		{"add a file", "printf 'new\\n' > docs/new.md && git add docs/new.md"},
@@ -268,6 +271,7 @@ func hookBatteryDifferential(t *testing.T, corpus []verdictChange) int {
 // directory the root allowlist does not name is refused by the placed
 // pre-commit hook, as the battery would refuse the tree.
 func TestVerdictHookRefusesNewTopLevelDir(t *testing.T) {
+	t.Parallel()
 	a := newAdopter(t)
 	if r := a.runIn("", binPath, "init", "--hooks"); r.code != 0 {
 		t.Fatalf("init --hooks: exit %d\n%s%s", r.code, r.stdout, r.stderr)
@@ -292,6 +296,7 @@ func TestVerdictHookRefusesNewTopLevelDir(t *testing.T) {
 // gates that resolve documents and kit roots answer from a nested
 // directory exactly as from the top.
 func TestVerdictPublisherGatesFromSubdirectory(t *testing.T) {
+	t.Parallel()
 	env := cleanEnv(moduleRoot)
 	nested := filepath.Join(moduleRoot, "internal", "gates")
 	for _, g := range []string{"check-kit-registration", "check-kit-enum", "check-root-tiering", "check-front-end-fail-open", "check-readme-roster"} {

@@ -16,6 +16,7 @@ echo "page.txt: stale"; echo "help: regenerate page.txt"; exit 1
 `
 
 func TestProjectionWitness(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	s.write("scripts/gates.list", "check-page\n", 0o644)
 	s.write("scripts/check-page.sh", pageGate, 0o755)

@@ -13,6 +13,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gate-sdk/gates/internal/gate"
@@ -100,14 +101,43 @@ func checkCrateArms(c *gate.Context) int {
 	})
 	// assertion D: every arm runs, whatever the one before it said.
 	goEnv := withoutKnobs(env)
-	timed(c, "go vet ./...", func() { armRun(c, r, "vet", abs, goEnv, spawn.Go(), "go vet ./...", "vet", "./...") })
-	timed(c, "go test ./...", func() {
-		armRun(c, r, "test", abs, goEnv, spawn.Go(), "go test -count=1 -vet=off -timeout=60m ./...", "test", "-count=1", "-vet=off", "-timeout=60m", "./...")
-	})
-	var suites int
-	timed(c, "fixture suites", func() { suites, err = suiteArm(c, r, env) })
+	suites, err := suitePlan(c)
 	if err != nil {
 		return c.RefuseErr(err)
+	}
+	// assertion I: the arms run side by side; each keeps its findings to
+	// itself, and they join the report in arm order once all have ended.
+	progress := lockedProgress(c.Progress)
+	arms := [3][]gate.Finding{}
+	var wg sync.WaitGroup
+	wg.Add(3)
+	go func() {
+		defer wg.Done()
+		timed(progress, "go vet ./...", func() { arms[0] = armRun(c, "vet", abs, goEnv, spawn.Go(), "go vet ./...", "vet", "./...") })
+	}()
+	testEnv := goEnv
+	if len(suites) > 0 {
+		// The suites arm runs every suite; the e2e test that would run
+		// them all again defers to it (a value outside GATE_SDK_, so the
+		// go arms still see no knob).
+		testEnv = append(append([]string(nil), goEnv...), "GATES_CRATE_ARMS_SUITES=1")
+	}
+	go func() {
+		defer wg.Done()
+		timed(progress, "go test ./...", func() {
+			// assertion J: go test -json, read for progress, the slowest-tests record and the plain report.
+			arms[1] = testArm(c, abs, testEnv, progress, tmp)
+		})
+	}()
+	go func() {
+		defer wg.Done()
+		timed(progress, "fixture suites", func() { arms[2] = suiteArm(c, suites, env) })
+	}()
+	wg.Wait()
+	for _, fs := range arms {
+		for _, f := range fs {
+			r.Add(f)
+		}
 	}
 	// assertion E: the opt-in lint command runs last; one that cannot start is exit 2.
 	if len(lintCmd) > 0 {
@@ -132,29 +162,43 @@ func checkCrateArms(c *gate.Context) int {
 			_ = os.WriteFile(local, []byte(key), 0o644)
 		}
 	}
-	return r.Done(fmt.Sprintf("go vet, go test and %d fixture suites green over source stamp %.12s with %s", suites, stamp, toolchain))
+	return r.Done(fmt.Sprintf("go vet, go test and %d fixture suites green over source stamp %.12s with %s", len(suites), stamp, toolchain))
 }
 
 // timed runs one arm and reports it, with how long it took, on the
-// context's progress channel.
-func timed(c *gate.Context, stage string, arm func()) {
+// progress channel.
+func timed(progress func(string, time.Duration), stage string, arm func()) {
 	start := time.Now()
 	arm()
-	if c.Progress != nil {
-		c.Progress(stage, time.Since(start))
+	if progress != nil {
+		progress(stage, time.Since(start))
 	}
 }
 
-// armRun runs one go arm in the module and reports its failure.
-func armRun(c *gate.Context, r *gate.Report, class, dir string, env []string, prog spawn.Program, label string, args ...string) {
+// lockedProgress answers the context's progress channel made safe for the
+// arms' goroutines (nil stays nil): one line at a time.
+func lockedProgress(p func(string, time.Duration)) func(string, time.Duration) {
+	if p == nil {
+		return nil
+	}
+	var mu sync.Mutex
+	return func(stage string, took time.Duration) {
+		mu.Lock()
+		defer mu.Unlock()
+		p(stage, took)
+	}
+}
+
+// armRun runs one go arm in the module and answers its failure.
+func armRun(c *gate.Context, class, dir string, env []string, prog spawn.Program, label string, args ...string) []gate.Finding {
 	m, err := spawn.RunMerged(spawn.Cmd{Program: prog, Args: args, Dir: dir, Env: env, Recorder: c.Spawns})
 	if err != nil {
-		r.Add(gate.Finding{Class: "arm-go", Msg: fmt.Sprintf("%s could not run: %v", label, err)})
-		return
+		return []gate.Finding{{Class: "arm-go", Msg: fmt.Sprintf("%s could not run: %v", label, err)}}
 	}
 	if !m.Succeeded() {
-		r.Add(relay(class, label, m.ReportedCode(), m.Output()))
+		return []gate.Finding{relay(class, label, m.ReportedCode(), m.Output())}
 	}
+	return nil
 }
 
 // relay is a failed arm's finding: its command and status, then its
@@ -168,26 +212,19 @@ func relay(class, label string, code int, out []byte) gate.Finding {
 	return gate.Finding{Class: class, Text: b.String()}
 }
 
-// suiteArm runs --run-gate-tests over every fixture suite the registry
-// derives, skipping one whose tests dir holds the run directory (re-entry
-// would recurse). It answers how many suites ran.
-func suiteArm(c *gate.Context, r *gate.Report, env []string) (int, error) {
+// suitePlan answers the --run-gate-tests argv of every fixture suite the
+// registry derives, skipping one whose tests dir holds the run directory
+// (re-entry would recurse).
+func suitePlan(c *gate.Context) ([][]string, error) {
 	kitTests, err := c.Knobs.Words(registry.KitTestsKnob)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	suites, err := registry.FixtureSuites(runFS{c}, c.KitRoots, c.GatesDir, kitTests)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	if len(suites) == 0 {
-		return 0, nil
-	}
-	bin, err := c.Knobs.Scalar("GATE_SDK_NATIVE_BIN")
-	if err != nil {
-		return 0, err
-	}
-	n := 0
+	var plan [][]string
 	for _, s := range suites {
 		tests := runPath(c, s.TestsDir)
 		if c.Dir == tests || strings.HasPrefix(c.Dir, tests+"/") {
@@ -197,17 +234,36 @@ func suiteArm(c *gate.Context, r *gate.Report, env []string) (int, error) {
 		if s.ChecksDir != "" {
 			args = append(args, s.ChecksDir)
 		}
-		n++
+		plan = append(plan, args)
+	}
+	if len(plan) > 0 {
+		// The binary is named before any arm starts: a knob that cannot
+		// be read is exit 2, never a finding.
+		if _, err := c.Knobs.Scalar("GATE_SDK_NATIVE_BIN"); err != nil {
+			return nil, err
+		}
+	}
+	return plan, nil
+}
+
+// suiteArm runs each planned suite and answers the failures.
+func suiteArm(c *gate.Context, plan [][]string, env []string) []gate.Finding {
+	if len(plan) == 0 {
+		return nil
+	}
+	var out []gate.Finding
+	bin, _ := c.Knobs.Scalar("GATE_SDK_NATIVE_BIN") // read once already by suitePlan
+	for _, args := range plan {
 		m, err := spawn.RunMerged(spawn.Cmd{Program: spawn.At(runPath(c, bin)), Args: args, Dir: c.Dir, Env: env, Recorder: c.Spawns})
 		if err != nil {
-			r.Add(gate.Finding{Class: "arm-go", Msg: fmt.Sprintf("fixture suite %s could not run: %v", s.Name, err)})
+			out = append(out, gate.Finding{Class: "arm-go", Msg: fmt.Sprintf("fixture suite %s could not run: %v", args[1], err)})
 			continue
 		}
 		if !m.Succeeded() {
-			r.Add(relay("suite", "gates "+strings.Join(args, " "), m.ReportedCode(), m.Output()))
+			out = append(out, relay("suite", "gates "+strings.Join(args, " "), m.ReportedCode(), m.Output()))
 		}
 	}
-	return n, nil
+	return out
 }
 
 // armEnv is every arm's environment: this process's, less git's

@@ -1,0 +1,111 @@
+package battery
+
+// Sharding: `gates --run --shard K/N` runs one of N disjoint parts of the
+// battery, so N matrix jobs together run every member exactly once.
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Shard names one part of a split: K of N, 1-based.
+type Shard struct{ K, N int }
+
+// ParseShard reads "K/N": two decimal integers with 1 ≤ K ≤ N.
+func ParseShard(s string) (Shard, error) {
+	k, n, ok := strings.Cut(s, "/")
+	ki, kerr := strconv.Atoi(k)
+	ni, nerr := strconv.Atoi(n)
+	if !ok || kerr != nil || nerr != nil || strings.ContainsAny(s, "+- ") {
+		return Shard{}, fmt.Errorf("--shard takes K/N (two whole numbers, 1 ≤ K ≤ N), not %q", s)
+	}
+	if ni < 1 || ki < 1 || ki > ni {
+		return Shard{}, fmt.Errorf("--shard %s: K must be between 1 and N, and N at least 1", s)
+	}
+	return Shard{K: ki, N: ni}, nil
+}
+
+func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.K, s.N) }
+
+// ParseCosts reads a timings record (`<gate> <ms>` lines, `TOTAL` last,
+// as Timings writes it) into each gate's cost. A malformed line is
+// skipped: the record only steers the split, never a verdict.
+func ParseCosts(data string) map[string]int64 {
+	costs := map[string]int64{}
+	for _, line := range strings.Split(data, "\n") {
+		name, ms, ok := strings.Cut(strings.TrimSpace(line), " ")
+		if !ok || name == "TOTAL" {
+			continue
+		}
+		if v, err := strconv.ParseInt(strings.TrimSpace(ms), 10, 64); err == nil && v >= 0 {
+			costs[name] = v
+		}
+	}
+	return costs
+}
+
+// Partition assigns each of names (in registry order) to one of n
+// shards and answers, per shard, the indexes into names it runs, each
+// list in registry order.
+//
+// With costs, it is the longest-first greedy split: names sorted by cost,
+// largest first (ties by registry order), each given to the shard with
+// the least cost so far (ties to the lowest shard). A name the record
+// lacks costs the mean of the recorded ones (1 ms when none is above 0),
+// and every cost is at least 1 ms, so a shard of free gates still counts
+// them. With no costs at all it is an even split by count: name i goes
+// to shard i mod n. Either way the answer depends only on its inputs.
+func Partition(names []string, costs map[string]int64, n int) [][]int {
+	out := make([][]int, n)
+	if n < 1 {
+		return nil
+	}
+	if len(costs) == 0 {
+		for i := range names {
+			out[i%n] = append(out[i%n], i)
+		}
+		return out
+	}
+	var sum, cnt int64
+	for _, c := range costs {
+		sum += c
+		cnt++
+	}
+	fill := int64(1)
+	if cnt > 0 && sum/cnt > 1 {
+		fill = sum / cnt
+	}
+	cost := make([]int64, len(names))
+	for i, name := range names {
+		c, ok := costs[name]
+		if !ok {
+			c = fill
+		}
+		if c < 1 {
+			c = 1
+		}
+		cost[i] = c
+	}
+	order := make([]int, len(names))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return cost[order[a]] > cost[order[b]] })
+	load := make([]int64, n)
+	for _, i := range order {
+		best := 0
+		for s := 1; s < n; s++ {
+			if load[s] < load[best] {
+				best = s
+			}
+		}
+		load[best] += cost[i]
+		out[best] = append(out[best], i)
+	}
+	for s := range out {
+		sort.Ints(out[s])
+	}
+	return out
+}

@@ -1,0 +1,114 @@
+package battery
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestPartitionCompleteDisjointDeterministic: over many registries and
+// shard counts, every name lands in exactly one shard, each shard keeps
+// registry order, and the same inputs give the same split.
+func TestPartitionCompleteDisjointDeterministic(t *testing.T) {
+	for size := 0; size <= 40; size += 7 {
+		names := make([]string, size)
+		costs := map[string]int64{}
+		for i := range names {
+			names[i] = fmt.Sprintf("check-%02d", i)
+			if i%5 != 0 { // some gates have no record
+				costs[names[i]] = int64((i*37)%101 + 1)
+			}
+		}
+		for n := 1; n <= 6; n++ {
+			for _, c := range []map[string]int64{nil, costs} {
+				got := Partition(names, c, n)
+				if len(got) != n {
+					t.Fatalf("size %d n %d: %d shards", size, n, len(got))
+				}
+				seen := map[int]int{}
+				for _, shard := range got {
+					for j, i := range shard {
+						seen[i]++
+						if j > 0 && shard[j-1] >= i {
+							t.Fatalf("size %d n %d: shard %v is not in registry order", size, n, shard)
+						}
+					}
+				}
+				for i := range names {
+					if seen[i] != 1 {
+						t.Fatalf("size %d n %d costs %v: %s is in %d shards", size, n, c != nil, names[i], seen[i])
+					}
+				}
+				if again := Partition(names, c, n); !reflect.DeepEqual(again, got) {
+					t.Fatalf("size %d n %d: two splits differ: %v %v", size, n, got, again)
+				}
+			}
+		}
+	}
+}
+
+// TestPartitionBalancesByCost: the recorded costs decide the split
+// (longest first onto the least loaded shard), every shard's load stays
+// within the greedy bound (the mean load plus the largest cost), and with
+// no record the split is even by count.
+func TestPartitionBalancesByCost(t *testing.T) {
+	names := []string{"a", "b", "c", "d", "e"}
+	costs := map[string]int64{"a": 100, "b": 60, "c": 50, "d": 40, "e": 10}
+	got := Partition(names, costs, 2)
+	if want := [][]int{{0, 3}, {1, 2, 4}}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("split %v, want %v", got, want)
+	}
+	// A count split would put a, c, e (160) against b, d (100); by cost
+	// the slowest shard carries 140.
+	if even := Partition(names, nil, 2); !reflect.DeepEqual(even, [][]int{{0, 2, 4}, {1, 3}}) {
+		t.Fatalf("even split %v", even)
+	}
+	// One dominant gate gets a shard of its own.
+	var many []string
+	heavy := map[string]int64{"big": 1000}
+	for i := 0; i < 30; i++ {
+		n := fmt.Sprintf("g%02d", i)
+		many = append(many, n)
+		heavy[n] = int64(i%7 + 1)
+	}
+	many = append(many, "big")
+	split := Partition(many, heavy, 4)
+	var total, largest int64
+	for _, c := range heavy {
+		total += c
+		largest = max(largest, c)
+	}
+	for s, shard := range split {
+		var load int64
+		for _, i := range shard {
+			load += heavy[many[i]]
+		}
+		if load > total/4+largest {
+			t.Errorf("shard %d carries %d, over the bound %d", s+1, load, total/4+largest)
+		}
+		if len(shard) == 1 && many[shard[0]] != "big" {
+			t.Errorf("shard %d holds only %s", s+1, many[shard[0]])
+		}
+	}
+	if len(split[0]) != 1 || many[split[0][0]] != "big" {
+		t.Errorf("the dominant gate shares its shard: %v", split[0])
+	}
+}
+
+func TestParseShardAndCosts(t *testing.T) {
+	for _, ok := range []string{"1/1", "2/4", "4/4"} {
+		if s, err := ParseShard(ok); err != nil || s.String() != ok {
+			t.Errorf("%q: %v %v", ok, s, err)
+		}
+	}
+	for _, bad := range []string{"", "0/4", "5/4", "1/0", "a/b", "1", "1/2/3", "-1/2", "+1/2", " 1/2"} {
+		if _, err := ParseShard(bad); err == nil || !strings.Contains(err.Error(), "--shard") {
+			t.Errorf("%q: accepted (%v)", bad, err)
+		}
+	}
+	got := ParseCosts("check-a 12\ncheck-b x\ncheck-c 0\nTOTAL 12\n\n")
+	if want := map[string]int64{"check-a": 12, "check-c": 0}; !reflect.DeepEqual(got, want) {
+		t.Errorf("costs %v, want %v", got, want)
+	}
+}

@@ -1,0 +1,121 @@
+//go:build unix
+
+package bench
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// shardSummary is the line a shard run ends with.
+var shardSummary = regexp.MustCompile(`(?m)^shard ([0-9]+)/4: ([0-9]+) of ([0-9]+) gates? \((.*)\)$`)
+
+// BenchmarkShards simulates a four-job CI matrix over the generated
+// consumer (the bench repository's 20,000 files; 100,000 under
+// GATES_BENCH_SWEEP=full; GATES_BENCH_SHARD_FILES sets any size): the
+// whole battery (every shipped gate, cache off so each gate does its whole
+// work, as on a cold runner) once to record each gate's cost, then the
+// whole battery and each `--shard K/4` timed, medians of 3, one after
+// another on this machine. The row prints the slowest shard as a share of
+// the whole run (the issue's target: at most 35%) and checks that the
+// shards together ran every gate once. Figures only: no timing fails.
+func BenchmarkShards(b *testing.B) {
+	if err := setup(); err != nil {
+		b.Fatal(err)
+	}
+	size := trackedFiles
+	if os.Getenv("GATES_BENCH_SWEEP") == "full" {
+		size = 100000
+	}
+	if v, err := strconv.Atoi(os.Getenv("GATES_BENCH_SHARD_FILES")); err == nil && v > 0 {
+		size = v
+	}
+	for i := 0; i < b.N; i++ {
+		shards(b, size)
+	}
+	b.ReportMetric(0, "ns/op")
+}
+
+func shards(b *testing.B, size int) {
+	d := repoDir // the bench repository, at the default size
+	if size != trackedFiles {
+		d = filepath.Join(scratch, "shards-"+strconv.Itoa(size))
+		if err := generate(d, size); err != nil {
+			b.Fatal(err)
+		}
+		defer os.RemoveAll(d)
+	}
+	fmt.Printf("\nsharding over %d files: four `--shard K/4` jobs split by the whole run's cost record, GATE_SDK_CACHE=off (a cold runner), each run timed alone, medians of 3\n\n", size)
+	fmt.Println("| battery | slowest shard | whole battery | share | shards | largest gate | note |")
+	fmt.Println("|---|---|---|---|---|---|---|")
+	for _, v := range []struct {
+		name    string
+		members []string
+	}{{"every shipped gate", shipped(b)}, {"ShellCheck excluded", shipped(b, shellCheckers...)}} {
+		shardRow(b, d, size, v.name, v.members)
+	}
+	fmt.Println()
+}
+
+// shardRow records the costs of one registry over d, then times the whole
+// battery and its four shards and prints the row.
+func shardRow(b *testing.B, d string, size int, name string, members []string) {
+	if err := write(d, "scripts/gates.list", strings.Join(members, "\n")+"\n", 0o644); err != nil {
+		b.Fatal(err)
+	}
+	pages(b, d)
+	off := []string{"GATE_SDK_CACHE=off"}
+	if _, _, code, out := timed(b, d, off, binPlain, "--run"); code > 1 {
+		b.Fatalf("the recording run: exit %d\n%s", code, out)
+	}
+	record, err := os.ReadFile(filepath.Join(d, ".tmp", "gate-timings.txt"))
+	if err != nil {
+		b.Fatalf("the whole run wrote no cost record: %v", err)
+	}
+	largest, largestMS, total := "", int64(0), int64(0)
+	for _, l := range strings.Split(string(record), "\n") {
+		g, v, _ := strings.Cut(l, " ")
+		n, _ := strconv.ParseInt(v, 10, 64)
+		if g == "TOTAL" {
+			total = n
+		} else if n > largestMS {
+			largest, largestMS = g, n
+		}
+	}
+	wall := func(argv ...string) (time.Duration, string) {
+		var out string
+		w, _, _ := sample(3, nil, func() (time.Duration, int64, int) {
+			w, rss, code, o := timed(b, d, off, argv...)
+			out = o
+			return w, rss, code
+		})
+		return w, out
+	}
+	whole, _ := wall(binPlain, "--run")
+	var slowest time.Duration
+	var parts []string
+	ran := 0
+	for k := 1; k <= 4; k++ {
+		w, out := wall(binPlain, "--run", "--shard", fmt.Sprintf("%d/4", k))
+		m := shardSummary.FindStringSubmatch(out)
+		if m == nil {
+			b.Fatalf("shard %d/4 printed no summary:\n%s", k, out)
+		}
+		n, _ := strconv.Atoi(m[2])
+		ran += n
+		slowest = max(slowest, w)
+		parts = append(parts, fmt.Sprintf("%d: %.0f ms", n, ms(w)))
+	}
+	if ran != len(members) {
+		b.Fatalf("the four shards ran %d gates of %d", ran, len(members))
+	}
+	fmt.Printf("| %s, %d gates | %.0f ms | %.0f ms | %.0f%% | %s | %s %d of %d ms | target ≤ 35%%; every gate in one shard |\n",
+		name, len(members), ms(slowest), ms(whole), 100*float64(slowest)/float64(whole), strings.Join(parts, ", "), largest, largestMS, total)
+	b.ReportMetric(float64(slowest)/float64(whole), "x-slowest-shard-"+slug(name))
+}

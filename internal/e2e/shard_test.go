@@ -1,0 +1,101 @@
+package e2e
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+)
+
+var (
+	shardLine  = regexp.MustCompile(`(?m)^shard ([0-9]+)/([0-9]+): ([0-9]+) of ([0-9]+) gates? \((.*)\)$`)
+	failedLine = regexp.MustCompile(`(?m)^  FAIL: (\S+) `)
+	passedLine = regexp.MustCompile(`(?m)^  PASS: (\S+)$`)
+)
+
+// TestShardsTogetherAreTheBattery: over a registry of green and red
+// members, the shards of a split run every member exactly once, each
+// shard's summary names its part and its size, and the union of the
+// shards' verdicts is the whole battery's — with a cost record from the
+// whole run and, without one, split evenly by count. A bad K/N is refused.
+func TestShardsTogetherAreTheBattery(t *testing.T) {
+	t.Parallel()
+	s := newScratch(t)
+	s.write("docs/a.md", "hello\n", 0o644)
+	var reg []string
+	for i := 0; i < 9; i++ {
+		name := fmt.Sprintf("check-g%d", i)
+		body := passGate
+		if i%3 == 1 {
+			body = failGate
+		}
+		// Uneven costs, so a split by cost differs from one by count.
+		if i%4 == 0 {
+			body = strings.Replace(body, "#!/usr/bin/env bash\n", "#!/usr/bin/env bash\nsleep 0.3\n", 1)
+		}
+		s.write("scripts/"+name+".sh", body, 0o755)
+		reg = append(reg, name)
+	}
+	s.write("scripts/gates.list", strings.Join(reg, "\n")+"\n", 0o644)
+	s.git("add", "-A")
+	verbose := []string{"GATE_SDK_VERBOSE=1"}
+	code, whole := s.frontEnd(verbose)
+	if code != 1 {
+		t.Fatalf("the whole battery: exit %d, want 1\n%s", code, whole)
+	}
+	wantPass, wantFail := shardNames(passedLine, whole), shardNames(failedLine, whole)
+	if len(wantPass)+len(wantFail) != len(reg) {
+		t.Fatalf("the whole battery judged %d of %d members:\n%s", len(wantPass)+len(wantFail), len(reg), whole)
+	}
+	for _, record := range []bool{true, false} {
+		if !record {
+			s.run(nil, "rm", "-f", ".tmp/gate-timings.txt")
+		}
+		var pass, fail []string
+		total := 0
+		for k := 1; k <= 4; k++ {
+			code, out := s.frontEnd(verbose, "--shard", fmt.Sprintf("%d/4", k))
+			m := shardLine.FindStringSubmatch(out)
+			if m == nil || m[1] != fmt.Sprint(k) || m[2] != "4" || m[4] != fmt.Sprint(len(reg)) {
+				t.Fatalf("shard %d/4 (record %v): no summary naming it\n%s", k, record, out)
+			}
+			if how := "split evenly by count: no cost record"; record == (m[5] == how) {
+				t.Errorf("shard %d/4 (record %v) split %q", k, record, m[5])
+			}
+			p, f := shardNames(passedLine, out), shardNames(failedLine, out)
+			if fmt.Sprint(len(p)+len(f)) != m[3] {
+				t.Errorf("shard %d/4 says %s gates and judged %d", k, m[3], len(p)+len(f))
+			}
+			if want := map[bool]int{true: 1, false: 0}[len(f) > 0]; code != want {
+				t.Errorf("shard %d/4: exit %d with %d red, want %d\n%s", k, code, len(f), want, out)
+			}
+			pass, fail = append(pass, p...), append(fail, f...)
+			total += len(p) + len(f)
+		}
+		sort.Strings(pass)
+		sort.Strings(fail)
+		if total != len(reg) || strings.Join(pass, " ") != strings.Join(wantPass, " ") || strings.Join(fail, " ") != strings.Join(wantFail, " ") {
+			t.Errorf("record %v: the shards judged %d members, passed %v and failed %v; the whole battery passed %v and failed %v", record, total, pass, fail, wantPass, wantFail)
+		}
+	}
+	for _, bad := range []string{"0/4", "5/4", "1/0", "x", "2"} {
+		code, out := s.frontEnd(nil, "--shard", bad)
+		if code != 2 || !strings.Contains(out, "--shard") || strings.Contains(out, "passed") {
+			t.Errorf("--shard %s: exit %d, want 2 and a refusal naming --shard\n%s", bad, code, out)
+		}
+	}
+	if code, out := s.frontEnd(nil, "--shard"); code != 2 || !strings.Contains(out, "--shard takes one K/N") {
+		t.Errorf("a bare --shard: exit %d\n%s", code, out)
+	}
+}
+
+// shardNames answers re's first group over out, sorted.
+func shardNames(re *regexp.Regexp, out string) []string {
+	var got []string
+	for _, m := range re.FindAllStringSubmatch(out, -1) {
+		got = append(got, m[1])
+	}
+	sort.Strings(got)
+	return got
+}
