@@ -62,10 +62,10 @@ var scFileFlags = []string{"--norc", "-S", "warning", "-f", "gcc"}
 
 // scTarget is one target as the content cache sees it.
 type scTarget struct {
-	data []byte
-	read bool   // data holds the file's bytes
-	deps []int  // the targets its text could reach by a source command
-	key  string // its content cache key, "" when uncached
+	data   []byte
+	loaded bool   // data holds the file's bytes
+	deps   []int  // the targets its text could reach by a source command
+	key    string // its content cache key, "" when uncached
 }
 
 // lintFiles answers each target's ShellCheck report, index-aligned with
@@ -80,14 +80,14 @@ func lintFiles(c *gate.Context, targets []string) ([][]scReport, error) {
 	if sc != nil {
 		for i, t := range targets {
 			if data, err := os.ReadFile(runPath(c, t)); err == nil {
-				ts[i].data, ts[i].read = data, true
+				ts[i].data, ts[i].loaded = data, true
 			}
 		}
 		scDeps(targets, ts)
 	}
 	var miss []int
 	for i := range targets {
-		if ts[i].read {
+		if ts[i].loaded {
 			ts[i].key = scFileKey(c, sc, targets, ts, i)
 		}
 		if rs, ok := sc.get(ts[i].key); ok {
@@ -166,7 +166,7 @@ func lintFiles(c *gate.Context, targets []string) ([][]scReport, error) {
 	for i := range targets {
 		if in[i] && steady {
 			data, err := os.ReadFile(runPath(c, targets[i]))
-			steady = err == nil && ts[i].read && bytes.Equal(data, ts[i].data)
+			steady = err == nil && ts[i].loaded && bytes.Equal(data, ts[i].data)
 		}
 	}
 	for i := range targets {
@@ -199,7 +199,7 @@ func scDeps(targets []string, ts []scTarget) {
 		byBase[base] = append(byBase[base], i)
 	}
 	for i := range ts {
-		if !ts[i].read {
+		if !ts[i].loaded {
 			continue
 		}
 		if bytes.Contains(ts[i].data, []byte("$'")) {
@@ -210,7 +210,7 @@ func scDeps(targets []string, ts []scTarget) {
 		}
 		text := scUnquote(ts[i].data)
 		seen := map[int]bool{}
-		add := func(js []int) {
+		noteDeps := func(js []int) {
 			for _, j := range js {
 				if !seen[j] {
 					seen[j] = true
@@ -219,11 +219,11 @@ func scDeps(targets []string, ts []scTarget) {
 			}
 		}
 		for _, tok := range strings.FieldsFunc(text, func(r rune) bool { return !scNameRune(r) }) {
-			add(byBase[tok])
+			noteDeps(byBase[tok])
 		}
 		for _, base := range odd {
 			if strings.Contains(text, base) {
-				add(byBase[base])
+				noteDeps(byBase[base])
 			}
 		}
 		sort.Ints(ts[i].deps)
@@ -271,19 +271,19 @@ func scFileKey(c *gate.Context, sc *scCache, targets []string, ts []scTarget, i 
 	var more func(*cache.Config)
 	if len(ts[i].deps) > 0 {
 		reach := map[int]bool{}
-		var visit func(int)
-		visit = func(j int) {
+		var reachFrom func(int)
+		reachFrom = func(j int) {
 			if reach[j] {
 				return
 			}
 			reach[j] = true
 			for _, d := range ts[j].deps {
-				visit(d)
+				reachFrom(d)
 			}
 		}
-		visit(i)
+		reachFrom(i)
 		for j := range reach {
-			if !ts[j].read {
+			if !ts[j].loaded {
 				return "" // a neighbour it reaches is unreadable: uncached
 			}
 		}

@@ -10,8 +10,6 @@ package gates
 // run. See gate-sdk/SPEC.md §The ShellCheck content cache.
 
 import (
-	"os"
-	"strconv"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/cache"
@@ -56,18 +54,15 @@ func shellcheckRelease(c *gate.Context, t *cache.Table) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	fi, err := os.Stat(path)
-	if err != nil || !fi.Mode().IsRegular() {
-		return "", false
-	}
 	// assertion A: the release is asked once per binary, keyed by its
 	// path, size, modification time and mode.
+	stamp, ok := cache.FileStamp(path)
+	if !ok {
+		return "", false
+	}
 	var k cache.Config
 	k.AddString("kind", "release")
-	k.AddString("path", path)
-	k.AddString("size", strconv.FormatInt(fi.Size(), 10))
-	k.AddString("mtime", strconv.FormatInt(fi.ModTime().UnixNano(), 10))
-	k.AddString("mode", strconv.FormatUint(uint64(fi.Mode()), 8))
+	k.AddString("file", stamp)
 	key := k.Digest()
 	if v, ok := t.Get("", key); ok && len(v) > 0 {
 		return string(v), true

@@ -327,7 +327,7 @@ func TestSCDeps(t *testing.T) {
 		{"# a.sh: self\n", "[0]"},
 	} {
 		ts := make([]scTarget, len(targets))
-		ts[0] = scTarget{data: []byte(tc.text), read: true}
+		ts[0] = scTarget{data: []byte(tc.text), loaded: true}
 		scDeps(targets, ts)
 		if got := fmt.Sprint(ts[0].deps); got != tc.want {
 			t.Errorf("%q reaches %s, want %s", tc.text, got, tc.want)
