@@ -20,7 +20,8 @@ import (
 // row and its floor measured side by side in this one run. Figures only:
 // nothing here fails on a timing. GATES_BENCH_SWEEP=full widens the size
 // sweep; the default keeps `make bench` within a few minutes.
-// GATES_BENCH_ROWS=hook prints the hook rows alone.
+// GATES_BENCH_ROWS=hook prints the hook rows alone; =shellcheck the
+// ShellCheck rows alone.
 
 // timed runs argv in dir (env: benchEnv plus extra) and answers wall time,
 // peak RSS in KiB and the exit status.
@@ -186,6 +187,12 @@ func acceptance(b *testing.B) {
 	gates := binPlain
 	const n = 7
 
+	if os.Getenv("GATES_BENCH_ROWS") == "shellcheck" {
+		// The ShellCheck rows alone (issue 28, item 3).
+		rows := append([]row{shellcheckBatteryRow(b, dir, n)}, runShellFigures(b)...)
+		printRows(b, rows, "the battery row: the CPU of `git ls-files -z` + one read of every tracked byte", n)
+		return
+	}
 	// The hook: one staged markdown file, every shipped gate registered.
 	if err := write(dir, "scripts/gates.list", strings.Join(shipped(b), "\n")+"\n", 0o644); err != nil {
 		b.Fatal(err)
@@ -274,6 +281,7 @@ func acceptance(b *testing.B) {
 		row{"battery, ShellCheck excluded, cold cache", batCold, floor, fmt.Sprintf("exit %d", bc)},
 		row{"battery, ShellCheck excluded, GATE_SDK_CACHE=off", batOff, floor, ""},
 	)
+	rows = append(rows, shellcheckBatteryRow(b, dir, n))
 	// The 12,500-block workflow, against one ShellCheck pass over its blocks.
 	rows = append(rows, runShellFigures(b)...)
 	printRows(b, rows, "hook rows `git diff --cached --name-only -z`, battery rows `git ls-files -z` + one read of every tracked byte", n)
@@ -375,4 +383,33 @@ func slug(s string) string {
 		}
 	}
 	return strings.TrimSuffix(b.String(), "-")
+}
+
+// shellcheckBatteryRow is issue 28's "battery with check-shellcheck, warm"
+// row: every shipped gate, the ShellCheck wrappers included, over a warm
+// cache, in CPU time against the CPU of the read floor (on a loaded
+// machine wall time measures the queue). It leaves gates.list naming the
+// ShellCheck-free members again.
+func shellcheckBatteryRow(b *testing.B, dir string, n int) row {
+	b.Helper()
+	all := shipped(b)
+	if err := write(dir, "scripts/gates.list", strings.Join(all, "\n")+"\n", 0o644); err != nil {
+		b.Fatal(err)
+	}
+	pages(b, dir)
+	timedCPU(b, dir, nil, binPlain, "--run") // fills the cache
+	var bcpu, fcpu []time.Duration
+	code := 0
+	for i := 0; i < n; i++ {
+		_, c, _, _ := readFloorCPU(b, dir)
+		fcpu = append(fcpu, c)
+		_, _, rc, cpu := timedCPU(b, dir, nil, binPlain, "--run")
+		bcpu, code = append(bcpu, cpu), rc
+	}
+	if err := write(dir, "scripts/gates.list", strings.Join(shipped(b, shellCheckers...), "\n")+"\n", 0o644); err != nil {
+		b.Fatal(err)
+	}
+	pages(b, dir)
+	return row{fmt.Sprintf("battery with check-shellcheck, %d gates, warm cache (CPU)", len(all)), median(bcpu), median(fcpu),
+		fmt.Sprintf("exit %d; CPU time against the read floor's CPU; target ≤ 1.2× (issue 28)", code)}
 }
