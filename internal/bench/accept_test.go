@@ -20,7 +20,8 @@ import (
 // row and its floor measured side by side in this one run. Figures only:
 // nothing here fails on a timing. GATES_BENCH_SWEEP=full widens the size
 // sweep; the default keeps `make bench` within a few minutes.
-// GATES_BENCH_ROWS=hook prints the hook rows alone.
+// GATES_BENCH_ROWS=hook prints the hook rows alone; =shellcheck the
+// ShellCheck rows alone.
 
 // timed runs argv in dir (env: benchEnv plus extra) and answers wall time,
 // peak RSS in KiB and the exit status.
@@ -186,6 +187,12 @@ func acceptance(b *testing.B) {
 	gates := binPlain
 	const n = 7
 
+	if os.Getenv("GATES_BENCH_ROWS") == "shellcheck" {
+		// The ShellCheck rows alone (issue 28, item 3).
+		printRows(b, shellcheckBatteryRows(b, dir, n), "the CPU of `git ls-files -z` + one read of every tracked byte", n)
+		printRows(b, runShellFigures(b), "one serial ShellCheck pass over every block", 3)
+		return
+	}
 	// The hook: one staged markdown file, every shipped gate registered.
 	rows, hookOut := hookRows(b, dir, trackedFiles, n)
 	if os.Getenv("GATES_BENCH_ROWS") == "hook" {
@@ -236,6 +243,7 @@ func acceptance(b *testing.B) {
 		row{"battery, ShellCheck excluded, cold cache", batCold, floor, fmt.Sprintf("exit %d", bc)},
 		row{"battery, ShellCheck excluded, GATE_SDK_CACHE=off", batOff, floor, ""},
 	)
+	rows = append(rows, shellcheckBatteryRows(b, dir, n)...)
 	// The 12,500-block workflow, against one ShellCheck pass over its blocks.
 	rows = append(rows, runShellFigures(b)...)
 	printRows(b, rows, "hook rows `git diff --cached --name-only -z`, battery rows `git ls-files -z` + one read of every tracked byte", n)
@@ -461,4 +469,39 @@ func hookRows(b *testing.B, dir string, files, n int) ([]row, string) {
 		{"pre-commit hook, cache cleared (no whole judgement on record: every file judged)", hookCleared, hookFloor, note(clearedCode, clearedCPU, "")},
 		{"pre-commit hook, GATE_SDK_CACHE=off", hookOff, hookFloor, note(0, offCPU, "")},
 	}, hookOut
+}
+
+// shellcheckBatteryRows are issue 28's "battery with check-shellcheck,
+// warm" row: every shipped gate, the ShellCheck wrappers included, over a
+// warm cache, in CPU time against the CPU of the read floor (on a loaded
+// machine wall time measures the queue), with the ShellCheck-free battery
+// measured beside it, so the wrappers' own share reads off the pair. It
+// leaves gates.list naming the ShellCheck-free members again.
+func shellcheckBatteryRows(b *testing.B, dir string, n int) []row {
+	b.Helper()
+	lists := map[bool][]string{true: shipped(b), false: shipped(b, shellCheckers...)}
+	cpu := map[bool][]time.Duration{}
+	codes := map[bool]int{}
+	var fcpu []time.Duration
+	for _, with := range []bool{true, false} {
+		if err := write(dir, "scripts/gates.list", strings.Join(lists[with], "\n")+"\n", 0o644); err != nil {
+			b.Fatal(err)
+		}
+		pages(b, dir)
+		timedCPU(b, dir, nil, binPlain, "--run") // fills the cache
+		for i := 0; i < n; i++ {
+			if with {
+				_, c, _, _ := readFloorCPU(b, dir)
+				fcpu = append(fcpu, c)
+			}
+			_, _, rc, c := timedCPU(b, dir, nil, binPlain, "--run")
+			cpu[with], codes[with] = append(cpu[with], c), rc
+		}
+	}
+	return []row{
+		{fmt.Sprintf("battery with check-shellcheck, %d gates, warm cache (CPU)", len(lists[true])), median(cpu[true]), median(fcpu),
+			fmt.Sprintf("exit %d; CPU time against the read floor's CPU; target ≤ 1.2× (issue 28)", codes[true])},
+		{fmt.Sprintf("the same battery less the ShellCheck wrappers, %d gates, warm cache (CPU)", len(lists[false])), median(cpu[false]), median(fcpu),
+			fmt.Sprintf("exit %d; measured beside the row above", codes[false])},
+	}
 }

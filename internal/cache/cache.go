@@ -39,6 +39,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -745,6 +746,24 @@ func (s *Store) evict() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// FileStamp answers a regular file's identity as a key part: its path,
+// size, modification time (nanoseconds) and mode, length-framed. A
+// program's answer (a tool's release) is kept under it, so an unchanged
+// binary is stat'ed, not run, and one replaced by an install (a new
+// modification time or size) is asked again.
+func FileStamp(path string) (string, bool) {
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return "", false
+	}
+	var k Config
+	k.AddString("path", path)
+	k.AddString("size", strconv.FormatInt(fi.Size(), 10))
+	k.AddString("mtime", strconv.FormatInt(fi.ModTime().UnixNano(), 10))
+	k.AddString("mode", strconv.FormatUint(uint64(fi.Mode()), 8))
+	return k.Digest(), true
 }
 
 func allDigits(s string) bool {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 )
 
 func store(t *testing.T, dir, stamp string) *Store {
@@ -450,5 +451,36 @@ func TestCompleteSupersedes(t *testing.T) {
 	// The marker survives eviction, which lists table files only.
 	if _, err := os.Stat(filepath.Join(dir, "TREE-TERMS.complete")); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A file's stamp changes with its size or modification time, and holds
+// while neither does; a directory or a missing file has none.
+func TestFileStamp(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "tool")
+	if err := os.WriteFile(p, []byte("one"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	a, ok := FileStamp(p)
+	if b, _ := FileStamp(p); !ok || a != b {
+		t.Fatalf("stamp unstable or missing: %q %q %v", a, b, ok)
+	}
+	when := time.Unix(1700000000, 0)
+	os.Chtimes(p, when, when)
+	b, _ := FileStamp(p)
+	if b == a {
+		t.Fatal("a new modification time keeps the stamp")
+	}
+	os.WriteFile(p, []byte("two!"), 0o755)
+	os.Chtimes(p, when, when)
+	if c, _ := FileStamp(p); c == b {
+		t.Fatal("a new size keeps the stamp")
+	}
+	if _, ok := FileStamp(dir); ok {
+		t.Fatal("a directory has a stamp")
+	}
+	if _, ok := FileStamp(filepath.Join(dir, "none")); ok {
+		t.Fatal("a missing file has a stamp")
 	}
 }

@@ -130,6 +130,8 @@ func runShell(c *gate.Context, batch int) int {
 	// assertion G: in batches, one dialect and many scratch files to a
 	// ShellCheck run, the runs over the workers; the findings are the
 	// per-block run's (batch 0), byte for byte.
+	// assertion I: a body the content cache holds is served, not linted,
+	// and placed through the block's own lines.
 	warned, err := lintBlocks(c, blocks, batch)
 	if err != nil {
 		return c.RefuseErr(err)

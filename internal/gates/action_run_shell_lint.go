@@ -78,6 +78,50 @@ func lintBlocks(c *gate.Context, blocks []scBlock, batch int) ([][]colFinding, e
 		}
 		return out, nil
 	}
+	// One scratch file per distinct (dialect, body); every block carrying
+	// it shares its report, each mapped through its own lines and columns.
+	// A body the content cache holds is served from it and written
+	// nowhere.
+	type distinct struct {
+		dialect, body string
+		owners        []int
+		reports       []scReport
+		key           string // the content cache's key, "" when uncached
+	}
+	var all []*distinct
+	byKey := map[string]*distinct{}
+	for i, b := range blocks {
+		body, _ := b.run.Script()
+		key := b.run.Dialect + "\x00" + body
+		d := byKey[key]
+		if d == nil {
+			d = &distinct{dialect: b.run.Dialect, body: body}
+			byKey[key] = d
+			all = append(all, d)
+		}
+		d.owners = append(d.owners, i)
+	}
+	sc := openScCache(c)
+	var ds []*distinct // the misses, to lint
+	for _, d := range all {
+		d.key = sc.unitKey("run-shell", scFlags(d.dialect), d.dialect, []byte(d.body), nil)
+		if rs, ok := sc.get(d.key); ok {
+			d.reports = rs
+			continue
+		}
+		ds = append(ds, d)
+	}
+	place := func() {
+		for _, d := range all {
+			for _, i := range d.owners {
+				out[i] = mapReports(blocks[i].run, d.reports)
+			}
+		}
+	}
+	if len(ds) == 0 {
+		place()
+		return out, nil
+	}
 	if c.Scratch == "" {
 		return nil, fmt.Errorf("no scratch directory to write %s to (the caller gave none)", plural(len(blocks), "run: block", "run: blocks"))
 	}
@@ -90,34 +134,19 @@ func lintBlocks(c *gate.Context, blocks []scBlock, batch int) ([][]colFinding, e
 	// and ShellCheck follows a source command to another input. The
 	// inputs' directory carries a fresh random name, so only a body
 	// spelling that name could reach a neighbour: such a body is linted
-	// alone, as are none in practice.
+	// alone, as are none in practice (and its report is not kept).
 	guard := filepath.Base(dir)
-
-	// One scratch file per distinct (dialect, body); every block carrying
-	// it shares its report, each mapped through its own lines and columns.
-	type distinct struct {
-		dialect, body string
-		owners        []int
-		reports       []scReport
-	}
-	var ds []*distinct
-	byKey := map[string]*distinct{}
 	var alone []int
-	for i, b := range blocks {
-		body, _ := b.run.Script()
-		if strings.Contains(body, guard) {
-			alone = append(alone, i)
+	kept := ds[:0]
+	for _, d := range ds {
+		if strings.Contains(d.body, guard) {
+			alone = append(alone, d.owners...)
+			d.owners = nil
 			continue
 		}
-		key := b.run.Dialect + "\x00" + body
-		d := byKey[key]
-		if d == nil {
-			d = &distinct{dialect: b.run.Dialect, body: body}
-			byKey[key] = d
-			ds = append(ds, d)
-		}
-		d.owners = append(d.owners, i)
+		kept = append(kept, d)
 	}
+	ds = kept
 
 	// Batches: one dialect each, dialects in first-seen order, each cut
 	// to spread over the workers, under the count and argument bounds.
@@ -233,10 +262,9 @@ func lintBlocks(c *gate.Context, blocks []scBlock, batch int) ([][]colFinding, e
 		}
 	}
 	for _, d := range ds {
-		for _, i := range d.owners {
-			out[i] = mapReports(blocks[i].run, d.reports)
-		}
+		sc.put(d.key, d.reports)
 	}
+	place()
 	for _, i := range alone {
 		f, err := lintAlone(c, blocks[i])
 		if err != nil {
@@ -267,12 +295,18 @@ func lintAlone(c *gate.Context, b scBlock) ([]colFinding, error) {
 	return mapReports(b.run, reports[0]), nil
 }
 
+// scFlags is the ShellCheck argv of a body under dialect, less its
+// operands: what a cached report was produced under.
+func scFlags(dialect string) []string {
+	return []string{"--norc", "-s", dialect, "-S", runShellSeverity, "-f", "gcc"}
+}
+
 // scCmd is the ShellCheck run over operands under dialect: rc files
 // ignored, SHELLCHECK_OPTS cleared, from the run directory.
 func scCmd(c *gate.Context, dialect string, operands ...string) spawn.Cmd {
 	cmd := spawn.Cmd{
 		Program:  spawn.Shellcheck(),
-		Args:     append([]string{"--norc", "-s", dialect, "-S", runShellSeverity, "-f", "gcc"}, operands...),
+		Args:     append(scFlags(dialect), operands...),
 		Dir:      c.Dir,
 		ExtraEnv: []string{"SHELLCHECK_OPTS="},
 		Recorder: c.Spawns,

@@ -5,12 +5,14 @@ package gates
 // rather than re-deriving it, and says so when it is not installed.
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/gate-sdk/gates/internal/cache"
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/lazyre"
 	"github.com/gate-sdk/gates/internal/registry"
@@ -42,9 +44,91 @@ func checkShellcheck(c *gate.Context) int {
 		return c.Refuse("no *.sh to lint: none directly in %s, in a kit root's %s, or in GATE_SDK_LINT_EXTRA_DIRS (a gate that lints nothing cannot be clean)",
 			c.GatesDir, strings.Join(kitLintDirs, "/ "))
 	}
+	units, err := lintFiles(c, targets)
+	if err != nil {
+		return c.RefuseErr(err)
+	}
+	r := c.NewReport(map[string]string{
+		"A": "fix each listed ShellCheck warning (its wiki page is https://www.shellcheck.net/wiki/SC<code>); a deliberate exception takes a # shellcheck disable=SC<code> directive on the line above, with the reason beside it",
+	})
+	for i, t := range targets {
+		for _, rp := range units[i] {
+			// assertion A: every target passes shellcheck -S warning.
+			r.Add(gate.Finding{Class: "A", Path: t, Line: rp.line, Msg: fmt.Sprintf("%s: %s", rp.level, rp.text)})
+		}
+	}
+	return r.Done(fmt.Sprintf("%s pass shellcheck -S warning", plural(len(targets), "shell file", "shell files")))
+}
+
+// scFileFlags is check-shellcheck's ShellCheck argv less its operands.
+var scFileFlags = []string{"--norc", "-S", "warning", "-f", "gcc"}
+
+// scTarget is one target as the content cache sees it.
+type scTarget struct {
+	data   []byte
+	loaded bool   // data holds the file's bytes
+	deps   []int  // the targets its text could reach by a source command
+	key    string // its content cache key, "" when uncached
+}
+
+// lintFiles answers each target's ShellCheck report, index-aligned with
+// targets. A target the content cache holds is served from it; the rest
+// go to one ShellCheck run, with every target a missed one could follow a
+// source command to (ShellCheck reads a sourced file that is among its
+// inputs, so such a report depends on that neighbour too).
+func lintFiles(c *gate.Context, targets []string) ([][]scReport, error) {
+	out := make([][]scReport, len(targets))
+	sc := openScCache(c)
+	ts := make([]scTarget, len(targets))
+	if sc != nil {
+		for i, t := range targets {
+			if data, err := os.ReadFile(runPath(c, t)); err == nil {
+				ts[i].data, ts[i].loaded = data, true
+			}
+		}
+		scDeps(targets, ts)
+	}
+	var miss []int
+	for i := range targets {
+		if ts[i].loaded {
+			ts[i].key = scFileKey(c, sc, targets, ts, i)
+		}
+		if rs, ok := sc.get(ts[i].key); ok {
+			out[i] = rs
+			continue
+		}
+		miss = append(miss, i)
+	}
+	if len(miss) == 0 {
+		return out, nil
+	}
+	// assertion B: the misses and every target they could follow go to
+	// one ShellCheck run.
+	in := map[int]bool{}
+	var walkDeps func(int)
+	walkDeps = func(i int) {
+		if in[i] {
+			return
+		}
+		in[i] = true
+		for _, d := range ts[i].deps {
+			walkDeps(d)
+		}
+	}
+	for _, i := range miss {
+		walkDeps(i)
+	}
+	var batch []string
+	index := map[string]int{}
+	for i, t := range targets {
+		if in[i] {
+			batch = append(batch, t)
+			index[t] = i
+		}
+	}
 	cmd := spawn.Cmd{
 		Program:  spawn.Shellcheck(),
-		Args:     append([]string{"--norc", "-S", "warning", "-f", "gcc", "--"}, targets...),
+		Args:     append(append(append([]string(nil), scFileFlags...), "--"), batch...),
 		Dir:      c.Dir,
 		ExtraEnv: []string{"SHELLCHECK_OPTS="},
 		Recorder: c.Spawns,
@@ -56,28 +140,168 @@ func checkShellcheck(c *gate.Context) int {
 	switch res.Code() {
 	case 0, 1:
 	case 126, 127:
-		return c.Refuse("could not run shellcheck: %s", strings.TrimSpace(string(res.Stderr())))
+		return nil, fmt.Errorf("could not run shellcheck: %s", strings.TrimSpace(string(res.Stderr())))
 	default:
-		return c.Refuse("shellcheck could not lint the targets (exit %d): %s", res.Code(), strings.TrimSpace(string(res.Stderr())+string(res.Stdout())))
+		return nil, fmt.Errorf("shellcheck could not lint the targets (exit %d): %s", res.Code(), strings.TrimSpace(string(res.Stderr())+string(res.Stdout())))
 	}
-	r := c.NewReport(map[string]string{
-		"A": "fix each listed ShellCheck warning (its wiki page is https://www.shellcheck.net/wiki/SC<code>); a deliberate exception takes a # shellcheck disable=SC<code> directive on the line above, with the reason beside it",
-	})
+	fresh := map[int][]scReport{}
 	n := 0
 	for _, ln := range strings.Split(string(res.Stdout()), "\n") {
 		m := scFileLine.Get().FindStringSubmatch(ln)
 		if m == nil {
 			continue
 		}
+		i, ok := index[m[1]]
+		if !ok {
+			return nil, fmt.Errorf("shellcheck reported on %s, which is none of the files it was given: %q", m[1], ln)
+		}
 		line, _ := strconv.Atoi(m[2])
+		col, _ := strconv.Atoi(m[3])
+		fresh[i] = append(fresh[i], scReport{line: line, col: col, level: m[4], text: m[5]})
 		n++
-		// assertion A: every target passes shellcheck -S warning.
-		r.Add(gate.Finding{Class: "A", Path: m[1], Line: line, Msg: fmt.Sprintf("%s: %s", m[4], m[5])})
 	}
 	if res.Code() == 1 && n == 0 {
-		return c.Refuse("shellcheck exited 1 with no report line: %s", strings.TrimSpace(string(res.Stderr())))
+		return nil, fmt.Errorf("shellcheck exited 1 with no report line: %s", strings.TrimSpace(string(res.Stderr())))
 	}
-	return r.Done(fmt.Sprintf("%s pass shellcheck -S warning", plural(len(targets), "shell file", "shell files")))
+	// A report is kept only when every file of the run still holds the
+	// bytes its key was taken over: one edited mid-run keys nothing.
+	steady := sc != nil
+	for i := range targets {
+		if in[i] && steady {
+			data, err := os.ReadFile(runPath(c, targets[i]))
+			steady = err == nil && ts[i].loaded && bytes.Equal(data, ts[i].data)
+		}
+	}
+	for i := range targets {
+		if !in[i] {
+			continue
+		}
+		out[i] = fresh[i]
+		if steady {
+			sc.put(ts[i].key, fresh[i])
+		}
+	}
+	return out, nil
+}
+
+// scDeps fills each target's deps: the other targets (or itself) whose
+// base name its text spells once quotes and backslashes are dropped. A
+// sourced file ShellCheck follows is one of its inputs named by the
+// source command's literal operand or a source= directive, whose last
+// component is that input's base name, so a text that spells none of
+// them follows none. A text holding $' (whose escapes could spell a
+// name) reaches every target.
+func scDeps(targets []string, ts []scTarget) {
+	byBase := map[string][]int{}
+	var odd []string // base names holding a byte outside scNameByte
+	for i, t := range targets {
+		base := t[strings.LastIndexByte(t, '/')+1:]
+		if byBase[base] == nil && strings.IndexFunc(base, func(r rune) bool { return !scNameRune(r) }) >= 0 {
+			odd = append(odd, base)
+		}
+		byBase[base] = append(byBase[base], i)
+	}
+	for i := range ts {
+		if !ts[i].loaded {
+			continue
+		}
+		if bytes.Contains(ts[i].data, []byte("$'")) {
+			for j := range targets {
+				ts[i].deps = append(ts[i].deps, j)
+			}
+			continue
+		}
+		text := scUnquote(ts[i].data)
+		seen := map[int]bool{}
+		noteDeps := func(js []int) {
+			for _, j := range js {
+				if !seen[j] {
+					seen[j] = true
+					ts[i].deps = append(ts[i].deps, j)
+				}
+			}
+		}
+		for _, tok := range strings.FieldsFunc(text, func(r rune) bool { return !scNameRune(r) }) {
+			noteDeps(byBase[tok])
+		}
+		for _, base := range odd {
+			if strings.Contains(text, base) {
+				noteDeps(byBase[base])
+			}
+		}
+		sort.Ints(ts[i].deps)
+	}
+}
+
+// scNameRune is a rune a base name token is made of (any non-ASCII one
+// included); every other rune splits the text into tokens.
+func scNameRune(r rune) bool {
+	return r >= 0x80 || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._+@%,~-", r)
+}
+
+// scUnquote drops the bytes a shell word can hide a name's letters
+// behind: quotes, backslashes and backslash-newline continuations.
+func scUnquote(data []byte) string {
+	var b strings.Builder
+	b.Grow(len(data))
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case '"', '\'', '\\':
+			if data[i] == '\\' && i+1 < len(data) && data[i+1] == '\n' {
+				i++
+			}
+			continue
+		}
+		b.WriteByte(data[i])
+	}
+	return b.String()
+}
+
+// scFileKey is target i's content cache key: its bytes and the dialect
+// its name implies (ShellCheck reads the shell from the shebang, in the
+// bytes, or else from the extension); a target that can reach others (or
+// itself) by a source command adds the run directory and the path and
+// bytes of every target it reaches, directly or through another.
+func scFileKey(c *gate.Context, sc *scCache, targets []string, ts []scTarget, i int) string {
+	if sc == nil {
+		return ""
+	}
+	t := targets[i]
+	ext := ""
+	if dot := strings.LastIndexByte(t, '.'); dot > strings.LastIndexByte(t, '/') {
+		ext = t[dot:]
+	}
+	var more func(*cache.Config)
+	if len(ts[i].deps) > 0 {
+		reach := map[int]bool{}
+		var reachFrom func(int)
+		reachFrom = func(j int) {
+			if reach[j] {
+				return
+			}
+			reach[j] = true
+			for _, d := range ts[j].deps {
+				reachFrom(d)
+			}
+		}
+		reachFrom(i)
+		for j := range reach {
+			if !ts[j].loaded {
+				return "" // a neighbour it reaches is unreadable: uncached
+			}
+		}
+		more = func(k *cache.Config) {
+			k.AddString("dir", c.Dir)
+			k.AddString("self", t)
+			for j := range targets {
+				if reach[j] {
+					k.AddString("path", targets[j])
+					k.Add("bytes", ts[j].data)
+				}
+			}
+		}
+	}
+	return sc.unitKey("file", scFileFlags, ext, ts[i].data, more)
 }
 
 // shellcheckTargets answers the files to lint. Operands replace the whole
