@@ -24,6 +24,7 @@ func crateScratch(t *testing.T) *scratch {
 // may keep its record, but a later plain run answers from no such record:
 // it runs the arms and reds on the committed failing test.
 func TestCrateArmsFilteredRunNeverVouchesForAPlainOne(t *testing.T) {
+	t.Parallel()
 	for _, flags := range []string{"-run=TestGreen", "-skip=TestRed"} {
 		s := crateScratch(t)
 		code, out := s.run([]string{"GOFLAGS=" + flags}, binPath, "check-crate-arms")
@@ -42,6 +43,7 @@ func TestCrateArmsFilteredRunNeverVouchesForAPlainOne(t *testing.T) {
 // in an ignored directory, or an ignored test file inside a tracked
 // package — since no stamp can see it.
 func TestCrateArmsIgnoredTestIsNeverCached(t *testing.T) {
+	t.Parallel()
 	s := crateScratch(t)
 	s.write("c_test.go", "package crate\n\nimport \"testing\"\n\nfunc TestGreen(t *testing.T) {\n\tif One() != 1 {\n\t\tt.Fatal(\"not one\")\n\t}\n}\n", 0o644)
 	s.git("add", "-A")

@@ -32,6 +32,7 @@ echo "MEMO: clean (ran)"
 // path on the second run as on the first, and nothing of a case is left in
 // the invoker's scratch dir.
 func TestFixtureCasesNeverAnswerFromAnEarlierRecord(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	s.write("scripts/check-memo.sh", memoGate, 0o755)
 	s.write("scripts/gates.list", "check-memo\n", 0o644)
@@ -54,6 +55,7 @@ func TestFixtureCasesNeverAnswerFromAnEarlierRecord(t *testing.T) {
 // project ships it, twice: it passes both times and leaves no green record
 // in the invoking repository's scratch dir, where a later run would find it.
 func TestCrateArmsFixtureRecordStaysInItsCase(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	s.copyTree(filepath.Join(moduleRoot, "scripts", "gate-tests", "check-crate-arms"), filepath.Join(s.dir, "scripts", "gate-tests", "check-crate-arms"))
 	s.copyTree(filepath.Join(moduleRoot, "scripts"), filepath.Join(s.dir, "decl"))

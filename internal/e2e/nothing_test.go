@@ -12,6 +12,7 @@ import (
 // green, and its green line counts and names the members that checked
 // nothing (a disarmed one among them), not only how many ran.
 func TestBatteryCountsWhatCheckedNothing(t *testing.T) {
+	t.Parallel()
 	a := newAdopter(t)
 	a.must(binPath, "init")
 	r := a.battery()
@@ -40,6 +41,7 @@ func TestBatteryCountsWhatCheckedNothing(t *testing.T) {
 // check-action-step-order) is named by doctor while the knob is empty, and
 // not once the descriptor gives it a value.
 func TestDoctorNamesADisarmedConsumerKnob(t *testing.T) {
+	t.Parallel()
 	a := newAdopter(t)
 	a.must(binPath, "init")
 	desc, err := os.ReadFile(filepath.Join(moduleRoot, "scripts", "check-action-step-order.gate"))
