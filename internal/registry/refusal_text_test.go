@@ -1,0 +1,56 @@
+package registry
+
+import (
+	"io/fs"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// TestRefusalLocation: a refusal about a whole file names the file
+// alone; one about a line names file:line.
+func TestRefusalLocation(t *testing.T) {
+	_, err := ParseManifest("x.gate", []byte("# spec: a §b\n"))
+	if err == nil || !strings.HasPrefix(err.Error(), "x.gate: no # graph:") {
+		t.Errorf("no graph line: got %v, want it located at the file alone", err)
+	}
+	_, err = ParseManifest("x.gate", []byte("# graph: couples=a dir=two valve=none tier=precommit\n"))
+	if err == nil || !strings.HasPrefix(err.Error(), "x.gate:1: ") {
+		t.Errorf("bad value on line 1: got %v, want x.gate:1:", err)
+	}
+}
+
+// TestParseUnregisteredLeadingDash: an em dash opening the payload names
+// no member and keeps the whole reason.
+func TestParseUnregisteredLeadingDash(t *testing.T) {
+	if n, r := ParseUnregistered("\u2014 the reason"); n != "" || r != "the reason" {
+		t.Errorf("got %q, %q; want no name and the reason", n, r)
+	}
+}
+
+// rootFS serves a MapFS under "/" so a kit root can sit at the top of
+// the filesystem.
+type rootFS struct{ m fstest.MapFS }
+
+func (r rootFS) name(n string) string { return strings.TrimPrefix(n, "/") }
+func (r rootFS) ReadFile(n string) ([]byte, error) {
+	return fs.ReadFile(r.m, r.name(n))
+}
+func (r rootFS) Stat(n string) (fs.FileInfo, error)      { return fs.Stat(r.m, r.name(n)) }
+func (r rootFS) ReadDir(n string) ([]fs.DirEntry, error) { return fs.ReadDir(r.m, r.name(n)) }
+
+// TestFixtureSuiteAtTheRoot: a kit directly under "/" names its suite by
+// its own name, as any other kit does.
+func TestFixtureSuiteAtTheRoot(t *testing.T) {
+	fsys := rootFS{fstest.MapFS{
+		"my-kit/gate-tests/check-x/good/a": {Data: []byte("x")},
+		"my-kit/checks/check-x.gate":       {Data: []byte("x")},
+	}}
+	got, err := FixtureSuites(fsys, []string{"/my-kit"}, "/scripts", nil)
+	if err != nil || len(got) != 1 {
+		t.Fatalf("got %+v, %v", got, err)
+	}
+	if got[0].Name != "my_kit" || got[0].TestsDir != "/my-kit/gate-tests" || got[0].ChecksDir != "/my-kit/checks" {
+		t.Errorf("suite %+v, want my_kit over /my-kit", got[0])
+	}
+}
