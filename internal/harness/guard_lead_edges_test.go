@@ -12,7 +12,7 @@ import (
 // `time -p`, `coproc X`, `function`, `!`) is read without a fault and
 // blocks nothing; the same keyword in front of a bypass still blocks it.
 func TestGuardLoneLeadWords(t *testing.T) {
-	for _, c := range []string{"time", "time -p", "time --", "coproc", "coproc true", "function", "function f", "!", "A=1", "env", "sudo", "env -S"} {
+	for _, c := range []string{"time", "time -p", "time --", "coproc", "coproc true", "function", "function f", "!", "A=1", "env", "sudo", "env -S", "git -C", "git -c", "git --config-env", "git -C d", "git commit -m", "git commit --file", "git commit -F", "git config get", "git config list core.hooksPath"} {
 		v, err := Inspect(c)
 		if err != nil {
 			t.Errorf("%q: %v", c, err)
