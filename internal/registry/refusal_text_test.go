@@ -54,3 +54,23 @@ func TestFixtureSuiteAtTheRoot(t *testing.T) {
 		t.Errorf("suite %+v, want my_kit over /my-kit", got[0])
 	}
 }
+
+// TestHeaderFieldSpellings: a tab after the colon still makes a field;
+// a # spec: opening with an em dash has no location, only a statement;
+// an empty # armed-by: is refused, not read.
+func TestHeaderFieldSpellings(t *testing.T) {
+	if _, err := ParseManifest("x.gate", []byte(okGraph+"\n# owner:\tme\n")); !hasKind(err, KindUnknownField) {
+		t.Errorf("tab after the colon: got %v, want an unknown field", err)
+	}
+	m, err := ParseManifest("x.gate", []byte(okGraph+"\n# spec:\t\u2014 the statement\n"))
+	if err != nil || m.Spec == nil || m.Spec.Location != "" || m.Spec.Statement != "the statement" {
+		t.Errorf("spec led by an em dash: %+v, %v", m, err)
+	}
+	m, err = ParseManifest("x.gate", []byte(okGraph+"\n# spec: SPEC.md §A \u2014 holds\n"))
+	if err != nil || m.Spec.Location != "SPEC.md §A" || m.Spec.Statement != "holds" {
+		t.Errorf("spec with a statement: %+v, %v", m.Spec, err)
+	}
+	if _, err := ParseManifest("x.gate", []byte(okGraph+"\n# armed-by:\n")); !hasKind(err, KindBadValue) {
+		t.Errorf("empty armed-by: got %v, want a bad value", err)
+	}
+}
