@@ -162,3 +162,36 @@ func TestGuardWrapperOptions(t *testing.T) {
 }
 
 func sprintf(shape, s string) string { return strings.ReplaceAll(shape, "%s", s) }
+
+// TestGuardVerifyFlagSpellings: the last of --no-verify / --verify, each
+// by its shortest unambiguous abbreviation, decides; a short cluster's
+// value option takes the rest of the word, or the next word, as its value,
+// so an -n there is a message, not the flag.
+func TestGuardVerifyFlagSpellings(t *testing.T) {
+	for c, want := range map[string]bool{
+		`git commit -n --veri -m x`:           false,
+		`git commit -n --verif -m x`:          false,
+		`git commit -n --ver -m x`:            true,
+		`git commit --no-veri -m x`:           true,
+		`git commit --no-ver -m x`:            false,
+		`git commit -mn`:                      false,
+		`git commit -m -n`:                    false,
+		`git commit -Fn`:                      false,
+		`git commit -F -n`:                    false,
+		`git commit -Cn`:                      false,
+		`git commit -cn`:                      false,
+		`git commit -tn`:                      false,
+		`git commit -an`:                      true,
+		`git commit --message -n`:             false,
+		`git commit --message=x -n`:           true,
+		`git commit --author -n -m x`:         false,
+		`git push --no-verify=x`:              true,
+		`git push -n`:                         false,
+		`git commit -m x -- -n --no-verify`:   false,
+		`git commit --trailer --no-verify -n`: true,
+	} {
+		if got := bypassed(t, c); got != want {
+			t.Errorf("%q: blocked %v, want %v", c, got, want)
+		}
+	}
+}
