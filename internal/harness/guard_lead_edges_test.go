@@ -63,3 +63,30 @@ func TestReadMessageFileAtTheLimit(t *testing.T) {
 		t.Errorf("read %d messages, want the one at the limit", len(got))
 	}
 }
+
+// TestGuardMessagesBesideShortFlags: flags without a value in a short
+// cluster leave the message that follows to be read; a cluster ending in
+// its value option takes the next word.
+func TestGuardMessagesBesideShortFlags(t *testing.T) {
+	for c, want := range map[string][]string{
+		`git commit -a -m "feat: x"`:    {"feat: x\n"},
+		`git commit -av -m "feat: x"`:   {"feat: x\n"},
+		`git commit -vm "feat: x"`:      {"feat: x\n"},
+		`git commit -m "feat: x" -s`:    {"feat: x\n"},
+		`git commit -m`:                 nil,
+		`git commit -m "feat: x" -m`:    {"feat: x\n"},
+		`git commit --message`:          nil,
+		`git commit -mwip -m"body"`:     {"wip\n\nbody\n"},
+		`git commit -m "feat: x" -Cref`: nil,
+		`git commit -tfile -m "feat"`:   nil,
+	} {
+		v, err := Inspect(c)
+		if err != nil {
+			t.Errorf("%q: %v", c, err)
+			continue
+		}
+		if !reflect.DeepEqual(v.Messages, want) {
+			t.Errorf("%q: messages %q, want %q", c, v.Messages, want)
+		}
+	}
+}
