@@ -74,3 +74,53 @@ func TestHeaderFieldSpellings(t *testing.T) {
 		t.Errorf("empty armed-by: got %v, want a bad value", err)
 	}
 }
+
+// TestDeclarationsNeedANameBeforeTheSuffix: files named ".gate" or ".sh"
+// alone declare no member.
+func TestDeclarationsNeedANameBeforeTheSuffix(t *testing.T) {
+	fsys := rootFS{fstest.MapFS{
+		"g/.gate":  {Data: []byte(okGraph + "\n")},
+		"g/.sh":    {Data: []byte("#!/bin/sh\n")},
+		"g/a.gate": {Data: []byte(okGraph + "\n")},
+		"g/b.sh":   {Data: []byte("#!/bin/sh\n")},
+	}}
+	got, err := Declarations(fsys, []string{"g"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, d := range got {
+		names = append(names, d.Name+"="+d.Path)
+	}
+	if strings.Join(names, " ") != "a=g/a.gate b=g/b.sh" {
+		t.Errorf("declarations %q, want a and b only", names)
+	}
+}
+
+// TestFixtureDirsOrder: the consumer's tests dir first, then each kit
+// tree that is not the same dir.
+func TestFixtureDirsOrder(t *testing.T) {
+	got := FixtureDirs("tests/", []string{"tests", "kit/gate-tests", "other/gate-tests"})
+	if strings.Join(got, " ") != "tests kit/gate-tests other/gate-tests" {
+		t.Errorf("FixtureDirs = %q", got)
+	}
+}
+
+// failFS fails every stat with a fault that is not absence.
+type failFS struct{ rootFS }
+
+func (failFS) Stat(string) (fs.FileInfo, error) { return nil, fs.ErrPermission }
+
+// TestFixtureLookupFailsClosed: a tests dir the registry cannot stat is
+// an error, never "no pair found".
+func TestFixtureLookupFailsClosed(t *testing.T) {
+	if _, err := FindFixture(failFS{}, []string{"tests"}, "check-x"); err == nil || !IsKind(err, KindIO) {
+		t.Errorf("FindFixture over an unreadable tree: %v, want an I/O refusal", err)
+	}
+	if _, err := Declarations(failFS{}, []string{"g"}); err == nil || !IsKind(err, KindIO) {
+		t.Errorf("Declarations over an unreadable tree: %v, want an I/O refusal", err)
+	}
+	if _, err := FixtureSuites(failFS{}, []string{"/k"}, "/s", nil); err == nil || !IsKind(err, KindIO) {
+		t.Errorf("FixtureSuites over an unreadable tree: %v, want an I/O refusal", err)
+	}
+}
