@@ -28,6 +28,11 @@ func TestSelectRefusesWhatItCannotJudge(t *testing.T) {
 	if _, err := unresolved.Select(env, []string{"docs/x.md"}); err == nil || !strings.Contains(err.Error(), "scripts/gates.list:3:") || !strings.Contains(err.Error(), "check-gone") {
 		t.Errorf("unresolved member: %v, want the registry line named", err)
 	}
+	nope := mustManifest(t, "scripts/check-n.gate", "# graph: couples=knob:CANON_KIT_NOPE dir=one valve=none tier=precommit\n")
+	untriggered := &Registry{List: &List{}, Members: []Member{member("check-n", Descriptor, nope, nil), member("check-a", Descriptor, good, nil)}}
+	if _, err := untriggered.Select(env, []string{"docs/x.md"}); err == nil || !strings.Contains(err.Error(), "CANON_KIT_NOPE") {
+		t.Errorf("a trigger that cannot expand: %v, want its refusal", err)
+	}
 	bad := errors.New("x.gate:1: no # graph: line")
 	unreadable := &Registry{List: &List{}, Members: []Member{member("check-a", Descriptor, good, nil), member("check-b", Descriptor, nil, bad)}}
 	if _, err := unreadable.Select(env, []string{"docs/x.md"}); !errors.Is(err, bad) {
