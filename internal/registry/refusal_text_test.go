@@ -2,6 +2,8 @@ package registry
 
 import (
 	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -122,5 +124,31 @@ func TestFixtureLookupFailsClosed(t *testing.T) {
 	}
 	if _, err := FixtureSuites(failFS{}, []string{"/k"}, "/s", nil); err == nil || !IsKind(err, KindIO) {
 		t.Errorf("FixtureSuites over an unreadable tree: %v, want an I/O refusal", err)
+	}
+}
+
+// TestOSAtReadsItsTree: OSAt takes relative names against its Dir, and
+// with no Dir against the working directory (the package's, under go
+// test).
+func TestOSAtReadsItsTree(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "gates.list"), []byte("check-a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	at := OSAt{Dir: filepath.ToSlash(dir)}
+	if b, err := at.ReadFile("gates.list"); err != nil || string(b) != "check-a\n" {
+		t.Errorf("ReadFile: %q %v", b, err)
+	}
+	if fi, err := at.Stat("gates.list"); err != nil || fi.IsDir() {
+		t.Errorf("Stat: %v", err)
+	}
+	if es, err := at.ReadDir("."); err != nil || len(es) != 1 {
+		t.Errorf("ReadDir: %v %v", es, err)
+	}
+	if _, err := (OSAt{}).Stat("refusal_text_test.go"); err != nil {
+		t.Errorf("no Dir: %v, want the working directory's file", err)
+	}
+	if _, err := at.Stat("refusal_text_test.go"); err == nil {
+		t.Error("a Dir: the working directory's file was found")
 	}
 }

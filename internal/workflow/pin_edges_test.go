@@ -89,3 +89,23 @@ func TestCommentedUsesSeeds(t *testing.T) {
 		t.Errorf("got %q, want %q", strings.Join(got, " "), want)
 	}
 }
+
+// TestUsesRefsOrderAndEnds: refs come in document order, two on one line
+// in the order written; a seed on the file's last line (with or without a
+// newline) is read.
+func TestUsesRefsOrderAndEnds(t *testing.T) {
+	src := "jobs:\n  b:\n    steps:\n      - {uses: a/b@v1, with: {x: {uses: c/d@v2}}}\n      - {uses: e/f@v3, with: {x: {uses: g/h@v4}}, y: {uses: i/j@v5}}\n      # uses: k/l@v6"
+	for _, s := range []string{src, src + "\n"} {
+		f := read(s)
+		if f.Rejected != nil {
+			t.Fatal(f.Rejected)
+		}
+		var got []string
+		for _, u := range UsesRefs(f) {
+			got = append(got, u.Ref)
+		}
+		if want := "a/b@v1 c/d@v2 e/f@v3 g/h@v4 i/j@v5 k/l@v6"; strings.Join(got, " ") != want {
+			t.Errorf("%q: got %q, want %q", s[len(s)-8:], strings.Join(got, " "), want)
+		}
+	}
+}
