@@ -65,3 +65,16 @@ func TestFindFixturePairs(t *testing.T) {
 		t.Errorf("no pair: %+v %v", f, err)
 	}
 }
+
+// TestExpandRefusesAShapelessKnob: a knob table answering a value with no
+// shape is refused for every token form; a rooted token never expands to
+// nothing over it.
+func TestExpandRefusesAShapelessKnob(t *testing.T) {
+	k := testKnobs()
+	k.vals["CANON_KIT_ZERO"] = KnobValue{}
+	for _, tok := range []string{"knob:CANON_KIT_ZERO", "knob:CANON_KIT_ZERO/x", "knob:CANON_KIT_ZERO.path"} {
+		if got, err := Expand([]string{tok}, []string{"k"}, k); !IsKind(err, KindExpansion) {
+			t.Errorf("%s: got %q, %v; want an expansion refusal", tok, got, err)
+		}
+	}
+}
