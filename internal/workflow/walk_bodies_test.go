@@ -52,3 +52,18 @@ func TestWalkTokenOnTheJobsLastLine(t *testing.T) {
 		t.Errorf("token refs %v %v, want job a only", w.Jobs[0].TokenRef, w.Jobs[1].TokenRef)
 	}
 }
+
+// TestWalkMarkerColumn: a marker before a job id binds the job when it
+// sits at or left of the id's column; one indented past it binds nothing
+// and is answered as dangling.
+func TestWalkMarkerColumn(t *testing.T) {
+	for _, c := range []struct {
+		indent string
+		bound  bool
+	}{{"", true}, {" ", true}, {"  ", true}, {"   ", false}, {"    ", false}} {
+		w := walkOf("on: push\njobs:\n" + c.indent + "# m-exempt: why\n  a:\n    runs-on: x\n")
+		if w.Jobs[0].Exempt != c.bound || (len(w.Dangling) == 0) != c.bound {
+			t.Errorf("marker indented %d: exempt %v dangling %v, want bound %v", len(c.indent), w.Jobs[0].Exempt, w.Dangling, c.bound)
+		}
+	}
+}
