@@ -67,3 +67,26 @@ func TestWalkMarkerColumn(t *testing.T) {
 		}
 	}
 }
+
+// TestWalkExemptStepComments: a token named in a comment inside the step
+// a marker exempts is not the job's; one in the next step's comment is.
+// A marker binds across blank and comment lines to the content after.
+func TestWalkExemptStepComments(t *testing.T) {
+	head := "on: push\njobs:\n  e:\n    runs-on: x\n    steps:\n      # m-exempt: drops the token\n\n      # more prose\n"
+	w := walkOf(head + "      - run: echo\n        # github.token in the exempt step\n        shell: bash\n      - run: echo\n")
+	if w.Jobs[0].TokenRef || len(w.Dangling) != 0 {
+		t.Errorf("exempt step's comment: token %v dangling %v, want neither", w.Jobs[0].TokenRef, w.Dangling)
+	}
+	w = walkOf(head + "      - run: echo\n        shell: bash\n      - run: echo\n        # github.token in the next step\n        shell: bash\n")
+	if !w.Jobs[0].TokenRef {
+		t.Error("the next step's comment: the token was not found")
+	}
+	w = walkOf(head + "      - run: echo\n        shell: bash\n    # github.token after the steps\n    env: {A: 1}\n")
+	if !w.Jobs[0].TokenRef {
+		t.Error("a comment after the exempt step: the token was not found")
+	}
+	w = walkOf("on: push\njobs:\n  # m-exempt: why\n\n  # prose\n\n  a:\n    runs-on: x\n")
+	if !w.Jobs[0].Exempt || w.Jobs[0].ExemptLine != 3 {
+		t.Errorf("marker across blank lines: %+v", w.Jobs[0])
+	}
+}
