@@ -90,3 +90,23 @@ func TestGuardMessagesBesideShortFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestGuardMessageFileUnderRootedDashC: a later absolute -C replaces the
+// directory the earlier ones built, so the message file is looked up
+// there.
+func TestGuardMessageFileUnderRootedDashC(t *testing.T) {
+	for c, want := range map[string][]MessageFile{
+		`git -C sub -C /abs commit -F m`:      {{Path: "m", Dir: "/abs"}},
+		`git -C /abs -C sub commit -F m`:      {{Path: "m", Dir: "/abs/sub"}},
+		`git -C a -C b -C /c -C d commit -Fm`: {{Path: "m", Dir: "/c/d"}},
+	} {
+		v, err := Inspect(c)
+		if err != nil {
+			t.Errorf("%q: %v", c, err)
+			continue
+		}
+		if !reflect.DeepEqual(v.Files, want) {
+			t.Errorf("%q: files %+v, want %+v", c, v.Files, want)
+		}
+	}
+}
