@@ -52,3 +52,12 @@ func TestWordsOnBoundaries(t *testing.T) {
 		t.Errorf("two words: %q", got)
 	}
 }
+
+// TestGhCallByRootPath: gh named by a path at the root is still gh.
+func TestGhCallByRootPath(t *testing.T) {
+	for _, line := range []string{"/gh api x", "\"/gh\" api x", "\\/gh api x"} {
+		if got := ghCalls(logical{text: line, first: 1, offs: []int{0}}); len(got) != 1 {
+			t.Errorf("%q: %v, want one call", line, got)
+		}
+	}
+}
