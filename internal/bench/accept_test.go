@@ -275,6 +275,8 @@ func acceptance(b *testing.B) {
 	)
 	// The 12,500-block workflow, against one ShellCheck pass over its blocks.
 	rows = append(rows, runShellFigures(b)...)
+	// The Actions gates over 63 real workflows, against actionlint.
+	rows = append(rows, actionsFigures(b)...)
 	printRows(b, rows, "hook rows `git diff --cached --name-only -z`, battery rows `git ls-files -z` + one read of every tracked byte", n)
 
 	// Size sweep: time and peak RSS of the battery (ShellCheck excluded,

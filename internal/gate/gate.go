@@ -102,7 +102,7 @@ type Context struct {
 	Dir      string   // absolute directory the gate runs in (toplevel or fixture case)
 	GatesDir string   // the consumer's gates directory, relative to Dir
 	KitRoots []string // kit roots spelled relative to Dir
-	Scratch  string   // private scratch directory, removed after the run
+	Scratch  string   // private scratch directory, removed after the run; the battery may hand it unmade (os.MkdirAll it before writing)
 	Jobs     int      // worker bound for a rule's own fan-out (GATE_SDK_JOBS); <1: the CPU count
 	Env      func(string) (string, bool)
 	// SpawnEnv is added to the environment of every process the rule
