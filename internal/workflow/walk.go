@@ -142,6 +142,19 @@ func BodyLines(f *File, e *Entry) []Line {
 // of its tree (aliases followed), or on a full-line comment of its extent,
 // outside the steps a marker binds.
 func tokenRef(f *File, j *Job, exStep map[*Step]bool) bool {
+	for _, s := range j.Steps {
+		if exStep[s] {
+			return scanTokenRef(f, j, exStep)
+		}
+	}
+	// No step exempt: the answer is the job's alone, whichever marker the
+	// walk reads, so the Actions gates that walk one file share it.
+	j.tokenOnce.Do(func() { j.tokenAll = scanTokenRef(f, j, nil) })
+	return j.tokenAll
+}
+
+// scanTokenRef is tokenRef read off the job's tree and comments.
+func scanTokenRef(f *File, j *Job, exStep map[*Step]bool) bool {
 	found := false
 	check := func(n *yaml.Node) { found = found || HasTokenRef(n.Value) }
 	if j.Node != nil {
