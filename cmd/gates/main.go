@@ -10,10 +10,8 @@ import (
 	"syscall"
 
 	"github.com/gate-sdk/gates/internal/cli"
+	"github.com/gate-sdk/gates/internal/memlimit"
 )
-
-// memoryLimit is the default soft heap limit (see main).
-const memoryLimit = 64 << 20
 
 func main() {
 	// A reader that has gone must not kill the process: with SIGPIPE
@@ -22,10 +20,13 @@ func main() {
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	// A soft memory limit: the collector works harder as the heap nears it
 	// instead of letting it double past the live bytes, which is what keeps
-	// a 100,000-file battery near the snapshot's byte budget plus the
-	// listing. GOMEMLIMIT, when set, wins.
+	// a battery near the snapshot's byte budget plus the listing. It starts
+	// at memlimit.Floor and a snapshot raises it in proportion to the
+	// tracked listing once that is known (memlimit.Fit), so the heap the
+	// collector lets grow keeps pace with the live listing and a large tree
+	// is not collected continually. GOMEMLIMIT, when set, wins.
 	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
-		debug.SetMemoryLimit(memoryLimit)
+		memlimit.Arm()
 		// Under that limit the collector need not run at all: a hook or a
 		// battery is one short process whose heap is freed by its exit, and
 		// collections below the limit were a fifth of a warm hook's CPU.

@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -246,50 +245,13 @@ func acceptance(b *testing.B) {
 	rows = append(rows, shellcheckBatteryRows(b, dir, n)...)
 	// The 12,500-block workflow, against one ShellCheck pass over its blocks.
 	rows = append(rows, runShellFigures(b)...)
+	// The Actions gates over 63 real workflows, against actionlint.
+	rows = append(rows, actionsFigures(b)...)
 	printRows(b, rows, "hook rows `git diff --cached --name-only -z`, battery rows `git ls-files -z` + one read of every tracked byte", n)
 
 	// Size sweep: time and peak RSS of the battery (ShellCheck excluded,
-	// cache off: every file judged) from 2,000 files up.
-	sizes := []int{2000, 20000, 100000}
-	if os.Getenv("GATES_BENCH_SWEEP") == "full" {
-		sizes = []int{2000, 5000, 10000, 20000, 50000, 100000}
-	}
-	fmt.Printf("\nsize sweep: battery of %d gates, GATE_SDK_CACHE=off, medians of 3\n\n", len(members))
-	fmt.Println("| files | tracked MiB | largest file KiB | battery | read floor | ratio | ms per 1,000 files | battery CPU | floor CPU | CPU ratio | CPU ms per 1,000 files | peak RSS MiB | RSS bound (1.5×largest + 100 MiB) |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-	for _, size := range sizes {
-		d := dir
-		if size != trackedFiles {
-			d = filepath.Join(scratch, "sweep-"+strconv.Itoa(size))
-			if err := generate(d, size); err != nil {
-				b.Fatal(err)
-			}
-		}
-		if err := write(d, "scripts/gates.list", strings.Join(members, "\n")+"\n", 0o644); err != nil {
-			b.Fatal(err)
-		}
-		pages(b, d)
-		var fl, fcpu, bcpu []time.Duration
-		var total, largest int64
-		for i := 0; i < 3; i++ {
-			f, c, t, l := readFloorCPU(b, d)
-			fl, fcpu = append(fl, f), append(fcpu, c)
-			total, largest = t, l
-		}
-		wall, rss, _ := sample(3, nil, func() (time.Duration, int64, int) {
-			w, r, c, cpu := timedCPU(b, d, []string{"GATE_SDK_CACHE=off"}, gates, "--run")
-			bcpu = append(bcpu, cpu)
-			return w, r, c
-		})
-		f, fc, bc := median(fl), median(fcpu), median(bcpu)
-		bound := 1.5*float64(largest)/(1<<20) + 100
-		fmt.Printf("| %d | %.1f | %.1f | %.0f ms | %.0f ms | %.2f× | %.1f | %.0f ms | %.0f ms | %.2f× | %.1f | %.0f | %.0f |\n", size, float64(total)/(1<<20), float64(largest)/1024, ms(wall), ms(f), float64(wall)/float64(f), ms(wall)/float64(size)*1000,
-			ms(bc), ms(fc), float64(bc)/float64(fc), ms(bc)/float64(size)*1000, float64(rss)/1024, bound)
-		if size != trackedFiles {
-			os.RemoveAll(d)
-		}
-	}
-	fmt.Println()
+	// cache off: every file judged), and the line read off at a million.
+	sizeSweep(b, dir, members)
 }
 
 // printRows prints the acceptance table and reports each ratio.

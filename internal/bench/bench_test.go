@@ -116,9 +116,9 @@ func generate(dir string, n int) error {
 	for rel, body := range map[string]string{
 		"scripts/msg-patterns.list":   string(patterns),
 		"scripts/root-allowlist.list": "data\ndocs\nsrc\ngate-sdk\nscripts\n.workflow\nREADME.md\n",
+		".workflow/README.md":         "# contract: gate-sdk/SPEC.md §The workflow directory\n",
 		// The registry and runner doc check-kit-registration reads.
-		"README.md":           "# Consumer\n\nThe kit: [gate-sdk](gate-sdk/). Its fixtures: `gates --run-gate-tests gate-sdk/gate-tests`.\n",
-		".workflow/README.md": "# contract: gate-sdk/SPEC.md §The workflow directory\n",
+		"README.md": "# bench consumer\n\nThe kit: [gate-sdk](gate-sdk/). Its fixture pairs: `gates --run-gate-tests gate-sdk/gate-tests`.\n",
 	} {
 		if err := write(dir, rel, body, 0o644); err != nil {
 			return err

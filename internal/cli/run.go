@@ -224,12 +224,25 @@ func runBattery(s *Session, args []string) int {
 	defer os.RemoveAll(scratch)
 
 	members := make([]battery.Member, len(selected))
+	// A compiled member is handed its scratch path unmade: the few rules
+	// that write there make it on first need (os.MkdirAll), and the rest,
+	// most of a battery, cost no mkdir and no removal each. A shell member
+	// gets its directory made, as TMPDIR for the script.
+	unmade := map[string]bool{}
 	for i, sel := range selected {
 		members[i] = s.batteryMember(sel, reg.Path)
+		if sel.member.Kind == registry.Descriptor && members[i].Exec != nil && members[i].Harness == "" {
+			unmade[members[i].Name] = true
+			exec, dir := members[i].Exec, walk.AbsAgainst(scratch, strconv.Itoa(i)+"-"+members[i].Name)
+			members[i].Exec = func(string) battery.Outcome { return exec(dir) }
+		}
 	}
 	opts := battery.Options{
 		Jobs: jobs,
 		Scratch: func(name string) (string, error) {
+			if unmade[name] {
+				return "", nil
+			}
 			return os.MkdirTemp(scratch, name+"-")
 		},
 	}

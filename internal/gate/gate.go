@@ -106,10 +106,11 @@ type Context struct {
 	// OwnOnly rule does not judge: the copy `gates init` vendored (see
 	// own.go). They are absent from KitRoots and from Tree's listing.
 	VendoredRoots []string
-	// Scratch is where the rule may write: a rule makes a fresh directory
-	// of its own under it (os.MkdirTemp) and removes it. The battery hands
-	// each member a private directory removed after the run; the hook
-	// hands every member the system's temporary directory.
+	// Scratch is where the rule may write, handed unmade: a rule creates
+	// it (os.MkdirAll), makes a fresh directory of its own under it
+	// (os.MkdirTemp) and removes that. The battery hands each member a
+	// private path it removes after the run; the hook hands every member
+	// the system's temporary directory.
 	Scratch string
 	Jobs    int // worker bound for a rule's own fan-out (GATE_SDK_JOBS); <1: the CPU count
 	Env     func(string) (string, bool)

@@ -125,6 +125,10 @@ func lintBlocks(c *gate.Context, blocks []scBlock, batch int) ([][]colFinding, e
 	if c.Scratch == "" {
 		return nil, fmt.Errorf("no scratch directory to write %s to (the caller gave none)", plural(len(blocks), "run: block", "run: blocks"))
 	}
+	// The battery hands a compiled member its scratch path unmade.
+	if err := os.MkdirAll(walk.AbsAgainst(c.Dir, c.Scratch), 0o755); err != nil {
+		return nil, fmt.Errorf("cannot make the scratch directory for the run: blocks: %v", err)
+	}
 	dir, err := os.MkdirTemp(walk.AbsAgainst(c.Dir, c.Scratch), "shellcheck-")
 	if err != nil {
 		return nil, fmt.Errorf("cannot make a scratch directory for the run: blocks: %v", err)

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/gate-sdk/gates/internal/memlimit"
 	"github.com/gate-sdk/gates/internal/walk"
 )
 
@@ -262,6 +263,9 @@ func SnapshotOf(dir string, entries []Entry) *Snapshot {
 		}
 		s.files = append(s.files, e.Path)
 	}
+	// The process's soft memory limit keeps pace with the listing (a no-op
+	// unless the binary armed it).
+	memlimit.Fit(len(s.files))
 	return s
 }
 

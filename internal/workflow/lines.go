@@ -20,7 +20,7 @@ const bom = "\ufeff"
 // is dropped: the parser skips it before counting columns.
 func splitLines(data []byte) []srcLine {
 	s := strings.TrimPrefix(string(data), bom)
-	var out []srcLine
+	out := make([]srcLine, 0, strings.Count(s, "\n")+1)
 	start := 0
 	add := func(end int) {
 		t := s[start:end]
@@ -32,6 +32,12 @@ func splitLines(data []byte) []srcLine {
 		out = append(out, srcLine{text: t, indent: n, blank: rest == "", comment: strings.HasPrefix(rest, "#")})
 	}
 	for i := 0; i < len(s); {
+		// Only these bytes open a break (\r, \n, U+0085's C2, U+2028's
+		// and U+2029's E2); the rest are stepped over without a call.
+		if c := s[i]; c != '\n' && c != '\r' && c != 0xC2 && c != 0xE2 {
+			i++
+			continue
+		}
 		w := breakWidth(s, i)
 		if w == 0 {
 			i++

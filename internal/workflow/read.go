@@ -8,6 +8,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -101,6 +102,10 @@ type Job struct {
 	Action      bool // the steps of an action's runs:, not a job
 
 	file *File
+	// tokenRef is tokenRef's answer with no step exempt, computed once
+	// and shared by every walk that exempts none of this job's steps.
+	tokenOnce sync.Once
+	tokenAll  bool
 }
 
 // Step is one item of a steps: list.

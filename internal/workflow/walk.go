@@ -142,6 +142,19 @@ func BodyLines(f *File, e *Entry) []Line {
 // of its tree (aliases followed), or on a full-line comment of its extent,
 // outside the steps a marker binds.
 func tokenRef(f *File, j *Job, exStep map[*Step]bool) bool {
+	for _, s := range j.Steps {
+		if exStep[s] {
+			return scanTokenRef(f, j, exStep)
+		}
+	}
+	// No step exempt: the answer is the job's alone, whichever marker the
+	// walk reads, so the Actions gates that walk one file share it.
+	j.tokenOnce.Do(func() { j.tokenAll = scanTokenRef(f, j, nil) })
+	return j.tokenAll
+}
+
+// scanTokenRef is tokenRef read off the job's tree and comments.
+func scanTokenRef(f *File, j *Job, exStep map[*Step]bool) bool {
 	found := false
 	check := func(n *yaml.Node) { found = found || HasTokenRef(n.Value) }
 	if j.Node != nil {
@@ -185,8 +198,93 @@ func inExemptStep(j *Job, l int, exStep map[*Step]bool) bool {
 // inside the brackets), in any letter case, as whole names.
 var tokenPat = lazyre.New(`(?i)(?:^|[^A-Za-z0-9_.])(?:secrets(?:\.github_token|\s*\[\s*['"]github_token['"]\s*\])|github(?:\.token|\s*\[\s*['"]token['"]\s*\]))(?:$|[^A-Za-z0-9_])`)
 
-// HasTokenRef reports the GitHub token spelled on a line.
-func HasTokenRef(s string) bool { return tokenPat.Get().MatchString(s) }
+// HasTokenRef reports the GitHub token spelled on a line: tokenPat's
+// language, matched by hand on ASCII lines (most keys and values of a
+// workflow, where the expression was a fifth of the Actions gates' time);
+// a line with a byte outside ASCII goes to the expression, whose case
+// folding also takes the long s for s and the Kelvin sign for k.
+func HasTokenRef(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return tokenPat.Get().MatchString(s)
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		if i > 0 && (nameByte(s[i-1]) || s[i-1] == '.') {
+			continue
+		}
+		var rest string
+		var ok bool
+		switch {
+		case foldPrefix(s[i:], "secrets"):
+			rest, ok = tokenTail(s[i+len("secrets"):], "github_token")
+		case foldPrefix(s[i:], "github"):
+			rest, ok = tokenTail(s[i+len("github"):], "token")
+		}
+		if ok && (rest == "" || !nameByte(rest[0])) {
+			return true
+		}
+	}
+	return false
+}
+
+// tokenTail matches, at the start of s, `.name` or `[ 'name' ]` (either
+// quote, blanks inside the brackets), name in any ASCII letter case, and
+// answers what follows; ok false when neither is there.
+func tokenTail(s, name string) (rest string, ok bool) {
+	if len(s) > 0 && s[0] == '.' && foldPrefix(s[1:], name) {
+		return s[1+len(name):], true
+	}
+	s = trimRESpace(s)
+	if len(s) == 0 || s[0] != '[' {
+		return "", false
+	}
+	s = trimRESpace(s[1:])
+	if len(s) == 0 || (s[0] != '\'' && s[0] != '"') || !foldPrefix(s[1:], name) {
+		return "", false
+	}
+	s = s[1+len(name):]
+	if len(s) == 0 || (s[0] != '\'' && s[0] != '"') {
+		return "", false
+	}
+	s = trimRESpace(s[1:])
+	if len(s) == 0 || s[0] != ']' {
+		return "", false
+	}
+	return s[1:], true
+}
+
+// trimRESpace drops leading \s as RE2 reads it: tab, newline, form feed,
+// carriage return, space (not vertical tab).
+func trimRESpace(s string) string {
+	for len(s) > 0 && (s[0] == ' ' || s[0] == '\t' || s[0] == '\n' || s[0] == '\f' || s[0] == '\r') {
+		s = s[1:]
+	}
+	return s
+}
+
+// foldPrefix reports s starting with the lower-case ASCII word w in any
+// ASCII letter case.
+func foldPrefix(s, w string) bool {
+	if len(s) < len(w) {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != w[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// nameByte is [A-Za-z0-9_], the pattern's name bytes.
+func nameByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
 
 // MarkerText reads a full-line comment as an exemption marker: ok when the
 // comment opens with "<marker>:", reason the text after it.

@@ -837,6 +837,50 @@ func TestHasTokenRef(t *testing.T) {
 	}
 }
 
+// The hand matcher answers as the expression: over the spellings above,
+// the long s and the Kelvin sign (which (?i) folds to s and k), and random
+// strings over the words and letters the pattern is made of.
+func TestHasTokenRefByHandAgreesWithThePattern(t *testing.T) {
+	cases := []string{"github.to\u212aen", "secrets.GITHUB_TO\u212aEN", "secrets.github_toke", "", "tokn", "x github.token",
+		"\u017fecrets.github_token", "github[\v'token']", "github [\n\t'token\"\f] ", "secrets[\"GITHUB_TOKEN'].x", "xgithub.token", ".github.token",
+		"github.token_", "github.token-", "github.token\x00", "secrets['github_token']\x00", "secrets.github_tokenx", "github['token'", "github['token]", "github[token]", "github.token.x"}
+	alphabet := []byte("tokenTOKENgithubsecrets_.[]'\" \t\n\vx-9")
+	// Words the pattern is made of, so random strings reach its matches.
+	words := []string{"secrets", "Secrets", "github", "GitHub", ".github_token", ".GITHUB_TOKEN", ".token", ".Token", "github_token", "token",
+		"[", "]", "'", "\"", " ", "\t", "x", "_", ".", "${{ ", " }}"}
+	seed := uint32(1)
+	for i := 0; i < 20000; i++ {
+		n := int(seed % 7)
+		var b []byte
+		for j := 0; j < n; j++ {
+			seed = seed*1664525 + 1013904223
+			if seed>>29 != 0 {
+				b = append(b, words[seed>>24%uint32(len(words))]...)
+			} else {
+				b = append(b, alphabet[seed>>24%uint32(len(alphabet))])
+			}
+		}
+		seed = seed*1664525 + 1013904223
+		cases = append(cases, string(b))
+	}
+	matched := 0
+	for _, s := range cases {
+		got, want := HasTokenRef(s), tokenPat.Get().MatchString(s)
+		if got != want {
+			t.Errorf("HasTokenRef(%q) = %v, the pattern says %v", s, got, want)
+		}
+		if want {
+			matched++
+		}
+	}
+	if matched < 200 {
+		t.Errorf("only %d of %d cases match the pattern; the sample does not reach its language", matched, len(cases))
+	}
+	if !HasTokenRef("github.to\u212aen") {
+		t.Error("the Kelvin sign's spelling was filtered out")
+	}
+}
+
 func TestEnvKeys(t *testing.T) {
 	f := read("env: {A: 1, 'B': 2}\nx: ${{ y }}\n")
 	top := entries(f.root)
