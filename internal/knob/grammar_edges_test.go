@@ -22,7 +22,7 @@ func TestKnobNameGrammarEdges(t *testing.T) {
 		}
 		for _, line := range lines {
 			_, findings := ParseFile("f.knobs", []byte(line))
-			if len(findings) != 1 || !strings.Contains(findings[0].Msg, "not a knob name") && !strings.Contains(findings[0].Msg, "unbalanced") {
+			if len(findings) != 1 || !strings.Contains(findings[0].Msg, "not a knob name") {
 				t.Errorf("%q: findings %v, want a refused name", line, findings)
 			}
 		}
@@ -71,4 +71,37 @@ func TestValueRuleEdges(t *testing.T) {
 			knob: "GATE_SDK_PAYLOAD_RECIPES", refuse: "keys must be [a-z0-9][a-z0-9-]*; refused: \"" + k + "\"", at: tracked + ":1: "})
 	}
 	runResolveCases(t, cases)
+}
+
+// A refusal names what it refuses: the knob whose value carries a tab
+// (its bare name, whatever the line's form), the head a reference lacks,
+// and a long spelling quoted up to 60 bytes, longer ones cut with "...".
+func TestRefusalsNameTheirSubject(t *testing.T) {
+	long60, long61 := "X"+strings.Repeat("-", 59), "X"+strings.Repeat("-", 60)
+	for _, c := range []struct{ line, msg string }{
+		{"KNOB = a\tb\n", "value of KNOB contains a tab"},
+		{"KNOB[] = a\tb\n", "value of KNOB contains a tab"},
+		{"KNOB[k] = a\tb\n", "value of KNOB contains a tab"},
+		{"[] = a\tb\n", `value of "" contains a tab`},
+		{"<- OTHER\n", `its head is NAME[]; got ""`},
+		{"[A[] = e\n", `"" is not a knob name`},
+		{long60 + " = v\n", `"` + long60 + `" is not a knob name`},
+		{long61 + " = v\n", `"` + long61[:60] + `..." is not a knob name`},
+	} {
+		_, findings := ParseFile("f.knobs", []byte(c.line))
+		if len(findings) != 1 || !strings.Contains(findings[0].Msg, c.msg) {
+			t.Errorf("%q: %v, want a finding saying %q", c.line, findings, c.msg)
+		}
+	}
+}
+
+// A release-section clash found in a table default says so rather than
+// pointing at a file line the user never wrote.
+func TestReleaseSectionClashInADefault(t *testing.T) {
+	runResolveCases(t, []resolveCase{
+		{name: "roster heading taken by a default alias", files: map[string]string{tracked: "GATE_SDK_RELEASE_SECTIONS[] = gates: Tightened gates\n"},
+			knob: "GATE_SDK_TMP_DIR", refuse: `GATE_SDK_RELEASE_SECTION_ALIASES: alias heading "Tightened gates" is also a roster heading (table default)`},
+		{name: "overlay roster located in the overlay", files: map[string]string{overlay: "GATE_SDK_RELEASE_SECTIONS[] = gates: A\nGATE_SDK_RELEASE_SECTIONS[] = gates: B\n"},
+			knob: "GATE_SDK_TMP_DIR", refuse: "role gates is given twice", at: overlay + ":2: "},
+	})
 }
