@@ -86,16 +86,49 @@ func TestFlushAnswersAWriteFailure(t *testing.T) {
 	}
 }
 
-// A configuration's gathering buffer stays bounded however much is added:
-// a key over a large tree keeps no copy of the bytes it digests.
+// A configuration's gathering buffer stays bounded however much is added,
+// a value larger than the buffer included: a key over a large tree keeps
+// no copy of the bytes it digests.
 func TestConfigKeepsNoCopy(t *testing.T) {
 	var c Config
+	c.Add("pattern-bytes", bytes.Repeat([]byte("p"), configChunk+1))
 	piece := bytes.Repeat([]byte("x"), 1000)
 	for i := 0; i < 1000; i++ {
-		c.Add("pattern-bytes", piece)
+		c.Add("path", piece)
 		if len(c.buf) > configChunk+len(piece)+64 {
 			t.Fatalf("after %d KB added the buffer holds %d bytes", i+1, len(c.buf))
 		}
+	}
+}
+
+// Two runs evicting at once race to remove the same earlier-layout
+// files; a file the other run removed first is no error.
+func TestConcurrentEvictionsRaceCleanly(t *testing.T) {
+	dir := t.TempDir()
+	for i := 0; i < 400; i++ {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%04x.v1", i)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const runs = 16
+	errs := make(chan error, runs)
+	start := make(chan struct{})
+	for r := 0; r < runs; r++ {
+		go func(r int) {
+			s := store(t, dir, "abc123")
+			s.Table("G", cfg("run", fmt.Sprint(r))).Put("p", "b", nil)
+			<-start
+			errs <- s.Flush()
+		}(r)
+	}
+	close(start)
+	for r := 0; r < runs; r++ {
+		if err := <-errs; err != nil {
+			t.Errorf("a run racing another's eviction: %v", err)
+		}
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, "*.v1")); len(m) != 0 {
+		t.Fatalf("%d earlier-layout files survived", len(m))
 	}
 }
 
