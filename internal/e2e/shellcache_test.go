@@ -12,13 +12,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gate-sdk/gates/internal/ciskip"
 )
 
 func TestShellcheckCachedByContent(t *testing.T) {
 	t.Parallel()
 	real, err := exec.LookPath("shellcheck")
 	if err != nil {
-		t.Skip("shellcheck is not installed")
+		ciskip.Missing(t, "shellcheck", "shellcheck is not installed; .ci/tools installs Debian's shellcheck package")
 	}
 	c := newConsumer(t)
 	tools := t.TempDir()
