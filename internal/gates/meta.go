@@ -327,7 +327,7 @@ func nothingOwn(c *gate.Context, what string) (int, bool) {
 	if len(c.VendoredRoots) == 0 {
 		return 0, false
 	}
-	return c.NewReport(nil).Done(what), true
+	return c.NewReport(nil).Nothing(what), true
 }
 
 // allKitRoots answers every resolved kit root, the vendored ones a rule
