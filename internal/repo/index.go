@@ -353,14 +353,44 @@ func (g Git) Index(dir string) ([]Entry, error) {
 // indexAt reads the index src names; sum is the file's checksum when the
 // decoder read it ("" when the file has none or git answered instead).
 func (g Git) indexAt(dir string, src IndexSource) (entries []Entry, sum string, err error) {
-	before, stable := indexStamp(src.File)
-	data, err := os.ReadFile(src.File)
-	if errors.Is(err, os.ErrNotExist) {
+	idx, err := g.readIndex(dir, src)
+	if idx == nil && err == nil {
 		// A repository that never staged anything has no index file.
 		return nil, "", nil
 	}
+	var cli *NeedsCLIError
+	var nonUTF8 *NonUTF8Error
+	switch {
+	case err == nil:
+		return ScopeEntries(idx.Entries, src.Prefix), idx.Sum, nil
+	case errors.As(err, &nonUTF8):
+		return nil, "", err
+	case errors.As(err, &cli):
+		// assertion J: what the decoder cannot read goes to git, said on
+		// the debug writer.
+		g.debugf("index %s holds %s; reading it through git ls-files\n", src.File, cli.Reason)
+		entries, err := g.IndexFlags(dir)
+		return entries, "", err
+	}
+	var listing *ListingError
+	if errors.As(err, &listing) {
+		return nil, "", err
+	}
+	return nil, "", &ListingError{Dir: dir, What: "read the index " + src.File, Err: err, By: indexReader}
+}
+
+// readIndex reads and decodes src's index file in process: nil and no
+// error when there is none; a *ListingError when it cannot be read; the
+// decoder's own error (a *NeedsCLIError among them) when it cannot be
+// decoded.
+func (g Git) readIndex(dir string, src IndexSource) (*Index, error) {
+	before, stable := indexStamp(src.File)
+	data, err := os.ReadFile(src.File)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
 	if err != nil {
-		return nil, "", &ListingError{Dir: dir, What: "read the index", Err: err, By: indexReader}
+		return nil, &ListingError{Dir: dir, What: "read the index", Err: err, By: indexReader}
 	}
 	// assertion P: with a record to consult, a file whose stat fields and
 	// trailer are the ones this reader last verified is not hashed again;
@@ -378,21 +408,7 @@ func (g Git) indexAt(dir string, src IndexSource) (entries []Entry, sum string, 
 	if err == nil && record != "" && !trusted && idx.Sum != "" {
 		writeIndexRecord(record, rec)
 	}
-	var cli *NeedsCLIError
-	var nonUTF8 *NonUTF8Error
-	switch {
-	case err == nil:
-		return ScopeEntries(idx.Entries, src.Prefix), idx.Sum, nil
-	case errors.As(err, &nonUTF8):
-		return nil, "", err
-	case errors.As(err, &cli):
-		// assertion J: what the decoder cannot read goes to git, said on
-		// the debug writer.
-		g.debugf("index %s holds %s; reading it through git ls-files\n", src.File, cli.Reason)
-		entries, err := g.IndexFlags(dir)
-		return entries, "", err
-	}
-	return nil, "", &ListingError{Dir: dir, What: "read the index " + src.File, Err: err, By: indexReader}
+	return idx, err
 }
 
 func (g Git) debugf(format string, a ...any) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // IndexFile answers the bytes the index records for path (spelled relative
@@ -18,6 +19,11 @@ func IndexFile(dir, path string) ([]byte, bool, error) { return Git{}.IndexFile(
 func (g Git) IndexFile(dir, path string) ([]byte, bool, error) {
 	if strings.ContainsAny(path, "\n\r") || path == "" {
 		return nil, false, fmt.Errorf("cannot ask the index for %q", path)
+	}
+	// assertion Q: read in process where the index decoder and the object
+	// store can answer; git answers the rest.
+	if data, found, ok := g.indexFileInProcess(dir, path); ok {
+		return data, found, nil
 	}
 	out, err := g.runStdin(dir, "the index's copy of "+path, strings.NewReader(":"+path+"\n"), "cat-file", "--batch")
 	if err != nil {
@@ -39,4 +45,86 @@ func (g Git) IndexFile(dir, path string) ([]byte, bool, error) {
 		return nil, false, fmt.Errorf("git cat-file answered %q for %s", head, path)
 	}
 	return rest[:n], true, nil
+}
+
+// indexFiles keeps, per index file and stat stamp, the stage-0 entries by
+// path and the object store, so one process decodes an unchanged index
+// once however many configuration files it reads from it.
+var indexFiles struct {
+	sync.Mutex
+	m map[string]*indexFileSet
+}
+
+type indexFileSet struct {
+	once    sync.Once
+	entries map[string]Entry
+	blobs   *blobStore
+	ok      bool
+}
+
+// indexFileInProcess is IndexFile answered without git: the index located
+// (once per process), decoded in process and the blob read from the
+// object store. ok is false wherever that cannot answer as `git cat-file
+// --batch` would (no stable stamp, an index the decoder leaves to git, a
+// gitlink, an unreadable object), and the caller asks git.
+func (g Git) indexFileInProcess(dir, path string) (data []byte, found, ok bool) {
+	src, err := g.LocateIndex(dir)
+	if err != nil {
+		return nil, false, false
+	}
+	stamp, stable := indexStamp(src.File)
+	if !stable {
+		return nil, false, false
+	}
+	key := src.File + "\x00" + stamp + "\x00" + src.CommonDir + "\x00" + strings.Join(g.Env, "\x00")
+	indexFiles.Lock()
+	if indexFiles.m == nil {
+		indexFiles.m = map[string]*indexFileSet{}
+	}
+	set := indexFiles.m[key]
+	if set == nil {
+		set = &indexFileSet{}
+		indexFiles.m[key] = set
+	}
+	indexFiles.Unlock()
+	set.once.Do(func() {
+		// `:path` names a path from the work-tree top, whatever the
+		// directory: the whole index, unscoped.
+		whole := src
+		whole.Prefix = ""
+		idx, err := g.readIndex(dir, whole)
+		if err != nil {
+			return
+		}
+		set.entries = map[string]Entry{}
+		if idx != nil {
+			for _, e := range idx.Entries {
+				if e.Stage == 0 {
+					set.entries[e.Path] = e
+				}
+			}
+		}
+		set.blobs = newBlobStore(g, dir, src)
+		set.ok = true
+	})
+	if !set.ok {
+		return nil, false, false
+	}
+	if after, _ := indexStamp(src.File); after != stamp {
+		return nil, false, false
+	}
+	e, held := set.entries[path]
+	if !held {
+		return nil, false, true
+	}
+	if e.Mode&0o170000 == 0o160000 {
+		// A gitlink names a commit, not a blob: git's answer (a refusal)
+		// is the one to give.
+		return nil, false, false
+	}
+	data, err = set.blobs.readInProcess(e.Hash)
+	if err != nil {
+		return nil, false, false
+	}
+	return data, true, true
 }
