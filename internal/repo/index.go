@@ -10,8 +10,10 @@ import (
 	"fmt"
 	"hash"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 	"unsafe"
 
@@ -362,6 +364,11 @@ func (g Git) indexAt(dir string, src IndexSource) (entries []Entry, sum string, 
 	var nonUTF8 *NonUTF8Error
 	switch {
 	case err == nil:
+		if src.Prefix == "" {
+			// The decoded index may be shared within the process (see
+			// decoded); the caller's slice is its own.
+			return slices.Clone(idx.Entries), idx.Sum, nil
+		}
 		return ScopeEntries(idx.Entries, src.Prefix), idx.Sum, nil
 	case errors.As(err, &nonUTF8):
 		return nil, "", err
@@ -404,11 +411,56 @@ func (g Git) readIndex(dir string, src IndexSource) (*Index, error) {
 	}
 	rec := src.File + "\x00" + before + "\x00" + trailer
 	trusted := record != "" && readIndexRecord(walk.Child(record, verifiedName)) == rec
+	if !stable {
+		return g.parseRecorded(data, src, record, rec, trusted)
+	}
+	// assertion Q: one process decodes an unchanged index file once,
+	// whoever reads it (the hook's snapshot and its index-first
+	// configuration reads run side by side); a reader that must verify is
+	// never served a decoding that did not.
+	key := src.File + "\x00" + before + "\x00" + strconv.Itoa(src.HashLen) + "\x00" + string(data[len(data)-src.HashLen:])
+	decoded.Lock()
+	if decoded.m == nil {
+		decoded.m = map[string]*decodedIndex{}
+	}
+	d := decoded.m[key]
+	if d == nil {
+		d = &decodedIndex{}
+		decoded.m[key] = d
+	}
+	decoded.Unlock()
+	d.once.Do(func() {
+		d.idx, d.err = g.parseRecorded(data, src, record, rec, trusted)
+		d.verified = !trusted
+	})
+	if !trusted && !d.verified {
+		return g.parseRecorded(data, src, record, rec, trusted)
+	}
+	return d.idx, d.err
+}
+
+// parseRecorded decodes data, verifying its checksum unless trusted, and
+// records a verified file in record (when named).
+func (g Git) parseRecorded(data []byte, src IndexSource, record, rec string, trusted bool) (*Index, error) {
 	idx, err := parseIndex(data, src.HashLen, !trusted)
 	if err == nil && record != "" && !trusted && idx.Sum != "" {
 		writeIndexRecord(record, rec)
 	}
 	return idx, err
+}
+
+// decoded keeps this process's decodings of index files by path, stat
+// stamp and trailer; an entry is never changed once made.
+var decoded struct {
+	sync.Mutex
+	m map[string]*decodedIndex
+}
+
+type decodedIndex struct {
+	once     sync.Once
+	idx      *Index
+	err      error
+	verified bool
 }
 
 func (g Git) debugf(format string, a ...any) {

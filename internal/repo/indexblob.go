@@ -47,74 +47,44 @@ func (g Git) IndexFile(dir, path string) ([]byte, bool, error) {
 	return rest[:n], true, nil
 }
 
-// indexFiles keeps, per index file and stat stamp, the stage-0 entries by
-// path and the object store, so one process decodes an unchanged index
-// once however many configuration files it reads from it.
-var indexFiles struct {
+// blobStores keeps, per object store and environment, the store this
+// process opened, so each configuration file read index first opens
+// none of its own.
+var blobStores struct {
 	sync.Mutex
-	m map[string]*indexFileSet
-}
-
-type indexFileSet struct {
-	once    sync.Once
-	entries map[string]Entry
-	blobs   *blobStore
-	ok      bool
+	m map[string]*blobStore
 }
 
 // indexFileInProcess is IndexFile answered without git: the index located
-// (once per process), decoded in process and the blob read from the
-// object store. ok is false wherever that cannot answer as `git cat-file
-// --batch` would (no stable stamp, an index the decoder leaves to git, a
-// gitlink, an unreadable object), and the caller asks git.
+// (once per process), decoded in process (once per process and stat
+// stamp, shared with the snapshot) and the blob read from the object
+// store. ok is false wherever that cannot answer as `git cat-file --batch`
+// would (an index the decoder leaves to git, a gitlink, an unreadable
+// object), and the caller asks git.
 func (g Git) indexFileInProcess(dir, path string) (data []byte, found, ok bool) {
 	src, err := g.LocateIndex(dir)
 	if err != nil {
 		return nil, false, false
 	}
-	stamp, stable := indexStamp(src.File)
-	if !stable {
+	// `:path` names a path from the work-tree top, whatever the
+	// directory: the whole index, unscoped.
+	whole := src
+	whole.Prefix = ""
+	idx, err := g.readIndex(dir, whole)
+	if err != nil {
 		return nil, false, false
 	}
-	key := src.File + "\x00" + stamp + "\x00" + src.CommonDir + "\x00" + strings.Join(g.Env, "\x00")
-	indexFiles.Lock()
-	if indexFiles.m == nil {
-		indexFiles.m = map[string]*indexFileSet{}
+	if idx == nil {
+		return nil, false, true
 	}
-	set := indexFiles.m[key]
-	if set == nil {
-		set = &indexFileSet{}
-		indexFiles.m[key] = set
-	}
-	indexFiles.Unlock()
-	set.once.Do(func() {
-		// `:path` names a path from the work-tree top, whatever the
-		// directory: the whole index, unscoped.
-		whole := src
-		whole.Prefix = ""
-		idx, err := g.readIndex(dir, whole)
-		if err != nil {
-			return
+	var e *Entry
+	for i := range idx.Entries {
+		if idx.Entries[i].Path == path && idx.Entries[i].Stage == 0 {
+			e = &idx.Entries[i]
+			break
 		}
-		set.entries = map[string]Entry{}
-		if idx != nil {
-			for _, e := range idx.Entries {
-				if e.Stage == 0 {
-					set.entries[e.Path] = e
-				}
-			}
-		}
-		set.blobs = newBlobStore(g, dir, src)
-		set.ok = true
-	})
-	if !set.ok {
-		return nil, false, false
 	}
-	if after, _ := indexStamp(src.File); after != stamp {
-		return nil, false, false
-	}
-	e, held := set.entries[path]
-	if !held {
+	if e == nil {
 		return nil, false, true
 	}
 	if e.Mode&0o170000 == 0o160000 {
@@ -122,7 +92,18 @@ func (g Git) indexFileInProcess(dir, path string) (data []byte, found, ok bool) 
 		// is the one to give.
 		return nil, false, false
 	}
-	data, err = set.blobs.readInProcess(e.Hash)
+	key := src.CommonDir + "\x00" + strconv.Itoa(src.HashLen) + "\x00" + strings.Join(g.Env, "\x00")
+	blobStores.Lock()
+	if blobStores.m == nil {
+		blobStores.m = map[string]*blobStore{}
+	}
+	b := blobStores.m[key]
+	if b == nil {
+		b = newBlobStore(g, dir, src)
+		blobStores.m[key] = b
+	}
+	blobStores.Unlock()
+	data, err = b.readInProcess(e.Hash)
 	if err != nil {
 		return nil, false, false
 	}
