@@ -103,15 +103,11 @@ func treePresent(c *gate.Context) (func(string) bool, error) {
 		}
 		// Only a path opening with the pattern's literal head can match.
 		head := pattern[:len(pattern)-len(strings.TrimLeft(pattern, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/-"))]
-		// Likewise, after its last '*' a literal tail can only match a
-		// path ending in it (a case pattern's '*' spans '/' too): the
-		// cheap test first, glob.Match still the judge.
-		tail := ""
-		if i := strings.LastIndexByte(pattern, '*'); i >= 0 && !strings.ContainsAny(pattern[i+1:], "?[]\\()|@!+") {
-			tail = pattern[i+1:]
-		}
+		// Likewise a '*'-only pattern's literals: the cheap test first,
+		// glob.Match still the judge.
+		may := newLiteralFilter(pattern)
 		match := func(f string) bool {
-			return strings.HasPrefix(f, head) && strings.HasSuffix(f, tail) && glob.Match(pattern, f)
+			return strings.HasPrefix(f, head) && may.may(f) && glob.Match(pattern, f)
 		}
 		v := slices.ContainsFunc(pages, match)
 		if !v && sorted && head != "" {
