@@ -364,7 +364,7 @@ func (g Git) indexAt(dir string, src IndexSource) (entries []Entry, sum string, 
 	var nonUTF8 *NonUTF8Error
 	switch {
 	case err == nil:
-		if src.Prefix == "" {
+		if src.Prefix == "" && g.RecordVerified {
 			// The decoded index may be shared within the process (see
 			// decoded); the caller's slice is its own.
 			return slices.Clone(idx.Entries), idx.Sum, nil
@@ -411,13 +411,14 @@ func (g Git) readIndex(dir string, src IndexSource) (*Index, error) {
 	}
 	rec := src.File + "\x00" + before + "\x00" + trailer
 	trusted := record != "" && readIndexRecord(walk.Child(record, verifiedName)) == rec
-	if !stable {
+	if !stable || !g.RecordVerified {
 		return g.parseRecorded(data, src, record, rec, trusted)
 	}
-	// assertion Q: one process decodes an unchanged index file once,
-	// whoever reads it (the hook's snapshot and its index-first
-	// configuration reads run side by side); a reader that must verify is
-	// never served a decoding that did not.
+	// assertion Q: a reader keeping state (the hooks) decodes an unchanged
+	// index file once per process, whoever reads it (the hook's snapshot
+	// and its index-first configuration reads run side by side); a reader
+	// that must verify is never served a decoding that did not. Any other
+	// reader (the battery) decodes its own and keeps no second copy.
 	key := src.File + "\x00" + before + "\x00" + strconv.Itoa(src.HashLen) + "\x00" + string(data[len(data)-src.HashLen:])
 	decoded.Lock()
 	if decoded.m == nil {

@@ -70,3 +70,37 @@ func TestIndexFileInProcessAnswersAsCatFile(t *testing.T) {
 		}
 	}
 }
+
+// assertion Q: a stateful reader decodes an unchanged index once per
+// process, and every caller's listing is its own: filtering one in place
+// (as StagedSnapshot does) leaves the next caller's whole.
+func TestIndexDecodedOnceListingsOwnTheirSlices(t *testing.T) {
+	fx := newFixture(t)
+	g := Git{Env: fx.env, RecordVerified: true}
+	src, err := g.LocateIndex(fx.top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := g.readIndex(fx.top, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := g.readIndex(fx.top, src)
+	if err != nil || a != b {
+		t.Fatalf("decoded twice (%p, %p) or failed: %v", a, b, err)
+	}
+	first, _, err := g.indexAt(fx.top, src)
+	if err != nil || len(first) < 2 {
+		t.Fatalf("listing: %d entries, %v", len(first), err)
+	}
+	want := first[1].Path
+	first[0], first[1] = first[1], first[0]
+	second, _, err := g.indexAt(fx.top, src)
+	if err != nil || second[1].Path != want {
+		t.Fatalf("a caller's change to its listing reached the next: %v %v", second[1].Path, err)
+	}
+	plain := Git{Env: fx.env}
+	if c, err := plain.readIndex(fx.top, src); err != nil || c == a {
+		t.Fatalf("a stateless reader was served the kept decoding: %v", err)
+	}
+}
