@@ -16,7 +16,10 @@
 //     renamed over the old one, so a reader sees the old table or the new
 //     one, never a mix; concurrent writers race to the rename and the last
 //     one wins with a whole table. A file that does not parse, names
-//     another key or fails its checksum is discarded, never trusted.
+//     another key or fails its checksum is discarded, never trusted. A
+//     later run's few new entries are appended to the table's journal
+//     beside it instead, each record checksummed with the table key; a
+//     load reads the records that check.
 //   - Size is bounded: a table holds at most MaxTableBytes (entries looked
 //     up or stored this run first, older ones carried while room remains),
 //     and the directory keeps at most MaxTables tables, the least recently
@@ -213,10 +216,16 @@ type Table struct {
 	old      view          // the file's entries, empty when none or discarded
 	oldUsed  []atomic.Bool // which of them this run looked up
 
-	mu      sync.Mutex
-	puts    map[string][]byte // entries stored this run, by key
-	dirty   bool
-	existed bool // the table's file was there when it was loaded (or written since)
+	mu   sync.Mutex
+	puts map[string][]byte // entries stored this run, by key
+	// logged holds the entries of the table's journal (appended by runs
+	// since the file was last written whole), by key; logBytes is the
+	// journal's length, logClean whether every byte of it parsed.
+	logged   atomic.Pointer[map[string][]byte]
+	logBytes int
+	logClean bool
+	dirty    bool
+	existed  bool // the table's file was there when it was loaded (or written since)
 	// complete: this run judged a whole tree into the table (MarkComplete);
 	// Flush then names it the gate's latest complete table.
 	complete bool
@@ -266,6 +275,13 @@ func (t *Table) Get(path, blob string) ([]byte, bool) {
 	t.loadOnce.Do(t.load)
 	var buf [256]byte
 	k := entryKey(buf[:0], path, blob)
+	// A journal's entry is newer than the file's of the same key.
+	if m := t.logged.Load(); m != nil {
+		if v, ok := (*m)[string(k)]; ok {
+			t.hits.Add(1)
+			return v, true
+		}
+	}
 	// Lookups come in path order, so the last hit is a close guess.
 	if i, v, ok := t.old.findNear(k, int(t.hint.Load())); ok {
 		t.hint.Store(int64(i))
@@ -296,6 +312,11 @@ func (t *Table) Peek(path, blob string) ([]byte, bool) {
 	t.loadOnce.Do(t.load)
 	var buf [256]byte
 	k := entryKey(buf[:0], path, blob)
+	if m := t.logged.Load(); m != nil {
+		if v, ok := (*m)[string(k)]; ok {
+			return v, true
+		}
+	}
 	if i, v, ok := t.old.findNear(k, int(t.hint.Load())); ok {
 		if !t.oldUsed[i].Load() {
 			t.oldUsed[i].Store(true)
@@ -358,7 +379,66 @@ func (t *Table) load() {
 	if v, ok := decode(data, t.key); ok {
 		t.old = v
 		t.oldUsed = make([]atomic.Bool, v.n)
+		// assertion M: the journal's records are read while each checks;
+		// the first that does not ends it.
+		if j, err := os.ReadFile(name + logExt); err == nil {
+			var m map[string][]byte
+			m, t.logBytes, t.logClean = decodeLog(j, t.key)
+			t.logged.Store(&m)
+		} else {
+			t.logClean = errors.Is(err, os.ErrNotExist)
+		}
 	}
+}
+
+// logExt ends the name of a table's journal, beside its file: the
+// entries later runs stored, appended instead of the whole table written
+// again. It ends in no ".v<digits>", so eviction never takes it for a
+// table file of another layout.
+const logExt = ".log"
+
+// Journal bounds: past either, the next flush writes the table whole
+// (its entries and the journal's) and removes the journal.
+const (
+	maxLogEntries = 512
+	maxLogBytes   = 1 << 20
+)
+
+// logRecord appends one journal record: the key's and the value's
+// lengths (4 bytes each, big-endian), the key, the value, and the CRC-32C
+// of the table key and everything of the record before it, so a record
+// written for another table, or torn, never checks.
+func logRecord(b []byte, key [32]byte, k, v []byte) []byte {
+	start := len(b)
+	b = binary.BigEndian.AppendUint32(b, uint32(len(k)))
+	b = binary.BigEndian.AppendUint32(b, uint32(len(v)))
+	b = append(b, k...)
+	b = append(b, v...)
+	sum := crc32.Update(crc32.Checksum(key[:], castagnoli), castagnoli, b[start:])
+	return binary.BigEndian.AppendUint32(b, sum)
+}
+
+// decodeLog reads journal records up to the first that does not check:
+// the entries, the bytes they span and whether they span all of data.
+func decodeLog(data []byte, key [32]byte) (map[string][]byte, int, bool) {
+	m := map[string][]byte{}
+	off := 0
+	for len(data)-off >= 12 {
+		kl := int(binary.BigEndian.Uint32(data[off:]))
+		vl := int(binary.BigEndian.Uint32(data[off+4:]))
+		end := off + 8 + kl + vl
+		if kl < 0 || vl < 0 || end < off || end+4 > len(data) || end+4 < 0 {
+			break
+		}
+		sum := crc32.Update(crc32.Checksum(key[:], castagnoli), castagnoli, data[off:end])
+		if sum != binary.BigEndian.Uint32(data[end:]) {
+			break
+		}
+		k := data[off+8 : off+8+kl]
+		m[string(k)] = data[off+8+kl : end : end]
+		off = end + 4
+	}
+	return m, off, off == len(data)
 }
 
 // The layout of a table file, in order: magic; the table key (32 bytes);
@@ -557,6 +637,15 @@ func (t *Table) merged() []entry {
 	for k, v := range t.puts {
 		puts = append(puts, entry{[]byte(k), v, true})
 	}
+	var logged map[string][]byte
+	if m := t.logged.Load(); m != nil {
+		logged = *m
+	}
+	for k, v := range logged {
+		if _, ok := t.puts[k]; !ok {
+			puts = append(puts, entry{[]byte(k), v, false})
+		}
+	}
 	sort.Slice(puts, func(i, j int) bool { return bytes.Compare(puts[i].k, puts[j].k) < 0 })
 	out := make([]entry, 0, t.old.n+len(puts))
 	i := 0
@@ -643,9 +732,43 @@ func completeName(id string) string {
 func (t *Table) flush() (bool, error) {
 	t.mu.Lock()
 	dirty := t.dirty
-	var data []byte
+	var data, rec []byte
 	if dirty {
-		data = encode(t.key, t.merged())
+		// assertion M: a table its file holds, whose journal parsed whole
+		// and stays in bounds, has this run's stores appended to the
+		// journal; any other is written whole and its journal removed.
+		logged := map[string][]byte{}
+		if m := t.logged.Load(); m != nil {
+			logged = *m
+		}
+		if t.old.n > 0 && t.logClean && len(logged)+len(t.puts) <= maxLogEntries {
+			keys := make([]string, 0, len(t.puts))
+			for k := range t.puts {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				rec = logRecord(rec, t.key, []byte(k), t.puts[k])
+			}
+			if t.logBytes+len(rec) > maxLogBytes {
+				rec = nil
+			}
+		}
+		if rec != nil {
+			// A new map: a lookup may be reading the one it replaces.
+			next := make(map[string][]byte, len(logged)+len(t.puts))
+			for k, v := range logged {
+				next[k] = v
+			}
+			for k, v := range t.puts {
+				next[k] = v
+			}
+			t.logged.Store(&next)
+			t.logBytes += len(rec)
+			t.puts = map[string][]byte{}
+		} else {
+			data = encode(t.key, t.merged())
+		}
 		t.dirty = false
 	}
 	fresh := dirty && !t.existed
@@ -658,8 +781,17 @@ func (t *Table) flush() (bool, error) {
 		if err != nil {
 			return fresh, err
 		}
-		if err := writeAtomic(name, data); err != nil {
-			return fresh, err
+		if rec != nil {
+			if err := appendLog(name+logExt, rec); err != nil {
+				return fresh, err
+			}
+		} else {
+			if err := writeAtomic(name, data); err != nil {
+				return fresh, err
+			}
+			if err := os.Remove(name + logExt); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return fresh, err
+			}
 		}
 	}
 	if complete {
@@ -674,6 +806,18 @@ func (t *Table) flush() (bool, error) {
 		}
 	}
 	return fresh, nil
+}
+
+// appendLog appends records to a journal in one write. A torn write
+// leaves a record that does not check; the next load stops there, and the
+// next flush, seeing bytes that did not parse, writes the table whole.
+func appendLog(name string, rec []byte) error {
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(rec)
+	return errors.Join(werr, f.Close())
 }
 
 // writeAtomic writes data to a temporary file beside name and renames it
@@ -742,6 +886,16 @@ func (s *Store) evict() error {
 	for len(tables) > MaxTables {
 		stale = append(stale, tables[len(tables)-1].name)
 		tables = tables[:len(tables)-1]
+	}
+	kept := map[string]bool{}
+	for _, t := range tables {
+		kept[t.name] = true
+	}
+	for _, e := range ents {
+		// A journal goes with its table.
+		if name := e.Name(); strings.HasSuffix(name, ext+logExt) && !kept[strings.TrimSuffix(name, logExt)] {
+			stale = append(stale, name)
+		}
 	}
 	var errs []error
 	for _, name := range stale {

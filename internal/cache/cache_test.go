@@ -392,8 +392,8 @@ func TestStoresMergeIntoTheTable(t *testing.T) {
 			t.Errorf("%s = %q %v, want %q", p, v, ok, want)
 		}
 	}
-	if tb3.old.n != 5 {
-		t.Fatalf("%d entries, want 5", tb3.old.n)
+	if n := len(tb3.merged()); n != 5 {
+		t.Fatalf("%d entries, want 5", n)
 	}
 }
 
@@ -482,5 +482,88 @@ func TestFileStamp(t *testing.T) {
 	}
 	if _, ok := FileStamp(filepath.Join(dir, "none")); ok {
 		t.Fatal("a missing file has a stamp")
+	}
+}
+
+// assertion M: a later run's few stores are appended to the table's
+// journal (the table file untouched) and served by the next run; a torn
+// or foreign journal serves only the records that check, and the next
+// flush writes the table whole and removes the journal.
+func TestStoresAppendToAJournal(t *testing.T) {
+	dir := t.TempDir()
+	s := store(t, dir, "abc123")
+	tb := s.Table("G", nil)
+	for _, p := range []string{"a", "c", "e"} {
+		tb.Put(p, "b", []byte("old-"+p))
+	}
+	if err := s.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	name, err := tb.file()
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2 := store(t, dir, "abc123")
+	tb2 := s2.Table("G", nil)
+	tb2.Put("c", "b", []byte("new-c"))
+	tb2.Put("d", "b", []byte("new-d"))
+	if err := s2.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if after, err := os.ReadFile(name); err != nil || !bytes.Equal(after, before) {
+		t.Fatalf("the table file was rewritten for two stores (%v)", err)
+	}
+	if _, err := os.Stat(name + logExt); err != nil {
+		t.Fatalf("no journal: %v", err)
+	}
+	tb3 := store(t, dir, "abc123").Table("G", nil)
+	for p, want := range map[string]string{"a": "old-a", "c": "new-c", "d": "new-d", "e": "old-e"} {
+		if v, ok := tb3.Get(p, "b"); !ok || string(v) != want {
+			t.Errorf("%s = %q %v, want %q", p, v, ok, want)
+		}
+	}
+	// Torn: the last record loses a byte; the one before it still serves.
+	log, err := os.ReadFile(name + logExt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name+logExt, log[:len(log)-1], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s4 := store(t, dir, "abc123")
+	tb4 := s4.Table("G", nil)
+	if v, ok := tb4.Get("c", "b"); !ok || string(v) != "new-c" {
+		t.Fatalf("the record before the torn one: %q %v", v, ok)
+	}
+	if v, ok := tb4.Get("d", "b"); ok {
+		t.Fatalf("a torn record served %q", v)
+	}
+	tb4.Put("f", "b", []byte("new-f"))
+	if err := s4.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(name + logExt); !os.IsNotExist(err) {
+		t.Fatalf("the journal outlived a whole write: %v", err)
+	}
+	tb5 := store(t, dir, "abc123").Table("G", nil)
+	for p, want := range map[string]string{"a": "old-a", "c": "new-c", "e": "old-e", "f": "new-f"} {
+		if v, ok := tb5.Get(p, "b"); !ok || string(v) != want {
+			t.Errorf("after the whole write %s = %q %v, want %q", p, v, ok, want)
+		}
+	}
+	// Foreign: another table's journal placed beside this one checks
+	// nowhere.
+	other := store(t, dir, "abc123").Table("H", nil)
+	other.Put("x", "b", []byte("x"))
+	other.flush()
+	if err := os.WriteFile(name+logExt, logRecord(nil, other.key, entryKey(nil, "a", "b"), []byte("forged")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := store(t, dir, "abc123").Table("G", nil).Get("a", "b"); !ok || string(v) != "old-a" {
+		t.Fatalf("a foreign journal record served: %q %v", v, ok)
 	}
 }

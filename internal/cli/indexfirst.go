@@ -19,7 +19,9 @@ func (s *Session) readIndexFirst(p string) ([]byte, error) {
 	}
 	abs := walk.AbsAgainst(cwd, p)
 	if rel, ok := walk.RelUnder(cwd, abs); ok && rel != "" {
-		data, found, err := repo.IndexFile(cwd, rel)
+		// An index this process already verified unchanged is not hashed
+		// again, unless the run keeps no stored state.
+		data, found, err := repo.Git{RecordVerified: cacheWanted(s)}.IndexFile(cwd, rel)
 		if err != nil {
 			return nil, err
 		}

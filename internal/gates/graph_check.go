@@ -103,7 +103,12 @@ func treePresent(c *gate.Context) (func(string) bool, error) {
 		}
 		// Only a path opening with the pattern's literal head can match.
 		head := pattern[:len(pattern)-len(strings.TrimLeft(pattern, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/-"))]
-		match := func(f string) bool { return strings.HasPrefix(f, head) && glob.Match(pattern, f) }
+		// Likewise a '*'-only pattern's literals: the cheap test first,
+		// glob.Match still the judge.
+		may := newLiteralFilter(pattern)
+		match := func(f string) bool {
+			return strings.HasPrefix(f, head) && may.may(f) && glob.Match(pattern, f)
+		}
 		v := slices.ContainsFunc(pages, match)
 		if !v && sorted && head != "" {
 			i, _ := slices.BinarySearch(files, head)

@@ -249,10 +249,59 @@ func (w declaredWalk) matcher() func(string) bool {
 			exts = append(exts, "."+strings.TrimPrefix(p, "."))
 		}
 	}
-	return func(rel string) bool { return w.matchOne(rel, exts) }
+	may := make([]literalFilter, len(w.pats))
+	for i, p := range w.pats {
+		may[i] = newLiteralFilter(p)
+	}
+	return func(rel string) bool { return w.matchOne(rel, exts, may) }
 }
 
-func (w declaredWalk) matchOne(rel string, exts []string) bool {
+// literalFilter is a necessary condition of a case pattern whose only
+// special character is '*' (which spans '/' as well): a name it matches
+// opens with the literal before the first '*', closes with the literal
+// after the last, and holds each literal between, in order. Tested before
+// glob.Match, which still judges every name the filter passes; a pattern
+// with any other special character passes everything.
+type literalFilter struct {
+	on         bool
+	head, tail string
+	mids       []string
+}
+
+func newLiteralFilter(p string) literalFilter {
+	if !strings.Contains(p, "*") || strings.ContainsAny(p, "?[]\\()|@!+") {
+		return literalFilter{}
+	}
+	parts := strings.Split(p, "*")
+	f := literalFilter{on: true, head: parts[0], tail: parts[len(parts)-1]}
+	for _, m := range parts[1 : len(parts)-1] {
+		if m != "" {
+			f.mids = append(f.mids, m)
+		}
+	}
+	return f
+}
+
+// may reports whether the pattern can match s.
+func (f literalFilter) may(s string) bool {
+	if !f.on {
+		return true
+	}
+	if len(s) < len(f.head)+len(f.tail) || !strings.HasPrefix(s, f.head) || !strings.HasSuffix(s, f.tail) {
+		return false
+	}
+	rest := s[len(f.head) : len(s)-len(f.tail)]
+	for _, m := range f.mids {
+		i := strings.Index(rest, m)
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len(m):]
+	}
+	return true
+}
+
+func (w declaredWalk) matchOne(rel string, exts []string, may []literalFilter) bool {
 	// A listed path is never empty and never ends in '/', so its base is
 	// what follows the last '/' (path.Base, without its edge cases).
 	base := rel
@@ -263,7 +312,7 @@ func (w declaredWalk) matchOne(rel string, exts []string) bool {
 		switch {
 		case w.kind == "ext" && strings.HasSuffix(base, exts[i]):
 			return true
-		case w.kind == "name" && !strings.Contains(p, "/") && glob.Match(p, base):
+		case w.kind == "name" && !strings.Contains(p, "/") && may[i].may(base) && glob.Match(p, base):
 			return true
 		case (w.kind == "glob" || w.kind == "name") && strings.Contains(p, "/") && componentMatch(p, rel):
 			return true

@@ -48,17 +48,25 @@ func (b *blobStore) hashOf(data []byte) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// readInProcess answers the blob's bytes from go-git's object store, or
+// an error where it cannot (the caller then asks git).
+func (b *blobStore) readInProcess(id string) ([]byte, error) {
+	if b.src.HashLen != sha1.Size {
+		return nil, fmt.Errorf("go-git reads no %d-byte object ids", b.src.HashLen)
+	}
+	b.once.Do(func() {
+		b.repo, b.openErr = git.PlainOpenWithOptions(b.src.CommonDir, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+	})
+	if b.openErr != nil {
+		return nil, b.openErr
+	}
+	return b.readGoGit(id)
+}
+
 // read answers the blob's bytes.
 func (b *blobStore) read(path, id string) ([]byte, error) {
-	if b.src.HashLen == sha1.Size {
-		b.once.Do(func() {
-			b.repo, b.openErr = git.PlainOpenWithOptions(b.src.CommonDir, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
-		})
-		if b.openErr == nil {
-			if data, err := b.readGoGit(id); err == nil {
-				return data, nil
-			}
-		}
+	if data, err := b.readInProcess(id); err == nil {
+		return data, nil
 	}
 	out, err := b.g.run(b.dir, "read the staged blob of "+path, "cat-file", "blob", id)
 	if err != nil {

@@ -10,8 +10,10 @@ import (
 	"fmt"
 	"hash"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 	"unsafe"
 
@@ -353,14 +355,49 @@ func (g Git) Index(dir string) ([]Entry, error) {
 // indexAt reads the index src names; sum is the file's checksum when the
 // decoder read it ("" when the file has none or git answered instead).
 func (g Git) indexAt(dir string, src IndexSource) (entries []Entry, sum string, err error) {
-	before, stable := indexStamp(src.File)
-	data, err := os.ReadFile(src.File)
-	if errors.Is(err, os.ErrNotExist) {
+	idx, err := g.readIndex(dir, src)
+	if idx == nil && err == nil {
 		// A repository that never staged anything has no index file.
 		return nil, "", nil
 	}
+	var cli *NeedsCLIError
+	var nonUTF8 *NonUTF8Error
+	switch {
+	case err == nil:
+		if src.Prefix == "" && g.RecordVerified {
+			// The decoded index may be shared within the process (see
+			// decoded); the caller's slice is its own.
+			return slices.Clone(idx.Entries), idx.Sum, nil
+		}
+		return ScopeEntries(idx.Entries, src.Prefix), idx.Sum, nil
+	case errors.As(err, &nonUTF8):
+		return nil, "", err
+	case errors.As(err, &cli):
+		// assertion J: what the decoder cannot read goes to git, said on
+		// the debug writer.
+		g.debugf("index %s holds %s; reading it through git ls-files\n", src.File, cli.Reason)
+		entries, err := g.IndexFlags(dir)
+		return entries, "", err
+	}
+	var listing *ListingError
+	if errors.As(err, &listing) {
+		return nil, "", err
+	}
+	return nil, "", &ListingError{Dir: dir, What: "read the index " + src.File, Err: err, By: indexReader}
+}
+
+// readIndex reads and decodes src's index file in process: nil and no
+// error when there is none; a *ListingError when it cannot be read; the
+// decoder's own error (a *NeedsCLIError among them) when it cannot be
+// decoded.
+func (g Git) readIndex(dir string, src IndexSource) (*Index, error) {
+	before, stable := indexStamp(src.File)
+	data, err := os.ReadFile(src.File)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
 	if err != nil {
-		return nil, "", &ListingError{Dir: dir, What: "read the index", Err: err, By: indexReader}
+		return nil, &ListingError{Dir: dir, What: "read the index", Err: err, By: indexReader}
 	}
 	// assertion P: with a record to consult, a file whose stat fields and
 	// trailer are the ones this reader last verified is not hashed again;
@@ -374,25 +411,57 @@ func (g Git) indexAt(dir string, src IndexSource) (entries []Entry, sum string, 
 	}
 	rec := src.File + "\x00" + before + "\x00" + trailer
 	trusted := record != "" && readIndexRecord(walk.Child(record, verifiedName)) == rec
+	if !stable || !g.RecordVerified {
+		return g.parseRecorded(data, src, record, rec, trusted)
+	}
+	// assertion Q: a reader keeping state (the hooks) decodes an unchanged
+	// index file once per process, whoever reads it (the hook's snapshot
+	// and its index-first configuration reads run side by side); a reader
+	// that must verify is never served a decoding that did not. Any other
+	// reader (the battery) decodes its own and keeps no second copy.
+	key := src.File + "\x00" + before + "\x00" + strconv.Itoa(src.HashLen) + "\x00" + string(data[len(data)-src.HashLen:])
+	decoded.Lock()
+	if decoded.m == nil {
+		decoded.m = map[string]*decodedIndex{}
+	}
+	d := decoded.m[key]
+	if d == nil {
+		d = &decodedIndex{}
+		decoded.m[key] = d
+	}
+	decoded.Unlock()
+	d.once.Do(func() {
+		d.idx, d.err = g.parseRecorded(data, src, record, rec, trusted)
+		d.verified = !trusted
+	})
+	if !trusted && !d.verified {
+		return g.parseRecorded(data, src, record, rec, trusted)
+	}
+	return d.idx, d.err
+}
+
+// parseRecorded decodes data, verifying its checksum unless trusted, and
+// records a verified file in record (when named).
+func (g Git) parseRecorded(data []byte, src IndexSource, record, rec string, trusted bool) (*Index, error) {
 	idx, err := parseIndex(data, src.HashLen, !trusted)
 	if err == nil && record != "" && !trusted && idx.Sum != "" {
 		writeIndexRecord(record, rec)
 	}
-	var cli *NeedsCLIError
-	var nonUTF8 *NonUTF8Error
-	switch {
-	case err == nil:
-		return ScopeEntries(idx.Entries, src.Prefix), idx.Sum, nil
-	case errors.As(err, &nonUTF8):
-		return nil, "", err
-	case errors.As(err, &cli):
-		// assertion J: what the decoder cannot read goes to git, said on
-		// the debug writer.
-		g.debugf("index %s holds %s; reading it through git ls-files\n", src.File, cli.Reason)
-		entries, err := g.IndexFlags(dir)
-		return entries, "", err
-	}
-	return nil, "", &ListingError{Dir: dir, What: "read the index " + src.File, Err: err, By: indexReader}
+	return idx, err
+}
+
+// decoded keeps this process's decodings of index files by path, stat
+// stamp and trailer; an entry is never changed once made.
+var decoded struct {
+	sync.Mutex
+	m map[string]*decodedIndex
+}
+
+type decodedIndex struct {
+	once     sync.Once
+	idx      *Index
+	err      error
+	verified bool
 }
 
 func (g Git) debugf(format string, a ...any) {

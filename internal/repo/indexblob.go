@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // IndexFile answers the bytes the index records for path (spelled relative
@@ -18,6 +19,11 @@ func IndexFile(dir, path string) ([]byte, bool, error) { return Git{}.IndexFile(
 func (g Git) IndexFile(dir, path string) ([]byte, bool, error) {
 	if strings.ContainsAny(path, "\n\r") || path == "" {
 		return nil, false, fmt.Errorf("cannot ask the index for %q", path)
+	}
+	// assertion Q: read in process where the index decoder and the object
+	// store can answer; git answers the rest.
+	if data, found, ok := g.indexFileInProcess(dir, path); ok {
+		return data, found, nil
 	}
 	out, err := g.runStdin(dir, "the index's copy of "+path, strings.NewReader(":"+path+"\n"), "cat-file", "--batch")
 	if err != nil {
@@ -39,4 +45,67 @@ func (g Git) IndexFile(dir, path string) ([]byte, bool, error) {
 		return nil, false, fmt.Errorf("git cat-file answered %q for %s", head, path)
 	}
 	return rest[:n], true, nil
+}
+
+// blobStores keeps, per object store and environment, the store this
+// process opened, so each configuration file read index first opens
+// none of its own.
+var blobStores struct {
+	sync.Mutex
+	m map[string]*blobStore
+}
+
+// indexFileInProcess is IndexFile answered without git: the index located
+// (once per process), decoded in process (once per process and stat
+// stamp, shared with the snapshot) and the blob read from the object
+// store. ok is false wherever that cannot answer as `git cat-file --batch`
+// would (an index the decoder leaves to git, a gitlink, an unreadable
+// object), and the caller asks git.
+func (g Git) indexFileInProcess(dir, path string) (data []byte, found, ok bool) {
+	src, err := g.LocateIndex(dir)
+	if err != nil {
+		return nil, false, false
+	}
+	// `:path` names a path from the work-tree top, whatever the
+	// directory: the whole index, unscoped.
+	whole := src
+	whole.Prefix = ""
+	idx, err := g.readIndex(dir, whole)
+	if err != nil {
+		return nil, false, false
+	}
+	if idx == nil {
+		return nil, false, true
+	}
+	var e *Entry
+	for i := range idx.Entries {
+		if idx.Entries[i].Path == path && idx.Entries[i].Stage == 0 {
+			e = &idx.Entries[i]
+			break
+		}
+	}
+	if e == nil {
+		return nil, false, true
+	}
+	if e.Mode&0o170000 == 0o160000 {
+		// A gitlink names a commit, not a blob: git's answer (a refusal)
+		// is the one to give.
+		return nil, false, false
+	}
+	key := src.CommonDir + "\x00" + strconv.Itoa(src.HashLen) + "\x00" + strings.Join(g.Env, "\x00")
+	blobStores.Lock()
+	if blobStores.m == nil {
+		blobStores.m = map[string]*blobStore{}
+	}
+	b := blobStores.m[key]
+	if b == nil {
+		b = newBlobStore(g, dir, src)
+		blobStores.m[key] = b
+	}
+	blobStores.Unlock()
+	data, err = b.readInProcess(e.Hash)
+	if err != nil {
+		return nil, false, false
+	}
+	return data, true, true
 }

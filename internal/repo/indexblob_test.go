@@ -2,6 +2,7 @@ package repo
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -24,5 +25,82 @@ func TestIndexFile(t *testing.T) {
 	}
 	if _, _, err := g.IndexFile(top, "a\nb"); err == nil {
 		t.Fatal("a name with a line end was asked")
+	}
+}
+
+// assertion Q: the in-process read answers what git cat-file --batch
+// answers: the staged bytes (a commit's own GIT_INDEX_FILE, a subdirectory
+// naming paths from the top, a symlink's target), and not-found for a path
+// the index does not hold at stage 0.
+func TestIndexFileInProcessAnswersAsCatFile(t *testing.T) {
+	fx := newFixture(t)
+	top := fx.top
+	writeFile(t, filepath.Join(top, "scripts", "gates.list"), "check-a\n", 0o644)
+	runGit(t, top, fx.env, "add", "scripts/gates.list")
+	writeFile(t, filepath.Join(top, "scripts", "gates.list"), "# check-a\n", 0o644)
+	other := filepath.Join(t.TempDir(), "other-index")
+	alt := append(append([]string{}, fx.env...), "GIT_INDEX_FILE="+other)
+	runGit(t, top, alt, "read-tree", "HEAD")
+	writeFile(t, filepath.Join(top, "scripts", "gates.list"), "check-b\n", 0o644)
+	runGit(t, top, alt, "add", "scripts/gates.list")
+	for _, c := range []struct {
+		env       []string
+		dir, path string
+		want      string
+		found     bool
+	}{
+		{fx.env, top, "scripts/gates.list", "check-a\n", true},
+		{fx.env, filepath.Join(top, "scripts"), "scripts/gates.list", "check-a\n", true},
+		{alt, top, "scripts/gates.list", "check-b\n", true},
+		{fx.env, top, "link", "nested/deep/x.go", true},
+		{fx.env, top, "no-such-file", "", false},
+	} {
+		g := Git{Env: c.env}
+		data, found, ok := g.indexFileInProcess(c.dir, c.path)
+		if !ok || found != c.found || string(data) != c.want {
+			t.Fatalf("%s in %s: %q %v %v, want %q %v", c.path, c.dir, data, found, ok, c.want, c.found)
+		}
+		raw, err := g.runStdin(c.dir, "cat-file", strings.NewReader(":"+c.path+"\n"), "cat-file", "--batch")
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := string(raw)
+		if c.found != !strings.HasSuffix(strings.SplitN(out, "\n", 2)[0], " missing") || c.found && !strings.Contains(out, c.want) {
+			t.Fatalf("%s: git cat-file answered %q", c.path, out)
+		}
+	}
+}
+
+// assertion Q: a stateful reader decodes an unchanged index once per
+// process, and every caller's listing is its own: filtering one in place
+// (as StagedSnapshot does) leaves the next caller's whole.
+func TestIndexDecodedOnceListingsOwnTheirSlices(t *testing.T) {
+	fx := newFixture(t)
+	g := Git{Env: fx.env, RecordVerified: true}
+	src, err := g.LocateIndex(fx.top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := g.readIndex(fx.top, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := g.readIndex(fx.top, src)
+	if err != nil || a != b {
+		t.Fatalf("decoded twice (%p, %p) or failed: %v", a, b, err)
+	}
+	first, _, err := g.indexAt(fx.top, src)
+	if err != nil || len(first) < 2 {
+		t.Fatalf("listing: %d entries, %v", len(first), err)
+	}
+	want := first[1].Path
+	first[0], first[1] = first[1], first[0]
+	second, _, err := g.indexAt(fx.top, src)
+	if err != nil || second[1].Path != want {
+		t.Fatalf("a caller's change to its listing reached the next: %v %v", second[1].Path, err)
+	}
+	plain := Git{Env: fx.env}
+	if c, err := plain.readIndex(fx.top, src); err != nil || c == a {
+		t.Fatalf("a stateless reader was served the kept decoding: %v", err)
 	}
 }

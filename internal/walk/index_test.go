@@ -38,3 +38,50 @@ func TestLocateIndex(t *testing.T) {
 		t.Fatal("outside a repository answered")
 	}
 }
+
+// assertion W: the one spawn answers Locate's answer and LocateIndex's
+// place wherever both answer; elsewhere Locate's own answer and no place.
+func TestLocateBothAnswersLocateAndLocateIndex(t *testing.T) {
+	root := physTemp(t)
+	top := filepath.Join(root, "repo")
+	mkdirs(t, filepath.Join(top, "sub"))
+	env := testEnv(t)
+	runGit(t, top, env, "init", "-q")
+	runGit(t, top, env, "commit", "-q", "--allow-empty", "-m", "i")
+	wt := filepath.Join(root, "wt")
+	runGit(t, top, env, "worktree", "add", "-q", wt)
+	for _, c := range []struct {
+		anchor string
+		env    []string
+	}{
+		{top, env},
+		{filepath.Join(top, "sub"), env},
+		{wt, env},
+		{top, append(append([]string{}, env...), "GIT_INDEX_FILE="+filepath.Join(root, "other"))},
+	} {
+		loc, ok, err, place := locateBoth(c.anchor, c.env)
+		wantLoc, wantOK, wantErr := locate(c.anchor, c.env)
+		if loc != wantLoc || ok != wantOK || (err == nil) != (wantErr == nil) {
+			t.Fatalf("%s: locateBoth = %+v %v %v, locate = %+v %v %v", c.anchor, loc, ok, err, wantLoc, wantOK, wantErr)
+		}
+		wantPlace, err := locateIndex(c.anchor, c.env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if place == nil || *place != wantPlace {
+			t.Fatalf("%s: place %+v, LocateIndex %+v", c.anchor, place, wantPlace)
+		}
+	}
+	outside := append(append([]string{}, env...), "GIT_CEILING_DIRECTORIES="+filepath.Dir(root))
+	loc, ok, err, place := locateBoth(root, outside)
+	if ok || err != nil || place != nil || loc != (Location{}) {
+		t.Fatalf("outside a repository: %+v %v %v %+v", loc, ok, err, place)
+	}
+	runGit(t, top, env, "init", "-q", "--bare", filepath.Join(root, "bare.git"))
+	gitDirEnv := append(append([]string{}, env...), "GIT_DIR="+filepath.Join(root, "bare.git"))
+	_, ok, err, place = locateBoth(root, gitDirEnv)
+	_, wantOK, wantErr := locate(root, gitDirEnv)
+	if ok != wantOK || (err == nil) != (wantErr == nil) || place != nil {
+		t.Fatalf("bare GIT_DIR: %v %v %+v, locate %v %v", ok, err, place, wantOK, wantErr)
+	}
+}

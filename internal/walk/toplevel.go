@@ -92,13 +92,65 @@ func Locate(anchor string, env []string) (Location, bool, error) {
 	if ok {
 		return loc, true, nil
 	}
-	loc, ok, err := locate(anchor, env)
+	loc, ok, err := locateWithIndex(anchor, env)
 	if ok && err == nil {
 		remembered.Lock()
 		remembered.locate[key] = loc
 		remembered.Unlock()
 	}
 	return loc, ok, err
+}
+
+// locateWithIndex is locate whose one spawn also answers LocateIndex at
+// the anchor, remembered beside it. Where that spawn does not answer
+// cleanly (git refuses, or its lines are not the expected ones) the
+// answer is locate's own, from its own spawn, so every refusal and
+// absence reads exactly as without the memory.
+func locateWithIndex(anchor string, env []string) (Location, bool, error) {
+	loc, ok, err, place := locateBoth(anchor, env)
+	if place != nil {
+		remembered.Lock()
+		if filepath.IsAbs(anchor) {
+			remembered.index[memoKey(anchor, env)] = *place
+		}
+		if place.Prefix == "" && anchor != loc.Top {
+			remembered.index[memoKey(loc.Top, env)] = *place
+		}
+		remembered.Unlock()
+	}
+	return loc, ok, err
+}
+
+// locateBoth answers locate's answer and, when the one spawn gave it
+// too, the index place at the anchor (nil when it did not).
+func locateBoth(anchor string, env []string) (Location, bool, error, *IndexPlace) {
+	// assertion W: under RememberRepository one spawn answers Locate and
+	// LocateIndex at the anchor; any other answer falls back to locate.
+	c, err := spawn.Run(spawn.Cmd{
+		Program: spawn.Git(),
+		Args:    gitArgs(anchor, "rev-parse", "--show-toplevel", "--show-object-format", "--path-format=absolute", "--git-path", "index", "--git-common-dir", "--show-prefix"),
+		Env:     env,
+	})
+	if err != nil {
+		return Location{}, false, err, nil
+	}
+	out, ok := c.Stdout()
+	if !ok {
+		loc, ok, err := locate(anchor, env)
+		return loc, ok, err, nil
+	}
+	lines := strings.SplitN(string(out), "\n", 5)
+	if len(lines) != 5 || !filepath.IsAbs(lines[0]) || (lines[1] != "sha1" && lines[1] != "sha256") || !filepath.IsAbs(lines[2]) || !filepath.IsAbs(lines[3]) {
+		loc, ok, err := locate(anchor, env)
+		return loc, ok, err, nil
+	}
+	rawTop, prefix := lines[0], strings.TrimSuffix(lines[4], "\n")
+	gitDir, _ := envLookup(env)("GIT_DIR")
+	loc, ok, err := located(anchor, env, gitDir, rawTop, prefix)
+	if !ok || err != nil {
+		return loc, ok, err, nil
+	}
+	return loc, ok, err, &IndexPlace{File: lines[2], CommonDir: lines[3], Format: lines[1], Prefix: prefix}
 }
 
 func locate(anchor string, env []string) (Location, bool, error) {
@@ -131,6 +183,11 @@ func locate(anchor string, env []string) (Location, bool, error) {
 	}
 	rawTop := string(out[:i])
 	prefix := strings.TrimSuffix(string(out[i+1:]), "\n")
+	return located(anchor, env, gitDir, rawTop, prefix)
+}
+
+// located is locate's answer from git's toplevel and prefix lines.
+func located(anchor string, env []string, gitDir, rawTop, prefix string) (Location, bool, error) {
 	loc := Location{Top: NormalizeAbs(rawTop), Prefix: prefix}
 	if gitDir != "" || prefix == "" {
 		return loc, true, nil
