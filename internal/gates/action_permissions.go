@@ -25,7 +25,7 @@ func checkActionPermissions(c *gate.Context) int {
 		return c.RefuseErr(err)
 	}
 	if len(scan.files) == 0 {
-		return c.NewReport(nil).Done("no YAML file under " + scan.root + ": no job to check")
+		return c.NewReport(nil).Nothing("no YAML file under " + scan.root + ": no job to check")
 	}
 	var found []gate.Finding
 	armed, inert, exempt := 0, 0, 0

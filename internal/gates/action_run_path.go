@@ -37,7 +37,7 @@ func checkActionRunPath(c *gate.Context) int {
 		return c.RefuseErr(err)
 	}
 	if len(scan.files) == 0 {
-		return c.NewReport(nil).Done("no YAML file under " + scan.root + ": nothing to resolve")
+		return c.NewReport(nil).Nothing("no YAML file under " + scan.root + ": nothing to resolve")
 	}
 	type fileRuns struct {
 		path string

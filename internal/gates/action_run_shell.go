@@ -34,7 +34,7 @@ func runShell(c *gate.Context, batch int) int {
 		return c.RefuseErr(err)
 	}
 	if len(scan.files) == 0 {
-		return c.NewReport(nil).Done("no YAML file under " + scan.root + ": nothing to lint")
+		return c.NewReport(nil).Nothing("no YAML file under " + scan.root + ": nothing to lint")
 	}
 	type fileRuns struct {
 		path string

@@ -45,7 +45,7 @@ func checkCoreFiles(c *gate.Context) int {
 		return c.RefuseErr(err)
 	}
 	if !present {
-		return c.NewReport(nil).Done("no manifest at " + manifest + ": no core file pinned")
+		return c.NewReport(nil).Nothing("no manifest at " + manifest + ": no core file pinned")
 	}
 
 	type pin struct {

@@ -38,7 +38,7 @@ func checkCrateArms(c *gate.Context) int {
 	}
 	// assertion A: no module, no corpus — clean, naming the absent module.
 	if st, err := os.Stat(walk.Child(abs, goModFile)); err != nil || st.IsDir() {
-		return c.NewReport(nil).Done(fmt.Sprintf("no Go module at %s, so no arm to run", crate))
+		return c.NewReport(nil).Nothing(fmt.Sprintf("no Go module at %s, so no arm to run", crate))
 	}
 	env := armEnv(c)
 	// assertion B: a module with no go on PATH cannot be checked: exit 2.

@@ -30,7 +30,7 @@ func checkGateBinaryFresh(c *gate.Context) int {
 	counts := fmt.Sprintf("%d descriptors, %d registered members dispatching", len(s.descriptors), len(s.dispatching))
 	// assertion B: nothing dispatching is clean, counted — nothing can run stale.
 	if len(s.dispatching) == 0 {
-		return r.Done(counts + ": no member runs on the binary, so none can run stale")
+		return r.Nothing(counts + ": no member runs on the binary, so none can run stale")
 	}
 	// assertion C: with a dispatch, a binary that cannot answer is exit 2.
 	bin := ""

@@ -43,7 +43,7 @@ func checkIdentity(c *gate.Context) int {
 	// assertion A: a CI run steps aside before any read, unless both clone
 	// actuals come from files, which makes the run a configured read.
 	if c.Getenv("CI") != "" && (emailFile == "" || remotesFile == "") {
-		return c.NewReport(nil).Done("CI run: a CI checkout is not a committing clone, identity not checked")
+		return c.NewReport(nil).Nothing("CI run: a CI checkout is not a committing clone, identity not checked")
 	}
 
 	// assertion B: an absent, empty or comment-only manifest is clean with
@@ -72,7 +72,7 @@ func checkIdentity(c *gate.Context) int {
 		exps = append(exps, expectation{kind: f[0], line: l.N, fields: f[1:]})
 	}
 	if len(exps) == 0 {
-		return c.NewReport(nil).Done(manifest + " expects nothing")
+		return c.NewReport(nil).Nothing(manifest + " expects nothing")
 	}
 
 	act := &identityActuals{c: c, emailFile: emailFile, remotesFile: remotesFile}
