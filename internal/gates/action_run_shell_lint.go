@@ -308,9 +308,16 @@ func scFlags(dialect string) []string {
 // scCmd is the ShellCheck run over operands under dialect: rc files
 // ignored, SHELLCHECK_OPTS cleared, from the run directory.
 func scCmd(c *gate.Context, dialect string, operands ...string) spawn.Cmd {
+	return shellcheckCmd(c, append(scFlags(dialect), operands...)...)
+}
+
+// shellcheckCmd is ShellCheck with args from the run directory, under the
+// gate's PATH and with SHELLCHECK_OPTS cleared: the one spelling every
+// ShellCheck run of both wrappers (and the release probe) goes through.
+func shellcheckCmd(c *gate.Context, args ...string) spawn.Cmd {
 	cmd := spawn.Cmd{
 		Program:  spawn.Shellcheck(),
-		Args:     append(scFlags(dialect), operands...),
+		Args:     args,
 		Dir:      c.Dir,
 		ExtraEnv: []string{"SHELLCHECK_OPTS="},
 		Recorder: c.Spawns,

@@ -104,20 +104,7 @@ func lintFiles(c *gate.Context, targets []string) ([][]scReport, error) {
 	}
 	// assertion B: the misses and every target they could follow go to
 	// one ShellCheck run.
-	in := map[int]bool{}
-	var walkDeps func(int)
-	walkDeps = func(i int) {
-		if in[i] {
-			return
-		}
-		in[i] = true
-		for _, d := range ts[i].deps {
-			walkDeps(d)
-		}
-	}
-	for _, i := range miss {
-		walkDeps(i)
-	}
+	in := scReach(ts, miss...)
 	var batch []string
 	index := map[string]int{}
 	for i, t := range targets {
@@ -126,16 +113,7 @@ func lintFiles(c *gate.Context, targets []string) ([][]scReport, error) {
 			index[t] = i
 		}
 	}
-	cmd := spawn.Cmd{
-		Program:  spawn.Shellcheck(),
-		Args:     append(append(append([]string(nil), scFileFlags...), "--"), batch...),
-		Dir:      c.Dir,
-		ExtraEnv: []string{"SHELLCHECK_OPTS="},
-		Recorder: c.Spawns,
-	}
-	if path := c.Getenv("PATH"); path != "" {
-		cmd.ExtraEnv = append(cmd.ExtraEnv, "PATH="+path)
-	}
+	cmd := shellcheckCmd(c, append(append(append([]string(nil), scFileFlags...), "--"), batch...)...)
 	res := spawn.RunStreamed(cmd, nil)
 	switch res.Code() {
 	case 0, 1:
@@ -273,18 +251,7 @@ func scFileKey(c *gate.Context, sc *scCache, targets []string, ts []scTarget, i 
 	}
 	var more func(*cache.Config)
 	if len(ts[i].deps) > 0 {
-		reach := map[int]bool{}
-		var reachFrom func(int)
-		reachFrom = func(j int) {
-			if reach[j] {
-				return
-			}
-			reach[j] = true
-			for _, d := range ts[j].deps {
-				reachFrom(d)
-			}
-		}
-		reachFrom(i)
+		reach := scReach(ts, i)
 		for j := range reach {
 			if !ts[j].loaded {
 				return "" // a neighbour it reaches is unreadable: uncached
@@ -302,6 +269,26 @@ func scFileKey(c *gate.Context, sc *scCache, targets []string, ts []scTarget, i 
 		}
 	}
 	return sc.unitKey("file", scFileFlags, ext, ts[i].data, more)
+}
+
+// scReach answers the targets reachable from each of from by source
+// commands, directly or through another, from included.
+func scReach(ts []scTarget, from ...int) map[int]bool {
+	reach := map[int]bool{}
+	var visit func(int)
+	visit = func(i int) {
+		if reach[i] {
+			return
+		}
+		reach[i] = true
+		for _, d := range ts[i].deps {
+			visit(d)
+		}
+	}
+	for _, i := range from {
+		visit(i)
+	}
+	return reach
 }
 
 // shellcheckTargets answers the files to lint. Operands replace the whole

@@ -79,17 +79,7 @@ func shellcheckRelease(c *gate.Context, t *cache.Table) (string, bool) {
 
 // scVersionCmd is `shellcheck --version` under the gate's environment.
 func scVersionCmd(c *gate.Context) spawn.Cmd {
-	cmd := spawn.Cmd{
-		Program:  spawn.Shellcheck(),
-		Args:     []string{"--version"},
-		Dir:      c.Dir,
-		ExtraEnv: []string{"SHELLCHECK_OPTS="},
-		Recorder: c.Spawns,
-	}
-	if path := c.Getenv("PATH"); path != "" {
-		cmd.ExtraEnv = append(cmd.ExtraEnv, "PATH="+path)
-	}
-	return cmd
+	return shellcheckCmd(c, "--version")
 }
 
 // unitKey answers a unit's key: kind (which rule's units), the ShellCheck
