@@ -466,7 +466,13 @@ func hooksCheck(c *Call, command string) (int, string) {
 		// assertion X: a clone that never opted in is told once per
 		// session, never blocked.
 		var done bool
-		if ok, _ := loadState(c, stateAdvised, &done); ok && done {
+		ok, err := loadState(c, stateAdvised, &done)
+		if err != nil {
+			// The note is advice, never a verdict: a session state that
+			// cannot be read repeats it and says why.
+			fmt.Fprintf(c.Stderr, "gate-sdk commit-guard: cannot read whether this session was told about the hooks: %v\n", err)
+		}
+		if ok && done {
 			return Allow, ""
 		}
 		return Allow, "gate-sdk commit-guard: this clone has not opted in to the gates' git hooks, so a commit here runs no gate; `gates --install-hooks` places them (commits are still judged after each command)."

@@ -71,7 +71,10 @@ func refuseEscapes(top string, p *Plan, lockRel string) error {
 			if fi.Mode()&fs.ModeSymlink == 0 {
 				continue
 			}
-			target, _ := os.Readlink(joinTop(top, sub))
+			target, err := os.Readlink(joinTop(top, sub))
+			if err != nil {
+				return fmt.Errorf("init: cannot read the symbolic link %s: %v", sub, err)
+			}
 			real, err := walk.Canonicalize(joinTop(top, sub))
 			switch {
 			case err != nil:
