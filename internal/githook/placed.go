@@ -1,17 +1,15 @@
 package githook
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/gate-sdk/gates/internal/digest"
 	"github.com/gate-sdk/gates/internal/repo"
 	"github.com/gate-sdk/gates/internal/walk"
 )
@@ -57,7 +55,7 @@ func writeRecord(dir string, names []string) error {
 	var files []placedFile
 	for _, n := range names {
 		p := walk.Child(dir, n)
-		sum, err := fileSum(p)
+		sum, err := digest.File(p)
 		if err != nil {
 			return fmt.Errorf("cannot record the placed hook %s: %v", p, err)
 		}
@@ -115,19 +113,6 @@ func readRecord(dir string) (files []placedFile, ok bool, err error) {
 		files = append(files, placedFile{name: f[0], sum: f[1], stat: statKey{n[0], n[1], n[2], n[3]}})
 	}
 	return files, true, nil
-}
-
-func fileSum(p string) (string, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // Placed is what git will run for a commit at one work tree, set against
@@ -220,7 +205,7 @@ func checkOne(p string, f placedFile, home bool) (string, statKey) {
 	if f.sum == "" || home && key == f.stat {
 		return "", key
 	}
-	sum, err := fileSum(p)
+	sum, err := digest.File(p)
 	if err != nil {
 		return fmt.Sprintf("%s cannot be read (%v)", p, err), key
 	}

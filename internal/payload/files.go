@@ -9,14 +9,13 @@
 package payload
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"strings"
 
+	"github.com/gate-sdk/gates/internal/digest"
 	"github.com/gate-sdk/gates/internal/walk"
 )
 
@@ -88,25 +87,12 @@ func CopyTree(src, dst string) error {
 	})
 }
 
-// Digest answers the lowercase hex sha256 of data.
-func Digest(data []byte) string {
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:])
-}
+// Digest answers the lowercase hex sha256 of data (digest.Bytes).
+func Digest(data []byte) string { return digest.Bytes(data) }
 
-// FileDigest answers the lowercase hex sha256 of the file at p.
-func FileDigest(p string) (string, error) {
-	f, err := os.Open(p)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
+// FileDigest answers the lowercase hex sha256 of the file at p
+// (digest.File).
+func FileDigest(p string) (string, error) { return digest.File(p) }
 
 // SidecarSuffix is the digest sidecar's suffix: <artifact>.sha256.
 const SidecarSuffix = ".sha256"

@@ -1,0 +1,26 @@
+package digest
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// A file's digest is its bytes' digest; a missing file is an error, never
+// the digest of nothing.
+func TestFileIsItsBytes(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(p, []byte("abc"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const want = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+	if got := Bytes([]byte("abc")); got != want {
+		t.Fatalf("Bytes = %s, want %s", got, want)
+	}
+	if got, err := File(p); err != nil || got != want {
+		t.Fatalf("File = %s, %v; want %s", got, err, want)
+	}
+	if _, err := File(filepath.Join(t.TempDir(), "none")); err == nil {
+		t.Fatal("a missing file has a digest")
+	}
+}
