@@ -272,33 +272,8 @@ func (t *Table) Get(path, blob string) ([]byte, bool) {
 	if t == nil || blob == "" {
 		return nil, false
 	}
-	t.loadOnce.Do(t.load)
-	var buf [256]byte
-	k := entryKey(buf[:0], path, blob)
-	// A journal's entry is newer than the file's of the same key.
-	if m := t.logged.Load(); m != nil {
-		if v, ok := (*m)[string(k)]; ok {
-			t.hits.Add(1)
-			return v, true
-		}
-	}
-	// Lookups come in path order, so the last hit is a close guess.
-	if i, v, ok := t.old.findNear(k, int(t.hint.Load())); ok {
-		t.hint.Store(int64(i))
-		if !t.oldUsed[i].Load() {
-			t.oldUsed[i].Store(true)
-		}
-		t.hits.Add(1)
-		return v, true
-	}
-	t.mu.Lock()
-	v, ok := t.puts[string(k)]
-	t.mu.Unlock()
-	if ok {
-		t.hits.Add(1)
-	} else {
-		t.misses.Add(1)
-	}
+	v, ok := t.Peek(path, blob)
+	t.Tally(ok)
 	return v, ok
 }
 
@@ -312,12 +287,15 @@ func (t *Table) Peek(path, blob string) ([]byte, bool) {
 	t.loadOnce.Do(t.load)
 	var buf [256]byte
 	k := entryKey(buf[:0], path, blob)
+	// A journal's entry is newer than the file's of the same key.
 	if m := t.logged.Load(); m != nil {
 		if v, ok := (*m)[string(k)]; ok {
 			return v, true
 		}
 	}
+	// Lookups come in path order, so the last hit is a close guess.
 	if i, v, ok := t.old.findNear(k, int(t.hint.Load())); ok {
+		t.hint.Store(int64(i))
 		if !t.oldUsed[i].Load() {
 			t.oldUsed[i].Store(true)
 		}
