@@ -92,13 +92,7 @@ func (s *Session) wireHarness(name string, dry bool) int {
 		fmt.Fprintf(s.Stderr, "init: %v\n", err)
 		return 2
 	}
-	tmp := target + ".gates-tmp"
-	if err := os.WriteFile(tmp, out, 0o644); err != nil {
-		fmt.Fprintf(s.Stderr, "init: cannot write %s: %v\n", h.file, err)
-		return 2
-	}
-	if err := os.Rename(tmp, target); err != nil {
-		os.Remove(tmp)
+	if err := walk.ReplaceFile(target, out); err != nil {
 		fmt.Fprintf(s.Stderr, "init: cannot write %s: %v\n", h.file, err)
 		return 2
 	}
@@ -234,24 +228,11 @@ func (s *Session) unwireHarness(name, top, bin string, dry bool) int {
 	if dry {
 		return 0
 	}
-	if err := writeAtomically(target, out); err != nil {
+	if err := walk.ReplaceFile(target, out); err != nil {
 		fmt.Fprintf(s.Stderr, "init: cannot write %s: %v\n", h.file, err)
 		return 2
 	}
 	return 0
-}
-
-// writeAtomically writes data to a sibling and renames it over p.
-func writeAtomically(p string, data []byte) error {
-	tmp := p + ".gates-tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, p); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
 }
 
 func harnessMemberList() string {

@@ -141,7 +141,7 @@ func (s *Session) recordLastVerdict(ran int, red []string) {
 	dir := walk.Child(snap.CommonDir(), cache.SubDir)
 	data := harness.FormatLastVerdict(harness.LastVerdict{At: time.Now(), Ran: ran, Red: red})
 	if err := os.MkdirAll(dir, 0o755); err == nil {
-		err = writeAtomically(walk.Child(dir, harness.LastVerdictName), data)
+		err = walk.ReplaceFile(walk.Child(dir, harness.LastVerdictName), data)
 		if err == nil {
 			return
 		}

@@ -87,15 +87,7 @@ func writeDebt(common string, debts []Debt) error {
 	for _, d := range debts {
 		fmt.Fprintf(&b, "%d %s %s\n", d.Files, d.Member, strconv.Quote(d.Top))
 	}
-	tmp := fmt.Sprintf("%s.%d.tmp", p, os.Getpid())
-	if err := os.WriteFile(tmp, []byte(b.String()), 0o644); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, p); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
+	return walk.ReplaceFile(p, []byte(b.String()))
 }
 
 // AddDebt records what a passing hook at top left: each member's line is

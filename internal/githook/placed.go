@@ -75,12 +75,7 @@ func saveRecord(dir string, files []placedFile) error {
 	for _, f := range files {
 		fmt.Fprintf(&b, "%s %s %s\n", f.name, f.sum, f.stat)
 	}
-	tmp := fmt.Sprintf("%s.%d.tmp", recordPath(dir), os.Getpid())
-	if err := os.WriteFile(tmp, []byte(b.String()), 0o644); err != nil {
-		return fmt.Errorf("cannot write the opt-in record: %v", err)
-	}
-	if err := os.Rename(tmp, recordPath(dir)); err != nil {
-		os.Remove(tmp)
+	if err := walk.ReplaceFile(recordPath(dir), []byte(b.String())); err != nil {
 		return fmt.Errorf("cannot write the opt-in record: %v", err)
 	}
 	return nil

@@ -30,12 +30,7 @@ func writeSource(dir, src string) error {
 		return fmt.Errorf("cannot record the hooks' source %s: %v", src, err)
 	}
 	body := fmt.Sprintf("%s\n%s\n%s\n", sourceHeader, keyOf(fi), strconv.Quote(src))
-	tmp := fmt.Sprintf("%s.%d.tmp", sourcePath(dir), os.Getpid())
-	if err := os.WriteFile(tmp, []byte(body), 0o644); err != nil {
-		return fmt.Errorf("cannot record the hooks' source: %v", err)
-	}
-	if err := os.Rename(tmp, sourcePath(dir)); err != nil {
-		os.Remove(tmp)
+	if err := walk.ReplaceFile(sourcePath(dir), []byte(body)); err != nil {
 		return fmt.Errorf("cannot record the hooks' source: %v", err)
 	}
 	return nil

@@ -126,15 +126,7 @@ func saveState(c *Call, kind string, v any) error {
 		return err
 	}
 	p := stateName(dir, c.Payload.SessionID, kind)
-	tmp := fmt.Sprintf("%s.%d.tmp", p, os.Getpid())
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, p); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
+	return walk.ReplaceFile(p, data)
 }
 
 // State kinds.

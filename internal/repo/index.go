@@ -539,12 +539,6 @@ func writeIndexRecord(dir, rec string) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return
 	}
-	tmp := fmt.Sprintf("%s.%d.tmp", p, os.Getpid())
-	if os.WriteFile(tmp, []byte(rec+"\n"), 0o644) != nil {
-		os.Remove(tmp)
-		return
-	}
-	if os.Rename(tmp, p) != nil {
-		os.Remove(tmp)
-	}
+	// A record that cannot be written costs the next run a hash, no more.
+	_ = walk.ReplaceFile(p, []byte(rec+"\n"))
 }
