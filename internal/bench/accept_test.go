@@ -133,9 +133,18 @@ func readFloorCPU(b *testing.B, dir string) (time.Duration, time.Duration, int64
 	return time.Since(start), cpuNow() - cpu0, total, largest
 }
 
-// shipped answers the kit's shipped gate names, less those named in drop.
+// noOwnInputs are the shipped gates that judge a kit's own test and gate
+// sources and refuse (exit 2) in a consumer that authors none: with the
+// kit recorded as vendored (scripts/gates.lock), the bench consumer has
+// nothing for them to read, and `gates init` leaves them out of such a
+// consumer too.
+var noOwnInputs = []string{"check-assertion-strength", "check-gate-fail-closed", "check-test-hermetic"}
+
+// shipped answers the kit's shipped gate names that can run in the bench
+// consumer (less noOwnInputs), less those named in drop.
 func shipped(b *testing.B, drop ...string) []string {
 	b.Helper()
+	drop = append(append([]string(nil), drop...), noOwnInputs...)
 	descs, err := filepath.Glob(filepath.Join(modRoot, "kits", "gate-sdk", "checks", "*.gate"))
 	if err != nil || len(descs) == 0 {
 		b.Fatalf("no shipped descriptors: %v", err)
@@ -183,7 +192,11 @@ func acceptance(b *testing.B) {
 	dir := repoDir
 	cacheDir := filepath.Join(dir, ".git", "gates-cache")
 	clear := func() { os.RemoveAll(cacheDir) }
-	gates := binPlain
+	// The generated consumer declares the fifty benchmark members
+	// (scripts/bench-scan-*.gate), so every run over it uses the build that
+	// carries them: under the plain build check-gate-substrate-parity reds
+	// on those descriptors and every battery row would time a red run.
+	gates := binBench
 	const n = 7
 
 	if os.Getenv("GATES_BENCH_ROWS") == "shellcheck" {
@@ -234,6 +247,9 @@ func acceptance(b *testing.B) {
 		floors = append(floors, f)
 	}
 	floor := median(floors)
+	if _, _, code, out := timed(b, dir, nil, gates, "--run"); code != 0 {
+		b.Fatalf("the battery over the bench repository exited %d; its rows would time a red run:\n%s", code, out)
+	}
 	batCold, _, bc := sample(n, clear, run(nil, gates, "--run"))
 	batWarm, _, bw := sample(n, nil, run(nil, gates, "--run"))
 	batOff, _, _ := sample(n, nil, run([]string{"GATE_SDK_CACHE=off"}, gates, "--run"))
@@ -278,7 +294,7 @@ func pages(b *testing.B, dir string) {
 	b.Helper()
 	for i := 0; i < 2; i++ {
 		for _, p := range []struct{ arm, file string }{{"enforcement-map", "docs/enforcement.md"}, {"graph", "scripts/CHECK-GRAPH.html"}} {
-			cmd := exec.Command(binPlain, "--emit", p.arm)
+			cmd := exec.Command(binBench, "--emit", p.arm)
 			cmd.Dir, cmd.Env = dir, benchEnv()
 			out, err := cmd.Output()
 			if err != nil {
@@ -450,13 +466,16 @@ func shellcheckBatteryRows(b *testing.B, dir string, n int) []row {
 			b.Fatal(err)
 		}
 		pages(b, dir)
-		timedCPU(b, dir, nil, binPlain, "--run") // fills the cache
+		if _, _, rc, _ := timedCPU(b, dir, nil, binBench, "--run"); rc != 0 { // fills the cache
+			_, _, _, out := timed(b, dir, nil, binBench, "--run")
+			b.Fatalf("the battery over the bench repository exited %d; its rows would time a red run:\n%s", rc, out)
+		}
 		for i := 0; i < n; i++ {
 			if with {
 				_, c, _, _ := readFloorCPU(b, dir)
 				fcpu = append(fcpu, c)
 			}
-			_, _, rc, c := timedCPU(b, dir, nil, binPlain, "--run")
+			_, _, rc, c := timedCPU(b, dir, nil, binBench, "--run")
 			cpu[with], codes[with] = append(cpu[with], c), rc
 		}
 	}

@@ -116,7 +116,11 @@ func generate(dir string, n int) error {
 	for rel, body := range map[string]string{
 		"scripts/msg-patterns.list":   string(patterns),
 		"scripts/root-allowlist.list": "data\ndocs\nsrc\ngate-sdk\nscripts\n.workflow\nREADME.md\n",
-		".workflow/README.md":         "# contract: gate-sdk/SPEC.md §The workflow directory\n",
+		// The record `gates init` leaves: it names gate-sdk/ as the vendored
+		// kit, so the gates that judge gates judge the consumer's own and
+		// leave the release's copy to the release.
+		"scripts/gates.lock":  "{\"lock\":1,\"binary_stamp\":\"bench\",\"kit\":\"gate-sdk\",\"kit_root\":\"gate-sdk\",\"kit_version\":\"bench\",\"registered\":[],\"files\":[],\"appended\":[],\"dirs\":[]}\n",
+		".workflow/README.md": "# contract: gate-sdk/SPEC.md §The workflow directory\n",
 		// The registry and runner doc check-kit-registration reads.
 		"README.md": "# bench consumer\n\nThe kit: [gate-sdk](gate-sdk/). Its fixture pairs: `gates --run-gate-tests gate-sdk/gate-tests`.\n",
 	} {
@@ -237,7 +241,7 @@ func BenchmarkBatteryShippedGates(b *testing.B) {
 	var peak int64
 	var last string
 	for i := 0; i < b.N; i++ {
-		wall, rss, out := battery(b, binPlain, members)
+		wall, rss, out := battery(b, binBench, members)
 		walls = append(walls, wall)
 		peak = max(peak, rss)
 		last = out

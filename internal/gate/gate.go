@@ -44,7 +44,8 @@ type Knobs interface {
 // Tree is the shared, read-only snapshot of the tracked tree. Paths are
 // spelled relative to Context.Dir with '/' separators, as git lists them.
 type Tree interface {
-	// Files answers every tracked path under the context directory.
+	// Files answers every tracked path under the context directory. The
+	// slice may be shared with every other reader: never modify it.
 	Files() ([]string, error)
 	// Read answers a tracked file's bytes; each file is read from disk at
 	// most once per process.

@@ -46,8 +46,9 @@ func readsCouplesRule(lookup func(string) (gate.Def, bool)) gate.Rule {
 			return c.RefuseErr(err)
 		}
 		// The index lists in byte order already; a tree that does not is
-		// put in it (Files answers a fresh slice).
+		// put in it, on a copy (Files' slice is shared).
 		if !sort.StringsAreSorted(files) {
+			files = append([]string(nil), files...)
 			sort.Strings(files)
 		}
 		ps, err := pruneSet(c)

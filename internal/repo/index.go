@@ -80,7 +80,11 @@ type Index struct {
 // out of shape is an *IndexFormatError; a name that is not UTF-8 is a
 // *NonUTF8Error.
 func ParseIndex(data []byte, hashLen int) (*Index, error) {
-	return parseIndex(data, hashLen, true)
+	idx, err := parseIndex(data, hashLen, true)
+	if err == nil {
+		keepCleanStat(idx.Entries, fileTime{})
+	}
+	return idx, err
 }
 
 // parseIndex is ParseIndex, the checksum computed and compared only when
@@ -237,7 +241,7 @@ func parseEntries(data, body []byte, version uint32, hashLen int, trailer string
 		offs = append(offs, len(arena))
 		arena = append(arena, name...)
 		arena = hex.AppendEncode(arena, id)
-		idx.Entries = append(idx.Entries, Entry{Mode: mode, Stage: stage, Flags: flags})
+		idx.Entries = append(idx.Entries, Entry{Mode: mode, Stage: stage, Flags: flags, stat: (*statData)(body[start : start+40])})
 	}
 	// The arena is never written again, so the string is made over its
 	// bytes rather than copied: one less pass over every name and id.
@@ -349,7 +353,17 @@ func (g Git) Index(dir string) ([]Entry, error) {
 		return nil, err
 	}
 	entries, _, err := g.indexAt(dir, src)
-	return entries, err
+	if err != nil {
+		return nil, err
+	}
+	// The stat data is the snapshot's business alone; a listing is the
+	// same value whichever reader made it.
+	out := make([]Entry, len(entries))
+	for i, e := range entries {
+		e.stat = nil
+		out[i] = e
+	}
+	return out, nil
 }
 
 // indexAt reads the index src names; sum is the file's checksum when the
@@ -391,7 +405,7 @@ func (g Git) indexAt(dir string, src IndexSource) (entries []Entry, sum string, 
 // decoder's own error (a *NeedsCLIError among them) when it cannot be
 // decoded.
 func (g Git) readIndex(dir string, src IndexSource) (*Index, error) {
-	before, stable := indexStamp(src.File)
+	before, written, stable := indexStamp(src.File)
 	data, err := os.ReadFile(src.File)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -402,7 +416,7 @@ func (g Git) readIndex(dir string, src IndexSource) (*Index, error) {
 	// assertion P: with a record to consult, a file whose stat fields and
 	// trailer are the ones this reader last verified is not hashed again;
 	// any other file is verified, and recorded once verified.
-	after, _ := indexStamp(src.File)
+	after, _, _ := indexStamp(src.File)
 	stable = stable && before == after && len(data) >= src.HashLen
 	var trailer, record string
 	if stable && g.RecordVerified && src.CommonDir != "" {
@@ -411,8 +425,11 @@ func (g Git) readIndex(dir string, src IndexSource) (*Index, error) {
 	}
 	rec := src.File + "\x00" + before + "\x00" + trailer
 	trusted := record != "" && readIndexRecord(walk.Child(record, verifiedName)) == rec
+	if !stable {
+		written = fileTime{}
+	}
 	if !stable || !g.RecordVerified {
-		return g.parseRecorded(data, src, record, rec, trusted)
+		return g.parseRecorded(data, src, record, rec, trusted, written)
 	}
 	// assertion Q: a reader keeping state (the hooks) decodes an unchanged
 	// index file once per process, whoever reads it (the hook's snapshot
@@ -431,21 +448,27 @@ func (g Git) readIndex(dir string, src IndexSource) (*Index, error) {
 	}
 	decoded.Unlock()
 	d.once.Do(func() {
-		d.idx, d.err = g.parseRecorded(data, src, record, rec, trusted)
+		d.idx, d.err = g.parseRecorded(data, src, record, rec, trusted, written)
 		d.verified = !trusted
 	})
 	if !trusted && !d.verified {
-		return g.parseRecorded(data, src, record, rec, trusted)
+		return g.parseRecorded(data, src, record, rec, trusted, written)
 	}
 	return d.idx, d.err
 }
 
 // parseRecorded decodes data, verifying its checksum unless trusted, and
-// records a verified file in record (when named).
-func (g Git) parseRecorded(data []byte, src IndexSource, record, rec string, trusted bool) (*Index, error) {
+// records a verified file in record (when named). written is the index
+// file's modification time as stat read it before the read (zero when the
+// file moved during it): the bound past which an entry's stat data cannot
+// vouch for its file (see keepCleanStat).
+func (g Git) parseRecorded(data []byte, src IndexSource, record, rec string, trusted bool, written fileTime) (*Index, error) {
 	idx, err := parseIndex(data, src.HashLen, !trusted)
 	if err == nil && record != "" && !trusted && idx.Sum != "" {
 		writeIndexRecord(record, rec)
+	}
+	if err == nil {
+		keepCleanStat(idx.Entries, written)
 	}
 	return idx, err
 }

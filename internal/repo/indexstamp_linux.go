@@ -9,11 +9,12 @@ import (
 
 // indexStamp answers the stat fields that move whenever a file's bytes
 // can have changed (size, modification and change times, inode, device),
-// spelled as one string; false when they cannot be read.
-func indexStamp(name string) (string, bool) {
+// spelled as one string, and the modification time; false when they
+// cannot be read.
+func indexStamp(name string) (string, fileTime, bool) {
 	var st syscall.Stat_t
 	if err := syscall.Stat(name, &st); err != nil {
-		return "", false
+		return "", fileTime{}, false
 	}
-	return fmt.Sprintf("%d %d.%d %d.%d %d %d", st.Size, st.Mtim.Sec, st.Mtim.Nsec, st.Ctim.Sec, st.Ctim.Nsec, st.Ino, st.Dev), true
+	return fmt.Sprintf("%d %d.%d %d.%d %d %d", st.Size, st.Mtim.Sec, st.Mtim.Nsec, st.Ctim.Sec, st.Ctim.Nsec, st.Ino, st.Dev), fileTime{st.Mtim.Sec, st.Mtim.Nsec}, true
 }

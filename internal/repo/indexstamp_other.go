@@ -4,4 +4,4 @@ package repo
 
 // indexStamp answers false where the stat fields are not read: every
 // index is then verified.
-func indexStamp(string) (string, bool) { return "", false }
+func indexStamp(string) (string, fileTime, bool) { return "", fileTime{}, false }

@@ -146,6 +146,11 @@ type Entry struct {
 	// `git ls-files --debug` prints them); see FlagIntentToAdd and kin.
 	// The CLI's plain listing (IndexModes) leaves them 0.
 	Flags uint32
+	// stat is the work-tree file's stat data as the index recorded it
+	// when git last found the file to hold Hash, kept only while it can
+	// vouch for that (see keepCleanStat); nil otherwise, and always from
+	// any reader but the in-process decoder.
+	stat *statData
 }
 
 // IndexModes lists the index entries under dir (git ls-files -s -z),

@@ -69,6 +69,16 @@ type snapEntry struct {
 	flags uint32
 	hash  string
 	idx   int // position in files
+	// stat is the index's record of the work-tree file when git last
+	// found it to hold hash (nil when it cannot vouch: see keepCleanStat).
+	stat *statData
+	// mu guards the entry's read state and clean.
+	mu sync.Mutex
+	// clean is what the stat test found (see BlobID): untested, vouched
+	// (the index's id, no byte read yet held to it), verified (bytes read
+	// hashed to it) or not clean. It lives here, not in st, so a warm run
+	// that reads nothing makes no read state at all.
+	clean uint8
 
 	// st is the entry's read state, made on the first read, claim or
 	// stat: a hook that answers from the cache touches few entries, and
@@ -83,9 +93,9 @@ type entryState struct {
 	pending int32
 	claimed bool
 
-	// mu guards the read state: held marks data/err as kept, id the blob
-	// id of the first bytes read when they were not kept (or when asked).
-	mu   sync.Mutex
+	// The entry's mu guards the read state: held marks data/err as kept,
+	// id the blob id of the first bytes read when they were not kept (or
+	// when asked).
 	held bool
 	data []byte
 	err  error
@@ -97,6 +107,14 @@ type entryState struct {
 	statOnce sync.Once
 	present  bool
 }
+
+// The stat test's outcomes (snapEntry.clean).
+const (
+	cleanUntested uint8 = iota
+	cleanVouched
+	cleanVerified
+	cleanNot
+)
 
 // state answers e's read state, making it on first need.
 func (e *snapEntry) state() *entryState {
@@ -245,7 +263,7 @@ func SnapshotOf(dir string, entries []Entry) *Snapshot {
 			continue
 		}
 		se := &slab[len(s.files)]
-		*se = snapEntry{mode: e.Mode, hash: e.Hash, flags: e.Flags, idx: len(s.files)}
+		*se = snapEntry{mode: e.Mode, hash: e.Hash, flags: e.Flags, idx: len(s.files), stat: e.stat}
 		// One map operation per path: an insert that leaves the count
 		// unchanged met a repeat the order did not put side by side, and
 		// the first entry is put back.
@@ -279,8 +297,10 @@ func (s *Snapshot) Unresolved() []string { return append([]string(nil), s.unreso
 // Dir is the directory the snapshot's names are relative to.
 func (s *Snapshot) Dir() string { return s.dir }
 
-// Files answers the tracked paths in index order (a fresh slice).
-func (s *Snapshot) Files() []string { return append([]string(nil), s.files...) }
+// Files answers the tracked paths in index order. The slice is the
+// snapshot's own, shared by every caller: it must not be modified (its
+// capacity is clipped, so an append copies).
+func (s *Snapshot) Files() []string { return s.files[:len(s.files):len(s.files)] }
 
 // Len is the number of tracked paths.
 func (s *Snapshot) Len() int { return len(s.files) }
@@ -330,18 +350,26 @@ func (s *Snapshot) Read(path string) ([]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s: not tracked", path)
 	}
-	st := e.state()
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	return s.readLocked(path, e, st)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return s.readLocked(path, e, e.state())
 }
 
-// readLocked is Read with st.mu held (st is e's state).
+// readLocked is Read with e.mu held (st is e's state).
 func (s *Snapshot) readLocked(path string, e *snapEntry, st *entryState) ([]byte, error) {
 	if st.held {
 		return st.data, st.err
 	}
 	data, err := s.load(path, e)
+	if err == nil && e.clean == cleanVouched {
+		// assertion S: bytes read after the stat data vouched for the
+		// index's id are held to that id, so no reader judges other
+		// bytes than the ones the id names.
+		if !s.blobs.matches(e.hash, data) {
+			return nil, fmt.Errorf("%s: changed in the work tree while this run read it", path)
+		}
+		e.clean = cleanVerified
+	}
 	if err == nil && s.rereadable() && st.seen {
 		// The check is a CRC-32C and the length, not the blob hash: a
 		// re-read only guards against a file edited during the run, and
@@ -376,7 +404,7 @@ func (s *Snapshot) readLocked(path string, e *snapEntry, st *entryState) ([]byte
 func (s *Snapshot) rereadable() bool { return !s.staged && s.blobs != nil }
 
 // remember records the checksum of the first bytes handed out unkept, the
-// bytes every later read of the file is held to (st.mu held).
+// bytes every later read of the file is held to (the entry's mu held).
 func (s *Snapshot) remember(st *entryState, data []byte) {
 	if s.rereadable() && !st.seen {
 		st.seen, st.sum, st.size = true, crc32.Checksum(data, castagnoli), len(data)
@@ -437,10 +465,9 @@ func (s *Snapshot) Claim(paths []string) *Claim {
 		}
 		c.out[e.idx] = true
 		c.left.Add(1)
-		st := e.state()
-		st.mu.Lock()
-		st.pending++
-		st.mu.Unlock()
+		e.mu.Lock()
+		e.state().pending++
+		e.mu.Unlock()
 	}
 	return c
 }
@@ -451,9 +478,9 @@ func (c *Claim) Read(path string) ([]byte, error) {
 	if !ok {
 		return c.s.Read(path)
 	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	st := e.state()
-	st.mu.Lock()
-	defer st.mu.Unlock()
 	mine := c.take(e, st)
 	data, err := c.s.readLocked(path, e, st)
 	if mine {
@@ -469,9 +496,9 @@ func (c *Claim) Drop(path string) {
 	if !ok {
 		return
 	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	st := e.state()
-	st.mu.Lock()
-	defer st.mu.Unlock()
 	if c.take(e, st) {
 		c.s.settle(st)
 	}
@@ -499,7 +526,7 @@ func (c *Claim) take(e *snapEntry, st *entryState) bool {
 	return true
 }
 
-// settle lets go of bytes kept for claims once none is outstanding (st.mu
+// settle lets go of bytes kept for claims once none is outstanding (e.mu
 // held). A later reader reads again, held to these bytes as any re-read
 // past the budget is.
 func (s *Snapshot) settle(st *entryState) {
@@ -565,10 +592,11 @@ func (s *Snapshot) ModeAndBlob(path string) (uint32, string, bool) {
 
 // BlobID answers the blob id of the bytes Read answers for path, when the
 // snapshot can vouch for them: in a staged snapshot the index's id (Read
-// serves exactly that blob's bytes), in a work-tree snapshot the id of the
-// bytes read, hashed as git hashes a blob, never the index's id, which the
-// work-tree file may no longer match. false for an untracked path, a
-// gitlink, or bytes that could not be read.
+// serves exactly that blob's bytes); in a work-tree snapshot the index's
+// id when the file's stat data is exactly what the index recorded and the
+// index was written after the file last changed (git's own clean test),
+// else the id of the bytes read, hashed as git hashes a blob. false for an
+// untracked path, a gitlink, or bytes that could not be read.
 func (s *Snapshot) BlobID(path string) (string, bool) {
 	e, ok := s.entries[path]
 	if !ok || e.mode == ModeGitlink {
@@ -581,9 +609,24 @@ func (s *Snapshot) BlobID(path string) (string, bool) {
 	if s.blobs == nil {
 		return "", false
 	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.stat != nil && e.hash != "" {
+		if e.clean == cleanUntested {
+			e.clean = cleanNot
+			if statClean(walk.Child(s.dir, path), e.stat, e.mode) {
+				e.clean = cleanVouched
+			}
+		}
+		if e.clean == cleanVouched || e.clean == cleanVerified {
+			// assertion R: a file git would call clean is named by the
+			// index's id without a read; a later read is held to it (S).
+			// Bytes read before the test saw the same content: the stat
+			// data moves with any change, the change time included.
+			return e.hash, true
+		}
+	}
 	st := e.state()
-	st.mu.Lock()
-	defer st.mu.Unlock()
 	if st.id == "" {
 		// readLocked holds a re-read to the first read, so the id names
 		// the bytes every reader of this run sees.

@@ -1,0 +1,145 @@
+//go:build linux
+
+package repo
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// statRepo is a committed repository whose files were last modified an
+// hour ago, so the index (written now) is strictly newer than each.
+func statRepo(t *testing.T, files map[string]string) (string, []string) {
+	t.Helper()
+	dir := physTemp(t)
+	env := testEnv(physTemp(t))
+	runGit(t, dir, env, "init", "-q", "-b", "main")
+	old := time.Now().Add(-time.Hour)
+	for rel, body := range files {
+		p := filepath.Join(dir, rel)
+		writeFile(t, p, body, 0o644)
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runGit(t, dir, env, "add", "-A")
+	runGit(t, dir, env, "commit", "-q", "-m", "init")
+	return dir, env
+}
+
+func blobOf(t *testing.T, dir string, env []string, rel string) string {
+	t.Helper()
+	return strings.TrimSpace(runGit(t, dir, env, "hash-object", "--", rel))
+}
+
+// assertion R: a file whose stat data is the index's record is named by
+// the index's id and not read.
+func TestWorkTreeIDFromCleanStatReadsNothing(t *testing.T) {
+	dir, env := statRepo(t, map[string]string{"a.txt": "alpha\n"})
+	s, err := Git{Env: env}.NewSnapshot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, ok := s.BlobID("a.txt")
+	if !ok || id != blobOf(t, dir, env, "a.txt") {
+		t.Fatalf("BlobID = %q %v, want the file's blob", id, ok)
+	}
+	e := s.entries["a.txt"]
+	if e.st.Load() != nil || e.clean != cleanVouched {
+		t.Fatalf("a clean file was read for its id (read state %v, clean %d)", e.st.Load() != nil, e.clean)
+	}
+	data, err := s.Read("a.txt")
+	if err != nil || string(data) != "alpha\n" {
+		t.Fatalf("Read = %q %v", data, err)
+	}
+}
+
+// assertion R: an edit that keeps the size and puts the modification time
+// back (touch -r, cp -p) moves the change time, so the id comes from the
+// bytes.
+func TestWorkTreeIDEditWithMtimeRestoredIsRead(t *testing.T) {
+	dir, env := statRepo(t, map[string]string{"a.txt": "alpha\n"})
+	p := filepath.Join(dir, "a.txt")
+	fi, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("omega\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(p, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Git{Env: env}.NewSnapshot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, ok := s.BlobID("a.txt")
+	if want := blobOf(t, dir, env, "a.txt"); !ok || id != want {
+		t.Fatalf("BlobID = %q %v, want %q (the edited bytes)", id, ok, want)
+	}
+	if s.entries["a.txt"].clean == cleanVouched {
+		t.Fatal("the index vouched for a file whose change time moved")
+	}
+}
+
+// assertion R: an entry not strictly older than the index file is racily
+// clean and never vouched for.
+func TestWorkTreeIDRacyEntryIsRead(t *testing.T) {
+	dir, env := statRepo(t, map[string]string{"a.txt": "alpha\n"})
+	p := filepath.Join(dir, "a.txt")
+	future := time.Now().Add(time.Hour)
+	if err := os.Chtimes(p, future, future); err != nil {
+		t.Fatal(err)
+	}
+	runGit(t, dir, env, "update-index", "--refresh")
+	s, err := Git{Env: env}.NewSnapshot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := s.BlobID("a.txt"); !ok {
+		t.Fatal("no id")
+	}
+	if s.entries["a.txt"].stat != nil || s.entries["a.txt"].clean == cleanVouched {
+		t.Fatal("an entry newer than its index kept its stat data")
+	}
+}
+
+// assertion S: a file edited after the stat test vouched for it, before
+// its bytes were read, is refused rather than judged under the old id.
+func TestVouchedFileEditedBeforeReadIsRefused(t *testing.T) {
+	dir, env := statRepo(t, map[string]string{"a.txt": "alpha\n"})
+	s, err := Git{Env: env}.NewSnapshot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := s.BlobID("a.txt"); !ok {
+		t.Fatal("no id")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "a.txt"), []byte("omega\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Read("a.txt"); err == nil || !strings.Contains(err.Error(), "changed in the work tree") {
+		t.Fatalf("Read after the edit = %v, want a refusal", err)
+	}
+}
+
+// The stat data stays inside the snapshot: the public decoders answer none.
+func TestIndexListingsCarryNoStatData(t *testing.T) {
+	dir, env := statRepo(t, map[string]string{"a.txt": "alpha\n"})
+	es, err := Git{Env: env}.Index(dir)
+	if err != nil || len(es) != 1 || es[0].stat != nil {
+		t.Fatalf("Index = %+v %v", es, err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, ".git", "index"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx, err := ParseIndex(data, 20)
+	if err != nil || idx.Entries[0].stat != nil {
+		t.Fatalf("ParseIndex = %+v %v", idx, err)
+	}
+}
