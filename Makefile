@@ -27,11 +27,16 @@ build:
 # unchanged tree is not tested twice). Each stage prints one line on stderr
 # with its time as it ends (`make test: build 9 s`), and check-crate-arms
 # prints its own arms' the same way (GATE_SDK_STAGE_LOG).
+# The whole run's time goes to .tmp/make-test-time.txt, which make bench
+# prints beside its goal; "fresh" means the run began with no .tmp/ (no
+# result cache, no crate-arms record), as on a new clone.
 test:
-	@$(call stage,tools)
-	@$(call stage,fmt)
-	@$(call stage,build)
-	@$(call stage,gates,battery,GATE_SDK_STAGE_LOG='make test')
+	@start=$$(date +%s); fresh=no; [ -d .tmp ] || fresh=yes; \
+	$(call stage,tools); \
+	$(call stage,fmt); \
+	$(call stage,build); \
+	$(call stage,gates,battery,GATE_SDK_STAGE_LOG='make test'); \
+	mkdir -p .tmp && echo "$$(($$(date +%s) - start)) s fresh=$$fresh $$(date -u +%Y-%m-%dT%H:%M:%SZ)" >.tmp/make-test-time.txt
 
 # stage runs one target of `make test` and says, on stderr, how long it
 # took: $(1) the target, $(2) its label (the target's name when empty),
@@ -77,6 +82,8 @@ gates: build
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./internal/bench/
 	$(GO) test -run '^$$' -bench . -benchtime 1s ./internal/ere/ ./internal/repo/ ./internal/githook/
+	@if [ -f .tmp/make-test-time.txt ]; then echo; echo "make test, last run (fresh=yes: began with no .tmp/, as a new clone; goal <= 150 s fresh): $$(cat .tmp/make-test-time.txt)"; \
+	else echo; echo "make test: no record yet (.tmp/make-test-time.txt); make test writes it"; fi
 	@if [ -f .tmp/go-test-slowest.txt ]; then echo; echo "slowest tests of the last make test:"; cat .tmp/go-test-slowest.txt; \
 	else echo; echo "slowest tests: no record yet (.tmp/go-test-slowest.txt); make test writes it"; fi
 

@@ -259,6 +259,11 @@ func acceptance(b *testing.B) {
 		row{"battery, ShellCheck excluded, GATE_SDK_CACHE=off", batOff, floor, ""},
 	)
 	rows = append(rows, shellcheckBatteryRows(b, dir, n)...)
+	if os.Getenv("GATES_BENCH_ROWS") == "battery" {
+		// The hook and battery rows alone.
+		printRows(b, rows, "hook rows `git diff --cached --name-only -z`, battery rows `git ls-files -z` + one read of every tracked byte", n)
+		return
+	}
 	// The 12,500-block workflow, against one ShellCheck pass over its blocks.
 	rows = append(rows, runShellFigures(b)...)
 	// The Actions gates over 63 real workflows, against actionlint.

@@ -104,6 +104,14 @@ func generate(dir string, n int) error {
 			return err
 		}
 	}
+	// The consumer's own shell: a script per hundred files, directly in
+	// the gates dir, where check-shellcheck finds a consumer's shell.
+	for i := 0; i < n/100; i++ {
+		body := fmt.Sprintf("#!/bin/sh\n# task %d: generated for the benchmark.\nset -eu\nname=\"task-%05d\"\nfor arg in \"$@\"; do\n  printf '%%s %%s\\n' \"$name\" \"$arg\"\ndone\n", i, i)
+		if err := write(dir, fmt.Sprintf("scripts/task-%05d.sh", i), body, 0o755); err != nil {
+			return err
+		}
+	}
 	if err := vendorKit(dir); err != nil {
 		return err
 	}
