@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 var (
@@ -295,5 +296,39 @@ func TestCacheMonitorSetsHook(t *testing.T) {
 	v = hook(verbose)
 	if !strings.Contains(v.stderr, "ENFORCEMENT-MONITOR-SETS 1 hits") {
 		t.Errorf("the new set was not stored:\n%s", v.stderr)
+	}
+}
+
+// The warm battery takes a clean file's id from the index's stat data
+// (kits/gate-sdk/SPEC.md §The snapshot, R): an edit that keeps the size
+// and puts the modification time back still reaches the gate, because the
+// change time moved; and a file touched with no edit is served warm.
+func TestWarmBatterySeesAnEditThatRestoresItsStat(t *testing.T) {
+	t.Parallel()
+	c := termsConsumer(t)
+	s1 := stamped(t, "s1")
+	p := filepath.Join(c.dir, "docs/quiet.md")
+	clean := "quiet " + strings.Repeat("x", len(leak)) + "\n"
+	write(t, p, clean, 0o644)
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(p, old, old); err != nil {
+		t.Fatal(err)
+	}
+	c.git("add", "-A")
+	c.git("commit", "-q", "--no-verify", "-m", "quiet")
+	if r := run(t, c.dir, c.env, s1, "--run"); r.code != 0 {
+		t.Fatalf("cold battery: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r, st := c.terms(s1); r.code != 0 || !strings.HasSuffix(st, "/0") {
+		t.Fatalf("warm run over an unchanged tree: exit %d, cache use %s\n%s", r.code, st, r.stderr)
+	}
+	// The same size, the old modification time, other bytes.
+	write(t, p, "quiet "+leak+"\n", 0o644)
+	if err := os.Chtimes(p, old, old); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, c.dir, c.env, s1, "--run")
+	if r.code != 1 || !strings.Contains(r.stdout, "docs/quiet.md:1:") {
+		t.Fatalf("the edit that restored size and mtime went unseen: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
