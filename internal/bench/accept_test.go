@@ -20,7 +20,7 @@ import (
 // nothing here fails on a timing. GATES_BENCH_SWEEP=full widens the size
 // sweep; the default keeps `make bench` within a few minutes.
 // GATES_BENCH_ROWS=hook prints the hook rows alone; =shellcheck the
-// ShellCheck rows alone.
+// ShellCheck rows alone; =actions the Actions rows alone.
 
 // timed runs argv in dir (env: benchEnv plus extra) and answers wall time,
 // peak RSS in KiB and the exit status.
@@ -203,6 +203,11 @@ func acceptance(b *testing.B) {
 		// The ShellCheck rows alone (issue 28, item 3).
 		printRows(b, shellcheckBatteryRows(b, dir, n), "the CPU of `git ls-files -z` + one read of every tracked byte", n)
 		printRows(b, runShellFigures(b), "one serial ShellCheck pass over every block", 3)
+		return
+	}
+	if os.Getenv("GATES_BENCH_ROWS") == "actions" {
+		// The Actions rows alone (issue 28, item 4).
+		printRows(b, actionsFigures(b), "actionlint -shellcheck= -pyflakes= over the same workflows", 15)
 		return
 	}
 	// The hook: one staged markdown file, every shipped gate registered.

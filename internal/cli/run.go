@@ -129,6 +129,9 @@ func runBattery(s *Session, args []string) int {
 		}
 		return 0
 	}
+	// One repository from start to end, as in the hook: git is asked
+	// where it is once (walk.RememberRepository).
+	walk.RememberRepository()
 	// assertion G: the battery reads a repository's tree or refuses.
 	if _, err := s.Top(); err != nil {
 		return s.fail(fmt.Errorf("%s: %v", s.prog, err))

@@ -6,6 +6,7 @@ package gates
 // through internal/workflow.
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -15,6 +16,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gate-sdk/gates/internal/cache"
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/walk"
 	"github.com/gate-sdk/gates/internal/workflow"
@@ -23,6 +25,7 @@ import (
 // actionScan is a check-action-* member's corpus.
 type actionScan struct {
 	root  string   // the scan root as the operand spelled it, "." by default
+	rel   string   // the scan root relative to the run directory, cleaned
 	files []string // matching walked paths, relative to the run directory, sorted
 	set   *scanSet
 	// fromIndex counts the matching files that are tracked but not on disk
@@ -93,7 +96,7 @@ func scanActions(c *gate.Context, exts ...string) (actionScan, error) {
 	if set.err != nil {
 		return s, set.err
 	}
-	s.set = set
+	s.set, s.rel = set, rel
 	for _, f := range set.files {
 		if hasExt(f, exts) {
 			s.files = append(s.files, f)
@@ -407,4 +410,172 @@ func markerFindings(class, path, marker string, lines []int) []gate.Finding {
 func byLine(fs []gate.Finding) []gate.Finding {
 	sort.SliceStable(fs, func(i, k int) bool { return fs[i].Line < fs[k].Line })
 	return fs
+}
+
+// fileMemo is what a check-action-* member derives from one file alone:
+// the file's kind, the member's tallies over it and its findings (for
+// run-path and job-ref, the candidates the cross-file half joins). It is
+// kept in the result cache by the file's path and blob id, so a warm run
+// reads a memo instead of parsing.
+type fileMemo struct {
+	kind  int
+	n     []int
+	found []gate.Finding
+}
+
+// The kinds a memo records, as eachWorkflow's tallies count them.
+const (
+	memoWorkflow = iota
+	memoAction
+	memoOther
+	memoUnparsable
+)
+
+// memoKind answers the kind of a file the Actions-shape predicate read.
+func memoKind(f *workflow.File) int {
+	switch {
+	case f.Shape.Workflow():
+		return memoWorkflow
+	case f.Rejected != nil:
+		return memoUnparsable
+	case f.Shape.Composite():
+		return memoAction
+	}
+	return memoOther
+}
+
+func encodeMemo(m fileMemo) []byte {
+	var b []byte
+	b = binary.AppendUvarint(b, uint64(m.kind))
+	b = binary.AppendUvarint(b, uint64(len(m.n)))
+	for _, x := range m.n {
+		b = binary.AppendUvarint(b, uint64(x))
+	}
+	return append(b, gate.EncodeFindings(m.found)...)
+}
+
+func decodeMemo(data []byte) (fileMemo, bool) {
+	var m fileMemo
+	num := func() (int, bool) {
+		x, k := binary.Uvarint(data)
+		if k <= 0 || x > 1<<40 {
+			return 0, false
+		}
+		data = data[k:]
+		return int(x), true
+	}
+	kind, ok1 := num()
+	count, ok2 := num()
+	if !ok1 || !ok2 || kind > memoUnparsable || count > len(data) {
+		return m, false
+	}
+	m.kind = kind
+	for i := 0; i < count; i++ {
+		x, ok := num()
+		if !ok {
+			return m, false
+		}
+		m.n = append(m.n, x)
+	}
+	fs, err := gate.DecodeFindings(data)
+	if err != nil {
+		return m, false
+	}
+	m.found = fs
+	return m, true
+}
+
+// memoTable is a member's per-file memo table; every memo in it carries
+// exactly tallies counts. A nil t (the run keeps no cache) misses every
+// lookup and stores nothing.
+type memoTable struct {
+	t       *gate.PerFile
+	tallies int
+}
+
+// openMemos opens a member's per-file memo table. Besides the file's path
+// and bytes (the entry's key) and the binary (the store's), a memo depends
+// on the scan root (run-path resolves against it) and whatever the member
+// adds (job-ref: its patterns).
+func openMemos(c *gate.Context, scan actionScan, tallies int, extra *cache.Config) memoTable {
+	var config cache.Config
+	config.AddString("memo", "check-action v1")
+	config.AddString("root", scan.rel)
+	if extra != nil {
+		config.AddString("extra", extra.Digest())
+	}
+	return memoTable{t: c.PerFile(gate.ID(c.Name), &config), tallies: tallies}
+}
+
+// memo answers one scanned file's memo: the table's when the file is
+// tracked as a regular file whose blob the table holds, else judge's,
+// stored for the next run. A file judge refuses is never stored, so it
+// refuses again, at the same place in the scan. A tracked link is read
+// through to its target, whose bytes its blob id does not name, and an
+// untracked file (or one read from the index) has no id the table may
+// trust: they are judged every run.
+func (s actionScan) memo(c *gate.Context, t memoTable, p string, judge func() (fileMemo, error)) (fileMemo, error) {
+	// A memo is served only for the exact bytes it was made from, under
+	// the same binary and rule inputs (SPEC.md §The per-file memos); one
+	// that does not decode to the member's shape is a miss.
+	var blob string
+	cacheable := false
+	if mode, tracked := c.Tree.Mode(p); tracked && mode != 0o120000 && !s.set.offDisk[p] {
+		cacheable = true
+		var data []byte
+		var hit bool
+		if data, blob, hit = t.t.Lookup(p); hit {
+			if m, ok := decodeMemo(data); ok && len(m.n) == t.tallies {
+				return m, nil
+			}
+		}
+	}
+	m, err := judge()
+	if err != nil {
+		return m, err
+	}
+	for len(m.n) < t.tallies {
+		m.n = append(m.n, 0)
+	}
+	if cacheable {
+		t.t.Store(p, blob, encodeMemo(m))
+	}
+	return m, nil
+}
+
+// eachWorkflowMemo is eachWorkflow through the memo table: fn derives a
+// workflow's memo, and the answer holds every workflow's memo in scan
+// order.
+func eachWorkflowMemo(c *gate.Context, scan actionScan, t memoTable, fn func(path string, f *workflow.File) (fileMemo, error)) (shapes, []fileMemo, error) {
+	var n shapes
+	var out []fileMemo
+	for _, p := range scan.files {
+		m, err := scan.memo(c, t, p, func() (fileMemo, error) {
+			f, _, err := scan.readParsed(c, p)
+			if err != nil {
+				return fileMemo{}, err
+			}
+			if kind := memoKind(f); kind != memoWorkflow {
+				return fileMemo{kind: kind}, nil
+			}
+			m, err := fn(p, f)
+			m.kind = memoWorkflow
+			return m, err
+		})
+		if err != nil {
+			return n, nil, err
+		}
+		switch m.kind {
+		case memoWorkflow:
+			n.workflows++
+			out = append(out, m)
+		case memoAction:
+			n.actions++
+		case memoOther:
+			n.other++
+		case memoUnparsable:
+			n.unparsable++
+		}
+	}
+	return n, out, nil
 }

@@ -27,11 +27,13 @@ func checkActionGhRepo(c *gate.Context) int {
 	if len(scan.files) == 0 {
 		return c.NewReport(nil).Nothing("no YAML file under " + scan.root + ": no job to check")
 	}
-	var all []gate.Finding
-	held, inert, exempt := 0, 0, 0
+	// assertion F: a workflow's verdict (its findings and tallies) is
+	// its own; a warm run reads it from the result cache.
+	memos := openMemos(c, scan, 3, nil)
 	// assertion A: a workflow is the subject; an action is skipped and
 	// counted (its caller's job owns the context).
-	n, err := eachWorkflow(c, scan, func(p string, f *workflow.File) error {
+	n, judged, err := eachWorkflowMemo(c, scan, memos, func(p string, f *workflow.File) (fileMemo, error) {
+		held, inert, exempt := 0, 0, 0
 		w := workflow.Walk(f, workflow.WalkOptions{Marker: ghRepoMarker})
 		// assertion B: a marker's reason is required.
 		found := markerFindings("bare", p, ghRepoMarker, w.Bare)
@@ -53,11 +55,16 @@ func checkActionGhRepo(c *gate.Context) int {
 			}
 			held++
 		}
-		all = append(all, byLine(found)...)
-		return nil
+		return fileMemo{n: []int{held, inert, exempt}, found: byLine(found)}, nil
 	})
 	if err != nil {
 		return c.RefuseErr(err)
+	}
+	var all []gate.Finding
+	held, inert, exempt := 0, 0, 0
+	for _, m := range judged {
+		held, inert, exempt = held+m.n[0], inert+m.n[1], exempt+m.n[2]
+		all = append(all, m.found...)
 	}
 	r := c.NewReport(ghRepoHelps)
 	for _, f := range all {

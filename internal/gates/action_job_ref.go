@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gate-sdk/gates/internal/cache"
 	"github.com/gate-sdk/gates/internal/ere"
 	"github.com/gate-sdk/gates/internal/gate"
 )
@@ -39,83 +40,117 @@ func checkActionJobRef(c *gate.Context) int {
 	if err != nil {
 		return c.RefuseErr(err)
 	}
-	type ref struct {
-		path string
-		line int
-		text string
+	// assertion E: what a file holds (the job keys a workflow defines, the
+	// references its lines make under these patterns) is its own, and a
+	// warm run reads it from the result cache; the references are matched
+	// against the job set of every walked workflow each run.
+	var config cache.Config
+	for _, p := range pats {
+		config.AddString("pattern", p)
 	}
-	var refs []ref
+	memos := openMemos(c, scan, 1, &config)
+	var judged []fileMemo
+	for _, p := range scan.files {
+		m, err := scan.memo(c, memos, p, func() (fileMemo, error) {
+			return jobRefMemo(c, scan, res, p)
+		})
+		if err != nil {
+			return c.RefuseErr(err)
+		}
+		judged = append(judged, m)
+	}
 	jobs := map[string]bool{}
 	workflows := 0
-	for _, p := range scan.files {
-		var lines []string
-		if strings.HasSuffix(p, ".md") {
-			// Markdown is read as lines: it is no YAML.
-			data, err := scan.readBytes(c, p)
-			if err != nil {
-				return c.RefuseErr(err)
-			}
-			lines = mdLines(data)
-		} else {
-			// A file the parser rejects has no job set to read: refused
-			// when it looks like a workflow or an action, skipped
-			// otherwise.
-			f, parsed, err := scan.readParsed(c, p)
-			if err != nil {
-				return c.RefuseErr(err)
-			}
-			if !parsed {
-				continue
-			}
-			// assertion B: the job set is every job key under a top-level
-			// jobs:, read by the shared job partition.
-			if f.Shape.Jobs {
-				workflows++
-				for _, j := range f.Jobs {
-					jobs[j.ID] = true
-				}
-			}
-			// assertion C (YAML): only full-line comments are read.
-			for l := 1; l <= f.Lines(); l++ {
-				text := ""
-				if f.IsComment(l) {
-					text = f.Text(l)
-				}
-				lines = append(lines, text)
-			}
-		}
-		// assertion C: a reference is a one-line single-backtick span whose
-		// whole text a pattern matches, in markdown outside fences.
-		fence := ""
-		for i, text := range lines {
-			if strings.HasSuffix(p, ".md") {
-				var was string
-				was, fence = fence, mdFence(text, fence)
-				if was != "" || fence != "" {
-					continue
-				}
-			}
-			for _, span := range codeSpans(text) {
-				for _, re := range res {
-					if re.IsMatch(span) {
-						refs = append(refs, ref{p, i + 1, span})
-						break
-					}
-				}
+	for _, m := range judged {
+		workflows += m.n[0]
+		for _, f := range m.found {
+			if f.Class == "job" {
+				jobs[f.Msg] = true
 			}
 		}
 	}
+	refs := 0
 	r := c.NewReport(jobRefHelps)
-	for _, rf := range refs {
-		// assertion D: the reference names a defined job.
-		if !jobs[rf.text] {
-			r.Add(gate.Finding{Class: "unknown", Path: rf.path, Line: rf.line,
-				Msg: rf.text + " names no job in any walked workflow"})
+	for _, m := range judged {
+		for _, f := range m.found {
+			if f.Class != "ref" {
+				continue
+			}
+			refs++
+			// assertion D: the reference names a defined job.
+			if !jobs[f.Msg] {
+				r.Add(gate.Finding{Class: "unknown", Path: f.Path, Line: f.Line,
+					Msg: f.Msg + " names no job in any walked workflow"})
+			}
 		}
 	}
 	return r.Done(fmt.Sprintf("%s checked against %s in %s; %s read",
-		plural(len(refs), "job reference", "job references"), plural(len(jobs), "job", "jobs"),
+		plural(refs, "job reference", "job references"), plural(len(jobs), "job", "jobs"),
 		plural(workflows, "workflow", "workflows"), plural(len(scan.files), "file", "files")) + scan.fromIndexNote())
+}
+
+// jobRefMemo answers one file's memo: one tally, 1 when the file is a
+// workflow whose job keys count (0 otherwise), and as findings the job
+// keys it defines (Class "job", Msg the key) and the references it makes
+// (Class "ref", Path and Line where, Msg the span), each in file order.
+func jobRefMemo(c *gate.Context, scan actionScan, res []*ere.Ere, p string) (fileMemo, error) {
+	m := fileMemo{kind: memoOther, n: []int{0}}
+	var lines []string
+	if strings.HasSuffix(p, ".md") {
+		// Markdown is read as lines: it is no YAML.
+		data, err := scan.readBytes(c, p)
+		if err != nil {
+			return m, err
+		}
+		lines = mdLines(data)
+	} else {
+		// A file the parser rejects has no job set to read: refused when
+		// it looks like a workflow or an action, skipped otherwise.
+		f, parsed, err := scan.readParsed(c, p)
+		if err != nil {
+			return m, err
+		}
+		if !parsed {
+			return fileMemo{kind: memoUnparsable, n: []int{0}}, nil
+		}
+		// assertion B: the job set is every job key under a top-level
+		// jobs:, read by the shared job partition.
+		if f.Shape.Jobs {
+			m.n[0] = 1
+			for _, j := range f.Jobs {
+				m.found = append(m.found, gate.Finding{Class: "job", Msg: j.ID})
+			}
+		}
+		// assertion C (YAML): only full-line comments are read.
+		for l := 1; l <= f.Lines(); l++ {
+			text := ""
+			if f.IsComment(l) {
+				text = f.Text(l)
+			}
+			lines = append(lines, text)
+		}
+	}
+	// assertion C: a reference is a one-line single-backtick span whose
+	// whole text a pattern matches, in markdown outside fences.
+	fence := ""
+	for i, text := range lines {
+		if strings.HasSuffix(p, ".md") {
+			var was string
+			was, fence = fence, mdFence(text, fence)
+			if was != "" || fence != "" {
+				continue
+			}
+		}
+		for _, span := range codeSpans(text) {
+			for _, re := range res {
+				if re.IsMatch(span) {
+					m.found = append(m.found, gate.Finding{Class: "ref", Path: p, Line: i + 1, Msg: span})
+					break
+				}
+			}
+		}
+	}
+	return m, nil
 }
 
 // mdLines splits markdown into lines (LF, CRLF or lone CR).

@@ -27,14 +27,17 @@ func checkActionPermissions(c *gate.Context) int {
 	if len(scan.files) == 0 {
 		return c.NewReport(nil).Nothing("no YAML file under " + scan.root + ": no job to check")
 	}
-	var found []gate.Finding
-	armed, inert, exempt := 0, 0, 0
-	n, err := eachWorkflow(c, scan, func(p string, f *workflow.File) error {
+	// assertion E: a workflow's verdict (its findings and tallies) is
+	// its own; a warm run reads it from the result cache, and a workflow
+	// that refuses is never cached.
+	memos := openMemos(c, scan, 3, nil)
+	n, judged, err := eachWorkflowMemo(c, scan, memos, func(p string, f *workflow.File) (fileMemo, error) {
+		armed, inert, exempt := 0, 0, 0
 		// assertion A: a permissions: value the gate cannot read refuses
 		// (the workflow's here, each job's below).
 		top, err := workflow.ReadPerm(f, f.Permissions)
 		if err != nil {
-			return err
+			return fileMemo{}, err
 		}
 		w := workflow.Walk(f, workflow.WalkOptions{Marker: permissionsMarker})
 		// assertion B: a marker's reason is required.
@@ -43,7 +46,7 @@ func checkActionPermissions(c *gate.Context) int {
 		for _, jw := range w.Jobs {
 			own, err := workflow.ReadPerm(f, jw.Job.Permissions)
 			if err != nil {
-				return err
+				return fileMemo{}, err
 			}
 			if jw.Exempt {
 				exempt++
@@ -83,11 +86,16 @@ func checkActionPermissions(c *gate.Context) int {
 					Msg: fmt.Sprintf("job %s %s with no scope granted (%s)", jw.Job.ID, what, where)})
 			}
 		}
-		found = append(found, byLine(here)...)
-		return nil
+		return fileMemo{n: []int{armed, inert, exempt}, found: byLine(here)}, nil
 	})
 	if err != nil {
 		return c.RefuseErr(err)
+	}
+	var found []gate.Finding
+	armed, inert, exempt := 0, 0, 0
+	for _, m := range judged {
+		armed, inert, exempt = armed+m.n[0], inert+m.n[1], exempt+m.n[2]
+		found = append(found, m.found...)
 	}
 	r := c.NewReport(permissionsHelps)
 	for _, f := range found {

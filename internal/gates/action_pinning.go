@@ -21,33 +21,49 @@ func checkActionPinning(c *gate.Context) int {
 	if len(scan.files) == 0 {
 		return c.NewReport(nil).Nothing("no YAML file under " + scan.root + ": nothing to check")
 	}
+	// assertion B: a file's verdict (its findings and its count of refs)
+	// is its own; a warm run reads it from the result cache.
+	memos := openMemos(c, scan, 1, nil)
 	var found []gate.Finding
 	refs := 0
 	var n shapes
 	for _, p := range scan.files {
-		// A file the parser rejects is refused when it looks like a
-		// workflow or an action, and skipped and counted otherwise.
-		f, parsed, err := scan.readParsed(c, p)
+		m, err := scan.memo(c, memos, p, func() (fileMemo, error) {
+			// A file the parser rejects is refused when it looks like a
+			// workflow or an action, and skipped and counted otherwise.
+			f, parsed, err := scan.readParsed(c, p)
+			if err != nil {
+				return fileMemo{}, err
+			}
+			if !parsed {
+				return fileMemo{kind: memoUnparsable}, nil
+			}
+			// assertion A: a key-position uses: ref, live or commented
+			// out, is a 40-hex SHA or a ./ path (a docker:// image needs a
+			// digest). Job-level reusable-workflow calls are uses: keys
+			// like any other.
+			var here []gate.Finding
+			uses := workflow.UsesRefs(f)
+			for _, u := range uses {
+				if ok, why := workflow.Pinned(u.Ref); !ok {
+					msg := "uses: " + u.Ref + " " + why
+					if u.Commented {
+						msg += " (a commented-out step is read like a live one)"
+					}
+					here = append(here, gate.Finding{Class: "unpinned", Path: p, Line: u.Line, Msg: msg})
+				}
+			}
+			return fileMemo{kind: memoOther, n: []int{len(uses)}, found: here}, nil
+		})
 		if err != nil {
 			return c.RefuseErr(err)
 		}
-		if !parsed {
+		if m.kind == memoUnparsable {
 			n.unparsable++
 			continue
 		}
-		// assertion A: a key-position uses: ref, live or commented out, is
-		// a 40-hex SHA or a ./ path (a docker:// image needs a digest).
-		// Job-level reusable-workflow calls are uses: keys like any other.
-		for _, u := range workflow.UsesRefs(f) {
-			refs++
-			if ok, why := workflow.Pinned(u.Ref); !ok {
-				msg := "uses: " + u.Ref + " " + why
-				if u.Commented {
-					msg += " (a commented-out step is read like a live one)"
-				}
-				found = append(found, gate.Finding{Class: "unpinned", Path: p, Line: u.Line, Msg: msg})
-			}
-		}
+		refs += m.n[0]
+		found = append(found, m.found...)
 	}
 	r := c.NewReport(pinningHelps)
 	for _, f := range found {

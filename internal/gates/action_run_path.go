@@ -10,6 +10,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/gate-sdk/gates/internal/cache"
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/walk"
 	"github.com/gate-sdk/gates/internal/workflow"
@@ -39,82 +40,117 @@ func checkActionRunPath(c *gate.Context) int {
 	if len(scan.files) == 0 {
 		return c.NewReport(nil).Nothing("no YAML file under " + scan.root + ": nothing to resolve")
 	}
-	type fileRuns struct {
-		path string
-		runs []*workflow.Run
-	}
-	var subject []fileRuns
-	for _, p := range scan.files {
-		f, _, err := scan.readParsed(c, p)
-		if err != nil {
-			return c.RefuseErr(err)
-		}
-		// assertion A: run-shell's subject and extractor, refusals included.
-		if !f.Shape.Actions() {
-			continue
-		}
-		runs, err := workflow.Extract(f)
-		if err != nil {
-			return c.RefuseErr(err)
-		}
-		subject = append(subject, fileRuns{p, runs})
-	}
 	rootRel := treePath(c, scan.root)
+	// assertion E: what a file's run: bodies invoke (each script word
+	// with the path it must resolve to) and the tallies of what was
+	// skipped are the file's own, and a warm run reads them from the
+	// result cache; whether each path is a tracked file is asked of the
+	// tree every run.
+	var base cache.Config
+	base.AddString("base", rootRel)
+	memos := openMemos(c, scan, len(runPathCauses)+1, &base)
+	var judged []fileMemo
+	for _, p := range scan.files {
+		m, err := scan.memo(c, memos, p, func() (fileMemo, error) {
+			f, _, err := scan.readParsed(c, p)
+			if err != nil {
+				return fileMemo{}, err
+			}
+			// assertion A: run-shell's subject and extractor, refusals
+			// included.
+			if !f.Shape.Actions() {
+				return fileMemo{kind: memoOther}, nil
+			}
+			runs, err := workflow.Extract(f)
+			if err != nil {
+				return fileMemo{}, err
+			}
+			return runPathMemo(rootRel, p, runs), nil
+		})
+		if err != nil {
+			return c.RefuseErr(err)
+		}
+		judged = append(judged, m)
+	}
 	r := c.NewReport(runPathHelps)
 	skipped := map[string]int{}
 	bodies, resolved := 0, 0
-	for _, fr := range subject {
-		for _, run := range fr.runs {
-			// assertion B: only a body whose step runs a shell is read.
-			switch {
-			case run.Skip != "":
-				skipped[skipSingleForm]++
-				continue
-			case run.Res == workflow.OtherShell:
-				skipped[skipNonShell]++
-				continue
-			case run.Res == workflow.WindowsRun:
-				skipped[skipWindows]++
-				continue
-			case run.Res == workflow.NoDialect:
-				skipped[skipNoDialect]++
+	for _, m := range judged {
+		for i, cause := range runPathCauses {
+			skipped[cause] += m.n[i]
+		}
+		bodies += m.n[len(runPathCauses)]
+		for _, cand := range m.found {
+			// assertion D: the token names a tracked regular file.
+			if resolvesTo(c, cand.Text) {
+				resolved++
 				continue
 			}
-			base := rootRel
-			if run.HasWorkDir {
-				wd := run.WorkDir
-				if wd == "" || strings.Contains(wd, "${{") || walk.PathRoot(wd) || strings.HasPrefix(wd, "~") {
-					skipped[skipWorkDir]++
-					continue
-				}
-				base = path.Join(rootRel, wd)
+			msg := fmt.Sprintf("run: invokes %s, which does not resolve under %s", cand.Msg, scan.root)
+			if wd, ok := strings.CutPrefix(cand.Class, "workdir:"); ok {
+				msg = fmt.Sprintf("run: invokes %s (working-directory: %s), which does not resolve under %s", cand.Msg, wd, scan.root)
 			}
-			bodies++
-			for i, line := range run.Lines {
-				// assertion C: the script word of each segment, by the
-				// shared token predicate.
-				for _, tok := range workflow.ScriptTokens(line) {
-					if walk.PathRoot(tok) || strings.HasPrefix(tok, "~") {
-						skipped[skipAbsolute]++
-						continue
-					}
-					// assertion D: the token names a tracked regular file.
-					if resolvesTo(c, path.Join(base, tok)) {
-						resolved++
-						continue
-					}
-					msg := fmt.Sprintf("run: invokes %s, which does not resolve under %s", tok, scan.root)
-					if run.HasWorkDir {
-						msg = fmt.Sprintf("run: invokes %s (working-directory: %s), which does not resolve under %s", tok, run.WorkDir, scan.root)
-					}
-					r.Add(gate.Finding{Class: "unresolved", Path: fr.path, Line: run.First + i, Msg: msg})
-				}
-			}
+			r.Add(gate.Finding{Class: "unresolved", Path: cand.Path, Line: cand.Line, Msg: msg})
 		}
 	}
 	return r.Done(fmt.Sprintf("%s read, %s resolved; skipped: %s",
 		plural(bodies, "run: body", "run: bodies"), plural(resolved, "invocation", "invocations"),
 		causes(runPathCauses, skipped)) + scan.fromIndexNote())
+}
+
+// runPathMemo answers one file's memo: the skip tallies (runPathCauses'
+// order, then the count of bodies read) and, as findings, each script
+// word to resolve: Path and Line where it stands, Msg the word, Text the
+// path it must resolve to, Class "workdir:" and the step's
+// working-directory when it states one ("" when not).
+func runPathMemo(rootRel, p string, runs []*workflow.Run) fileMemo {
+	skipped := map[string]int{}
+	bodies := 0
+	var cands []gate.Finding
+	for _, run := range runs {
+		// assertion B: only a body whose step runs a shell is read.
+		switch {
+		case run.Skip != "":
+			skipped[skipSingleForm]++
+			continue
+		case run.Res == workflow.OtherShell:
+			skipped[skipNonShell]++
+			continue
+		case run.Res == workflow.WindowsRun:
+			skipped[skipWindows]++
+			continue
+		case run.Res == workflow.NoDialect:
+			skipped[skipNoDialect]++
+			continue
+		}
+		base, class := rootRel, ""
+		if run.HasWorkDir {
+			wd := run.WorkDir
+			if wd == "" || strings.Contains(wd, "${{") || walk.PathRoot(wd) || strings.HasPrefix(wd, "~") {
+				skipped[skipWorkDir]++
+				continue
+			}
+			base, class = path.Join(rootRel, wd), "workdir:"+wd
+		}
+		bodies++
+		for i, line := range run.Lines {
+			// assertion C: the script word of each segment, by the shared
+			// token predicate.
+			for _, tok := range workflow.ScriptTokens(line) {
+				if walk.PathRoot(tok) || strings.HasPrefix(tok, "~") {
+					skipped[skipAbsolute]++
+					continue
+				}
+				cands = append(cands, gate.Finding{Class: class, Path: p, Line: run.First + i, Msg: tok, Text: path.Join(base, tok)})
+			}
+		}
+	}
+	m := fileMemo{kind: memoWorkflow, found: cands}
+	for _, cause := range runPathCauses {
+		m.n = append(m.n, skipped[cause])
+	}
+	m.n = append(m.n, bodies)
+	return m
 }
 
 // resolvesTo reports a tracked regular file at p (relative to the run

@@ -1,9 +1,12 @@
 package gates
 
 import (
+	"bytes"
 	"testing"
 
+	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/gate/gatetest"
+	"github.com/gate-sdk/gates/internal/spawn"
 )
 
 func wfRun(t *testing.T, dir string, knobs gatetest.Knobs) gatetest.Run {
@@ -99,5 +102,41 @@ func TestWorkflowTieringSpellings(t *testing.T) {
 	for _, spelling := range []string{".", "./", dir, "/elsewhere/.workflow"} {
 		got := wfRun(t, dir, gatetest.Knobs{"GATE_SDK_WORKFLOW_DIR": spelling})
 		wantCode(t, got, 2)
+	}
+}
+
+// TestWorkflowTieringAsksGitOnlyForUnlisted pins assertion D: a directory
+// whose every file is listed is judged without starting git, and one
+// holding anything unlisted (an ignored file included: only git knows the
+// ignore rules) asks git, with A's answer unchanged.
+func TestWorkflowTieringAsksGitOnlyForUnlisted(t *testing.T) {
+	spawned := func(dir string) (gatetest.Run, []string) {
+		rec := &spawn.Recorder{}
+		c := &gate.Context{Name: "check-workflow-tiering", Dir: dir, GatesDir: "scripts",
+			Env:   func(string) (string, bool) { return "", false },
+			Knobs: gatetest.Knobs{"GATE_SDK_WORKFLOW_DIR": ".workflow"}, Tree: diskTree(t, dir),
+			Out: &bytes.Buffer{}, Err: &bytes.Buffer{}, Spawns: rec}
+		code := checkWorkflowTiering(c)
+		return gatetest.Run{Code: code, Stdout: c.Out.(*bytes.Buffer).String()}, rec.Names()
+	}
+	tracked := map[string]string{".gitignore": "/.workflow/*.log\n", ".workflow/queue.md": "# contract: SPEC.md §The queue\n", ".workflow/sub/x.md": "x\n"}
+	clean := scratchRepo(t, tracked, nil)
+	got, names := spawned(clean)
+	wantCode(t, got, 0)
+	if len(names) != 0 {
+		t.Fatalf("every member listed, yet the gate started %v", names)
+	}
+	for _, untracked := range []map[string]string{{".workflow/a.log": "ignored\n"}, {".workflow/sub/stray.md": "drift\n"}} {
+		dir := scratchRepo(t, tracked, untracked)
+		got, names := spawned(dir)
+		if len(names) != 1 {
+			t.Fatalf("%v on disk: the gate started %v, want one git", untracked, names)
+		}
+		if _, drift := untracked[".workflow/sub/stray.md"]; drift {
+			wantCode(t, got, 1)
+			wantOut(t, got, ".workflow/sub/stray.md: neither tracked nor ignored")
+		} else {
+			wantCode(t, got, 0)
+		}
 	}
 }
