@@ -44,20 +44,36 @@ func checkShellcheck(c *gate.Context) int {
 		return c.Refuse("no *.sh to lint: none directly in %s, in a kit root's %s, or in GATE_SDK_LINT_EXTRA_DIRS (a gate that lints nothing cannot be clean)",
 			c.GatesDir, strings.Join(kitLintDirs, "/ "))
 	}
-	units, err := lintFiles(c, targets)
-	if err != nil {
-		return c.RefuseErr(err)
+	// assertion C: in a shard only the targets of its part are judged;
+	// ShellCheck is given them and every target they could source.
+	judged := make([]bool, len(targets))
+	n := 0
+	for i, t := range targets {
+		if judged[i] = c.Judges(t); judged[i] {
+			n++
+		}
 	}
+	c.JudgedPart(n, len(targets))
 	r := c.NewReport(map[string]string{
 		"A": "fix each listed ShellCheck warning (its wiki page is https://www.shellcheck.net/wiki/SC<code>); a deliberate exception takes a # shellcheck disable=SC<code> directive on the line above, with the reason beside it",
 	})
+	if n == 0 {
+		return r.Nothing("0 shell files hash to this shard")
+	}
+	units, err := lintFiles(c, targets, judged)
+	if err != nil {
+		return c.RefuseErr(err)
+	}
 	for i, t := range targets {
+		if !judged[i] {
+			continue
+		}
 		for _, rp := range units[i] {
 			// assertion A: every target passes shellcheck -S warning.
 			r.Add(gate.Finding{Class: "A", Path: t, Line: rp.line, Msg: fmt.Sprintf("%s: %s", rp.level, rp.text)})
 		}
 	}
-	return r.Done(fmt.Sprintf("%s pass shellcheck -S warning", plural(len(targets), "shell file", "shell files")))
+	return r.Done(fmt.Sprintf("%s pass shellcheck -S warning", plural(n, "shell file", "shell files")))
 }
 
 // scFileFlags is check-shellcheck's ShellCheck argv less its operands.
@@ -69,27 +85,55 @@ type scTarget struct {
 	loaded bool   // data holds the file's bytes
 	deps   []int  // the targets its text could reach by a source command
 	key    string // its content cache key, "" when uncached
+	// scanned marks deps as filled (scDeps), tried a read attempted.
+	scanned, tried bool
 }
 
-// lintFiles answers each target's ShellCheck report, index-aligned with
-// targets. A target the content cache holds is served from it; the rest
+// lintFiles answers each judged target's ShellCheck report, index-aligned
+// with targets (judged: which of them this run judges, a shard's part). A target the content cache holds is served from it; the rest
 // go to one ShellCheck run, with every target a missed one could follow a
 // source command to (ShellCheck reads a sourced file that is among its
 // inputs, so such a report depends on that neighbour too).
-func lintFiles(c *gate.Context, targets []string) ([][]scReport, error) {
+func lintFiles(c *gate.Context, targets []string, judged []bool) ([][]scReport, error) {
 	out := make([][]scReport, len(targets))
 	sc := openScCache(c)
 	ts := make([]scTarget, len(targets))
-	if sc != nil {
-		for i, t := range targets {
-			if data, err := os.ReadFile(runPath(c, t)); err == nil {
-				ts[i].data, ts[i].loaded = data, true
+	var mine []int
+	for i := range targets {
+		if judged[i] {
+			mine = append(mine, i)
+		}
+	}
+	load := func(i int) {
+		ts[i].tried = true
+		if data, err := os.ReadFile(runPath(c, targets[i])); err == nil {
+			ts[i].data, ts[i].loaded = data, true
+		}
+	}
+	if _, part := c.Part(); part {
+		// A part reads its own targets and, transitively, what they could
+		// source, never the rest: the batch and keys need no more.
+		for _, i := range mine {
+			load(i)
+		}
+		for grew := true; grew; {
+			scDeps(targets, ts)
+			grew = false
+			for j := range scReach(ts, mine...) {
+				if !ts[j].tried {
+					load(j)
+					grew = true
+				}
 			}
+		}
+	} else if sc != nil {
+		for i := range targets {
+			load(i)
 		}
 		scDeps(targets, ts)
 	}
 	var miss []int
-	for i := range targets {
+	for _, i := range mine {
 		if ts[i].loaded {
 			ts[i].key = scFileKey(c, sc, targets, ts, i)
 		}
@@ -180,9 +224,10 @@ func scDeps(targets []string, ts []scTarget) {
 		byBase[base] = append(byBase[base], i)
 	}
 	for i := range ts {
-		if !ts[i].loaded {
+		if !ts[i].loaded || ts[i].scanned {
 			continue
 		}
+		ts[i].scanned = true
 		if bytes.Contains(ts[i].data, []byte("$'")) {
 			for j := range targets {
 				ts[i].deps = append(ts[i].deps, j)
