@@ -211,8 +211,10 @@ func lintFiles(c *gate.Context, targets []string, judged []bool) ([][]scReport, 
 // sourced file ShellCheck follows is one of its inputs named by the
 // source command's literal operand or a source= directive, whose last
 // component is that input's base name, so a text that spells none of
-// them follows none. A text holding $' (whose escapes could spell a
-// name) reaches every target.
+// them follows none. A $'…' word (whose escapes could spell a name) can
+// only do so inside a source command's operand, so a text with a line
+// (continuations joined) holding both $' and a source or . word reaches
+// every target.
 func scDeps(targets []string, ts []scTarget) {
 	byBase := map[string][]int{}
 	var odd []string // base names holding a byte outside scNameByte
@@ -228,7 +230,7 @@ func scDeps(targets []string, ts []scTarget) {
 			continue
 		}
 		ts[i].scanned = true
-		if bytes.Contains(ts[i].data, []byte("$'")) {
+		if scAnsiSource(ts[i].data) {
 			for j := range targets {
 				ts[i].deps = append(ts[i].deps, j)
 			}
@@ -254,6 +256,31 @@ func scDeps(targets []string, ts []scTarget) {
 		}
 		sort.Ints(ts[i].deps)
 	}
+}
+
+// scAnsiSource reports whether some line of data, backslash-newline
+// continuations joined, holds both a $' and a source or . word (quotes
+// dropped; words split at blanks and ;&|(){}`). Only such a line can
+// name, by an ANSI-C escape, the file a source command follows.
+func scAnsiSource(data []byte) bool {
+	if !bytes.Contains(data, []byte("$'")) {
+		return false
+	}
+	joined := bytes.ReplaceAll(data, []byte("\\\n"), nil)
+	for _, line := range bytes.Split(joined, []byte("\n")) {
+		if !bytes.Contains(line, []byte("$'")) {
+			continue
+		}
+		words := strings.FieldsFunc(scUnquote(line), func(r rune) bool {
+			return r == ' ' || r == '\t' || r == '\r' || strings.ContainsRune(";&|(){}`", r)
+		})
+		for _, w := range words {
+			if w == "." || w == "source" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // scNameRune is a rune a base name token is made of (any non-ASCII one
