@@ -109,3 +109,37 @@ func Partition(names []string, costs map[string]int64, n int) [][]int {
 	}
 	return out
 }
+
+// Split is Partition with the per-file members split by file instead of
+// placed: a member perFile marks is in every shard (each judges the files
+// of its own part, gate.FilePart), and the others, the aggregate members,
+// are placed by Partition over them alone (the per-file members add the
+// same share of their cost to every shard, so they change no placement).
+// Each shard's list is in registry order.
+func Split(names []string, perFile []bool, costs map[string]int64, n int) [][]int {
+	if n < 1 {
+		return nil
+	}
+	var whole []int
+	var wholeNames []string
+	for i, name := range names {
+		if i >= len(perFile) || !perFile[i] {
+			whole = append(whole, i)
+			wholeNames = append(wholeNames, name)
+		}
+	}
+	placed := Partition(wholeNames, costs, n)
+	out := make([][]int, n)
+	for s := range out {
+		in := map[int]bool{}
+		for _, j := range placed[s] {
+			in[whole[j]] = true
+		}
+		for i := range names {
+			if in[i] || (i < len(perFile) && perFile[i]) {
+				out[s] = append(out[s], i)
+			}
+		}
+	}
+	return out
+}

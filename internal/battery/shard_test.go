@@ -112,3 +112,32 @@ func TestParseShardAndCosts(t *testing.T) {
 		t.Errorf("costs %v, want %v", got, want)
 	}
 }
+
+// TestSplitPerFileInEveryShard: a per-file member is in every shard, the
+// aggregate members are placed as Partition places them alone, each
+// exactly once, and every shard stays in registry order.
+func TestSplitPerFileInEveryShard(t *testing.T) {
+	names := []string{"a", "pf1", "b", "c", "pf2", "d"}
+	per := []bool{false, true, false, false, true, false}
+	costs := map[string]int64{"a": 100, "pf1": 5000, "b": 60, "c": 50, "pf2": 900, "d": 40}
+	for _, c := range []map[string]int64{nil, costs} {
+		got := Split(names, per, c, 3)
+		agg := Partition([]string{"a", "b", "c", "d"}, c, 3)
+		aggIdx := []int{0, 2, 3, 5}
+		for s, shard := range got {
+			var want []int
+			for i := range names {
+				in := per[i]
+				for _, j := range agg[s] {
+					in = in || aggIdx[j] == i
+				}
+				if in {
+					want = append(want, i)
+				}
+			}
+			if !reflect.DeepEqual(shard, want) {
+				t.Errorf("costs %v shard %d: %v, want %v", c != nil, s+1, shard, want)
+			}
+		}
+	}
+}

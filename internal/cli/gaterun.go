@@ -120,7 +120,10 @@ func runStandalone(s *Session, def gate.Def, args []string) int {
 // and stderr captured into one buffer, as a child's would be under 2>&1.
 //
 // assertion K: the same context and rule as a standalone run, so the bytes match.
-func inProcess(s *Session, def gate.Def, args []string) func(scratch string) battery.Outcome {
+//
+// part, when set, restricts a per-file rule to a shard's share of the
+// files (gate.Context.SetPart).
+func inProcess(s *Session, def gate.Def, args []string, part *gate.FilePart) func(scratch string) battery.Outcome {
 	return func(scratch string) battery.Outcome {
 		var buf bytes.Buffer
 		w := &lockedWriter{w: &buf}
@@ -128,6 +131,9 @@ func inProcess(s *Session, def gate.Def, args []string) func(scratch string) bat
 		if err != nil {
 			fmt.Fprintf(w, "%s: %v\n", def.Name, err)
 			return battery.Outcome{Code: 2, Output: buf.Bytes()}
+		}
+		if part != nil {
+			c.SetPart(*part)
 		}
 		code := protect(def, c)
 		return battery.Outcome{Code: code, Output: buf.Bytes(), Structured: true, Findings: structured(c.Findings()), Nothing: code == 0 && c.CheckedNothing()}

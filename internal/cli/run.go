@@ -344,10 +344,29 @@ func (s *Session) shardOf(selected []selection, shard battery.Shard, gatesDir st
 			break
 		}
 	}
-	part := battery.Partition(names, costs, shard.N)[shard.K-1]
+	// assertion O: a per-file member is in every shard, over the files
+	// of that shard's part; the others are placed whole.
+	perFile := make([]bool, len(selected))
+	nPer := 0
+	for i, sel := range selected {
+		if sel.member.Kind != registry.Descriptor {
+			continue
+		}
+		if def, ok := findGate(sel.member.Name); ok && def.PerFile {
+			perFile[i] = true
+			nPer++
+		}
+	}
+	part := battery.Split(names, perFile, costs, shard.N)[shard.K-1]
 	out := make([]selection, len(part))
 	for i, idx := range part {
 		out[i] = selected[idx]
+		if perFile[idx] {
+			out[i].part = &gate.FilePart{K: shard.K, N: shard.N}
+		}
+	}
+	if nPer > 0 {
+		how = fmt.Sprintf("%s over the files hashing to this shard, %d whole; %s", gate.Count(nPer, "per-file gate", "per-file gates"), len(out)-nPer, how)
 	}
 	return out, fmt.Sprintf("shard %s: %d of %s (%s)", shard, len(out), gate.Count(len(selected), "gate", "gates"), how)
 }
@@ -356,6 +375,9 @@ func (s *Session) shardOf(selected []selection, shard battery.Shard, gatesDir st
 type selection struct {
 	member registry.Member
 	args   []string
+	// part, in a shard run, is the share of the files a per-file member
+	// judges (nil: every file it would judge).
+	part *gate.FilePart
 }
 
 func (s *Session) selectOnly(reg *loadedRegistry, ra runArgs) ([]selection, error) {
@@ -490,7 +512,7 @@ func (s *Session) batteryMember(sel selection, list string) battery.Member {
 			bm.Harness = fmt.Sprintf("%s: %s declares a compiled gate this binary does not carry (see gates --list)", m.Name, m.Path)
 			return bm
 		}
-		bm.Exec = inProcess(s, def, sel.args)
+		bm.Exec = inProcess(s, def, sel.args, sel.part)
 		bm.First = def.ReadsTree
 	case registry.Shell:
 		path := m.Path

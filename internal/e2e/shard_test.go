@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -98,4 +99,70 @@ func shardNames(re *regexp.Regexp, out string) []string {
 	}
 	sort.Strings(got)
 	return got
+}
+
+// TestShardsSplitPerFileGatesByFile: a per-file gate (check-tree-terms)
+// runs in every shard over the files hashing to it, so the four shards'
+// findings are split among them, each shard's report says it judged part
+// of the tree, and the union of the shards' findings is the whole run's,
+// each finding once. An aggregate member (check-fail) still runs in one
+// shard only.
+func TestShardsSplitPerFileGatesByFile(t *testing.T) {
+	t.Parallel()
+	s := newScratch(t)
+	s.copyTree(filepath.Join(moduleRoot, "kits", "gate-sdk", "checks"), filepath.Join(s.dir, "gate-sdk", "checks"))
+	s.write("scripts/msg-patterns.list", "xyzzy-[0-9]+\n", 0o644)
+	for i := 0; i < 24; i++ {
+		body := fmt.Sprintf("note %d\n", i)
+		if i%2 == 0 {
+			body += fmt.Sprintf("the codename is xyzzy-%d\n", i)
+		}
+		s.write(fmt.Sprintf("docs/n%02d.md", i), body, 0o644)
+	}
+	s.write("scripts/check-fail.sh", failGate, 0o755)
+	s.write("scripts/gates.list", "check-tree-terms\ncheck-fail\n", 0o644)
+	s.git("add", "-A")
+	code, whole := s.stdout(nil, "--run")
+	if code != 1 {
+		t.Fatalf("the whole run: exit %d\n%s", code, whole)
+	}
+	want := textFindings(whole)["check-tree-terms"]
+	if len(want) != 12 {
+		t.Fatalf("the whole run printed %d tree-terms findings, want 12:\n%s", len(want), whole)
+	}
+	var union []string
+	withFindings, failRuns := 0, 0
+	for k := 1; k <= 4; k++ {
+		_, out := s.stdout([]string{"GATE_SDK_VERBOSE=1"}, "--run", "--shard", fmt.Sprintf("%d/4", k))
+		if !strings.Contains(out, "===== check-tree-terms =====") {
+			t.Errorf("shard %d/4 did not run the per-file check-tree-terms:\n%s", k, out)
+		}
+		if !regexp.MustCompile(fmt.Sprintf(`(?m)^(note: |TREE-TERMS: clean \(.*)shard %d/4: [0-9]+ of [0-9]+ files judged here`, k)).MatchString(out) {
+			t.Errorf("shard %d/4: check-tree-terms does not say it judged part of the tree:\n%s", k, out)
+		}
+		if strings.Contains(out, "===== check-fail =====") {
+			failRuns++
+		}
+		var got []string
+		for _, l := range textFindings(out)["check-tree-terms"] {
+			if !strings.HasPrefix(l, "note: ") && !strings.HasPrefix(l, "TREE-TERMS: clean") && !strings.HasPrefix(l, "  PASS: ") {
+				got = append(got, l)
+			}
+		}
+		if len(got) > 0 {
+			withFindings++
+		}
+		union = append(union, got...)
+	}
+	sort.Strings(union)
+	sort.Strings(want)
+	if strings.Join(union, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the shards' findings:\n%s\nthe whole run's:\n%s", strings.Join(union, "\n"), strings.Join(want, "\n"))
+	}
+	if withFindings < 2 {
+		t.Errorf("the findings fell to %d shard(s); a split by file spreads them", withFindings)
+	}
+	if failRuns != 1 {
+		t.Errorf("the aggregate check-fail ran in %d shards, want 1", failRuns)
+	}
 }

@@ -170,6 +170,9 @@ type Context struct {
 	// disarmedBy names the empty knob that disarmed it (Report.Disarmed).
 	nothing    bool
 	disarmedBy string
+	// part, when set, is the share of the files a per-file rule judges in
+	// a shard run (SetPart).
+	part *partState
 }
 
 // CheckedNothing reports whether the run ended clean having checked
@@ -325,7 +328,10 @@ func (r *Report) Done(parenthetical string) int {
 			}
 			parenthetical += r.acceptedPhrase()
 		}
-		if note := r.c.vendoredNote(); note != "" {
+		for _, note := range []string{r.c.vendoredNote(), r.c.partNote()} {
+			if note == "" {
+				continue
+			}
 			if parenthetical != "" {
 				parenthetical += "; "
 			}
@@ -342,6 +348,11 @@ func (r *Report) Done(parenthetical string) int {
 		fmt.Fprintf(r.c.Out, "note: %s, not shown\n", r.acceptedPhrase())
 	}
 	if note := r.c.vendoredNote(); note != "" {
+		fmt.Fprintf(r.c.Out, "note: %s\n", note)
+	}
+	// assertion H: a shard's per-file report, clean or red, says it judged
+	// part of the tree, never the whole.
+	if note := r.c.partNote(); note != "" {
 		fmt.Fprintf(r.c.Out, "note: %s\n", note)
 	}
 	return Failed
@@ -412,6 +423,14 @@ type Def struct {
 	// fixtures, SPECs, templates, shell): in a consumer it judges the
 	// repository's own and never the kit root init vendored (own.go).
 	OwnOnly bool
+	// PerFile declares that the rule's verdict on each file it judges
+	// depends on that file alone (its path, mode and bytes, under the
+	// rule's configuration), never on which other files are judged with
+	// it. Under `--shard K/N` such a rule runs in every shard and judges
+	// only the files Context.Judges answers for; the shards together
+	// judge each file once. A rule that decides over the whole tree leaves
+	// it false and runs whole in one shard.
+	PerFile bool
 	Rule    Rule
 }
 

@@ -79,6 +79,8 @@ type Verdicts struct {
 	p *PerFile
 	// leave answers the paths a miss may leave unjudged (nil: none).
 	leave func(path string) bool
+	// partial marks a shard's run, which judges part of the files.
+	partial bool
 }
 
 // Verdicts opens the rule's findings table under the effective
@@ -90,7 +92,7 @@ func (c *Context) Verdicts(config *cache.Config) *Verdicts {
 	if p == nil {
 		return nil
 	}
-	v := &Verdicts{p: p}
+	v := &Verdicts{p: p, partial: c.part != nil}
 	// assertion L: a file may be left to the battery only by a run that
 	// is told which files the commit leaves unchanged, over a table some
 	// other inputs' complete table supersedes.
@@ -112,7 +114,8 @@ func (v *Verdicts) Leave(path string) bool {
 // Complete records that the run judged every file of its scan into the
 // table (it left none): the table becomes the gate's latest complete one.
 func (v *Verdicts) Complete() {
-	if v == nil {
+	// A shard judged its part of the files only: its table is not whole.
+	if v == nil || v.partial {
 		return
 	}
 	v.p.t.MarkComplete()

@@ -34,7 +34,7 @@ func hygieneGates() []gate.Def {
 		{Name: "check-portability-floor", Listing: true, Operands: "[<pattern-file>...]", Rule: checkPortabilityFloor, Knobs: []string{"GATE_SDK_PORTABILITY_PATTERNS",
 			"GATE_SDK_PORTABILITY_PATHS", "GATE_SDK_KIT_DIRS", registry.KitTemplatesKnob}, Needs: git},
 		{Name: "check-root-tiering", Listing: true, Operands: "[<gates-dir> [<root>]]", Rule: checkRootTiering, Knobs: []string{"GATE_SDK_ROOT_ALLOWLIST", "GATE_SDK_QUEUE_FILE", "GATE_SDK_AGENT_FILE"}},
-		{Name: "check-tree-terms", Listing: true, Operands: "[<root> [<pattern-file>...]]", Rule: checkTreeTerms, Knobs: msg("GATE_SDK_PRUNE_DIRS", "GATE_SDK_PRUNE_EXTRA_DIRS", "GATE_SDK_KIT_DIRS", registry.KitTemplatesKnob), ReadsTree: true},
+		{Name: "check-tree-terms", Listing: true, PerFile: true, Operands: "[<root> [<pattern-file>...]]", Rule: checkTreeTerms, Knobs: msg("GATE_SDK_PRUNE_DIRS", "GATE_SDK_PRUNE_EXTRA_DIRS", "GATE_SDK_KIT_DIRS", registry.KitTemplatesKnob), ReadsTree: true},
 		{Name: "check-workflow-tiering", Listing: true, Operands: "-", Rule: checkWorkflowTiering, Knobs: []string{"GATE_SDK_WORKFLOW_DIR"}, Needs: git},
 	}
 }

@@ -44,20 +44,36 @@ func checkShellcheck(c *gate.Context) int {
 		return c.Refuse("no *.sh to lint: none directly in %s, in a kit root's %s, or in GATE_SDK_LINT_EXTRA_DIRS (a gate that lints nothing cannot be clean)",
 			c.GatesDir, strings.Join(kitLintDirs, "/ "))
 	}
-	units, err := lintFiles(c, targets)
-	if err != nil {
-		return c.RefuseErr(err)
+	// assertion C: in a shard only the targets of its part are judged;
+	// ShellCheck is given them and every target they could source.
+	judged := make([]bool, len(targets))
+	n := 0
+	for i, t := range targets {
+		if judged[i] = c.Judges(t); judged[i] {
+			n++
+		}
 	}
+	c.JudgedPart(n, len(targets))
 	r := c.NewReport(map[string]string{
 		"A": "fix each listed ShellCheck warning (its wiki page is https://www.shellcheck.net/wiki/SC<code>); a deliberate exception takes a # shellcheck disable=SC<code> directive on the line above, with the reason beside it",
 	})
+	if n == 0 {
+		return r.Nothing("0 shell files hash to this shard")
+	}
+	units, err := lintFiles(c, targets, judged)
+	if err != nil {
+		return c.RefuseErr(err)
+	}
 	for i, t := range targets {
+		if !judged[i] {
+			continue
+		}
 		for _, rp := range units[i] {
 			// assertion A: every target passes shellcheck -S warning.
 			r.Add(gate.Finding{Class: "A", Path: t, Line: rp.line, Msg: fmt.Sprintf("%s: %s", rp.level, rp.text)})
 		}
 	}
-	return r.Done(fmt.Sprintf("%s pass shellcheck -S warning", plural(len(targets), "shell file", "shell files")))
+	return r.Done(fmt.Sprintf("%s pass shellcheck -S warning", plural(n, "shell file", "shell files")))
 }
 
 // scFileFlags is check-shellcheck's ShellCheck argv less its operands.
@@ -69,27 +85,55 @@ type scTarget struct {
 	loaded bool   // data holds the file's bytes
 	deps   []int  // the targets its text could reach by a source command
 	key    string // its content cache key, "" when uncached
+	// scanned marks deps as filled (scDeps), tried a read attempted.
+	scanned, tried bool
 }
 
-// lintFiles answers each target's ShellCheck report, index-aligned with
-// targets. A target the content cache holds is served from it; the rest
+// lintFiles answers each judged target's ShellCheck report, index-aligned
+// with targets (judged: which of them this run judges, a shard's part). A target the content cache holds is served from it; the rest
 // go to one ShellCheck run, with every target a missed one could follow a
 // source command to (ShellCheck reads a sourced file that is among its
 // inputs, so such a report depends on that neighbour too).
-func lintFiles(c *gate.Context, targets []string) ([][]scReport, error) {
+func lintFiles(c *gate.Context, targets []string, judged []bool) ([][]scReport, error) {
 	out := make([][]scReport, len(targets))
 	sc := openScCache(c)
 	ts := make([]scTarget, len(targets))
-	if sc != nil {
-		for i, t := range targets {
-			if data, err := os.ReadFile(runPath(c, t)); err == nil {
-				ts[i].data, ts[i].loaded = data, true
+	var mine []int
+	for i := range targets {
+		if judged[i] {
+			mine = append(mine, i)
+		}
+	}
+	load := func(i int) {
+		ts[i].tried = true
+		if data, err := os.ReadFile(runPath(c, targets[i])); err == nil {
+			ts[i].data, ts[i].loaded = data, true
+		}
+	}
+	if _, part := c.Part(); part {
+		// A part reads its own targets and, transitively, what they could
+		// source, never the rest: the batch and keys need no more.
+		for _, i := range mine {
+			load(i)
+		}
+		for grew := true; grew; {
+			scDeps(targets, ts)
+			grew = false
+			for j := range scReach(ts, mine...) {
+				if !ts[j].tried {
+					load(j)
+					grew = true
+				}
 			}
+		}
+	} else if sc != nil {
+		for i := range targets {
+			load(i)
 		}
 		scDeps(targets, ts)
 	}
 	var miss []int
-	for i := range targets {
+	for _, i := range mine {
 		if ts[i].loaded {
 			ts[i].key = scFileKey(c, sc, targets, ts, i)
 		}
@@ -167,8 +211,10 @@ func lintFiles(c *gate.Context, targets []string) ([][]scReport, error) {
 // sourced file ShellCheck follows is one of its inputs named by the
 // source command's literal operand or a source= directive, whose last
 // component is that input's base name, so a text that spells none of
-// them follows none. A text holding $' (whose escapes could spell a
-// name) reaches every target.
+// them follows none. A $'…' word (whose escapes could spell a name) can
+// only do so inside a source command's operand, so a text with a line
+// (continuations joined) holding both $' and a source or . word reaches
+// every target.
 func scDeps(targets []string, ts []scTarget) {
 	byBase := map[string][]int{}
 	var odd []string // base names holding a byte outside scNameByte
@@ -180,10 +226,11 @@ func scDeps(targets []string, ts []scTarget) {
 		byBase[base] = append(byBase[base], i)
 	}
 	for i := range ts {
-		if !ts[i].loaded {
+		if !ts[i].loaded || ts[i].scanned {
 			continue
 		}
-		if bytes.Contains(ts[i].data, []byte("$'")) {
+		ts[i].scanned = true
+		if scAnsiSource(ts[i].data) {
 			for j := range targets {
 				ts[i].deps = append(ts[i].deps, j)
 			}
@@ -209,6 +256,31 @@ func scDeps(targets []string, ts []scTarget) {
 		}
 		sort.Ints(ts[i].deps)
 	}
+}
+
+// scAnsiSource reports whether some line of data, backslash-newline
+// continuations joined, holds both a $' and a source or . word (quotes
+// dropped; words split at blanks and ;&|(){}`). Only such a line can
+// name, by an ANSI-C escape, the file a source command follows.
+func scAnsiSource(data []byte) bool {
+	if !bytes.Contains(data, []byte("$'")) {
+		return false
+	}
+	joined := bytes.ReplaceAll(data, []byte("\\\n"), nil)
+	for _, line := range bytes.Split(joined, []byte("\n")) {
+		if !bytes.Contains(line, []byte("$'")) {
+			continue
+		}
+		words := strings.FieldsFunc(scUnquote(line), func(r rune) bool {
+			return r == ' ' || r == '\t' || r == '\r' || strings.ContainsRune(";&|(){}`", r)
+		})
+		for _, w := range words {
+			if w == "." || w == "source" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // scNameRune is a rune a base name token is made of (any non-ASCII one

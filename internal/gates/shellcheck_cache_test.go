@@ -309,7 +309,8 @@ func TestShellcheckContentCache(t *testing.T) {
 }
 
 // TestSCDeps: a text reaches the targets whose base name it spells,
-// through quotes and continuations; $' reaches every target.
+// through quotes and continuations; $' on a source command's line
+// reaches every target, and elsewhere no more than the text spells.
 func TestSCDeps(t *testing.T) {
 	targets := []string{"d/a.sh", "d/lib.sh", "e/lib.sh", "d/x y.sh"}
 	for _, tc := range []struct {
@@ -323,7 +324,12 @@ func TestSCDeps(t *testing.T) {
 		{"# shellcheck source=lib.sh\n", "[1 2]"},
 		{". mylib.sh\n", "[]"},
 		{". 'x y.sh'\n", "[3]"},
-		{"echo $'\\x61'\n", "[0 1 2 3]"},
+		{"echo $'\\x61'\n", "[]"},
+		{"IFS=$'\\n' read -r x <lib.sh\n", "[1 2]"},
+		{". \"$d\"/$'\\x61'.sh\n", "[0 1 2 3]"},
+		{"source \\\n  $'\\x61.sh'\n", "[0 1 2 3]"},
+		{"x=1; \".\" $'\\x61.sh'\n", "[0 1 2 3]"},
+		{"echo $'.'\n. ./lib.sh\n", "[1 2]"},
 		{"# a.sh: self\n", "[0]"},
 	} {
 		ts := make([]scTarget, len(targets))

@@ -91,12 +91,18 @@ func checkTreeTerms(c *gate.Context) int {
 	todo := make([]string, 0, len(files))
 	modes := make([]uint32, 0, len(files))
 	pruned := walk.ByDir(prune.PathPruned)
+	whole := 0 // the files a whole run would judge
 	for _, p := range files {
 		if !underRoot(root, p) || pruned(p) || exempt(p) {
 			continue
 		}
 		mode, ok := c.Tree.Mode(p)
 		if !ok || !committedMode(mode) {
+			continue
+		}
+		// assertion K: a shard judges (and reads) only its part's files.
+		whole++
+		if !c.Judges(p) {
 			continue
 		}
 		todo = append(todo, p)
@@ -117,6 +123,7 @@ func checkTreeTerms(c *gate.Context) int {
 		v, _ := c.Knobs.Scalar(k) // read once already by pruneSet
 		config.AddString(k, v)
 	}
+	c.JudgedPart(len(todo), whole)
 	var left atomic.Int64 // files left to the battery (Verdicts.Leave)
 	done := func(records [][]gate.Finding) int {
 		r := c.NewReport(map[string]string{"leak": treeTermsHelp})
@@ -139,7 +146,11 @@ func checkTreeTerms(c *gate.Context) int {
 	setKey, keyed := "", false
 	if c.WholeListing() {
 		sets = c.SetResults(treeTermsSetTable, &config)
-		if setKey, keyed = sets.KeyOf(listingSelection(root, prune, exemptList...), todo); keyed {
+		sel := listingSelection(root, prune, exemptList...)
+		if part, ok := c.Part(); ok {
+			sel.AddString("part", part.String())
+		}
+		if setKey, keyed = sets.KeyOf(sel, todo); keyed {
 			if v, hit := sets.Lookup(setKey); hit {
 				if fs, err := gate.DecodeFindings(v); err == nil {
 					return done([][]gate.Finding{fs})

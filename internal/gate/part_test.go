@@ -1,0 +1,59 @@
+package gate
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestFilePartSplitsEachPathOnce: over many paths and part counts, each
+// path falls to exactly one part, and every part of a sizeable listing
+// gets some.
+func TestFilePartSplitsEachPathOnce(t *testing.T) {
+	for n := 1; n <= 5; n++ {
+		got := make([]int, n)
+		for i := 0; i < 1000; i++ {
+			p := fmt.Sprintf("docs/d%03d/note-%05d.md", i%37, i)
+			held := 0
+			for k := 1; k <= n; k++ {
+				if (FilePart{K: k, N: n}).Holds(p) {
+					held++
+					got[k-1]++
+				}
+			}
+			if held != 1 {
+				t.Fatalf("n %d: %s falls to %d parts", n, p, held)
+			}
+		}
+		for k, c := range got {
+			if c < 1000/n/2 {
+				t.Errorf("n %d: part %d holds %d of 1000 paths", n, k+1, c)
+			}
+		}
+	}
+}
+
+// TestPartNoteOnEveryReport: a context restricted to a part judges only
+// its paths, and its clean line and its red report both say it judged
+// part of the files.
+func TestPartNoteOnEveryReport(t *testing.T) {
+	for _, red := range []bool{false, true} {
+		var out bytes.Buffer
+		c := &Context{Name: "check-x", Out: &out, Err: &out}
+		if !c.Judges("a") {
+			t.Fatal("a context with no part judges every path")
+		}
+		c.SetPart(FilePart{K: 2, N: 4})
+		c.JudgedPart(3, 12)
+		r := c.NewReport(map[string]string{"A": "fix it"})
+		if red {
+			r.Add(Finding{Class: "A", Path: "a", Msg: "bad"})
+		}
+		r.Done("3 files")
+		want := "shard 2/4: 3 of 12 files judged here, the rest by the other shards"
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("red %v: report %q lacks %q", red, out.String(), want)
+		}
+	}
+}
