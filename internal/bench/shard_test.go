@@ -81,7 +81,7 @@ func warmCache(b *testing.B, d string) func() {
 	if err := write(d, "scripts/gates.list", strings.Join(shipped(b), "\n")+"\n", 0o644); err != nil {
 		b.Fatal(err)
 	}
-	if _, _, code, out := timed(b, d, nil, binPlain, "--run"); code > 1 {
+	if _, _, code, out := timed(b, d, nil, binBench, "--run"); code != 0 {
 		b.Fatalf("the warming run: exit %d\n%s", code, out)
 	}
 	cacheDir := filepath.Join(d, ".git", "gates-cache")
@@ -118,7 +118,7 @@ func shardRow(b *testing.B, d string, size int, name string, members []string, r
 		off = nil
 		restore()
 	}
-	if _, _, code, out := timed(b, d, off, binPlain, "--run"); code > 1 {
+	if _, _, code, out := timed(b, d, off, binBench, "--run"); code != 0 {
 		b.Fatalf("the recording run: exit %d\n%s", code, out)
 	}
 	record, err := os.ReadFile(filepath.Join(d, ".tmp", "gate-timings.txt"))
@@ -147,12 +147,12 @@ func shardRow(b *testing.B, d string, size int, name string, members []string, r
 		})
 		return w, out
 	}
-	whole, _ := wall(binPlain, "--run")
+	whole, _ := wall(binBench, "--run")
 	var slowest time.Duration
 	var parts []string
 	ran, perFile := 0, -1
 	for k := 1; k <= 4; k++ {
-		w, out := wall(binPlain, "--run", "--shard", fmt.Sprintf("%d/4", k))
+		w, out := wall(binBench, "--run", "--shard", fmt.Sprintf("%d/4", k))
 		m := shardSummary.FindStringSubmatch(out)
 		if m == nil {
 			b.Fatalf("shard %d/4 printed no summary:\n%s", k, out)
