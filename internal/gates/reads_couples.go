@@ -46,7 +46,8 @@ func readsCouplesRule(lookup func(string) (gate.Def, bool)) gate.Rule {
 			return c.RefuseErr(err)
 		}
 		// The index lists in byte order already; a tree that does not is
-		// put in it (Files answers a fresh slice).
+		// put in it (Files then answers a fresh slice; an ordered
+		// listing is shared and never sorted here).
 		if !sort.StringsAreSorted(files) {
 			sort.Strings(files)
 		}

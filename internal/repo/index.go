@@ -116,14 +116,23 @@ func parseIndex(data []byte, hashLen int, verify bool) (*Index, error) {
 	// The checksum is computed beside the decode (it is a tenth of the
 	// work on a large index) and judged first: a file that fails it is
 	// refused as damaged whatever else the decode found.
-	verified := make(chan bool, 1)
+	verified := make(chan error, 1)
 	go func() {
-		h.Write(body)
-		verified <- bytes.Equal(h.Sum(nil), sum)
+		// The bytes may be a mapped file's (see readIndex): a fault
+		// reading them is an error, on this goroutine as on the decoder's.
+		ok := false
+		err := faultGuard(func() {
+			h.Write(body)
+			ok = bytes.Equal(h.Sum(nil), sum)
+		})
+		if err == nil && !ok {
+			err = badIndex("checksum mismatch")
+		}
+		verified <- err
 	}()
 	idx, err := parseEntries(data, body, version, hashLen, hex.EncodeToString(sum))
-	if !<-verified {
-		return nil, badIndex("checksum mismatch")
+	if verr := <-verified; verr != nil {
+		return nil, verr
 	}
 	return idx, err
 }
@@ -349,11 +358,18 @@ func (g Git) Index(dir string) ([]Entry, error) {
 		return nil, err
 	}
 	entries, _, err := g.indexAt(dir, src)
+	if err == nil && src.Prefix == "" && g.RecordVerified {
+		// The decoded index may be shared within the process (see
+		// decoded); the caller's slice is its own.
+		return slices.Clone(entries), nil
+	}
 	return entries, err
 }
 
 // indexAt reads the index src names; sum is the file's checksum when the
 // decoder read it ("" when the file has none or git answered instead).
+// The entries may be the process's shared decoding (see decoded): the
+// caller must not modify them.
 func (g Git) indexAt(dir string, src IndexSource) (entries []Entry, sum string, err error) {
 	idx, err := g.readIndex(dir, src)
 	if idx == nil && err == nil {
@@ -364,11 +380,6 @@ func (g Git) indexAt(dir string, src IndexSource) (entries []Entry, sum string, 
 	var nonUTF8 *NonUTF8Error
 	switch {
 	case err == nil:
-		if src.Prefix == "" && g.RecordVerified {
-			// The decoded index may be shared within the process (see
-			// decoded); the caller's slice is its own.
-			return slices.Clone(idx.Entries), idx.Sum, nil
-		}
 		return ScopeEntries(idx.Entries, src.Prefix), idx.Sum, nil
 	case errors.As(err, &nonUTF8):
 		return nil, "", err
@@ -390,15 +401,29 @@ func (g Git) indexAt(dir string, src IndexSource) (entries []Entry, sum string, 
 // error when there is none; a *ListingError when it cannot be read; the
 // decoder's own error (a *NeedsCLIError among them) when it cannot be
 // decoded.
-func (g Git) readIndex(dir string, src IndexSource) (*Index, error) {
+func (g Git) readIndex(dir string, src IndexSource) (idx *Index, err error) {
 	before, stable := indexStamp(src.File)
-	data, err := os.ReadFile(src.File)
+	// assertion R: the index is mapped, not copied, and a fault on its
+	// mapped bytes (the file cut short where it stands) refuses the read.
+	data, release, err := mapFile(src.File)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, &ListingError{Dir: dir, What: "read the index", Err: err, By: indexReader}
 	}
+	// Nothing decoded keeps the mapped bytes: names and ids are copied
+	// out, so the mapping goes when the read is done.
+	defer release()
+	if ferr := faultGuard(func() { idx, err = g.readIndexData(dir, src, data, before, stable) }); ferr != nil {
+		return nil, &ListingError{Dir: dir, What: "read the index " + src.File, Err: ferr, By: indexReader}
+	}
+	return idx, err
+}
+
+// readIndexData is readIndex over the index file's bytes, read with the
+// stat stamp before.
+func (g Git) readIndexData(dir string, src IndexSource, data []byte, before string, stable bool) (*Index, error) {
 	// assertion P: with a record to consult, a file whose stat fields and
 	// trailer are the ones this reader last verified is not hashed again;
 	// any other file is verified, and recorded once verified.
@@ -442,8 +467,13 @@ func (g Git) readIndex(dir string, src IndexSource) (*Index, error) {
 
 // parseRecorded decodes data, verifying its checksum unless trusted, and
 // records a verified file in record (when named).
-func (g Git) parseRecorded(data []byte, src IndexSource, record, rec string, trusted bool) (*Index, error) {
-	idx, err := parseIndex(data, src.HashLen, !trusted)
+func (g Git) parseRecorded(data []byte, src IndexSource, record, rec string, trusted bool) (idx *Index, err error) {
+	// Guarded here, not only by the caller: a decode run under a
+	// sync.Once that faulted would leave the once done and nothing
+	// decoded, which later readers would take for no index at all.
+	if ferr := faultGuard(func() { idx, err = parseIndex(data, src.HashLen, !trusted) }); ferr != nil {
+		return nil, ferr
+	}
 	if err == nil && record != "" && !trusted && idx.Sum != "" {
 		writeIndexRecord(record, rec)
 	}

@@ -9,6 +9,7 @@ import (
 	"hash/crc32"
 	"io/fs"
 	"os"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -39,8 +40,13 @@ const (
 // mode 160000) is refused. Bytes handed out are shared: callers must not
 // modify them.
 type Snapshot struct {
-	dir     string
-	files   []string
+	dir   string
+	files []string
+	// slab holds each listed path's entry at its place in files. entries
+	// maps a path to its entry only when files is not in ascending order
+	// (a listing not read from an index); else a path is found by binary
+	// search, and 20,000 paths cost no map.
+	slab    []snapEntry
 	entries map[string]*snapEntry
 	staged  bool
 	blobs   *blobStore
@@ -131,12 +137,7 @@ func (g Git) NewSnapshot(dir string) (*Snapshot, error) {
 	// assertion O: an intent-to-add entry (`git add -N`) is a promise, not
 	// a tracked file: a commit made now leaves it out, so no gate may count
 	// it as tracked, in the work tree any more than at commit time.
-	kept := entries[:0] // filtered in place: entries is this call's own
-	for _, e := range entries {
-		if !e.IntentToAdd() {
-			kept = append(kept, e)
-		}
-	}
+	kept := keepEntries(entries, func(e Entry) bool { return !e.IntentToAdd() })
 	s := SnapshotOf(dir, kept)
 	s.blobs = blobs
 	return s, nil
@@ -177,23 +178,44 @@ func (g Git) StagedSnapshot(dir string) (*Snapshot, error) {
 			ours[e.Path] = true
 		}
 	}
-	kept := entries[:0] // filtered in place: entries is this call's own
 	var unresolved []string
-	for _, e := range entries {
+	kept := keepEntries(entries, func(e Entry) bool {
 		switch {
 		case e.IntentToAdd():
 		case e.Stage == 0 || e.Stage == 2:
-			kept = append(kept, e)
+			return true
 		case !ours[e.Path] && (len(unresolved) == 0 || unresolved[len(unresolved)-1] != e.Path):
 			unresolved = append(unresolved, e.Path)
 		}
-	}
+		return false
+	})
 	s := SnapshotOf(dir, kept)
 	s.unresolved = unresolved
 	s.staged = true
 	s.blobs = blobs
 	s.indexSum = sum
 	return s, nil
+}
+
+// keepEntries answers the entries keep admits, asking it once per entry
+// in order. entries is never written (it may be the process's shared
+// decoding of the index): it is answered itself when every entry is
+// admitted, the usual case, else a new slice holds the admitted ones.
+func keepEntries(entries []Entry, keep func(Entry) bool) []Entry {
+	for i, e := range entries {
+		if keep(e) {
+			continue
+		}
+		out := make([]Entry, i, len(entries)-1)
+		copy(out, entries[:i])
+		for _, e := range entries[i+1:] {
+			if keep(e) {
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+	return entries
 }
 
 // TreeDigest answers, for a staged snapshot, one digest naming every
@@ -212,8 +234,8 @@ func (s *Snapshot) TreeDigest() (string, bool) {
 	s.digestOnce.Do(func() {
 		h := sha256.New()
 		var buf []byte
-		for _, p := range s.files {
-			e := s.entries[p]
+		for i, p := range s.files {
+			e := &s.slab[i]
 			buf = binary.AppendUvarint(buf[:0], uint64(len(p)))
 			buf = append(buf, p...)
 			buf = binary.BigEndian.AppendUint32(buf, e.mode)
@@ -229,14 +251,38 @@ func (s *Snapshot) TreeDigest() (string, bool) {
 // (relative to dir). A path in conflict is its stage 2 (ours) when it has
 // one, else its first stage.
 func SnapshotOf(dir string, entries []Entry) *Snapshot {
-	s := &Snapshot{dir: dir, budget: ByteBudget, claimBudget: ClaimBudget, entries: make(map[string]*snapEntry, len(entries)), files: make([]string, 0, len(entries))}
+	s := &Snapshot{dir: dir, budget: ByteBudget, claimBudget: ClaimBudget, files: make([]string, 0, len(entries))}
 	// One allocation for every entry's state, not one per entry.
 	slab := make([]snapEntry, len(entries))
+	s.slab = slab
 	stage2 := func(have *snapEntry, e Entry) {
 		if e.Stage == 2 {
 			have.mode, have.hash, have.flags = e.Mode, e.Hash, e.Flags
 		}
 	}
+	// assertion S: an index's entries come sorted by path (a path's
+	// stages side by side), so the listing is in ascending order and
+	// needs no map to find a path in.
+	sorted := true
+	for i := 1; i < len(entries); i++ {
+		if entries[i-1].Path > entries[i].Path {
+			sorted = false
+			break
+		}
+	}
+	if sorted {
+		for i, e := range entries {
+			if i > 0 && entries[i-1].Path == e.Path {
+				stage2(&slab[len(s.files)-1], e)
+				continue
+			}
+			slab[len(s.files)] = snapEntry{mode: e.Mode, hash: e.Hash, flags: e.Flags, idx: len(s.files)}
+			s.files = append(s.files, e.Path)
+		}
+		memlimit.Fit(len(s.files))
+		return s
+	}
+	s.entries = make(map[string]*snapEntry, len(entries))
 	for i, e := range entries {
 		// The index lists a path's stages side by side (it is sorted by
 		// path, then stage), so a repeat is usually the entry just before.
@@ -269,6 +315,19 @@ func SnapshotOf(dir string, entries []Entry) *Snapshot {
 	return s
 }
 
+// lookup answers path's entry.
+func (s *Snapshot) lookup(path string) (*snapEntry, bool) {
+	if s.entries != nil {
+		e, ok := s.entries[path]
+		return e, ok
+	}
+	i, ok := slices.BinarySearch(s.files, path)
+	if !ok {
+		return nil, false
+	}
+	return &s.slab[i], true
+}
+
 // Staged reports whether the snapshot's bytes are the index's.
 func (s *Snapshot) Staged() bool { return s.staged }
 
@@ -279,21 +338,31 @@ func (s *Snapshot) Unresolved() []string { return append([]string(nil), s.unreso
 // Dir is the directory the snapshot's names are relative to.
 func (s *Snapshot) Dir() string { return s.dir }
 
-// Files answers the tracked paths in index order (a fresh slice).
-func (s *Snapshot) Files() []string { return append([]string(nil), s.files...) }
+// Files answers the tracked paths in index order. The slice is the
+// snapshot's own, shared by every caller: callers must not modify it (an
+// append makes a new one). A listing not in ascending order (one not
+// read from an index) is answered as a fresh slice, so a caller that
+// sorts what it is given writes only its own.
+func (s *Snapshot) Files() []string {
+	// assertion S: the index-ordered listing is handed out, not copied.
+	if s.entries != nil {
+		return append([]string(nil), s.files...)
+	}
+	return s.files[:len(s.files):len(s.files)]
+}
 
 // Len is the number of tracked paths.
 func (s *Snapshot) Len() int { return len(s.files) }
 
 // Has reports whether path is tracked.
 func (s *Snapshot) Has(path string) bool {
-	_, ok := s.entries[path]
+	_, ok := s.lookup(path)
 	return ok
 }
 
 // Mode answers path's index mode, false when untracked.
 func (s *Snapshot) Mode(path string) (uint32, bool) {
-	e, ok := s.entries[path]
+	e, ok := s.lookup(path)
 	if !ok {
 		return 0, false
 	}
@@ -304,7 +373,7 @@ func (s *Snapshot) Mode(path string) (uint32, bool) {
 // dangling symlink counts as present: it is the link that is tracked); in
 // a staged snapshot every listed path is present.
 func (s *Snapshot) Exists(path string) bool {
-	e, ok := s.entries[path]
+	e, ok := s.lookup(path)
 	if !ok {
 		return false
 	}
@@ -326,7 +395,7 @@ func (s *Snapshot) Exists(path string) bool {
 // missing from the work tree answers an error wrapping fs.ErrNotExist,
 // unless the entry is outside a sparse checkout, which reads its blob.
 func (s *Snapshot) Read(path string) ([]byte, error) {
-	e, ok := s.entries[path]
+	e, ok := s.lookup(path)
 	if !ok {
 		return nil, fmt.Errorf("%s: not tracked", path)
 	}
@@ -431,7 +500,7 @@ func (s *Snapshot) SetClaimBudget(n int64) { s.claimBudget = n }
 func (s *Snapshot) Claim(paths []string) *Claim {
 	c := &Claim{s: s, out: make([]bool, len(s.files))}
 	for _, p := range paths {
-		e, ok := s.entries[p]
+		e, ok := s.lookup(p)
 		if !ok || c.out[e.idx] {
 			continue
 		}
@@ -447,7 +516,7 @@ func (s *Snapshot) Claim(paths []string) *Claim {
 
 // Read is the snapshot's Read, ending this claim on path.
 func (c *Claim) Read(path string) ([]byte, error) {
-	e, ok := c.s.entries[path]
+	e, ok := c.s.lookup(path)
 	if !ok {
 		return c.s.Read(path)
 	}
@@ -465,7 +534,7 @@ func (c *Claim) Read(path string) ([]byte, error) {
 // Drop ends this claim on path without reading it (a reader that found
 // it needs no bytes after all).
 func (c *Claim) Drop(path string) {
-	e, ok := c.s.entries[path]
+	e, ok := c.s.lookup(path)
 	if !ok {
 		return
 	}
@@ -538,7 +607,7 @@ func (s *Snapshot) load(path string, e *snapEntry) ([]byte, error) {
 // skip-worktree (sparse) entry of a work-tree one. A submodule or a
 // symbolic link is never read that way.
 func (s *Snapshot) FromBlob(path string) bool {
-	e, ok := s.entries[path]
+	e, ok := s.lookup(path)
 	if !ok || s.blobs == nil || e.mode == ModeGitlink || e.mode == 0o120000 {
 		return false
 	}
@@ -553,7 +622,7 @@ func (s *Snapshot) ModeAndBlob(path string) (uint32, string, bool) {
 		id, ok := s.BlobID(path)
 		return m, id, ok
 	}
-	e, ok := s.entries[path]
+	e, ok := s.lookup(path)
 	if !ok {
 		return 0, "", false
 	}
@@ -570,7 +639,7 @@ func (s *Snapshot) ModeAndBlob(path string) (uint32, string, bool) {
 // work-tree file may no longer match. false for an untracked path, a
 // gitlink, or bytes that could not be read.
 func (s *Snapshot) BlobID(path string) (string, bool) {
-	e, ok := s.entries[path]
+	e, ok := s.lookup(path)
 	if !ok || e.mode == ModeGitlink {
 		return "", false
 	}
