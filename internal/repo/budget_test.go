@@ -214,5 +214,5 @@ func (s *Snapshot) mustLookup(path string) *snapEntry {
 	if !ok {
 		panic(path + " is not listed")
 	}
-	return e
+	return &e
 }

@@ -152,7 +152,14 @@ func parseEntries(data, body []byte, version uint32, hashLen int, trailer string
 	var prev []byte
 	var prevStage int
 	offs := make([]int, 0, count)
-	arena := make([]byte, 0, len(body)+int(count)*2*hashLen)
+	// The names and hex ids fit in the body less the entries' fixed parts
+	// (the padding makes it an over-estimate); a version 4 index's names
+	// are prefix-compressed and may outgrow it, which append absorbs.
+	names := len(body) - 12 - int(count)*fixed
+	if version == 4 || names < 0 {
+		names = len(body)
+	}
+	arena := make([]byte, 0, names+int(count)*2*hashLen)
 	for i := uint32(0); i < count; i++ {
 		start := pos
 		if pos+fixed > len(body) {

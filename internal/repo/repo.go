@@ -138,14 +138,16 @@ func (g Git) Tracked(dir string, pathspecs ...string) ([]string, error) {
 
 // Entry is one index entry.
 type Entry struct {
-	Path  string
-	Mode  uint32 // e.g. 0o100644, 0o100755, 0o120000, 0o160000
-	Hash  string // object id, hex
-	Stage int    // 0 unless the path is in conflict
+	Path string
+	Hash string // object id, hex
+	Mode uint32 // e.g. 0o100644, 0o100755, 0o120000, 0o160000
 	// Flags are the entry's flags as git holds them once read (and as
 	// `git ls-files --debug` prints them); see FlagIntentToAdd and kin.
 	// The CLI's plain listing (IndexModes) leaves them 0.
 	Flags uint32
+	Stage int // 0 unless the path is in conflict
+	// (The two 32-bit fields sit side by side: 48 bytes an entry, not 56,
+	// over the 20,000 entries a large index decodes to.)
 }
 
 // IndexModes lists the index entries under dir (git ls-files -s -z),

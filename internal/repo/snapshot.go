@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -42,14 +43,18 @@ const (
 type Snapshot struct {
 	dir   string
 	files []string
-	// slab holds each listed path's entry at its place in files. entries
-	// maps a path to its entry only when files is not in ascending order
-	// (a listing not read from an index); else a path is found by binary
-	// search, and 20,000 paths cost no map.
-	slab    []snapEntry
-	entries map[string]*snapEntry
-	staged  bool
-	blobs   *blobStore
+	// ents holds each listed path's entry at its place in files: the
+	// entries the snapshot was built from, shared and never written, when
+	// they list each path once in ascending order (an index's do), else
+	// its own merged copy. states holds each one's read state. index maps
+	// a path to its place only when files is not in ascending order (a
+	// listing not read from an index); else a path is found by binary
+	// search, and 20,000 paths cost no map and no copy of their entries.
+	ents   []Entry
+	states []atomic.Pointer[entryState]
+	index  map[string]int
+	staged bool
+	blobs  *blobStore
 	// unresolved are the conflicted paths with no stage 2 (ours).
 	unresolved []string
 	// budget is the byte bound of kept reads, kept the bytes kept now.
@@ -70,6 +75,8 @@ type Snapshot struct {
 // ByteBudget); call it before the first Read.
 func (s *Snapshot) SetByteBudget(n int64) { s.budget = n }
 
+// snapEntry is one listed path's entry as a lookup answers it: a view of
+// its place in ents and states, made per lookup and never kept.
 type snapEntry struct {
 	mode  uint32
 	flags uint32
@@ -79,7 +86,7 @@ type snapEntry struct {
 	// st is the entry's read state, made on the first read, claim or
 	// stat: a hook that answers from the cache touches few entries, and
 	// 20,000 entries without it are a quarter of the memory.
-	st atomic.Pointer[entryState]
+	st *atomic.Pointer[entryState]
 }
 
 // entryState is what reading one tracked file leaves behind.
@@ -105,7 +112,7 @@ type entryState struct {
 }
 
 // state answers e's read state, making it on first need.
-func (e *snapEntry) state() *entryState {
+func (e snapEntry) state() *entryState {
 	if st := e.st.Load(); st != nil {
 		return st
 	}
@@ -235,11 +242,11 @@ func (s *Snapshot) TreeDigest() (string, bool) {
 		h := sha256.New()
 		var buf []byte
 		for i, p := range s.files {
-			e := &s.slab[i]
+			e := &s.ents[i]
 			buf = binary.AppendUvarint(buf[:0], uint64(len(p)))
 			buf = append(buf, p...)
-			buf = binary.BigEndian.AppendUint32(buf, e.mode)
-			buf = append(buf, e.hash...)
+			buf = binary.BigEndian.AppendUint32(buf, e.Mode)
+			buf = append(buf, e.Hash...)
 			h.Write(buf)
 		}
 		s.digest = "listing " + hex.EncodeToString(h.Sum(nil))
@@ -249,83 +256,85 @@ func (s *Snapshot) TreeDigest() (string, bool) {
 
 // SnapshotOf builds a work-tree snapshot from index entries already read
 // (relative to dir). A path in conflict is its stage 2 (ours) when it has
-// one, else its first stage.
+// one, else its first stage. The snapshot may keep entries itself (when it
+// lists each path once in ascending order): the caller must not modify
+// them afterwards.
 func SnapshotOf(dir string, entries []Entry) *Snapshot {
 	s := &Snapshot{dir: dir, budget: ByteBudget, claimBudget: ClaimBudget, files: make([]string, 0, len(entries))}
-	// One allocation for every entry's state, not one per entry.
-	slab := make([]snapEntry, len(entries))
-	s.slab = slab
-	stage2 := func(have *snapEntry, e Entry) {
+	stage2 := func(have *Entry, e Entry) {
 		if e.Stage == 2 {
-			have.mode, have.hash, have.flags = e.Mode, e.Hash, e.Flags
+			have.Mode, have.Hash, have.Flags = e.Mode, e.Hash, e.Flags
 		}
 	}
 	// assertion S: an index's entries come sorted by path (a path's
 	// stages side by side), so the listing is in ascending order and
-	// needs no map to find a path in.
-	sorted := true
-	for i := 1; i < len(entries); i++ {
-		if entries[i-1].Path > entries[i].Path {
-			sorted = false
-			break
-		}
+	// needs no map to find a path in; when each path is listed once (a
+	// staged snapshot's, a tree with no conflict) the entries themselves
+	// are the snapshot's, uncopied.
+	ascending, once := true, true
+	for i := 1; i < len(entries) && ascending; i++ {
+		c := strings.Compare(entries[i-1].Path, entries[i].Path)
+		ascending, once = c <= 0, once && c != 0
 	}
-	if sorted {
-		for i, e := range entries {
-			if i > 0 && entries[i-1].Path == e.Path {
-				stage2(&slab[len(s.files)-1], e)
-				continue
-			}
-			slab[len(s.files)] = snapEntry{mode: e.Mode, hash: e.Hash, flags: e.Flags, idx: len(s.files)}
+	switch {
+	case ascending && once:
+		s.ents = entries
+		for _, e := range entries {
 			s.files = append(s.files, e.Path)
 		}
-		memlimit.Fit(len(s.files))
-		return s
-	}
-	s.entries = make(map[string]*snapEntry, len(entries))
-	for i, e := range entries {
-		// The index lists a path's stages side by side (it is sorted by
-		// path, then stage), so a repeat is usually the entry just before.
-		if i > 0 && entries[i-1].Path == e.Path {
-			stage2(&slab[len(s.files)-1], e)
-			continue
-		}
-		se := &slab[len(s.files)]
-		*se = snapEntry{mode: e.Mode, hash: e.Hash, flags: e.Flags, idx: len(s.files)}
-		// One map operation per path: an insert that leaves the count
-		// unchanged met a repeat the order did not put side by side, and
-		// the first entry is put back.
-		n := len(s.entries)
-		s.entries[e.Path] = se
-		if len(s.entries) == n {
-			for j, f := range s.files {
-				if f == e.Path {
-					s.entries[e.Path] = &slab[j]
-					stage2(&slab[j], e)
-					break
-				}
+	case ascending:
+		// A path's stages side by side: the first is kept, stage 2's
+		// mode, id and flags put over it.
+		ents := make([]Entry, 0, len(entries))
+		for i, e := range entries {
+			if i > 0 && entries[i-1].Path == e.Path {
+				stage2(&ents[len(ents)-1], e)
+				continue
 			}
-			continue
+			ents = append(ents, e)
+			s.files = append(s.files, e.Path)
 		}
-		s.files = append(s.files, e.Path)
+		s.ents = ents
+	default:
+		ents := make([]Entry, 0, len(entries))
+		s.index = make(map[string]int, len(entries))
+		for _, e := range entries {
+			if j, ok := s.index[e.Path]; ok {
+				stage2(&ents[j], e)
+				continue
+			}
+			s.index[e.Path] = len(ents)
+			ents = append(ents, e)
+			s.files = append(s.files, e.Path)
+		}
+		s.ents = ents
 	}
+	// One allocation for every entry's state pointer, the states made on
+	// first need.
+	s.states = make([]atomic.Pointer[entryState], len(s.ents))
 	// The process's soft memory limit keeps pace with the listing (a no-op
 	// unless the binary armed it).
 	memlimit.Fit(len(s.files))
 	return s
 }
 
+// find answers path's place in files.
+func (s *Snapshot) find(path string) (int, bool) {
+	if s.index != nil {
+		i, ok := s.index[path]
+		return i, ok
+	}
+	return slices.BinarySearch(s.files, path)
+}
+
 // lookup answers path's entry.
-func (s *Snapshot) lookup(path string) (*snapEntry, bool) {
-	if s.entries != nil {
-		e, ok := s.entries[path]
-		return e, ok
-	}
-	i, ok := slices.BinarySearch(s.files, path)
+func (s *Snapshot) lookup(path string) (snapEntry, bool) {
+	i, ok := s.find(path)
 	if !ok {
-		return nil, false
+		return snapEntry{}, false
 	}
-	return &s.slab[i], true
+	e := &s.ents[i]
+	return snapEntry{mode: e.Mode, flags: e.Flags, hash: e.Hash, idx: i, st: &s.states[i]}, true
 }
 
 // Staged reports whether the snapshot's bytes are the index's.
@@ -345,7 +354,7 @@ func (s *Snapshot) Dir() string { return s.dir }
 // sorts what it is given writes only its own.
 func (s *Snapshot) Files() []string {
 	// assertion S: the index-ordered listing is handed out, not copied.
-	if s.entries != nil {
+	if s.index != nil {
 		return append([]string(nil), s.files...)
 	}
 	return s.files[:len(s.files):len(s.files)]
@@ -356,17 +365,17 @@ func (s *Snapshot) Len() int { return len(s.files) }
 
 // Has reports whether path is tracked.
 func (s *Snapshot) Has(path string) bool {
-	_, ok := s.lookup(path)
+	_, ok := s.find(path)
 	return ok
 }
 
 // Mode answers path's index mode, false when untracked.
 func (s *Snapshot) Mode(path string) (uint32, bool) {
-	e, ok := s.lookup(path)
+	i, ok := s.find(path)
 	if !ok {
 		return 0, false
 	}
-	return e.mode, true
+	return s.ents[i].Mode, true
 }
 
 // Exists reports whether path is tracked and present in the work tree (a
@@ -406,7 +415,7 @@ func (s *Snapshot) Read(path string) ([]byte, error) {
 }
 
 // readLocked is Read with st.mu held (st is e's state).
-func (s *Snapshot) readLocked(path string, e *snapEntry, st *entryState) ([]byte, error) {
+func (s *Snapshot) readLocked(path string, e snapEntry, st *entryState) ([]byte, error) {
 	if st.held {
 		return st.data, st.err
 	}
@@ -558,7 +567,7 @@ func (c *Claim) Done() {
 
 // take ends this claim on e (st, its state, locked), reporting whether
 // it was open.
-func (c *Claim) take(e *snapEntry, st *entryState) bool {
+func (c *Claim) take(e snapEntry, st *entryState) bool {
 	if !c.out[e.idx] {
 		return false
 	}
@@ -582,7 +591,7 @@ func (s *Snapshot) settle(st *entryState) {
 	s.remember(st, data)
 }
 
-func (s *Snapshot) load(path string, e *snapEntry) ([]byte, error) {
+func (s *Snapshot) load(path string, e snapEntry) ([]byte, error) {
 	if e.mode == ModeGitlink {
 		return nil, fmt.Errorf("%s: a submodule has no file bytes", path)
 	}
