@@ -203,7 +203,8 @@ func (w declaredWalk) describe() string {
 }
 
 // selects answers the tracked files the walk reads, in listing order;
-// files must be in byte order.
+// files must be in byte order. The answer may share files' elements: it
+// is only read.
 func (w declaredWalk) selects(files []string, ps walk.PruneSet) []string {
 	var out []string
 	prefix := ""
@@ -225,15 +226,25 @@ func (w declaredWalk) selects(files []string, ps walk.PruneSet) []string {
 		// assertion D: a compiled root and a gate_find walk drop the pruned dirs, both knobs together.
 		return (!w.shell || w.gateFnd) && ps.PathPruned(rel) || prunedBy(w.prunes, rel)
 	})
-	for _, f := range files {
+	// A walk that reads every file of its run (a whole-tree YAML root,
+	// say) answers the run itself, read-only, not a copy of it.
+	every := true
+	for i, f := range files {
 		rel, ok := strings.CutPrefix(f, prefix)
-		if !ok {
-			continue
+		keep := ok && !dropped(rel) && match(rel)
+		switch {
+		case keep && every:
+		case every:
+			// The run so far is kept as it stands; the next kept file
+			// copies it (files is never written: cap stops at i).
+			every = false
+			out = files[:i:i]
+		case keep:
+			out = append(out, f)
 		}
-		if dropped(rel) || !match(rel) {
-			continue
-		}
-		out = append(out, f)
+	}
+	if every {
+		return files[:len(files):len(files)]
 	}
 	return out
 }
