@@ -235,10 +235,10 @@ func (w declaredWalk) selects(files []string, ps walk.PruneSet) []string {
 		switch {
 		case keep && every:
 		case every:
-			// The run so far is kept as it stands; the next kept file
-			// copies it (files is never written: cap stops at i).
+			// Sized for every file left: capacity never touched costs no
+			// page, where growing by doubling would copy the run again.
 			every = false
-			out = files[:i:i]
+			out = append(make([]string, 0, len(files)-1), files[:i]...)
 		case keep:
 			out = append(out, f)
 		}
