@@ -300,7 +300,7 @@ func TestCacheMonitorSetsHook(t *testing.T) {
 }
 
 // The warm battery takes a clean file's id from the index's stat data
-// (kits/gate-sdk/SPEC.md §The snapshot, R): an edit that keeps the size
+// (kits/gate-sdk/SPEC.md §The snapshot, T): an edit that keeps the size
 // and puts the modification time back still reaches the gate, because the
 // change time moved; and a file touched with no edit is served warm.
 func TestWarmBatterySeesAnEditThatRestoresItsStat(t *testing.T) {

@@ -52,21 +52,29 @@ func EnforcementEmission(c *gate.Context) ([]byte, error) {
 		root = ""
 	}
 	prefix := root + "/"
-	scanned := make([]string, 0, len(files))
 	// Both tests read only the directory part: asked once per directory.
 	pruned := walk.ByDir(func(rel string) bool { return ps.PathPruned(rel) || underTemplates(rel) })
-	for _, f := range files {
-		rel := f
+	// The scan shares the listing up to its first dropped file, and a
+	// scan dropping none is the listing itself (read only).
+	var scanned []string
+	every := true
+	for i, f := range files {
+		rel, keep := f, true
 		if root != "" {
-			var ok bool
-			if rel, ok = strings.CutPrefix(f, prefix); !ok {
-				continue
-			}
+			rel, keep = strings.CutPrefix(f, prefix)
 		}
-		if pruned(rel) || f == page {
-			continue
+		keep = keep && !pruned(rel) && f != page
+		switch {
+		case keep && every:
+		case every:
+			every = false
+			scanned = append(make([]string, 0, len(files)-1), files[:i]...)
+		case keep:
+			scanned = append(scanned, f)
 		}
-		scanned = append(scanned, f)
+	}
+	if every {
+		scanned = files
 	}
 	// The page is left out of its own scan.
 	monitors, err := scanMonitors(c, scanned, listingSelection(root, ps, page))

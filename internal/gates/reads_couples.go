@@ -46,9 +46,9 @@ func readsCouplesRule(lookup func(string) (gate.Def, bool)) gate.Rule {
 			return c.RefuseErr(err)
 		}
 		// The index lists in byte order already; a tree that does not is
-		// put in it, on a copy (Files' slice is shared).
+		// put in it (Files then answers a fresh slice; an ordered
+		// listing is shared and never sorted here).
 		if !sort.StringsAreSorted(files) {
-			files = append([]string(nil), files...)
 			sort.Strings(files)
 		}
 		ps, err := pruneSet(c)
@@ -203,7 +203,8 @@ func (w declaredWalk) describe() string {
 }
 
 // selects answers the tracked files the walk reads, in listing order;
-// files must be in byte order.
+// files must be in byte order. The answer may share files' elements: it
+// is only read.
 func (w declaredWalk) selects(files []string, ps walk.PruneSet) []string {
 	var out []string
 	prefix := ""
@@ -225,15 +226,25 @@ func (w declaredWalk) selects(files []string, ps walk.PruneSet) []string {
 		// assertion D: a compiled root and a gate_find walk drop the pruned dirs, both knobs together.
 		return (!w.shell || w.gateFnd) && ps.PathPruned(rel) || prunedBy(w.prunes, rel)
 	})
-	for _, f := range files {
+	// A walk that reads every file of its run (a whole-tree YAML root,
+	// say) answers the run itself, read-only, not a copy of it.
+	every := true
+	for i, f := range files {
 		rel, ok := strings.CutPrefix(f, prefix)
-		if !ok {
-			continue
+		keep := ok && !dropped(rel) && match(rel)
+		switch {
+		case keep && every:
+		case every:
+			// Sized for every file left: capacity never touched costs no
+			// page, where growing by doubling would copy the run again.
+			every = false
+			out = append(make([]string, 0, len(files)-1), files[:i]...)
+		case keep:
+			out = append(out, f)
 		}
-		if dropped(rel) || !match(rel) {
-			continue
-		}
-		out = append(out, f)
+	}
+	if every {
+		return files[:len(files):len(files)]
 	}
 	return out
 }

@@ -108,10 +108,6 @@ func checkTreeTerms(c *gate.Context) int {
 		todo = append(todo, p)
 		modes = append(modes, mode)
 	}
-	// Reading and matching run on every CPU; records are kept per file and
-	// reported in listing order, so the output never depends on the pool.
-	records := make([][]gate.Finding, len(todo))
-	failed := make([]error, len(todo))
 	// assertion E: the bytes are the snapshot's, the ones the commit
 	// records: a link's target string, never the file it points at.
 	// assertion H: a regular file's verdict is cached by its path and blob
@@ -161,6 +157,11 @@ func checkTreeTerms(c *gate.Context) int {
 	// The per-file table is opened only past the set, so a run the set
 	// answers reports no per-file use.
 	verdicts := c.Verdicts(&config)
+	// Reading and matching run on every CPU; records are kept per file and
+	// reported in listing order, so the output never depends on the pool.
+	// (Made only past the set: a set hit needs neither.)
+	records := make([][]gate.Finding, len(todo))
+	failed := make([]error, len(todo))
 	// The scan's reads are claimed before any is made, so a file another
 	// whole-tree reader also reads is read once and let go after both.
 	claim := c.ClaimReads(todo)

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"bytes"
 	"fmt"
 	"path"
 	"sort"
@@ -97,10 +98,22 @@ func (in EnforcementInput) specPointer(kit, section string) (SpecPointer, bool) 
 // HasHeading reports whether a markdown document holds an ATX heading
 // (any level) whose text is exactly title.
 func HasHeading(doc []byte, title string) bool {
-	for _, l := range strings.Split(string(doc), "\n") {
-		l = strings.TrimSuffix(l, "\r")
-		rest := strings.TrimLeft(l, "#")
-		if len(rest) < len(l) && len(l)-len(rest) <= 6 && strings.TrimSpace(rest) == title && strings.HasPrefix(rest, " ") {
+	// Line by line over the bytes in place: a kit's SPEC is large and is
+	// asked once per enforcement class, so it is neither copied to a
+	// string nor split into a slice of lines.
+	for len(doc) > 0 {
+		var l []byte
+		if i := bytes.IndexByte(doc, '\n'); i >= 0 {
+			l, doc = doc[:i], doc[i+1:]
+		} else {
+			l, doc = doc, nil
+		}
+		if len(l) == 0 || l[0] != '#' {
+			continue
+		}
+		l = bytes.TrimSuffix(l, []byte("\r"))
+		rest := bytes.TrimLeft(l, "#")
+		if len(rest) < len(l) && len(l)-len(rest) <= 6 && string(bytes.TrimSpace(rest)) == title && len(rest) > 0 && rest[0] == ' ' {
 			return true
 		}
 	}

@@ -68,7 +68,7 @@ func TestByteBudget(t *testing.T) {
 	if err != nil || string(first) != "#!/bin/sh\n" {
 		t.Fatalf("first read %q %v", first, err)
 	}
-	if st := s.entries["run.sh"].st.Load(); st != nil && st.held {
+	if st := s.mustLookup("run.sh").st.Load(); st != nil && st.held {
 		t.Fatal("a read past the budget was kept")
 	}
 	if again, err := s.Read("run.sh"); err != nil || string(again) != string(first) {
@@ -118,14 +118,14 @@ func mustIndex(t *testing.T, fx fixture) []Entry {
 func TestClaimsKeepBytesUntilTheLastClaimant(t *testing.T) {
 	top, s := unbudgeted(t)
 	a, b := s.Claim([]string{"run.sh", "spaced name.md", "no-such-file"}), s.Claim([]string{"run.sh", "run.sh"})
-	if e := s.entries["run.sh"].state(); e.pending != 2 {
+	if e := s.mustLookup("run.sh").state(); e.pending != 2 {
 		t.Fatalf("run.sh has %d claims, want 2 (a repeated path counts once)", e.pending)
 	}
 	first, err := a.Read("run.sh")
 	if err != nil || string(first) != "#!/bin/sh\n" {
 		t.Fatalf("first claimed read %q %v", first, err)
 	}
-	if e := s.entries["run.sh"].state(); !e.held || !e.claimed {
+	if e := s.mustLookup("run.sh").state(); !e.held || !e.claimed {
 		t.Fatal("bytes a second claimant has still to read were not kept")
 	}
 	// An edit between the two claimed reads is not seen: the second
@@ -134,13 +134,13 @@ func TestClaimsKeepBytesUntilTheLastClaimant(t *testing.T) {
 	if again, err := a.Read("run.sh"); err != nil || string(again) != string(first) {
 		t.Fatalf("a claimant's own second read %q %v", again, err)
 	}
-	if e := s.entries["run.sh"].state(); !e.held {
+	if e := s.mustLookup("run.sh").state(); !e.held {
 		t.Fatal("a claimant's second read ended another claimant's claim")
 	}
 	if second, err := b.Read("run.sh"); err != nil || string(second) != string(first) {
 		t.Fatalf("second claimant read %q %v, want the kept bytes", second, err)
 	}
-	if e := s.entries["run.sh"].state(); e.held || e.data != nil || s.claimKept.Load() != 0 {
+	if e := s.mustLookup("run.sh").state(); e.held || e.data != nil || s.claimKept.Load() != 0 {
 		t.Fatalf("bytes still kept after the last claim: held %v, claim bytes %d", e.held, s.claimKept.Load())
 	}
 	// After the release a reader reads again and is held to the first bytes.
@@ -148,12 +148,12 @@ func TestClaimsKeepBytesUntilTheLastClaimant(t *testing.T) {
 		t.Fatalf("a read after the release answered %q %v, want the changed refusal", got, err)
 	}
 	// Done drops what a claimant never read; Drop ends one claim.
-	if e := s.entries["spaced name.md"].state(); e.pending != 1 {
+	if e := s.mustLookup("spaced name.md").state(); e.pending != 1 {
 		t.Fatalf("spaced name.md has %d claims, want 1", e.pending)
 	}
 	a.Done()
 	b.Done()
-	if e := s.entries["spaced name.md"].state(); e.pending != 0 {
+	if e := s.mustLookup("spaced name.md").state(); e.pending != 0 {
 		t.Fatalf("Done left %d claims", e.pending)
 	}
 	c, d := s.Claim([]string{"link"}), s.Claim([]string{"link"})
@@ -161,7 +161,7 @@ func TestClaimsKeepBytesUntilTheLastClaimant(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.Drop("link")
-	if e := s.entries["link"].state(); e.held || e.pending != 0 {
+	if e := s.mustLookup("link").state(); e.held || e.pending != 0 {
 		t.Fatalf("a dropped last claim kept the bytes: held %v pending %d", e.held, e.pending)
 	}
 }
@@ -175,7 +175,7 @@ func TestClaimBudget(t *testing.T) {
 	if _, err := a.Read("run.sh"); err != nil {
 		t.Fatal(err)
 	}
-	if st := s.entries["run.sh"].st.Load(); st != nil && st.held {
+	if st := s.mustLookup("run.sh").st.Load(); st != nil && st.held {
 		t.Fatal("a claimed read past the claim budget was kept")
 	}
 	writeFile(t, filepath.Join(top, "run.sh"), "#!/bin/sh\nchanged\n", 0o755)
@@ -205,4 +205,14 @@ func TestReadFileIsReadFile(t *testing.T) {
 			t.Errorf("%s: error %v, os.ReadFile's %v", p, err, werr)
 		}
 	}
+}
+
+// mustLookup answers a listed path's entry, for the tests that look at
+// its read state.
+func (s *Snapshot) mustLookup(path string) *snapEntry {
+	e, ok := s.lookup(path)
+	if !ok {
+		panic(path + " is not listed")
+	}
+	return &e
 }

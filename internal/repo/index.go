@@ -80,16 +80,19 @@ type Index struct {
 // out of shape is an *IndexFormatError; a name that is not UTF-8 is a
 // *NonUTF8Error.
 func ParseIndex(data []byte, hashLen int) (*Index, error) {
-	idx, err := parseIndex(data, hashLen, true)
-	if err == nil {
-		keepCleanStat(idx.Entries, fileTime{})
-	}
-	return idx, err
+	return parseIndex(data, hashLen, true)
 }
 
 // parseIndex is ParseIndex, the checksum computed and compared only when
 // verify is set (else the trailer is taken as read: see indexAt).
 func parseIndex(data []byte, hashLen int, verify bool) (*Index, error) {
+	return parseIndexStat(data, hashLen, verify, false)
+}
+
+// parseIndexStat is parseIndex that, when stat is set, also copies each
+// entry's recorded stat data out of data (a work-tree snapshot's stat
+// test, see keepCleanStat).
+func parseIndexStat(data []byte, hashLen int, verify, stat bool) (*Index, error) {
 	// assertion G: the header, the checksum, then every entry in order.
 	var h hash.Hash
 	switch hashLen {
@@ -112,29 +115,38 @@ func parseIndex(data []byte, hashLen int, verify bool) (*Index, error) {
 	}
 	body, sum := data[:len(data)-hashLen], data[len(data)-hashLen:]
 	if allZero(sum) {
-		return parseEntries(data, body, version, hashLen, "")
+		return parseEntries(data, body, version, hashLen, "", stat)
 	}
 	if !verify {
-		return parseEntries(data, body, version, hashLen, hex.EncodeToString(sum))
+		return parseEntries(data, body, version, hashLen, hex.EncodeToString(sum), stat)
 	}
 	// The checksum is computed beside the decode (it is a tenth of the
 	// work on a large index) and judged first: a file that fails it is
 	// refused as damaged whatever else the decode found.
-	verified := make(chan bool, 1)
+	verified := make(chan error, 1)
 	go func() {
-		h.Write(body)
-		verified <- bytes.Equal(h.Sum(nil), sum)
+		// The bytes may be a mapped file's (see readIndex): a fault
+		// reading them is an error, on this goroutine as on the decoder's.
+		ok := false
+		err := faultGuard(func() {
+			h.Write(body)
+			ok = bytes.Equal(h.Sum(nil), sum)
+		})
+		if err == nil && !ok {
+			err = badIndex("checksum mismatch")
+		}
+		verified <- err
 	}()
-	idx, err := parseEntries(data, body, version, hashLen, hex.EncodeToString(sum))
-	if !<-verified {
-		return nil, badIndex("checksum mismatch")
+	idx, err := parseEntries(data, body, version, hashLen, hex.EncodeToString(sum), stat)
+	if verr := <-verified; verr != nil {
+		return nil, verr
 	}
 	return idx, err
 }
 
 // parseEntries decodes the entries and extensions of an index whose header
 // ParseIndex read; trailer is the checksum to report ("" when none).
-func parseEntries(data, body []byte, version uint32, hashLen int, trailer string) (*Index, error) {
+func parseEntries(data, body []byte, version uint32, hashLen int, trailer string, stat bool) (*Index, error) {
 	count := binary.BigEndian.Uint32(data[8:12])
 	// Each entry takes at least its fixed part, so a count the file cannot
 	// hold is refused before anything is allocated for it.
@@ -143,11 +155,24 @@ func parseEntries(data, body []byte, version uint32, hashLen int, trailer string
 		return nil, badIndex("%d entries cannot fit in %d bytes", count, len(body))
 	}
 	idx := &Index{Version: int(version), Entries: make([]Entry, 0, count), Sum: trailer}
+	// The stat data, when asked for, is copied into one slab: the bytes
+	// decoded from may be a mapping that goes when the read is done.
+	var stats []statData
+	if stat {
+		stats = make([]statData, 0, count)
+	}
 	pos := 12
 	var prev []byte
 	var prevStage int
 	offs := make([]int, 0, count)
-	arena := make([]byte, 0, len(body)+int(count)*2*hashLen)
+	// The names and hex ids fit in the body less the entries' fixed parts
+	// (the padding makes it an over-estimate); a version 4 index's names
+	// are prefix-compressed and may outgrow it, which append absorbs.
+	names := len(body) - 12 - int(count)*fixed
+	if version == 4 || names < 0 {
+		names = len(body)
+	}
+	arena := make([]byte, 0, names+int(count)*2*hashLen)
 	for i := uint32(0); i < count; i++ {
 		start := pos
 		if pos+fixed > len(body) {
@@ -241,7 +266,12 @@ func parseEntries(data, body []byte, version uint32, hashLen int, trailer string
 		offs = append(offs, len(arena))
 		arena = append(arena, name...)
 		arena = hex.AppendEncode(arena, id)
-		idx.Entries = append(idx.Entries, Entry{Mode: mode, Stage: stage, Flags: flags, stat: (*statData)(body[start : start+40])})
+		ent := Entry{Mode: mode, Stage: stage, Flags: flags}
+		if stat {
+			stats = append(stats, statData(body[start:start+40]))
+			ent.stat = &stats[len(stats)-1]
+		}
+		idx.Entries = append(idx.Entries, ent)
 	}
 	// The arena is never written again, so the string is made over its
 	// bytes rather than copied: one less pass over every name and id.
@@ -353,23 +383,26 @@ func (g Git) Index(dir string) ([]Entry, error) {
 		return nil, err
 	}
 	entries, _, err := g.indexAt(dir, src)
-	if err != nil {
-		return nil, err
+	if err == nil && src.Prefix == "" && g.RecordVerified {
+		// The decoded index may be shared within the process (see
+		// decoded); the caller's slice is its own.
+		return slices.Clone(entries), nil
 	}
-	// The stat data is the snapshot's business alone; a listing is the
-	// same value whichever reader made it.
-	out := make([]Entry, len(entries))
-	for i, e := range entries {
-		e.stat = nil
-		out[i] = e
-	}
-	return out, nil
+	return entries, err
 }
 
 // indexAt reads the index src names; sum is the file's checksum when the
 // decoder read it ("" when the file has none or git answered instead).
+// The entries may be the process's shared decoding (see decoded): the
+// caller must not modify them.
 func (g Git) indexAt(dir string, src IndexSource) (entries []Entry, sum string, err error) {
-	idx, err := g.readIndex(dir, src)
+	return g.indexAtWith(dir, src, false)
+}
+
+// indexAtWith is indexAt whose decode, when stat is set, keeps each
+// entry's recorded stat data (a work-tree snapshot's).
+func (g Git) indexAtWith(dir string, src IndexSource, stat bool) (entries []Entry, sum string, err error) {
+	idx, err := g.readIndexWith(dir, src, stat)
 	if idx == nil && err == nil {
 		// A repository that never staged anything has no index file.
 		return nil, "", nil
@@ -378,11 +411,6 @@ func (g Git) indexAt(dir string, src IndexSource) (entries []Entry, sum string, 
 	var nonUTF8 *NonUTF8Error
 	switch {
 	case err == nil:
-		if src.Prefix == "" && g.RecordVerified {
-			// The decoded index may be shared within the process (see
-			// decoded); the caller's slice is its own.
-			return slices.Clone(idx.Entries), idx.Sum, nil
-		}
 		return ScopeEntries(idx.Entries, src.Prefix), idx.Sum, nil
 	case errors.As(err, &nonUTF8):
 		return nil, "", err
@@ -404,20 +432,47 @@ func (g Git) indexAt(dir string, src IndexSource) (entries []Entry, sum string, 
 // error when there is none; a *ListingError when it cannot be read; the
 // decoder's own error (a *NeedsCLIError among them) when it cannot be
 // decoded.
-func (g Git) readIndex(dir string, src IndexSource) (*Index, error) {
+func (g Git) readIndex(dir string, src IndexSource) (idx *Index, err error) {
+	return g.readIndexWith(dir, src, false)
+}
+
+// readIndexWith is readIndex whose decode, when stat is set, keeps each
+// entry's recorded stat data where it can vouch for the file.
+func (g Git) readIndexWith(dir string, src IndexSource, stat bool) (idx *Index, err error) {
 	before, written, stable := indexStamp(src.File)
-	data, err := os.ReadFile(src.File)
+	if !stat {
+		written = fileTime{}
+	}
+	// assertion R: the index is mapped, not copied, and a fault on its
+	// mapped bytes (the file cut short where it stands) refuses the read.
+	data, release, err := mapFile(src.File)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, &ListingError{Dir: dir, What: "read the index", Err: err, By: indexReader}
 	}
+	// Nothing decoded keeps the mapped bytes: names and ids are copied
+	// out, so the mapping goes when the read is done.
+	defer release()
+	if ferr := faultGuard(func() { idx, err = g.readIndexData(dir, src, data, before, stable, stat, written) }); ferr != nil {
+		return nil, &ListingError{Dir: dir, What: "read the index " + src.File, Err: ferr, By: indexReader}
+	}
+	return idx, err
+}
+
+// readIndexData is readIndex over the index file's bytes, read with the
+// stat stamp before; stat and written are readIndexWith's (written zero
+// when no entry's stat data may vouch).
+func (g Git) readIndexData(dir string, src IndexSource, data []byte, before string, stable, stat bool, written fileTime) (*Index, error) {
 	// assertion P: with a record to consult, a file whose stat fields and
 	// trailer are the ones this reader last verified is not hashed again;
 	// any other file is verified, and recorded once verified.
 	after, _, _ := indexStamp(src.File)
 	stable = stable && before == after && len(data) >= src.HashLen
+	if !stable {
+		written = fileTime{}
+	}
 	var trailer, record string
 	if stable && g.RecordVerified && src.CommonDir != "" {
 		trailer = hex.EncodeToString(data[len(data)-src.HashLen:])
@@ -425,18 +480,15 @@ func (g Git) readIndex(dir string, src IndexSource) (*Index, error) {
 	}
 	rec := src.File + "\x00" + before + "\x00" + trailer
 	trusted := record != "" && readIndexRecord(walk.Child(record, verifiedName)) == rec
-	if !stable {
-		written = fileTime{}
-	}
 	if !stable || !g.RecordVerified {
-		return g.parseRecorded(data, src, record, rec, trusted, written)
+		return g.parseRecorded(data, src, record, rec, trusted, stat, written)
 	}
 	// assertion Q: a reader keeping state (the hooks) decodes an unchanged
 	// index file once per process, whoever reads it (the hook's snapshot
 	// and its index-first configuration reads run side by side); a reader
 	// that must verify is never served a decoding that did not. Any other
 	// reader (the battery) decodes its own and keeps no second copy.
-	key := src.File + "\x00" + before + "\x00" + strconv.Itoa(src.HashLen) + "\x00" + string(data[len(data)-src.HashLen:])
+	key := src.File + "\x00" + before + "\x00" + strconv.Itoa(src.HashLen) + "\x00" + string(data[len(data)-src.HashLen:]) + "\x00" + strconv.FormatBool(stat)
 	decoded.Lock()
 	if decoded.m == nil {
 		decoded.m = map[string]*decodedIndex{}
@@ -448,27 +500,32 @@ func (g Git) readIndex(dir string, src IndexSource) (*Index, error) {
 	}
 	decoded.Unlock()
 	d.once.Do(func() {
-		d.idx, d.err = g.parseRecorded(data, src, record, rec, trusted, written)
+		d.idx, d.err = g.parseRecorded(data, src, record, rec, trusted, stat, written)
 		d.verified = !trusted
 	})
 	if !trusted && !d.verified {
-		return g.parseRecorded(data, src, record, rec, trusted, written)
+		return g.parseRecorded(data, src, record, rec, trusted, stat, written)
 	}
 	return d.idx, d.err
 }
 
 // parseRecorded decodes data, verifying its checksum unless trusted, and
-// records a verified file in record (when named). written is the index
-// file's modification time as stat read it before the read (zero when the
-// file moved during it): the bound past which an entry's stat data cannot
-// vouch for its file (see keepCleanStat).
-func (g Git) parseRecorded(data []byte, src IndexSource, record, rec string, trusted bool, written fileTime) (*Index, error) {
-	idx, err := parseIndex(data, src.HashLen, !trusted)
+// records a verified file in record (when named). With stat set each
+// entry's recorded stat data is copied out and kept where it can vouch
+// for its file, the index file having been written at written (see
+// keepCleanStat).
+func (g Git) parseRecorded(data []byte, src IndexSource, record, rec string, trusted, stat bool, written fileTime) (idx *Index, err error) {
+	// Guarded here, not only by the caller: a decode run under a
+	// sync.Once that faulted would leave the once done and nothing
+	// decoded, which later readers would take for no index at all.
+	if ferr := faultGuard(func() { idx, err = parseIndexStat(data, src.HashLen, !trusted, stat) }); ferr != nil {
+		return nil, ferr
+	}
+	if err == nil && stat {
+		keepCleanStat(idx.Entries, written)
+	}
 	if err == nil && record != "" && !trusted && idx.Sum != "" {
 		writeIndexRecord(record, rec)
-	}
-	if err == nil {
-		keepCleanStat(idx.Entries, written)
 	}
 	return idx, err
 }

@@ -3,6 +3,7 @@ package repo
 import (
 	"bytes"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -77,9 +78,12 @@ func (g Git) indexFileInProcess(dir, path string) (data []byte, found, ok bool) 
 	if idx == nil {
 		return nil, false, true
 	}
+	// The decoder holds the entries in git's order (by path, then
+	// stage), so the path's entries are found by binary search.
 	var e *Entry
-	for i := range idx.Entries {
-		if idx.Entries[i].Path == path && idx.Entries[i].Stage == 0 {
+	i := sort.Search(len(idx.Entries), func(i int) bool { return idx.Entries[i].Path >= path })
+	for ; i < len(idx.Entries) && idx.Entries[i].Path == path; i++ {
+		if idx.Entries[i].Stage == 0 {
 			e = &idx.Entries[i]
 			break
 		}

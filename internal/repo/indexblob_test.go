@@ -1,7 +1,9 @@
 package repo
 
 import (
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -89,15 +91,36 @@ func TestIndexDecodedOnceListingsOwnTheirSlices(t *testing.T) {
 	if err != nil || a != b {
 		t.Fatalf("decoded twice (%p, %p) or failed: %v", a, b, err)
 	}
-	first, _, err := g.indexAt(fx.top, src)
+	first, err := g.Index(fx.top)
 	if err != nil || len(first) < 2 {
 		t.Fatalf("listing: %d entries, %v", len(first), err)
 	}
 	want := first[1].Path
 	first[0], first[1] = first[1], first[0]
-	second, _, err := g.indexAt(fx.top, src)
+	second, err := g.Index(fx.top)
 	if err != nil || second[1].Path != want {
 		t.Fatalf("a caller's change to its listing reached the next: %v %v", second[1].Path, err)
+	}
+	// The snapshots filter the shared decoding without writing it: the
+	// intent-to-add entry is left out of the snapshot and stays in the
+	// decoding.
+	if err := os.WriteFile(filepath.Join(fx.top, "intent.md"), []byte("later\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runGit(t, fx.top, fx.env, "add", "-N", "intent.md")
+	shared, _, err := g.indexAt(fx.top, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := slices.Clone(shared)
+	if _, err := g.StagedSnapshot(fx.top); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.NewSnapshot(fx.top); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(shared, before) || !slices.ContainsFunc(shared, Entry.IntentToAdd) {
+		t.Fatal("a snapshot wrote the shared decoding of the index (or the fixture holds no intent-to-add entry)")
 	}
 	plain := Git{Env: fx.env}
 	if c, err := plain.readIndex(fx.top, src); err != nil || c == a {

@@ -138,19 +138,20 @@ func (g Git) Tracked(dir string, pathspecs ...string) ([]string, error) {
 
 // Entry is one index entry.
 type Entry struct {
-	Path  string
-	Mode  uint32 // e.g. 0o100644, 0o100755, 0o120000, 0o160000
-	Hash  string // object id, hex
-	Stage int    // 0 unless the path is in conflict
+	Path string
+	Hash string // object id, hex
+	Mode uint32 // e.g. 0o100644, 0o100755, 0o120000, 0o160000
 	// Flags are the entry's flags as git holds them once read (and as
 	// `git ls-files --debug` prints them); see FlagIntentToAdd and kin.
 	// The CLI's plain listing (IndexModes) leaves them 0.
 	Flags uint32
+	Stage int // 0 unless the path is in conflict
 	// stat is the work-tree file's stat data as the index recorded it
-	// when git last found the file to hold Hash, kept only while it can
-	// vouch for that (see keepCleanStat); nil otherwise, and always from
-	// any reader but the in-process decoder.
+	// when git last found the file to hold Hash, copied out of the index
+	// only for a work-tree snapshot's decode and kept only while it can
+	// vouch for that (see keepCleanStat); nil from every other reader.
 	stat *statData
+	// (The two 32-bit fields sit side by side.)
 }
 
 // IndexModes lists the index entries under dir (git ls-files -s -z),

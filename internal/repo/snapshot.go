@@ -9,6 +9,8 @@ import (
 	"hash/crc32"
 	"io/fs"
 	"os"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -39,11 +41,24 @@ const (
 // mode 160000) is refused. Bytes handed out are shared: callers must not
 // modify them.
 type Snapshot struct {
-	dir     string
-	files   []string
-	entries map[string]*snapEntry
-	staged  bool
-	blobs   *blobStore
+	dir   string
+	files []string
+	// ents holds each listed path's entry at its place in files: the
+	// entries the snapshot was built from, shared and never written, when
+	// they list each path once in ascending order (an index's do), else
+	// its own merged copy. states holds each one's read state. index maps
+	// a path to its place only when files is not in ascending order (a
+	// listing not read from an index); else a path is found by binary
+	// search, and 20,000 paths cost no map and no copy of their entries.
+	ents   []Entry
+	states []atomic.Pointer[entryState]
+	// clean holds, per entry of a work-tree snapshot whose index kept stat
+	// data, what the stat test found (see BlobID); nil otherwise. It is
+	// not in the read state, so a warm run that reads nothing makes none.
+	clean  []atomic.Uint32
+	index  map[string]int
+	staged bool
+	blobs  *blobStore
 	// unresolved are the conflicted paths with no stage 2 (ours).
 	unresolved []string
 	// budget is the byte bound of kept reads, kept the bytes kept now.
@@ -64,27 +79,31 @@ type Snapshot struct {
 // ByteBudget); call it before the first Read.
 func (s *Snapshot) SetByteBudget(n int64) { s.budget = n }
 
+// snapEntry is one listed path's entry as a lookup answers it: a view of
+// its place in ents and states, made per lookup and never kept.
 type snapEntry struct {
 	mode  uint32
 	flags uint32
 	hash  string
 	idx   int // position in files
-	// stat is the index's record of the work-tree file when git last
-	// found it to hold hash (nil when it cannot vouch: see keepCleanStat).
-	stat *statData
-	// mu guards the entry's read state and clean.
-	mu sync.Mutex
-	// clean is what the stat test found (see BlobID): untested, vouched
-	// (the index's id, no byte read yet held to it), verified (bytes read
-	// hashed to it) or not clean. It lives here, not in st, so a warm run
-	// that reads nothing makes no read state at all.
-	clean uint8
 
 	// st is the entry's read state, made on the first read, claim or
 	// stat: a hook that answers from the cache touches few entries, and
 	// 20,000 entries without it are a quarter of the memory.
-	st atomic.Pointer[entryState]
+	st *atomic.Pointer[entryState]
+	// stat and clean are the entry's recorded stat data and stat-test
+	// outcome (nil where the snapshot keeps none).
+	stat  *statData
+	clean *atomic.Uint32
 }
+
+// The stat test's outcomes (Snapshot.clean).
+const (
+	cleanUntested uint32 = iota
+	cleanVouched         // the index's id answered; no byte yet held to it
+	cleanVerified        // bytes read hashed to the index's id
+	cleanNot             // some field differs: the id comes from the bytes
+)
 
 // entryState is what reading one tracked file leaves behind.
 type entryState struct {
@@ -93,9 +112,9 @@ type entryState struct {
 	pending int32
 	claimed bool
 
-	// The entry's mu guards the read state: held marks data/err as kept,
-	// id the blob id of the first bytes read when they were not kept (or
-	// when asked).
+	// mu guards the read state: held marks data/err as kept, id the blob
+	// id of the first bytes read when they were not kept (or when asked).
+	mu   sync.Mutex
 	held bool
 	data []byte
 	err  error
@@ -108,16 +127,8 @@ type entryState struct {
 	present  bool
 }
 
-// The stat test's outcomes (snapEntry.clean).
-const (
-	cleanUntested uint8 = iota
-	cleanVouched
-	cleanVerified
-	cleanNot
-)
-
 // state answers e's read state, making it on first need.
-func (e *snapEntry) state() *entryState {
+func (e snapEntry) state() *entryState {
 	if st := e.st.Load(); st != nil {
 		return st
 	}
@@ -142,32 +153,34 @@ func NewSnapshot(dir string) (*Snapshot, error) { return Git{}.NewSnapshot(dir) 
 
 // NewSnapshot is the package-level NewSnapshot under g's environment.
 func (g Git) NewSnapshot(dir string) (*Snapshot, error) {
-	entries, blobs, _, err := g.snapshotIndex(dir)
+	entries, blobs, _, err := g.snapshotIndex(dir, true)
 	if err != nil {
 		return nil, err
 	}
 	// assertion O: an intent-to-add entry (`git add -N`) is a promise, not
 	// a tracked file: a commit made now leaves it out, so no gate may count
 	// it as tracked, in the work tree any more than at commit time.
-	kept := entries[:0] // filtered in place: entries is this call's own
-	for _, e := range entries {
-		if !e.IntentToAdd() {
-			kept = append(kept, e)
-		}
-	}
+	kept := keepEntries(entries, func(e Entry) bool { return !e.IntentToAdd() })
 	s := SnapshotOf(dir, kept)
 	s.blobs = blobs
+	for _, e := range s.ents {
+		if e.stat != nil {
+			s.clean = make([]atomic.Uint32, len(s.ents))
+			break
+		}
+	}
 	return s, nil
 }
 
 // snapshotIndex reads dir's index and opens (lazily) the store of the
-// blobs it names.
-func (g Git) snapshotIndex(dir string) ([]Entry, *blobStore, string, error) {
+// blobs it names; stat keeps the entries' recorded stat data (a work-tree
+// snapshot's stat test).
+func (g Git) snapshotIndex(dir string, stat bool) ([]Entry, *blobStore, string, error) {
 	src, err := g.LocateIndex(dir)
 	if err != nil {
 		return nil, nil, "", err
 	}
-	entries, sum, err := g.indexAt(dir, src)
+	entries, sum, err := g.indexAtWith(dir, src, stat)
 	if err != nil {
 		return nil, nil, "", err
 	}
@@ -184,7 +197,7 @@ func (g Git) snapshotIndex(dir string) ([]Entry, *blobStore, string, error) {
 // entry is left out (the commit leaves it out); a conflicted path is its
 // stage 2 (ours), and one with no stage 2 is listed by Unresolved.
 func (g Git) StagedSnapshot(dir string) (*Snapshot, error) {
-	entries, blobs, sum, err := g.snapshotIndex(dir)
+	entries, blobs, sum, err := g.snapshotIndex(dir, false)
 	if err != nil {
 		return nil, err
 	}
@@ -195,23 +208,44 @@ func (g Git) StagedSnapshot(dir string) (*Snapshot, error) {
 			ours[e.Path] = true
 		}
 	}
-	kept := entries[:0] // filtered in place: entries is this call's own
 	var unresolved []string
-	for _, e := range entries {
+	kept := keepEntries(entries, func(e Entry) bool {
 		switch {
 		case e.IntentToAdd():
 		case e.Stage == 0 || e.Stage == 2:
-			kept = append(kept, e)
+			return true
 		case !ours[e.Path] && (len(unresolved) == 0 || unresolved[len(unresolved)-1] != e.Path):
 			unresolved = append(unresolved, e.Path)
 		}
-	}
+		return false
+	})
 	s := SnapshotOf(dir, kept)
 	s.unresolved = unresolved
 	s.staged = true
 	s.blobs = blobs
 	s.indexSum = sum
 	return s, nil
+}
+
+// keepEntries answers the entries keep admits, asking it once per entry
+// in order. entries is never written (it may be the process's shared
+// decoding of the index): it is answered itself when every entry is
+// admitted, the usual case, else a new slice holds the admitted ones.
+func keepEntries(entries []Entry, keep func(Entry) bool) []Entry {
+	for i, e := range entries {
+		if keep(e) {
+			continue
+		}
+		out := make([]Entry, i, len(entries)-1)
+		copy(out, entries[:i])
+		for _, e := range entries[i+1:] {
+			if keep(e) {
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+	return entries
 }
 
 // TreeDigest answers, for a staged snapshot, one digest naming every
@@ -230,12 +264,12 @@ func (s *Snapshot) TreeDigest() (string, bool) {
 	s.digestOnce.Do(func() {
 		h := sha256.New()
 		var buf []byte
-		for _, p := range s.files {
-			e := s.entries[p]
+		for i, p := range s.files {
+			e := &s.ents[i]
 			buf = binary.AppendUvarint(buf[:0], uint64(len(p)))
 			buf = append(buf, p...)
-			buf = binary.BigEndian.AppendUint32(buf, e.mode)
-			buf = append(buf, e.hash...)
+			buf = binary.BigEndian.AppendUint32(buf, e.Mode)
+			buf = append(buf, e.Hash...)
 			h.Write(buf)
 		}
 		s.digest = "listing " + hex.EncodeToString(h.Sum(nil))
@@ -245,46 +279,89 @@ func (s *Snapshot) TreeDigest() (string, bool) {
 
 // SnapshotOf builds a work-tree snapshot from index entries already read
 // (relative to dir). A path in conflict is its stage 2 (ours) when it has
-// one, else its first stage.
+// one, else its first stage. The snapshot may keep entries itself (when it
+// lists each path once in ascending order): the caller must not modify
+// them afterwards.
 func SnapshotOf(dir string, entries []Entry) *Snapshot {
-	s := &Snapshot{dir: dir, budget: ByteBudget, claimBudget: ClaimBudget, entries: make(map[string]*snapEntry, len(entries)), files: make([]string, 0, len(entries))}
-	// One allocation for every entry's state, not one per entry.
-	slab := make([]snapEntry, len(entries))
-	stage2 := func(have *snapEntry, e Entry) {
+	s := &Snapshot{dir: dir, budget: ByteBudget, claimBudget: ClaimBudget, files: make([]string, 0, len(entries))}
+	stage2 := func(have *Entry, e Entry) {
 		if e.Stage == 2 {
-			have.mode, have.hash, have.flags = e.Mode, e.Hash, e.Flags
+			have.Mode, have.Hash, have.Flags = e.Mode, e.Hash, e.Flags
 		}
 	}
-	for i, e := range entries {
-		// The index lists a path's stages side by side (it is sorted by
-		// path, then stage), so a repeat is usually the entry just before.
-		if i > 0 && entries[i-1].Path == e.Path {
-			stage2(&slab[len(s.files)-1], e)
-			continue
+	// assertion S: an index's entries come sorted by path (a path's
+	// stages side by side), so the listing is in ascending order and
+	// needs no map to find a path in; when each path is listed once (a
+	// staged snapshot's, a tree with no conflict) the entries themselves
+	// are the snapshot's, uncopied.
+	ascending, once := true, true
+	for i := 1; i < len(entries) && ascending; i++ {
+		c := strings.Compare(entries[i-1].Path, entries[i].Path)
+		ascending, once = c <= 0, once && c != 0
+	}
+	switch {
+	case ascending && once:
+		s.ents = entries
+		for _, e := range entries {
+			s.files = append(s.files, e.Path)
 		}
-		se := &slab[len(s.files)]
-		*se = snapEntry{mode: e.Mode, hash: e.Hash, flags: e.Flags, idx: len(s.files), stat: e.stat}
-		// One map operation per path: an insert that leaves the count
-		// unchanged met a repeat the order did not put side by side, and
-		// the first entry is put back.
-		n := len(s.entries)
-		s.entries[e.Path] = se
-		if len(s.entries) == n {
-			for j, f := range s.files {
-				if f == e.Path {
-					s.entries[e.Path] = &slab[j]
-					stage2(&slab[j], e)
-					break
-				}
+	case ascending:
+		// A path's stages side by side: the first is kept, stage 2's
+		// mode, id and flags put over it.
+		ents := make([]Entry, 0, len(entries))
+		for i, e := range entries {
+			if i > 0 && entries[i-1].Path == e.Path {
+				stage2(&ents[len(ents)-1], e)
+				continue
 			}
-			continue
+			ents = append(ents, e)
+			s.files = append(s.files, e.Path)
 		}
-		s.files = append(s.files, e.Path)
+		s.ents = ents
+	default:
+		ents := make([]Entry, 0, len(entries))
+		s.index = make(map[string]int, len(entries))
+		for _, e := range entries {
+			if j, ok := s.index[e.Path]; ok {
+				stage2(&ents[j], e)
+				continue
+			}
+			s.index[e.Path] = len(ents)
+			ents = append(ents, e)
+			s.files = append(s.files, e.Path)
+		}
+		s.ents = ents
 	}
+	// One allocation for every entry's state pointer, the states made on
+	// first need.
+	s.states = make([]atomic.Pointer[entryState], len(s.ents))
 	// The process's soft memory limit keeps pace with the listing (a no-op
 	// unless the binary armed it).
 	memlimit.Fit(len(s.files))
 	return s
+}
+
+// find answers path's place in files.
+func (s *Snapshot) find(path string) (int, bool) {
+	if s.index != nil {
+		i, ok := s.index[path]
+		return i, ok
+	}
+	return slices.BinarySearch(s.files, path)
+}
+
+// lookup answers path's entry.
+func (s *Snapshot) lookup(path string) (snapEntry, bool) {
+	i, ok := s.find(path)
+	if !ok {
+		return snapEntry{}, false
+	}
+	e := &s.ents[i]
+	se := snapEntry{mode: e.Mode, flags: e.Flags, hash: e.Hash, idx: i, st: &s.states[i]}
+	if s.clean != nil && e.stat != nil {
+		se.stat, se.clean = e.stat, &s.clean[i]
+	}
+	return se, true
 }
 
 // Staged reports whether the snapshot's bytes are the index's.
@@ -298,33 +375,41 @@ func (s *Snapshot) Unresolved() []string { return append([]string(nil), s.unreso
 func (s *Snapshot) Dir() string { return s.dir }
 
 // Files answers the tracked paths in index order. The slice is the
-// snapshot's own, shared by every caller: it must not be modified (its
-// capacity is clipped, so an append copies).
-func (s *Snapshot) Files() []string { return s.files[:len(s.files):len(s.files)] }
+// snapshot's own, shared by every caller: callers must not modify it (an
+// append makes a new one). A listing not in ascending order (one not
+// read from an index) is answered as a fresh slice, so a caller that
+// sorts what it is given writes only its own.
+func (s *Snapshot) Files() []string {
+	// assertion S: the index-ordered listing is handed out, not copied.
+	if s.index != nil {
+		return append([]string(nil), s.files...)
+	}
+	return s.files[:len(s.files):len(s.files)]
+}
 
 // Len is the number of tracked paths.
 func (s *Snapshot) Len() int { return len(s.files) }
 
 // Has reports whether path is tracked.
 func (s *Snapshot) Has(path string) bool {
-	_, ok := s.entries[path]
+	_, ok := s.find(path)
 	return ok
 }
 
 // Mode answers path's index mode, false when untracked.
 func (s *Snapshot) Mode(path string) (uint32, bool) {
-	e, ok := s.entries[path]
+	i, ok := s.find(path)
 	if !ok {
 		return 0, false
 	}
-	return e.mode, true
+	return s.ents[i].Mode, true
 }
 
 // Exists reports whether path is tracked and present in the work tree (a
 // dangling symlink counts as present: it is the link that is tracked); in
 // a staged snapshot every listed path is present.
 func (s *Snapshot) Exists(path string) bool {
-	e, ok := s.entries[path]
+	e, ok := s.lookup(path)
 	if !ok {
 		return false
 	}
@@ -346,29 +431,31 @@ func (s *Snapshot) Exists(path string) bool {
 // missing from the work tree answers an error wrapping fs.ErrNotExist,
 // unless the entry is outside a sparse checkout, which reads its blob.
 func (s *Snapshot) Read(path string) ([]byte, error) {
-	e, ok := s.entries[path]
+	e, ok := s.lookup(path)
 	if !ok {
 		return nil, fmt.Errorf("%s: not tracked", path)
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return s.readLocked(path, e, e.state())
+	st := e.state()
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return s.readLocked(path, e, st)
 }
 
-// readLocked is Read with e.mu held (st is e's state).
-func (s *Snapshot) readLocked(path string, e *snapEntry, st *entryState) ([]byte, error) {
+// readLocked is Read with st.mu held (st is e's state).
+func (s *Snapshot) readLocked(path string, e snapEntry, st *entryState) ([]byte, error) {
 	if st.held {
+		if st.err == nil {
+			if err := s.holdToIndex(path, e, st.data); err != nil {
+				return nil, err
+			}
+		}
 		return st.data, st.err
 	}
 	data, err := s.load(path, e)
-	if err == nil && e.clean == cleanVouched {
-		// assertion S: bytes read after the stat data vouched for the
-		// index's id are held to that id, so no reader judges other
-		// bytes than the ones the id names.
-		if !s.blobs.matches(e.hash, data) {
-			return nil, fmt.Errorf("%s: changed in the work tree while this run read it", path)
+	if err == nil {
+		if err := s.holdToIndex(path, e, data); err != nil {
+			return nil, err
 		}
-		e.clean = cleanVerified
 	}
 	if err == nil && s.rereadable() && st.seen {
 		// The check is a CRC-32C and the length, not the blob hash: a
@@ -398,13 +485,29 @@ func (s *Snapshot) readLocked(path string, e *snapEntry, st *entryState) ([]byte
 	return data, nil
 }
 
+// holdToIndex checks bytes about to be handed out against the index's id
+// when the stat test vouched for it and no bytes were checked yet.
+func (s *Snapshot) holdToIndex(path string, e snapEntry, data []byte) error {
+	if e.clean == nil || e.clean.Load() != cleanVouched {
+		return nil
+	}
+	// assertion U: bytes read after the stat data vouched for the index's
+	// id are held to that id, so no reader judges other bytes than the
+	// ones the id names.
+	if !s.blobs.matches(e.hash, data) {
+		return fmt.Errorf("%s: changed in the work tree while this run read it", path)
+	}
+	e.clean.Store(cleanVerified)
+	return nil
+}
+
 // rereadable reports whether a second read of a file may see other bytes
 // than the first: a work-tree read may (the file can be edited mid-run), a
 // staged one is an immutable blob.
 func (s *Snapshot) rereadable() bool { return !s.staged && s.blobs != nil }
 
 // remember records the checksum of the first bytes handed out unkept, the
-// bytes every later read of the file is held to (the entry's mu held).
+// bytes every later read of the file is held to (st.mu held).
 func (s *Snapshot) remember(st *entryState, data []byte) {
 	if s.rereadable() && !st.seen {
 		st.seen, st.sum, st.size = true, crc32.Checksum(data, castagnoli), len(data)
@@ -459,28 +562,29 @@ func (s *Snapshot) SetClaimBudget(n int64) { s.claimBudget = n }
 func (s *Snapshot) Claim(paths []string) *Claim {
 	c := &Claim{s: s, out: make([]bool, len(s.files))}
 	for _, p := range paths {
-		e, ok := s.entries[p]
+		e, ok := s.lookup(p)
 		if !ok || c.out[e.idx] {
 			continue
 		}
 		c.out[e.idx] = true
 		c.left.Add(1)
-		e.mu.Lock()
-		e.state().pending++
-		e.mu.Unlock()
+		st := e.state()
+		st.mu.Lock()
+		st.pending++
+		st.mu.Unlock()
 	}
 	return c
 }
 
 // Read is the snapshot's Read, ending this claim on path.
 func (c *Claim) Read(path string) ([]byte, error) {
-	e, ok := c.s.entries[path]
+	e, ok := c.s.lookup(path)
 	if !ok {
 		return c.s.Read(path)
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	st := e.state()
+	st.mu.Lock()
+	defer st.mu.Unlock()
 	mine := c.take(e, st)
 	data, err := c.s.readLocked(path, e, st)
 	if mine {
@@ -492,13 +596,13 @@ func (c *Claim) Read(path string) ([]byte, error) {
 // Drop ends this claim on path without reading it (a reader that found
 // it needs no bytes after all).
 func (c *Claim) Drop(path string) {
-	e, ok := c.s.entries[path]
+	e, ok := c.s.lookup(path)
 	if !ok {
 		return
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	st := e.state()
+	st.mu.Lock()
+	defer st.mu.Unlock()
 	if c.take(e, st) {
 		c.s.settle(st)
 	}
@@ -516,7 +620,7 @@ func (c *Claim) Done() {
 
 // take ends this claim on e (st, its state, locked), reporting whether
 // it was open.
-func (c *Claim) take(e *snapEntry, st *entryState) bool {
+func (c *Claim) take(e snapEntry, st *entryState) bool {
 	if !c.out[e.idx] {
 		return false
 	}
@@ -526,7 +630,7 @@ func (c *Claim) take(e *snapEntry, st *entryState) bool {
 	return true
 }
 
-// settle lets go of bytes kept for claims once none is outstanding (e.mu
+// settle lets go of bytes kept for claims once none is outstanding (st.mu
 // held). A later reader reads again, held to these bytes as any re-read
 // past the budget is.
 func (s *Snapshot) settle(st *entryState) {
@@ -540,7 +644,7 @@ func (s *Snapshot) settle(st *entryState) {
 	s.remember(st, data)
 }
 
-func (s *Snapshot) load(path string, e *snapEntry) ([]byte, error) {
+func (s *Snapshot) load(path string, e snapEntry) ([]byte, error) {
 	if e.mode == ModeGitlink {
 		return nil, fmt.Errorf("%s: a submodule has no file bytes", path)
 	}
@@ -565,7 +669,7 @@ func (s *Snapshot) load(path string, e *snapEntry) ([]byte, error) {
 // skip-worktree (sparse) entry of a work-tree one. A submodule or a
 // symbolic link is never read that way.
 func (s *Snapshot) FromBlob(path string) bool {
-	e, ok := s.entries[path]
+	e, ok := s.lookup(path)
 	if !ok || s.blobs == nil || e.mode == ModeGitlink || e.mode == 0o120000 {
 		return false
 	}
@@ -580,7 +684,7 @@ func (s *Snapshot) ModeAndBlob(path string) (uint32, string, bool) {
 		id, ok := s.BlobID(path)
 		return m, id, ok
 	}
-	e, ok := s.entries[path]
+	e, ok := s.lookup(path)
 	if !ok {
 		return 0, "", false
 	}
@@ -592,13 +696,12 @@ func (s *Snapshot) ModeAndBlob(path string) (uint32, string, bool) {
 
 // BlobID answers the blob id of the bytes Read answers for path, when the
 // snapshot can vouch for them: in a staged snapshot the index's id (Read
-// serves exactly that blob's bytes); in a work-tree snapshot the index's
-// id when the file's stat data is exactly what the index recorded and the
-// index was written after the file last changed (git's own clean test),
-// else the id of the bytes read, hashed as git hashes a blob. false for an
-// untracked path, a gitlink, or bytes that could not be read.
+// serves exactly that blob's bytes), in a work-tree snapshot the id of the
+// bytes read, hashed as git hashes a blob, never the index's id, which the
+// work-tree file may no longer match. false for an untracked path, a
+// gitlink, or bytes that could not be read.
 func (s *Snapshot) BlobID(path string) (string, bool) {
-	e, ok := s.entries[path]
+	e, ok := s.lookup(path)
 	if !ok || e.mode == ModeGitlink {
 		return "", false
 	}
@@ -609,24 +712,24 @@ func (s *Snapshot) BlobID(path string) (string, bool) {
 	if s.blobs == nil {
 		return "", false
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.stat != nil && e.hash != "" {
-		if e.clean == cleanUntested {
-			e.clean = cleanNot
+	if e.clean != nil && e.hash != "" {
+		if e.clean.Load() == cleanUntested {
+			outcome := cleanNot
 			if statClean(walk.Child(s.dir, path), e.stat, e.mode) {
-				e.clean = cleanVouched
+				outcome = cleanVouched
 			}
+			e.clean.CompareAndSwap(cleanUntested, outcome)
 		}
-		if e.clean == cleanVouched || e.clean == cleanVerified {
-			// assertion R: a file git would call clean is named by the
-			// index's id without a read; a later read is held to it (S).
-			// Bytes read before the test saw the same content: the stat
-			// data moves with any change, the change time included.
+		if c := e.clean.Load(); c == cleanVouched || c == cleanVerified {
+			// assertion T: a file git would call clean is named by the
+			// index's id without a read; any bytes handed out after are
+			// held to it (U), those held before included.
 			return e.hash, true
 		}
 	}
 	st := e.state()
+	st.mu.Lock()
+	defer st.mu.Unlock()
 	if st.id == "" {
 		// readLocked holds a re-read to the first read, so the id names
 		// the bytes every reader of this run sees.

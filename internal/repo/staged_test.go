@@ -44,7 +44,7 @@ func TestStagedSnapshot(t *testing.T) {
 		}
 		// The CLI reads the same blob when go-git cannot.
 		b := newBlobStore(Git{Env: fx.env}, top, IndexSource{HashLen: 20, CommonDir: filepath.Join(top, "no-such-dir")})
-		e := s.entries["plain.txt"]
+		e := s.mustLookup("plain.txt")
 		if got, err := b.read("plain.txt", e.hash); err != nil || string(got) != "staged\n" {
 			t.Fatalf("cat-file fallback: %q, %v", got, err)
 		}
@@ -246,8 +246,8 @@ func TestSnapshotOfRepeats(t *testing.T) {
 		if m, id, _ := s.ModeAndBlob("a"); m != ModeExecutable || id != "" && id != "2" {
 			t.Errorf("%s: a is %o %q, want stage 2's", name, m, id)
 		}
-		if s.entries["a"].hash != "2" || s.entries["b"].idx != 1 || s.entries["a"].idx != 0 {
-			t.Errorf("%s: entries %+v %+v", name, s.entries["a"], s.entries["b"])
+		if s.mustLookup("a").hash != "2" || s.mustLookup("b").idx != 1 || s.mustLookup("a").idx != 0 {
+			t.Errorf("%s: entries %+v %+v", name, s.mustLookup("a"), s.mustLookup("b"))
 		}
 	}
 }

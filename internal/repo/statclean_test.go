@@ -35,7 +35,7 @@ func blobOf(t *testing.T, dir string, env []string, rel string) string {
 	return strings.TrimSpace(runGit(t, dir, env, "hash-object", "--", rel))
 }
 
-// assertion R: a file whose stat data is the index's record is named by
+// assertion T: a file whose stat data is the index's record is named by
 // the index's id and not read.
 func TestWorkTreeIDFromCleanStatReadsNothing(t *testing.T) {
 	dir, env := statRepo(t, map[string]string{"a.txt": "alpha\n"})
@@ -47,9 +47,9 @@ func TestWorkTreeIDFromCleanStatReadsNothing(t *testing.T) {
 	if !ok || id != blobOf(t, dir, env, "a.txt") {
 		t.Fatalf("BlobID = %q %v, want the file's blob", id, ok)
 	}
-	e := s.entries["a.txt"]
-	if e.st.Load() != nil || e.clean != cleanVouched {
-		t.Fatalf("a clean file was read for its id (read state %v, clean %d)", e.st.Load() != nil, e.clean)
+	e, _ := s.lookup("a.txt")
+	if e.st.Load() != nil || e.clean == nil || e.clean.Load() != cleanVouched {
+		t.Fatalf("a clean file was read for its id (read state %v, clean %v)", e.st.Load() != nil, e.clean)
 	}
 	data, err := s.Read("a.txt")
 	if err != nil || string(data) != "alpha\n" {
@@ -57,7 +57,7 @@ func TestWorkTreeIDFromCleanStatReadsNothing(t *testing.T) {
 	}
 }
 
-// assertion R: an edit that keeps the size and puts the modification time
+// assertion T: an edit that keeps the size and puts the modification time
 // back (touch -r, cp -p) moves the change time, so the id comes from the
 // bytes.
 func TestWorkTreeIDEditWithMtimeRestoredIsRead(t *testing.T) {
@@ -81,12 +81,12 @@ func TestWorkTreeIDEditWithMtimeRestoredIsRead(t *testing.T) {
 	if want := blobOf(t, dir, env, "a.txt"); !ok || id != want {
 		t.Fatalf("BlobID = %q %v, want %q (the edited bytes)", id, ok, want)
 	}
-	if s.entries["a.txt"].clean == cleanVouched {
+	if e, _ := s.lookup("a.txt"); e.clean == nil || e.clean.Load() == cleanVouched {
 		t.Fatal("the index vouched for a file whose change time moved")
 	}
 }
 
-// assertion R: an entry not strictly older than the index file is racily
+// assertion T: an entry not strictly older than the index file is racily
 // clean and never vouched for.
 func TestWorkTreeIDRacyEntryIsRead(t *testing.T) {
 	dir, env := statRepo(t, map[string]string{"a.txt": "alpha\n"})
@@ -103,12 +103,12 @@ func TestWorkTreeIDRacyEntryIsRead(t *testing.T) {
 	if _, ok := s.BlobID("a.txt"); !ok {
 		t.Fatal("no id")
 	}
-	if s.entries["a.txt"].stat != nil || s.entries["a.txt"].clean == cleanVouched {
+	if e, _ := s.lookup("a.txt"); e.stat != nil || e.clean != nil && e.clean.Load() == cleanVouched {
 		t.Fatal("an entry newer than its index kept its stat data")
 	}
 }
 
-// assertion S: a file edited after the stat test vouched for it, before
+// assertion U: a file edited after the stat test vouched for it, before
 // its bytes were read, is refused rather than judged under the old id.
 func TestVouchedFileEditedBeforeReadIsRefused(t *testing.T) {
 	dir, env := statRepo(t, map[string]string{"a.txt": "alpha\n"})
