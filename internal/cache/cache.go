@@ -46,6 +46,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/gate-sdk/gates/internal/fmap"
 )
 
 // Bounds of the store.
@@ -348,7 +350,12 @@ func (t *Table) load() {
 	if err != nil {
 		return
 	}
-	data, err := os.ReadFile(name)
+	// assertion N: a table and its journal are mapped, not copied (see
+	// package fmap), and the mapping is kept for the process: the view
+	// and the journal's entries are slices of it. Every write replaces a
+	// table by rename and only appends to a journal, so the mapped bytes
+	// stay the opened file's.
+	data, _, err := fmap.Map(name)
 	if err != nil {
 		return
 	}
@@ -359,7 +366,7 @@ func (t *Table) load() {
 		t.oldUsed = make([]atomic.Bool, v.n)
 		// assertion M: the journal's records are read while each checks;
 		// the first that does not ends it.
-		if j, err := os.ReadFile(name + logExt); err == nil {
+		if j, _, err := fmap.Map(name + logExt); err == nil {
 			var m map[string][]byte
 			m, t.logBytes, t.logClean = decodeLog(j, t.key)
 			t.logged.Store(&m)

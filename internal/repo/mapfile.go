@@ -3,6 +3,8 @@ package repo
 import (
 	"errors"
 	"runtime/debug"
+
+	"github.com/gate-sdk/gates/internal/fmap"
 )
 
 // errMappedFault is a memory fault met reading a mapped file's bytes: the
@@ -27,3 +29,9 @@ func faultGuard(f func()) (err error) {
 	f()
 	return nil
 }
+
+// mapFile maps name read-only (see package fmap): the index is written to
+// a lock file and renamed into place, never rewritten where it stands, so
+// the mapped bytes stay those of the file that was opened. The bytes must
+// not be used after release, nor be written.
+func mapFile(name string) (data []byte, release func(), err error) { return fmap.Map(name) }

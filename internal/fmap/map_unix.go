@@ -1,0 +1,47 @@
+//go:build linux || darwin || freebsd || netbsd || openbsd || dragonfly
+
+// Package fmap reads a file by mapping it: read-only, private, its pages
+// the page cache's, touched on demand. On this project's hosts a fresh
+// anonymous page costs far more than a cached file page, so the large
+// files a short run reads whole (the index, the result cache's tables)
+// are mapped rather than copied into a buffer of their size.
+//
+// The rule that makes it safe: every file mapped here is replaced by
+// writing another and renaming it into place (or appended to), never cut
+// short where it stands, so the mapped bytes stay those of the file that
+// was opened. A file cut short by someone else faults on the pages past
+// its new end; a caller that cannot let that kill the process guards its
+// reads (see repo's faultGuard).
+package fmap
+
+import (
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// Map answers name's bytes and the call that lets them go. The bytes must
+// not be written, nor used after release. A file that cannot be mapped
+// (empty, not regular, on a file system that maps nothing) is read into a
+// buffer, and release does nothing.
+func Map(name string) (data []byte, release func(), err error) {
+	var fd int
+	for {
+		fd, err = syscall.Open(name, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		return nil, nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	defer syscall.Close(fd)
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err == nil && st.Mode&syscall.S_IFMT == syscall.S_IFREG && st.Size > 0 && int64(int(st.Size)) == st.Size {
+		if m, err := syscall.Mmap(fd, 0, int(st.Size), syscall.PROT_READ, syscall.MAP_PRIVATE); err == nil {
+			return m, func() { _ = syscall.Munmap(m) }, nil
+		}
+	}
+	data, err = os.ReadFile(name)
+	return data, func() {}, err
+}
