@@ -165,7 +165,11 @@ func (g Git) NewSnapshot(dir string) (*Snapshot, error) {
 	s.blobs = blobs
 	for _, e := range s.ents {
 		if e.stat != nil {
-			s.clean = make([]atomic.Uint32, len(s.ents))
+			// assertion T: only where no attribute or setting can have
+			// made a work-tree file's bytes differ from its blob's.
+			if !g.mayConvert(s, blobs.src.CommonDir) {
+				s.clean = make([]atomic.Uint32, len(s.ents))
+			}
 			break
 		}
 	}

@@ -1,6 +1,14 @@
 package repo
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"errors"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/gate-sdk/gates/internal/walk"
+)
 
 // statData is an index entry's first 40 bytes as the file holds them: the
 // ctime and mtime (seconds, nanoseconds), dev, ino, mode, uid, gid and
@@ -35,4 +43,83 @@ func keepCleanStat(entries []Entry, written fileTime) {
 			e.stat = nil
 		}
 	}
+}
+
+// mayConvert reports whether git may have written some work-tree file of
+// s with bytes other than its blob's: an attributes file anywhere git
+// reads one for these paths (a .gitattributes in any directory of the
+// listing, tracked or not; the repository's info/attributes; the user's
+// and the system's), core.autocrlf set to anything but false, or the
+// environment pointing git at other attributes. Any of these, or a
+// question that cannot be answered, and the stat test vouches for no
+// file: a clean file's bytes are then not known to be its blob's.
+func (g Git) mayConvert(s *Snapshot, commonDir string) bool {
+	lookup := func(k string) (string, bool) {
+		if g.Env == nil {
+			return os.LookupEnv(k)
+		}
+		for i := len(g.Env) - 1; i >= 0; i-- {
+			if name, v, ok := strings.Cut(g.Env[i], "="); ok && name == k {
+				return v, true
+			}
+		}
+		return "", false
+	}
+	for _, k := range []string{"GIT_ATTR_SOURCE", "GIT_ATTR_NOSYSTEM", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT"} {
+		if _, set := lookup(k); set {
+			return true
+		}
+	}
+	exists := func(p string) bool {
+		_, err := os.Lstat(p)
+		return err == nil || !errors.Is(err, fs.ErrNotExist)
+	}
+	// Every directory a listed path sits in, each asked once; the listing
+	// is in path order, so a directory's paths come together.
+	last := "\x00"
+	for _, f := range s.files {
+		d := ""
+		if i := strings.LastIndexByte(f, '/'); i >= 0 {
+			d = f[:i]
+		}
+		if d == last {
+			continue
+		}
+		last = d
+		rel := ".gitattributes"
+		if d != "" {
+			rel = d + "/.gitattributes"
+		}
+		if exists(walk.Child(s.dir, rel)) {
+			return true
+		}
+	}
+	if commonDir == "" || exists(walk.Child(commonDir, "info/attributes")) || exists("/etc/gitattributes") {
+		return true
+	}
+	if x, ok := lookup("XDG_CONFIG_HOME"); ok && x != "" {
+		if exists(walk.Child(x, "git/attributes")) {
+			return true
+		}
+	} else if h, ok := lookup("HOME"); ok && h != "" && exists(walk.Child(h, ".config/git/attributes")) {
+		return true
+	}
+	out, err := g.runCodes(s.dir, "read the line-ending configuration", []int{1}, "config", "-z", "--get-regexp", `^core\.(autocrlf|attributesfile)$`)
+	if err != nil {
+		return true
+	}
+	for _, rec := range strings.Split(string(out), "\x00") {
+		key, val, _ := strings.Cut(rec, "\n")
+		switch strings.ToLower(key) {
+		case "core.attributesfile":
+			return true
+		case "core.autocrlf":
+			switch strings.ToLower(val) {
+			case "false", "no", "off", "0":
+			default:
+				return true
+			}
+		}
+	}
+	return false
 }

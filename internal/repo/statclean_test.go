@@ -143,3 +143,51 @@ func TestIndexListingsCarryNoStatData(t *testing.T) {
 		t.Fatalf("ParseIndex = %+v %v", idx, err)
 	}
 }
+
+// assertion T: where git may convert a file on checkout (an eol
+// attribute, tracked or not, or core.autocrlf), its work-tree bytes are
+// not its blob's, so no index id is vouched for and a CRLF checkout reads
+// as its own bytes.
+func TestConvertingRepositoryVouchesForNothing(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		setup func(t *testing.T, dir string, env []string)
+	}{
+		{"tracked eol attribute", func(t *testing.T, dir string, env []string) {
+			writeFile(t, filepath.Join(dir, ".gitattributes"), "*.bat eol=crlf\n", 0o644)
+			runGit(t, dir, env, "add", ".gitattributes")
+			runGit(t, dir, env, "commit", "-q", "-m", "attrs")
+		}},
+		{"untracked attributes in a subdirectory", func(t *testing.T, dir string, env []string) {
+			writeFile(t, filepath.Join(dir, "sub", ".gitattributes"), "*.bat eol=crlf\n", 0o644)
+		}},
+		{"core.autocrlf", func(t *testing.T, dir string, env []string) {
+			runGit(t, dir, env, "config", "core.autocrlf", "true")
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir, env := statRepo(t, map[string]string{"sub/run.bat": "echo one\necho two\n"})
+			c.setup(t, dir, env)
+			// Checked out again under the attribute: CRLF on disk.
+			if err := os.Remove(filepath.Join(dir, "sub", "run.bat")); err != nil {
+				t.Fatal(err)
+			}
+			runGit(t, dir, env, "checkout", "--", "sub/run.bat")
+			s, err := Git{Env: env}.NewSnapshot(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.clean != nil {
+				t.Fatal("the stat test is armed where git may convert bytes")
+			}
+			data, err := s.Read("sub/run.bat")
+			if err != nil {
+				t.Fatalf("Read = %v", err)
+			}
+			id, ok := s.BlobID("sub/run.bat")
+			if !ok || id != (&blobStore{src: IndexSource{HashLen: 20}}).hashOf(data) {
+				t.Fatalf("BlobID = %q %v, want the hash of the bytes read", id, ok)
+			}
+		})
+	}
+}
