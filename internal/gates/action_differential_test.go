@@ -327,6 +327,12 @@ func TestSpellingsAgree(t *testing.T) {
 		}
 		dir := t.TempDir()
 		writeFiles(t, dir, tree)
+		// Each workflow alone (with the support files) is laid out once
+		// per spelling and read by every gate: the gates only read it, and
+		// each run's scratch is a path of its own, left unmade as the
+		// battery leaves it.
+		alone := map[string]string{}
+		scratchRoot := t.TempDir()
 		for _, def := range actionGates() {
 			if def.Name == "check-action-job-ref" {
 				r := gatetest.Exec(def.Rule, def.Name, dir, &gatetest.Tree{Data: tree, Modes: modes}, actionKnobs(corpusKnobs), env)
@@ -339,13 +345,18 @@ func TestSpellingsAgree(t *testing.T) {
 				for s, v := range support {
 					one[s] = v
 				}
-				d := t.TempDir()
-				writeFiles(t, d, one)
+				d := alone[p]
+				if d == "" {
+					d = t.TempDir()
+					writeFiles(t, d, one)
+					alone[p] = d
+				}
+				scratch := filepath.Join(scratchRoot, strconv.Itoa(len(outputs)))
 				rule := def.Rule
 				if def.Name == "check-action-run-shell" {
 					rule = func(c *gate.Context) int { c.Cache = scStore; return def.Rule(c) }
 				}
-				r := gatetest.ExecScratch(rule, def.Name, d, t.TempDir(), &gatetest.Tree{Data: one, Modes: modes}, actionKnobs(corpusKnobs), env)
+				r := gatetest.ExecScratch(rule, def.Name, d, scratch, &gatetest.Tree{Data: one, Modes: modes}, actionKnobs(corpusKnobs), env)
 				if r.Code == gate.Refused {
 					t.Errorf("%s %s on %s refused: %s", def.Name, sp.name, w.name, r.Stderr)
 				}
