@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gate-sdk/gates/internal/cache"
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/gate/gatetest"
 	"go.yaml.in/yaml/v3"
@@ -294,6 +295,16 @@ func TestSpellingsAgree(t *testing.T) {
 		}
 	}
 	env := map[string]string{"PATH": os.Getenv("PATH")}
+	// check-action-run-shell's runs share one ShellCheck content cache
+	// (§check-action-run-shell I): a body another spelling already had
+	// linted is served, and every block still maps the reports through
+	// its own lines, which is what a spelling can move. The key is the
+	// extracted body, so a spelling that changed the body misses and is
+	// linted afresh; the lint path itself is held by
+	// TestRunShellBatchedEqualsPerBlock, and the cached run printing what
+	// an uncached one prints by TestRunShellContentCache.
+	scDir := t.TempDir()
+	scStore := cache.Open("spellings-test", func() (string, error) { return scDir, nil })
 	// outputs[spelling][gate][file] is the gate's output on that file alone
 	// (job-ref: over the whole spelled corpus).
 	type key struct{ spelling, gate, file string }
@@ -316,6 +327,12 @@ func TestSpellingsAgree(t *testing.T) {
 		}
 		dir := t.TempDir()
 		writeFiles(t, dir, tree)
+		// Each workflow alone (with the support files) is laid out once
+		// per spelling and read by every gate: the gates only read it, and
+		// each run's scratch is a path of its own, left unmade as the
+		// battery leaves it.
+		alone := map[string]string{}
+		scratchRoot := t.TempDir()
 		for _, def := range actionGates() {
 			if def.Name == "check-action-job-ref" {
 				r := gatetest.Exec(def.Rule, def.Name, dir, &gatetest.Tree{Data: tree, Modes: modes}, actionKnobs(corpusKnobs), env)
@@ -328,9 +345,18 @@ func TestSpellingsAgree(t *testing.T) {
 				for s, v := range support {
 					one[s] = v
 				}
-				d := t.TempDir()
-				writeFiles(t, d, one)
-				r := gatetest.ExecScratch(def.Rule, def.Name, d, t.TempDir(), &gatetest.Tree{Data: one, Modes: modes}, actionKnobs(corpusKnobs), env)
+				d := alone[p]
+				if d == "" {
+					d = t.TempDir()
+					writeFiles(t, d, one)
+					alone[p] = d
+				}
+				scratch := filepath.Join(scratchRoot, strconv.Itoa(len(outputs)))
+				rule := def.Rule
+				if def.Name == "check-action-run-shell" {
+					rule = func(c *gate.Context) int { c.Cache = scStore; return def.Rule(c) }
+				}
+				r := gatetest.ExecScratch(rule, def.Name, d, scratch, &gatetest.Tree{Data: one, Modes: modes}, actionKnobs(corpusKnobs), env)
 				if r.Code == gate.Refused {
 					t.Errorf("%s %s on %s refused: %s", def.Name, sp.name, w.name, r.Stderr)
 				}

@@ -70,7 +70,7 @@ func lintBlocks(c *gate.Context, blocks []scBlock, batch int) ([][]colFinding, e
 	}
 	if batch <= 0 {
 		for i, b := range blocks {
-			f, err := lintAlone(c, b)
+			f, err := lintAloneRef(c, b)
 			if err != nil {
 				return nil, err
 			}
@@ -285,7 +285,17 @@ func scFile(dir string, k int) string { return dir + "/" + strconv.Itoa(k) + ".s
 // lintAlone lints one block on ShellCheck's stdin.
 func lintAlone(c *gate.Context, b scBlock) ([]colFinding, error) {
 	script, _ := b.run.Script()
-	res := spawn.RunStreamed(scCmd(c, b.run.Dialect, "-"), []byte(script))
+	reports, err := stdinReports(c, b.run.Dialect, script)
+	if err != nil {
+		return nil, fmt.Errorf("%s:%d: %v", b.path, b.run.Line, err)
+	}
+	return mapReports(b.run, reports), nil
+}
+
+// stdinReports runs ShellCheck once over script on its stdin under
+// dialect and answers its graded reports, positions in the script.
+func stdinReports(c *gate.Context, dialect, script string) ([]scReport, error) {
+	res := spawn.RunStreamed(scCmd(c, dialect, "-"), []byte(script))
 	reports, err := scGrade(res, func(ln string) (int, []string, bool) {
 		m := scStdinLine.Get().FindStringSubmatch(ln)
 		if m == nil {
@@ -294,9 +304,38 @@ func lintAlone(c *gate.Context, b scBlock) ([]colFinding, error) {
 		return 0, m[1:], true
 	})
 	if err != nil {
-		return nil, fmt.Errorf("%s:%d: %v", b.path, b.run.Line, err)
+		return nil, err
 	}
-	return mapReports(b.run, reports[0]), nil
+	return reports[0], nil
+}
+
+// refMemo, when set, holds the per-block reference's (batch 0) graded
+// ShellCheck reports by PATH, dialect and body. Batch 0 is only the
+// differential tests' reference, which lints the same bodies over and
+// over (each file alone, then the files together; a generated tree's
+// repeated bodies): a body on stdin is the whole of ShellCheck's input,
+// (scFlags passes no -x, so a source command reaches no file of the
+// tree), so its raw reports are run once and each block still maps them
+// through its own lines. The gate never sets it.
+var refMemo map[string][]scReport
+
+// lintAloneRef is lintAlone for the batch-0 reference, answering from
+// refMemo when it is set.
+func lintAloneRef(c *gate.Context, b scBlock) ([]colFinding, error) {
+	if refMemo == nil {
+		return lintAlone(c, b)
+	}
+	script, _ := b.run.Script()
+	key := c.Getenv("PATH") + "\x00" + b.run.Dialect + "\x00" + script
+	reports, ok := refMemo[key]
+	if !ok {
+		var err error
+		if reports, err = stdinReports(c, b.run.Dialect, script); err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", b.path, b.run.Line, err)
+		}
+		refMemo[key] = reports
+	}
+	return mapReports(b.run, reports), nil
 }
 
 // scFlags is the ShellCheck argv of a body under dialect, less its

@@ -180,7 +180,14 @@ func hostileTree(seed int64) map[string]string {
 // real-workflow corpora of testdata and over generated hostile blocks,
 // the batched run prints byte for byte what linting each block alone on
 // stdin prints, at every batch bound and worker count.
+//
+// The reference lints each distinct body on stdin once (refMemo): the
+// together trees and the hostile trees' repeated bodies would otherwise
+// start ShellCheck again on the very input it already answered. The test
+// is not parallel, so no other test runs while the memo is set.
 func TestRunShellBatchedEqualsPerBlock(t *testing.T) {
+	refMemo = map[string][]scReport{}
+	defer func() { refMemo = nil }()
 	env := map[string]string{"PATH": os.Getenv("PATH")}
 	type tree struct {
 		name  string
