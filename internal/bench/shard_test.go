@@ -81,6 +81,7 @@ func warmCache(b *testing.B, d string) func() {
 	if err := write(d, "scripts/gates.list", strings.Join(shipped(b), "\n")+"\n", 0o644); err != nil {
 		b.Fatal(err)
 	}
+	pages(b, d)
 	if _, _, code, out := timed(b, d, nil, binBench, "--run"); code != 0 {
 		b.Fatalf("the warming run: exit %d\n%s", code, out)
 	}
