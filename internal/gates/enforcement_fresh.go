@@ -54,28 +54,14 @@ func EnforcementEmission(c *gate.Context) ([]byte, error) {
 	prefix := root + "/"
 	// Both tests read only the directory part: asked once per directory.
 	pruned := walk.ByDir(func(rel string) bool { return ps.PathPruned(rel) || underTemplates(rel) })
-	// The scan shares the listing up to its first dropped file, and a
-	// scan dropping none is the listing itself (read only).
-	var scanned []string
-	every := true
-	for i, f := range files {
+	// The scan shares the listing when it drops no file (read only).
+	scanned := keepListed(files, func(f string) bool {
 		rel, keep := f, true
 		if root != "" {
 			rel, keep = strings.CutPrefix(f, prefix)
 		}
-		keep = keep && !pruned(rel) && f != page
-		switch {
-		case keep && every:
-		case every:
-			every = false
-			scanned = append(make([]string, 0, len(files)-1), files[:i]...)
-		case keep:
-			scanned = append(scanned, f)
-		}
-	}
-	if every {
-		scanned = files
-	}
+		return keep && !pruned(rel) && f != page
+	})
 	// The page is left out of its own scan.
 	monitors, err := scanMonitors(c, scanned, listingSelection(root, ps, page))
 	if err != nil {

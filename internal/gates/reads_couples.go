@@ -206,7 +206,6 @@ func (w declaredWalk) describe() string {
 // files must be in byte order. The answer may share files' elements: it
 // is only read.
 func (w declaredWalk) selects(files []string, ps walk.PruneSet) []string {
-	var out []string
 	prefix := ""
 	if w.root != "" {
 		prefix = w.root + "/"
@@ -228,25 +227,30 @@ func (w declaredWalk) selects(files []string, ps walk.PruneSet) []string {
 	})
 	// A walk that reads every file of its run (a whole-tree YAML root,
 	// say) answers the run itself, read-only, not a copy of it.
-	every := true
-	for i, f := range files {
+	return keepListed(files, func(f string) bool {
 		rel, ok := strings.CutPrefix(f, prefix)
-		keep := ok && !dropped(rel) && match(rel)
-		switch {
-		case keep && every:
-		case every:
-			// Sized for every file left: capacity never touched costs no
-			// page, where growing by doubling would copy the run again.
-			every = false
-			out = append(make([]string, 0, len(files)-1), files[:i]...)
-		case keep:
-			out = append(out, f)
+		return ok && !dropped(rel) && match(rel)
+	})
+}
+
+// keepListed answers the files keep accepts, in order: the listing itself
+// (shared, read-only, its capacity clipped) when keep drops none, else a
+// copy sized for every file left, since capacity never touched costs no
+// page where growing by doubling would copy the listing again.
+func keepListed(files []string, keep func(string) bool) []string {
+	for i, f := range files {
+		if keep(f) {
+			continue
 		}
+		out := append(make([]string, 0, len(files)-1), files[:i]...)
+		for _, g := range files[i+1:] {
+			if keep(g) {
+				out = append(out, g)
+			}
+		}
+		return out
 	}
-	if every {
-		return files[:len(files):len(files)]
-	}
-	return out
+	return files[:len(files):len(files)]
 }
 
 // matcher answers the walk's filter as a predicate, its ext: suffixes
