@@ -245,6 +245,11 @@ func BenchmarkBatteryShippedGates(b *testing.B) {
 		b.Fatal(err)
 	}
 	members := shipped(b)
+	// The registry's pages re-emitted for this list, so the run is green.
+	if err := write(repoDir, "scripts/gates.list", strings.Join(members, "\n")+"\n", 0o644); err != nil {
+		b.Fatal(err)
+	}
+	pages(b, repoDir)
 	var walls []time.Duration
 	var peak int64
 	var last string
