@@ -53,12 +53,15 @@ type Snapshot struct {
 	ents   []Entry
 	states []atomic.Pointer[entryState]
 	// clean holds, per entry of a work-tree snapshot whose index kept stat
-	// data, what the stat test found (see BlobID); nil otherwise. It is
-	// not in the read state, so a warm run that reads nothing makes none.
-	clean  []atomic.Uint32
-	index  map[string]int
-	staged bool
-	blobs  *blobStore
+	// data, what the stat test found (see BlobID); nil otherwise, and
+	// until arm (run once, by the first BlobID) finds the test usable. It
+	// is not in the read state, so a warm run that reads nothing makes none.
+	clean   atomic.Pointer[[]atomic.Uint32]
+	arm     func()
+	armOnce sync.Once
+	index   map[string]int
+	staged  bool
+	blobs   *blobStore
 	// unresolved are the conflicted paths with no stage 2 (ours).
 	unresolved []string
 	// budget is the byte bound of kept reads, kept the bytes kept now.
@@ -165,10 +168,16 @@ func (g Git) NewSnapshot(dir string) (*Snapshot, error) {
 	s.blobs = blobs
 	for _, e := range s.ents {
 		if e.stat != nil {
-			// assertion T: only where no attribute or setting can have
-			// made a work-tree file's bytes differ from its blob's.
-			if !g.mayConvert(s, blobs.src.CommonDir) {
-				s.clean = make([]atomic.Uint32, len(s.ents))
+			// Asked on the first id wanted, not here: a run that wants
+			// none (cache off, a listing arm) pays no git config and no
+			// directory probes.
+			s.arm = func() {
+				// assertion T: only where no attribute or setting can
+				// have made a work-tree file's bytes differ from its blob's.
+				if !g.mayConvert(s, blobs.src.CommonDir) {
+					c := make([]atomic.Uint32, len(s.ents))
+					s.clean.Store(&c)
+				}
 			}
 			break
 		}
@@ -362,8 +371,8 @@ func (s *Snapshot) lookup(path string) (snapEntry, bool) {
 	}
 	e := &s.ents[i]
 	se := snapEntry{mode: e.Mode, flags: e.Flags, hash: e.Hash, idx: i, st: &s.states[i]}
-	if s.clean != nil && e.stat != nil {
-		se.stat, se.clean = e.stat, &s.clean[i]
+	if c := s.clean.Load(); c != nil && e.stat != nil {
+		se.stat, se.clean = e.stat, &(*c)[i]
 	}
 	return se, true
 }
@@ -705,6 +714,9 @@ func (s *Snapshot) ModeAndBlob(path string) (uint32, string, bool) {
 // work-tree file may no longer match. false for an untracked path, a
 // gitlink, or bytes that could not be read.
 func (s *Snapshot) BlobID(path string) (string, bool) {
+	if s.arm != nil {
+		s.armOnce.Do(s.arm)
+	}
 	e, ok := s.lookup(path)
 	if !ok || e.mode == ModeGitlink {
 		return "", false

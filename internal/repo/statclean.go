@@ -54,17 +54,7 @@ func keepCleanStat(entries []Entry, written fileTime) {
 // question that cannot be answered, and the stat test vouches for no
 // file: a clean file's bytes are then not known to be its blob's.
 func (g Git) mayConvert(s *Snapshot, commonDir string) bool {
-	lookup := func(k string) (string, bool) {
-		if g.Env == nil {
-			return os.LookupEnv(k)
-		}
-		for i := len(g.Env) - 1; i >= 0; i-- {
-			if name, v, ok := strings.Cut(g.Env[i], "="); ok && name == k {
-				return v, true
-			}
-		}
-		return "", false
-	}
+	lookup := walk.EnvLookup(g.Env)
 	for _, k := range []string{"GIT_ATTR_SOURCE", "GIT_ATTR_NOSYSTEM", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT"} {
 		if _, set := lookup(k); set {
 			return true

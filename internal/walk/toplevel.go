@@ -48,6 +48,10 @@ func (e *NotRepoError) Error() string {
 
 // envLookup reads one variable from an explicit environment list (last
 // entry wins), or from this process's when env is nil.
+// EnvLookup answers a lookup in env as a child started under it would
+// see it (the last spelling of a name wins); nil env is this process's.
+func EnvLookup(env []string) func(string) (string, bool) { return envLookup(env) }
+
 func envLookup(env []string) func(string) (string, bool) {
 	if env == nil {
 		return os.LookupEnv
