@@ -200,13 +200,13 @@ func acceptance(b *testing.B) {
 	const n = 7
 
 	if os.Getenv("GATES_BENCH_ROWS") == "shellcheck" {
-		// The ShellCheck rows alone (issue 28, item 3).
+		// The ShellCheck rows alone.
 		printRows(b, shellcheckBatteryRows(b, dir, n), "the CPU of `git ls-files -z` + one read of every tracked byte", n)
 		printRows(b, runShellFigures(b), "one serial ShellCheck pass over every block", 3)
 		return
 	}
 	if os.Getenv("GATES_BENCH_ROWS") == "actions" {
-		// The Actions rows alone (issue 28, item 4).
+		// The Actions rows alone.
 		printRows(b, actionsFigures(b), "actionlint -shellcheck= -pyflakes= over the same workflows", 15)
 		return
 	}
@@ -459,7 +459,7 @@ func hookRows(b *testing.B, dir string, files, n int) ([]row, string) {
 	}, hookOut
 }
 
-// shellcheckBatteryRows are issue 28's "battery with check-shellcheck,
+// shellcheckBatteryRows are the "battery with check-shellcheck,
 // warm" row: every shipped gate, the ShellCheck wrappers included, over a
 // warm cache, in CPU time against the CPU of the read floor (on a loaded
 // machine wall time measures the queue), with the ShellCheck-free battery
@@ -491,7 +491,7 @@ func shellcheckBatteryRows(b *testing.B, dir string, n int) []row {
 	}
 	return []row{
 		{fmt.Sprintf("battery with check-shellcheck, %d gates, warm cache (CPU)", len(lists[true])), median(cpu[true]), median(fcpu),
-			fmt.Sprintf("exit %d; CPU time against the read floor's CPU; target ≤ 1.2× (issue 28)", codes[true])},
+			fmt.Sprintf("exit %d; CPU time against the read floor's CPU; target ≤ 1.2×", codes[true])},
 		{fmt.Sprintf("the same battery less the ShellCheck wrappers, %d gates, warm cache (CPU)", len(lists[false])), median(cpu[false]), median(fcpu),
 			fmt.Sprintf("exit %d; measured beside the row above", codes[false])},
 	}

@@ -14,7 +14,7 @@ import (
 	"time"
 )
 
-// The Actions row of issue 28: the Actions gates, ShellCheck excluded
+// The Actions row: the Actions gates, ShellCheck excluded
 // (check-action-run-shell is the one that runs it), over 63 real
 // workflows, beside `actionlint -shellcheck= -pyflakes=` over the same
 // files, CPU time (user and system, children included) medians of paired

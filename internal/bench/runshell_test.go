@@ -166,7 +166,7 @@ func measureRunShell(b *testing.B) []row {
 			fmt.Sprintf("exit %d; cold cache; peak RSS %.0f MiB; target ≤ 5 s; floor: one serial ShellCheck pass over every block", code, float64(rss)/1024)},
 		{fmt.Sprintf("one ShellCheck per block on stdin (before), %d blocks timed, scaled to %d", runShellSample, runShellBlocks), perBlock, floor, ""},
 		{fmt.Sprintf("check-action-run-shell, one workflow of %d run: blocks, one block edited, warm cache", runShellBlocks), editWall, floor,
-			fmt.Sprintf("exit %d; CPU %.0f ms (the gate and its ShellCheck); target ≤ 1 s (issue 28); floor: one serial ShellCheck pass over every block", editCode, ms(median(editCPU)))},
+			fmt.Sprintf("exit %d; CPU %.0f ms (the gate and its ShellCheck); target ≤ 1 s; floor: one serial ShellCheck pass over every block", editCode, ms(median(editCPU)))},
 	}
 }
 

@@ -14,7 +14,7 @@ import (
 	"github.com/gate-sdk/gates/internal/memlimit"
 )
 
-// The size sweep of issue 28 ("linear to a million files"): the battery,
+// The size sweep ("linear to a million files"): the battery,
 // ShellCheck excluded and the cache off (every file judged), beside the
 // read floor at each size, then a straight line fitted through the sizes
 // from 20,000 files up and read off at a million. Figures only.

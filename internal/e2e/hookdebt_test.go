@@ -1,6 +1,6 @@
 package e2e
 
-// The pre-commit hook after a rule-input change (issue 28, item 1): it
+// The pre-commit hook after a rule-input change: it
 // judges the staged files against the new rule, leaves the unchanged rest
 // to the battery saying so on its clean line, never reports clean for a
 // file it did not judge, and records the debt; the next green battery

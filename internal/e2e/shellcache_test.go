@@ -1,6 +1,6 @@
 package e2e
 
-// ShellCheck by content (issue 28, item 3): through the built binary, a
+// ShellCheck by content: through the built binary, a
 // shellcheck wrapper on PATH counts the lint runs. An unchanged run: block
 // is never linted twice; an edited one is linted alone; a warm run asks
 // ShellCheck nothing, not even its version.
