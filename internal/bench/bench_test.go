@@ -66,6 +66,7 @@ func build() error {
 	for _, b := range []struct{ out, tags string }{{binPlain, ""}, {binBench, "bench"}} {
 		cmd := exec.Command("go", "build", "-tags", b.tags, "-ldflags", "-X github.com/gate-sdk/gates/internal/cli.sourceStamp="+stamp, "-o", b.out, "./cmd/gates")
 		cmd.Dir = modRoot
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // static, as make build links it
 		if out, err := cmd.CombinedOutput(); err != nil {
 			return fmt.Errorf("go build: %v\n%s", err, out)
 		}

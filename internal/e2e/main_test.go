@@ -54,6 +54,7 @@ func TestMain(m *testing.M) {
 	}
 	build := exec.Command("go", "build", "-ldflags", ldflag, "-o", binPath, "./cmd/gates")
 	build.Dir = moduleRoot
+	build.Env = append(os.Environ(), "CGO_ENABLED=0") // static, as make build links it
 	if out, err := build.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "e2e: building the binary failed: %v\n%s", err, out)
 		os.Exit(2)

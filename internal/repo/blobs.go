@@ -11,8 +11,8 @@ import (
 	"strconv"
 	"sync"
 
-	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
 // blobStore reads staged blobs by id: go-git's object store over the
@@ -24,7 +24,7 @@ type blobStore struct {
 	dir     string
 	src     IndexSource
 	once    sync.Once
-	repo    *git.Repository
+	repo    *filesystem.Storage
 	openErr error
 }
 
@@ -55,7 +55,7 @@ func (b *blobStore) readInProcess(id string) ([]byte, error) {
 		return nil, fmt.Errorf("go-git reads no %d-byte object ids", b.src.HashLen)
 	}
 	b.once.Do(func() {
-		b.repo, b.openErr = git.PlainOpenWithOptions(b.src.CommonDir, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+		b.repo, b.openErr = objectStore(b.src.CommonDir)
 	})
 	if b.openErr != nil {
 		return nil, b.openErr
@@ -76,7 +76,7 @@ func (b *blobStore) read(path, id string) ([]byte, error) {
 }
 
 func (b *blobStore) readGoGit(id string) ([]byte, error) {
-	obj, err := b.repo.Storer.EncodedObject(plumbing.BlobObject, plumbing.NewHash(id))
+	obj, err := b.repo.EncodedObject(plumbing.BlobObject, plumbing.NewHash(id))
 	if err != nil {
 		return nil, err
 	}

@@ -3,23 +3,83 @@ package repo
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
-	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-billy/v5"
+	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 
 	"github.com/gate-sdk/gates/internal/walk"
 )
 
-// openAt opens the repository whose work tree is top, with no discovery:
-// the crosser (walk.Locate) is the only thing that answers where a
-// repository is.
-func openAt(top string) (*git.Repository, error) {
-	r, err := git.PlainOpenWithOptions(top, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+// openAt opens the storage of the repository whose work tree is top, with
+// no discovery: the crosser (walk.Locate) is the only thing that answers
+// where a repository is. It reads go-git's storage layer alone: the
+// package that opens a whole Repository links every transport (HTTP, SSH,
+// OpenPGP), and their initialisers ran in every process that never
+// fetches anything.
+func openAt(top string) (*filesystem.Storage, error) {
+	dot, err := dotGitAt(top)
 	if err != nil {
 		return nil, fmt.Errorf("go-git could not open the repository at %s: %w", top, err)
 	}
-	return r, nil
+	return dot, nil
+}
+
+// dotGitAt answers the storage of top's git directory: top/.git itself,
+// or the directory a .git file names, joined with the common directory a
+// linked worktree's commondir file names.
+func dotGitAt(top string) (*filesystem.Storage, error) {
+	mark := filepath.Join(top, ".git")
+	fi, err := os.Stat(mark)
+	if err != nil {
+		return nil, err
+	}
+	dir := mark
+	if !fi.IsDir() {
+		b, err := os.ReadFile(mark)
+		if err != nil {
+			return nil, err
+		}
+		rest, ok := strings.CutPrefix(string(b), "gitdir: ")
+		if !ok {
+			return nil, fmt.Errorf("%s has no gitdir: line", mark)
+		}
+		rest, _, _ = strings.Cut(rest, "\n")
+		if dir = strings.TrimSpace(rest); !filepath.IsAbs(dir) {
+			dir = filepath.Join(top, dir)
+		}
+	}
+	var fs billy.Filesystem = osfs.New(dir)
+	switch b, err := os.ReadFile(filepath.Join(dir, "commondir")); {
+	case errors.Is(err, os.ErrNotExist):
+	case err != nil:
+		return nil, err
+	case len(strings.TrimSpace(string(b))) > 0:
+		common := strings.TrimSpace(string(b))
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(dir, common)
+		}
+		if _, err := os.Stat(common); err != nil {
+			return nil, fmt.Errorf("the common directory %s that %s names: %w", common, filepath.Join(dir, "commondir"), err)
+		}
+		fs = dotgit.NewRepositoryFilesystem(fs, osfs.New(common))
+	}
+	return filesystem.NewStorage(fs, cache.NewObjectLRUDefault()), nil
+}
+
+// objectStore opens the object store of a common git directory.
+func objectStore(commonDir string) (*filesystem.Storage, error) {
+	if _, err := os.Stat(commonDir); err != nil {
+		return nil, fmt.Errorf("go-git could not open the object store at %s: %w", commonDir, err)
+	}
+	return filesystem.NewStorage(osfs.New(commonDir), cache.NewObjectLRUDefault()), nil
 }
 
 // IndexEntriesAt reads the whole index of the repository whose toplevel is
@@ -32,7 +92,7 @@ func IndexEntriesAt(top string) ([]Entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	idx, err := r.Storer.Index()
+	idx, err := r.Index()
 	if err != nil {
 		return nil, fmt.Errorf("go-git could not read the index at %s: %w", top, err)
 	}
@@ -69,14 +129,14 @@ func HeadAt(top string) (Head, error) {
 		return Head{}, err
 	}
 	var h Head
-	ref, err := r.Storer.Reference(plumbing.HEAD)
+	ref, err := r.Reference(plumbing.HEAD)
 	if err != nil {
 		return Head{}, fmt.Errorf("go-git could not read HEAD at %s: %w", top, err)
 	}
 	if ref.Type() == plumbing.SymbolicReference {
 		h.Branch = ref.Target().String()
 	}
-	res, err := r.Head()
+	res, err := storer.ResolveReference(r, plumbing.HEAD)
 	switch {
 	case errors.Is(err, plumbing.ErrReferenceNotFound):
 	case err != nil:
