@@ -109,7 +109,9 @@ clean:
 # gate-tests/ and templates/ and vendored into the kit's gate-tests/ and
 # templates/, so its manifest lists them there.
 # Then kits/<kit>.modules.txtar: the files of the kit's nested Go modules,
-# which go:embed cannot carry (a unit test holds it to the tree).
+# which go:embed cannot carry (a unit test holds it to the tree), and
+# internal/knob/tables_gen.go, the knob tables decoded ahead of time (so
+# run it after editing a knobs.toml too; a unit test says when it is stale).
 kit-manifest:
 	@for k in $$(cd kits && ls -d */ | tr -d /); do \
 	  { git ls-files -s -z -- kits/$$k | tr '\0' '\n' | \

@@ -1,4 +1,6 @@
-// Command kitgen writes each kit's module archive, kits/<kit>.modules.txtar:
+// Command kitgen writes each kit's module archive, kits/<kit>.modules.txtar,
+// and the knob tables decoded ahead of time, internal/knob/tables_gen.go.
+// The archive:
 // the files of the kit's nested Go modules (fixture cases holding a
 // go.mod), which go:embed cannot carry, in the text form kits.DecodeArchive
 // reads. `make kit-manifest` runs it from the module root after rewriting
@@ -10,6 +12,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/gate-sdk/gates/internal/knob"
 	"github.com/gate-sdk/gates/kits"
 )
 
@@ -43,5 +46,14 @@ func run() error {
 			return err
 		}
 	}
-	return nil
+	// The knob tables, decoded ahead of time (internal/knob/tables_gen.go).
+	all, err := kits.All()
+	if err != nil {
+		return err
+	}
+	src, err := knob.GeneratedSource(all)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile("internal/knob/tables_gen.go", src, 0o644)
 }

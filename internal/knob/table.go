@@ -149,57 +149,80 @@ func (t *Table) LegacyFiles() []string {
 func (t *Table) owns(name string) bool { return strings.HasPrefix(name, t.Prefix+"_") }
 
 // The TOML schema. Field names are the file's keys; kits/gate-sdk/knobs.toml
-// documents them.
+// documents them. The types are named so tables_gen.go can spell a decoded
+// table as a Go value (see DefaultTables).
 type tomlTable struct {
-	Kit struct {
-		Name   string `toml:"name"`
-		Prefix string `toml:"prefix"`
-		Open   bool   `toml:"open"`
-	} `toml:"kit"`
-	Knob []struct {
-		Name              string   `toml:"name"`
-		Shape             string   `toml:"shape"`
-		Words             bool     `toml:"words"`
-		Default           any      `toml:"default"`
-		Derive            *string  `toml:"derive"`
-		Reads             []string `toml:"reads"`
-		EmptyTakesDefault bool     `toml:"empty_takes_default"`
-		TrimTrailingSlash bool     `toml:"trim_trailing_slash"`
-		Enum              []string `toml:"enum"`
-		Check             string   `toml:"check"`
-		Description       string   `toml:"description"`
-	} `toml:"knob"`
-	EnvOnly []struct {
-		Name        string `toml:"name"`
-		Default     string `toml:"default"`
-		Locator     bool   `toml:"locator"`
-		Description string `toml:"description"`
-	} `toml:"env_only"`
-	Retired []struct {
-		Name        string `toml:"name"`
-		Replacement string `toml:"replacement"`
-		Note        string `toml:"note"`
-	} `toml:"retired"`
-	Family []struct {
-		Prefix      string `toml:"prefix"`
-		Description string `toml:"description"`
-	} `toml:"family"`
-	Check []struct {
-		Rule    string   `toml:"rule"`
-		Roster  string   `toml:"roster"`
-		Aliases string   `toml:"aliases"`
-		Roles   []string `toml:"roles"`
-	} `toml:"check"`
+	Kit     tomlKit       `toml:"kit"`
+	Knob    []tomlKnob    `toml:"knob"`
+	EnvOnly []tomlEnvOnly `toml:"env_only"`
+	Retired []tomlRetired `toml:"retired"`
+	Family  []tomlFamily  `toml:"family"`
+	Check   []tomlCheck   `toml:"check"`
+}
+
+type tomlKit struct {
+	Name   string `toml:"name"`
+	Prefix string `toml:"prefix"`
+	Open   bool   `toml:"open"`
+}
+
+type tomlKnob struct {
+	Name              string   `toml:"name"`
+	Shape             string   `toml:"shape"`
+	Words             bool     `toml:"words"`
+	Default           any      `toml:"default"`
+	Derive            *string  `toml:"derive"`
+	Reads             []string `toml:"reads"`
+	EmptyTakesDefault bool     `toml:"empty_takes_default"`
+	TrimTrailingSlash bool     `toml:"trim_trailing_slash"`
+	Enum              []string `toml:"enum"`
+	Check             string   `toml:"check"`
+	Description       string   `toml:"description"`
+}
+
+type tomlEnvOnly struct {
+	Name        string `toml:"name"`
+	Default     string `toml:"default"`
+	Locator     bool   `toml:"locator"`
+	Description string `toml:"description"`
+}
+
+type tomlRetired struct {
+	Name        string `toml:"name"`
+	Replacement string `toml:"replacement"`
+	Note        string `toml:"note"`
+}
+
+type tomlFamily struct {
+	Prefix      string `toml:"prefix"`
+	Description string `toml:"description"`
+}
+
+type tomlCheck struct {
+	Rule    string   `toml:"rule"`
+	Roster  string   `toml:"roster"`
+	Aliases string   `toml:"aliases"`
+	Roles   []string `toml:"roles"`
 }
 
 // ParseTable reads one kit's knob table from TOML. src names it in errors.
 // It checks everything one table can check alone; CheckTables checks what
 // crosses tables (derivation inputs, prefixes).
 func ParseTable(src string, data []byte) (*Table, error) {
+	raw, err := decodeTable(src, data)
+	if err != nil {
+		return nil, err
+	}
+	return buildTable(src, raw)
+}
+
+// decodeTable decodes a table's TOML and refuses a key the schema does
+// not name.
+func decodeTable(src string, data []byte) (tomlTable, error) {
 	var raw tomlTable
 	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&raw)
 	if err != nil {
-		return nil, fmt.Errorf("knob table %s: %w", src, err)
+		return tomlTable{}, fmt.Errorf("knob table %s: %w", src, err)
 	}
 	var unknown []string
 	for _, k := range md.Undecoded() {
@@ -211,8 +234,13 @@ func ParseTable(src string, data []byte) (*Table, error) {
 		unknown = append(unknown, k.String())
 	}
 	if len(unknown) > 0 {
-		return nil, fmt.Errorf("knob table %s: unknown keys %s", src, strings.Join(unknown, ", "))
+		return tomlTable{}, fmt.Errorf("knob table %s: unknown keys %s", src, strings.Join(unknown, ", "))
 	}
+	return raw, nil
+}
+
+// buildTable checks a decoded table and builds it.
+func buildTable(src string, raw tomlTable) (*Table, error) {
 	fail := func(format string, args ...any) (*Table, error) {
 		return nil, fmt.Errorf("knob table %s: %s", src, fmt.Sprintf(format, args...))
 	}
@@ -417,7 +445,7 @@ func DefaultTables() ([]*Table, error) {
 	}
 	tables := make([]*Table, 0, len(all))
 	for _, k := range all {
-		t, err := ParseTable("kits/"+k.Kit+"/knobs.toml", k.Data)
+		t, err := embeddedTable(k.Kit, k.Data)
 		if err != nil {
 			return nil, err
 		}
@@ -430,6 +458,18 @@ func DefaultTables() ([]*Table, error) {
 		return nil, err
 	}
 	return tables, nil
+}
+
+// embeddedTable builds one embedded kit's table.
+func embeddedTable(kit string, data []byte) (*Table, error) {
+	src := "kits/" + kit + "/knobs.toml"
+	// assertion U: a table whose bytes are the ones tables_gen.go was
+	// generated from is built from that decoded value; any other is
+	// decoded here.
+	if g, ok := generatedTables[kit]; ok && g.sum == tableSum(data) {
+		return buildTable(src, g.raw)
+	}
+	return ParseTable(src, data)
 }
 
 // The two locators: read from the environment or their default, never

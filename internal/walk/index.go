@@ -44,7 +44,10 @@ func LocateIndex(dir string, env []string) (IndexPlace, error) {
 
 func locateIndex(dir string, env []string) (IndexPlace, error) {
 	// assertion R: one spawn answers the index file, the objects, the
-	// object format and the prefix.
+	// object format and the prefix; none where discover can.
+	if _, place, ok := discover(dir, env); ok {
+		return place, nil
+	}
 	c, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: []string{"rev-parse", "--show-object-format", "--path-format=absolute", "--git-path", "index", "--git-common-dir", "--show-prefix"}, Dir: dir, Env: env})
 	if err != nil {
 		return IndexPlace{}, err

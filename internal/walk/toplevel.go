@@ -130,6 +130,10 @@ func locateWithIndex(anchor string, env []string) (Location, bool, error) {
 func locateBoth(anchor string, env []string) (Location, bool, error, *IndexPlace) {
 	// assertion W: under RememberRepository one spawn answers Locate and
 	// LocateIndex at the anchor; any other answer falls back to locate.
+	// A plain repository is answered with no spawn at all (discover).
+	if loc, place, ok := discover(anchor, env); ok {
+		return loc, true, nil, &place
+	}
 	c, err := spawn.Run(spawn.Cmd{
 		Program: spawn.Git(),
 		Args:    gitArgs(anchor, "rev-parse", "--show-toplevel", "--show-object-format", "--path-format=absolute", "--git-path", "index", "--git-common-dir", "--show-prefix"),
@@ -158,6 +162,9 @@ func locateBoth(anchor string, env []string) (Location, bool, error, *IndexPlace
 }
 
 func locate(anchor string, env []string) (Location, bool, error) {
+	if loc, _, ok := discover(anchor, env); ok {
+		return loc, true, nil
+	}
 	c, err := spawn.Run(spawn.Cmd{
 		Program: spawn.Git(),
 		Args:    gitArgs(anchor, "rev-parse", "--show-toplevel", "--show-prefix"),

@@ -1,0 +1,164 @@
+//go:build linux
+
+package walk
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gate-sdk/gates/internal/spawn"
+)
+
+// gitAnswer is what git itself answers to the question discover answers
+// in process, or ok false where git refuses.
+func gitAnswer(t *testing.T, anchor string, env []string) (Location, IndexPlace, bool) {
+	t.Helper()
+	c, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: gitArgs(anchor, "rev-parse", "--show-toplevel", "--show-object-format", "--path-format=absolute", "--git-path", "index", "--git-common-dir", "--show-prefix"), Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, ok := c.Stdout()
+	if !ok {
+		return Location{}, IndexPlace{}, false
+	}
+	lines := strings.SplitN(string(out), "\n", 5)
+	if len(lines) != 5 {
+		t.Fatalf("git answered %q", out)
+	}
+	prefix := strings.TrimSuffix(lines[4], "\n")
+	return Location{Top: NormalizeAbs(lines[0]), Prefix: prefix}, IndexPlace{File: lines[2], CommonDir: lines[3], Format: lines[1], Prefix: prefix}, true
+}
+
+// TestDiscoverAgreesWithGit holds every answer discover gives to git's own
+// over layouts it answers and layouts it must leave to git, and checks it
+// answers (saves the spawn) where it should.
+func TestDiscoverAgreesWithGit(t *testing.T) {
+	env := testEnv(t)
+	base := physTemp(t)
+	plain := filepath.Join(base, "plain repo")
+	mkdirs(t, filepath.Join(plain, "sub", "dé ep"), filepath.Join(plain, "nl\ndir"))
+	runGit(t, plain, env, "init", "-q", "-b", "main")
+	writeFile(t, filepath.Join(plain, "a.txt"), "a\n")
+	runGit(t, plain, env, "add", "a.txt")
+	runGit(t, plain, env, "commit", "-q", "-m", "one")
+	wt := filepath.Join(base, "linked")
+	runGit(t, plain, env, "worktree", "add", "-q", "-b", "side", wt)
+	mkdirs(t, filepath.Join(wt, "inner"))
+	sep := filepath.Join(base, "separate")
+	runGit(t, base, env, "init", "-q", "--separate-git-dir", filepath.Join(base, "sep.git"), sep)
+	rel := filepath.Join(base, "relgitfile")
+	mkdirs(t, rel)
+	runGit(t, base, env, "init", "-q", "--bare", filepath.Join(base, "rel.git"))
+	writeFile(t, filepath.Join(base, "rel.git", "HEAD"), "ref: refs/heads/main\n")
+	writeFile(t, filepath.Join(rel, ".git"), "gitdir: ../rel.git\n")
+	runGit(t, base, env, "--git-dir", filepath.Join(base, "rel.git"), "config", "core.bare", "false")
+	sha := filepath.Join(base, "sha256")
+	if c, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: []string{"init", "-q", "--object-format=sha256", sha}, Env: env}); err != nil || !c.Succeeded() {
+		t.Log("this git cannot make a sha256 repository; that layout is not checked")
+		sha = ""
+	}
+	link := filepath.Join(base, "link")
+	if err := os.Symlink(filepath.Join(plain, "sub"), link); err != nil {
+		t.Fatal(err)
+	}
+	// Layouts discover must leave to git.
+	upstream := filepath.Join(base, "upstream")
+	mkdirs(t, upstream)
+	runGit(t, upstream, env, "init", "-q")
+	runGit(t, upstream, env, "commit", "-q", "--allow-empty", "-m", "one")
+	runGit(t, plain, env, "-c", "protocol.file.allow=always", "submodule", "add", "-q", upstream, "mod")
+	bare := filepath.Join(base, "bare.git")
+	runGit(t, base, env, "init", "-q", "--bare", bare)
+	worktreeSet := filepath.Join(base, "worktree-set")
+	mkdirs(t, worktreeSet)
+	runGit(t, worktreeSet, env, "init", "-q")
+	runGit(t, worktreeSet, env, "config", "core.worktree", base)
+	included := filepath.Join(base, "included")
+	mkdirs(t, included)
+	runGit(t, included, env, "init", "-q")
+	writeFile(t, filepath.Join(base, "inc.cfg"), "[core]\n\tworktree = /\n")
+	runGit(t, included, env, "config", "include.path", filepath.Join(base, "inc.cfg"))
+	emptyMark := filepath.Join(plain, "sub", "empty")
+	mkdirs(t, filepath.Join(emptyMark, ".git"))
+	badFile := filepath.Join(base, "badgitfile")
+	writeFile(t, filepath.Join(badFile, ".git"), "not a gitfile\n")
+	none := physTemp(t)
+
+	cases := []struct {
+		name, anchor string
+		env          []string
+		answers      bool // discover must answer here (the saved spawn)
+	}{
+		{"top", plain, env, true},
+		{"subdirectory", filepath.Join(plain, "sub"), env, true},
+		{"deep non-ASCII subdirectory", filepath.Join(plain, "sub", "dé ep"), env, true},
+		{"newline in the prefix", filepath.Join(plain, "nl\ndir"), env, true},
+		{"linked worktree", wt, env, true},
+		{"linked worktree subdirectory", filepath.Join(wt, "inner"), env, true},
+		{"separate git dir", sep, env, true},
+		{"relative gitfile", rel, env, true},
+		{"through a symlink", link, env, true},
+		{"anchor spelled with ..", filepath.Join(plain, "sub", "dé ep", ".."), env, true},
+		{"submodule (its config names the work tree)", filepath.Join(plain, "mod"), env, false},
+		{"sha256", sha, env, sha != ""},
+		{"bare repository", bare, env, false},
+		{"inside .git", filepath.Join(plain, ".git"), env, false},
+		{"inside .git/refs", filepath.Join(plain, ".git", "refs"), env, false},
+		{"core.worktree", worktreeSet, env, false},
+		{"include in config", included, env, false},
+		{"empty .git below a repository", emptyMark, env, false},
+		{"gitfile without gitdir", badFile, env, false},
+		{"no repository", none, env, false},
+		{"a transport variable set", plain, append(append([]string(nil), env...), "GIT_SSL_CAINFO=/nonexistent"), true},
+		{"GIT_DIR set", plain, append(append([]string(nil), env...), "GIT_DIR="+filepath.Join(plain, ".git")), false},
+		{"GIT_INDEX_FILE set", plain, append(append([]string(nil), env...), "GIT_INDEX_FILE="+filepath.Join(base, "idx")), false},
+		{"ceiling set", filepath.Join(plain, "sub"), append(append([]string(nil), env...), "GIT_CEILING_DIRECTORIES="+plain), false},
+		{"anchor missing", filepath.Join(base, "missing"), env, false},
+	}
+	for _, tc := range cases {
+		if tc.anchor == "" {
+			continue
+		}
+		t.Run(tc.name, func(t *testing.T) {
+			anchor := tc.anchor
+			loc, place, ok := discover(anchor, tc.env)
+			if ok != tc.answers {
+				t.Fatalf("discover answered %v, want %v (%+v %+v)", ok, tc.answers, loc, place)
+			}
+			if !ok {
+				return
+			}
+			gl, gp, gok := gitAnswer(t, anchor, tc.env)
+			if !gok {
+				t.Fatalf("discover answered %+v where git refuses", loc)
+			}
+			if loc != gl || place != gp {
+				t.Fatalf("discover and git differ\n discover %+v %+v\n git      %+v %+v", loc, place, gl, gp)
+			}
+		})
+	}
+}
+
+// TestDiscoverSavesTheSpawn: at a plain repository Locate and LocateIndex
+// answer with no git on PATH at all; where discover declines, the same
+// environment reaches for git and fails to start it.
+func TestDiscoverSavesTheSpawn(t *testing.T) {
+	env := testEnv(t)
+	dir := physTemp(t)
+	runGit(t, dir, env, "init", "-q")
+	noGit := append(append([]string(nil), env...), "PATH=/nonexistent")
+	if loc, ok, err := locate(dir, noGit); err != nil || !ok || loc.Top != NormalizeAbs(dir) {
+		t.Fatalf("locate with no git = %+v %v %v", loc, ok, err)
+	}
+	if place, err := locateIndex(dir, noGit); err != nil || place.File != filepath.Join(dir, ".git", "index") {
+		t.Fatalf("locateIndex with no git = %+v %v", place, err)
+	}
+	withDir := append(append([]string(nil), noGit...), "GIT_DIR="+filepath.Join(dir, ".git"))
+	var se *spawn.StartError
+	if _, _, err := locate(dir, withDir); !errors.As(err, &se) {
+		t.Fatalf("GIT_DIR set, no git: err = %v, want git's start failure", err)
+	}
+}
