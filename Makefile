@@ -16,6 +16,12 @@ LDFLAGS := -s -w -X github.com/gate-sdk/gates/internal/cli.sourceStamp=$(STAMP) 
 # through pthreads at every start, about a quarter of a --version's CPU.
 # Exported, so go vet, go test and every build a test starts agree.
 export CGO_ENABLED := 0
+# Every build and test compiles with -trimpath, as the binary is built: the
+# compiler's cache keys then name no checkout directory, so a fresh clone
+# (or a worktree) reuses what another checkout of the same sources already
+# compiled. Measured on a fresh clone with a warm cache: go vet and the
+# test compiles take 12 s instead of 57 s.
+export GOFLAGS += -trimpath
 
 .PHONY: build test tools demo-tools unit gates fixtures bench demo vet fmt clean kit-manifest release print-ldflags
 
