@@ -107,13 +107,20 @@ func scanMonitors(c *gate.Context, scanned []string, selection *cache.Config) ([
 	// are shared, then let go (see gate.Claimer).
 	claim := c.ClaimReads(scanned)
 	defer claim.Done()
+	// Read and scanned on every CPU, joined in listing order: the answer
+	// (and the first error, in that order) never depends on the pool.
+	found := make([][]graph.Monitor, len(scanned))
+	failed := make([]error, len(scanned))
+	eachIndex(len(scanned), func(i int, scratch []int) []int {
+		found[i], failed[i] = monitorsOf(c, cached, claim, scanned[i])
+		return scratch
+	})
 	var monitors []graph.Monitor
-	for _, f := range scanned {
-		found, err := monitorsOf(c, cached, claim, f)
-		if err != nil {
-			return nil, err
+	for i := range scanned {
+		if failed[i] != nil {
+			return nil, failed[i]
 		}
-		monitors = append(monitors, found...)
+		monitors = append(monitors, found[i]...)
 	}
 	if keyed {
 		fs := make([]gate.Finding, 0, len(monitors))

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/go-git/go-billy/v5"
@@ -18,57 +17,19 @@ import (
 	"github.com/gate-sdk/gates/internal/walk"
 )
 
-// openAt opens the storage of the repository whose work tree is top, with
-// no discovery: the crosser (walk.Locate) is the only thing that answers
-// where a repository is. It reads go-git's storage layer alone: the
-// package that opens a whole Repository links every transport (HTTP, SSH,
-// OpenPGP), and their initialisers ran in every process that never
-// fetches anything.
+// openAt opens the storage of the repository whose work tree is top: its
+// git directory and common directory as the crosser answers them
+// (walk.GitDirs, the only thing that answers where a repository is). It
+// reads go-git's storage layer alone: the package that opens a whole
+// Repository links every transport (HTTP, SSH, OpenPGP), and their
+// initialisers ran in every process that never fetches anything.
 func openAt(top string) (*filesystem.Storage, error) {
-	dot, err := dotGitAt(top)
+	gitDir, common, err := walk.GitDirs(top, nil)
 	if err != nil {
 		return nil, fmt.Errorf("go-git could not open the repository at %s: %w", top, err)
 	}
-	return dot, nil
-}
-
-// dotGitAt answers the storage of top's git directory: top/.git itself,
-// or the directory a .git file names, joined with the common directory a
-// linked worktree's commondir file names.
-func dotGitAt(top string) (*filesystem.Storage, error) {
-	mark := filepath.Join(top, ".git")
-	fi, err := os.Stat(mark)
-	if err != nil {
-		return nil, err
-	}
-	dir := mark
-	if !fi.IsDir() {
-		b, err := os.ReadFile(mark)
-		if err != nil {
-			return nil, err
-		}
-		rest, ok := strings.CutPrefix(string(b), "gitdir: ")
-		if !ok {
-			return nil, fmt.Errorf("%s has no gitdir: line", mark)
-		}
-		rest, _, _ = strings.Cut(rest, "\n")
-		if dir = strings.TrimSpace(rest); !filepath.IsAbs(dir) {
-			dir = filepath.Join(top, dir)
-		}
-	}
-	var fs billy.Filesystem = osfs.New(dir)
-	switch b, err := os.ReadFile(filepath.Join(dir, "commondir")); {
-	case errors.Is(err, os.ErrNotExist):
-	case err != nil:
-		return nil, err
-	case len(strings.TrimSpace(string(b))) > 0:
-		common := strings.TrimSpace(string(b))
-		if !filepath.IsAbs(common) {
-			common = filepath.Join(dir, common)
-		}
-		if _, err := os.Stat(common); err != nil {
-			return nil, fmt.Errorf("the common directory %s that %s names: %w", common, filepath.Join(dir, "commondir"), err)
-		}
+	var fs billy.Filesystem = osfs.New(gitDir)
+	if common != gitDir {
 		fs = dotgit.NewRepositoryFilesystem(fs, osfs.New(common))
 	}
 	return filesystem.NewStorage(fs, cache.NewObjectLRUDefault()), nil
