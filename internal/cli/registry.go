@@ -130,7 +130,7 @@ func (s *Session) readRegistry(gatesDir string) (*loadedRegistry, error) {
 		return nil, err
 	}
 	env := s.triggerEnv(set, gatesDir, roots.Paths())
-	env.Corpus, env.CorpusErr = reg.Corpus(registry.OS{})
+	env.LoadCorpus = sync.OnceValues(func() ([]*registry.Manifest, error) { return reg.Corpus(registry.OS{}) })
 	return &loadedRegistry{Registry: reg, env: env}, nil
 }
 

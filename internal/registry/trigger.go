@@ -50,6 +50,11 @@ type Env struct {
 	// CorpusErr is why the corpus could not be read; a member declaring
 	// the sentinel is then refused rather than handed a short set.
 	CorpusErr error
+	// LoadCorpus, when set, answers the corpus and its error in place of
+	// Corpus and CorpusErr, read when a member first needs it: most runs
+	// register no member that declares the sentinel, and reading every
+	// descriptor of every kit root was a fifth of a small battery's start.
+	LoadCorpus func() ([]*Manifest, error)
 }
 
 // KnobFiles derives a member's knob-file couples: the tracked default
@@ -63,11 +68,15 @@ func (e *Env) KnobFiles(name string, m *Manifest) ([]string, error) {
 	}
 	if i := slices.Index(names, EveryCouplesKnob); i >= 0 {
 		// assertion O: the sentinel stands for every knob the corpus's tokens name.
-		if e.CorpusErr != nil {
-			return nil, &Error{File: m.Path, Kind: KindExpansion, Msg: fmt.Sprintf("%s expands every member's knob: tokens, and the descriptor corpus did not read: %v", name, e.CorpusErr), Err: e.CorpusErr}
+		corpus, cerr := e.Corpus, e.CorpusErr
+		if e.LoadCorpus != nil {
+			corpus, cerr = e.LoadCorpus()
+		}
+		if cerr != nil {
+			return nil, &Error{File: m.Path, Kind: KindExpansion, Msg: fmt.Sprintf("%s expands every member's knob: tokens, and the descriptor corpus did not read: %v", name, cerr), Err: cerr}
 		}
 		names = slices.Delete(names, i, i+1)
-		names = append(names, CouplesKnobNames(e.Corpus)...)
+		names = append(names, CouplesKnobNames(corpus)...)
 	}
 	if len(names) == 0 {
 		return nil, nil

@@ -94,6 +94,21 @@ func (g Git) mayConvert(s *Snapshot, commonDir string) bool {
 	} else if h, ok := lookup("HOME"); ok && h != "" && exists(walk.Child(h, ".config/git/attributes")) {
 		return true
 	}
+	// assertion V: the two settings are read from git's config files in
+	// process where walk.ConfigValues can name those files, else from git.
+	if vals, ok := walk.ConfigValues(commonDir, g.Env, "core.autocrlf", "core.attributesfile"); ok {
+		if len(vals["core.attributesfile"]) > 0 {
+			return true
+		}
+		for _, v := range vals["core.autocrlf"] {
+			switch strings.ToLower(v) {
+			case "false", "no", "off", "0":
+			default:
+				return true
+			}
+		}
+		return false
+	}
 	out, err := g.runCodes(s.dir, "read the line-ending configuration", []int{1}, "config", "-z", "--get-regexp", `^core\.(autocrlf|attributesfile)$`)
 	if err != nil {
 		return true

@@ -3,7 +3,6 @@
 package walk
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -217,49 +216,6 @@ func plainConfig(common, gitDir string) (string, bool) {
 		}
 	}
 	return format, true
-}
-
-// readConfig decodes one config file; a missing file is an empty config
-// where missingOK, and anything unreadable declines.
-func readConfig(path string, required bool) (*config.Config, bool) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		if os.IsNotExist(err) && !required {
-			return config.New(), true
-		}
-		return nil, false
-	}
-	c := config.New()
-	if err := config.NewDecoder(bytes.NewReader(data)).Decode(c); err != nil {
-		return nil, false
-	}
-	// Subsections of core or extensions are not settings git reads here
-	// the way this reader does; leave them to git.
-	for _, s := range c.Sections {
-		if (s.IsName("core") || s.IsName("extensions")) && len(s.Subsections) > 0 {
-			return nil, false
-		}
-	}
-	return c, true
-}
-
-func lastOption(opts config.Options, key string) string {
-	v := ""
-	for _, o := range opts {
-		if strings.EqualFold(o.Key, key) {
-			v = o.Value
-		}
-	}
-	return v
-}
-
-// isFalse is git's spelling of a false boolean.
-func isFalse(v string) bool {
-	switch strings.ToLower(v) {
-	case "false", "no", "off", "0":
-		return true
-	}
-	return false
 }
 
 // headLooksValid answers whether HEAD is a file git would take: a

@@ -1,0 +1,155 @@
+package walk
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing/format/config"
+
+	"github.com/gate-sdk/gates/internal/spawn"
+)
+
+// ConfigValues answers, without starting git, every value the config
+// files git reads at a repository (common directory commonDir) give each
+// of keys (spelled "section.key", no subsection, any case), file by file
+// in git's order: system, global, the repository's. ok is false wherever
+// this reader cannot be sure the files it reads are git's: off Linux, a
+// git that is not /usr/bin/git (whose system file is /etc/gitconfig), an
+// include, a worktree config, a -c setting in the environment, a file it
+// cannot read or parse. The caller then asks git.
+func ConfigValues(commonDir string, env []string, keys ...string) (map[string][]string, bool) {
+	if runtime.GOOS != "linux" || commonDir == "" {
+		return nil, false
+	}
+	lookup := envLookup(env)
+	for _, k := range []string{"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG", "GIT_DIR", "GIT_COMMON_DIR"} {
+		if _, set := lookup(k); set {
+			return nil, false
+		}
+	}
+	var files []string
+	v, _ := lookup("GIT_CONFIG_NOSYSTEM")
+	noSystem, known := envBool(v)
+	if !known {
+		return nil, false
+	}
+	if !noSystem {
+		if sys, set := lookup("GIT_CONFIG_SYSTEM"); set {
+			files = append(files, sys)
+		} else {
+			git, ok := spawn.Where("git", lookup)
+			if !ok {
+				return nil, false
+			}
+			if real, err := filepath.EvalSymlinks(git); err != nil || real != "/usr/bin/git" {
+				return nil, false
+			}
+			files = append(files, "/etc/gitconfig")
+		}
+	}
+	if global, set := lookup("GIT_CONFIG_GLOBAL"); set {
+		files = append(files, global)
+	} else {
+		home, _ := lookup("HOME")
+		if home == "" {
+			return nil, false
+		}
+		if xdg, _ := lookup("XDG_CONFIG_HOME"); xdg != "" {
+			files = append(files, filepath.Join(xdg, "git", "config"))
+		} else {
+			files = append(files, filepath.Join(home, ".config", "git", "config"))
+		}
+		files = append(files, filepath.Join(home, ".gitconfig"))
+	}
+	files = append(files, filepath.Join(commonDir, "config"))
+	out := map[string][]string{}
+	for n, f := range files {
+		c, ok := readConfig(f, n == len(files)-1)
+		if !ok {
+			return nil, false
+		}
+		for _, s := range c.Sections {
+			if s.IsName("include") || s.IsName("includeif") {
+				return nil, false
+			}
+			if s.IsName("extensions") {
+				for _, o := range s.Options {
+					if strings.EqualFold(o.Key, "worktreeconfig") && !isFalse(o.Value) {
+						return nil, false
+					}
+				}
+			}
+			for _, key := range keys {
+				sec, name, _ := strings.Cut(strings.ToLower(key), ".")
+				if !s.IsName(sec) {
+					continue
+				}
+				for _, o := range s.Options {
+					if strings.EqualFold(o.Key, name) {
+						out[key] = append(out[key], o.Value)
+					}
+				}
+			}
+		}
+	}
+	return out, true
+}
+
+// readConfig decodes one config file; a missing file is an empty config
+// unless required, and anything unreadable declines.
+func readConfig(path string, required bool) (*config.Config, bool) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if os.IsNotExist(err) && !required {
+			return config.New(), true
+		}
+		return nil, false
+	}
+	c := config.New()
+	if err := config.NewDecoder(bytes.NewReader(data)).Decode(c); err != nil {
+		return nil, false
+	}
+	// Subsections of core or extensions are not settings git reads here
+	// the way this reader does; leave them to git.
+	for _, s := range c.Sections {
+		if (s.IsName("core") || s.IsName("extensions")) && len(s.Subsections) > 0 {
+			return nil, false
+		}
+	}
+	return c, true
+}
+
+func lastOption(opts config.Options, key string) string {
+	v := ""
+	for _, o := range opts {
+		if strings.EqualFold(o.Key, key) {
+			v = o.Value
+		}
+	}
+	return v
+}
+
+// isFalse is git's spelling of a false boolean.
+func isFalse(v string) bool {
+	switch strings.ToLower(v) {
+	case "false", "no", "off", "0":
+		return true
+	}
+	return false
+}
+
+
+// envBool reads a boolean variable as git does; known is false for a
+// spelling this reader does not take.
+func envBool(v string) (val, known bool) {
+	switch strings.ToLower(v) {
+	case "true", "yes", "on", "1":
+		return true, true
+	case "false", "no", "off", "0", "":
+		return false, true
+	}
+	return false, false
+}
