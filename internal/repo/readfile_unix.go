@@ -12,7 +12,18 @@ import (
 // through the system calls directly, so a file costs no *os.File (no
 // poller registration attempt, no cleanup to run) and its buffer is
 // exactly its size instead of at least 512 bytes.
-func readFile(name string) ([]byte, error) {
+func readFile(name string) ([]byte, error) { return readFileSized(name, -1) }
+
+// maxSizeHint bounds a size hint readFileSized trusts: a stale index
+// entry naming a huge size for a file since cut short must not allocate
+// that much.
+const maxSizeHint = 1 << 20
+
+// readFileSized is readFile told the size the file is expected to have
+// (the index's record; -1 for none). A hint up to maxSizeHint sizes the
+// buffer without the fstat; the read still runs to end of file, so a
+// file that grew or shrank since reads whole either way.
+func readFileSized(name string, hint int) ([]byte, error) {
 	var fd int
 	var err error
 	for {
@@ -25,10 +36,14 @@ func readFile(name string) ([]byte, error) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
 	}
 	defer syscall.Close(fd)
-	var st syscall.Stat_t
 	size := 0
-	if syscall.Fstat(fd, &st) == nil && st.Size > 0 && int64(int(st.Size)) == st.Size {
-		size = int(st.Size)
+	if hint >= 0 && hint <= maxSizeHint {
+		size = hint
+	} else {
+		var st syscall.Stat_t
+		if syscall.Fstat(fd, &st) == nil && st.Size > 0 && int64(int(st.Size)) == st.Size {
+			size = int(st.Size)
+		}
 	}
 	data := make([]byte, 0, size)
 	var tail [512]byte

@@ -370,9 +370,11 @@ func (s *Snapshot) lookup(path string) (snapEntry, bool) {
 		return snapEntry{}, false
 	}
 	e := &s.ents[i]
-	se := snapEntry{mode: e.Mode, flags: e.Flags, hash: e.Hash, idx: i, st: &s.states[i]}
+	se := snapEntry{mode: e.Mode, flags: e.Flags, hash: e.Hash, idx: i, st: &s.states[i], stat: e.stat}
+	// The stat test's outcome only once it is armed; the recorded size
+	// serves a read either way.
 	if c := s.clean.Load(); c != nil && e.stat != nil {
-		se.stat, se.clean = e.stat, &(*c)[i]
+		se.clean = &(*c)[i]
 	}
 	return se, true
 }
@@ -661,7 +663,11 @@ func (s *Snapshot) load(path string, e snapEntry) ([]byte, error) {
 	if e.mode == ModeGitlink {
 		return nil, fmt.Errorf("%s: a submodule has no file bytes", path)
 	}
-	data, err := s.workTree(path, e.mode)
+	hint := -1
+	if e.stat != nil {
+		hint = int(e.stat.field(9)) // the recorded size, its low 32 bits
+	}
+	data, err := s.workTree(path, e.mode, hint)
 	if s.staged {
 		// assertion I: the staged bytes: the work-tree file when it hashes
 		// to the staged blob id, else the blob itself.
@@ -769,7 +775,8 @@ func (s *Snapshot) CommonDir() string {
 }
 
 // workTree reads path's work-tree bytes as git would store them.
-func (s *Snapshot) workTree(path string, mode uint32) ([]byte, error) {
+// hint is the size the index recorded (-1 for none).
+func (s *Snapshot) workTree(path string, mode uint32, hint int) ([]byte, error) {
 	full := walk.Child(s.dir, path)
 	if mode == ModeSymlink {
 		fi, err := os.Lstat(full)
@@ -786,7 +793,7 @@ func (s *Snapshot) workTree(path string, mode uint32) ([]byte, error) {
 		// core.symlinks=false checks a link out as a file holding its
 		// target's text: the same bytes.
 	}
-	data, err := readFile(full)
+	data, err := readFileSized(full, hint)
 	if err != nil {
 		return nil, readErr(path, err)
 	}
