@@ -141,7 +141,6 @@ func isFalse(v string) bool {
 	return false
 }
 
-
 // envBool reads a boolean variable as git does; known is false for a
 // spelling this reader does not take.
 func envBool(v string) (val, known bool) {
