@@ -143,3 +143,71 @@ func Split(names []string, perFile []bool, costs map[string]int64, n int) [][]in
 	}
 	return out
 }
+
+// FileShares answers, for a Split of names into n shards, each shard's
+// share of the files its per-file members judge: what evens the shards'
+// loads, given the cost of the aggregate members each runs whole (the
+// same recorded costs and fill as Partition) and the per-file members'
+// cost spread by share. A shard whose aggregates already cost more than
+// the level the rest fill to gets none. With no costs, or no per-file
+// cost, every share is equal.
+func FileShares(names []string, perFile []bool, costs map[string]int64, split [][]int) []float64 {
+	n := len(split)
+	shares := make([]float64, n)
+	for s := range shares {
+		shares[s] = 1
+	}
+	if n == 0 || len(costs) == 0 {
+		return shares
+	}
+	var sum, cnt int64
+	for _, c := range costs {
+		sum += c
+		cnt++
+	}
+	fill := int64(1)
+	if sum/cnt > 1 {
+		fill = sum / cnt
+	}
+	cost := func(i int) float64 {
+		c, ok := costs[names[i]]
+		if !ok {
+			c = fill
+		}
+		return float64(max(c, 1))
+	}
+	var spread float64
+	for i := range names {
+		if i < len(perFile) && perFile[i] {
+			spread += cost(i)
+		}
+	}
+	if spread <= 0 {
+		return shares
+	}
+	load := make([]float64, n)
+	for s, idx := range split {
+		for _, i := range idx {
+			if i >= len(perFile) || !perFile[i] {
+				load[s] += cost(i)
+			}
+		}
+	}
+	// The level every shard below it fills to: the shards taking a share
+	// are the least loaded ones, and their loads plus the spread cost
+	// share the level evenly.
+	sorted := append([]float64(nil), load...)
+	sort.Float64s(sorted)
+	level, acc := 0.0, 0.0
+	for m := 1; m <= n; m++ {
+		acc += sorted[m-1]
+		level = (acc + spread) / float64(m)
+		if m == n || level <= sorted[m] {
+			break
+		}
+	}
+	for s := range shares {
+		shares[s] = max(0, level-load[s])
+	}
+	return shares
+}

@@ -141,3 +141,49 @@ func TestSplitPerFileInEveryShard(t *testing.T) {
 		}
 	}
 }
+
+// TestFileSharesEvenTheLoads: the shard running a costly aggregate whole
+// takes fewer of the per-file members' files, the shares lift every
+// sharing shard to one level, and no record means equal shares.
+func TestFileSharesEvenTheLoads(t *testing.T) {
+	names := []string{"check-big", "check-a", "check-b", "check-c", "check-terms"}
+	perFile := []bool{false, false, false, false, true}
+	costs := map[string]int64{"check-big": 200, "check-a": 100, "check-b": 100, "check-c": 100, "check-terms": 400}
+	split := Split(names, perFile, costs, 4)
+	shares := FileShares(names, perFile, costs, split)
+	load := make([]float64, 4)
+	for s, idx := range split {
+		for _, i := range idx {
+			if !perFile[i] {
+				load[s] += float64(costs[names[i]])
+			}
+		}
+	}
+	var sum float64
+	for _, v := range shares {
+		sum += v
+	}
+	if sum < 399.9 || sum > 400.1 {
+		t.Fatalf("shares %v spread %v of the 400 ms", shares, sum)
+	}
+	for s := range shares {
+		if total := load[s] + shares[s]; total < 224.9 || total > 225.1 {
+			t.Fatalf("shard %d: load %v + share %v, want every shard at 225 (shares %v)", s+1, load[s], shares[s], shares)
+		}
+	}
+	if got := FileShares(names, perFile, nil, Split(names, perFile, nil, 4)); got[0] != got[1] || got[1] != got[2] || got[2] != got[3] {
+		t.Fatalf("no record: shares %v, want equal", got)
+	}
+	// An aggregate above the level takes no share.
+	costs["check-big"] = 2000
+	shares = FileShares(names, perFile, costs, Split(names, perFile, costs, 4))
+	zero := 0
+	for _, v := range shares {
+		if v == 0 {
+			zero++
+		}
+	}
+	if zero != 1 {
+		t.Fatalf("shares %v: want the shard of the 2000 ms aggregate to take none", shares)
+	}
+}

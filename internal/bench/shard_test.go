@@ -19,7 +19,7 @@ var shardSummary = regexp.MustCompile(`(?m)^shard ([0-9]+)/4: ([0-9]+) of ([0-9]
 
 // shardPerFile is the count of per-file members a shard's summary opens
 // its parenthetical with.
-var shardPerFile = regexp.MustCompile(`^([0-9]+) per-file gates? over the files hashing to this shard, ([0-9]+) whole; `)
+var shardPerFile = regexp.MustCompile(`^([0-9]+) per-file gates? over the files hashing to this shard(?: \([0-9]+% of them\))?, ([0-9]+) whole; `)
 
 // BenchmarkShards simulates a four-job CI matrix over the generated
 // consumer (the bench repository's 20,000 files; 100,000 under

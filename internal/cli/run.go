@@ -357,16 +357,27 @@ func (s *Session) shardOf(selected []selection, shard battery.Shard, gatesDir st
 			nPer++
 		}
 	}
-	part := battery.Split(names, perFile, costs, shard.N)[shard.K-1]
+	split := battery.Split(names, perFile, costs, shard.N)
+	part := split[shard.K-1]
+	// assertion P: the per-file members' files are split so the shards'
+	// recorded loads come out even: a shard that runs a costly aggregate
+	// whole judges fewer of the files (every shard computes the same
+	// parts from the same record, so each file is judged exactly once).
+	shares := battery.FileShares(names, perFile, costs, split)
+	files := gate.WeightedParts(shares)[shard.K-1]
 	out := make([]selection, len(part))
 	for i, idx := range part {
 		out[i] = selected[idx]
 		if perFile[idx] {
-			out[i].part = &gate.FilePart{K: shard.K, N: shard.N}
+			out[i].part = &files
 		}
 	}
 	if nPer > 0 {
-		how = fmt.Sprintf("%s over the files hashing to this shard, %d whole; %s", gate.Count(nPer, "per-file gate", "per-file gates"), len(out)-nPer, how)
+		var sum float64
+		for _, v := range shares {
+			sum += v
+		}
+		how = fmt.Sprintf("%s over the files hashing to this shard (%.0f%% of them), %d whole; %s", gate.Count(nPer, "per-file gate", "per-file gates"), 100*shares[shard.K-1]/sum, len(out)-nPer, how)
 	}
 	return out, fmt.Sprintf("shard %s: %d of %s (%s)", shard, len(out), gate.Count(len(selected), "gate", "gates"), how)
 }

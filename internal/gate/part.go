@@ -7,22 +7,78 @@ package gate
 import (
 	"fmt"
 	"hash/fnv"
+	"math"
 )
 
 // FilePart is part K of an N-way split of the tracked files, 1-based.
-type FilePart struct{ K, N int }
+// Without a range (WeightedParts sets one) the parts are equal.
+type FilePart struct {
+	K, N int
+	// lo and hi bound the part's share of the hash space, [lo, hi), the
+	// last part's hi inclusive; ranged says they are set.
+	lo, hi uint64
+	ranged bool
+}
 
 // Holds reports whether path falls to this part: the 64-bit FNV-1a hash
-// of its bytes, as the listing spells it, taken mod N, is K-1. It depends
-// on the path alone, so every shard of one run, over any checkout of the
-// same tree, splits the files alike.
+// of its bytes, as the listing spells it, taken mod N, is K-1, or, for a
+// weighted part, falls in its range. It depends on the path and the parts
+// alone, so every shard of one run, over any checkout of the same tree,
+// splits the files alike.
 func (p FilePart) Holds(path string) bool {
 	if p.N <= 1 {
 		return true
 	}
 	h := fnv.New64a()
 	h.Write([]byte(path))
-	return h.Sum64()%uint64(p.N) == uint64(p.K-1)
+	v := h.Sum64()
+	if p.ranged {
+		return v >= p.lo && (v < p.hi || p.K == p.N)
+	}
+	return v%uint64(p.N) == uint64(p.K-1)
+}
+
+// WeightedParts answers the N parts whose shares of the files are shares
+// (non-negative, any scale; all zero reads as equal): part K holds a run
+// of the hash space as wide as its share, the parts in order, together
+// the whole space, each file in exactly one.
+func WeightedParts(shares []float64) []FilePart {
+	n := len(shares)
+	var sum float64
+	for _, s := range shares {
+		if s > 0 {
+			sum += s
+		}
+	}
+	out := make([]FilePart, n)
+	var at float64
+	for k := range out {
+		out[k] = FilePart{K: k + 1, N: n}
+		if sum <= 0 {
+			continue
+		}
+		lo := at
+		if shares[k] > 0 {
+			at += shares[k] / sum
+		}
+		out[k].ranged = true
+		out[k].lo, out[k].hi = scale(lo), scale(at)
+	}
+	if n > 0 && sum > 0 {
+		out[0].lo = 0
+	}
+	return out
+}
+
+// scale maps a fraction of the hash space to its bound.
+func scale(f float64) uint64 {
+	if f <= 0 {
+		return 0
+	}
+	if f >= 1 {
+		return math.MaxUint64
+	}
+	return uint64(f * float64(math.MaxUint64))
 }
 
 func (p FilePart) String() string { return fmt.Sprintf("%d/%d", p.K, p.N) }

@@ -57,3 +57,38 @@ func TestPartNoteOnEveryReport(t *testing.T) {
 		}
 	}
 }
+
+// TestWeightedPartsCoverEachFileOnce: whatever the shares, each path falls
+// to exactly one part, and a part's count follows its share.
+func TestWeightedPartsCoverEachFileOnce(t *testing.T) {
+	for _, shares := range [][]float64{{1, 1, 1, 1}, {0, 3, 1, 0}, {5, 0, 0, 0}, {0, 0, 0, 2}, {0, 0, 0, 0}, {0.2, 0.3, 0.5}} {
+		parts := WeightedParts(shares)
+		counts := make([]int, len(parts))
+		for i := 0; i < 8000; i++ {
+			p := fmt.Sprintf("dir%d/file-%d.md", i%37, i)
+			held := 0
+			for k, part := range parts {
+				if part.Holds(p) {
+					held++
+					counts[k]++
+				}
+			}
+			if held != 1 {
+				t.Fatalf("shares %v: %s held by %d parts", shares, p, held)
+			}
+		}
+		var sum float64
+		for _, s := range shares {
+			sum += s
+		}
+		for k, s := range shares {
+			want := 8000.0 / float64(len(shares))
+			if sum > 0 {
+				want = 8000 * s / sum
+			}
+			if d := float64(counts[k]) - want; d > 400 || d < -400 {
+				t.Fatalf("shares %v: part %d holds %d files, want about %.0f", shares, k+1, counts[k], want)
+			}
+		}
+	}
+}
