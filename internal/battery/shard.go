@@ -68,26 +68,7 @@ func Partition(names []string, costs map[string]int64, n int) [][]int {
 		}
 		return out
 	}
-	var sum, cnt int64
-	for _, c := range costs {
-		sum += c
-		cnt++
-	}
-	fill := int64(1)
-	if cnt > 0 && sum/cnt > 1 {
-		fill = sum / cnt
-	}
-	cost := make([]int64, len(names))
-	for i, name := range names {
-		c, ok := costs[name]
-		if !ok {
-			c = fill
-		}
-		if c < 1 {
-			c = 1
-		}
-		cost[i] = c
-	}
+	cost := memberCosts(names, costs)
 	order := make([]int, len(names))
 	for i := range order {
 		order[i] = i
@@ -160,22 +141,8 @@ func FileShares(names []string, perFile []bool, costs map[string]int64, split []
 	if n == 0 || len(costs) == 0 {
 		return shares
 	}
-	var sum, cnt int64
-	for _, c := range costs {
-		sum += c
-		cnt++
-	}
-	fill := int64(1)
-	if sum/cnt > 1 {
-		fill = sum / cnt
-	}
-	cost := func(i int) float64 {
-		c, ok := costs[names[i]]
-		if !ok {
-			c = fill
-		}
-		return float64(max(c, 1))
-	}
+	costOf := memberCosts(names, costs)
+	cost := func(i int) float64 { return float64(costOf[i]) }
 	var spread float64
 	for i := range names {
 		if i < len(perFile) && perFile[i] {
@@ -210,4 +177,28 @@ func FileShares(names []string, perFile []bool, costs map[string]int64, split []
 		shares[s] = max(0, level-load[s])
 	}
 	return shares
+}
+
+// memberCosts answers each name's cost from the record: a name the record
+// lacks costs the recorded mean (1 ms when none is above 0), and none
+// costs less than 1 ms.
+func memberCosts(names []string, costs map[string]int64) []int64 {
+	var sum, cnt int64
+	for _, c := range costs {
+		sum += c
+		cnt++
+	}
+	fill := int64(1)
+	if cnt > 0 && sum/cnt > 1 {
+		fill = sum / cnt
+	}
+	cost := make([]int64, len(names))
+	for i, name := range names {
+		c, ok := costs[name]
+		if !ok {
+			c = fill
+		}
+		cost[i] = max(c, 1)
+	}
+	return cost
 }
