@@ -45,15 +45,13 @@ type Env struct {
 	// Nil, or an answer of none, adds nothing (a vendored tree ships no
 	// source).
 	ModuleFiles func(member string) ([]string, error)
-	// Corpus is the descriptor corpus the sentinel's names are read from.
-	Corpus []*Manifest
-	// CorpusErr is why the corpus could not be read; a member declaring
-	// the sentinel is then refused rather than handed a short set.
-	CorpusErr error
-	// LoadCorpus, when set, answers the corpus and its error in place of
-	// Corpus and CorpusErr, read when a member first needs it: most runs
-	// register no member that declares the sentinel, and reading every
-	// descriptor of every kit root was a fifth of a small battery's start.
+	// LoadCorpus answers the descriptor corpus the sentinel's names are
+	// read from, and why it could not be read (a member declaring the
+	// sentinel is then refused rather than handed a short set). It is
+	// called when a member first needs it: most runs register no member
+	// that declares the sentinel, and reading every descriptor of every
+	// kit root was a fifth of a small battery's start. Nil reads as an
+	// empty corpus.
 	LoadCorpus func() ([]*Manifest, error)
 }
 
@@ -68,7 +66,8 @@ func (e *Env) KnobFiles(name string, m *Manifest) ([]string, error) {
 	}
 	if i := slices.Index(names, EveryCouplesKnob); i >= 0 {
 		// assertion O: the sentinel stands for every knob the corpus's tokens name.
-		corpus, cerr := e.Corpus, e.CorpusErr
+		var corpus []*Manifest
+		var cerr error
 		if e.LoadCorpus != nil {
 			corpus, cerr = e.LoadCorpus()
 		}

@@ -64,7 +64,7 @@ func testEnv(declared map[string][]string, corpus []*Manifest) *Env {
 			}
 			return nil, nil
 		},
-		Corpus: corpus,
+		LoadCorpus: func() ([]*Manifest, error) { return corpus, nil },
 	}
 }
 

@@ -96,34 +96,27 @@ func (g Git) mayConvert(s *Snapshot, commonDir string) bool {
 	}
 	// assertion V: the two settings are read from git's config files in
 	// process where walk.ConfigValues can name those files, else from git.
-	if vals, ok := walk.ConfigValues(commonDir, g.Env, "core.autocrlf", "core.attributesfile"); ok {
-		if len(vals["core.attributesfile"]) > 0 {
+	vals, ok := walk.ConfigValues(commonDir, g.Env, "core.autocrlf", "core.attributesfile")
+	if !ok {
+		out, err := g.runCodes(s.dir, "read the line-ending configuration", []int{1}, "config", "-z", "--get-regexp", `^core\.(autocrlf|attributesfile)$`)
+		if err != nil {
 			return true
 		}
-		for _, v := range vals["core.autocrlf"] {
-			switch strings.ToLower(v) {
-			case "false", "no", "off", "0":
-			default:
-				return true
+		vals = map[string][]string{}
+		for _, rec := range strings.Split(string(out), "\x00") {
+			if key, val, _ := strings.Cut(rec, "\n"); key != "" {
+				vals[strings.ToLower(key)] = append(vals[strings.ToLower(key)], val)
 			}
 		}
-		return false
 	}
-	out, err := g.runCodes(s.dir, "read the line-ending configuration", []int{1}, "config", "-z", "--get-regexp", `^core\.(autocrlf|attributesfile)$`)
-	if err != nil {
+	if len(vals["core.attributesfile"]) > 0 {
 		return true
 	}
-	for _, rec := range strings.Split(string(out), "\x00") {
-		key, val, _ := strings.Cut(rec, "\n")
-		switch strings.ToLower(key) {
-		case "core.attributesfile":
+	for _, v := range vals["core.autocrlf"] {
+		switch strings.ToLower(v) {
+		case "false", "no", "off", "0":
+		default:
 			return true
-		case "core.autocrlf":
-			switch strings.ToLower(val) {
-			case "false", "no", "off", "0":
-			default:
-				return true
-			}
 		}
 	}
 	return false
