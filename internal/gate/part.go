@@ -42,13 +42,21 @@ func (p FilePart) Holds(path string) bool {
 // (non-negative, any scale; all zero reads as equal): part K holds a run
 // of the hash space as wide as its share, the parts in order, together
 // the whole space, each file in exactly one.
+//
+// Equal shares (all zero among them) answer the equal split by remainder,
+// the parts a shard without a cost record takes.
 func WeightedParts(shares []float64) []FilePart {
 	n := len(shares)
 	var sum float64
+	equal := true
 	for _, s := range shares {
 		if s > 0 {
 			sum += s
 		}
+		equal = equal && s == shares[0]
+	}
+	if equal {
+		sum = 0
 	}
 	out := make([]FilePart, n)
 	var at float64

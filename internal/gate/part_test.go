@@ -92,3 +92,19 @@ func TestWeightedPartsCoverEachFileOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestEqualSharesAreTheRemainderSplit: equal shares give the parts a shard
+// with no cost record takes.
+func TestEqualSharesAreTheRemainderSplit(t *testing.T) {
+	for _, shares := range [][]float64{{1, 1, 1, 1}, {0, 0, 0, 0}, {7, 7, 7, 7}} {
+		for k, part := range WeightedParts(shares) {
+			plain := FilePart{K: k + 1, N: len(shares)}
+			for i := 0; i < 2000; i++ {
+				p := fmt.Sprintf("d%d/f%d", i%13, i)
+				if part.Holds(p) != plain.Holds(p) {
+					t.Fatalf("shares %v: part %d and the remainder split differ on %s", shares, k+1, p)
+				}
+			}
+		}
+	}
+}

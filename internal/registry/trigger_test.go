@@ -93,6 +93,17 @@ func TestKnobFiles(t *testing.T) {
 			t.Errorf("%s: knob files = %q, want %q", name, got, want)
 		}
 	}
+	// A corpus that cannot be read refuses the sentinel's member, and is
+	// asked for by it alone.
+	asked := 0
+	broken := *env
+	broken.LoadCorpus = func() ([]*Manifest, error) { asked++; return nil, errors.New("unreadable") }
+	if _, err := broken.KnobFiles("check-a", m); err != nil || asked != 0 {
+		t.Errorf("a member without the sentinel: err %v, corpus asked %d times", err, asked)
+	}
+	if got, err := broken.KnobFiles("check-graph", m); err == nil || asked != 1 {
+		t.Errorf("the sentinel over an unreadable corpus: %q, %v (asked %d)", got, err, asked)
+	}
 	staged := mustManifest(t, "s.gate", okGraph+" mode=staged")
 	_, err := env.KnobFiles("check-st", staged)
 	if p := Problems(err); len(p) != 1 || p[0].Kind != KindStagedStatic || p[0].File != "s.gate" || p[0].Line != 1 || !strings.Contains(p[0].Msg, "gate-sdk") {
