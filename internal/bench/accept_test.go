@@ -394,16 +394,25 @@ func hookRows(b *testing.B, dir string, files, n int) ([]row, string) {
 	// hook would stop there and time only the members before it.
 	hookBin := binBench
 	hook := []string{hookBin, "--git-hook", "pre-commit"}
+	// The hook runs under the variables git sets for a pre-commit hook
+	// (`git commit` exports the index it commits, its exec path and the
+	// prefix), so a reader that leaves such an environment to git costs
+	// here what it costs in a real commit.
+	execPath, err := exec.Command("git", "--exec-path").Output()
+	if err != nil {
+		b.Fatalf("git --exec-path: %v", err)
+	}
+	hookEnv := []string{"GIT_INDEX_FILE=.git/index", "GIT_EXEC_PATH=" + strings.TrimSpace(string(execPath)), "GIT_PREFIX=", "GIT_EDITOR=:"}
 	hookFloor, _, _ := sample(n, nil, run(nil, "git", "diff", "--cached", "--name-only", "-z"))
 	floorCPU := cpu()
 	// A cleared cache (a fresh clone's first commit): no whole judgement
 	// on record, so every file is judged.
-	hookCleared, _, clearedCode := sample(n, clear, run(nil, hook...))
+	hookCleared, _, clearedCode := sample(n, clear, run(hookEnv, hook...))
 	clearedCPU := cpu()
-	_, _, _, hookOut := timed(b, dir, nil, hook...)
-	hookWarm, _, warmCode := sample(n, nil, run(nil, hook...))
+	_, _, _, hookOut := timed(b, dir, hookEnv, hook...)
+	hookWarm, _, warmCode := sample(n, nil, run(hookEnv, hook...))
 	warmCPU := cpu()
-	hookOff, _, _ := sample(n, nil, run([]string{"GATE_SDK_CACHE=off"}, hook...))
+	hookOff, _, _ := sample(n, nil, run(append(hookEnv, "GATE_SDK_CACHE=off"), hook...))
 	offCPU := cpu()
 	// The commit a user makes next: the cache warm from the last run, and
 	// one file staged with bytes no run has judged (each sample stages a
@@ -420,7 +429,7 @@ func hookRows(b *testing.B, dir string, files, n int) ([]row, string) {
 			b.Fatalf("git add: %v\n%s", err, out)
 		}
 	}
-	hookNew, _, newCode := sample(n, stageNew, run(nil, hook...))
+	hookNew, _, newCode := sample(n, stageNew, run(hookEnv, hook...))
 	newCPU := cpu()
 	// The first commit after a rule-input change: each sample edits the
 	// local pattern list (untracked, read from disk) to a pattern no run
@@ -434,9 +443,9 @@ func hookRows(b *testing.B, dir string, files, n int) ([]row, string) {
 			b.Fatal(err)
 		}
 	}
-	hookCold, _, coldCode := sample(n, editRule, run(nil, hook...))
+	hookCold, _, coldCode := sample(n, editRule, run(hookEnv, hook...))
 	coldCPU := cpu()
-	_, _, _, coldOut := timed(b, dir, nil, hook...)
+	_, _, _, coldOut := timed(b, dir, hookEnv, hook...)
 	os.Remove(local)
 	os.Remove(filepath.Join(dir, ".git", "gates-debt"))
 	// A hook that stops at a red member times only the members before it,

@@ -56,9 +56,13 @@ func recordedMessage(c *gate.Context, msgFile string) ([]msgLine, error) {
 // cleanupConfig answers the effective cleanup mode and comment lead.
 func cleanupConfig(c *gate.Context) (mode, comment string, err error) {
 	mode, comment = cleanupDefault, "#"
-	if v, set, err := (repo.Git{Env: c.ChildEnviron()}).ConfigGet(c.Dir, "commit.cleanup"); err != nil {
+	// One git child reads the three settings; each is as `git config
+	// --get` would answer it.
+	set, err := (repo.Git{Env: c.ChildEnviron()}).ConfigGetEach(c.Dir, "commit.cleanup", "core.commentChar", "core.commentString")
+	if err != nil {
 		return "", "", err
-	} else if set {
+	}
+	if v, ok := set["commit.cleanup"]; ok {
 		mode = strings.ToLower(strings.TrimSpace(v))
 	}
 	switch mode {
@@ -72,11 +76,7 @@ func cleanupConfig(c *gate.Context) (mode, comment string, err error) {
 		return "", "", fmt.Errorf("commit.cleanup is %q, which git does not know (strip, whitespace, verbatim, scissors, default), so the recorded message cannot be known", mode)
 	}
 	for _, key := range []string{"core.commentChar", "core.commentString"} {
-		v, set, err := repo.Git{Env: c.ChildEnviron()}.ConfigGet(c.Dir, key)
-		if err != nil {
-			return "", "", err
-		}
-		if set && v != "" && !strings.EqualFold(v, "auto") {
+		if v, ok := set[key]; ok && v != "" && !strings.EqualFold(v, "auto") {
 			comment = v
 		}
 	}

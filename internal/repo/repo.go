@@ -25,6 +25,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -327,6 +328,46 @@ func (g Git) configGet(dir, key string, scope ...string) (string, bool, error) {
 		return "", false, &ListingError{Dir: dir, What: "read config " + key, Err: reportError(rep)}
 	}
 	return string(bytes.TrimSuffix(out, []byte{0})), true, nil
+}
+
+// ConfigGetEach reads several config values in one git child, each as
+// ConfigGet would answer it (every scope, includes honoured, the last
+// setting of a key winning): a map from each key that is set, spelled as
+// passed, to its value. Keys are plain section.name pairs, no subsection.
+func (g Git) ConfigGetEach(dir string, keys ...string) (map[string]string, error) {
+	byCanon := map[string]string{}
+	var alts []string
+	for _, k := range keys {
+		canon := strings.ToLower(k)
+		byCanon[canon] = k
+		alts = append(alts, regexp.QuoteMeta(canon))
+	}
+	what := "read config " + strings.Join(keys, ", ")
+	c, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: []string{"config", "-z", "--get-regexp", "^(" + strings.Join(alts, "|") + ")$"}, Dir: dir, Env: g.Env})
+	if err != nil {
+		return nil, &ListingError{Dir: dir, What: what, Err: err}
+	}
+	got := map[string]string{}
+	if c.Code() == 1 && len(bytes.TrimSpace(c.Stderr())) == 0 {
+		// assertion E: exit 1 in silence is no key set.
+		return got, nil
+	}
+	out, ok := c.Stdout()
+	if !ok {
+		rep, _ := c.FailureReport()
+		return nil, &ListingError{Dir: dir, What: what, Err: reportError(rep)}
+	}
+	// Each entry is the canonical key, then a newline and the value when
+	// it has one, then a NUL; a later entry overrides an earlier one.
+	for _, e := range strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00") {
+		key, value, _ := strings.Cut(e, "\n")
+		name, ok := byCanon[key]
+		if !ok {
+			return nil, &ListingError{Dir: dir, What: what, Err: fmt.Errorf("git answered a key not asked for: %q", key)}
+		}
+		got[name] = value
+	}
+	return got, nil
 }
 
 // Remote is one configured remote and its fetch URLs, in config order.

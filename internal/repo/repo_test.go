@@ -511,3 +511,55 @@ func FuzzParseStageLine(f *testing.F) {
 		}
 	})
 }
+
+// TestConfigGetEachEqualsConfigGet holds the one-child read of several
+// keys to one `git config --get` per key over the spellings a config can
+// take: a key set twice (the last wins), one with no value, mixed-case
+// names, an included file, a command-line setting and an unset key.
+func TestConfigGetEachEqualsConfigGet(t *testing.T) {
+	fx := newFixture(t)
+	inc := filepath.Join(physTemp(t), "inc.cfg")
+	writeFile(t, inc, "[core]\n\tcommentChar = !\n", 0o644)
+	cfg := filepath.Join(fx.top, ".git", "config")
+	old, err := os.ReadFile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := []string{"commit.cleanup", "core.commentChar", "core.commentString", "gates.unset"}
+	layouts := []struct{ name, text string }{
+		{"none set", ""},
+		{"set twice", "[core]\n\tcommentChar = ;\n[core]\n\tcommentchar = %\n"},
+		{"no value", "[core]\n\tcommentString\n"},
+		{"mixed case", "[Commit]\n\tCleanup = Scissors\n[CORE]\n\tCOMMENTSTRING = //\n"},
+		{"an include after a setting", "[core]\n\tcommentChar = ;\n[include]\n\tpath = " + inc + "\n"},
+		{"a setting after an include", "[include]\n\tpath = " + inc + "\n[core]\n\tcommentChar = ;\n"},
+	}
+	for _, l := range layouts {
+		for _, cmdline := range []bool{false, true} {
+			if err := os.WriteFile(cfg, append(append([]byte(nil), old...), l.text...), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			g := Git{Env: fx.env}
+			if cmdline {
+				g.Env = append(append([]string(nil), fx.env...), "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=core.commentChar", "GIT_CONFIG_VALUE_0=@")
+			}
+			got, err := g.ConfigGetEach(fx.top, keys...)
+			if err != nil {
+				t.Fatalf("%s: %v", l.name, err)
+			}
+			want := map[string]string{}
+			for _, k := range keys {
+				v, ok, err := g.ConfigGet(fx.top, k)
+				if err != nil {
+					t.Fatalf("%s: ConfigGet %s: %v", l.name, k, err)
+				}
+				if ok {
+					want[k] = v
+				}
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s (command line %v): ConfigGetEach = %q, one --get per key = %q", l.name, cmdline, got, want)
+			}
+		}
+	}
+}

@@ -23,18 +23,26 @@ import (
 // internal/walk/discover_test.go holds every answer it gives to git's.
 func discover(anchor string, env []string) (Location, IndexPlace, bool) {
 	// assertion X: any git variable but the few that name a person, an
-	// editor or a transport sends the question to git.
+	// editor or a transport, and the ceiling list read below, sends the
+	// question to git.
 	if env == nil {
 		env = os.Environ()
 	}
 	for _, kv := range env {
-		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "GIT_") && !inertGitVar(k) {
+		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "GIT_") && !inertGitVar(k) && k != ceilingVar && k != indexVar {
 			return Location{}, IndexPlace{}, false
 		}
 	}
 	start, err := physical(anchor)
 	if err != nil {
 		return Location{}, IndexPlace{}, false
+	}
+	ceiling := -1
+	if v, set := envLookup(env)(ceilingVar); set {
+		var ok bool
+		if ceiling, ok = ceilingOffset(start, v); !ok {
+			return Location{}, IndexPlace{}, false
+		}
 	}
 	var first syscall.Stat_t
 	if syscall.Stat(start, &first) != nil || first.Mode&syscall.S_IFMT != syscall.S_IFDIR {
@@ -55,26 +63,104 @@ func discover(anchor string, env []string) (Location, IndexPlace, bool) {
 		mark := filepath.Join(d, ".git")
 		if fi, err := os.Lstat(mark); err == nil {
 			loc, place, ok := plainRepository(d, mark, fi, start, uid, st.Uid)
+			if v, set := envLookup(env)(indexVar); ok && set {
+				// assertion Y: an index git was pointed at (every hook
+				// git runs is) is answered where git would resolve it.
+				place.File, ok = indexFromEnv(d, v)
+			}
 			return loc, place, ok
 		}
 		parent := filepath.Dir(d)
-		if parent == d {
+		// The ascent never enters a ceiling directory nor anything above
+		// one; git calls what lies past it no repository, and that is
+		// git's to say.
+		if parent == d || len(strings.TrimSuffix(parent, "/")) <= ceiling {
 			return Location{}, IndexPlace{}, false
 		}
 		d = parent
 	}
 }
 
+// indexVar points git at an index other than the git directory's own; git
+// sets it for every hook it runs.
+const indexVar = "GIT_INDEX_FILE"
+
+// indexFromEnv answers the index file git reads under GIT_INDEX_FILE=v in
+// the work tree whose physical toplevel is top: a relative value is taken
+// from the toplevel (git moves there before it reads the variable) and
+// the directory holding the file is resolved through its symlinks. It
+// declines (false) a spelling whose resolution it would have to guess: an
+// empty value, a "." or ".." component, a doubled or trailing slash, a
+// directory that does not resolve, or a file that is there but is not a
+// regular file.
+func indexFromEnv(top, v string) (string, bool) {
+	if v == "" || filepath.Clean(v) != v || v == "/" {
+		return "", false
+	}
+	for _, part := range strings.Split(strings.TrimPrefix(v, "/"), "/") {
+		if part == "." || part == ".." {
+			return "", false
+		}
+	}
+	if !filepath.IsAbs(v) {
+		v = filepath.Join(top, v)
+	}
+	dir, err := filepath.EvalSymlinks(filepath.Dir(v))
+	if err != nil {
+		return "", false
+	}
+	file := filepath.Join(dir, filepath.Base(v))
+	if fi, err := os.Lstat(file); err == nil && !fi.Mode().IsRegular() {
+		return "", false
+	} else if err != nil && !os.IsNotExist(err) {
+		return "", false
+	}
+	return file, true
+}
+
+// ceilingVar lists the directories git's discovery must not climb into.
+const ceilingVar = "GIT_CEILING_DIRECTORIES"
+
+// ceilingOffset answers, for the physical path start and a value of
+// GIT_CEILING_DIRECTORIES, the length of the longest listed directory that
+// is a proper ancestor of start (-1 when none is), compared as git
+// compares them: each absolute entry resolved through its symlinks, a
+// relative one ignored. It answers false for a list it cannot resolve as
+// git would: an empty entry (after one, git stops resolving symlinks) or
+// an entry that does not resolve.
+func ceilingOffset(start, value string) (int, bool) {
+	longest := -1
+	for _, e := range strings.Split(value, ":") {
+		if e == "" {
+			return 0, false
+		}
+		if !filepath.IsAbs(e) {
+			continue
+		}
+		real, err := filepath.EvalSymlinks(e)
+		if err != nil {
+			return 0, false
+		}
+		real = strings.TrimSuffix(real, "/")
+		n := len(real)
+		if len(start) > n+1 && start[n] == '/' && start[:n] == real && n > longest {
+			longest = n
+		}
+	}
+	return longest, true
+}
+
 // inertGitVar answers whether a git variable cannot move a repository's
 // discovery, its index or its object format: the ones naming a person, an
-// editor or pager, a transport (HTTP, SSL, SSH, a proxy) or a trace, and
-// the three that pick the user's and system's config files (the
+// editor or pager, a transport (HTTP, SSL, SSH, a proxy) or a trace, where
+// git's own programs live and the prefix git hands its hooks and aliases,
+// and the three that pick the user's and system's config files (the
 // repository's own config, which alone says where its work tree is, is
 // read here). Every other GIT_ name, known or not, leaves the question to
-// git.
+// git, but for the ceiling list and the index file, which discover reads.
 func inertGitVar(k string) bool {
 	switch k {
-	case "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER", "GIT_TERMINAL_PROMPT", "GIT_ASKPASS",
+	case "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER", "GIT_TERMINAL_PROMPT", "GIT_ASKPASS", "GIT_EXEC_PATH", "GIT_PREFIX",
 		"GIT_FLUSH", "GIT_CONFIG_NOSYSTEM", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM":
 		return true
 	}

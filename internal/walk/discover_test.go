@@ -86,6 +86,12 @@ func TestDiscoverAgreesWithGit(t *testing.T) {
 	badFile := filepath.Join(base, "badgitfile")
 	writeFile(t, filepath.Join(badFile, ".git"), "not a gitfile\n")
 	none := physTemp(t)
+	baseLink := filepath.Join(physTemp(t), "base")
+	if err := os.Symlink(base, baseLink); err != nil {
+		t.Fatal(err)
+	}
+	with := func(kv ...string) []string { return append(append([]string(nil), env...), kv...) }
+	ceil := func(list string) []string { return with("GIT_CEILING_DIRECTORIES=" + list) }
 
 	cases := []struct {
 		name, anchor string
@@ -114,8 +120,27 @@ func TestDiscoverAgreesWithGit(t *testing.T) {
 		{"no repository", none, env, false},
 		{"a transport variable set", plain, append(append([]string(nil), env...), "GIT_SSL_CAINFO=/nonexistent"), true},
 		{"GIT_DIR set", plain, append(append([]string(nil), env...), "GIT_DIR="+filepath.Join(plain, ".git")), false},
-		{"GIT_INDEX_FILE set", plain, append(append([]string(nil), env...), "GIT_INDEX_FILE="+filepath.Join(base, "idx")), false},
-		{"ceiling set", filepath.Join(plain, "sub"), append(append([]string(nil), env...), "GIT_CEILING_DIRECTORIES="+plain), false},
+		{"GIT_INDEX_FILE absolute", plain, with("GIT_INDEX_FILE=" + filepath.Join(base, "idx")), true},
+		{"GIT_INDEX_FILE as a hook sees it", filepath.Join(plain, "sub"), with("GIT_INDEX_FILE=.git/index", "GIT_EXEC_PATH=/usr/lib/git-core", "GIT_PREFIX=sub/", "GIT_EDITOR=:"), true},
+		{"GIT_INDEX_FILE relative, from a subdirectory", filepath.Join(plain, "sub", "dé ep"), with("GIT_INDEX_FILE=sub/next-index.lock"), true},
+		{"GIT_INDEX_FILE through a symlinked directory", filepath.Join(plain, "sub"), with("GIT_INDEX_FILE=" + filepath.Join(baseLink, "idx")), true},
+		{"GIT_INDEX_FILE in a linked worktree", wt, with("GIT_INDEX_FILE=.git/index"), false},
+		{"GIT_INDEX_FILE naming a directory", plain, with("GIT_INDEX_FILE=sub"), false},
+		{"GIT_INDEX_FILE empty", plain, with("GIT_INDEX_FILE="), false},
+		{"GIT_INDEX_FILE with ..", filepath.Join(plain, "sub"), with("GIT_INDEX_FILE=sub/../.git/index"), false},
+		{"GIT_INDEX_FILE in a missing directory", plain, with("GIT_INDEX_FILE=missing/idx"), false},
+		{"GIT_INDEX_FILE and GIT_DIR", plain, with("GIT_INDEX_FILE=.git/index", "GIT_DIR="+filepath.Join(plain, ".git")), false},
+		{"ceiling at the top, anchor below it", filepath.Join(plain, "sub"), ceil(plain), false},
+		{"ceiling between the anchor and its top", filepath.Join(plain, "sub", "dé ep"), ceil(filepath.Join(plain, "sub")), false},
+		{"ceiling above the top", filepath.Join(plain, "sub"), ceil(base), true},
+		{"ceiling at the anchor itself", plain, ceil(plain), true},
+		{"ceiling below the anchor", filepath.Join(plain, "sub"), ceil(filepath.Join(plain, "sub", "dé ep")), true},
+		{"ceiling spelled through a symlink", filepath.Join(plain, "sub"), ceil(baseLink + "/"), true},
+		{"ceiling list with a relative entry", filepath.Join(plain, "sub"), ceil("relative/dir:" + plain + ":" + base), false},
+		{"ceiling list with a relative entry, above the top", filepath.Join(plain, "sub"), ceil("relative/dir:" + base), true},
+		{"ceiling list with an empty entry", filepath.Join(plain, "sub"), ceil(":" + base), false},
+		{"ceiling naming no directory", filepath.Join(plain, "sub"), ceil(filepath.Join(base, "missing") + ":" + base), false},
+		{"ceiling at the root", filepath.Join(plain, "sub"), ceil("/"), true},
 		{"anchor missing", filepath.Join(base, "missing"), env, false},
 	}
 	for _, tc := range cases {
