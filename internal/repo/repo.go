@@ -312,22 +312,32 @@ func ConfigGetLocal(dir, key string) (string, bool, error) {
 func (g Git) ConfigGet(dir, key string) (string, bool, error) { return g.configGet(dir, key) }
 
 func (g Git) configGet(dir, key string, scope ...string) (string, bool, error) {
-	args := append(append([]string{"config"}, scope...), "-z", "--get", key)
-	c, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: args, Dir: dir, Env: g.Env})
+	out, set, err := g.config(dir, "read config "+key, append(append([]string(nil), scope...), "-z", "--get", key)...)
+	if !set || err != nil {
+		return "", false, err
+	}
+	return string(bytes.TrimSuffix(out, []byte{0})), true, nil
+}
+
+// config runs `git config args...` and answers its output and true, or
+// false when git exits 1 in silence: nothing set. what names the read in
+// an error.
+func (g Git) config(dir, what string, args ...string) ([]byte, bool, error) {
+	c, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: append([]string{"config"}, args...), Dir: dir, Env: g.Env})
 	if err != nil {
-		return "", false, &ListingError{Dir: dir, What: "read config " + key, Err: err}
+		return nil, false, &ListingError{Dir: dir, What: what, Err: err}
 	}
 	if c.Code() == 1 && len(bytes.TrimSpace(c.Stderr())) == 0 {
 		// assertion E: exit 1 in silence is an unset key; an invalid key
 		// says so and is an error.
-		return "", false, nil
+		return nil, false, nil
 	}
 	out, ok := c.Stdout()
 	if !ok {
 		rep, _ := c.FailureReport()
-		return "", false, &ListingError{Dir: dir, What: "read config " + key, Err: reportError(rep)}
+		return nil, false, &ListingError{Dir: dir, What: what, Err: reportError(rep)}
 	}
-	return string(bytes.TrimSuffix(out, []byte{0})), true, nil
+	return out, true, nil
 }
 
 // ConfigGetEach reads several config values in one git child, each as
@@ -343,19 +353,13 @@ func (g Git) ConfigGetEach(dir string, keys ...string) (map[string]string, error
 		alts = append(alts, regexp.QuoteMeta(canon))
 	}
 	what := "read config " + strings.Join(keys, ", ")
-	c, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: []string{"config", "-z", "--get-regexp", "^(" + strings.Join(alts, "|") + ")$"}, Dir: dir, Env: g.Env})
+	out, set, err := g.config(dir, what, "-z", "--get-regexp", "^("+strings.Join(alts, "|")+")$")
 	if err != nil {
-		return nil, &ListingError{Dir: dir, What: what, Err: err}
+		return nil, err
 	}
 	got := map[string]string{}
-	if c.Code() == 1 && len(bytes.TrimSpace(c.Stderr())) == 0 {
-		// assertion E: exit 1 in silence is no key set.
+	if !set {
 		return got, nil
-	}
-	out, ok := c.Stdout()
-	if !ok {
-		rep, _ := c.FailureReport()
-		return nil, &ListingError{Dir: dir, What: what, Err: reportError(rep)}
 	}
 	// Each entry is the canonical key, then a newline and the value when
 	// it has one, then a NUL; a later entry overrides an earlier one.

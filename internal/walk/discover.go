@@ -23,8 +23,8 @@ import (
 // internal/walk/discover_test.go holds every answer it gives to git's.
 func discover(anchor string, env []string) (Location, IndexPlace, bool) {
 	// assertion X: any git variable but the few that name a person, an
-	// editor or a transport, and the ceiling list read below, sends the
-	// question to git.
+	// editor or a transport, and the ceiling list and index file read
+	// below, sends the question to git.
 	if env == nil {
 		env = os.Environ()
 	}
@@ -37,8 +37,9 @@ func discover(anchor string, env []string) (Location, IndexPlace, bool) {
 	if err != nil {
 		return Location{}, IndexPlace{}, false
 	}
+	lookup := envLookup(env)
 	ceiling := -1
-	if v, set := envLookup(env)(ceilingVar); set {
+	if v, set := lookup(ceilingVar); set {
 		var ok bool
 		if ceiling, ok = ceilingOffset(start, v); !ok {
 			return Location{}, IndexPlace{}, false
@@ -63,7 +64,7 @@ func discover(anchor string, env []string) (Location, IndexPlace, bool) {
 		mark := filepath.Join(d, ".git")
 		if fi, err := os.Lstat(mark); err == nil {
 			loc, place, ok := plainRepository(d, mark, fi, start, uid, st.Uid)
-			if v, set := envLookup(env)(indexVar); ok && set {
+			if v, set := lookup(indexVar); ok && set {
 				// assertion Y: an index git was pointed at (every hook
 				// git runs is) is answered where git would resolve it.
 				place.File, ok = indexFromEnv(d, v)

@@ -90,6 +90,7 @@ func TestDiscoverAgreesWithGit(t *testing.T) {
 	if err := os.Symlink(base, baseLink); err != nil {
 		t.Fatal(err)
 	}
+	writeFile(t, filepath.Join(plain, ".git", "next-index-4242.lock"), "DIRC")
 	with := func(kv ...string) []string { return append(append([]string(nil), env...), kv...) }
 	ceil := func(list string) []string { return with("GIT_CEILING_DIRECTORIES=" + list) }
 
@@ -118,11 +119,13 @@ func TestDiscoverAgreesWithGit(t *testing.T) {
 		{"empty .git below a repository", emptyMark, env, false},
 		{"gitfile without gitdir", badFile, env, false},
 		{"no repository", none, env, false},
-		{"a transport variable set", plain, append(append([]string(nil), env...), "GIT_SSL_CAINFO=/nonexistent"), true},
-		{"GIT_DIR set", plain, append(append([]string(nil), env...), "GIT_DIR="+filepath.Join(plain, ".git")), false},
+		{"a transport variable set", plain, with("GIT_SSL_CAINFO=/nonexistent"), true},
+		{"GIT_DIR set", plain, with("GIT_DIR=" + filepath.Join(plain, ".git")), false},
 		{"GIT_INDEX_FILE absolute", plain, with("GIT_INDEX_FILE=" + filepath.Join(base, "idx")), true},
 		{"GIT_INDEX_FILE as a hook sees it", filepath.Join(plain, "sub"), with("GIT_INDEX_FILE=.git/index", "GIT_EXEC_PATH=/usr/lib/git-core", "GIT_PREFIX=sub/", "GIT_EDITOR=:"), true},
-		{"GIT_INDEX_FILE relative, from a subdirectory", filepath.Join(plain, "sub", "dé ep"), with("GIT_INDEX_FILE=sub/next-index.lock"), true},
+		{"GIT_INDEX_FILE relative, from a subdirectory", filepath.Join(plain, "sub", "dé ep"), with("GIT_INDEX_FILE=sub/other-index"), true},
+		{"GIT_INDEX_FILE as a partial commit sets it", filepath.Join(plain, "sub"), with("GIT_INDEX_FILE=" + filepath.Join(plain, ".git", "next-index-4242.lock")), true},
+		{"GIT_INDEX_FILE as commit -a sets it", plain, with("GIT_INDEX_FILE=" + filepath.Join(plain, ".git", "index.lock")), true},
 		{"GIT_INDEX_FILE through a symlinked directory", filepath.Join(plain, "sub"), with("GIT_INDEX_FILE=" + filepath.Join(baseLink, "idx")), true},
 		{"GIT_INDEX_FILE in a linked worktree", wt, with("GIT_INDEX_FILE=.git/index"), false},
 		{"GIT_INDEX_FILE naming a directory", plain, with("GIT_INDEX_FILE=sub"), false},
