@@ -94,7 +94,7 @@ gates: build
 # the ten slowest of its last run (.tmp/go-test-slowest.txt), so naming
 # them costs no second test run.
 bench:
-	$(GO) test -run '^$$' -bench 'Acceptance|Shards|ActionRunShell' -benchtime 1x -timeout 60m ./internal/bench/
+	$(GO) test -run '^$$' -bench 'Acceptance|Shards|ActionRunShell|SpawnContention' -benchtime 1x -timeout 90m ./internal/bench/
 	$(GO) test -run '^$$' -bench 'Battery|StartToFirst|TreeReadFloor|AgentEdit' -benchtime 3x ./internal/bench/
 	$(GO) test -run '^$$' -bench . -benchtime 1s ./internal/ere/ ./internal/repo/ ./internal/githook/
 	@if [ -f .tmp/make-test-time.txt ]; then echo; echo "make test, last run (fresh=yes: began with no .tmp/, as a new clone; goal <= 150 s fresh): $$(cat .tmp/make-test-time.txt)"; \
