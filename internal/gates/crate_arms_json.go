@@ -30,6 +30,7 @@ type testEvent struct {
 	Test    string
 	Elapsed float64
 	Output  string
+	Time    time.Time // when test2json saw the event (zero when absent)
 }
 
 // testJSON folds the event stream as it arrives.
@@ -41,17 +42,78 @@ type testJSON struct {
 	pending  map[string][]string // a running test's output, by package and name
 	order    []string            // pending keys, in first-seen order
 	times    []testTime
-	last     time.Time // when the last progress line was reported
-	packages int       // packages ended so far
+	spans    map[string]*testSpan // every test's running time, by package and name
+	last     time.Time            // when the last progress line was reported
+	packages int                  // packages ended so far
 }
 
 type testTime struct {
 	pkg, name string
-	secs      float64
+	secs      float64 // go test's elapsed figure: paused time included
+}
+
+// testSpan is the time one test (or subtest) spent running: from each
+// run or cont event to the pause or end that followed it. A parallel
+// test's elapsed figure also counts the time it sat paused waiting for a
+// slot (and a parent's, the time its subtests waited), which names the
+// tests that waited longest, not the ones that cost most.
+type testSpan struct {
+	since    time.Time // the open span's start (zero: not running)
+	running  time.Duration
+	timed    bool // at least one span closed with both ends stamped
+	children bool // a subtest of it ran
 }
 
 func newTestJSON(progress func(string, time.Duration)) *testJSON {
-	return &testJSON{progress: progress, pending: map[string][]string{}, last: time.Now()}
+	return &testJSON{progress: progress, pending: map[string][]string{}, spans: map[string]*testSpan{}, last: time.Now()}
+}
+
+// span folds one event of a named test into its running time.
+func (j *testJSON) span(e testEvent) {
+	key := e.Package + "\x00" + e.Test
+	sp := j.spans[key]
+	if sp == nil {
+		sp = &testSpan{}
+		j.spans[key] = sp
+		for name := e.Test; strings.Contains(name, "/"); {
+			name = name[:strings.LastIndex(name, "/")]
+			pk := e.Package + "\x00" + name
+			if j.spans[pk] == nil {
+				j.spans[pk] = &testSpan{}
+			}
+			j.spans[pk].children = true
+		}
+	}
+	switch e.Action {
+	case "run", "cont":
+		sp.since = e.Time
+	case "pause", "pass", "fail", "skip":
+		if !sp.since.IsZero() && !e.Time.IsZero() {
+			sp.running += e.Time.Sub(sp.since)
+			sp.timed = true
+		}
+		sp.since = time.Time{}
+	}
+}
+
+// cost answers a top-level test's seconds: the running time of its leaf
+// tests (itself when it has no subtests), or go test's elapsed figure when
+// the stream carried no timestamps.
+func (j *testJSON) cost(t testTime) float64 {
+	prefix := t.pkg + "\x00" + t.name
+	var sum time.Duration
+	timed := false
+	for key, sp := range j.spans {
+		if sp.children || !sp.timed || (key != prefix && !strings.HasPrefix(key, prefix+"/")) {
+			continue
+		}
+		sum += sp.running
+		timed = true
+	}
+	if !timed {
+		return t.secs
+	}
+	return sum.Seconds()
 }
 
 func (j *testJSON) Write(p []byte) (int, error) {
@@ -77,6 +139,9 @@ func (j *testJSON) line(l string) {
 		return
 	}
 	key := e.Package + "\x00" + e.Test
+	if e.Test != "" {
+		j.span(e)
+	}
 	switch {
 	case e.Action == "build-output":
 		j.report.WriteString(e.Output)
@@ -165,11 +230,16 @@ func (j *testJSON) Report() []byte {
 }
 
 // Slowest answers the n slowest top-level tests, slowest first (ties by
-// package and name), one `<seconds>s <package> <test>` line each.
+// package and name), one `<seconds>s <package> <test>` line each. A
+// test's seconds are the time its leaves spent running (testSpan), so a
+// parallel test that mostly waited for a slot is not named for it.
 func (j *testJSON) Slowest(n int) string {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	ts := append([]testTime(nil), j.times...)
+	for i := range ts {
+		ts[i].secs = j.cost(ts[i])
+	}
 	sort.Slice(ts, func(a, b int) bool {
 		if ts[a].secs != ts[b].secs {
 			return ts[a].secs > ts[b].secs
@@ -203,7 +273,7 @@ func testArm(c *gate.Context, dir string, env []string, progress func(string, ti
 		return []gate.Finding{{Class: "arm-go", Msg: fmt.Sprintf("%s could not run: %v", label, err)}}
 	}
 	if slow := j.Slowest(10); slow != "" && walk.EnsureTmpDir(tmp, c.Dir) == nil {
-		head := fmt.Sprintf("# the slowest tests of the last go test arm (%s), seconds each\n", time.Now().UTC().Format(time.RFC3339))
+		head := fmt.Sprintf("# the slowest tests of the last go test arm (%s), seconds each spent running (paused time left out; a test with subtests is the sum of its leaves)\n", time.Now().UTC().Format(time.RFC3339))
 		_ = os.WriteFile(walk.Child(runPath(c, tmp), SlowestTestsName), []byte(head+slow), 0o644)
 	}
 	if code != 0 {

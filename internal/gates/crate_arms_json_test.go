@@ -1,6 +1,7 @@
 package gates
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -70,4 +71,32 @@ func TestTestJSONHeartbeat(t *testing.T) {
 		t.Fatal("no heartbeat after a quiet span")
 	}
 	stop()
+}
+
+// assertion J: a test's time in the slowest-tests record is the time it
+// spent running. A parallel test paused for a slot is not charged for the
+// wait, and a parent is the sum of its leaves' running time, not the span
+// its subtests took to get a slot.
+func TestSlowestCountsRunningTimeOnly(t *testing.T) {
+	j := newTestJSON(nil)
+	at := func(s float64) string {
+		return time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC).Add(time.Duration(s * float64(time.Second))).Format(time.RFC3339Nano)
+	}
+	ev := func(action, test string, s, elapsed float64) string {
+		return `{"Time":"` + at(s) + `","Action":"` + action + `","Package":"m","Test":"` + test + `","Elapsed":` + strconv.FormatFloat(elapsed, 'f', -1, 64) + "}\n"
+	}
+	stream := ev("run", "TestBusy", 0, 0) + ev("pass", "TestBusy", 4, 4) +
+		ev("run", "TestWaited", 0, 0) + ev("pause", "TestWaited", 0.1, 0) +
+		ev("cont", "TestWaited", 10, 0) + ev("pass", "TestWaited", 10.5, 10.5) +
+		ev("run", "TestParent", 0, 0) + ev("pause", "TestParent", 0.1, 0) + ev("cont", "TestParent", 5, 0) +
+		ev("run", "TestParent/a", 5, 0) + ev("pause", "TestParent/a", 5, 0) +
+		ev("run", "TestParent/b", 5, 0) + ev("pause", "TestParent/b", 5, 0) +
+		ev("cont", "TestParent/a", 20, 0) + ev("pass", "TestParent/a", 22, 2) +
+		ev("cont", "TestParent/b", 22, 0) + ev("pass", "TestParent/b", 23, 1) +
+		ev("pass", "TestParent", 23, 23)
+	j.Write([]byte(stream))
+	want := "   4.00s m TestBusy\n   3.00s m TestParent\n   0.60s m TestWaited\n"
+	if got := j.Slowest(10); got != want {
+		t.Errorf("slowest\n%s\nwant\n%s", got, want)
+	}
 }
