@@ -3,11 +3,13 @@
 // run consumes while its report is written.
 //
 // A key is the registered gate name, the finding's path, its failure class
-// and a digest of its text with the location taken out, so an edit that only
-// moves a finding to another line keeps it accepted, and any change to what
-// the finding says makes it new. The file never holds a finding's text: a
-// tree-terms finding quotes the banned term, and the baseline must neither
-// publish it nor trip the gate that bans it.
+// and a digest of the finding's fingerprint: what the finding is about, as
+// its gate defines it (gate.Finding.Identity), or, for a gate that defines
+// none, its text with the location taken out. A routine edit (a moved
+// line, a bumped tag, a reordered job, a renamed file) keeps the finding
+// accepted; a new one of the same kind elsewhere is new. The file never
+// holds a finding's text: a tree-terms finding quotes the banned term, and
+// the baseline must neither publish it nor trip the gate that bans it.
 package baseline
 
 import (
@@ -41,6 +43,10 @@ type Entry struct {
 	Key
 	Count int
 	Line  int // 1-based line in the file it was read from; 0 when built
+	// About is the readable note written beside the digest (without its
+	// "# "): the class, the file and what the gate says the finding is
+	// about. It is for a reviewer; nothing matches on it.
+	About string
 }
 
 // File is a parsed baseline.
@@ -90,26 +96,102 @@ func Digest(text string) string {
 	return hex.EncodeToString(sum[:])[:DigestLen]
 }
 
-// KeyOf answers the key of gate's finding f.
-func KeyOf(gateName string, f gate.Finding) Key {
-	return Key{Gate: gateName, Path: f.Path, Class: f.Class, Digest: Digest(Text(f))}
+// Fingerprint answers the digest a finding is keyed by: of the identity
+// its gate gave it, else of its location-free text.
+//
+// assertion H: a gate's fingerprint, never its line or its message when
+// the gate defines one, keys an accepted finding.
+func Fingerprint(f gate.Finding) string {
+	if f.Identity != "" {
+		return Digest("identity\x00" + f.Identity)
+	}
+	return Digest(Text(f))
 }
 
-// Tally counts findings by key: the multiset a baseline is matched against.
-type Tally map[Key]int
+// LegacyDigest answers the digest a baseline written before fingerprints
+// holds for f, "" when no such entry may accept it: the gate defines no
+// identity (the fingerprint is that digest already), or the text is empty
+// (a binary file's record, whose old digest named no content at all).
+func LegacyDigest(f gate.Finding) string {
+	if f.Identity == "" {
+		return ""
+	}
+	t := Text(f)
+	if t == "" {
+		return ""
+	}
+	return Digest(t)
+}
+
+// KeyOf answers the key of gate's finding f.
+func KeyOf(gateName string, f gate.Finding) Key {
+	return Key{Gate: gateName, Path: f.Path, Class: f.Class, Digest: Fingerprint(f)}
+}
+
+// Seen is one current finding as a baseline is matched with it: its key,
+// the digest an entry of the earlier format would hold ("" for none) and
+// the note written beside a new entry.
+type Seen struct {
+	Key    Key
+	Legacy string
+	About  string
+}
+
+// SeenOf answers how gate's finding f is matched and written.
+func SeenOf(gateName string, f gate.Finding) Seen {
+	return Seen{Key: KeyOf(gateName, f), Legacy: LegacyDigest(f), About: Summary(f)}
+}
+
+// Summary answers the note written beside f's entry: its class, its file
+// and what its gate says it is about. No gate puts a finding's matched
+// text in About, so the note quotes none.
+func Summary(f gate.Finding) string {
+	s := f.Class
+	if f.Path != "" {
+		s += " in " + gate.QuotePath(f.Path)
+	}
+	if f.About != "" {
+		s += ": " + f.About
+	}
+	return oneLine(s)
+}
+
+// oneLine replaces every control byte with a blank, so a note stays one
+// field of one line.
+func oneLine(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < ' ' || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// Tally is the current findings a baseline is written from and matched
+// against, in the order they were reported.
+type Tally struct {
+	Seen []Seen
+}
 
 // Add counts gate's findings.
-func (t Tally) Add(gateName string, fs []gate.Finding) {
+func (t *Tally) Add(gateName string, fs []gate.Finding) {
 	for _, f := range fs {
-		t[KeyOf(gateName, f)]++
+		t.Seen = append(t.Seen, SeenOf(gateName, f))
 	}
 }
 
-// Entries answers the tally as sorted entries.
-func (t Tally) Entries() []Entry {
-	out := make([]Entry, 0, len(t))
-	for k, n := range t {
-		out = append(out, Entry{Key: k, Count: n})
+// Entries answers the tally as sorted entries, one per key, each with the
+// note of its first finding.
+func (t *Tally) Entries() []Entry {
+	at := map[Key]int{}
+	var out []Entry
+	for _, s := range t.Seen {
+		if i, ok := at[s.Key]; ok {
+			out[i].Count++
+			continue
+		}
+		at[s.Key] = len(out)
+		out = append(out, Entry{Key: s.Key, Count: 1, About: s.About})
 	}
 	sortEntries(out)
 	return out
@@ -139,12 +221,16 @@ const Header = `# gates.baseline: findings this repository has accepted. A findi
 # names entries no finding matches any more, ` + "`gates baseline --prune`" + ` drops them.
 #
 # One line per finding, sorted, fields split by a tab:
-#   <gate> <path> <class> <digest> [x<count>]
+#   <gate> <path> <class> <digest> [x<count>] [# <note>]
 # gate: the registered name; path: the file, as git quotes it ("-" for none);
 # class: the gate's failure class; digest: the first 16 hex digits of the
-# SHA-256 of the finding's text with its path, line and column removed (the
-# text itself is never written here); x<count>: how many identical findings
-# in that file are accepted, when more than one.
+# SHA-256 of the finding's fingerprint, what its gate says it is about (an
+# action and its step, a job, a pattern and the text it matched), or, for
+# a gate that defines none, its text with path, line and column removed
+# (the text itself is never written here); x<count>: how many identical
+# findings in that file are accepted, when more than one; note: what the
+# entry accepts, for a reviewer (never the matched text; not matched on).
+# An entry follows its file through a rename git detects.
 `
 
 // Format renders entries as the file: the header, then one sorted line per
@@ -152,13 +238,24 @@ const Header = `# gates.baseline: findings this repository has accepted. A findi
 //
 // assertion A: sorted, one line per key, the count only past one.
 func Format(entries []Entry) []byte {
-	merged := map[Key]int{}
+	at := map[Key]int{}
+	var all []Entry
 	for _, e := range entries {
-		merged[e.Key] += e.Count
+		if i, ok := at[e.Key]; ok {
+			all[i].Count += e.Count
+			if all[i].About == "" {
+				all[i].About = e.About
+			}
+			continue
+		}
+		at[e.Key] = len(all)
+		e.Line = 0
+		all = append(all, e)
 	}
+	sortEntries(all)
 	var b strings.Builder
 	b.WriteString(Header)
-	for _, e := range Tally(merged).Entries() {
+	for _, e := range all {
 		if e.Count < 1 {
 			continue
 		}
@@ -173,6 +270,9 @@ func Format(entries []Entry) []byte {
 		fmt.Fprintf(&b, "%s\t%s\t%s\t%s", e.Gate, path, e.Class, e.Digest)
 		if e.Count > 1 {
 			fmt.Fprintf(&b, "\tx%d", e.Count)
+		}
+		if about := oneLine(e.About); about != "" {
+			fmt.Fprintf(&b, "\t# %s", about)
 		}
 		b.WriteByte('\n')
 	}
@@ -204,10 +304,17 @@ func Parse(source string, data []byte) (*File, error) {
 			return fmt.Errorf("%s:%d: %s", source, n, fmt.Sprintf(format, a...))
 		}
 		fields := strings.Split(line, "\t")
+		// A last field opening with # is the note (the earlier format
+		// has none, and reads as before).
+		about := ""
+		if k := len(fields) - 1; k >= 4 && strings.HasPrefix(fields[k], "#") {
+			about = strings.TrimPrefix(strings.TrimPrefix(fields[k], "#"), " ")
+			fields = fields[:k]
+		}
 		if len(fields) != 4 && len(fields) != 5 {
 			return nil, bad("an entry is <gate> TAB <path> TAB <class> TAB <digest> [TAB x<count>]; this line has %d tab-separated fields", len(fields))
 		}
-		e := Entry{Count: 1, Line: n}
+		e := Entry{Count: 1, Line: n, About: about}
 		e.Gate, e.Class, e.Digest = fields[0], fields[2], fields[3]
 		if !word(e.Gate) {
 			return nil, bad("gate %q is not a gate name", e.Gate)
@@ -312,12 +419,26 @@ func (l *Ledger) Accept(f gate.Finding) bool {
 	if l == nil {
 		return false
 	}
-	k := KeyOf(l.gate, f)
-	if l.left[k] < 1 {
+	return l.spend(SeenOf(l.gate, f))
+}
+
+// spend spends the entry keyed by s's fingerprint, else an entry of the
+// earlier format holding s's legacy digest.
+func (l *Ledger) spend(s Seen) bool {
+	if l.left[s.Key] > 0 {
+		l.left[s.Key]--
+		return true
+	}
+	if s.Legacy == "" {
 		return false
 	}
-	l.left[k]--
-	return true
+	k := s.Key
+	k.Digest = s.Legacy
+	if l.left[k] > 0 {
+		l.left[k]--
+		return true
+	}
+	return false
 }
 
 // Source names the file the ledger was read from.
@@ -335,19 +456,37 @@ type Stale struct {
 //
 // assertion E: stale means no current finding of a gate that ran matches
 // it; a count larger than the findings is stale by the difference.
-func (f *File) Match(current Tally, ran map[string]bool) (accepted map[string]int, stale []Stale) {
+func (f *File) Match(current *Tally, ran map[string]bool) (accepted map[string]int, stale []Stale) {
 	accepted = map[string]int{}
+	// The findings spend the entries as a run's ledgers would: each its
+	// own fingerprint's entry first, else an earlier-format entry.
+	ledgers := map[string]*Ledger{}
+	for _, s := range current.Seen {
+		g := s.Key.Gate
+		l, ok := ledgers[g]
+		if !ok {
+			l = f.For(g)
+			ledgers[g] = l
+		}
+		if l != nil && l.spend(s) {
+			accepted[g]++
+		}
+	}
 	for _, e := range f.Entries {
 		if !ran[e.Gate] {
 			continue
 		}
-		got := current[e.Key]
-		if got > e.Count {
-			got = e.Count
+		l := ledgers[e.Gate]
+		left := e.Count
+		if l != nil {
+			// An entry's share of what is left over: a key given on two
+			// lines (a rename mapped one onto another) is split in line
+			// order.
+			left = min(l.left[e.Key], e.Count)
+			l.left[e.Key] -= left
 		}
-		accepted[e.Gate] += got
-		if got < e.Count {
-			stale = append(stale, Stale{Entry: e, Unmatched: e.Count - got})
+		if left > 0 {
+			stale = append(stale, Stale{Entry: e, Unmatched: left})
 		}
 	}
 	return accepted, stale
@@ -356,13 +495,13 @@ func (f *File) Match(current Tally, ran map[string]bool) (accepted map[string]in
 // Pruned answers the file's entries with the stale parts removed and
 // nothing else changed.
 func (f *File) Pruned(stale []Stale) []Entry {
-	drop := map[Key]int{}
+	drop := map[int]int{}
 	for _, s := range stale {
-		drop[s.Key] += s.Unmatched
+		drop[s.Line] += s.Unmatched
 	}
 	var out []Entry
 	for _, e := range f.Entries {
-		e.Count -= drop[e.Key]
+		e.Count -= drop[e.Line]
 		if e.Count > 0 {
 			out = append(out, e)
 		}
@@ -381,12 +520,97 @@ func (e Entry) String() string {
 // copies of it than one tree holds.
 func Union(a, b []Entry) []Entry {
 	most := map[Key]int{}
+	about := map[Key]string{}
 	for _, es := range [][]Entry{a, b} {
 		for _, e := range es {
 			if e.Count > most[e.Key] {
 				most[e.Key] = e.Count
 			}
+			if about[e.Key] == "" {
+				about[e.Key] = e.About
+			}
 		}
 	}
-	return Tally(most).Entries()
+	out := make([]Entry, 0, len(most))
+	for k, n := range most {
+		out = append(out, Entry{Key: k, Count: n, About: about[k]})
+	}
+	sortEntries(out)
+	return out
+}
+
+// Follow answers the file with each entry whose path git reports renamed
+// (old path to new, the old one gone from the tree judged) moved to the
+// new path: an accepted finding follows its file. Nothing else changes;
+// the lines keep their numbers, so doctor and --prune name them as read.
+//
+// assertion I: an entry follows its file through a rename.
+func (f *File) Follow(renames map[string]string) *File {
+	if f == nil || len(renames) == 0 {
+		return f
+	}
+	out := &File{Source: f.Source, Entries: make([]Entry, len(f.Entries))}
+	for i, e := range f.Entries {
+		if to, ok := renames[e.Path]; ok && e.Path != "" {
+			e.Path = to
+		}
+		out.Entries[i] = e
+	}
+	return out
+}
+
+// ParseRenames reads git's rename listing (`--name-status -z -M
+// --diff-filter=R`, from diff or from log with an empty format): a status
+// R<score>, the old path and the new one, each NUL-terminated, the empty
+// fields log puts between commits passed over. It answers the renames in
+// the order listed.
+func ParseRenames(out []byte) ([][2]string, error) {
+	var pairs [][2]string
+	fields := strings.Split(string(out), "\x00")
+	for i := 0; i < len(fields); {
+		f := strings.TrimLeft(fields[i], "\n")
+		if f == "" {
+			i++
+			continue
+		}
+		if i+2 >= len(fields) || !strings.HasPrefix(f, "R") {
+			return nil, fmt.Errorf("git's rename listing is not status, old path, new path at field %d", i+1)
+		}
+		pairs = append(pairs, [2]string{fields[i+1], fields[i+2]})
+		i += 3
+	}
+	return pairs, nil
+}
+
+// Chain answers where each renamed path ended up after renames applied in
+// order: a file renamed twice maps from its first name to its last.
+func Chain(renames [][2]string) map[string]string {
+	now := map[string]string{}
+	for _, r := range renames {
+		moved := false
+		for from, to := range now {
+			if to == r[0] {
+				now[from] = r[1]
+				moved = true
+			}
+		}
+		if !moved {
+			now[r[0]] = r[1]
+		}
+	}
+	return now
+}
+
+// Absent reports whether some entry names a path present reports absent:
+// only then can a rename have moved one.
+func (f *File) Absent(present func(path string) bool) bool {
+	if f == nil {
+		return false
+	}
+	for _, e := range f.Entries {
+		if e.Path != "" && !present(e.Path) {
+			return true
+		}
+	}
+	return false
 }

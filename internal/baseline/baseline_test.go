@@ -16,7 +16,7 @@ func pinning(line int, ref string) gate.Finding {
 }
 
 func TestRoundTripAndSort(t *testing.T) {
-	tally := Tally{}
+	tally := &Tally{}
 	tally.Add("check-tree-terms", []gate.Finding{{Class: "leak", Path: "b.md", Line: 3, Msg: home}})
 	tally.Add("check-action-pinning", []gate.Finding{pinning(9, "z@v1"), pinning(4, "a@v2"), pinning(5, "a@v2")})
 	tally.Add("check-x", []gate.Finding{{Class: "c", Path: "a\tb", Msg: "m"}, gate.Finding{Class: "c", Path: "-", Msg: "m"}, gate.Finding{Class: "c", Msg: "no path"}})
@@ -46,21 +46,21 @@ func TestRoundTripAndSort(t *testing.T) {
 	for _, e := range f.Entries {
 		got[e.Key] = e.Count
 	}
-	for k, n := range tally {
-		if got[k] != n {
-			t.Errorf("%v: count %d read back as %d", k, n, got[k])
+	for _, e := range tally.Entries() {
+		if got[e.Key] != e.Count {
+			t.Errorf("%v: count %d read back as %d", e.Key, e.Count, got[e.Key])
 		}
 	}
 	if !strings.Contains(string(data), "\t\"a\\tb\"\t") || !strings.Contains(string(data), "\t\"-\"\t") || !strings.Contains(string(data), "check-x\t-\tc\t") {
 		t.Errorf("paths are not quoted as documented:\n%s", data)
 	}
-	if !strings.Contains(string(data), "\tx2\n") {
+	if !strings.Contains(string(data), "\tx2\t# ") {
 		t.Errorf("two identical findings are not one line with x2:\n%s", data)
 	}
 }
 
 func TestNoFindingTextIsWritten(t *testing.T) {
-	tally := Tally{}
+	tally := &Tally{}
 	tally.Add("check-tree-terms", []gate.Finding{{Class: "leak", Path: "README.md", Line: 1, Msg: "see " + home,
 		Text: "README.md:1:see " + home}})
 	if data := Format(tally.Entries()); strings.Contains(string(data), "alice") {
@@ -98,7 +98,7 @@ func TestKeyIgnoresLineNumber(t *testing.T) {
 }
 
 func TestMultiplicity(t *testing.T) {
-	tally := Tally{}
+	tally := &Tally{}
 	tally.Add("g", []gate.Finding{pinning(1, "a"), pinning(2, "a")})
 	f, err := Parse("b", Format(tally.Entries()))
 	if err != nil {
@@ -150,14 +150,14 @@ func TestMalformedRefused(t *testing.T) {
 }
 
 func TestMatchAndPrune(t *testing.T) {
-	tally := Tally{}
+	tally := &Tally{}
 	tally.Add("g", []gate.Finding{pinning(1, "a"), pinning(2, "a"), pinning(3, "b"), pinning(4, "c")})
 	tally.Add("sh", []gate.Finding{pinning(1, "a")})
 	f, err := Parse("b", Format(tally.Entries()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	now := Tally{}
+	now := &Tally{}
 	now.Add("g", []gate.Finding{pinning(7, "a"), pinning(9, "c")})
 	accepted, stale := f.Match(now, map[string]bool{"g": true})
 	if accepted["g"] != 2 {
@@ -167,7 +167,7 @@ func TestMatchAndPrune(t *testing.T) {
 		t.Fatalf("stale %v, want the b entry and one of the two a", stale)
 	}
 	pruned := f.Pruned(stale)
-	want := Tally{}
+	want := &Tally{}
 	want.Add("g", []gate.Finding{pinning(1, "a"), pinning(1, "c")})
 	want.Add("sh", []gate.Finding{pinning(1, "a")})
 	if got, w := Format(pruned), Format(want.Entries()); !bytes.Equal(got, w) {
@@ -199,12 +199,145 @@ func FuzzParse(f *testing.F) {
 }
 
 func TestUnionTakesTheLargerCount(t *testing.T) {
-	a, b := Tally{}, Tally{}
+	a, b := &Tally{}, Tally{}
 	a.Add("g", []gate.Finding{pinning(1, "x"), pinning(2, "x"), pinning(3, "only-a")})
 	b.Add("g", []gate.Finding{pinning(1, "x"), pinning(5, "only-b")})
-	want := Tally{}
+	want := &Tally{}
 	want.Add("g", []gate.Finding{pinning(1, "x"), pinning(2, "x"), pinning(3, "only-a"), pinning(4, "only-b")})
 	if got, w := Format(Union(a.Entries(), b.Entries())), Format(want.Entries()); !bytes.Equal(got, w) {
 		t.Fatalf("union:\n%s\nwant:\n%s", got, w)
+	}
+}
+
+// pinned is a pinning finding as the gate makes it now: a fingerprint of
+// the action and its step, a message naming the ref.
+func pinned(line int, ref, step string) gate.Finding {
+	f := pinning(line, ref)
+	action, _, _ := strings.Cut(ref, "@")
+	f.Identity = "action=" + action + "\x00job=build\x00step=" + step
+	f.About = action + " in job build"
+	return f
+}
+
+func TestFingerprintNotTextKeysTheFinding(t *testing.T) {
+	old := pinned(4, "actions/checkout@v4", "name=Check out#1")
+	bumped := pinned(9, "actions/checkout@v5", "name=Check out#1")
+	bumped.Msg = "a reworded message about " + bumped.Msg
+	if KeyOf("g", old) != KeyOf("g", bumped) {
+		t.Error("a tag bump, a moved line or a reworded message changed the key")
+	}
+	other := pinned(4, "actions/checkout@v4", "name=Check out#2")
+	if KeyOf("g", old) == KeyOf("g", other) {
+		t.Error("a second step of the same action shares the first one's key")
+	}
+	f, err := Parse("b", Format((&Tally{Seen: []Seen{SeenOf("g", old)}}).Entries()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := f.For("g")
+	if l.Accept(other) {
+		t.Error("the entry of one step accepted another step's finding")
+	}
+	if !l.Accept(bumped) {
+		t.Error("the entry does not accept its finding after a tag bump")
+	}
+}
+
+// TestEarlierFormatStillReads holds a file written before fingerprints:
+// four or five fields, no note, digests of the location-free text.
+func TestEarlierFormatStillReads(t *testing.T) {
+	f1 := pinned(7, "actions/checkout@v4", "uses=actions/checkout#1")
+	legacy := "# gates.baseline, earlier format\n" +
+		"check-action-pinning\t.github/workflows/ci.yml\tunpinned\t" + Digest(f1.Msg) + "\n" +
+		"check-tree-terms\tlogo.png\tleak\t" + Digest("") + "\n"
+	f, err := Parse("scripts/gates.baseline", []byte(legacy))
+	if err != nil {
+		t.Fatalf("a file in the earlier format is refused: %v", err)
+	}
+	if !f.For("check-action-pinning").Accept(f1) {
+		t.Error("an earlier-format entry no longer accepts its finding")
+	}
+	now := &Tally{}
+	now.Add("check-action-pinning", []gate.Finding{f1})
+	accepted, stale := f.Match(now, map[string]bool{"check-action-pinning": true})
+	if accepted["check-action-pinning"] != 1 || len(stale) != 0 {
+		t.Errorf("earlier-format entry: accepted %v stale %v, want one accepted, none stale", accepted, stale)
+	}
+	// A binary file's earlier entry is the digest of the empty text: it
+	// named no content, so it accepts no binary finding now.
+	bin := gate.Finding{Class: "leak", Path: "logo.png", Text: "logo.png", Identity: "binary\x00pattern=x\x01matched=x"}
+	if f.For("check-tree-terms").Accept(bin) {
+		t.Error("an empty-text entry accepts a binary file's finding")
+	}
+}
+
+func TestNoteWrittenAndRead(t *testing.T) {
+	tally := &Tally{}
+	tally.Add("check-tree-terms", []gate.Finding{{Class: "leak", Path: "README.md", Line: 1, Msg: "see " + home,
+		Identity: "pattern=/home/\x01matched=" + home, About: "pattern scripts/banned.list:3\tand\nmore"}})
+	data := Format(tally.Entries())
+	want := "check-tree-terms\tREADME.md\tleak\t"
+	line := ""
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(l, want) {
+			line = l
+		}
+	}
+	if !strings.HasSuffix(line, "\t# leak in README.md: pattern scripts/banned.list:3 and more") {
+		t.Fatalf("the entry carries no readable note on one line: %q", line)
+	}
+	if strings.Contains(string(data), "alice") {
+		t.Fatalf("the baseline quotes the banned text:\n%s", data)
+	}
+	f, err := Parse("b", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Entries[0].About != "leak in README.md: pattern scripts/banned.list:3 and more" {
+		t.Errorf("the note reads back as %q", f.Entries[0].About)
+	}
+}
+
+func TestFollowRenames(t *testing.T) {
+	out := []byte("R100\x00.github/workflows/old.yml\x00.github/workflows/new.yml\x00R087\x00a b\x00c\x00")
+	pairs, err := ParseRenames(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := Chain(pairs)
+	if m[".github/workflows/old.yml"] != ".github/workflows/new.yml" || m["a b"] != "c" || len(m) != 2 {
+		t.Fatalf("renames read as %v", m)
+	}
+	if _, err := ParseRenames([]byte("M\x00a\x00")); err == nil {
+		t.Error("a listing that is not renames is read")
+	}
+	// Two commits, log's empty field between them: a file renamed twice
+	// maps from its first name to its last.
+	pairs, err = ParseRenames([]byte("R100\x00a\x00b\x00\x00R090\x00b\x00c\x00"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if twice := Chain(pairs); twice["a"] != "c" || len(twice) != 1 {
+		t.Errorf("a file renamed twice maps as %v", twice)
+	}
+	fin := pinned(3, "actions/checkout@v4", "id=co")
+	tally := &Tally{}
+	tally.Add("g", []gate.Finding{fin})
+	f, err := Parse("b", Format(tally.Entries()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := fin
+	moved.Path = ".github/workflows/new.yml"
+	fin.Path = ".github/workflows/old.yml"
+	if f.For("g").Accept(moved) {
+		t.Fatal("setup: the entry accepts the finding at another path before any rename")
+	}
+	f = (&File{Source: f.Source, Entries: []Entry{{Key: KeyOf("g", fin), Count: 1, Line: 9}}}).Follow(m)
+	if !f.For("g").Accept(moved) {
+		t.Error("the entry does not follow its file's rename")
+	}
+	if f.Entries[0].Line != 9 {
+		t.Error("following a rename renumbered the entry")
 	}
 }

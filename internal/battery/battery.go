@@ -48,6 +48,12 @@ type Finding struct {
 	// Accepted marks a finding the baseline accepted: kept for SARIF and
 	// JSON, absent from the text and from the verdict.
 	Accepted bool
+	// Identity and About are the rule's (gate.Finding); Identity may hold
+	// the finding's own text and is never rendered. Fingerprint is the
+	// digest the baseline keys it by, which SARIF carries.
+	Identity    string
+	About       string
+	Fingerprint string
 }
 
 // Member is one selected registry entry.

@@ -66,7 +66,7 @@ func SARIF(verdicts []Verdict, in SARIFInput) ([]byte, error) {
 		// state is unchanged, suppressed externally (by the baseline
 		// file); every other result is new.
 		for _, f := range accepted {
-			res := placed(v, f, in).WithBaselineState("unchanged")
+			res := withFingerprint(placed(v, f, in), f).WithBaselineState("unchanged")
 			// The library writes every suppression field, so each gets a
 			// value the schema admits: status, the result's own location
 			// and a guid derived from the result.
@@ -87,7 +87,7 @@ func SARIF(verdicts []Verdict, in SARIFInput) ([]byte, error) {
 			if !ok {
 				continue
 			}
-			run.AddResult(resultAt(v.Name, f.Text, uri, region).WithBaselineState("new"))
+			run.AddResult(withFingerprint(resultAt(v.Name, f.Text, uri, region), f).WithBaselineState("new"))
 			placedN++
 		}
 		if placedN > 0 {
@@ -143,10 +143,31 @@ func located(v Verdict) []Finding {
 	return ParseContract(v.Output)
 }
 
+// FingerprintKey names the partial fingerprint a result carries: the
+// digest the baseline keys the finding by (gate.Finding.Identity).
+const FingerprintKey = "gatesFingerprint/v1"
+
+// withFingerprint sets a structured finding's fingerprint on its result.
+//
+// assertion Q: a result carries its finding's fingerprint as a partial
+// fingerprint, so a code-scanning service follows it as the baseline does.
+func withFingerprint(res *sarif.Result, f Finding) *sarif.Result {
+	if f.Fingerprint == "" {
+		return res
+	}
+	return res.WithPartialFingerPrints(map[string]interface{}{FingerprintKey: f.Fingerprint})
+}
+
 // resultGUID answers a stable name-based GUID (version 5 layout) for a
 // finding: the same finding is the same suppression in every run.
 func resultGUID(gate string, f Finding) string {
-	sum := sha256.Sum256([]byte(gate + "\x00" + f.Path + "\x00" + f.Class + "\x00" + f.Message))
+	what := f.Message
+	if f.Fingerprint != "" {
+		// The fingerprint, not the wording: a reworded message is the
+		// same finding, so the same suppression.
+		what = "fingerprint\x00" + f.Fingerprint
+	}
+	sum := sha256.Sum256([]byte(gate + "\x00" + f.Path + "\x00" + f.Class + "\x00" + what))
 	b := sum[:16]
 	b[6] = b[6]&0x0f | 0x50
 	b[8] = b[8]&0x3f | 0x80

@@ -64,7 +64,7 @@ func runBaseline(s *Session, args []string) int {
 type baselineStudy struct {
 	source  string
 	old     *baseline.File // nil: no file
-	current baseline.Tally
+	current *baseline.Tally
 	ran     map[string]bool // the gates whose findings are in current
 	perGate map[string]int  // current findings by gate
 	order   []string        // the gates that ran, in registry order
@@ -96,7 +96,7 @@ func (s *Session) baselineStudy() (*baselineStudy, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &baselineStudy{source: src, old: old, current: baseline.Tally{}, ran: map[string]bool{},
+	st := &baselineStudy{source: src, old: old, current: &baseline.Tally{}, ran: map[string]bool{},
 		perGate: map[string]int{}, unregistered: map[string]bool{}}
 	s.baselines.off = true
 	defer func() { s.baselines.off = false }()
@@ -147,7 +147,8 @@ func (s *Session) baselineStudy() (*baselineStudy, error) {
 func gateFindings(fs []battery.Finding) []gate.Finding {
 	out := make([]gate.Finding, 0, len(fs))
 	for _, f := range fs {
-		g := gate.Finding{Class: f.Class, Path: f.Path, Line: f.Line, Column: f.Column, Msg: f.Message, Text: f.Text}
+		g := gate.Finding{Class: f.Class, Path: f.Path, Line: f.Line, Column: f.Column, Msg: f.Message, Text: f.Text,
+			Identity: f.Identity, About: f.About}
 		if f.Message == f.Text {
 			g.Msg = ""
 		}

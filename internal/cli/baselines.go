@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/gate-sdk/gates/internal/baseline"
@@ -67,6 +69,9 @@ func (s *Session) diskBaseline() (*baseline.File, error) {
 			return
 		}
 		b.disk, b.diskErr = baseline.Parse(src, data)
+		if b.diskErr == nil {
+			b.disk = b.disk.Follow(s.baselineRenames(b.disk, nil))
+		}
 	})
 	return b.disk, b.diskErr
 }
@@ -90,6 +95,9 @@ func (s *Session) treeBaseline(tree *repo.Snapshot) (*baseline.File, error) {
 			r.err = fmt.Errorf("cannot read %s: %v", src, err)
 		} else {
 			r.f, r.err = baseline.Parse(src, data)
+			if r.err == nil {
+				r.f = r.f.Follow(s.baselineRenames(r.f, tree))
+			}
 		}
 	}
 	if b.trees == nil {
@@ -109,4 +117,57 @@ func (s *Session) acceptFrom(c *gate.Context, f *baseline.File) {
 	if l := f.For(c.Name); l != nil {
 		c.Accepts = l
 	}
+}
+
+// baselineRenames answers the renames git detects since the last commit
+// that wrote the baseline, commit by commit along the first-parent line
+// to HEAD, then from HEAD to the tree judged (the index when staged, else
+// the work tree): each entry's old path to its file's new one. git is
+// asked only when some entry names a path the tree lacks. Where git
+// cannot say (no commit holds the baseline yet, git fails), nothing is
+// followed: the entries keep their paths, so a moved finding reds rather
+// than passing unread.
+func (s *Session) baselineRenames(f *baseline.File, tree *repo.Snapshot) map[string]string {
+	top, err := s.Top()
+	if err != nil {
+		return nil
+	}
+	present := func(p string) bool {
+		if tree != nil {
+			return tree.Has(p)
+		}
+		_, err := os.Lstat(filepath.Join(top, filepath.FromSlash(p)))
+		return err == nil
+	}
+	if !f.Absent(present) {
+		return nil
+	}
+	g := repo.Git{}
+	out, err := g.Run(top, "git log", nil, "log", "-1", "--format=%H", "--", ":(literal)"+f.Source)
+	base := strings.TrimSpace(string(out))
+	if err != nil || base == "" {
+		return nil
+	}
+	list := []string{"--no-ext-diff", "--name-status", "-z", "-M", "--diff-filter=R"}
+	var pairs [][2]string
+	out, err = g.Run(top, "git log", nil, append([]string{"log", "--reverse", "--first-parent", "--diff-merges=first-parent", "--format="}, append(list, base+"..HEAD", "--")...)...)
+	if err != nil {
+		return nil
+	}
+	if pairs, err = baseline.ParseRenames(out); err != nil {
+		return nil
+	}
+	args := append([]string{"diff"}, list...)
+	if tree != nil && tree.Staged() {
+		args = append(args, "--cached")
+	}
+	out, err = g.Run(top, "git diff", nil, append(args, "HEAD", "--")...)
+	if err != nil {
+		return nil
+	}
+	more, err := baseline.ParseRenames(out)
+	if err != nil {
+		return nil
+	}
+	return baseline.Chain(append(pairs, more...))
 }

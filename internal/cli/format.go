@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/gate-sdk/gates/internal/baseline"
 	"github.com/gate-sdk/gates/internal/battery"
 	"github.com/gate-sdk/gates/internal/gate"
 )
@@ -67,7 +68,8 @@ func structured(fs []gate.Finding) []battery.Finding {
 			msg = f.String()
 		}
 		out = append(out, battery.Finding{Path: f.Path, Line: f.Line, Column: f.Column, Class: f.Class,
-			Message: msg, Help: f.Help, Text: f.String(), Accepted: f.Accepted})
+			Message: msg, Help: f.Help, Text: f.String(), Accepted: f.Accepted,
+			Identity: f.Identity, About: f.About, Fingerprint: baseline.Fingerprint(f)})
 	}
 	return out
 }

@@ -239,6 +239,17 @@ type Finding struct {
 	Msg    string
 	Text   string
 	Help   string
+	// Identity is what the finding is about, as its gate defines it: the
+	// part of the finding a routine edit (a moved line, a renamed file, a
+	// bumped tag, a reworded message) leaves alone. The baseline keys an
+	// accepted finding on its digest. It may hold the finding's own text
+	// (a tree-terms match), so it is digested and never printed. Empty
+	// means the gate defines none: the location-free text stands for it.
+	Identity string
+	// About is a short readable note of what the finding concerns (an
+	// action and its step, a job, a pattern's place), written beside the
+	// baseline entry for a reviewer. It never holds the matched text.
+	About string
 	// Accepted is set by Report.Add on a finding the baseline accepts.
 	Accepted bool
 }

@@ -165,6 +165,8 @@ func EncodeFindings(fs []Finding) []byte {
 		num(f.Column)
 		str(f.Msg)
 		str(f.Text)
+		str(f.Identity)
+		str(f.About)
 	}
 	return b.Bytes()
 }
@@ -203,13 +205,15 @@ func DecodeFindings(data []byte) ([]Finding, error) {
 	out := make([]Finding, 0, count)
 	for i := 0; i < count; i++ {
 		var f Finding
-		var e [6]error
+		var e [8]error
 		f.Class, e[0] = str()
 		f.Path, e[1] = str()
 		f.Line, e[2] = num()
 		f.Column, e[3] = num()
 		f.Msg, e[4] = str()
 		f.Text, e[5] = str()
+		f.Identity, e[6] = str()
+		f.About, e[7] = str()
 		if err := errors.Join(e[:]...); err != nil {
 			return nil, errBadValue
 		}

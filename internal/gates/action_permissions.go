@@ -72,7 +72,8 @@ func checkActionPermissions(c *gate.Context) int {
 				// assertion C: a checkout needs contents: readable.
 				if !scope.Contents() {
 					here = append(here, gate.Finding{Class: "contents", Path: p, Line: jw.Job.Line,
-						Msg: fmt.Sprintf("job %s checks out the repository with no contents: read in scope (%s)", jw.Job.ID, where)})
+						Msg:      fmt.Sprintf("job %s checks out the repository with no contents: read in scope (%s)", jw.Job.ID, where),
+						Identity: permissionsIdentity(jw.Job), About: "job " + jw.Job.ID})
 				}
 				continue
 			}
@@ -83,7 +84,8 @@ func checkActionPermissions(c *gate.Context) int {
 					what = "calls gh"
 				}
 				here = append(here, gate.Finding{Class: "declare", Path: p, Line: jw.Job.Line,
-					Msg: fmt.Sprintf("job %s %s with no scope granted (%s)", jw.Job.ID, what, where)})
+					Msg:      fmt.Sprintf("job %s %s with no scope granted (%s)", jw.Job.ID, what, where),
+					Identity: permissionsIdentity(jw.Job), About: "job " + jw.Job.ID})
 			}
 		}
 		return fileMemo{n: []int{armed, inert, exempt}, found: byLine(here)}, nil
@@ -106,3 +108,10 @@ func checkActionPermissions(c *gate.Context) int {
 		plural(n.workflows, "workflow", "workflows"), plural(len(scan.files), "YAML file", "YAML files"),
 		plural(n.actions, "action", "actions"), plural(n.other, "other file", "other files"), n.unparsed()) + scan.fromIndexNote())
 }
+
+// permissionsIdentity answers what a permissions finding is about: the
+// job, by its id (its line, its message and where its scope came from all
+// move under routine edits).
+//
+// assertion F: the fingerprint is the job.
+func permissionsIdentity(j *workflow.Job) string { return "job=" + j.ID }

@@ -4,6 +4,8 @@ package gates
 // immutable. See gate-sdk/SPEC.md §check-action-pinning.
 
 import (
+	"fmt"
+
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/workflow"
 )
@@ -44,13 +46,16 @@ func checkActionPinning(c *gate.Context) int {
 			// like any other.
 			var here []gate.Finding
 			uses := workflow.UsesRefs(f)
+			sites := f.UsesSites()
+			elsewhere := map[string]int{}
 			for _, u := range uses {
 				if ok, why := workflow.Pinned(u.Ref); !ok {
 					msg := "uses: " + u.Ref + " " + why
 					if u.Commented {
 						msg += " (a commented-out step is read like a live one)"
 					}
-					here = append(here, gate.Finding{Class: "unpinned", Path: p, Line: u.Line, Msg: msg})
+					id, about := pinningIdentity(u, sites, elsewhere)
+					here = append(here, gate.Finding{Class: "unpinned", Path: p, Line: u.Line, Msg: msg, Identity: id, About: about})
 				}
 			}
 			return fileMemo{kind: memoOther, n: []int{len(uses)}, found: here}, nil
@@ -70,4 +75,36 @@ func checkActionPinning(c *gate.Context) int {
 		r.Add(f)
 	}
 	return r.Done(plural(refs, "uses: ref", "uses: refs") + " pinned across " + plural(len(scan.files)-n.unparsable, "YAML file", "YAML files") + n.unparsed() + scan.fromIndexNote())
+}
+
+// pinningIdentity answers what an unpinned ref is about: the action
+// (without the ref, so a tag bump keeps it) and the step it sits in (job
+// id and workflow.StepKey, so moving lines or other steps keeps it). A
+// ref no job or step holds (a commented-out seed, a uses: elsewhere) is
+// the action and which such ref of it in the file it is.
+//
+// assertion C: the fingerprint is the action and its step, never the ref.
+func pinningIdentity(u workflow.UsesLine, sites map[int]workflow.Site, elsewhere map[string]int) (identity, about string) {
+	action := workflow.ActionName(u.Ref)
+	if site, ok := sites[u.Line]; ok && !u.Commented {
+		job, where := "", "the action's runs:"
+		if !site.Job.Action {
+			job, where = site.Job.ID, "job "+site.Job.ID
+		}
+		if site.Step == nil {
+			return "action=" + action + "\x00job=" + job + "\x00call", action + " called by " + where
+		}
+		return "action=" + action + "\x00job=" + job + "\x00step=" + workflow.StepKey(site.Job, site.Step),
+			fmt.Sprintf("%s in %s, step %d", action, where, workflow.StepNumber(site.Step))
+	}
+	kind := "other"
+	if u.Commented {
+		kind = "commented"
+	}
+	elsewhere[kind+"\x00"+action]++
+	n := elsewhere[kind+"\x00"+action]
+	if u.Commented {
+		return fmt.Sprintf("action=%s\x00commented#%d", action, n), action + ", commented out"
+	}
+	return fmt.Sprintf("action=%s\x00other#%d", action, n), action
 }

@@ -103,8 +103,9 @@ func runShell(c *gate.Context, batch int) int {
 			case workflow.WindowsRun, workflow.NoDialect:
 				// assertion D: a block whose dialect cannot be stated is a
 				// finding, not a skip and not a refusal.
+				id, about := runSite(run)
 				found = append(found, gate.Finding{Class: "dialect", Path: fr.path, Line: run.Line,
-					Msg: runNoun(run) + " has no shell: and " + run.Why})
+					Msg: runNoun(run) + " has no shell: and " + run.Why, Identity: "dialect\x00" + id, About: about})
 				continue
 			}
 			if len(run.Lines) == 0 {
@@ -185,4 +186,22 @@ func runLabel(r *workflow.Run) string {
 		return r.Dialect
 	}
 	return r.Dialect + " " + r.Flags
+}
+
+// runSite answers what a run: body's findings are about: its job's id and
+// the step's workflow.StepKey (so neither a moved line nor another step
+// changes it), and a note naming the job and the step's place.
+//
+// assertion J: a body's finding is fingerprinted by its step (and a
+// ShellCheck report by its code), never by its line or wording.
+func runSite(r *workflow.Run) (identity, about string) {
+	if r.Job == nil || r.Step == nil {
+		return fmt.Sprintf("line-free run#%d", r.Line), "a run: body"
+	}
+	where := "job " + r.Job.ID
+	if r.Job.Action {
+		where = "the action's runs:"
+	}
+	return "job=" + r.Job.ID + "\x00step=" + workflow.StepKey(r.Job, r.Step),
+		fmt.Sprintf("%s, step %d", where, workflow.StepNumber(r.Step))
 }

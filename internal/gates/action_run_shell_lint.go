@@ -415,8 +415,14 @@ func mapReports(run *workflow.Run, reports []scReport) []colFinding {
 	_, offset := run.Script()
 	var out []colFinding
 	for _, r := range reports {
+		id, about := runSite(run)
+		code, named := scCode(r.text), "a ShellCheck report"
+		if code != r.text {
+			named = code
+		}
 		f := colFinding{Finding: gate.Finding{Class: "shellcheck", Line: run.Line,
-			Msg: fmt.Sprintf("%s (%s): %s: %s", runNoun(run), runLabel(run), r.level, r.text)}}
+			Msg:      fmt.Sprintf("%s (%s): %s: %s", runNoun(run), runLabel(run), r.level, r.text),
+			Identity: "code=" + code + "\x00" + id, About: named + " in " + about}}
 		if i := r.line - 1 - offset; i >= 0 {
 			f.Line = run.First + i
 			if !run.NoCol {
@@ -426,4 +432,16 @@ func mapReports(run *workflow.Run, reports []scReport) []colFinding {
 		out = append(out, f)
 	}
 	return out
+}
+
+// scCode answers the ShellCheck code a report's text ends with ([SC2086]),
+// else the whole text: the code, not the wording, is what the report says.
+func scCode(text string) string {
+	t := strings.TrimRight(text, " ")
+	if strings.HasSuffix(t, "]") {
+		if i := strings.LastIndex(t, "[SC"); i >= 0 && strings.Trim(t[i+3:len(t)-1], "0123456789") == "" && len(t) > i+4 {
+			return t[i+1 : len(t)-1]
+		}
+	}
+	return text
 }

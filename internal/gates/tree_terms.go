@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"fmt"
 	"runtime"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -258,6 +259,13 @@ func judgeTerms(set *patterns.Set, p string, data []byte, cand []int) ([]gate.Fi
 	// assertion D: every other file yields one path:lineno:line record per
 	// matching line, however many patterns hit it, with no dedup across
 	// identical lines.
+	// assertion L: a record's fingerprint is the pattern and the text it
+	// matched (a binary file's: every such pair the file holds, so banned
+	// content added to an accepted binary is a new finding); its note names
+	// the pattern by its list's file and line, never by its text, which
+	// would match itself.
+	var hits map[string]bool
+	var firstPattern = -1
 	for n, line, text := 0, []byte(nil), data; len(text) > 0; {
 		n++
 		if i := bytes.IndexByte(text, '\n'); i >= 0 {
@@ -265,15 +273,47 @@ func judgeTerms(set *patterns.Set, p string, data []byte, cand []int) ([]gate.Fi
 		} else {
 			line, text = text, nil
 		}
-		if set.FirstOfBytes(line, cand) < 0 {
+		k := set.FirstOfBytes(line, cand)
+		if k < 0 {
 			continue
 		}
+		id := termsIdentity(set, k, line)
 		if binary {
-			return append(records, gate.Finding{Class: "leak", Path: p, Text: gate.QuotePath(p)}), cand
+			if hits == nil {
+				hits, firstPattern = map[string]bool{}, k
+			}
+			hits[id] = true
+			continue
 		}
-		records = append(records, gate.Finding{Class: "leak", Path: p, Line: n, Msg: string(line), Text: fmt.Sprintf("%s:%d:%s", gate.QuotePath(p), n, line)})
+		records = append(records, gate.Finding{Class: "leak", Path: p, Line: n, Msg: string(line), Text: fmt.Sprintf("%s:%d:%s", gate.QuotePath(p), n, line),
+			Identity: id, About: termsAbout(set, k)})
+	}
+	if hits != nil {
+		ids := make([]string, 0, len(hits))
+		for id := range hits {
+			ids = append(ids, id)
+		}
+		sort.Strings(ids)
+		about := "binary file, " + termsAbout(set, firstPattern)
+		if len(ids) > 1 {
+			about += fmt.Sprintf(" and %d more match(es)", len(ids)-1)
+		}
+		records = append(records, gate.Finding{Class: "leak", Path: p, Text: gate.QuotePath(p),
+			Identity: "binary\x00" + strings.Join(ids, "\x00"), About: about})
 	}
 	return records, cand
+}
+
+// termsIdentity answers what pattern k flags on line: the pattern as
+// written and the text it matched.
+func termsIdentity(set *patterns.Set, k int, line []byte) string {
+	return "pattern=" + set.Patterns[k].Text + "\x01matched=" + set.Matched(k, line)
+}
+
+// termsAbout names pattern k by its place: its list's file and line.
+func termsAbout(set *patterns.Set, k int) string {
+	pat := set.Patterns[k]
+	return fmt.Sprintf("pattern %s:%d", pat.File, pat.Line)
 }
 
 // underRoot reports whether the listed path p lies under the scan root.

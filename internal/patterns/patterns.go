@@ -229,6 +229,25 @@ func (s *Set) FirstOfBytes(line []byte, idx []int) int {
 	return -1
 }
 
+// Matched answers, for pattern i that flags line (FirstOf's answer), the
+// text of its first match no spare passes over: what the line is flagged
+// for. It copies the text, so a byte line may be reused after.
+func (s *Set) Matched(i int, line []byte) string {
+	hay := unsafe.String(unsafe.SliceData(line), len(line))
+	re := s.Patterns[i].re
+	for from := 0; from <= len(hay); {
+		span, ok := re.FindFrom(hay, from)
+		if !ok {
+			break
+		}
+		if m := hay[span.Start:span.End]; len(s.Spares) == 0 || !s.spared(m) {
+			return strings.Clone(m)
+		}
+		from = span.Start + 1
+	}
+	return ""
+}
+
 // FirstOf answers the first of the indexed patterns flagging line, or -1.
 func (s *Set) FirstOf(line string, idx []int) int {
 	for _, i := range idx {
