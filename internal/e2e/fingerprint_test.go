@@ -74,20 +74,29 @@ func TestBaselineFollowsTagBumpReorderAndRename(t *testing.T) {
 }
 
 // A new step identical to an accepted one is reported at its own line,
-// never at the accepted step's.
+// never at the accepted step's: a copy in a new job placed above the
+// accepted one, and a copy appended to the accepted step's own job.
 func TestBaselineDuplicateStepReportedAtItsOwnLine(t *testing.T) {
 	t.Parallel()
 	s := fingerprintScratch(t)
-	dup := fingerprintCI + "      - name: Check out\n        uses: actions/checkout@v4\n"
-	s.write(".github/workflows/ci.yml", dup, 0o644)
-	s.git("add", "-A")
-	for _, argv := range [][]string{{"--git-hook", "pre-commit"}, {"--run"}} {
-		code, out := s.gates(nil, argv...)
-		if code != 1 {
-			t.Fatalf("%v: a duplicated tag-pinned step does not red: exit %d\n%s", argv, code, out)
-		}
-		if !strings.Contains(out, ".github/workflows/ci.yml:12: uses: actions/checkout@v4") || strings.Contains(out, "ci.yml:7:") {
-			t.Fatalf("%v: the new step is not reported at its own line 12 (and only there):\n%s", argv, out)
+	lint := "on: push\njobs:\n  lint:\n    runs-on: ubuntu-latest\n    steps:\n" +
+		"      - name: Check out\n        uses: actions/checkout@v4\n" +
+		strings.TrimPrefix(fingerprintCI, "on: push\njobs:\n")
+	appended := fingerprintCI + "      - name: Check out\n        uses: actions/checkout@v4\n"
+	for _, c := range []struct{ what, body, at, notAt string }{
+		{"a new job above", lint, "ci.yml:7: uses: actions/checkout@v4", "ci.yml:12:"},
+		{"a copy appended", appended, "ci.yml:12: uses: actions/checkout@v4", "ci.yml:7:"},
+	} {
+		s.write(".github/workflows/ci.yml", c.body, 0o644)
+		s.git("add", "-A")
+		for _, argv := range [][]string{{"--git-hook", "pre-commit"}, {"--run"}} {
+			code, out := s.gates(nil, argv...)
+			if code != 1 {
+				t.Fatalf("%s, %v: a duplicated tag-pinned step does not red: exit %d\n%s", c.what, argv, code, out)
+			}
+			if !strings.Contains(out, ".github/workflows/"+c.at) || strings.Contains(out, c.notAt) || strings.Count(out, "is pinned to @") != 1 {
+				t.Fatalf("%s, %v: the new step is not reported at its own line %q (and only there):\n%s", c.what, argv, c.at, out)
+			}
 		}
 	}
 }
