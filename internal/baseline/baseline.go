@@ -614,3 +614,48 @@ func (f *File) Absent(present func(path string) bool) bool {
 	}
 	return false
 }
+
+// Added answers what now accepts beyond before: each key's entry with
+// the count it grew by (a new key grows by its whole count), sorted. A
+// nil file accepts nothing.
+//
+// assertion J: a commit that grows the baseline is named by what it adds.
+func Added(before, now *File) []Entry {
+	if now == nil {
+		return nil
+	}
+	had := map[Key]int{}
+	if before != nil {
+		for _, e := range before.Entries {
+			had[e.Key] += e.Count
+		}
+	}
+	var out []Entry
+	for _, e := range now.Entries {
+		grew := e.Count - had[e.Key]
+		had[e.Key] = max(had[e.Key]-e.Count, 0)
+		if grew > 0 {
+			e.Count = grew
+			out = append(out, e)
+		}
+	}
+	sortEntries(out)
+	return out
+}
+
+// Describe answers an added entry as one line for a reviewer: its gate,
+// path and class, how many it accepts, and its note (never the text).
+func (e Entry) Describe() string {
+	path := "-"
+	if e.Path != "" {
+		path = gate.QuotePath(e.Path)
+	}
+	s := e.Gate + " " + path + " " + e.Class
+	if e.Count > 1 {
+		s += fmt.Sprintf(" (x%d)", e.Count)
+	}
+	if e.About != "" {
+		s += " — " + oneLine(e.About)
+	}
+	return s
+}

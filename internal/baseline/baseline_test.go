@@ -341,3 +341,42 @@ func TestFollowRenames(t *testing.T) {
 		t.Error("following a rename renumbered the entry")
 	}
 }
+
+func TestAddedNamesWhatACommitAccepts(t *testing.T) {
+	before := &Tally{}
+	before.Add("check-action-pinning", []gate.Finding{pinned(3, "actions/checkout@v4", "id=co")})
+	leak := gate.Finding{Class: "leak", Path: "README.md", Line: 2, Msg: "see " + home,
+		Identity: "pattern=/home/\x01matched=" + home, About: "pattern scripts/banned.list:1"}
+	now := &Tally{}
+	now.Add("check-action-pinning", []gate.Finding{pinned(3, "actions/checkout@v4", "id=co")})
+	now.Add("check-tree-terms", []gate.Finding{leak, leak})
+	b, err := Parse("b", Format(before.Entries()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := Parse("b", Format(now.Entries()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	added := Added(b, n)
+	if len(added) != 1 {
+		t.Fatalf("added %v, want the tree-terms entry alone", added)
+	}
+	want := "check-tree-terms README.md leak (x2) — leak in README.md: pattern scripts/banned.list:1"
+	if got := added[0].Describe(); got != want {
+		t.Errorf("described as %q, want %q", got, want)
+	}
+	if strings.Contains(added[0].Describe(), "alice") {
+		t.Error("the description quotes the matched text")
+	}
+	if len(Added(n, b)) != 0 || len(Added(n, n)) != 0 {
+		t.Error("a shrinking or unchanged baseline is reported as adding")
+	}
+	// A count that grows adds the difference.
+	more := &Tally{}
+	more.Add("check-tree-terms", []gate.Finding{leak, leak, leak})
+	m, _ := Parse("b", Format(more.Entries()))
+	if a := Added(n, m); len(a) != 1 || a[0].Count != 1 {
+		t.Errorf("a count grown by one adds %v", a)
+	}
+}

@@ -104,6 +104,7 @@ func (s *Session) hookWorld() (githook.World, error) {
 			_, err := s.treeBaseline(tree)
 			return err
 		},
+		BaselineAdded: s.hookBaselineAdded,
 		Debt: func(tree *repo.Snapshot, left map[string]int) error {
 			if tree.CommonDir() == "" {
 				return fmt.Errorf("no git directory known to record it in")

@@ -108,6 +108,9 @@ type World struct {
 	// tree's) and answers its refusal, so a malformed line refuses the
 	// hook before any member runs.
 	Baseline func(tree *repo.Snapshot) error
+	// BaselineAdded, when set, answers one line per entry the baseline
+	// tree records adds over HEAD's: what the commit newly accepts.
+	BaselineAdded func(tree *repo.Snapshot) ([]string, error)
 	// Debt, when set, records the files a passing pre-commit left to the
 	// battery (member name to count) for the repository tree names, and
 	// is what lets members leave any: without it every file is judged.
@@ -281,6 +284,18 @@ func preCommit(w World, hook string) int {
 	if w.Baseline != nil {
 		if err := w.Baseline(tree); err != nil {
 			return fail(err)
+		}
+	}
+	// assertion X: a commit that grows the baseline says, one line per
+	// added entry, what it accepts, before any member runs; the diff alone
+	// shows a reviewer only digests.
+	if w.BaselineAdded != nil {
+		lines, err := w.BaselineAdded(tree)
+		if err != nil {
+			return fail(err)
+		}
+		for _, l := range lines {
+			fmt.Fprintf(w.Stdout, "%s: %s\n", hook, l)
 		}
 	}
 	r := w.runner(top)

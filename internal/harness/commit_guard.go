@@ -59,6 +59,22 @@ func commitGuard(c *Call) (code int) {
 		fmt.Fprintln(c.Stderr, "The hooks run this repository's gates; run the command without the bypass and fix what they report.")
 		return Block
 	}
+	if v.Commits {
+		if bg, ok := c.Repo.(BaselineGrowth); ok {
+			added, err := bg.BaselineAdded()
+			if err != nil {
+				return c.Decline(err.Error())
+			}
+			if len(added) > 0 {
+				// assertion G: a commit that would grow the baseline is
+				// blocked as a bypass is: it turns the gates off for what
+				// it accepts.
+				fmt.Fprintf(c.Stderr, "gate-sdk commit-guard: this command was not run: the baseline the commit would record accepts new findings, which turns their gates off as --no-verify would:\n  %s\n", strings.Join(added, "\n  "))
+				fmt.Fprintln(c.Stderr, "Fix the findings instead and restore the baseline (git restore --staged --worktree on it); only the user may accept findings, by committing the baseline themselves.")
+				return Block
+			}
+		}
+	}
 	msgs := append([]string(nil), v.Messages...)
 	msgs = append(msgs, readMessageFiles(v.Files, c.Payload.Cwd)...)
 	for _, msg := range msgs {
@@ -80,6 +96,14 @@ func commitGuard(c *Call) (code int) {
 		return c.Decline(fmt.Sprintf("the command runs a program named by an expansion (%s), which cannot be known before it runs; run git by its name so its commit can be checked", strings.Join(v.Unread, ", ")))
 	}
 	return Allow
+}
+
+// BaselineGrowth is a Repo that can say what a commit made now would add
+// to the baseline of accepted findings.
+type BaselineGrowth interface {
+	// BaselineAdded answers one line per entry the staged or the work
+	// tree's baseline adds over HEAD's.
+	BaselineAdded() ([]string, error)
 }
 
 // maxMessageFile bounds a `git commit -F` file the guard reads; a larger

@@ -24,6 +24,8 @@ type Verdict struct {
 	// cannot resolve: the rule is not enforced on it, and the member says
 	// so.
 	Unread []string
+	// Commits reports a `git commit` among the commands.
+	Commits bool
 }
 
 // MessageFile is a `git commit -F` operand: Path as written, Dir the
@@ -441,6 +443,7 @@ func commitValueOption(name string) bool {
 // message assembled as git does (each -m a paragraph; -F a file, `-` its
 // stdin).
 func (v *Verdict) commit(args []string, ws []word, sc simple, dir string) {
+	v.Commits = true
 	if noVerify(args, true) {
 		v.Bypass = append(v.Bypass, "git commit --no-verify (-n) skips the pre-commit and commit-msg hooks")
 		return
