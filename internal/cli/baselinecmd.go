@@ -20,11 +20,14 @@ import (
 const baselineUsage = `usage: gates baseline [--prune]
 
 Records the findings the registered gates report today in the gates
-directory's gates.baseline (one sorted line per finding: gate, path, class
-and a digest of the finding's text without its line number). A recorded
+directory's gates.baseline (one sorted line per finding: gate, path, class,
+a digest of the finding's fingerprint, and a note of what it accepts). A
+fingerprint is what the finding is about as its gate defines it (an
+action and its step, a job, a pattern and the text it matched), so a
+moved line, a bumped tag or a renamed file keeps it accepted. A recorded
 finding is counted on its gate's clean line instead of turning it red;
-a new one, or one whose text changed, reds as before. Review the file's
-diff like any other change.
+a new one reds as before. Review the file's diff like any other change:
+the pre-commit hook names each entry a commit adds.
 
   --prune  remove only the entries no current finding matches (the ones
            ` + "`gates doctor`" + ` names as stale), and change nothing else

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/baseline"
@@ -66,39 +67,56 @@ func describeAdded(src string, added []baseline.Entry) []string {
 }
 
 // hookBaselineAdded is the pre-commit hook's report of the entries the
-// staged baseline adds over HEAD's.
-func (s *Session) hookBaselineAdded(tree *repo.Snapshot) ([]string, error) {
-	now, err := s.treeBaseline(tree)
-	if err != nil || now == nil {
+// staged baseline adds over HEAD's; nothing when the commit leaves the
+// file as HEAD holds it.
+func (s *Session) hookBaselineAdded(tree *repo.Snapshot, staged []string) ([]string, error) {
+	src, err := s.baselineSource()
+	if err != nil {
 		return nil, err
 	}
-	added, src, err := s.baselineAddedOver("HEAD", "", now)
+	if !slices.Contains(staged, src) {
+		return nil, nil
+	}
+	if _, tracked := tree.Mode(src); !tracked {
+		return nil, nil
+	}
+	data, err := tree.Read(src)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %v", src, err)
+	}
+	now, err := baseline.Parse(src, data)
+	if err != nil {
+		return nil, err
+	}
+	added, err := s.baselineAddedOver("HEAD", "", now)
 	if err != nil {
 		return nil, err
 	}
 	return describeAdded(src, added), nil
 }
 
-// baselineAddedOver answers the entries now adds over the baseline rev
-// records, rev's paths followed through the renames to the tree now was
-// read from (to, "" for the index).
-func (s *Session) baselineAddedOver(rev, to string, now *baseline.File) ([]baseline.Entry, string, error) {
+// baselineAddedOver answers the entries now (read as written, no rename
+// followed) adds over the baseline rev records. Both are read through the
+// renames git detects from rev to the tree now came from (to, "" for the
+// index), so a moved file's entries are the same entries on either side.
+func (s *Session) baselineAddedOver(rev, to string, now *baseline.File) ([]baseline.Entry, error) {
 	src, err := s.baselineSource()
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	top, err := s.Top()
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	before, err := baselineAt(top, rev, src)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	if before != nil {
-		before = before.Follow(renamesBetween(top, rev, to))
+		renames := renamesBetween(top, rev, to)
+		before, now = before.Follow(renames), now.Follow(renames)
 	}
-	return baseline.Added(before, now), src, nil
+	return baseline.Added(before, now), nil
 }
 
 // baselineGrowthHelp is what an agent hook says of a commit that grows
@@ -124,7 +142,7 @@ func (s *Session) commitBaselineRed(id string, parents []string) (*harness.Red, 
 	var added []baseline.Entry
 	if len(parents) == 0 {
 		added = baseline.Added(nil, now)
-	} else if added, _, err = s.baselineAddedOver(parents[0], id, now); err != nil {
+	} else if added, err = s.baselineAddedOver(parents[0], id, now); err != nil {
 		return nil, err
 	}
 	if len(added) == 0 {
@@ -160,7 +178,7 @@ func (r hookRepo) BaselineAdded() ([]string, error) {
 		if now == nil {
 			continue
 		}
-		added, _, err := r.s.baselineAddedOver("HEAD", "", now)
+		added, err := r.s.baselineAddedOver("HEAD", "", now)
 		if err != nil {
 			return nil, err
 		}

@@ -28,8 +28,8 @@ func fingerprintScratch(t *testing.T) *scratch {
 func (s *scratch) commits(what string) {
 	s.t.Helper()
 	s.git("add", "-A")
-	if code, out := s.gates(nil, "--git-hook", "pre-commit"); code != 0 {
-		s.t.Fatalf("%s: the pre-commit hook refuses it: exit %d\n%s", what, code, out)
+	if code, out := s.gates(nil, "--git-hook", "pre-commit"); code != 0 || strings.Contains(out, "adds to") {
+		s.t.Fatalf("%s: the pre-commit hook refuses it, or says it grows the baseline: exit %d\n%s", what, code, out)
 	}
 	s.git("commit", "-qm", "chore: "+what)
 	if code, out := s.gates(nil, "--run"); code != 0 {

@@ -109,8 +109,9 @@ type World struct {
 	// hook before any member runs.
 	Baseline func(tree *repo.Snapshot) error
 	// BaselineAdded, when set, answers one line per entry the baseline
-	// tree records adds over HEAD's: what the commit newly accepts.
-	BaselineAdded func(tree *repo.Snapshot) ([]string, error)
+	// tree records adds over HEAD's: what the commit newly accepts. staged
+	// are the paths the commit changes.
+	BaselineAdded func(tree *repo.Snapshot, staged []string) ([]string, error)
 	// Debt, when set, records the files a passing pre-commit left to the
 	// battery (member name to count) for the repository tree names, and
 	// is what lets members leave any: without it every file is judged.
@@ -290,7 +291,7 @@ func preCommit(w World, hook string) int {
 	// added entry, what it accepts, before any member runs; the diff alone
 	// shows a reviewer only digests.
 	if w.BaselineAdded != nil {
-		lines, err := w.BaselineAdded(tree)
+		lines, err := w.BaselineAdded(tree, staged)
 		if err != nil {
 			return fail(err)
 		}
