@@ -36,6 +36,16 @@ func TestBaselineGrowthReportedByTheHook(t *testing.T) {
 	if code, out := s.gates(nil, "--git-hook", "pre-commit"); code != 0 || strings.Contains(out, "adds to") {
 		t.Fatalf("a commit that adds no entry is reported as adding: exit %d\n%s", code, out)
 	}
+	// A rename with the baseline re-recorded at the new path in the same
+	// commit moves entries; it adds none.
+	s.git("mv", ".github/workflows/ci.yml", ".github/workflows/build.yml")
+	s.acceptAll()
+	if !strings.Contains(s.read("scripts/gates.baseline"), "\t.github/workflows/build.yml\t") {
+		t.Fatal("setup: the re-recorded baseline does not name the new path")
+	}
+	if code, out := s.gates(nil, "--git-hook", "pre-commit"); code != 0 || strings.Contains(out, "adds to") {
+		t.Fatalf("a rename with its baseline re-recorded is reported as adding: exit %d\n%s", code, out)
+	}
 }
 
 // The agent hooks treat a commit that grows the baseline as a bypass of
