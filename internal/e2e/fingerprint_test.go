@@ -118,3 +118,30 @@ func TestBaselineBinaryEntryAcceptsOnlyItsContent(t *testing.T) {
 		t.Fatalf("new banned content in an accepted binary is accepted: exit %d\n%s", code, out)
 	}
 }
+
+// A baseline the previous release wrote (text digests, no notes) still
+// reads and still accepts what it accepted. The tree-terms line below is
+// what that release's `gates baseline` wrote for baselineScratch's
+// README.md (its digest is of the line's text, which no release rewords).
+func TestBaselineEarlierFormatStillAccepts(t *testing.T) {
+	t.Parallel()
+	s := baselineScratch(t)
+	s.write("scripts/gates.list", "check-tree-terms\n", 0o644)
+	s.write("scripts/gates.baseline", "# gates.baseline: findings this repository has accepted.\n"+
+		"check-tree-terms\tREADME.md\tleak\tab3e377e5b893023\n", 0o644)
+	s.git("add", "-A")
+	for _, argv := range [][]string{{"--run"}, {"--git-hook", "pre-commit"}} {
+		code, out := s.gates([]string{"GATE_SDK_VERBOSE=1"}, argv...)
+		if code != 0 || !strings.Contains(out, "1 finding accepted by scripts/gates.baseline") {
+			t.Fatalf("%v: the earlier-format entry no longer accepts its finding: exit %d\n%s", argv, code, out)
+		}
+	}
+	if code, out := s.gates(nil, "doctor"); strings.Contains(out, "stale") {
+		t.Fatalf("doctor calls the earlier-format entry stale: exit %d\n%s", code, out)
+	}
+	// Re-recording writes the fingerprint form, with its note.
+	file := s.acceptAll()
+	if strings.Contains(file, "ab3e377e5b893023") || !strings.Contains(file, "\t# leak in README.md: pattern scripts/msg-patterns.list:1\n") {
+		t.Fatalf("gates baseline did not rewrite the entry in the new form:\n%s", file)
+	}
+}
