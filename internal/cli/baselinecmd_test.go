@@ -18,9 +18,11 @@ func TestRecordedKeyIsTheReportsKey(t *testing.T) {
 		{Class: "arm", Text: "go vet failed:\nx.go:1: bad"},
 		{Class: "k", Msg: "no path at all"},
 		{Class: "k", Path: "a\"b", Line: 2, Column: 3, Msg: "quoted"},
+		{Class: "unpinned", Path: "ci.yml", Line: 6, Msg: "uses: a@v4 is pinned", Identity: "action=a\x00job=b\x00step=id=x", About: "a in job b, step 1"},
+		{Class: "leak", Path: "bin.dat", Text: "bin.dat", Identity: "binary\x00pattern=p\x01matched=q", About: "binary file"},
 	} {
 		back := gateFindings(structured([]gate.Finding{f}))
-		if got, want := baseline.KeyOf("g", back[0]), baseline.KeyOf("g", f); got != want {
+		if got, want := baseline.SeenOf("g", back[0]), baseline.SeenOf("g", f); got != want {
 			t.Errorf("%q: recorded %v, the report keys %v", f.String(), got, want)
 		}
 	}
