@@ -442,18 +442,39 @@ func TestDoctorNamesWhatIsDisarmed(t *testing.T) {
 	a := newAdopter(t)
 	a.must(binPath, "init")
 	r := a.runIn("", "bin/gates", "doctor")
-	if r.code != 1 {
+	// A correct adoption is not wrong: the gates waiting for a knob are
+	// advice, and doctor exits 0 saying how many wait.
+	if r.code != 0 || !strings.Contains(r.stdout, "DOCTOR: clean (nothing wrong") {
 		t.Fatalf("doctor on a fresh install: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	for _, want := range []string{"disarmed: check-portability-floor", "GATE_SDK_PORTABILITY_PATHS", "hooks are not placed", "check-workflow-tiering is not registered"} {
+	for _, want := range []string{"doctor: advice: check-portability-floor asserts nothing while GATE_SDK_PORTABILITY_PATHS is empty", "hooks are not placed", "doctor: note: not registered (cannot run on this tree yet: check-workflow-tiering"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("doctor does not say %q:\n%s", want, r.stdout)
 		}
 	}
+	// One line per distinct note: no line repeats, and the gates left out
+	// for one reason share one line.
+	seen := map[string]bool{}
+	for _, l := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+		if seen[l] {
+			t.Errorf("doctor repeats %q", l)
+		}
+		seen[l] = true
+	}
+	reasons := map[string]bool{}
+	for _, l := range strings.Split(a.read("scripts/gates.list"), "\n") {
+		if _, why, ok := strings.Cut(l, " \u2014 "); ok && strings.HasPrefix(l, "# unregistered: ") {
+			_, why, _ = strings.Cut(why, ": ")
+			reasons[why] = true
+		}
+	}
+	if n := strings.Count(r.stdout, "doctor: note: not registered ("); n != len(reasons) || n == 0 {
+		t.Errorf("doctor prints %d not-registered notes for %d distinct reasons:\n%s", n, len(reasons), r.stdout)
+	}
 	a.write("scripts/gate-sdk-config.knobs", a.read("scripts/gate-sdk-config.knobs")+"GATE_SDK_PORTABILITY_PATHS = docs\nGATE_SDK_JOB_REF_PATTERNS[] = ^main$\n")
 	a.must(binPath, "init", "--hooks")
 	r = a.runIn("", "bin/gates", "doctor")
-	if r.code == 2 || strings.Contains(r.stdout, "disarmed: check-portability-floor") || !strings.Contains(r.stdout, "matching bin/gates") {
+	if r.code != 0 || strings.Contains(r.stdout, "check-portability-floor asserts nothing") || !strings.Contains(r.stdout, "matching bin/gates") {
 		t.Fatalf("doctor once armed and hooked: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	// A placed hook that is not the binary any more is a finding.
