@@ -81,11 +81,12 @@ type InitWorld struct {
 	Hooks HookState
 	// Seeders run after the kit's own configuration seeder.
 	Seeders []Seeder
-	// Messages answers the last n non-merge commit messages, newest
-	// first (none in a repository with no commit).
-	Messages func(n int) ([]string, error)
-	// Judge answers whether a commit-message gate passes a message.
-	Judge func(gate, message string) (bool, error)
+	// Messages answers at most the last n non-merge commits with their
+	// authors, newest first (none in a repository with no commit).
+	Messages func(n int) ([]HistoryCommit, error)
+	// Judge answers whether a commit-message gate passes a message; env
+	// holds NAME=value knob settings the judgement reads first.
+	Judge func(gate, message string, env []string) (bool, error)
 	// Ignored answers, per repo-relative path (a directory ends in /),
 	// the ignore rule that hides it as "<source>:<line>:<pattern>"; absent
 	// when none does. A non-nil root answers as if the root .gitignore
@@ -152,6 +153,8 @@ type Plan struct {
 	// on-surface gates to probe, and the registry's fixed head.
 	zero, onSurface []gateDecl
 	shape           repoShape
+	// history is the people's recent messages (nil: not read).
+	history *history
 }
 
 // Add plans a file. A seeder calls it for each file it contributes.
@@ -316,18 +319,37 @@ func seedConsumer(p *Plan, w *InitWorld, files []kits.File) error {
 	wfPath := ".github/workflows/gates.yml"
 	p.Add(wfPath, FillWorkflow(wf, p.KitRoot, branch, payloadURL, payloadSum), false, true)
 
-	p.Add(path.Join(p.GatesDir, kits.Core+"-config.knobs"), []byte(
-		"# gate-sdk's knobs for this repository, seeded by `gates init`; the file is yours.\n"+
-			"# Grammar: NAME = value, one per line; `gates --emit knob-roster` lists every knob.\n\n"+
-			"# The kit set this tree vendors. A vendored tree names it rather than\n"+
-			"# deriving it from what directories exist.\n"+
-			"GATE_SDK_KIT_DIRS = "+p.KitRoot+"\n"), false, true)
-
 	tracked, err := w.Tracked()
 	if err != nil {
 		return err
 	}
 	p.shape = shapeOf(tracked, p.GatesDir, p.KitRoot)
+	roster, err := w.Knob("GATE_SDK_COMMIT_TYPES")
+	if err != nil {
+		return err
+	}
+	if p.history, err = readHistory(w, strings.Fields(roster)); err != nil {
+		return err
+	}
+	knobs := "# gate-sdk's knobs for this repository, seeded by `gates init`; the file is yours.\n" +
+		"# Grammar: NAME = value, one per line; `gates --emit knob-roster` lists every knob.\n\n" +
+		"# The kit set this tree vendors. A vendored tree names it rather than\n" +
+		"# deriving it from what directories exist.\n" +
+		"GATE_SDK_KIT_DIRS = " + p.KitRoot + "\n"
+	if h := p.history; h != nil && len(h.extra) > 0 {
+		// assertion M: a type the people's subjects use joins the roster.
+		knobs += "\n# check-commit-subject's types: the kit's, and those this history's subjects\n" +
+			"# use (init read them off the last " + fmt.Sprint(len(h.messages)) + " subjects by people).\n" +
+			"GATE_SDK_COMMIT_TYPES = " + strings.Join(h.types(), " ") + "\n"
+	}
+	if len(p.shape.shellDirs) > 0 {
+		// assertion N: check-shellcheck reads the shell the repository
+		// tracks of its own.
+		knobs += "\n# The directories of this repository's own shell, which check-shellcheck\n" +
+			"# lints (each one's *.sh directly in it).\n" +
+			"GATE_SDK_LINT_EXTRA_DIRS = " + strings.Join(p.shape.shellDirs, " ") + "\n"
+	}
+	p.Add(path.Join(p.GatesDir, kits.Core+"-config.knobs"), []byte(knobs), false, true)
 	allow, err := w.knobPath("GATE_SDK_ROOT_ALLOWLIST")
 	if err != nil {
 		return err

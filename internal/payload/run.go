@@ -204,6 +204,10 @@ func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks, takeOver b
 		if err != nil {
 			return 2, err
 		}
+		knobFile := path.Join(p.GatesDir, kits.Core+"-config.knobs")
+		if p.history != nil && len(p.history.extra) > 0 {
+			p.history.admitted = p.history.admits(w.Top, knobFile)
+		}
 		body, verdicts, red := registryBody(w, p, accepting)
 		if err := writeTracked(w.Top, registryStep.path, body, false, next); err != nil {
 			return 2, err
@@ -222,6 +226,7 @@ func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks, takeOver b
 			return 2, err
 		}
 		next.Registered = nil
+		printHistory(w.Stdout, p, knobFile)
 		for _, v := range verdicts {
 			v.Accepted, v.AcceptedIn = accepted[v.Gate], baselinePath(p)
 			PrintVerdict(w.Stdout, v)
@@ -369,7 +374,7 @@ func registryBody(w *InitWorld, p *Plan, accepting bool) ([]byte, []Verdict, []s
 func adoptVerdict(w *InitWorld, p *Plan, gate string, accepting bool) (Verdict, bool) {
 	v := Verdict{Gate: gate, Why: p.shape.considered(gate, p.GatesDir)}
 	if v.Why == "" && adoptionRule[gate] == needsHistory {
-		why, err := historyVerdict(w, gate, p.GatesDir)
+		why, err := historyVerdict(w, p, gate)
 		if err != nil {
 			why = "the commit history could not be read: " + err.Error()
 		}
