@@ -158,6 +158,7 @@ func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks, takeOver b
 	}
 	wrote := map[string]int{}
 	var registryStep, pageStep *step
+	pageWritten := false
 	for i := range steps {
 		s := &steps[i]
 		switch s.verb {
@@ -216,7 +217,7 @@ func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks, takeOver b
 		// assertion K: where check-graph is registered, init writes the page
 		// it holds fresh, before the baseline, so no finding of a missing
 		// page is accepted.
-		if err := writeGraphPage(w, pageStep, verdicts, next); err != nil {
+		if pageWritten, err = writeGraphPage(w, pageStep, verdicts, next); err != nil {
 			return 2, err
 		}
 		// assertion H: a registered gate's findings of today are accepted
@@ -269,8 +270,14 @@ func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks, takeOver b
 		fmt.Fprintln(w.Stdout, "init: nothing to do; the tree is as init left it")
 		return 0, nil
 	}
+	battery := "  bash %[1]s/bin/run-gates.sh       the first battery (green on the tree as init found it)\n"
+	if pageWritten {
+		// The page is emitted over the adoption commit: it is fresh once
+		// what init wrote is staged, and only then.
+		battery = "  git add -A && bash %[1]s/bin/run-gates.sh   the first battery, over the staged adoption (check-graph's page is emitted over it)\n"
+	}
 	fmt.Fprintf(w.Stdout, "\nnext:\n"+
-		"  bash %[1]s/bin/run-gates.sh       the first battery (green on the tree as init found it)\n"+
+		battery+
 		"  %[2]s doctor                       the gates that assert nothing yet, and the knob arming each\n"+
 		"  git add -A && git commit -m 'chore: vendor gate-sdk'\n"+
 		"  %[2]s init --hooks                 place the pre-commit and commit-msg hooks in this clone\n"+
@@ -682,13 +689,17 @@ func runUninstall(w *InitWorld, lock *Lock, lockRel string, dry bool) (int, erro
 	return 0, nil
 }
 
+// graphStaleClass is check-graph's failure class for a page that differs
+// from what the registry's manifests emit.
+const graphStaleClass = "E"
+
 // writeGraphPage writes the coupling-graph page (GATE_SDK_GRAPH_ARTIFACT,
 // planned as a late seed where init may register check-graph and the
 // adopter has no file there) when the registry names check-graph: the
 // first battery is then green on it and the page is part of the adoption
 // commit. The page is a seed, recorded in the lock: the adopter
 // regenerates it with `gates --emit graph` as its gates change.
-func writeGraphPage(w *InitWorld, s *step, verdicts []Verdict, next *Lock) error {
+func writeGraphPage(w *InitWorld, s *step, verdicts []Verdict, next *Lock) (bool, error) {
 	registered := false
 	for _, v := range verdicts {
 		if v.Gate == "check-graph" && v.Registered {
@@ -696,23 +707,23 @@ func writeGraphPage(w *InitWorld, s *step, verdicts []Verdict, next *Lock) error
 		}
 	}
 	if s == nil || !registered || w.EmitGraph == nil {
-		return nil
+		return false, nil
 	}
 	rel := s.path
 	// The page is emitted over the adoption commit (the vendored kit
 	// tracked, the page itself among its surfaces), so a placeholder holds
 	// its place while it is emitted.
 	if err := writeTracked(w.Top, rel, nil, false, next); err != nil {
-		return err
+		return false, err
 	}
 	page, err := w.EmitGraph()
 	if err != nil {
-		return fmt.Errorf("init: the coupling-graph page: %v", err)
+		return false, fmt.Errorf("init: the coupling-graph page: %v", err)
 	}
 	if err := writeTracked(w.Top, rel, page, false, next); err != nil {
-		return err
+		return false, err
 	}
 	recordFile(next, rel, Digest(page), classSeed)
 	fmt.Fprintf(w.Stdout, "init: wrote %s (check-graph's page; regenerate it with gates --emit graph)\n", rel)
-	return nil
+	return true, nil
 }
