@@ -42,10 +42,12 @@ func TestMetaGatesJudgeOnlyTheConsumersOwn(t *testing.T) {
 			t.Errorf("%s: %q, want registered with nothing accepted", g, got[g])
 		}
 	}
+	// check-graph's page is emitted over the adoption: the battery judges
+	// it staged.
+	a.must("git", "add", "-A")
 	if b := a.battery(); b.code != 0 {
 		t.Fatalf("first battery: exit %d\n%s%s", b.code, b.stdout, b.stderr)
 	}
-	a.must("git", "add", "-A")
 	a.must("git", "commit", "-q", "-m", "chore: vendor gate-sdk")
 
 	// A gate of our own with two latent defects, and the same defects

@@ -48,3 +48,26 @@ func TestShellDirs(t *testing.T) {
 		t.Fatalf("shellDirs = %v, want %v", got, want)
 	}
 }
+
+func TestInitWroteReason(t *testing.T) {
+	cases := map[string]bool{
+		"zero-config: it judges gates, and scripts/ holds none of this repository's own; to adopt: add one there and run init again": true,
+		"on-surface: cannot run on this tree yet: check-x: no page":                                                                  true,
+		"zero-config: 3 of the 40 recent subjects by people would pass; to adopt: echo check-commit-subject >> scripts/gates.list":   true,
+		"zero-config: 3 of 40 recent subjects would pass; to adopt: echo check-commit-subject >> scripts/gates.list":                 true,
+		"we publish no kit":               false,
+		"on-surface: we do not want it":   false,
+		"it judges gates, without a tier": false,
+	}
+	for reason, want := range cases {
+		if got := initWroteReason(reason); got != want {
+			t.Errorf("initWroteReason(%q) = %v, want %v", reason, got, want)
+		}
+	}
+	if reasonKind("zero-config: 3 of the 4 recent subjects") != reasonKind("zero-config: 10 of the 100 recent subjects") {
+		t.Error("two history figures read as two reasons")
+	}
+	if reasonKind("zero-config: it judges gates, and") == reasonKind("zero-config: cannot run on this tree yet: x") {
+		t.Error("two reasons read as one")
+	}
+}

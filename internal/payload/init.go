@@ -457,10 +457,14 @@ func decide(top string, p *Plan, lock *Lock) ([]step, error) {
 			if bytes.Equal(cur, f.data) {
 				s.verb = "keep"
 			}
+		case f.class == classSeed && inLock && !exists && f.late && !f.page:
+			// assertion P: the registry is the battery; without it nothing
+			// runs, so a deleted one is written again.
+			s.verb, s.why = "create", "recreated: it was removed since init"
 		case f.class == classSeed && inLock:
 			s.verb = "keep"
 			if !exists {
-				s.why = "removed since init; not recreated"
+				s.why = "removed since init, and a seed you removed stays removed; `gates init --uninstall` and init again seed it afresh"
 			} else if Digest(cur) != rec.SHA256 {
 				s.verb, s.why = "keep-edited", "edited since init"
 			}

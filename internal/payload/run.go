@@ -157,7 +157,7 @@ func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks, takeOver b
 		}
 	}
 	wrote := map[string]int{}
-	var registryStep, pageStep *step
+	var registryStep, pageStep, keptRegistry *step
 	pageWritten := false
 	for i := range steps {
 		s := &steps[i]
@@ -179,6 +179,15 @@ func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks, takeOver b
 			announce(w, s)
 		case "keep-edited":
 			fmt.Fprintf(w.Stdout, "init: kept %s (%s)\n", s.path, s.why)
+			if s.late && !s.page {
+				keptRegistry = s
+			}
+		case "keep":
+			if s.why != "" {
+				fmt.Fprintf(w.Stdout, "init: did not write %s (%s)\n", s.path, s.why)
+			} else if s.late && !s.page {
+				keptRegistry = s
+			}
 		}
 	}
 	for _, a := range p.appends {
@@ -235,7 +244,17 @@ func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks, takeOver b
 				next.Registered = append(next.Registered, v.Gate)
 			}
 		}
-		fmt.Fprintf(w.Stdout, "init: wrote %s (%s registered; each left out is named there with its reason)\n", registryStep.path, gate.Count(len(next.Registered), "gate", "gates"))
+		recreated := ""
+		if registryStep.why != "" {
+			recreated = "; " + registryStep.why
+		}
+		fmt.Fprintf(w.Stdout, "init: wrote %s (%s registered; each left out is named there with its reason%s)\n", registryStep.path, gate.Count(len(next.Registered), "gate", "gates"), recreated)
+	} else if keptRegistry != nil {
+		// assertion P: a later run adds what now applies to the registry an
+		// earlier one wrote, and rewrites no line the adopter wrote.
+		if pageWritten, err = growInstall(w, p, keptRegistry.path, pageStep, lock, next); err != nil {
+			return 2, err
+		}
 	}
 	if wrote[classKit] > 0 {
 		fmt.Fprintf(w.Stdout, "init: vendored %s of %s into %s/\n", gate.Count(wrote[classKit], "file", "files"), kits.Core, p.KitRoot)
