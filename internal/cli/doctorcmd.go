@@ -73,6 +73,13 @@ func (s *Session) doctorWorld() (*payload.DoctorWorld, error) {
 		Baseline: s.baselineDoctor,
 		Wiring:   func() ([]string, error) { return harnessWiring(top) },
 		Hooks:    cloneHooks{top: top},
+		Tracked: func(rel string) (bool, error) {
+			r, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: []string{"ls-files", "--error-unmatch", "--", rel}, Dir: top})
+			if err != nil {
+				return false, err
+			}
+			return r.Succeeded(), nil
+		},
 		Members: func() ([]payload.DoctorMember, []payload.DoctorLeftOut, error) {
 			reg, err := s.loadRegistry(gatesDir)
 			if err != nil {

@@ -1,8 +1,10 @@
 package payload
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -60,6 +62,9 @@ type DoctorWorld struct {
 	// Wiring answers a finding per harness registration whose program is
 	// not there to run (nil: not checked).
 	Wiring func() ([]string, error)
+	// Tracked answers whether git tracks a repo-relative path (nil: the
+	// CI workflow is not checked).
+	Tracked func(rel string) (bool, error)
 }
 
 // RunDoctor is `gates doctor`.
@@ -219,6 +224,13 @@ func doctor(w *DoctorWorld) (*doctorReport, error) {
 	case lock.KitVersion != w.Stamp:
 		r.findings.add("kit: %s/ was vendored by the build stamped %s, and this binary is %s; run `gates init` with the binary you mean to keep so the two match", lock.KitRoot, lock.KitVersion, w.Stamp)
 	}
+	// assertion J: a seeded CI workflow that cannot obtain the binary is a
+	// finding; no workflow where init ran is advice saying what CI needs.
+	if w.Tracked != nil {
+		if err := ciFindings(w, lock, r); err != nil {
+			return nil, err
+		}
+	}
 	// assertion E: the baseline's accepted findings per gate are notes; an
 	// entry nothing matches, or one naming a gate not registered, is a finding.
 	if w.Baseline != nil {
@@ -340,4 +352,33 @@ func exeSuffixOfName(bin string) string {
 		return ".exe"
 	}
 	return ""
+}
+
+// unfilledPayload is the seeded workflow's payload line as the template
+// ships it, the fill-in empty.
+const unfilledPayload = `GATES_PAYLOAD: "" #`
+
+func ciFindings(w *DoctorWorld, lock *Lock, r *doctorReport) error {
+	data, err := os.ReadFile(joinTop(w.Top, WorkflowPath))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if lock != nil {
+			r.advice.add("ci: no gates workflow at %s, so nothing runs the battery on a push or a pull request. %s", WorkflowPath, CINeeds)
+		}
+		return nil
+	case err != nil:
+		return fmt.Errorf("cannot read %s: %v", WorkflowPath, err)
+	}
+	if !strings.Contains(string(data), unfilledPayload) {
+		return nil
+	}
+	bin := strings.TrimPrefix(w.Bin, "./")
+	tracked, err := w.Tracked(bin)
+	if err != nil {
+		return err
+	}
+	if !tracked {
+		r.findings.add("ci: %s installs the gates binary from GATES_PAYLOAD, which is empty, and git does not track %s: its first step fails on every run. Fill GATES_PAYLOAD with the release payload's .tar.gz URL and GATES_PAYLOAD_SHA256 with its sha256", WorkflowPath, bin)
+	}
+	return nil
 }

@@ -155,7 +155,15 @@ type Plan struct {
 	shape           repoShape
 	// history is the people's recent messages (nil: not read).
 	history *history
+	// ciWhy says why the CI workflow is not seeded ("" when it is).
+	ciWhy string
 }
+
+// WorkflowPath is where init seeds the CI workflow.
+const WorkflowPath = ".github/workflows/gates.yml"
+
+// CINeeds says what the seeded workflow needs that init could not give it.
+const CINeeds = "CI needs the binary: run init again from the release installer (sh <kit>/bin/install.sh <payload URL>), or with GATES_PAYLOAD_URL=<the release payload .tar.gz URL> and GATES_PAYLOAD_SHA256=<its sha256> set, and init seeds " + WorkflowPath + " installing it; or track the binary, or write a workflow of your own"
 
 // Add plans a file. A seeder calls it for each file it contributes.
 func (p *Plan) Add(rel string, data []byte, exec bool, seed bool) {
@@ -316,8 +324,17 @@ func seedConsumer(p *Plan, w *InitWorld, files []kits.File) error {
 	}
 	payloadURL, _ := w.Env("GATES_PAYLOAD_URL")
 	payloadSum, _ := w.Env("GATES_PAYLOAD_SHA256")
-	wfPath := ".github/workflows/gates.yml"
-	p.Add(wfPath, FillWorkflow(wf, p.KitRoot, branch, payloadURL, payloadSum), false, true)
+	// assertion Q: the workflow is seeded only where init knows the
+	// release payload a runner installs the binary from; a workflow whose
+	// first step cannot succeed is not seeded.
+	switch {
+	case payloadURL != "" && safeWord(payloadURL):
+		p.Add(WorkflowPath, FillWorkflow(wf, p.KitRoot, branch, payloadURL, payloadSum), false, true)
+	case payloadURL != "":
+		p.ciWhy = "GATES_PAYLOAD_URL holds characters init does not write into a workflow"
+	default:
+		p.ciWhy = "this binary came from no release payload init knows the address of (a source build, or a payload given as a path)"
+	}
 
 	tracked, err := w.Tracked()
 	if err != nil {

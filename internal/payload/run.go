@@ -190,6 +190,11 @@ func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks, takeOver b
 			}
 		}
 	}
+	if p.ciWhy != "" {
+		if _, err := os.Lstat(joinTop(w.Top, WorkflowPath)); errors.Is(err, fs.ErrNotExist) {
+			fmt.Fprintf(w.Stdout, "init: did not seed %s: %s, so a runner would have nothing to install it from. %s\n", WorkflowPath, p.ciWhy, CINeeds)
+		}
+	}
 	for _, a := range p.appends {
 		need := appends[a.path]
 		if len(need) == 0 {
