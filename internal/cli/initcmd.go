@@ -174,6 +174,9 @@ func (s *Session) initWorld() (*payload.InitWorld, error) {
 			}
 			return spawn.RunPassing(spawn.Cmd{Program: spawn.At(bin), Args: args, Dir: top}, s.Stdout)
 		},
+		RefreshHooks: func(bin string) (int, error) {
+			return spawn.RunPassing(spawn.Cmd{Program: spawn.At(bin), Args: []string{"--install-hooks", "--refresh"}, Dir: top}, s.Stdout)
+		},
 		Hooks: cloneHooks{top: top},
 		Ignored: func(paths []string, root []byte) (map[string]string, error) {
 			return ignoredPaths(top, paths, root)

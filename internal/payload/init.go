@@ -77,6 +77,9 @@ type InitWorld struct {
 	EmitGraph func() ([]byte, error)
 	// InstallHooks places the hooks with the placed binary.
 	InstallHooks func(bin string, takeOver bool) (int, error)
+	// RefreshHooks re-places hooks already placed, from the placed binary
+	// (nil: never refreshed).
+	RefreshHooks func(bin string) (int, error)
 	// Hooks reads and restores the hook configuration.
 	Hooks HookState
 	// Seeders run after the kit's own configuration seeder.
@@ -135,6 +138,10 @@ type planned struct {
 	late bool
 	// page marks the late seed that is check-graph's page (K).
 	page bool
+	// template marks a seed made from a kit template alone (nothing of
+	// the tree's state in it): one the adopter never edited follows the
+	// release's template (R).
+	template bool
 }
 
 // appendLines is a block of lines init adds to an existing text file.
@@ -313,6 +320,7 @@ func seedConsumer(p *Plan, w *InitWorld, files []kits.File) error {
 		return err
 	}
 	p.Add(patternFile, append(append([]byte(nil), patterns...), projectSpares(w.Top)...), false, true)
+	p.files[len(p.files)-1].template = true
 
 	wf, err := template(files, kits.SeedWorkflow)
 	if err != nil {
@@ -330,6 +338,7 @@ func seedConsumer(p *Plan, w *InitWorld, files []kits.File) error {
 	switch {
 	case payloadURL != "" && safeWord(payloadURL):
 		p.Add(WorkflowPath, FillWorkflow(wf, p.KitRoot, branch, payloadURL, payloadSum), false, true)
+		p.files[len(p.files)-1].template = true
 	case payloadURL != "":
 		p.ciWhy = "GATES_PAYLOAD_URL holds characters init does not write into a workflow"
 	default:
@@ -478,6 +487,10 @@ func decide(top string, p *Plan, lock *Lock) ([]step, error) {
 			// assertion P: the registry is the battery; without it nothing
 			// runs, so a deleted one is written again.
 			s.verb, s.why = "create", "recreated: it was removed since init"
+		case f.class == classSeed && inLock && exists && f.template && Digest(cur) == rec.SHA256 && !bytes.Equal(cur, f.data):
+			// assertion R: a template seed the adopter never edited is
+			// brought to this release's template, and named.
+			s.verb, s.why = "update", "unedited since init, and this release's template differs"
 		case f.class == classSeed && inLock:
 			s.verb = "keep"
 			if !exists {

@@ -289,6 +289,8 @@ func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks, takeOver b
 		if code, err := placeHooks(w, p, takeOver); err != nil || code != 0 {
 			return code, err
 		}
+	} else if code, err := refreshHooks(w, p); err != nil || code != 0 {
+		return code, err
 	}
 	if !changed && len(appends) == 0 {
 		fmt.Fprintln(w.Stdout, "init: nothing to do; the tree is as init left it")
@@ -318,6 +320,10 @@ func announce(w *InitWorld, s *step) {
 		verb := "wrote"
 		if s.verb == "update" {
 			verb = "updated"
+		}
+		if s.why != "" {
+			fmt.Fprintf(w.Stdout, "init: %s %s (%s)\n", verb, s.path, s.why)
+			return
 		}
 		fmt.Fprintf(w.Stdout, "init: %s %s\n", verb, s.path)
 	}
@@ -563,6 +569,9 @@ func placeHooks(w *InitWorld, p *Plan, takeOver bool) (int, error) {
 		return 2, err
 	}
 	if set && val != "" && walk.AbsAgainst(w.Top, walk.CrossArg(val)) == dir {
+		if code, err := refreshHooks(w, p); err != nil || code != 0 {
+			return code, err
+		}
 		fmt.Fprintf(w.Stdout, "init: the hooks are already placed (core.hooksPath=%s)\n", dir)
 		return 0, nil
 	}
@@ -590,6 +599,50 @@ func placeHooks(w *InitWorld, p *Plan, takeOver bool) (int, error) {
 	if code != 0 {
 		return code, fmt.Errorf("init: --install-hooks exited %d", code)
 	}
+	return 0, nil
+}
+
+// refreshHooks re-places the git hooks of a clone that placed them when a
+// placed hook is not the placed binary's bytes (an upgrade, a rebuild), so
+// the hooks never keep running an older binary. A clone that never placed
+// them is left alone.
+func refreshHooks(w *InitWorld, p *Plan) (int, error) {
+	if w.RefreshHooks == nil || w.Hooks == nil {
+		return 0, nil
+	}
+	dir, err := w.Hooks.HooksDir()
+	if err != nil {
+		return 2, err
+	}
+	val, set, err := w.Hooks.HooksPath()
+	if err != nil {
+		return 2, err
+	}
+	if !set || val == "" || walk.AbsAgainst(w.Top, walk.CrossArg(val)) != dir {
+		return 0, nil
+	}
+	bin := joinTop(w.Top, p.Bin)
+	want, err := FileDigest(bin)
+	if err != nil {
+		return 0, nil // no binary to place from: doctor names it
+	}
+	stale := false
+	for _, h := range []string{"pre-commit", "commit-msg"} {
+		got, err := FileDigest(dir + "/" + h + exeSuffixOfName(bin))
+		stale = stale || err != nil || got != want
+	}
+	if !stale {
+		return 0, nil
+	}
+	// assertion S: placed hooks follow the placed binary.
+	code, err := w.RefreshHooks(bin)
+	if err != nil {
+		return 2, err
+	}
+	if code != 0 {
+		return code, fmt.Errorf("init: --install-hooks --refresh exited %d", code)
+	}
+	fmt.Fprintf(w.Stdout, "init: refreshed the git hooks in %s: they were not %s's bytes (an older or other binary)\n", dir, p.Bin)
 	return 0, nil
 }
 
