@@ -100,7 +100,7 @@ func RunDoctor(args []string, w *DoctorWorld) int {
 		return 1
 	}
 	if r.disarmed > 0 {
-		fmt.Fprintf(w.Stdout, "DOCTOR: clean (nothing wrong: the registered gates' programs are present, the hooks and the kit match the binary; %s until a knob arms it, as advised above)\n", gate.Count(r.disarmed, "gate asserts nothing", "gates assert nothing"))
+		fmt.Fprintf(w.Stdout, "DOCTOR: clean (nothing wrong; %s until its knob is set, as advised above)\n", gate.Count(r.disarmed, "gate asserts nothing", "gates assert nothing"))
 		return 0
 	}
 	fmt.Fprintln(w.Stdout, "DOCTOR: clean (every registered gate is armed, its programs present, the hooks and the kit match the binary)")
