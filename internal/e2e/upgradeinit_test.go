@@ -80,3 +80,44 @@ func TestInitUpgradeRefreshesHooksAndUneditedSeeds(t *testing.T) {
 		t.Fatalf("the refreshed hooks let a violation through:\n%s%s", c.stdout, c.stderr)
 	}
 }
+
+// An upgrade says what the release changes, read off the kit vendored
+// before it: gates added, templates changed, knobs added and retired.
+func TestInitUpgradeSaysWhatTheReleaseChanges(t *testing.T) {
+	t.Parallel()
+	a := newAdopter(t)
+	a.must(binPath, "init")
+	a.must("git", "add", "-A")
+	a.must("git", "commit", "-q", "--no-verify", "-m", "chore: vendor gate-sdk")
+	if r := a.runIn("", binPath, "init"); r.code != 0 || strings.Contains(r.stdout, "the kit moves") {
+		t.Fatalf("a rerun of the same release says the kit moved: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	// The kit as an older release vendored it: no check-exec-bit, another
+	// adopt.md, a knob table without GATE_SDK_LINT_EXTRA_DIRS and with a
+	// knob since retired.
+	if err := os.Remove(filepath.Join(a.dir, "gate-sdk/checks/check-exec-bit.gate")); err != nil {
+		t.Fatal(err)
+	}
+	a.relock("gate-sdk/templates/adopt.md", "# an older walk\n")
+	table := a.read("gate-sdk/knobs.toml")
+	re := regexp.MustCompile(`(?s)\[\[knob\]\]\nname = "GATE_SDK_LINT_EXTRA_DIRS"\n.*?\n\n`)
+	if !re.MatchString(table) {
+		t.Fatalf("the knob table has no GATE_SDK_LINT_EXTRA_DIRS block")
+	}
+	table = re.ReplaceAllString(table, "[[knob]]\nname = \"GATE_SDK_OLD_KNOB\"\nshape = \"scalar\"\ndescription = \"gone\"\n\n")
+	a.relock("gate-sdk/knobs.toml", table)
+	r := a.runIn("", binPath, "init")
+	if r.code != 0 {
+		t.Fatalf("init over the older kit: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{
+		"init:   gates new in this release: check-exec-bit\n",
+		"init:   templates changed: gate-sdk/templates/adopt.md\n",
+		"init:   knobs added: GATE_SDK_LINT_EXTRA_DIRS\n",
+		"init:   knobs no longer read (a value you set for one is ignored now): GATE_SDK_OLD_KNOB\n",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("init does not say %q:\n%s", want, r.stdout)
+		}
+	}
+}

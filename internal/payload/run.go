@@ -142,6 +142,15 @@ func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks, takeOver b
 		printPlan(w, p, steps, appends)
 		return 0, nil
 	}
+	if lock != nil {
+		// assertion T: an upgrade says what the release changes, read off
+		// the kit vendored here before anything is written over it.
+		changes, err := releaseChanges(w.Top, p.KitRoot, steps)
+		if err != nil {
+			return 2, err
+		}
+		printReleaseChanges(w.Stdout, lock.KitVersion, w.Stamp, changes)
+	}
 	next := &Lock{Version: LockVersion, Kit: kits.Core, KitRoot: p.KitRoot}
 	if lock != nil {
 		*next = *lock
