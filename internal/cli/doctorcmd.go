@@ -73,18 +73,25 @@ func (s *Session) doctorWorld() (*payload.DoctorWorld, error) {
 		Baseline: s.baselineDoctor,
 		Wiring:   func() ([]string, error) { return harnessWiring(top) },
 		Hooks:    cloneHooks{top: top},
-		Members: func() ([]payload.DoctorMember, error) {
+		Tracked: func(rel string) (bool, error) {
+			r, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: []string{"ls-files", "--error-unmatch", "--", rel}, Dir: top})
+			if err != nil {
+				return false, err
+			}
+			return r.Succeeded(), nil
+		},
+		Members: func() ([]payload.DoctorMember, []payload.DoctorLeftOut, error) {
 			reg, err := s.loadRegistry(gatesDir)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			var out []payload.DoctorMember
 			for _, m := range reg.Members {
 				if m.Kind == registry.Unresolved {
-					return nil, fmt.Errorf("%s:%d: %s resolves to no declaration; the battery refuses it too", registry.ListPath(gatesDir), m.Line, m.Name)
+					return nil, nil, fmt.Errorf("%s:%d: %s resolves to no declaration; the battery refuses it too", registry.ListPath(gatesDir), m.Line, m.Name)
 				}
 				if m.ManifestErr != nil {
-					return nil, m.ManifestErr
+					return nil, nil, m.ManifestErr
 				}
 				d := payload.DoctorMember{Name: m.Name}
 				if m.Manifest != nil && m.Manifest.ArmedBy != nil {
@@ -101,10 +108,11 @@ func (s *Session) doctorWorld() (*payload.DoctorWorld, error) {
 				}
 				out = append(out, d)
 			}
+			var left []payload.DoctorLeftOut
 			for _, u := range reg.Unregistered {
-				fmt.Fprintf(s.Stdout, "doctor: note: %s is not registered: %s\n", u.Name, u.Reason)
+				left = append(left, payload.DoctorLeftOut{Name: u.Name, Reason: u.Reason})
 			}
-			return out, nil
+			return out, left, nil
 		},
 	}, nil
 }

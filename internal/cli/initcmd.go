@@ -174,11 +174,14 @@ func (s *Session) initWorld() (*payload.InitWorld, error) {
 			}
 			return spawn.RunPassing(spawn.Cmd{Program: spawn.At(bin), Args: args, Dir: top}, s.Stdout)
 		},
+		RefreshHooks: func(bin string) (int, error) {
+			return spawn.RunPassing(spawn.Cmd{Program: spawn.At(bin), Args: []string{"--install-hooks", "--refresh"}, Dir: top}, s.Stdout)
+		},
 		Hooks: cloneHooks{top: top},
 		Ignored: func(paths []string, root []byte) (map[string]string, error) {
 			return ignoredPaths(top, paths, root)
 		},
-		Messages: func(n int) ([]string, error) { return recentMessages(top, n) },
+		Messages: func(n int) ([]payload.HistoryCommit, error) { return recentMessages(top, n) },
 		Judge:    s.judgeMessage,
 	}, nil
 }
@@ -235,9 +238,9 @@ func ignoredPaths(top string, paths []string, root []byte) (map[string]string, e
 	return out, nil
 }
 
-// recentMessages answers the last n non-merge commit messages, newest
-// first; a repository with no commit has none.
-func recentMessages(top string, n int) ([]string, error) {
+// recentMessages answers the last n non-merge commits with their authors,
+// newest first; a repository with no commit has none.
+func recentMessages(top string, n int) ([]payload.HistoryCommit, error) {
 	head, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: []string{"rev-parse", "--verify", "-q", "HEAD"}, Dir: top})
 	if err != nil {
 		return nil, err
@@ -245,7 +248,7 @@ func recentMessages(top string, n int) ([]string, error) {
 	if !head.Succeeded() {
 		return nil, nil
 	}
-	r, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: []string{"log", "-n", strconv.Itoa(n), "--no-merges", "--format=%B%x00", "HEAD"}, Dir: top})
+	r, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: []string{"log", "-n", strconv.Itoa(n), "--no-merges", "--format=%an%x1f%ae%x1f%B%x00", "HEAD"}, Dir: top})
 	if err != nil {
 		return nil, err
 	}
@@ -254,17 +257,24 @@ func recentMessages(top string, n int) ([]string, error) {
 		rep, _ := r.FailureReport()
 		return nil, fmt.Errorf("git log: %s", rep)
 	}
-	var out []string
-	for _, m := range strings.Split(string(data), "\x00") {
-		if m = strings.TrimLeft(m, "\n"); m != "" {
-			out = append(out, m)
+	var out []payload.HistoryCommit
+	for _, rec := range strings.Split(string(data), "\x00") {
+		rec = strings.TrimLeft(rec, "\n")
+		f := strings.SplitN(rec, "\x1f", 3)
+		if len(f) != 3 {
+			continue
+		}
+		if m := strings.TrimLeft(f[2], "\n"); m != "" {
+			out = append(out, payload.HistoryCommit{Author: f[0], Email: f[1], Message: m})
 		}
 	}
 	return out, nil
 }
 
-// judgeMessage runs a commit-message gate in process over one message.
-func (s *Session) judgeMessage(gate, message string) (bool, error) {
+// judgeMessage runs a commit-message gate over one message: in process,
+// or, with knob settings in env, as a child of this build that reads them
+// first.
+func (s *Session) judgeMessage(gate, message string, env []string) (bool, error) {
 	f, err := os.CreateTemp("", "gates-init-msg-")
 	if err != nil {
 		return false, err
@@ -277,7 +287,25 @@ func (s *Session) judgeMessage(gate, message string) (bool, error) {
 	if werr != nil {
 		return false, werr
 	}
-	code, out := s.runCompiled(githook.CompiledRun{Name: gate, Args: []string{f.Name()}})
+	var code int
+	var out []byte
+	if len(env) > 0 {
+		self, err := spawn.SelfImage()
+		if err != nil {
+			return false, err
+		}
+		top, err := s.Top()
+		if err != nil {
+			return false, err
+		}
+		c, err := spawn.RunMerged(spawn.Cmd{Program: spawn.At(self), Args: []string{gate, f.Name()}, Dir: top, ExtraEnv: env})
+		if err != nil {
+			return false, err
+		}
+		code, out = c.ReportedCode(), c.Output()
+	} else {
+		code, out = s.runCompiled(githook.CompiledRun{Name: gate, Args: []string{f.Name()}})
+	}
 	if code != 0 && code != 1 {
 		return false, fmt.Errorf("%s exited %d: %s", gate, code, strings.TrimSpace(string(out)))
 	}

@@ -88,7 +88,10 @@ func TestAdoptNoHistoryRegistersEveryZeroConfigGate(t *testing.T) {
 	if got["check-commit-subject"] != "registered" {
 		t.Errorf("check-commit-subject with no history: %q, want registered", got["check-commit-subject"])
 	}
-	for _, g := range []string{"check-gate-output", "check-shellcheck", "check-graph", "check-test-hermetic"} {
+	if !strings.HasPrefix(got["check-shellcheck"], "not adopted: it lints shell, and this repository tracks no *.sh of its own") {
+		t.Errorf("check-shellcheck in a repository with no shell: %q", got["check-shellcheck"])
+	}
+	for _, g := range []string{"check-gate-output", "check-graph", "check-test-hermetic"} {
 		if !strings.HasPrefix(got[g], "not adopted: it judges gates") {
 			t.Errorf("%s in a repository with no gates of its own: %q", g, got[g])
 		}
@@ -143,7 +146,7 @@ func TestAdoptCommitGatesFromHistory(t *testing.T) {
 		t.Fatalf("init: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	got := verdicts(t, r.stdout)
-	want := "not adopted: 0 of 10 recent subjects would pass; to adopt: echo check-commit-subject >> scripts/gates.list"
+	want := "not adopted: 0 of the 10 recent subjects by people would pass; to adopt: echo check-commit-subject >> scripts/gates.list"
 	if got["check-commit-subject"] != want {
 		t.Fatalf("check-commit-subject: %q, want %q", got["check-commit-subject"], want)
 	}

@@ -154,21 +154,26 @@ func threeGates(t *testing.T) *consumer {
 	return c
 }
 
-func TestPreCommitStopsAtFirstFailure(t *testing.T) {
+func TestPreCommitReportsEveryFailure(t *testing.T) {
 	t.Parallel()
 	c := threeGates(t)
+	c.gate("check-c", precommit, "echo 'doc.md:1: the third gate objects too'", 1)
+	c.git("add", "-A")
+	c.git("commit", "-q", "--no-verify", "-m", "a third red gate")
 	c.install()
 	write(t, filepath.Join(c.dir, "doc.md"), "hello\n", 0o644)
 	c.git("add", "doc.md")
 	r := run(t, c.dir, c.env, "git", "commit", "-q", "-m", "add doc")
-	want := "check-b ran\ndoc.md:1: the second gate objects\n\npre-commit: check-b failed (see above).\n  Bypass once (use sparingly): git commit --no-verify\n"
+	want := "check-b ran\ndoc.md:1: the second gate objects\n\npre-commit: check-b failed (see above).\n" +
+		"check-c ran\ndoc.md:1: the third gate objects too\n\npre-commit: check-c failed (see above).\n" +
+		"pre-commit: 2 of 3 gate(s) failed: check-b, check-c.\n  Bypass once (use sparingly): git commit --no-verify\n"
 	if r.code != 1 || r.stdout+r.stderr != want {
 		t.Fatalf("git commit: exit %d, output %q; want exit 1, %q", r.code, r.stdout+r.stderr, want)
 	}
-	if !c.ran("check-a") || !c.ran("check-b") || c.ran("check-c") {
-		t.Fatalf("ran a=%v b=%v c=%v; want the first two only", c.ran("check-a"), c.ran("check-b"), c.ran("check-c"))
+	if !c.ran("check-a") || !c.ran("check-b") || !c.ran("check-c") {
+		t.Fatalf("ran a=%v b=%v c=%v; want all three", c.ran("check-a"), c.ran("check-b"), c.ran("check-c"))
 	}
-	if out := c.git("rev-list", "--count", "HEAD").stdout; strings.TrimSpace(out) != "1" {
+	if out := c.git("rev-list", "--count", "HEAD").stdout; strings.TrimSpace(out) != "2" {
 		t.Fatalf("a commit landed through the refusal: %s commits", out)
 	}
 }

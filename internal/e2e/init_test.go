@@ -442,18 +442,39 @@ func TestDoctorNamesWhatIsDisarmed(t *testing.T) {
 	a := newAdopter(t)
 	a.must(binPath, "init")
 	r := a.runIn("", "bin/gates", "doctor")
-	if r.code != 1 {
+	// A correct adoption is not wrong: the gates waiting for a knob are
+	// advice, and doctor exits 0 saying how many wait.
+	if r.code != 0 || !strings.Contains(r.stdout, "DOCTOR: clean (nothing wrong") {
 		t.Fatalf("doctor on a fresh install: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	for _, want := range []string{"disarmed: check-portability-floor", "GATE_SDK_PORTABILITY_PATHS", "hooks are not placed", "check-workflow-tiering is not registered"} {
+	for _, want := range []string{"doctor: advice: check-portability-floor asserts nothing while GATE_SDK_PORTABILITY_PATHS is empty", "hooks are not placed", "doctor: note: not registered (cannot run on this tree yet: check-workflow-tiering"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("doctor does not say %q:\n%s", want, r.stdout)
 		}
 	}
+	// One line per distinct note: no line repeats, and the gates left out
+	// for one reason share one line.
+	seen := map[string]bool{}
+	for _, l := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+		if seen[l] {
+			t.Errorf("doctor repeats %q", l)
+		}
+		seen[l] = true
+	}
+	reasons := map[string]bool{}
+	for _, l := range strings.Split(a.read("scripts/gates.list"), "\n") {
+		if _, why, ok := strings.Cut(l, " \u2014 "); ok && strings.HasPrefix(l, "# unregistered: ") {
+			_, why, _ = strings.Cut(why, ": ")
+			reasons[why] = true
+		}
+	}
+	if n := strings.Count(r.stdout, "doctor: note: not registered ("); n != len(reasons) || n == 0 {
+		t.Errorf("doctor prints %d not-registered notes for %d distinct reasons:\n%s", n, len(reasons), r.stdout)
+	}
 	a.write("scripts/gate-sdk-config.knobs", a.read("scripts/gate-sdk-config.knobs")+"GATE_SDK_PORTABILITY_PATHS = docs\nGATE_SDK_JOB_REF_PATTERNS[] = ^main$\n")
 	a.must(binPath, "init", "--hooks")
 	r = a.runIn("", "bin/gates", "doctor")
-	if r.code == 2 || strings.Contains(r.stdout, "disarmed: check-portability-floor") || !strings.Contains(r.stdout, "matching bin/gates") {
+	if r.code != 0 || strings.Contains(r.stdout, "check-portability-floor asserts nothing") || !strings.Contains(r.stdout, "matching bin/gates") {
 		t.Fatalf("doctor once armed and hooked: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	// A placed hook that is not the binary any more is a finding.
@@ -690,10 +711,27 @@ func TestPackerRefusesAnIncompleteRelease(t *testing.T) {
 // carried between steps, in a clone that tracks no binary.
 func TestCITemplateRunsInAClone(t *testing.T) {
 	t.Parallel()
-	needDash(t)
+	dash := needDash(t)
 	rel := buildRelease(t)
 	a := newAdopter(t)
-	a.must(binPath, "init")
+	// Installed as a user would: the installer hands init the payload's
+	// address and digest, and the seeded workflow carries both.
+	side, err := os.ReadFile(rel.tarball + ".sha256")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := strings.Fields(string(side))[0]
+	url := "file://" + filepath.ToSlash(rel.tarball)
+	a.must(dash, filepath.Join(rel.payload, "install.sh"), "--sha256", sum, url)
+	wf := a.read(".github/workflows/gates.yml")
+	for _, want := range []string{`GATES_PAYLOAD: "` + url + `" #`, `GATES_PAYLOAD_SHA256: "` + sum + `" #`} {
+		if !strings.Contains(wf, want) {
+			t.Fatalf("the seeded workflow lacks %s:\n%s", want, wf)
+		}
+	}
+	if r := a.runIn("", "bin/gates", "doctor"); r.code != 0 || strings.Contains(r.stdout, "ci:") {
+		t.Fatalf("doctor over a workflow that carries its payload: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
 	a.must("git", "add", "-A")
 	a.must("git", "commit", "-q", "--no-verify", "-m", "chore: vendor gate-sdk")
 	clone := filepath.Join(t.TempDir(), "clone")
@@ -727,7 +765,7 @@ func TestCITemplateRunsInAClone(t *testing.T) {
 		env := append(baseEnv(t), envOf(f.Env)...)
 		ghEnv := filepath.Join(t.TempDir(), "github_env")
 		os.WriteFile(ghEnv, nil, 0o644)
-		env = append(env, "GATES_PAYLOAD="+rel.payload, "GITHUB_ENV="+ghEnv, "CI=true")
+		env = append(env, "GITHUB_ENV="+ghEnv, "CI=true")
 		var log strings.Builder
 		for _, r := range runs {
 			if r.Res != workflow.Shell || r.Dialect != "bash" {
@@ -762,5 +800,38 @@ func TestCITemplateRunsInAClone(t *testing.T) {
 	gitIn("commit", "-q", "--no-verify", "-m", "docs: notes")
 	if code, out := steps(); code == 0 || !strings.Contains(out, "check-tree-terms") {
 		t.Fatalf("the CI template's steps passed a planted violation: exit %d\n%s", code, out)
+	}
+}
+
+// A source build knows no release payload: init seeds no workflow whose
+// first step would fail, says what CI needs, and doctor says it too; a
+// workflow copied with the payload left empty is doctor's finding.
+func TestInitSourceBuildSeedsNoFailingWorkflow(t *testing.T) {
+	t.Parallel()
+	a := newAdopter(t)
+	r := a.runIn("", binPath, "init")
+	if r.code != 0 || !strings.Contains(r.stdout, "init: did not seed .github/workflows/gates.yml: this binary came from no release payload") || !strings.Contains(r.stdout, "GATES_PAYLOAD_URL=") {
+		t.Fatalf("init from a source build: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(a.dir, ".github/workflows/gates.yml")); err == nil {
+		t.Fatal("a source build seeded a workflow with no payload to install from")
+	}
+	d := a.runIn("", "bin/gates", "doctor")
+	if d.code != 0 || !strings.Contains(d.stdout, "doctor: advice: ci: no gates workflow at .github/workflows/gates.yml") {
+		t.Fatalf("doctor without a workflow: exit %d\n%s%s", d.code, d.stdout, d.stderr)
+	}
+	tpl, err := os.ReadFile(filepath.Join(moduleRoot, "templates", "gates-workflow.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.write(".github/workflows/gates.yml", string(tpl))
+	d = a.runIn("", "bin/gates", "doctor")
+	if d.code != 1 || !strings.Contains(d.stdout, "doctor: ci: .github/workflows/gates.yml installs the gates binary from GATES_PAYLOAD, which is empty, and git does not track bin/gates: its first step fails on every run") {
+		t.Fatalf("doctor over a workflow that cannot install the binary: exit %d\n%s%s", d.code, d.stdout, d.stderr)
+	}
+	// With the payload installed from a release the same run seeds it.
+	r = a.runIn("", "env", "GATES_PAYLOAD_URL=https://example.invalid/gates-payload-v1.tar.gz", "GATES_PAYLOAD_SHA256="+strings.Repeat("ab", 32), binPath, "init", "--dry-run")
+	if r.code != 2 || !strings.Contains(r.stderr, ".github/workflows/gates.yml") {
+		t.Fatalf("init with a payload URL over a hand-copied workflow: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }

@@ -42,10 +42,12 @@ func TestMetaGatesJudgeOnlyTheConsumersOwn(t *testing.T) {
 			t.Errorf("%s: %q, want registered with nothing accepted", g, got[g])
 		}
 	}
+	// check-graph's page is emitted over the adoption: the battery judges
+	// it staged.
+	a.must("git", "add", "-A")
 	if b := a.battery(); b.code != 0 {
 		t.Fatalf("first battery: exit %d\n%s%s", b.code, b.stdout, b.stderr)
 	}
-	a.must("git", "add", "-A")
 	a.must("git", "commit", "-q", "-m", "chore: vendor gate-sdk")
 
 	// A gate of our own with two latent defects, and the same defects
@@ -117,10 +119,19 @@ func TestInitWritesTheGraphPage(t *testing.T) {
 	if !strings.Contains(r.stdout, "init: wrote scripts/CHECK-GRAPH.html") {
 		t.Errorf("init does not say it wrote the page:\n%s", r.stdout)
 	}
+	// The page's staleness is not accepted: the baseline holds no
+	// check-graph entry, and the next steps stage the adoption before the
+	// first battery.
+	if bl, err := os.ReadFile(filepath.Join(a.dir, "scripts", "gates.baseline")); err == nil && strings.Contains(string(bl), "\ncheck-graph\t") {
+		t.Fatalf("init accepted a check-graph finding:\n%s", bl)
+	}
+	if !strings.Contains(r.stdout, "  git add -A && bash gate-sdk/bin/run-gates.sh   the first battery, over the staged adoption") {
+		t.Errorf("the next steps do not stage the adoption before the battery:\n%s", r.stdout)
+	}
+	a.must("git", "add", "-A")
 	if b := a.battery(); b.code != 0 {
 		t.Fatalf("first battery: exit %d\n%s%s", b.code, b.stdout, b.stderr)
 	}
-	a.must("git", "add", "-A")
 	a.must("git", "commit", "-q", "-m", "chore: vendor gate-sdk")
 	if tracked := a.must("git", "ls-files", "-z", "scripts/CHECK-GRAPH.html"); tracked != "scripts/CHECK-GRAPH.html\x00" {
 		t.Fatalf("the page is not in the adoption commit: %q", tracked)
@@ -134,6 +145,13 @@ func TestInitWritesTheGraphPage(t *testing.T) {
 	if g := a.runIn("", "bin/gates", "check-graph"); g.code != 0 || !strings.Contains(g.stdout, "scripts/CHECK-GRAPH.html fresh") {
 		t.Fatalf("check-graph after the commit: exit %d\n%s%s", g.code, g.stdout, g.stderr)
 	}
+	// A page gone stale later reds: nothing accepted it.
+	page := a.read("scripts/CHECK-GRAPH.html")
+	a.write("scripts/CHECK-GRAPH.html", page+"<!-- edited -->\n")
+	if g := a.runIn("", "bin/gates", "check-graph"); g.code != 1 || !strings.Contains(g.stdout, "page is stale") {
+		t.Fatalf("check-graph over a stale page: exit %d\n%s%s", g.code, g.stdout, g.stderr)
+	}
+	a.write("scripts/CHECK-GRAPH.html", page)
 	// Every top-level entry init wrote is on the allowlist it wrote.
 	allow := a.read("scripts/root-allowlist.list")
 	for _, l := range strings.Split(strings.TrimSuffix(a.must("git", "ls-files", "-z"), "\x00"), "\x00") {

@@ -1,9 +1,28 @@
 package e2e
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
+
+// pathWithout answers PATH without the directory holding prog.
+func pathWithout(t *testing.T, prog string) string {
+	t.Helper()
+	p, err := exec.LookPath(prog)
+	if err != nil {
+		return os.Getenv("PATH")
+	}
+	var keep []string
+	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
+		if d != "" && d != filepath.Dir(p) {
+			keep = append(keep, d)
+		}
+	}
+	return strings.Join(keep, string(os.PathListSeparator))
+}
 
 // TestReleaseChangeDeclaredOverThePublisher drives check-release-change-declared
 // over a copy of this repository: dormant with no tag; once the copy is
@@ -31,7 +50,11 @@ func TestReleaseChangeDeclaredOverThePublisher(t *testing.T) {
 	// A deletion selects the members it can move (§--git-hook U): the
 	// workflow still runs the removed tool, so the hook refuses, as the
 	// battery would on the tree the commit records.
-	if code, out := s.run(nil, binPath, "--git-hook", "pre-commit"); code != 1 || !strings.Contains(out, "invokes "+tool+", which does not resolve") {
+	// The hook runs every member past a red one; check-crate-arms, which
+	// runs this module's whole test suite, is kept from starting a copy of
+	// it by a PATH without go (it then refuses at once, red beside the
+	// finding this test reads).
+	if code, out := s.run([]string{"PATH=" + pathWithout(t, "go")}, binPath, "--git-hook", "pre-commit"); code != 1 || !strings.Contains(out, "invokes "+tool+", which does not resolve") {
 		t.Fatalf("a deletion the CI workflow still needs: exit %d\n%s", code, out)
 	}
 	surface := ".workflow/release-declarations.md"

@@ -11,8 +11,8 @@
 //     of its own that leaves every other knob-file line unread.
 //   - The hook arm selects through the Registry it is handed (the same
 //     selection --for uses), runs the selected members one at a time in
-//     registry order, stops at the first failure and prints the byte-exact
-//     report the smokes parse. A .gate member runs in process (World.
+//     registry order, runs on past a failure so every red member is
+//     reported, and prints the byte-exact report the smokes parse. A .gate member runs in process (World.
 //     Compiled) over one staged snapshot: at pre-commit every member judges
 //     the index, never the work tree. A staged change that adds, removes,
 //     retypes or chmods a path also runs every compiled member reading the

@@ -742,11 +742,12 @@ func (r runner) ahead(plan []Step) (results []chan outcome, stop func(), wait fu
 	return results, stop, wg.Wait
 }
 
-// serial runs the plan in order, stopping at the first failure, and
-// prints the hook's report. It answers the status. In-process members may
-// run ahead of their turn on the spare workers; their outcomes are taken
-// in plan order, a shell member starts only once every member before it
-// passed, and the report is the one a one-at-a-time run prints.
+// serial runs the whole plan in order and prints the hook's report: every
+// failing member's output with its failure line, so one commit attempt
+// shows every red gate. It answers the status. In-process members may run
+// ahead of their turn on the spare workers; their outcomes are taken in
+// plan order and a shell member starts in its turn, so the report is the
+// one a one-at-a-time run prints.
 func (r runner) serial(hook string, plan []Step) int {
 	// assertion Q: in-process members run ahead on the workers; outcomes
 	// are read in plan order and a shell member waits its turn.
@@ -755,6 +756,7 @@ func (r runner) serial(hook string, plan []Step) int {
 	defer stop()
 	// assertion H: the byte-exact report.
 	var buf bytes.Buffer
+	var failed []string
 	for i, s := range plan {
 		var code int
 		var out []byte
@@ -765,10 +767,14 @@ func (r runner) serial(hook string, plan []Step) int {
 			code, out = r.dispatch(s.Member, s.Args)
 		}
 		if code != 0 {
+			// assertion G: a red member does not stop the hook; each is
+			// reported with its own failure line.
 			buf.Write(withNewline(out))
-			fmt.Fprintf(&buf, "\n%s: %s failed (see above).\n%s\n", hook, s.Name, BypassLine)
+			fmt.Fprintf(&buf, "\n%s: %s failed (see above).\n", hook, s.Name)
 			r.stdout.Write(buf.Bytes())
-			return 1
+			buf.Reset()
+			failed = append(failed, s.Name)
+			continue
 		}
 		if r.verbose {
 			buf.Write(withNewline(out))
@@ -776,6 +782,14 @@ func (r runner) serial(hook string, plan []Step) int {
 			r.stdout.Write(buf.Bytes())
 			buf.Reset()
 		}
+	}
+	if len(failed) > 0 {
+		if len(failed) > 1 {
+			fmt.Fprintf(&buf, "%s: %d of %d gate(s) failed: %s.\n", hook, len(failed), len(plan), strings.Join(failed, ", "))
+		}
+		fmt.Fprintf(&buf, "%s\n", BypassLine)
+		r.stdout.Write(buf.Bytes())
+		return 1
 	}
 	// assertion V: a clean line never claims a file no member judged.
 	if left := r.left.summary(); left != "" {

@@ -129,10 +129,10 @@ func TestPreCommitRunsCompiledOverTheIndex(t *testing.T) {
 		t.Fatalf("verbose stdout %q, want %q", h.out.String(), want)
 	}
 
-	// A red member stops the hook with the report.
+	// A red member is reported and the members after it still run.
 	reg.selected = []Member{gateMember("check-red", registry.TierPrecommit), gateMember("check-a", registry.TierPrecommit)}
 	h = newHookWorld(dir, env, reg, nil)
-	if code := RunHook([]string{PreCommit}, h.World); code != 1 || h.out.String() != "doc.md:1: red\n\npre-commit: check-red failed (see above).\n"+BypassLine+"\n" || len(h.runs) != 1 {
+	if code := RunHook([]string{PreCommit}, h.World); code != 1 || h.out.String() != "doc.md:1: red\n\npre-commit: check-red failed (see above).\n"+BypassLine+"\n" || len(h.runs) != 2 {
 		t.Fatalf("red: code %d stdout %q runs %d", code, h.out.String(), len(h.runs))
 	}
 	// A member failing in silence still fails, its empty output kept empty.

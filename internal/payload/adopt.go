@@ -9,6 +9,7 @@ package payload
 import (
 	"fmt"
 	"io"
+	"os"
 	"path"
 	"strings"
 
@@ -21,6 +22,7 @@ const (
 	needsOwnGates = "own-gates" // it judges gates: the repository's own
 	needsKit      = "kit"       // it judges a kit the repository publishes
 	needsHistory  = "history"   // it judges commit messages
+	needsShell    = "shell"     // it judges shell: the gates' or the repository's own
 )
 
 // adoptionRule names, per kit gate that does not apply everywhere, what
@@ -44,7 +46,7 @@ var adoptionRule = map[string]string{
 	"check-projection-roster":        needsOwnGates,
 	"check-readme-roster":            needsOwnGates,
 	"check-reads-couples":            needsOwnGates,
-	"check-shellcheck":               needsOwnGates,
+	"check-shellcheck":               needsShell,
 	"check-smoke-entry-guard":        needsOwnGates,
 	"check-template-copy-parity":     needsOwnGates,
 	"check-template-registry-parity": needsOwnGates,
@@ -89,8 +91,9 @@ func PrintVerdict(w io.Writer, v Verdict) {
 
 // repoShape is what init learned of the repository before choosing.
 type repoShape struct {
-	ownGates []string // the gates dir's own members, tracked
-	kits     []string // kit roots the repository authors (not the vendored one)
+	ownGates  []string // the gates dir's own members, tracked
+	kits      []string // kit roots the repository authors (not the vendored one)
+	shellDirs []string // directories of the repository's own tracked *.sh
 }
 
 // shapeOf reads the tracked listing: a tracked descriptor or shell gate
@@ -118,6 +121,7 @@ func shapeOf(tracked []string, gatesDir, kitRoot string) repoShape {
 			}
 		}
 	}
+	s.shellDirs = shellDirs(tracked, gatesDir, kitRoot)
 	return s
 }
 
@@ -128,6 +132,10 @@ func (s repoShape) considered(gate, gatesDir string) string {
 	case needsOwnGates:
 		if len(s.ownGates) == 0 {
 			return fmt.Sprintf("it judges gates, and %s/ holds none of this repository's own; to adopt: add one there and run init again", gatesDir)
+		}
+	case needsShell:
+		if len(s.ownGates) == 0 && len(s.shellDirs) == 0 {
+			return fmt.Sprintf("it lints shell, and this repository tracks no *.sh of its own (none outside the vendored kit, test data and vendored code) and no gate in %s/; to adopt: add either and run init again", gatesDir)
 		}
 	case needsKit:
 		if len(s.kits) == 0 {
@@ -141,20 +149,20 @@ func (s repoShape) considered(gate, gatesDir string) string {
 // recent messages: too few that pass and the gate is not adopted, with the
 // figure and the one line that opts in. A repository with no history yet
 // adopts it: nothing it does today is refused.
-func historyVerdict(w *InitWorld, gate, gatesDir string) (string, error) {
-	if w.Messages == nil || w.Judge == nil {
+func historyVerdict(w *InitWorld, p *Plan, gate string) (string, error) {
+	h := p.history
+	if h == nil || w.Judge == nil || len(h.messages) == 0 {
 		return "", nil
 	}
-	msgs, err := w.Messages(historyDepth)
-	if err != nil {
-		return "", err
-	}
-	if len(msgs) == 0 {
-		return "", nil
+	// assertion M: judged on the people's messages, with the types their
+	// subjects use admitted.
+	var env []string
+	if gate == "check-commit-subject" && h.admitted {
+		env = []string{"GATE_SDK_COMMIT_TYPES=" + strings.Join(h.types(), " ")}
 	}
 	pass := 0
-	for _, m := range msgs {
-		ok, err := w.Judge(gate, m)
+	for _, m := range h.messages {
+		ok, err := w.Judge(gate, m, env)
 		if err != nil {
 			return "", err
 		}
@@ -162,12 +170,46 @@ func historyVerdict(w *InitWorld, gate, gatesDir string) (string, error) {
 			pass++
 		}
 	}
-	if pass*100 >= historyFloor*len(msgs) {
+	if pass*100 >= historyFloor*len(h.messages) {
 		return "", nil
 	}
 	noun := "commit messages"
 	if gate == "check-commit-subject" {
 		noun = "subjects"
 	}
-	return fmt.Sprintf("%d of %d recent %s would pass; to adopt: echo %s >> %s/gates.list", pass, len(msgs), noun, gate, gatesDir), nil
+	return fmt.Sprintf("%d of the %d recent %s by people would pass; to adopt: echo %s >> %s/gates.list", pass, len(h.messages), noun, gate, p.GatesDir), nil
+}
+
+// printHistory says what the commit-message gates were judged on, and
+// the types the history added to the roster.
+func printHistory(w io.Writer, p *Plan, knobFile string) {
+	h := p.history
+	if h == nil || len(h.messages)+h.bots == 0 {
+		return
+	}
+	fmt.Fprintf(w, "init: the commit-message gates were judged on the last %s by people (%s by bots left out)\n",
+		gate.Count(len(h.messages), "message", "messages"), gate.Count(h.bots, "commit", "commits"))
+	switch {
+	case len(h.extra) == 0:
+	case h.admitted:
+		fmt.Fprintf(w, "init: GATE_SDK_COMMIT_TYPES admits the types this history uses beyond the kit's: %s (set in %s)\n", h.extraNames(), knobFile)
+	default:
+		fmt.Fprintf(w, "init: this history's subjects use types beyond the kit's: %s; %s is yours, so init left it: to admit them, set GATE_SDK_COMMIT_TYPES = %s there\n", h.extraNames(), knobFile, strings.Join(h.types(), " "))
+	}
+}
+
+// admits reports whether the knob file on disk sets the roster init
+// judged the history with.
+func (h *history) admits(top, knobFile string) bool {
+	data, err := os.ReadFile(joinTop(top, knobFile))
+	if err != nil {
+		return false
+	}
+	want := "GATE_SDK_COMMIT_TYPES = " + strings.Join(h.types(), " ")
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(l) == want {
+			return true
+		}
+	}
+	return false
 }

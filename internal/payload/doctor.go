@@ -1,24 +1,29 @@
 package payload
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 
+	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/walk"
 )
 
 // DoctorUsage is `gates doctor`'s usage text.
 const DoctorUsage = `usage: gates doctor
 
-Names what keeps this install from doing what it appears to: each registered
-gate that asserts nothing yet with the knob that arms it, each program a
+Names what keeps this install from doing what it appears to: each program a
 registered gate starts that this host lacks, the state of the placed git
 hooks, a vendored kit older or newer than the binary, and, where a
-gates.baseline exists, the findings it accepts per gate and each entry no
-current finding matches.
-Exit 0 nothing found, 1 findings, 2 the check could not run.`
+gates.baseline exists, each entry no current finding matches. Advice and
+notes follow, one line per distinct note: each registered gate that asserts
+nothing yet with the knob that arms it, the gates the registry leaves out
+grouped by reason, the findings the baseline accepts per gate.
+Exit 0 nothing wrong (advice and notes alone), 1 findings, 2 the check
+could not run.`
 
 // DoctorMember is one registered gate as doctor reads it.
 type DoctorMember struct {
@@ -31,12 +36,20 @@ type DoctorMember struct {
 	Programs []string
 }
 
+// DoctorLeftOut is one gate the registry declares unregistered, with the
+// reason its line gives.
+type DoctorLeftOut struct {
+	Name, Reason string
+}
+
 // DoctorWorld is what doctor reads.
 type DoctorWorld struct {
-	Top      string
-	Stdout   io.Writer
-	Stderr   io.Writer
-	Members  func() ([]DoctorMember, error)
+	Top    string
+	Stdout io.Writer
+	Stderr io.Writer
+	// Members answers the registered gates and those the registry
+	// declares left out.
+	Members  func() ([]DoctorMember, []DoctorLeftOut, error)
 	Knob     func(name string) (string, error)
 	OnPath   func(program string) bool
 	Hooks    HookState
@@ -49,6 +62,9 @@ type DoctorWorld struct {
 	// Wiring answers a finding per harness registration whose program is
 	// not there to run (nil: not checked).
 	Wiring func() ([]string, error)
+	// Tracked answers whether git tracks a repo-relative path (nil: the
+	// CI workflow is not checked).
+	Tracked func(rel string) (bool, error)
 }
 
 // RunDoctor is `gates doctor`.
@@ -63,41 +79,108 @@ func RunDoctor(args []string, w *DoctorWorld) int {
 		fmt.Fprintf(w.Stderr, "doctor: unexpected argument %q\n%s\n", args[0], DoctorUsage)
 		return 2
 	}
-	findings, err := doctor(w)
+	r, err := doctor(w)
 	if err != nil {
 		fmt.Fprintf(w.Stderr, "doctor: %v\n", strings.TrimRight(err.Error(), "\n"))
 		return 2
 	}
-	if findings > 0 {
-		fmt.Fprintf(w.Stdout, "DOCTOR: %d finding(s)\n", findings)
+	// assertion H: notes, then advice, then findings, each distinct line
+	// once; only a finding makes the exit 1.
+	for _, l := range r.notes.lines {
+		fmt.Fprintf(w.Stdout, "doctor: note: %s\n", l)
+	}
+	for _, l := range r.advice.lines {
+		fmt.Fprintf(w.Stdout, "doctor: advice: %s\n", l)
+	}
+	for _, l := range r.findings.lines {
+		fmt.Fprintf(w.Stdout, "doctor: %s\n", l)
+	}
+	if n := len(r.findings.lines); n > 0 {
+		fmt.Fprintf(w.Stdout, "DOCTOR: %d finding(s)\n", n)
 		return 1
+	}
+	if r.disarmed > 0 {
+		fmt.Fprintf(w.Stdout, "DOCTOR: clean (nothing wrong; %s until its knob is set, as advised above)\n", gate.Count(r.disarmed, "gate asserts nothing", "gates assert nothing"))
+		return 0
 	}
 	fmt.Fprintln(w.Stdout, "DOCTOR: clean (every registered gate is armed, its programs present, the hooks and the kit match the binary)")
 	return 0
 }
 
-func doctor(w *DoctorWorld) (int, error) {
-	members, err := w.Members()
-	if err != nil {
-		return 0, err
+// distinct is an ordered set of report lines: a line already held is not
+// added again.
+type distinct struct {
+	lines []string
+	seen  map[string]bool
+}
+
+func (d *distinct) add(format string, a ...any) {
+	l := fmt.Sprintf(format, a...)
+	if d.seen == nil {
+		d.seen = map[string]bool{}
 	}
-	n := 0
-	finding := func(format string, a ...any) {
-		n++
-		fmt.Fprintf(w.Stdout, "doctor: "+format+"\n", a...)
+	if !d.seen[l] {
+		d.seen[l] = true
+		d.lines = append(d.lines, l)
+	}
+}
+
+// doctorReport is what doctor found, by kind.
+type doctorReport struct {
+	notes, advice, findings distinct
+	disarmed                int
+}
+
+// leftOutReason is the reason of an unregistered line without the tier
+// word init writes before it, so one reason under two tiers is one note.
+func leftOutReason(reason string) string {
+	for _, tier := range []string{"zero-config: ", "on-surface: "} {
+		if r, ok := strings.CutPrefix(reason, tier); ok {
+			return r
+		}
+	}
+	return reason
+}
+
+func doctor(w *DoctorWorld) (*doctorReport, error) {
+	members, leftOut, err := w.Members()
+	if err != nil {
+		return nil, err
+	}
+	r := &doctorReport{}
+	// assertion I: the gates left out are one note per distinct reason,
+	// naming every gate that shares it.
+	byReason := map[string][]string{}
+	var reasons []string
+	for _, u := range leftOut {
+		why := leftOutReason(u.Reason)
+		if byReason[why] == nil {
+			reasons = append(reasons, why)
+		}
+		byReason[why] = append(byReason[why], u.Name)
+	}
+	for _, why := range reasons {
+		names := byReason[why]
+		if why == "" {
+			why = "no reason given on its line"
+		}
+		r.notes.add("not registered (%s): %s", why, strings.Join(names, ", "))
 	}
 	missing := map[string][]string{}
 	var order []string
 	for _, m := range members {
 		// assertion A: a registered gate whose arming knob is empty, or whose
-		// named files carry no live line, is named with the knob.
+		// named files carry no live line, is named with the knob, as
+		// advice: a gate waiting for its knob is how a correct adoption
+		// starts, not something wrong.
 		if len(m.ArmedBy) > 0 {
 			disarmed, err := isDisarmed(w, m)
 			if err != nil {
-				return 0, err
+				return nil, err
 			}
 			if disarmed != "" {
-				finding("disarmed: %s asserts nothing while %s; %s", m.Name, disarmed, armHint(m))
+				r.disarmed++
+				r.advice.add("%s asserts nothing while %s; %s", m.Name, disarmed, armHint(m))
 			}
 		}
 		for _, p := range m.Programs {
@@ -111,51 +194,58 @@ func doctor(w *DoctorWorld) (int, error) {
 	}
 	// assertion B: a program a registered gate starts and the host lacks.
 	for _, p := range order {
-		finding("missing program: %s, which %s starts; install it with your package manager (the gate exits 2 without it)", p, strings.Join(missing[p], ", "))
+		r.findings.add("missing program: %s, which %s starts; install it with your package manager (the gate exits 2 without it)", p, strings.Join(missing[p], ", "))
 	}
-	hooks, err := hookFindings(w)
+	hooks, err := hookFindings(w, &r.notes)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	for _, h := range hooks {
-		finding("%s", h)
+		r.findings.add("%s", h)
 	}
 	if w.Wiring != nil {
 		// assertion G: a harness registration naming an absent binary.
 		wiring, err := w.Wiring()
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
 		for _, f := range wiring {
-			finding("%s", f)
+			r.findings.add("%s", f)
 		}
 	}
 	// assertion D: the vendored kit's version against the binary's.
 	lock, err := ReadLock(joinTop(w.Top, w.LockPath), w.LockPath)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	switch {
 	case lock == nil:
-		fmt.Fprintf(w.Stdout, "doctor: note: no init lock at %s; the kit was not vendored by `gates init`, so its version is not recorded\n", w.LockPath)
+		r.notes.add("no init lock at %s; the kit was not vendored by `gates init`, so its version is not recorded", w.LockPath)
 	case lock.KitVersion != w.Stamp:
-		finding("kit: %s/ was vendored by the build stamped %s, and this binary is %s; run `gates init` with the binary you mean to keep so the two match", lock.KitRoot, lock.KitVersion, w.Stamp)
+		r.findings.add("kit: %s/ was vendored by the build stamped %s, and this binary is %s; run `gates init` with the binary you mean to keep so the two match", lock.KitRoot, lock.KitVersion, w.Stamp)
+	}
+	// assertion J: a seeded CI workflow that cannot obtain the binary is a
+	// finding; no workflow where init ran is advice saying what CI needs.
+	if w.Tracked != nil {
+		if err := ciFindings(w, lock, r); err != nil {
+			return nil, err
+		}
 	}
 	// assertion E: the baseline's accepted findings per gate are notes; an
 	// entry nothing matches, or one naming a gate not registered, is a finding.
 	if w.Baseline != nil {
 		notes, stale, err := w.Baseline()
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
 		for _, l := range notes {
-			fmt.Fprintf(w.Stdout, "doctor: note: %s\n", l)
+			r.notes.add("%s", l)
 		}
 		for _, l := range stale {
-			finding("%s", l)
+			r.findings.add("%s", l)
 		}
 	}
-	return n, nil
+	return r, nil
 }
 
 func armHint(m DoctorMember) string {
@@ -210,7 +300,7 @@ func isDisarmed(w *DoctorWorld, m DoctorMember) (string, error) {
 
 // hookFindings reads the clone's hook state: opted in or not, the placed
 // files present, and each placed hook the same bytes as the binary.
-func hookFindings(w *DoctorWorld) ([]string, error) {
+func hookFindings(w *DoctorWorld, notes *distinct) ([]string, error) {
 	dir, err := w.Hooks.HooksDir()
 	if err != nil {
 		return nil, err
@@ -232,7 +322,7 @@ func hookFindings(w *DoctorWorld) ([]string, error) {
 		if set {
 			state = "core.hooksPath is " + val
 		}
-		fmt.Fprintf(w.Stdout, "doctor: note: the gates hooks are not placed in this clone (%s); `gates init --hooks` places them\n", state)
+		notes.add("the gates hooks are not placed in this clone (%s); `gates init --hooks` places them", state)
 		return nil, nil
 	}
 	bin := walk.AbsAgainst(w.Top, walk.CrossArg(w.Bin))
@@ -252,7 +342,7 @@ func hookFindings(w *DoctorWorld) ([]string, error) {
 		}
 	}
 	if len(out) == 0 {
-		fmt.Fprintf(w.Stdout, "doctor: note: hooks placed in %s and matching %s\n", dir, w.Bin)
+		notes.add("hooks placed in %s and matching %s", dir, w.Bin)
 	}
 	return out, nil
 }
@@ -262,4 +352,33 @@ func exeSuffixOfName(bin string) string {
 		return ".exe"
 	}
 	return ""
+}
+
+// unfilledPayload is the seeded workflow's payload line as the template
+// ships it, the fill-in empty.
+const unfilledPayload = `GATES_PAYLOAD: "" #`
+
+func ciFindings(w *DoctorWorld, lock *Lock, r *doctorReport) error {
+	data, err := os.ReadFile(joinTop(w.Top, WorkflowPath))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if lock != nil {
+			r.advice.add("ci: no gates workflow at %s, so nothing runs the battery on a push or a pull request. %s", WorkflowPath, CINeeds)
+		}
+		return nil
+	case err != nil:
+		return fmt.Errorf("cannot read %s: %v", WorkflowPath, err)
+	}
+	if !strings.Contains(string(data), unfilledPayload) {
+		return nil
+	}
+	bin := strings.TrimPrefix(w.Bin, "./")
+	tracked, err := w.Tracked(bin)
+	if err != nil {
+		return err
+	}
+	if !tracked {
+		r.findings.add("ci: %s installs the gates binary from GATES_PAYLOAD, which is empty, and git does not track %s: its first step fails on every run. Fill GATES_PAYLOAD with the release payload's .tar.gz URL and GATES_PAYLOAD_SHA256 with its sha256", WorkflowPath, bin)
+	}
+	return nil
 }

@@ -77,15 +77,19 @@ type InitWorld struct {
 	EmitGraph func() ([]byte, error)
 	// InstallHooks places the hooks with the placed binary.
 	InstallHooks func(bin string, takeOver bool) (int, error)
+	// RefreshHooks re-places hooks already placed, from the placed binary
+	// (nil: never refreshed).
+	RefreshHooks func(bin string) (int, error)
 	// Hooks reads and restores the hook configuration.
 	Hooks HookState
 	// Seeders run after the kit's own configuration seeder.
 	Seeders []Seeder
-	// Messages answers the last n non-merge commit messages, newest
-	// first (none in a repository with no commit).
-	Messages func(n int) ([]string, error)
-	// Judge answers whether a commit-message gate passes a message.
-	Judge func(gate, message string) (bool, error)
+	// Messages answers at most the last n non-merge commits with their
+	// authors, newest first (none in a repository with no commit).
+	Messages func(n int) ([]HistoryCommit, error)
+	// Judge answers whether a commit-message gate passes a message; env
+	// holds NAME=value knob settings the judgement reads first.
+	Judge func(gate, message string, env []string) (bool, error)
 	// Ignored answers, per repo-relative path (a directory ends in /),
 	// the ignore rule that hides it as "<source>:<line>:<pattern>"; absent
 	// when none does. A non-nil root answers as if the root .gitignore
@@ -134,6 +138,10 @@ type planned struct {
 	late bool
 	// page marks the late seed that is check-graph's page (K).
 	page bool
+	// template marks a seed made from a kit template alone (nothing of
+	// the tree's state in it): one the adopter never edited follows the
+	// release's template (R).
+	template bool
 }
 
 // appendLines is a block of lines init adds to an existing text file.
@@ -152,7 +160,17 @@ type Plan struct {
 	// on-surface gates to probe, and the registry's fixed head.
 	zero, onSurface []gateDecl
 	shape           repoShape
+	// history is the people's recent messages (nil: not read).
+	history *history
+	// ciWhy says why the CI workflow is not seeded ("" when it is).
+	ciWhy string
 }
+
+// WorkflowPath is where init seeds the CI workflow.
+const WorkflowPath = ".github/workflows/gates.yml"
+
+// CINeeds says what the seeded workflow needs that init could not give it.
+const CINeeds = "CI needs the binary: run init again from the release installer (sh <kit>/bin/install.sh <payload URL>), or with GATES_PAYLOAD_URL=<the release payload .tar.gz URL> and GATES_PAYLOAD_SHA256=<its sha256> set, and init seeds " + WorkflowPath + " installing it; or track the binary, or write a workflow of your own"
 
 // Add plans a file. A seeder calls it for each file it contributes.
 func (p *Plan) Add(rel string, data []byte, exec bool, seed bool) {
@@ -302,6 +320,7 @@ func seedConsumer(p *Plan, w *InitWorld, files []kits.File) error {
 		return err
 	}
 	p.Add(patternFile, append(append([]byte(nil), patterns...), projectSpares(w.Top)...), false, true)
+	p.files[len(p.files)-1].template = true
 
 	wf, err := template(files, kits.SeedWorkflow)
 	if err != nil {
@@ -313,21 +332,50 @@ func seedConsumer(p *Plan, w *InitWorld, files []kits.File) error {
 	}
 	payloadURL, _ := w.Env("GATES_PAYLOAD_URL")
 	payloadSum, _ := w.Env("GATES_PAYLOAD_SHA256")
-	wfPath := ".github/workflows/gates.yml"
-	p.Add(wfPath, FillWorkflow(wf, p.KitRoot, branch, payloadURL, payloadSum), false, true)
-
-	p.Add(path.Join(p.GatesDir, kits.Core+"-config.knobs"), []byte(
-		"# gate-sdk's knobs for this repository, seeded by `gates init`; the file is yours.\n"+
-			"# Grammar: NAME = value, one per line; `gates --emit knob-roster` lists every knob.\n\n"+
-			"# The kit set this tree vendors. A vendored tree names it rather than\n"+
-			"# deriving it from what directories exist.\n"+
-			"GATE_SDK_KIT_DIRS = "+p.KitRoot+"\n"), false, true)
+	// assertion Q: the workflow is seeded only where init knows the
+	// release payload a runner installs the binary from; a workflow whose
+	// first step cannot succeed is not seeded.
+	switch {
+	case payloadURL != "" && safeWord(payloadURL):
+		p.Add(WorkflowPath, FillWorkflow(wf, p.KitRoot, branch, payloadURL, payloadSum), false, true)
+		p.files[len(p.files)-1].template = true
+	case payloadURL != "":
+		p.ciWhy = "GATES_PAYLOAD_URL holds characters init does not write into a workflow"
+	default:
+		p.ciWhy = "this binary came from no release payload init knows the address of (a source build, or a payload given as a path)"
+	}
 
 	tracked, err := w.Tracked()
 	if err != nil {
 		return err
 	}
 	p.shape = shapeOf(tracked, p.GatesDir, p.KitRoot)
+	roster, err := w.Knob("GATE_SDK_COMMIT_TYPES")
+	if err != nil {
+		return err
+	}
+	if p.history, err = readHistory(w, strings.Fields(roster)); err != nil {
+		return err
+	}
+	knobs := "# gate-sdk's knobs for this repository, seeded by `gates init`; the file is yours.\n" +
+		"# Grammar: NAME = value, one per line; `gates --emit knob-roster` lists every knob.\n\n" +
+		"# The kit set this tree vendors. A vendored tree names it rather than\n" +
+		"# deriving it from what directories exist.\n" +
+		"GATE_SDK_KIT_DIRS = " + p.KitRoot + "\n"
+	if h := p.history; h != nil && len(h.extra) > 0 {
+		// assertion M: a type the people's subjects use joins the roster.
+		knobs += "\n# check-commit-subject's types: the kit's, and those this history's subjects\n" +
+			"# use (init read them off the last " + fmt.Sprint(len(h.messages)) + " subjects by people).\n" +
+			"GATE_SDK_COMMIT_TYPES = " + strings.Join(h.types(), " ") + "\n"
+	}
+	if len(p.shape.shellDirs) > 0 {
+		// assertion N: check-shellcheck reads the shell the repository
+		// tracks of its own.
+		knobs += "\n# The directories of this repository's own shell, which check-shellcheck\n" +
+			"# lints (each one's *.sh directly in it).\n" +
+			"GATE_SDK_LINT_EXTRA_DIRS = " + strings.Join(p.shape.shellDirs, " ") + "\n"
+	}
+	p.Add(path.Join(p.GatesDir, kits.Core+"-config.knobs"), []byte(knobs), false, true)
 	allow, err := w.knobPath("GATE_SDK_ROOT_ALLOWLIST")
 	if err != nil {
 		return err
@@ -435,10 +483,18 @@ func decide(top string, p *Plan, lock *Lock) ([]step, error) {
 			if bytes.Equal(cur, f.data) {
 				s.verb = "keep"
 			}
+		case f.class == classSeed && inLock && !exists && f.late && !f.page:
+			// assertion P: the registry is the battery; without it nothing
+			// runs, so a deleted one is written again.
+			s.verb, s.why = "create", "recreated: it was removed since init"
+		case f.class == classSeed && inLock && exists && f.template && Digest(cur) == rec.SHA256 && !bytes.Equal(cur, f.data):
+			// assertion R: a template seed the adopter never edited is
+			// brought to this release's template, and named.
+			s.verb, s.why = "update", "unedited since init, and this release's template differs"
 		case f.class == classSeed && inLock:
 			s.verb = "keep"
 			if !exists {
-				s.why = "removed since init; not recreated"
+				s.why = "removed since init, and a seed you removed stays removed; `gates init --uninstall` and init again seed it afresh"
 			} else if Digest(cur) != rec.SHA256 {
 				s.verb, s.why = "keep-edited", "edited since init"
 			}

@@ -142,6 +142,15 @@ func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks, takeOver b
 		printPlan(w, p, steps, appends)
 		return 0, nil
 	}
+	if lock != nil {
+		// assertion T: an upgrade says what the release changes, read off
+		// the kit vendored here before anything is written over it.
+		changes, err := releaseChanges(w.Top, p.KitRoot, steps)
+		if err != nil {
+			return 2, err
+		}
+		printReleaseChanges(w.Stdout, lock.KitVersion, w.Stamp, changes)
+	}
 	next := &Lock{Version: LockVersion, Kit: kits.Core, KitRoot: p.KitRoot}
 	if lock != nil {
 		*next = *lock
@@ -157,7 +166,8 @@ func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks, takeOver b
 		}
 	}
 	wrote := map[string]int{}
-	var registryStep, pageStep *step
+	var registryStep, pageStep, keptRegistry *step
+	pageWritten := false
 	for i := range steps {
 		s := &steps[i]
 		switch s.verb {
@@ -178,6 +188,20 @@ func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks, takeOver b
 			announce(w, s)
 		case "keep-edited":
 			fmt.Fprintf(w.Stdout, "init: kept %s (%s)\n", s.path, s.why)
+			if s.late && !s.page {
+				keptRegistry = s
+			}
+		case "keep":
+			if s.why != "" {
+				fmt.Fprintf(w.Stdout, "init: did not write %s (%s)\n", s.path, s.why)
+			} else if s.late && !s.page {
+				keptRegistry = s
+			}
+		}
+	}
+	if p.ciWhy != "" {
+		if _, err := os.Lstat(joinTop(w.Top, WorkflowPath)); errors.Is(err, fs.ErrNotExist) {
+			fmt.Fprintf(w.Stdout, "init: did not seed %s: %s, so a runner would have nothing to install it from. %s\n", WorkflowPath, p.ciWhy, CINeeds)
 		}
 	}
 	for _, a := range p.appends {
@@ -204,6 +228,10 @@ func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks, takeOver b
 		if err != nil {
 			return 2, err
 		}
+		knobFile := path.Join(p.GatesDir, kits.Core+"-config.knobs")
+		if p.history != nil && len(p.history.extra) > 0 {
+			p.history.admitted = p.history.admits(w.Top, knobFile)
+		}
 		body, verdicts, red := registryBody(w, p, accepting)
 		if err := writeTracked(w.Top, registryStep.path, body, false, next); err != nil {
 			return 2, err
@@ -212,7 +240,7 @@ func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks, takeOver b
 		// assertion K: where check-graph is registered, init writes the page
 		// it holds fresh, before the baseline, so no finding of a missing
 		// page is accepted.
-		if err := writeGraphPage(w, pageStep, verdicts, next); err != nil {
+		if pageWritten, err = writeGraphPage(w, pageStep, verdicts, next); err != nil {
 			return 2, err
 		}
 		// assertion H: a registered gate's findings of today are accepted
@@ -222,6 +250,7 @@ func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks, takeOver b
 			return 2, err
 		}
 		next.Registered = nil
+		printHistory(w.Stdout, p, knobFile)
 		for _, v := range verdicts {
 			v.Accepted, v.AcceptedIn = accepted[v.Gate], baselinePath(p)
 			PrintVerdict(w.Stdout, v)
@@ -229,7 +258,17 @@ func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks, takeOver b
 				next.Registered = append(next.Registered, v.Gate)
 			}
 		}
-		fmt.Fprintf(w.Stdout, "init: wrote %s (%s registered; each left out is named there with its reason)\n", registryStep.path, gate.Count(len(next.Registered), "gate", "gates"))
+		recreated := ""
+		if registryStep.why != "" {
+			recreated = "; " + registryStep.why
+		}
+		fmt.Fprintf(w.Stdout, "init: wrote %s (%s registered; each left out is named there with its reason%s)\n", registryStep.path, gate.Count(len(next.Registered), "gate", "gates"), recreated)
+	} else if keptRegistry != nil {
+		// assertion P: a later run adds what now applies to the registry an
+		// earlier one wrote, and rewrites no line the adopter wrote.
+		if pageWritten, err = growInstall(w, p, keptRegistry.path, pageStep, lock, next); err != nil {
+			return 2, err
+		}
 	}
 	if wrote[classKit] > 0 {
 		fmt.Fprintf(w.Stdout, "init: vendored %s of %s into %s/\n", gate.Count(wrote[classKit], "file", "files"), kits.Core, p.KitRoot)
@@ -259,13 +298,21 @@ func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks, takeOver b
 		if code, err := placeHooks(w, p, takeOver); err != nil || code != 0 {
 			return code, err
 		}
+	} else if code, err := refreshHooks(w, p); err != nil || code != 0 {
+		return code, err
 	}
 	if !changed && len(appends) == 0 {
 		fmt.Fprintln(w.Stdout, "init: nothing to do; the tree is as init left it")
 		return 0, nil
 	}
+	battery := "  bash %[1]s/bin/run-gates.sh       the first battery (green on the tree as init found it)\n"
+	if pageWritten {
+		// The page is emitted over the adoption commit: it is fresh once
+		// what init wrote is staged, and only then.
+		battery = "  git add -A && bash %[1]s/bin/run-gates.sh   the first battery, over the staged adoption (check-graph's page is emitted over it)\n"
+	}
 	fmt.Fprintf(w.Stdout, "\nnext:\n"+
-		"  bash %[1]s/bin/run-gates.sh       the first battery (green on the tree as init found it)\n"+
+		battery+
 		"  %[2]s doctor                       the gates that assert nothing yet, and the knob arming each\n"+
 		"  git add -A && git commit -m 'chore: vendor gate-sdk'\n"+
 		"  %[2]s init --hooks                 place the pre-commit and commit-msg hooks in this clone\n"+
@@ -282,6 +329,10 @@ func announce(w *InitWorld, s *step) {
 		verb := "wrote"
 		if s.verb == "update" {
 			verb = "updated"
+		}
+		if s.why != "" {
+			fmt.Fprintf(w.Stdout, "init: %s %s (%s)\n", verb, s.path, s.why)
+			return
 		}
 		fmt.Fprintf(w.Stdout, "init: %s %s\n", verb, s.path)
 	}
@@ -369,7 +420,7 @@ func registryBody(w *InitWorld, p *Plan, accepting bool) ([]byte, []Verdict, []s
 func adoptVerdict(w *InitWorld, p *Plan, gate string, accepting bool) (Verdict, bool) {
 	v := Verdict{Gate: gate, Why: p.shape.considered(gate, p.GatesDir)}
 	if v.Why == "" && adoptionRule[gate] == needsHistory {
-		why, err := historyVerdict(w, gate, p.GatesDir)
+		why, err := historyVerdict(w, p, gate)
 		if err != nil {
 			why = "the commit history could not be read: " + err.Error()
 		}
@@ -527,6 +578,9 @@ func placeHooks(w *InitWorld, p *Plan, takeOver bool) (int, error) {
 		return 2, err
 	}
 	if set && val != "" && walk.AbsAgainst(w.Top, walk.CrossArg(val)) == dir {
+		if code, err := refreshHooks(w, p); err != nil || code != 0 {
+			return code, err
+		}
 		fmt.Fprintf(w.Stdout, "init: the hooks are already placed (core.hooksPath=%s)\n", dir)
 		return 0, nil
 	}
@@ -554,6 +608,50 @@ func placeHooks(w *InitWorld, p *Plan, takeOver bool) (int, error) {
 	if code != 0 {
 		return code, fmt.Errorf("init: --install-hooks exited %d", code)
 	}
+	return 0, nil
+}
+
+// refreshHooks re-places the git hooks of a clone that placed them when a
+// placed hook is not the placed binary's bytes (an upgrade, a rebuild), so
+// the hooks never keep running an older binary. A clone that never placed
+// them is left alone.
+func refreshHooks(w *InitWorld, p *Plan) (int, error) {
+	if w.RefreshHooks == nil || w.Hooks == nil {
+		return 0, nil
+	}
+	dir, err := w.Hooks.HooksDir()
+	if err != nil {
+		return 2, err
+	}
+	val, set, err := w.Hooks.HooksPath()
+	if err != nil {
+		return 2, err
+	}
+	if !set || val == "" || walk.AbsAgainst(w.Top, walk.CrossArg(val)) != dir {
+		return 0, nil
+	}
+	bin := joinTop(w.Top, p.Bin)
+	want, err := FileDigest(bin)
+	if err != nil {
+		return 0, nil // no binary to place from: doctor names it
+	}
+	stale := false
+	for _, h := range []string{"pre-commit", "commit-msg"} {
+		got, err := FileDigest(dir + "/" + h + exeSuffixOfName(bin))
+		stale = stale || err != nil || got != want
+	}
+	if !stale {
+		return 0, nil
+	}
+	// assertion S: placed hooks follow the placed binary.
+	code, err := w.RefreshHooks(bin)
+	if err != nil {
+		return 2, err
+	}
+	if code != 0 {
+		return code, fmt.Errorf("init: --install-hooks --refresh exited %d", code)
+	}
+	fmt.Fprintf(w.Stdout, "init: refreshed the git hooks in %s: they were not %s's bytes (an older or other binary)\n", dir, p.Bin)
 	return 0, nil
 }
 
@@ -677,13 +775,17 @@ func runUninstall(w *InitWorld, lock *Lock, lockRel string, dry bool) (int, erro
 	return 0, nil
 }
 
+// graphStaleClass is check-graph's failure class for a page that differs
+// from what the registry's manifests emit.
+const graphStaleClass = "E"
+
 // writeGraphPage writes the coupling-graph page (GATE_SDK_GRAPH_ARTIFACT,
 // planned as a late seed where init may register check-graph and the
 // adopter has no file there) when the registry names check-graph: the
 // first battery is then green on it and the page is part of the adoption
 // commit. The page is a seed, recorded in the lock: the adopter
 // regenerates it with `gates --emit graph` as its gates change.
-func writeGraphPage(w *InitWorld, s *step, verdicts []Verdict, next *Lock) error {
+func writeGraphPage(w *InitWorld, s *step, verdicts []Verdict, next *Lock) (bool, error) {
 	registered := false
 	for _, v := range verdicts {
 		if v.Gate == "check-graph" && v.Registered {
@@ -691,23 +793,23 @@ func writeGraphPage(w *InitWorld, s *step, verdicts []Verdict, next *Lock) error
 		}
 	}
 	if s == nil || !registered || w.EmitGraph == nil {
-		return nil
+		return false, nil
 	}
 	rel := s.path
 	// The page is emitted over the adoption commit (the vendored kit
 	// tracked, the page itself among its surfaces), so a placeholder holds
 	// its place while it is emitted.
 	if err := writeTracked(w.Top, rel, nil, false, next); err != nil {
-		return err
+		return false, err
 	}
 	page, err := w.EmitGraph()
 	if err != nil {
-		return fmt.Errorf("init: the coupling-graph page: %v", err)
+		return false, fmt.Errorf("init: the coupling-graph page: %v", err)
 	}
 	if err := writeTracked(w.Top, rel, page, false, next); err != nil {
-		return err
+		return false, err
 	}
 	recordFile(next, rel, Digest(page), classSeed)
 	fmt.Fprintf(w.Stdout, "init: wrote %s (check-graph's page; regenerate it with gates --emit graph)\n", rel)
-	return nil
+	return true, nil
 }

@@ -44,6 +44,7 @@ $scratch = Join-Path ([IO.Path]::GetTempPath()) ("gates-install." + [Guid]::NewG
 New-Item -ItemType Directory -Path $scratch | Out-Null
 try {
 	$src = $Payload
+	if ($src -match '^file://') { $src = ([Uri]$src).LocalPath }
 	if ($src -match '^https?://') {
 		$fetched = Join-Path $scratch 'payload.tar.gz'
 		try { Invoke-WebRequest -UseBasicParsing -Uri $src -OutFile $fetched } catch { Die "could not fetch ${src}: $_" }
@@ -120,6 +121,13 @@ try {
 		Copy-Item -LiteralPath $copy -Destination $bin -Force
 		[Console]::Error.WriteLine("install: placed $bin ($hostTarget, sha256 $got)")
 		exit 0
+	}
+	# assertion G: the payload's address and digest go to init, which seeds the CI
+	# workflow with both; a payload given as a plain path is not handed on.
+	if ($Given -match '^(https?|file)://') {
+		$env:GATES_PAYLOAD_URL = $Given
+		$tar = Join-Path $scratch 'payload.tar.gz'
+		if (Test-Path -LiteralPath $tar -PathType Leaf) { $env:GATES_PAYLOAD_SHA256 = Sha256Of $tar }
 	}
 	& $copy init @InitArgs
 	exit $LASTEXITCODE

@@ -6,13 +6,15 @@
 #
 #   sh install.sh [--no-init] [--sha256 <hex>] <payload> [<init-arg>...]
 #
-# <payload> is a payload directory or a .tar.gz, a local path or an
-# http(s) URL (fetched with curl or wget). Run from inside the git
+# <payload> is a payload directory or a .tar.gz, a local path, a file://
+# URL or an http(s) URL (fetched with curl or wget). Run from inside the git
 # repository to install into. The bootstrap picks the host's target from
 # the payload's targets.list, verifies that artifact against its .sha256
 # sidecar (and, given --sha256, a tarball against that digest), and only
 # then runs the verified binary's `init`, which places it at
-# GATE_SDK_NATIVE_BIN and vendors the kit. --no-init places the binary
+# GATE_SDK_NATIVE_BIN and vendors the kit; a payload given as a URL is
+# handed to init with its sha256 (GATES_PAYLOAD_URL, GATES_PAYLOAD_SHA256)
+# for the CI workflow it seeds. --no-init places the binary
 # alone, the way CI resolves it in an already-initialized checkout.
 # A host the roster does not carry, a missing artifact or a digest that
 # does not match is refused at exit 2 with nothing placed.
@@ -78,6 +80,10 @@ scratch="$(mktemp -d "${TMPDIR:-/tmp}/gates-install.XXXXXX")" || die "cannot mak
 trap 'rm -rf "$scratch"' EXIT HUP INT TERM
 
 case $src in
+file://*)
+	# A file URL is the local path it names.
+	src="${src#file://}"
+	;;
 http://* | https://*)
 	fetched="$scratch/payload.tar.gz"
 	if command -v curl >/dev/null 2>&1; then
@@ -176,4 +182,17 @@ if [ "$no_init" -eq 1 ]; then
 	say "placed $bin ($host, sha256 $got)"
 	exit 0
 fi
+# assertion G: the payload's address and digest go to init, which seeds the CI workflow
+# with both, so a runner installs this same payload. A payload given as a
+# plain path is not handed on: a runner cannot reach it.
+case $given in
+http://* | https://* | file://*)
+	GATES_PAYLOAD_URL="$given"
+	export GATES_PAYLOAD_URL
+	if [ -f "$scratch/payload.tar.gz" ]; then
+		GATES_PAYLOAD_SHA256="$(sha256_of "$scratch/payload.tar.gz")" || die "no sha256 tool (sha256sum, shasum or openssl) on this host"
+		export GATES_PAYLOAD_SHA256
+	fi
+	;;
+esac
 "$scratch/$name" init "$@"
