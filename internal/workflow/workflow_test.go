@@ -608,6 +608,8 @@ func TestUsesRefsAndPinned(t *testing.T) {
 	}{
 		{"a/b@" + strings.Repeat("A", 40), true, ""},
 		{"./local", true, ""},
+		{"$/.github/actions/setup", true, ""},
+		{"$/.github/workflows/reusable.yml", true, ""},
 		{"docker://x@sha256:" + strings.Repeat("f", 64), true, ""},
 		{"docker://x:1", false, "docker image"},
 		{"docker://x@sha256:abc", false, "docker image"},
