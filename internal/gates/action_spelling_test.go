@@ -58,7 +58,7 @@ func TestPermissionsSpellings(t *testing.T) {
 	one := func(s string) map[string]string { return map[string]string{"ci.yml": s} }
 	runActionCases(t, checkActionPermissions, "check-action-permissions", []actionCase{
 		{name: "token in index syntax", files: one(wf("jobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo\n        env:\n          T: ${{ secrets['GITHUB_TOKEN'] }}\n")), code: 1,
-			want: []string{"ci.yml:4: job b references the GitHub token with no scope granted"}},
+			want: []string{"ci.yml:4: job b references the GitHub token and declares no scope"}},
 		{name: "github token in index syntax", files: one(wf("jobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo\n        with:\n          t: ${{ github['token'] }}\n")), code: 1,
 			want: []string{"job b references the GitHub token"}},
 		{name: "flow checkout", files: one(wf("jobs:\n  b: {runs-on: ubuntu-latest, steps: [{uses: actions/checkout@" + sha + "}]}\n")), code: 1,

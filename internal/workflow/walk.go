@@ -37,9 +37,13 @@ type JobWalk struct {
 
 	Calls     []Call  // gh invocations in command position
 	StepRepo  []bool  // per call: GH_REPO in the calling step's env:
+	CallOther []bool  // per call: gh runs on another token than the GitHub token
 	Checkouts []Event // uses: actions/checkout steps
 	TokenRef  bool    // the GitHub token named in the job
 	GHRepoJob bool    // GH_REPO in the job's env:
+
+	// CheckoutOther, per checkout: it is handed another token as token:.
+	CheckoutOther []bool
 
 	Uses  []Event // with Words: each live step's uses: ref
 	Words []Event // with Words: each listed word spelled on a body line
@@ -79,6 +83,7 @@ func Walk(f *File, opt WalkOptions) *Walked {
 				ref := UsesRef(s.Uses)
 				if RefName(ref) == "actions/checkout" {
 					jw.Checkouts = append(jw.Checkouts, Event{s.Uses.Line, s.Index, ref})
+					jw.CheckoutOther = append(jw.CheckoutOther, checkoutOnOtherToken(s))
 				}
 				if len(opt.Words) > 0 {
 					jw.Uses = append(jw.Uses, Event{s.Uses.Line, s.Index, ref})
@@ -88,12 +93,14 @@ func Walk(f *File, opt WalkOptions) *Walked {
 				continue
 			}
 			stepRepo := hasKey(EnvKeys(s.Env), "GH_REPO")
+			other := ghOnOtherToken(f, j, s)
 			body := BodyLines(f, s.Run)
 			for _, l := range joinLogical(body) {
 				for _, c := range ghCalls(l) {
 					c.Step = s.Index
 					jw.Calls = append(jw.Calls, c)
 					jw.StepRepo = append(jw.StepRepo, stepRepo)
+					jw.CallOther = append(jw.CallOther, other)
 				}
 			}
 			if len(opt.Words) > 0 {
