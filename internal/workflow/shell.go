@@ -170,7 +170,7 @@ func ghCalls(l logical) []Call {
 			name := commandName(w)
 			switch {
 			case name == "gh":
-				out = append(out, Call{Line: l.lineAt(i), Repo: repoFlag(s[i:])})
+				out = append(out, Call{Line: l.lineAt(i), Repo: namesRepo(s[i:])})
 				cmd, wrap = false, nil
 			case wrap != nil && (strings.HasPrefix(w, "-") || isAssignment(w)):
 				if wrap[w] {
@@ -190,27 +190,6 @@ func ghCalls(l logical) []Call {
 		i = j
 	}
 	return out
-}
-
-// repoFlag looks for --repo within one call's extent: up to the next
-// separator or a comment word.
-func repoFlag(s string) bool {
-	end := len(s)
-	for k := 0; k < len(s); k++ {
-		if opByte(s[k]) || s[k] == ')' {
-			end = k
-			break
-		}
-	}
-	for _, w := range strings.Fields(s[:end]) {
-		if strings.HasPrefix(w, "#") {
-			return false
-		}
-		if w == "--repo" || strings.HasPrefix(w, "--repo=") || w == "-R" {
-			return true
-		}
-	}
-	return false
 }
 
 // words finds the listed words spelled on a line as whole words: both

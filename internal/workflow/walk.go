@@ -95,7 +95,11 @@ func Walk(f *File, opt WalkOptions) *Walked {
 			stepRepo := hasKey(EnvKeys(s.Env), "GH_REPO")
 			other := ghOnOtherToken(f, j, s)
 			body := BodyLines(f, s.Run)
-			for _, l := range joinLogical(body) {
+			logicals := joinLogical(body)
+			if v := s.Run.Value; v != nil && v.Kind == yaml.ScalarNode && v.Style&yaml.FoldedStyle != 0 {
+				logicals = joinFolded(body)
+			}
+			for _, l := range logicals {
 				for _, c := range ghCalls(l) {
 					c.Step = s.Index
 					jw.Calls = append(jw.Calls, c)

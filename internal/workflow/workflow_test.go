@@ -475,17 +475,17 @@ func TestGhCalls(t *testing.T) {
 		{"gh release create --repo o/r v1", []Call{{1, 0, true}}},
 		{"gh release create --repo=o/r v1", []Call{{1, 0, true}}},
 		{"gh pr view -R o/r 1", []Call{{1, 0, true}}},
-		{"gh api x --repo o/r; gh api y", []Call{{1, 0, true}, {1, 0, false}}},
-		{"gh api x; echo --repo", []Call{{1, 0, false}}},
-		{"gh api x ) --repo", []Call{{1, 0, false}}},
+		{"gh pr x --repo o/r; gh pr y", []Call{{1, 0, true}, {1, 0, false}}},
+		{"gh pr x; echo --repo", []Call{{1, 0, false}}},
+		{"gh pr x ) --repo", []Call{{1, 0, false}}},
 		{"if ! gh release view v1; then exit; fi", []Call{{1, 0, false}}},
-		{"x=$(gh api /user)", []Call{{1, 0, false}}},
-		{"echo \"$(gh api /user)\"", []Call{{1, 0, false}}},
-		{"echo `gh api /user`", []Call{{1, 0, false}}},
+		{"x=$(gh pr view)", []Call{{1, 0, false}}},
+		{"echo \"$(gh pr view)\"", []Call{{1, 0, false}}},
+		{"echo `gh pr view`", []Call{{1, 0, false}}},
 		{"GH_TOKEN=t gh pr merge", []Call{{1, 0, false}}},
 		{"make && gh release upload v1 a", []Call{{1, 0, false}}},
-		{"cat x | gh gist create", []Call{{1, 0, false}}},
-		{"echo hi # ; gh auth status", []Call{{1, 0, false}}},
+		{"cat x | gh pr create -F -", []Call{{1, 0, false}}},
+		{"echo hi # ; gh pr status", []Call{{1, 0, false}}},
 		{"gh release create x # --repo o/r", []Call{{1, 0, false}}},
 		{"(echo) gh x", nil},
 		{"echo ghost", nil},
@@ -529,7 +529,7 @@ func TestGhCalls(t *testing.T) {
 			t.Errorf("%q: %v, want %v", tc.line, got, tc.want)
 		}
 	}
-	lg := joinLogical([]Line{{5, "gh release create \\"}, {6, "  --repo o/r v1"}, {7, "  # gh x"}, {8, "echo; \\"}, {9, "gh api"}, {10, "gh x \\"}})
+	lg := joinLogical([]Line{{5, "gh release create \\"}, {6, "  --repo o/r v1"}, {7, "  # gh x"}, {8, "echo; \\"}, {9, "gh pr"}, {10, "gh x \\"}})
 	var calls []Call
 	for _, l := range lg {
 		calls = append(calls, ghCalls(l)...)
