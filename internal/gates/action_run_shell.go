@@ -8,8 +8,10 @@ package gates
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/lazyre"
 	"github.com/gate-sdk/gates/internal/spawn"
 	"github.com/gate-sdk/gates/internal/workflow"
 )
@@ -87,7 +89,7 @@ func runShell(c *gate.Context, batch int) int {
 		run  *workflow.Run
 	}
 	var slots []slot
-	nBlocks, lines, unread, other, neutralised := 0, 0, 0, 0, 0
+	nBlocks, lines, unread, other, neutralised, alike := 0, 0, 0, 0, 0, 0
 	for _, fr := range subject {
 		for _, run := range fr.runs {
 			// assertion H: a single-line value is linted as a block is; a
@@ -101,6 +103,14 @@ func runShell(c *gate.Context, batch int) int {
 				other++
 				continue
 			case workflow.WindowsRun, workflow.NoDialect:
+				// assertion J: one plain command runs alike under pwsh,
+				// bash and sh, so its dialect needs no stating; it is
+				// counted, not linted (an action's step is still held to
+				// GitHub's own rule that it say shell:).
+				if !run.Job.Action && plainCommand(run) {
+					alike++
+					continue
+				}
 				// assertion D: a block whose dialect cannot be stated is a
 				// finding, not a skip and not a refusal.
 				found = append(found, gate.Finding{Class: "dialect", Path: fr.path, Line: run.Line,
@@ -157,8 +167,64 @@ func runShell(c *gate.Context, batch int) int {
 		plural(len(subject), "Actions file", "Actions files"),
 		plural(unread, "other run: value", "other run: values"),
 		plural(other, "non-shell block", "non-shell blocks"),
-		plural(outside, "YAML file", "YAML files"), unparsedOutside(unparsable)) + directives(neutralised) + scan.fromIndexNote())
+		plural(outside, "YAML file", "YAML files"), unparsedOutside(unparsable)) + alikeNote(alike) + directives(neutralised) + scan.fromIndexNote())
 }
+
+// alikeNote renders the count of one-command bodies left unlinted for the
+// clean line ("" when there are none).
+func alikeNote(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return "; " + plural(n, "one-command body every shell runs alike", "one-command bodies every shell runs alike") + " not linted"
+}
+
+// plainWord is a word every shell passes through as it stands: no quote,
+// no expansion, no glob, no redirection or operator, nothing PowerShell
+// reads as syntax (@ , % ~ { } ; $ and friends). A GitHub expression is
+// spliced in before any shell starts, so it stands as a plain value.
+var plainWord = lazyre.New(`^(?:[A-Za-z0-9_./:=+-]|\$\{GHEXPR\})+$`)
+
+// psAliases are the command names PowerShell maps to its own cmdlets, so
+// the same line does something else under pwsh than under bash.
+var psAliases = map[string]bool{}
+
+func init() {
+	for _, a := range strings.Fields(`ac cat cd chdir clc clear clhy cli clp cls clv cnsn compare copy cp cpi cpp curl cvpa dbp del diff dir dnsn ebp echo epal epcsv erase etsn exsn fc fhx fl foreach ft fw gal gbp gc gcb gci gcm gcs gdr ghy gi gjb gl gm gmo gp gps gpv group gsn gsv gu gv h history icm iex ihy ii ipal ipcsv ipmo irm ise iwmi iwr kill lp ls man md measure mi mount move mp mv nal ndr ni nmo npssc nsn nv ogv oh popd ps pushd pwd r rbp rcjb rcsn rd rdr ren ri rjb rm rmdir rmo rni rnp rp rsn rv rvpa rwmi sajb sal saps sasv sbp sc scb select set shcm si sl sleep sls sort sp spjb spps spsv start stz sujb sv swmi tee trcm type wget where wjb write`) {
+		psAliases[a] = true
+	}
+}
+
+// plainCommand reports a body that is one plain command: a single
+// non-blank line, no comment, its words all plain, its command word no
+// PowerShell alias and no shell keyword. pwsh, bash and sh all run such a
+// line as the same program with the same arguments. Two commands are not
+// plain: bash -e stops at the first failure, pwsh runs on.
+func plainCommand(r *workflow.Run) bool {
+	var line string
+	for _, l := range r.Lines {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		if line != "" {
+			return false
+		}
+		line = l
+	}
+	words := strings.Fields(line)
+	if len(words) == 0 || psAliases[strings.ToLower(words[0])] || cmdKeyword[words[0]] || strings.Contains(words[0], "=") {
+		return false
+	}
+	for _, w := range words {
+		if !plainWord.Get().MatchString(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// cmdKeyword are shell words that open a construct, never a program.
+var cmdKeyword = map[string]bool{"if": true, "for": true, "while": true, "until": true, "case": true, "function": true, "exec": true, "export": true, "source": true, ".": true}
 
 // directives renders the count of neutralised ShellCheck directives for
 // the clean line ("" when there are none).

@@ -123,6 +123,9 @@ func TestCheckActionRunShell(t *testing.T) {
 	on := func(runsOn, steps string) map[string]string {
 		return map[string]string{"ci.yml": wf("jobs:\n  b:\n    runs-on: " + runsOn + "\n    steps:\n" + steps)}
 	}
+	matrix := func(oses, more, steps string) map[string]string {
+		return map[string]string{"ci.yml": wf("jobs:\n  b:\n    runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: " + oses + "\n" + more + "    steps:\n" + steps)}
+	}
 	runActionCases(t, checkActionRunShell, "check-action-run-shell", []actionCase{
 		{name: "cd in a default step runs under -e", files: ubuntu("      - run: |\n          cd build\n"), code: 0},
 		{name: "cd under a template without -e", files: ubuntu("      - shell: bash {0}\n        run: |\n          cd build\n"), code: 1,
@@ -154,6 +157,25 @@ func TestCheckActionRunShell(t *testing.T) {
 		{name: "windows with pwsh is skipped", files: on("windows-latest", "      - shell: pwsh\n        run: |\n          cd x\n"), code: 0,
 			want: []string{"1 non-shell block skipped"}},
 		{name: "matrix runner", files: on("${{ matrix.os }}", "      - run: |\n          echo hi\n"), code: 1, want: []string{"runs-on: is a GitHub expression"}},
+		{name: "matrix with no Windows entry is linted", files: matrix("[ubuntu-latest, macos-14]", "", "      - run: |\n          echo $(ls)\n"), code: 1,
+			want: []string{"ci.yml:11:16: run: block (bash -e): warning: Quote this", "SC2046"}, not: []string{"has no shell:"}},
+		{name: "exclude drops the Windows entry", files: matrix("[ubuntu-latest, windows-latest]", "        exclude:\n          - os: windows-latest\n", "      - run: |\n          echo hi\n"), code: 0,
+			want: []string{"1 run: block and 0 single-line run: values linted"}},
+		{name: "include adds a Windows entry", files: matrix("[ubuntu-latest]", "        include:\n          - os: windows-latest\n", "      - run: |\n          echo hi\n          echo there\n"), code: 1,
+			want: []string{"run: block has no shell: and runs-on: takes Windows and non-Windows runners from the matrix"}},
+		{name: "if: pins Linux on a mixed matrix", files: matrix("[ubuntu-latest, windows-latest]", "", "      - if: runner.os == 'Linux'\n        run: |\n          echo $(ls)\n"), code: 1,
+			want: []string{"SC2046"}, not: []string{"has no shell:"}},
+		{name: "if: drops the Windows matrix entry", files: matrix("[ubuntu-latest, windows-latest]", "", "      - if: matrix.os != 'windows-latest'\n        run: |\n          tar -czf out.tgz dist\n          ls -l out.tgz\n"), code: 0},
+		{name: "one plain command runs alike in every shell", files: matrix("[ubuntu-latest, windows-latest]", "", "      - run: npm test -- --ci\n      - run: |\n          cargo build --release --target ${{ matrix.target }}\n"), code: 0,
+			want: []string{"2 one-command bodies every shell runs alike not linted"}},
+		{name: "one plain command on Windows", files: on("windows-latest", "      - run: go test ./...\n"), code: 0,
+			want: []string{"1 one-command body every shell runs alike not linted"}},
+		{name: "two commands are no plain command", files: matrix("[ubuntu-latest, windows-latest]", "", "      - run: |\n          npm ci\n          npm test\n"), code: 1,
+			want: []string{"has no shell:"}},
+		{name: "a PowerShell alias is no plain command", files: matrix("[ubuntu-latest, windows-latest]", "", "      - run: ls -la\n"), code: 1,
+			want: []string{"has no shell:"}},
+		{name: "shell syntax is no plain command", files: matrix("[ubuntu-latest, windows-latest]", "", "      - run: make test > log.txt\n"), code: 1,
+			want: []string{"has no shell:"}},
 		{name: "group only", files: on("{group: big}", "      - run: |\n          echo hi\n"), code: 1, want: []string{"names no runner label"}},
 		{name: "labelled windows", files: on("[self-hosted, \"Windows\"]", "      - run: |\n          echo hi\n"), code: 1, want: []string{"Windows"}},
 		{name: "win- is not windows", files: on("[self-hosted, win-2022]", "      - run: |\n          echo hi\n"), code: 0},

@@ -27,7 +27,7 @@ func RunnerOf(j *Job) (r Runner, why string) {
 		expr = expr || strings.Contains(n.Value, "${{")
 	})
 	if expr {
-		return Unreadable, "runs-on: is a GitHub expression"
+		return Unreadable, exprRunsOn
 	}
 	labels := runnerLabels(j.RunsOn.Value, 0)
 	if len(labels) == 0 {
@@ -476,7 +476,7 @@ func resolveDialect(j *Job, s *Step, d runDefaults) (Res, string, string, string
 	if j.Action {
 		return NoDialect, "", "", "the step has no enclosing job (an action's steps must say shell:)"
 	}
-	switch r, why := RunnerOf(j); r {
+	switch r, why := StepRunner(j, s); r {
 	case Windows:
 		return WindowsRun, "", "", "the job runs on Windows, where the default shell is pwsh"
 	case Unreadable:
