@@ -91,7 +91,7 @@ func lintBlocks(c *gate.Context, blocks []scBlock, batch int) ([][]colFinding, e
 	var all []*distinct
 	byKey := map[string]*distinct{}
 	for i, b := range blocks {
-		body, _ := b.run.Script()
+		body := scScript(b.run).text
 		key := b.run.Dialect + "\x00" + body
 		d := byKey[key]
 		if d == nil {
@@ -284,7 +284,7 @@ func scFile(dir string, k int) string { return dir + "/" + strconv.Itoa(k) + ".s
 
 // lintAlone lints one block on ShellCheck's stdin.
 func lintAlone(c *gate.Context, b scBlock) ([]colFinding, error) {
-	script, _ := b.run.Script()
+	script := scScript(b.run).text
 	reports, err := stdinReports(c, b.run.Dialect, script)
 	if err != nil {
 		return nil, fmt.Errorf("%s:%d: %v", b.path, b.run.Line, err)
@@ -325,7 +325,7 @@ func lintAloneRef(c *gate.Context, b scBlock) ([]colFinding, error) {
 	if refMemo == nil {
 		return lintAlone(c, b)
 	}
-	script, _ := b.run.Script()
+	script := scScript(b.run).text
 	key := c.Getenv("PATH") + "\x00" + b.run.Dialect + "\x00" + script
 	reports, ok := refMemo[key]
 	if !ok {
@@ -412,12 +412,12 @@ func scGrade(res *spawn.Streamed, owner func(string) (int, []string, bool)) (map
 // placed at the run: key itself (a column on a value whose source is not
 // its text is left out).
 func mapReports(run *workflow.Run, reports []scReport) []colFinding {
-	_, offset := run.Script()
+	sc := scScript(run)
 	var out []colFinding
 	for _, r := range reports {
 		f := colFinding{Finding: gate.Finding{Class: "shellcheck", Line: run.Line,
 			Msg: fmt.Sprintf("%s (%s): %s: %s", runNoun(run), runLabel(run), r.level, r.text)}}
-		if i := r.line - 1 - offset; i >= 0 {
+		if i := sc.bodyLine(r.line); i >= 0 {
 			f.Line = run.First + i
 			if !run.NoCol {
 				f.Col = run.FileCol(i, r.col)
@@ -426,4 +426,75 @@ func mapReports(run *workflow.Run, reports []scReport) []colFinding {
 		out = append(out, f)
 	}
 	return out
+}
+
+// lintScript is what ShellCheck lints for a body: the body's leading
+// comment lines when they carry a directive (head of them), then the
+// gate's own prelude line when there is one (pre is 1), then the rest of
+// the body.
+type lintScript struct {
+	text      string
+	head, pre int
+}
+
+// bodyLine maps a 1-based script line to its body line index, or -1 for
+// the prelude line (placed at the run: key).
+func (s lintScript) bodyLine(l int) int {
+	switch {
+	case l <= s.head:
+		return l - 1
+	case l <= s.head+s.pre:
+		return -1
+	}
+	return l - 1 - s.pre
+}
+
+// scScript builds a body's lint script. The prelude states what the
+// runner has done before the body's first line: the shell options it
+// starts the shell with (set -e, set -eo pipefail) and the names the
+// step's, job's and workflow's env: put in the environment, each
+// referenced with a default (: "${name-}"), which ShellCheck reads as
+// assigned and which assigns nothing. A #! first body line is read as a
+// comment (the runner's command line picks the shell).
+func scScript(r *workflow.Run) lintScript {
+	lines := r.Lines
+	if len(lines) > 0 && strings.HasPrefix(lines[0], "#!") {
+		lines = append([]string{"# " + lines[0][2:]}, lines[1:]...)
+	}
+	var pre []string
+	if r.Flags != "" {
+		pre = append(pre, "set "+r.Flags)
+	}
+	var names []string
+	for _, n := range r.EnvNames() {
+		if shellName(n) {
+			names = append(names, `"${`+n+`-}"`)
+		}
+	}
+	if len(names) > 0 {
+		pre = append(pre, ": "+strings.Join(names, " "))
+	}
+	s := lintScript{}
+	var b strings.Builder
+	if len(pre) > 0 {
+		s.pre = 1
+		b.WriteString(strings.Join(pre, "; ") + "\n")
+	}
+	b.WriteString(strings.Join(lines, "\n") + "\n")
+	s.text = b.String()
+	return s
+}
+
+// shellName reports a name the shell can hold as a variable.
+func shellName(n string) bool {
+	if n == "" {
+		return false
+	}
+	for i := 0; i < len(n); i++ {
+		c := n[i]
+		if !(c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
 }
