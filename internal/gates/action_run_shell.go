@@ -89,7 +89,7 @@ func runShell(c *gate.Context, batch int) int {
 		run  *workflow.Run
 	}
 	var slots []slot
-	nBlocks, lines, unread, other, neutralised, alike := 0, 0, 0, 0, 0, 0
+	nBlocks, lines, unread, other, honoured, trailing, alike := 0, 0, 0, 0, 0, 0, 0
 	for _, fr := range subject {
 		for _, run := range fr.runs {
 			// assertion H: a single-line value is linted as a block is; a
@@ -120,9 +120,11 @@ func runShell(c *gate.Context, batch int) int {
 			if len(run.Lines) == 0 {
 				continue
 			}
-			// assertion F: a ShellCheck directive in a block is neutralised
-			// by the extractor (the gate has no valve), and counted.
-			neutralised += len(run.Directives)
+			// assertion F: a ShellCheck directive on a line of its own is
+			// honoured, and counted with the findings it silenced; one
+			// trailing a command is read as a plain comment, and counted.
+			honoured += len(run.Directives)
+			trailing += len(run.Trailing)
 			if run.Block {
 				nBlocks++
 			} else {
@@ -131,9 +133,18 @@ func runShell(c *gate.Context, batch int) int {
 			slots = append(slots, slot{len(found), fr.path, run})
 		}
 	}
-	blocks := make([]scBlock, len(slots))
+	blocks := make([]scBlock, len(slots), len(slots)+honoured)
 	for i, s := range slots {
 		blocks[i] = scBlock{path: s.path, run: s.run}
+	}
+	// Each body with a directive is linted a second time with its
+	// directives read as comments; the difference is what they silenced.
+	var shadows []int // slot index of each shadow block, in order
+	for i, s := range slots {
+		if len(s.run.Directives) > 0 {
+			blocks = append(blocks, scBlock{path: s.path, run: s.run, plain: true})
+			shadows = append(shadows, i)
+		}
 	}
 	// assertion E: ShellCheck at -S warning under the resolved dialect
 	// reports nothing.
@@ -145,6 +156,10 @@ func runShell(c *gate.Context, batch int) int {
 	warned, err := lintBlocks(c, blocks, batch)
 	if err != nil {
 		return c.RefuseErr(err)
+	}
+	silenced := 0
+	for k, i := range shadows {
+		silenced += max(0, len(warned[len(slots)+k])-len(warned[i]))
 	}
 	var ordered []gate.Finding
 	next := 0
@@ -167,7 +182,7 @@ func runShell(c *gate.Context, batch int) int {
 		plural(len(subject), "Actions file", "Actions files"),
 		plural(unread, "other run: value", "other run: values"),
 		plural(other, "non-shell block", "non-shell blocks"),
-		plural(outside, "YAML file", "YAML files"), unparsedOutside(unparsable)) + alikeNote(alike) + directives(neutralised) + scan.fromIndexNote())
+		plural(outside, "YAML file", "YAML files"), unparsedOutside(unparsable)) + alikeNote(alike) + directives(honoured, silenced, trailing) + scan.fromIndexNote())
 }
 
 // alikeNote renders the count of one-command bodies left unlinted for the
@@ -226,13 +241,18 @@ func plainCommand(r *workflow.Run) bool {
 // cmdKeyword are shell words that open a construct, never a program.
 var cmdKeyword = map[string]bool{"if": true, "for": true, "while": true, "until": true, "case": true, "function": true, "exec": true, "export": true, "source": true, ".": true}
 
-// directives renders the count of neutralised ShellCheck directives for
-// the clean line ("" when there are none).
-func directives(n int) string {
-	if n == 0 {
-		return ""
+// directives renders, for the clean line, the ShellCheck directives
+// honoured and the findings they silenced, and the trailing ones read as
+// comments ("" when there are none).
+func directives(honoured, silenced, trailing int) string {
+	out := ""
+	if honoured > 0 {
+		out += "; " + plural(honoured, "ShellCheck directive", "ShellCheck directives") + " honoured, silencing " + plural(silenced, "finding", "findings")
 	}
-	return "; " + plural(n, "ShellCheck directive", "ShellCheck directives") + " in blocks read as plain comments"
+	if trailing > 0 {
+		out += "; " + plural(trailing, "trailing ShellCheck directive read as a plain comment", "trailing ShellCheck directives read as plain comments") + " (ShellCheck takes one only on a line of its own)"
+	}
+	return out
 }
 
 // runNoun names a run: body in a finding: a literal block, or a

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -36,10 +37,13 @@ const (
 	scArgBudget = 96 << 10
 )
 
-// scBlock is one run: block to lint and the file it is in.
+// scBlock is one run: block to lint and the file it is in. plain lints
+// it with its directives read as plain comments: the measure of what they
+// silence.
 type scBlock struct {
-	path string
-	run  *workflow.Run
+	path  string
+	run   *workflow.Run
+	plain bool
 }
 
 // colFinding is a ShellCheck finding with the file column it maps to.
@@ -91,7 +95,7 @@ func lintBlocks(c *gate.Context, blocks []scBlock, batch int) ([][]colFinding, e
 	var all []*distinct
 	byKey := map[string]*distinct{}
 	for i, b := range blocks {
-		body := scScript(b.run).text
+		body := scScript(b.run, b.plain).text
 		key := b.run.Dialect + "\x00" + body
 		d := byKey[key]
 		if d == nil {
@@ -114,7 +118,7 @@ func lintBlocks(c *gate.Context, blocks []scBlock, batch int) ([][]colFinding, e
 	place := func() {
 		for _, d := range all {
 			for _, i := range d.owners {
-				out[i] = mapReports(blocks[i].run, d.reports)
+				out[i] = mapReports(blocks[i], d.reports)
 			}
 		}
 	}
@@ -284,12 +288,12 @@ func scFile(dir string, k int) string { return dir + "/" + strconv.Itoa(k) + ".s
 
 // lintAlone lints one block on ShellCheck's stdin.
 func lintAlone(c *gate.Context, b scBlock) ([]colFinding, error) {
-	script := scScript(b.run).text
+	script := scScript(b.run, b.plain).text
 	reports, err := stdinReports(c, b.run.Dialect, script)
 	if err != nil {
 		return nil, fmt.Errorf("%s:%d: %v", b.path, b.run.Line, err)
 	}
-	return mapReports(b.run, reports), nil
+	return mapReports(b, reports), nil
 }
 
 // stdinReports runs ShellCheck once over script on its stdin under
@@ -325,7 +329,7 @@ func lintAloneRef(c *gate.Context, b scBlock) ([]colFinding, error) {
 	if refMemo == nil {
 		return lintAlone(c, b)
 	}
-	script := scScript(b.run).text
+	script := scScript(b.run, b.plain).text
 	key := c.Getenv("PATH") + "\x00" + b.run.Dialect + "\x00" + script
 	reports, ok := refMemo[key]
 	if !ok {
@@ -335,7 +339,7 @@ func lintAloneRef(c *gate.Context, b scBlock) ([]colFinding, error) {
 		}
 		refMemo[key] = reports
 	}
-	return mapReports(b.run, reports), nil
+	return mapReports(b, reports), nil
 }
 
 // scFlags is the ShellCheck argv of a body under dialect, less its
@@ -411,8 +415,9 @@ func scGrade(res *spawn.Streamed, owner func(string) (int, []string, bool)) (map
 // column: past the set line standing for the runner's options, which is
 // placed at the run: key itself (a column on a value whose source is not
 // its text is left out).
-func mapReports(run *workflow.Run, reports []scReport) []colFinding {
-	sc := scScript(run)
+func mapReports(b scBlock, reports []scReport) []colFinding {
+	run := b.run
+	sc := scScript(run, b.plain)
 	var out []colFinding
 	for _, r := range reports {
 		f := colFinding{Finding: gate.Finding{Class: "shellcheck", Line: run.Line,
@@ -456,10 +461,34 @@ func (s lintScript) bodyLine(l int) int {
 // referenced with a default (: "${name-}"), which ShellCheck reads as
 // assigned and which assigns nothing. A #! first body line is read as a
 // comment (the runner's command line picks the shell).
-func scScript(r *workflow.Run) lintScript {
+func scScript(r *workflow.Run, plain bool) lintScript {
 	lines := r.Lines
+	if plain {
+		lines = make([]string, len(r.Lines))
+		for i, l := range r.Lines {
+			lines[i] = workflow.Neutralise(l)
+		}
+	}
 	if len(lines) > 0 && strings.HasPrefix(lines[0], "#!") {
 		lines = append([]string{"# " + lines[0][2:]}, lines[1:]...)
+	}
+	// A directive among the comment lines before the body's first
+	// command covers the whole body, as its author wrote it to: those
+	// lines go before the prelude, which is itself a command.
+	head := 0
+	if !plain && len(r.Directives) > 0 {
+		lead, covers := 0, false
+		for lead < len(lines) {
+			t := strings.TrimLeft(lines[lead], " \t")
+			if t != "" && !strings.HasPrefix(t, "#") {
+				break
+			}
+			covers = covers || slices.Contains(r.Directives, r.First+lead)
+			lead++
+		}
+		if covers {
+			head = lead
+		}
 	}
 	var pre []string
 	if r.Flags != "" {
@@ -474,13 +503,18 @@ func scScript(r *workflow.Run) lintScript {
 	if len(names) > 0 {
 		pre = append(pre, ": "+strings.Join(names, " "))
 	}
-	s := lintScript{}
+	s := lintScript{head: head}
 	var b strings.Builder
+	for _, l := range lines[:head] {
+		b.WriteString(l + "\n")
+	}
 	if len(pre) > 0 {
 		s.pre = 1
 		b.WriteString(strings.Join(pre, "; ") + "\n")
 	}
-	b.WriteString(strings.Join(lines, "\n") + "\n")
+	if head < len(lines) || head == 0 {
+		b.WriteString(strings.Join(lines[head:], "\n") + "\n")
+	}
 	s.text = b.String()
 	return s
 }

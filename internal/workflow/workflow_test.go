@@ -272,11 +272,14 @@ func TestExtractBody(t *testing.T) {
 	if rr, err := Extract(read("x:\n  run: >\n    a\n")); rr != nil || err != nil {
 		t.Fatal("out of shape")
 	}
-	// Directives are neutralised and recorded; the cut still holds.
+	// A directive on a line of its own is kept as written and recorded; a
+	// trailing one (which ShellCheck refuses) is neutralised and recorded
+	// apart; the cut still holds.
 	g = read("on: push\njobs:\n  b:\n    runs-on: x\n    steps:\n      - run: |\n          # shellcheck disable=SC2164\n          cd x  # shellcheck disable=all\n          echo '# shellcheck is fine'\n")
 	rr, err = Extract(g)
-	if err != nil || !reflect.DeepEqual(rr[0].Directives, []int{7, 8}) || rr[0].Lines[0] != "# shellchecq disable=SC2164" || rr[0].Lines[1] != "cd x  # shellchecq disable=all" {
-		t.Fatalf("directives %v %q %v", rr[0].Directives, rr[0].Lines, err)
+	if err != nil || !reflect.DeepEqual(rr[0].Directives, []int{7}) || !reflect.DeepEqual(rr[0].Trailing, []int{8}) ||
+		rr[0].Lines[0] != "# shellcheck disable=SC2164" || rr[0].Lines[1] != "cd x  # shellchecq disable=all" {
+		t.Fatalf("directives %v %v %q %v", rr[0].Directives, rr[0].Trailing, rr[0].Lines, err)
 	}
 }
 
@@ -953,7 +956,7 @@ func TestSingleLineRead(t *testing.T) {
 			t.Fatalf("%q: %v", tc.value, err)
 		}
 		r := runs[0]
-		if r.Block || r.Skip != "" || r.First != 6 || len(r.Lines) != 1 || r.Lines[0] != tc.line || len(r.Directives) != tc.dirs {
+		if r.Block || r.Skip != "" || r.First != 6 || len(r.Lines) != 1 || r.Lines[0] != tc.line || len(r.Directives)+len(r.Trailing) != tc.dirs {
 			t.Errorf("%q: %+v", tc.value, r)
 			continue
 		}
