@@ -419,7 +419,18 @@ func mapReports(b scBlock, reports []scReport) []colFinding {
 	run := b.run
 	sc := scScript(run, b.plain)
 	var out []colFinding
+	var lines []string
 	for _, r := range reports {
+		// assertion K: SC1083 on the braces of a git revision spelling
+		// (@{upstream}, HEAD@{1}) is not reported.
+		if strings.HasSuffix(r.text, "[SC1083]") {
+			if lines == nil {
+				lines = strings.Split(sc.text, "\n")
+			}
+			if r.line <= len(lines) && gitRevisionBrace(lines[r.line-1], r.col) {
+				continue
+			}
+		}
 		f := colFinding{Finding: gate.Finding{Class: "shellcheck", Line: run.Line,
 			Msg: fmt.Sprintf("%s (%s): %s: %s", runNoun(run), runLabel(run), r.level, r.text)}}
 		if i := sc.bodyLine(r.line); i >= 0 {
@@ -531,4 +542,42 @@ func shellName(n string) bool {
 		}
 	}
 	return true
+}
+
+// gitRevisionBrace reports whether the character at a 1-based column of a
+// script line is a brace of git's @{...} revision syntax (@{u},
+// @{upstream}, @{-1}, HEAD@{1}, main@{2.days.ago}): a { right after an
+// @, or the } closing one, with no blank or quote between. bash passes
+// such a word to git as written (there is no comma or range inside to
+// expand), which is what git needs.
+func gitRevisionBrace(line string, col int) bool {
+	runes := []rune(line)
+	i := col - 1
+	if i < 0 || i >= len(runes) {
+		return false
+	}
+	switch runes[i] {
+	case '{':
+		if i == 0 || runes[i-1] != '@' {
+			return false
+		}
+		for k := i + 1; k < len(runes); k++ {
+			switch runes[k] {
+			case '}':
+				return k > i+1
+			case ' ', '\t', '"', '\'', '{', ',':
+				return false
+			}
+		}
+	case '}':
+		for k := i - 1; k > 0; k-- {
+			switch runes[k] {
+			case '{':
+				return runes[k-1] == '@' && k < i-1
+			case ' ', '\t', '"', '\'', '}', ',':
+				return false
+			}
+		}
+	}
+	return false
 }
