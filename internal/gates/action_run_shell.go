@@ -153,6 +153,8 @@ func runShell(c *gate.Context, batch int) int {
 	// per-block run's (batch 0), byte for byte.
 	// assertion I: a body the content cache holds is served, not linted,
 	// and placed through the block's own lines.
+	// assertion K: mapReports drops SC1083 on git's @{...} revision
+	// braces.
 	warned, err := lintBlocks(c, blocks, batch)
 	if err != nil {
 		return c.RefuseErr(err)

@@ -421,8 +421,8 @@ func mapReports(b scBlock, reports []scReport) []colFinding {
 	var out []colFinding
 	var lines []string
 	for _, r := range reports {
-		// assertion K: SC1083 on the braces of a git revision spelling
-		// (@{upstream}, HEAD@{1}) is not reported.
+		// SC1083 on the braces of a git revision spelling (@{upstream},
+		// HEAD@{1}) is not reported (run-shell's K).
 		if strings.HasSuffix(r.text, "[SC1083]") {
 			if lines == nil {
 				lines = strings.Split(sc.text, "\n")
