@@ -214,7 +214,8 @@ func init() {
 
 // plainCommand reports a body that is one plain command: a single
 // non-blank line, no comment, its words all plain, its command word no
-// PowerShell alias and no shell keyword. pwsh, bash and sh all run such a
+// PowerShell alias, no shell keyword and no expression (whose value could
+// be any command). pwsh, bash and sh all run such a
 // line as the same program with the same arguments. Two commands are not
 // plain: bash -e stops at the first failure, pwsh runs on.
 func plainCommand(r *workflow.Run) bool {
@@ -229,7 +230,8 @@ func plainCommand(r *workflow.Run) bool {
 		line = l
 	}
 	words := strings.Fields(line)
-	if len(words) == 0 || psAliases[strings.ToLower(words[0])] || cmdKeyword[words[0]] || strings.Contains(words[0], "=") {
+	if len(words) == 0 || psAliases[strings.ToLower(words[0])] || cmdKeyword[words[0]] ||
+		strings.Contains(words[0], "=") || strings.Contains(words[0], workflow.Expr) {
 		return false
 	}
 	for _, w := range words {

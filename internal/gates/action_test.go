@@ -181,6 +181,8 @@ func TestCheckActionRunShell(t *testing.T) {
 			want: []string{"has no shell:"}},
 		{name: "a PowerShell alias is no plain command", files: matrix("[ubuntu-latest, windows-latest]", "", "      - run: ls -la\n"), code: 1,
 			want: []string{"has no shell:"}},
+		{name: "an expression as the command word is no plain command", files: matrix("[ubuntu-latest, windows-latest]", "", "      - run: ${{ matrix.os }} --version\n"), code: 1,
+			want: []string{"has no shell:"}},
 		{name: "shell syntax is no plain command", files: matrix("[ubuntu-latest, windows-latest]", "", "      - run: make test > log.txt\n"), code: 1,
 			want: []string{"has no shell:"}},
 		{name: "group only", files: on("{group: big}", "      - run: |\n          echo hi\n"), code: 1, want: []string{"names no runner label"}},
