@@ -390,6 +390,8 @@ func TestCheckActionStepOrder(t *testing.T) {
 			want: []string{"GATE_LOCAL_STEP_ORDER_PROGRAMS is empty"}},
 		{name: "action first", files: one(job("b", tc+"      - run: cargo test\n")), knobs: k, code: 0, want: []string{"1 armed job hold the order"}},
 		{name: "action with a ref", files: one(job("b", "      - uses: ./.github/actions/toolchain@x\n      - run: cargo test\n")), knobs: k, code: 0},
+		{name: "the action by its self-repository reference", files: one(job("b", "      - uses: $/.github/actions/toolchain\n      - run: cargo test\n")), knobs: k, code: 0},
+		{name: "a knob naming the self-repository reference", files: one(job("b", tc+"      - run: cargo test\n")), knobs: map[string]string{"GATE_LOCAL_STEP_ORDER_ACTION": "$/.github/actions/toolchain", "GATE_LOCAL_STEP_ORDER_PROGRAMS": "cargo"}, code: 0},
 		{name: "no step", files: one(job("build", "      - run: cargo build\n")), knobs: k, code: 1,
 			want: []string{"ci.yml:7: job build spells cargo with no earlier step on ./.github/actions/toolchain", "help: add a step on ./.github/actions/toolchain"}},
 		{name: "step after", files: one(job("b", "      - run: cargo build\n"+tc)), knobs: k, code: 1},
