@@ -335,6 +335,8 @@ func TestCheckActionPermissions(t *testing.T) {
 		{name: "GH_TOKEN beats GITHUB_TOKEN", files: one("jobs:\n  b:\n    runs-on: ubuntu-latest\n    env:\n      GITHUB_TOKEN: ${{ secrets.PAT }}\n      GH_TOKEN: ${{ github.token }}\n    steps:\n      - run: gh pr list\n"), code: 1},
 		{name: "one call on the default token arms the job", files: one("jobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - run: gh pr list\n        env:\n          GH_TOKEN: ${{ secrets.PAT }}\n      - run: gh issue list\n"), code: 1,
 			want: []string{"job b calls gh and declares no scope"}},
+		{name: "gh on a token assigned in the body", files: one("jobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - run: |\n          export GH_TOKEN=\"${{ steps.app.outputs.token }}\"\n          gh pr create --fill\n          GH_TOKEN=${{ secrets.PAT }} gh pr merge --auto\n"), code: 0,
+			want: []string{"1 job calls GitHub on another token"}},
 		{name: "a literal GH_TOKEN is no other token", files: one("jobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - run: gh pr list\n        env:\n          GH_TOKEN: x\n"), code: 1},
 		{name: "checkout on a deploy token", files: one("jobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@" + sha + "\n        with:\n          token: ${{ secrets.DEPLOY_PAT }}\n"), code: 0,
 			want: []string{"1 job calls GitHub on another token"}},

@@ -1,6 +1,10 @@
 package workflow
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/gate-sdk/gates/internal/lazyre"
+)
 
 // OtherToken reports whether a value hands over a token that is not the
 // job's GitHub token: an expression naming a secret or a step's output
@@ -55,4 +59,20 @@ func checkoutOnOtherToken(s *Step) bool {
 	}
 	v, ok := scalar(Child(with.Value, "token"))
 	return ok && OtherToken(v)
+}
+
+// exportPat is a body line exporting gh's token: export GH_TOKEN=… or
+// export GITHUB_TOKEN=… (the value up to a blank or a separator).
+var exportPat = lazyre.New(`(?:^|[;&|]\s*|\s)export\s+(GH_TOKEN|GITHUB_TOKEN)=("[^"]*"|'[^']*'|[^\s;&|]*)`)
+
+// exportedToken answers the token a body line exports for the calls after
+// it (GH_TOKEN over GITHUB_TOKEN), and whether it exports one.
+func exportedToken(line string) (string, bool) {
+	v, found := "", false
+	for _, m := range exportPat.Get().FindAllStringSubmatch(line, -1) {
+		if m[1] == "GH_TOKEN" || !found {
+			v, found = m[2], true
+		}
+	}
+	return v, found
 }

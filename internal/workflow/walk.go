@@ -94,17 +94,29 @@ func Walk(f *File, opt WalkOptions) *Walked {
 			}
 			stepRepo := hasKey(EnvKeys(s.Env), "GH_REPO")
 			other := ghOnOtherToken(f, j, s)
+			exported := "" // a token the body exported before the call
 			body := BodyLines(f, s.Run)
 			logicals := joinLogical(body)
 			if v := s.Run.Value; v != nil && v.Kind == yaml.ScalarNode && v.Style&yaml.FoldedStyle != 0 {
 				logicals = joinFolded(body)
 			}
 			for _, l := range logicals {
-				for _, c := range ghCalls(l) {
+				calls, toks := ghCallsTok(l)
+				for k, c := range calls {
 					c.Step = s.Index
 					jw.Calls = append(jw.Calls, c)
 					jw.StepRepo = append(jw.StepRepo, stepRepo)
-					jw.CallOther = append(jw.CallOther, other)
+					switch {
+					case toks[k] != "":
+						jw.CallOther = append(jw.CallOther, OtherToken(toks[k]))
+					case exported != "":
+						jw.CallOther = append(jw.CallOther, OtherToken(exported))
+					default:
+						jw.CallOther = append(jw.CallOther, other)
+					}
+				}
+				if v, ok := exportedToken(l.text); ok {
+					exported = v
 				}
 			}
 			if len(opt.Words) > 0 {
