@@ -51,10 +51,14 @@ func TestGhCallsNameTheirRepository(t *testing.T) {
 		{`gh pr list; echo --repo o/r`, false},
 		{`gh pr list # --repo o/r`, false},
 		{`gh pr list "# --repo o/r"`, false},
+		// GH_REPO handed to the call itself.
+		{`GH_REPO=${{ github.repository }} gh release create "$TAG"`, true},
+		{`env GH_REPO="$GITHUB_REPOSITORY" gh release create "$TAG"`, true},
+		{`GH_REPO= gh release create "$TAG"`, false},
 	}
 	for _, tc := range cases {
 		calls := ghCalls(logical{text: tc.line, first: 1, offs: []int{0}})
-		if len(calls) == 0 {
+		if len(calls) != 1 {
 			t.Errorf("%q: no call found", tc.line)
 			continue
 		}

@@ -182,7 +182,7 @@ func ghCallsTok(l logical) ([]Call, []string) {
 			name := commandName(w)
 			switch {
 			case name == "gh":
-				out = append(out, Call{Line: l.lineAt(i), Repo: namesRepo(s[i:])})
+				out = append(out, Call{Line: l.lineAt(i), Repo: namesRepo(s[i:]) || assignsRepo(assigned)})
 				toks = append(toks, assignedToken(assigned))
 				cmd, wrap = false, nil
 			case wrap != nil && (strings.HasPrefix(w, "-") || isAssignment(w)):
@@ -236,6 +236,17 @@ func joinExprs(s string) string {
 		from = i + k + 2
 	}
 	return string(b)
+}
+
+// assignsRepo reports GH_REPO among a command's assignments: the call
+// is handed its repository.
+func assignsRepo(assigned []string) bool {
+	for _, a := range assigned {
+		if strings.HasPrefix(a, "GH_REPO=") && len(a) > len("GH_REPO=") {
+			return true
+		}
+	}
+	return false
 }
 
 // assignedToken answers the token a command's assignments hand gh: the
