@@ -240,8 +240,12 @@ func differenceReason(k scKey, side string, runs []*workflow.Run, refusal string
 		return "this gate states no dialect for the step (a finding of its own) and lints nothing in it"
 	case run.Dialect == "bash" && run.Flags != "-eo pipefail" && run.Flags != "-e":
 		return fmt.Sprintf("the step's shell runs bash %s; actionlint lints every bash step under -eo pipefail", orNone(run.Flags))
-	case side == "ours" && len(run.Directives) > 0:
-		return "a ShellCheck directive in the body silences actionlint; this gate reads it as a plain comment (it has no valve)"
+	case side == "theirs" && k.code == 1083 && strings.Contains(strings.Join(run.Lines, "\n"), "@{"):
+		return "this gate does not report SC1083 on git's @{...} revision braces, which bash passes through as written"
+	case side == "ours" && len(run.Trailing) > 0:
+		return "a ShellCheck directive trailing a command is read as a plain comment here (ShellCheck refuses it there); actionlint passes it on"
+	case side == "theirs" && len(run.Directives) > 0:
+		return "a directive above the body's first command covers the whole body here, as in a script file; actionlint lints the body behind lines of its own, so it covers the next command only"
 	case strings.Contains(strings.Join(run.Lines, "\n"), workflow.Expr):
 		return "an expression is ${GHEXPR} (an opaque expansion) here and a run of underscores (a literal word) to actionlint"
 	}

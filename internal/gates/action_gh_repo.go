@@ -14,7 +14,7 @@ import (
 const ghRepoMarker = "gh-repo-exempt"
 
 var ghRepoHelps = map[string]string{
-	"context":  "give the job a repository for gh: an actions/checkout step before its first gh call, or GH_REPO: ${{ github.repository }} in the workflow's, the job's or each calling step's env:, or --repo on every gh call; one arm must hold for every call",
+	"context":  "give the job a repository for gh: an actions/checkout step before its first gh call, or GH_REPO: ${{ github.repository }} in the workflow's, the job's or each calling step's env:, or a repository named on every gh call (--repo/-R, an OWNER/REPO operand of gh repo, an API path with no {owner}/{repo} placeholder); one arm must hold for every call",
 	"bare":     "write the reason after the marker (# gh-repo-exempt: <why this job needs no repository context>); a marker with no reason exempts nothing",
 	"dangling": "put the marker on the line before the step (or the job) it exempts; a marker that precedes neither exempts nothing",
 }
@@ -97,7 +97,8 @@ func ghRepoArms(w *workflow.Walked, jw *workflow.JobWalk) (bool, string) {
 	if envAll {
 		return true, ""
 	}
-	// assertion E: --repo on every call.
+	// assertion E: every call names its repository (--repo, an API path,
+	// an OWNER/REPO operand) or reads none.
 	repoAll := true
 	for _, call := range jw.Calls {
 		repoAll = repoAll && call.Repo

@@ -30,9 +30,9 @@ func checkActionPermissions(c *gate.Context) int {
 	// assertion E: a workflow's verdict (its findings and tallies) is
 	// its own; a warm run reads it from the result cache, and a workflow
 	// that refuses is never cached.
-	memos := openMemos(c, scan, 3, nil)
+	memos := openMemos(c, scan, 4, nil)
 	n, judged, err := eachWorkflowMemo(c, scan, memos, func(p string, f *workflow.File) (fileMemo, error) {
-		armed, inert, exempt := 0, 0, 0
+		armed, inert, exempt, other := 0, 0, 0, 0
 		// assertion A: a permissions: value the gate cannot read refuses
 		// (the workflow's here, each job's below).
 		top, err := workflow.ReadPerm(f, f.Permissions)
@@ -52,9 +52,17 @@ func checkActionPermissions(c *gate.Context) int {
 				exempt++
 				continue
 			}
-			checkout, gh, token := len(jw.Checkouts) > 0, len(jw.Calls) > 0, jw.TokenRef
+			// assertion F: a gh call or a checkout handed another token
+			// (a personal, bot or app token) takes nothing of the GitHub
+			// token, so it arms nothing.
+			checkout, gh := onGitHubToken(jw.CheckoutOther), onGitHubToken(jw.CallOther)
+			token := jw.TokenRef
 			if !checkout && !gh && !token {
-				inert++
+				if len(jw.Checkouts) > 0 || len(jw.Calls) > 0 {
+					other++
+				} else {
+					inert++
+				}
 				continue
 			}
 			armed++
@@ -66,7 +74,24 @@ func checkActionPermissions(c *gate.Context) int {
 			case own.Present:
 				scope, where = own, "from its own permissions: block"
 			case !top.Present:
-				where = "no permissions: block anywhere"
+				// With no block anywhere the token is not empty: it takes
+				// the repository's (or organisation's) default grant,
+				// which no file of the tree shows. The finding says that,
+				// not that nothing was granted.
+				what := "calls gh"
+				switch {
+				case checkout:
+					what = "checks out the repository"
+				case !gh:
+					what = "references the GitHub token"
+				}
+				class, declared := "declare", "no scope"
+				if checkout {
+					class, declared = "contents", "no contents: scope"
+				}
+				here = append(here, gate.Finding{Class: class, Path: p, Line: jw.Job.Line,
+					Msg: fmt.Sprintf("job %s %s and declares %s (no permissions: block anywhere, so its token takes the repository's default grant)", jw.Job.ID, what, declared)})
+				continue
 			}
 			if checkout {
 				// assertion C: a checkout needs contents: readable.
@@ -88,15 +113,15 @@ func checkActionPermissions(c *gate.Context) int {
 					Identity: permissionsIdentity(jw.Job), About: "job " + jw.Job.ID})
 			}
 		}
-		return fileMemo{n: []int{armed, inert, exempt}, found: byLine(here)}, nil
+		return fileMemo{n: []int{armed, inert, exempt, other}, found: byLine(here)}, nil
 	})
 	if err != nil {
 		return c.RefuseErr(err)
 	}
 	var found []gate.Finding
-	armed, inert, exempt := 0, 0, 0
+	armed, inert, exempt, other := 0, 0, 0, 0
 	for _, m := range judged {
-		armed, inert, exempt = armed+m.n[0], inert+m.n[1], exempt+m.n[2]
+		armed, inert, exempt, other = armed+m.n[0], inert+m.n[1], exempt+m.n[2], other+m.n[3]
 		found = append(found, m.found...)
 	}
 	r := c.NewReport(permissionsHelps)
@@ -106,12 +131,35 @@ func checkActionPermissions(c *gate.Context) int {
 	return r.Done(fmt.Sprintf("%s declare their scopes, %s inert, %s exempt; %s of %s walked, %s and %s skipped by the predicate%s",
 		plural(armed, "armed job", "armed jobs"), plural(inert, "job", "jobs"), plural(exempt, "job", "jobs"),
 		plural(n.workflows, "workflow", "workflows"), plural(len(scan.files), "YAML file", "YAML files"),
-		plural(n.actions, "action", "actions"), plural(n.other, "other file", "other files"), n.unparsed()) + scan.fromIndexNote())
+		plural(n.actions, "action", "actions"), plural(n.other, "other file", "other files"), n.unparsed()) + onOtherToken(other) + scan.fromIndexNote())
+}
+
+// onGitHubToken reports whether any of a job's gh calls (or checkouts)
+// runs on the GitHub token: one whose other-token flag is unset.
+func onGitHubToken(other []bool) bool {
+	for _, o := range other {
+		if !o {
+			return true
+		}
+	}
+	return false
+}
+
+// onOtherToken renders the count of jobs whose every GitHub call runs on
+// another token for the clean line ("" when there are none).
+func onOtherToken(n int) string {
+	if n == 0 {
+		return ""
+	}
+	if n == 1 {
+		return "; 1 job calls GitHub on another token only (no GITHUB_TOKEN scope used)"
+	}
+	return fmt.Sprintf("; %d jobs call GitHub on another token only (no GITHUB_TOKEN scope used)", n)
 }
 
 // permissionsIdentity answers what a permissions finding is about: the
 // job, by its id (its line, its message and where its scope came from all
 // move under routine edits).
 //
-// assertion F: the fingerprint is the job.
+// assertion G: the fingerprint is the job.
 func permissionsIdentity(j *workflow.Job) string { return "job=" + j.ID }

@@ -11,7 +11,7 @@ import (
 )
 
 var pinningHelps = map[string]string{
-	"unpinned": "pin each listed uses: to the full 40-hex commit SHA its tag resolves to, keeping the tag as a trailing comment (uses: owner/repo@<sha> # vX.Y.Z); a step inside this repository can use a ./ path instead",
+	"unpinned": "pin each listed uses: to the full 40-hex commit SHA its tag resolves to, keeping the tag as a trailing comment (uses: owner/repo@<sha> # vX.Y.Z); an action or reusable workflow of this repository is pinned by construction when called as $/path/to/it (GitHub's self-repository reference, run at the workflow's own commit)",
 }
 
 func checkActionPinning(c *gate.Context) int {
@@ -41,8 +41,8 @@ func checkActionPinning(c *gate.Context) int {
 				return fileMemo{kind: memoUnparsable}, nil
 			}
 			// assertion A: a key-position uses: ref, live or commented
-			// out, is a 40-hex SHA or a ./ path (a docker:// image needs a
-			// digest). Job-level reusable-workflow calls are uses: keys
+			// out, is a 40-hex SHA, a ./ path or a $/ self-repository
+			// reference (a docker:// image needs a digest). Job-level reusable-workflow calls are uses: keys
 			// like any other.
 			var here []gate.Finding
 			uses := workflow.UsesRefs(f)

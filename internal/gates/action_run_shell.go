@@ -8,8 +8,10 @@ package gates
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/lazyre"
 	"github.com/gate-sdk/gates/internal/spawn"
 	"github.com/gate-sdk/gates/internal/workflow"
 )
@@ -87,7 +89,7 @@ func runShell(c *gate.Context, batch int) int {
 		run  *workflow.Run
 	}
 	var slots []slot
-	nBlocks, lines, unread, other, neutralised := 0, 0, 0, 0, 0
+	nBlocks, lines, unread, other, honoured, trailing, alike := 0, 0, 0, 0, 0, 0, 0
 	for _, fr := range subject {
 		for _, run := range fr.runs {
 			// assertion H: a single-line value is linted as a block is; a
@@ -101,6 +103,14 @@ func runShell(c *gate.Context, batch int) int {
 				other++
 				continue
 			case workflow.WindowsRun, workflow.NoDialect:
+				// assertion J: one plain command runs alike under pwsh,
+				// bash and sh, so its dialect needs no stating; it is
+				// counted, not linted (an action's step is still held to
+				// GitHub's own rule that it say shell:).
+				if !run.Job.Action && plainCommand(run) {
+					alike++
+					continue
+				}
 				// assertion D: a block whose dialect cannot be stated is a
 				// finding, not a skip and not a refusal.
 				id, about := runSite(run)
@@ -111,9 +121,11 @@ func runShell(c *gate.Context, batch int) int {
 			if len(run.Lines) == 0 {
 				continue
 			}
-			// assertion F: a ShellCheck directive in a block is neutralised
-			// by the extractor (the gate has no valve), and counted.
-			neutralised += len(run.Directives)
+			// assertion F: a ShellCheck directive on a line of its own is
+			// honoured, and counted with the findings it silenced; one
+			// trailing a command is read as a plain comment, and counted.
+			honoured += len(run.Directives)
+			trailing += len(run.Trailing)
 			if run.Block {
 				nBlocks++
 			} else {
@@ -122,9 +134,18 @@ func runShell(c *gate.Context, batch int) int {
 			slots = append(slots, slot{len(found), fr.path, run})
 		}
 	}
-	blocks := make([]scBlock, len(slots))
+	blocks := make([]scBlock, len(slots), len(slots)+honoured)
 	for i, s := range slots {
 		blocks[i] = scBlock{path: s.path, run: s.run}
+	}
+	// Each body with a directive is linted a second time with its
+	// directives read as comments; the difference is what they silenced.
+	var shadows []int // slot index of each shadow block, in order
+	for i, s := range slots {
+		if len(s.run.Directives) > 0 {
+			blocks = append(blocks, scBlock{path: s.path, run: s.run, plain: true})
+			shadows = append(shadows, i)
+		}
 	}
 	// assertion E: ShellCheck at -S warning under the resolved dialect
 	// reports nothing.
@@ -133,9 +154,15 @@ func runShell(c *gate.Context, batch int) int {
 	// per-block run's (batch 0), byte for byte.
 	// assertion I: a body the content cache holds is served, not linted,
 	// and placed through the block's own lines.
+	// assertion K: mapReports drops SC1083 on git's @{...} revision
+	// braces.
 	warned, err := lintBlocks(c, blocks, batch)
 	if err != nil {
 		return c.RefuseErr(err)
+	}
+	silenced := 0
+	for k, i := range shadows {
+		silenced += max(0, len(warned[len(slots)+k])-len(warned[i]))
 	}
 	var ordered []gate.Finding
 	next := 0
@@ -158,16 +185,79 @@ func runShell(c *gate.Context, batch int) int {
 		plural(len(subject), "Actions file", "Actions files"),
 		plural(unread, "other run: value", "other run: values"),
 		plural(other, "non-shell block", "non-shell blocks"),
-		plural(outside, "YAML file", "YAML files"), unparsedOutside(unparsable)) + directives(neutralised) + scan.fromIndexNote())
+		plural(outside, "YAML file", "YAML files"), unparsedOutside(unparsable)) + alikeNote(alike) + directives(honoured, silenced, trailing) + scan.fromIndexNote())
 }
 
-// directives renders the count of neutralised ShellCheck directives for
-// the clean line ("" when there are none).
-func directives(n int) string {
+// alikeNote renders the count of one-command bodies left unlinted for the
+// clean line ("" when there are none).
+func alikeNote(n int) string {
 	if n == 0 {
 		return ""
 	}
-	return "; " + plural(n, "ShellCheck directive", "ShellCheck directives") + " in blocks read as plain comments"
+	return "; " + plural(n, "one-command body every shell runs alike", "one-command bodies every shell runs alike") + " not linted"
+}
+
+// plainWord is a word every shell passes through as it stands: no quote,
+// no expansion, no glob, no redirection or operator, nothing PowerShell
+// reads as syntax (@ , % ~ { } ; $ and friends). A GitHub expression is
+// spliced in before any shell starts, so it stands as a plain value.
+var plainWord = lazyre.New(`^(?:[A-Za-z0-9_./:=+-]|\$\{GHEXPR\})+$`)
+
+// psAliases are the command names PowerShell maps to its own cmdlets, so
+// the same line does something else under pwsh than under bash.
+var psAliases = map[string]bool{}
+
+func init() {
+	for _, a := range strings.Fields(`ac cat cd chdir clc clear clhy cli clp cls clv cnsn compare copy cp cpi cpp curl cvpa dbp del diff dir dnsn ebp echo epal epcsv erase etsn exsn fc fhx fl foreach ft fw gal gbp gc gcb gci gcm gcs gdr ghy gi gjb gl gm gmo gp gps gpv group gsn gsv gu gv h history icm iex ihy ii ipal ipcsv ipmo irm ise iwmi iwr kill lp ls man md measure mi mount move mp mv nal ndr ni nmo npssc nsn nv ogv oh popd ps pushd pwd r rbp rcjb rcsn rd rdr ren ri rjb rm rmdir rmo rni rnp rp rsn rv rvpa rwmi sajb sal saps sasv sbp sc scb select set shcm si sl sleep sls sort sp spjb spps spsv start stz sujb sv swmi tee trcm type wget where wjb write`) {
+		psAliases[a] = true
+	}
+}
+
+// plainCommand reports a body that is one plain command: a single
+// non-blank line, no comment, its words all plain, its command word no
+// PowerShell alias, no shell keyword and no expression (whose value could
+// be any command). pwsh, bash and sh all run such a
+// line as the same program with the same arguments. Two commands are not
+// plain: bash -e stops at the first failure, pwsh runs on.
+func plainCommand(r *workflow.Run) bool {
+	var line string
+	for _, l := range r.Lines {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		if line != "" {
+			return false
+		}
+		line = l
+	}
+	words := strings.Fields(line)
+	if len(words) == 0 || psAliases[strings.ToLower(words[0])] || cmdKeyword[words[0]] ||
+		strings.Contains(words[0], "=") || strings.Contains(words[0], workflow.Expr) {
+		return false
+	}
+	for _, w := range words {
+		if !plainWord.Get().MatchString(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// cmdKeyword are shell words that open a construct, never a program.
+var cmdKeyword = map[string]bool{"if": true, "for": true, "while": true, "until": true, "case": true, "function": true, "exec": true, "export": true, "source": true, ".": true}
+
+// directives renders, for the clean line, the ShellCheck directives
+// honoured and the findings they silenced, and the trailing ones read as
+// comments ("" when there are none).
+func directives(honoured, silenced, trailing int) string {
+	out := ""
+	if honoured > 0 {
+		out += "; " + plural(honoured, "ShellCheck directive", "ShellCheck directives") + " honoured, silencing " + plural(silenced, "finding", "findings")
+	}
+	if trailing > 0 {
+		out += "; " + plural(trailing, "trailing ShellCheck directive read as a plain comment", "trailing ShellCheck directives read as plain comments") + " (ShellCheck takes one only on a line of its own)"
+	}
+	return out
 }
 
 // runNoun names a run: body in a finding: a literal block, or a
@@ -192,7 +282,7 @@ func runLabel(r *workflow.Run) string {
 // the step's workflow.StepKey (so neither a moved line nor another step
 // changes it), and a note naming the job and the step's place.
 //
-// assertion J: a body's finding is fingerprinted by its step (and a
+// assertion L: a body's finding is fingerprinted by its step (and a
 // ShellCheck report by its code), never by its line or wording.
 func runSite(r *workflow.Run) (identity, about string) {
 	if r.Job == nil || r.Step == nil {

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -36,10 +37,13 @@ const (
 	scArgBudget = 96 << 10
 )
 
-// scBlock is one run: block to lint and the file it is in.
+// scBlock is one run: block to lint and the file it is in. plain lints
+// it with its directives read as plain comments: the measure of what they
+// silence.
 type scBlock struct {
-	path string
-	run  *workflow.Run
+	path  string
+	run   *workflow.Run
+	plain bool
 }
 
 // colFinding is a ShellCheck finding with the file column it maps to.
@@ -91,7 +95,7 @@ func lintBlocks(c *gate.Context, blocks []scBlock, batch int) ([][]colFinding, e
 	var all []*distinct
 	byKey := map[string]*distinct{}
 	for i, b := range blocks {
-		body, _ := b.run.Script()
+		body := scScript(b.run, b.plain).text
 		key := b.run.Dialect + "\x00" + body
 		d := byKey[key]
 		if d == nil {
@@ -114,7 +118,7 @@ func lintBlocks(c *gate.Context, blocks []scBlock, batch int) ([][]colFinding, e
 	place := func() {
 		for _, d := range all {
 			for _, i := range d.owners {
-				out[i] = mapReports(blocks[i].run, d.reports)
+				out[i] = mapReports(blocks[i], d.reports)
 			}
 		}
 	}
@@ -284,12 +288,12 @@ func scFile(dir string, k int) string { return dir + "/" + strconv.Itoa(k) + ".s
 
 // lintAlone lints one block on ShellCheck's stdin.
 func lintAlone(c *gate.Context, b scBlock) ([]colFinding, error) {
-	script, _ := b.run.Script()
+	script := scScript(b.run, b.plain).text
 	reports, err := stdinReports(c, b.run.Dialect, script)
 	if err != nil {
 		return nil, fmt.Errorf("%s:%d: %v", b.path, b.run.Line, err)
 	}
-	return mapReports(b.run, reports), nil
+	return mapReports(b, reports), nil
 }
 
 // stdinReports runs ShellCheck once over script on its stdin under
@@ -325,7 +329,7 @@ func lintAloneRef(c *gate.Context, b scBlock) ([]colFinding, error) {
 	if refMemo == nil {
 		return lintAlone(c, b)
 	}
-	script, _ := b.run.Script()
+	script := scScript(b.run, b.plain).text
 	key := c.Getenv("PATH") + "\x00" + b.run.Dialect + "\x00" + script
 	reports, ok := refMemo[key]
 	if !ok {
@@ -335,7 +339,7 @@ func lintAloneRef(c *gate.Context, b scBlock) ([]colFinding, error) {
 		}
 		refMemo[key] = reports
 	}
-	return mapReports(b.run, reports), nil
+	return mapReports(b, reports), nil
 }
 
 // scFlags is the ShellCheck argv of a body under dialect, less its
@@ -411,10 +415,22 @@ func scGrade(res *spawn.Streamed, owner func(string) (int, []string, bool)) (map
 // column: past the set line standing for the runner's options, which is
 // placed at the run: key itself (a column on a value whose source is not
 // its text is left out).
-func mapReports(run *workflow.Run, reports []scReport) []colFinding {
-	_, offset := run.Script()
+func mapReports(b scBlock, reports []scReport) []colFinding {
+	run := b.run
+	sc := scScript(run, b.plain)
 	var out []colFinding
+	var lines []string
 	for _, r := range reports {
+		// SC1083 on the braces of a git revision spelling (@{upstream},
+		// HEAD@{1}) is not reported (run-shell's K).
+		if strings.HasSuffix(r.text, "[SC1083]") {
+			if lines == nil {
+				lines = strings.Split(sc.text, "\n")
+			}
+			if r.line <= len(lines) && gitRevisionBrace(lines[r.line-1], r.col) {
+				continue
+			}
+		}
 		id, about := runSite(run)
 		code, named := scCode(r.text), "a ShellCheck report"
 		if code != r.text {
@@ -423,7 +439,7 @@ func mapReports(run *workflow.Run, reports []scReport) []colFinding {
 		f := colFinding{Finding: gate.Finding{Class: "shellcheck", Line: run.Line,
 			Msg:      fmt.Sprintf("%s (%s): %s: %s", runNoun(run), runLabel(run), r.level, r.text),
 			Identity: "code=" + code + "\x00" + id, About: named + " in " + about}}
-		if i := r.line - 1 - offset; i >= 0 {
+		if i := sc.bodyLine(r.line); i >= 0 {
 			f.Line = run.First + i
 			if !run.NoCol {
 				f.Col = run.FileCol(i, r.col)
@@ -444,4 +460,142 @@ func scCode(text string) string {
 		}
 	}
 	return text
+}
+
+// lintScript is what ShellCheck lints for a body: the body's leading
+// comment lines when they carry a directive (head of them), then the
+// gate's own prelude line when there is one (pre is 1), then the rest of
+// the body.
+type lintScript struct {
+	text      string
+	head, pre int
+}
+
+// bodyLine maps a 1-based script line to its body line index, or -1 for
+// the prelude line (placed at the run: key).
+func (s lintScript) bodyLine(l int) int {
+	switch {
+	case l <= s.head:
+		return l - 1
+	case l <= s.head+s.pre:
+		return -1
+	}
+	return l - 1 - s.pre
+}
+
+// scScript builds a body's lint script. The prelude states what the
+// runner has done before the body's first line: the shell options it
+// starts the shell with (set -e, set -eo pipefail) and the names the
+// step's, job's and workflow's env: put in the environment, each
+// referenced with a default (: "${name-}"), which ShellCheck reads as
+// assigned and which assigns nothing. A #! first body line is read as a
+// comment (the runner's command line picks the shell).
+func scScript(r *workflow.Run, plain bool) lintScript {
+	lines := r.Lines
+	if plain {
+		lines = make([]string, len(r.Lines))
+		for i, l := range r.Lines {
+			lines[i] = workflow.Neutralise(l)
+		}
+	}
+	if len(lines) > 0 && strings.HasPrefix(lines[0], "#!") {
+		lines = append([]string{"# " + lines[0][2:]}, lines[1:]...)
+	}
+	// A directive among the comment lines before the body's first
+	// command covers the whole body, as its author wrote it to: those
+	// lines go before the prelude, which is itself a command.
+	head := 0
+	if !plain && len(r.Directives) > 0 {
+		lead, covers := 0, false
+		for lead < len(lines) {
+			t := strings.TrimLeft(lines[lead], " \t")
+			if t != "" && !strings.HasPrefix(t, "#") {
+				break
+			}
+			covers = covers || slices.Contains(r.Directives, r.First+lead)
+			lead++
+		}
+		if covers {
+			head = lead
+		}
+	}
+	var pre []string
+	if r.Flags != "" {
+		pre = append(pre, "set "+r.Flags)
+	}
+	var names []string
+	for _, n := range r.EnvNames() {
+		if shellName(n) {
+			names = append(names, `"${`+n+`-}"`)
+		}
+	}
+	if len(names) > 0 {
+		pre = append(pre, ": "+strings.Join(names, " "))
+	}
+	s := lintScript{head: head}
+	var b strings.Builder
+	for _, l := range lines[:head] {
+		b.WriteString(l + "\n")
+	}
+	if len(pre) > 0 {
+		s.pre = 1
+		b.WriteString(strings.Join(pre, "; ") + "\n")
+	}
+	if head < len(lines) || head == 0 {
+		b.WriteString(strings.Join(lines[head:], "\n") + "\n")
+	}
+	s.text = b.String()
+	return s
+}
+
+// shellName reports a name the shell can hold as a variable.
+func shellName(n string) bool {
+	if n == "" {
+		return false
+	}
+	for i := 0; i < len(n); i++ {
+		c := n[i]
+		if !(c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// gitRevisionBrace reports whether the character at a 1-based column of a
+// script line is a brace of git's @{...} revision syntax (@{u},
+// @{upstream}, @{-1}, HEAD@{1}, main@{2.days.ago}): a { right after an
+// @, or the } closing one, with no blank or quote between. bash passes
+// such a word to git as written (there is no comma or range inside to
+// expand), which is what git needs.
+func gitRevisionBrace(line string, col int) bool {
+	runes := []rune(line)
+	i := col - 1
+	if i < 0 || i >= len(runes) {
+		return false
+	}
+	switch runes[i] {
+	case '{':
+		if i == 0 || runes[i-1] != '@' {
+			return false
+		}
+		for k := i + 1; k < len(runes); k++ {
+			switch runes[k] {
+			case '}':
+				return k > i+1
+			case ' ', '\t', '"', '\'', '{', ',':
+				return false
+			}
+		}
+	case '}':
+		for k := i - 1; k > 0; k-- {
+			switch runes[k] {
+			case '{':
+				return runes[k-1] == '@' && k < i-1
+			case ' ', '\t', '"', '\'', '}', ',':
+				return false
+			}
+		}
+	}
+	return false
 }

@@ -102,6 +102,11 @@ func TestTreeTermsRecords(t *testing.T) {
 	if n := count(got.Stdout, "help:"); n != 1 {
 		t.Errorf("%d help lines, want 1", n)
 	}
+	// The help names the way to accept a finding that is meant to be
+	// there (a test input, an example), not only the two edits.
+	if !strings.Contains(got.Stdout, "`gates baseline`") {
+		t.Errorf("the help line does not name gates baseline:\n%s", got.Stdout)
+	}
 	// Records follow listing order, then line order.
 	if strings.Index(got.Stdout, "docs/b.md:4:") > strings.Index(got.Stdout, "docs/b.md:9:") ||
 		strings.Index(got.Stdout, "docs/a.md:3:") > strings.Index(got.Stdout, "docs/b.md:4:") {

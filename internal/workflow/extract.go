@@ -27,7 +27,7 @@ func RunnerOf(j *Job) (r Runner, why string) {
 		expr = expr || strings.Contains(n.Value, "${{")
 	})
 	if expr {
-		return Unreadable, "runs-on: is a GitHub expression"
+		return Unreadable, exprRunsOn
 	}
 	labels := runnerLabels(j.RunsOn.Value, 0)
 	if len(labels) == 0 {
@@ -115,9 +115,13 @@ type Run struct {
 
 	WorkDir    string // the working directory in force (step, job or workflow defaults)
 	HasWorkDir bool
-	// Directives lists the body lines (file line numbers) whose ShellCheck
-	// directive comments were neutralised.
+	// Directives lists the body lines (file line numbers) that are a
+	// ShellCheck directive comment on a line of their own, kept as
+	// written so ShellCheck honours them.
 	Directives []int
+	// Trailing lists the body lines whose directive trails a command:
+	// ShellCheck refuses those (SC1126), so they are neutralised.
+	Trailing []int
 }
 
 // Span is one replaced expression on a body line: At is its byte offset on
@@ -318,9 +322,12 @@ func readLine(f *File, r *Run, n *yaml.Node) {
 	default:
 		r.NoCol = !strings.HasPrefix(src, n.Value)
 	}
-	line, directive := neutralise(n.Value)
-	if directive {
+	line, directive := directiveLine(n.Value)
+	switch {
+	case directive && line == n.Value:
 		r.Directives = append(r.Directives, n.Line)
+	case directive:
+		r.Trailing = append(r.Trailing, n.Line)
 	}
 	out, spans, ok := subst(line)
 	if !ok {
@@ -374,15 +381,18 @@ func readBlock(f *File, r *Run, n *yaml.Node, floor int) error {
 			text = ln.text[indent:]
 		}
 		raw = append(raw, text)
-		text, directive := neutralise(text)
-		out, spans, ok := subst(text)
+		kept, directive := directiveLine(text)
+		out, spans, ok := subst(kept)
 		if !ok {
 			return &Refusal{f.Path, l, "an unbalanced ${{ on a run: block line"}
 		}
 		r.Lines = append(r.Lines, out)
 		r.Subst = append(r.Subst, spans)
-		if directive {
+		switch {
+		case directive && kept == text:
 			r.Directives = append(r.Directives, l)
+		case directive:
+			r.Trailing = append(r.Trailing, l)
 		}
 	}
 	if strings.TrimRight(strings.Join(raw, "\n"), "\n") != strings.TrimRight(n.Value, "\n") {
@@ -391,10 +401,31 @@ func readBlock(f *File, r *Run, n *yaml.Node, floor int) error {
 	return nil
 }
 
+// directiveLine reads a body line's ShellCheck directives: a comment line
+// of its own that opens with one is kept as written (ShellCheck honours
+// it); a directive trailing a command is neutralised, since ShellCheck
+// refuses a directive there (SC1126) and would stop parsing. ok reports
+// whether the line carried one.
+func directiveLine(line string) (string, bool) {
+	out, ok := neutralise(line)
+	if ok && strings.HasPrefix(strings.TrimLeft(line, " \t"), "#") {
+		return line, true
+	}
+	return out, ok
+}
+
+// Neutralise rewrites a body line's ShellCheck directives into plain
+// comments, as neutralise does: what the line says with them read as
+// prose, to count what they silence.
+func Neutralise(line string) string {
+	out, _ := neutralise(line)
+	return out
+}
+
 // neutralise rewrites every ShellCheck directive comment on a body line
 // ("# shellcheck disable=...", any letter case, trailing or whole-line) so
-// ShellCheck reads it as a plain comment: the gate has no valve, and a
-// directive would be one. The word keeps its length, so columns hold.
+// ShellCheck reads it as a plain comment. The word keeps its length, so
+// columns hold.
 // ok reports whether the line carried one.
 func neutralise(line string) (string, bool) {
 	found := false
@@ -476,7 +507,7 @@ func resolveDialect(j *Job, s *Step, d runDefaults) (Res, string, string, string
 	if j.Action {
 		return NoDialect, "", "", "the step has no enclosing job (an action's steps must say shell:)"
 	}
-	switch r, why := RunnerOf(j); r {
+	switch r, why := StepRunner(j, s); r {
 	case Windows:
 		return WindowsRun, "", "", "the job runs on Windows, where the default shell is pwsh"
 	case Unreadable:

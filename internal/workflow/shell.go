@@ -135,8 +135,19 @@ func opByte(c byte) bool { return c == ';' || c == '&' || c == '|' || c == '(' |
 // wrapper or an assignment that keeps command position. Quotes are not
 // parsed, so text inside them can be detected too: the safe direction.
 func ghCalls(l logical) []Call {
-	s := l.text
+	out, _ := ghCallsTok(l)
+	return out
+}
+
+// ghCallsTok is ghCalls, answering beside each call the token an
+// assignment before it in the same command hands gh (GH_TOKEN=…, or
+// GITHUB_TOKEN=… when no GH_TOKEN is assigned; env's NAME=value too), ""
+// when none does.
+func ghCallsTok(l logical) ([]Call, []string) {
+	s := joinExprs(l.text)
 	var out []Call
+	var toks []string
+	var assigned []string // the assignments of the command being read
 	cmd := true
 	var wrap map[string]bool // the options of the wrapper being read
 	skipArg, wrapOperand := false, false
@@ -149,6 +160,7 @@ func ghCalls(l logical) []Call {
 			continue
 		case opByte(c):
 			cmd, wrap, skipArg, wrapOperand = true, nil, false, false
+			assigned = nil
 			i++
 			continue
 		case c == ')':
@@ -170,11 +182,15 @@ func ghCalls(l logical) []Call {
 			name := commandName(w)
 			switch {
 			case name == "gh":
-				out = append(out, Call{Line: l.lineAt(i), Repo: repoFlag(s[i:])})
+				out = append(out, Call{Line: l.lineAt(i), Repo: namesRepo(s[i:]) || assignsRepo(assigned)})
+				toks = append(toks, assignedToken(assigned))
 				cmd, wrap = false, nil
 			case wrap != nil && (strings.HasPrefix(w, "-") || isAssignment(w)):
 				if wrap[w] {
 					skipArg = true
+				}
+				if isAssignment(w) {
+					assigned = append(assigned, w)
 				}
 			case skipArg:
 				skipArg = false
@@ -182,35 +198,68 @@ func ghCalls(l logical) []Call {
 				wrapOperand = false
 			case wrappers[name] != nil:
 				wrap, wrapOperand = wrappers[name], name == "timeout"
-			case cmdKeywords[w] || isAssignment(w):
+			case isAssignment(w):
+				assigned = append(assigned, w)
+			case cmdKeywords[w]:
 			default:
 				cmd, wrap = false, nil
 			}
 		}
 		i = j
 	}
-	return out
+	return out, toks
 }
 
-// repoFlag looks for --repo within one call's extent: up to the next
-// separator or a comment word.
-func repoFlag(s string) bool {
-	end := len(s)
-	for k := 0; k < len(s); k++ {
-		if opByte(s[k]) || s[k] == ')' {
-			end = k
+// joinExprs keeps each ${{ … }} expression inside the word it sits in:
+// its blanks become \x01, so a value such as GH_TOKEN=${{ secrets.PAT }}
+// stays one assignment. Offsets are kept, so lines still map.
+func joinExprs(s string) string {
+	if !strings.Contains(s, "${{") {
+		return s
+	}
+	b := []byte(s)
+	for from := 0; ; {
+		i := strings.Index(s[from:], "${{")
+		if i < 0 {
 			break
 		}
-	}
-	for _, w := range strings.Fields(s[:end]) {
-		if strings.HasPrefix(w, "#") {
-			return false
+		i += from
+		k := strings.Index(s[i:], "}}")
+		if k < 0 {
+			break
 		}
-		if w == "--repo" || strings.HasPrefix(w, "--repo=") || w == "-R" {
+		for p := i; p < i+k; p++ {
+			if b[p] == ' ' || b[p] == '\t' {
+				b[p] = 1
+			}
+		}
+		from = i + k + 2
+	}
+	return string(b)
+}
+
+// assignsRepo reports GH_REPO among a command's assignments: the call
+// is handed its repository.
+func assignsRepo(assigned []string) bool {
+	for _, a := range assigned {
+		if strings.HasPrefix(a, "GH_REPO=") && len(a) > len("GH_REPO=") {
 			return true
 		}
 	}
 	return false
+}
+
+// assignedToken answers the token a command's assignments hand gh: the
+// value of GH_TOKEN, or of GITHUB_TOKEN when GH_TOKEN is not assigned.
+func assignedToken(assigned []string) string {
+	for _, name := range []string{"GH_TOKEN=", "GITHUB_TOKEN="} {
+		for _, a := range assigned {
+			if v, ok := strings.CutPrefix(a, name); ok {
+				return v
+			}
+		}
+	}
+	return ""
 }
 
 // words finds the listed words spelled on a line as whole words: both

@@ -91,13 +91,18 @@ func commentedUses(t string) (string, bool) {
 }
 
 // Pinned reports whether a uses: ref is immutable: a ./ path inside the
-// repository, a docker:// image by sha256 digest, or anything@<40 hex>.
-// why says what is wrong when it is not.
+// repository, a $/ self-repository reference, a docker:// image by sha256
+// digest, or anything@<40 hex>. why says what is wrong when it is not.
 func Pinned(ref string) (ok bool, why string) {
 	switch {
 	case strings.Contains(ref, "${{"):
 		return false, "is a GitHub expression, not a pinned ref"
 	case strings.HasPrefix(ref, "./"):
+		return true, ""
+	case strings.HasPrefix(ref, "$/"):
+		// GitHub's self-repository reference: the action or reusable
+		// workflow at the commit the workflow itself runs from, so it
+		// cannot move apart from the code that calls it.
 		return true, ""
 	case strings.HasPrefix(ref, "docker://"):
 		if i := strings.LastIndex(ref, "@sha256:"); i >= 0 && hexOf(ref[i+8:], 64) {

@@ -37,9 +37,13 @@ type JobWalk struct {
 
 	Calls     []Call  // gh invocations in command position
 	StepRepo  []bool  // per call: GH_REPO in the calling step's env:
+	CallOther []bool  // per call: gh runs on another token than the GitHub token
 	Checkouts []Event // uses: actions/checkout steps
 	TokenRef  bool    // the GitHub token named in the job
 	GHRepoJob bool    // GH_REPO in the job's env:
+
+	// CheckoutOther, per checkout: it is handed another token as token:.
+	CheckoutOther []bool
 
 	Uses  []Event // with Words: each live step's uses: ref
 	Words []Event // with Words: each listed word spelled on a body line
@@ -79,6 +83,7 @@ func Walk(f *File, opt WalkOptions) *Walked {
 				ref := UsesRef(s.Uses)
 				if RefName(ref) == "actions/checkout" {
 					jw.Checkouts = append(jw.Checkouts, Event{s.Uses.Line, s.Index, ref})
+					jw.CheckoutOther = append(jw.CheckoutOther, checkoutOnOtherToken(s))
 				}
 				if len(opt.Words) > 0 {
 					jw.Uses = append(jw.Uses, Event{s.Uses.Line, s.Index, ref})
@@ -88,12 +93,30 @@ func Walk(f *File, opt WalkOptions) *Walked {
 				continue
 			}
 			stepRepo := hasKey(EnvKeys(s.Env), "GH_REPO")
+			other := ghOnOtherToken(f, j, s)
+			exported := "" // a token the body exported before the call
 			body := BodyLines(f, s.Run)
-			for _, l := range joinLogical(body) {
-				for _, c := range ghCalls(l) {
+			logicals := joinLogical(body)
+			if v := s.Run.Value; v != nil && v.Kind == yaml.ScalarNode && v.Style&yaml.FoldedStyle != 0 {
+				logicals = joinFolded(body)
+			}
+			for _, l := range logicals {
+				calls, toks := ghCallsTok(l)
+				for k, c := range calls {
 					c.Step = s.Index
 					jw.Calls = append(jw.Calls, c)
 					jw.StepRepo = append(jw.StepRepo, stepRepo)
+					switch {
+					case toks[k] != "":
+						jw.CallOther = append(jw.CallOther, OtherToken(toks[k]))
+					case exported != "":
+						jw.CallOther = append(jw.CallOther, OtherToken(exported))
+					default:
+						jw.CallOther = append(jw.CallOther, other)
+					}
+				}
+				if v, ok := exportedToken(l.text); ok {
+					exported = v
 				}
 			}
 			if len(opt.Words) > 0 {

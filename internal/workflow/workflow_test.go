@@ -272,11 +272,14 @@ func TestExtractBody(t *testing.T) {
 	if rr, err := Extract(read("x:\n  run: >\n    a\n")); rr != nil || err != nil {
 		t.Fatal("out of shape")
 	}
-	// Directives are neutralised and recorded; the cut still holds.
+	// A directive on a line of its own is kept as written and recorded; a
+	// trailing one (which ShellCheck refuses) is neutralised and recorded
+	// apart; the cut still holds.
 	g = read("on: push\njobs:\n  b:\n    runs-on: x\n    steps:\n      - run: |\n          # shellcheck disable=SC2164\n          cd x  # shellcheck disable=all\n          echo '# shellcheck is fine'\n")
 	rr, err = Extract(g)
-	if err != nil || !reflect.DeepEqual(rr[0].Directives, []int{7, 8}) || rr[0].Lines[0] != "# shellchecq disable=SC2164" || rr[0].Lines[1] != "cd x  # shellchecq disable=all" {
-		t.Fatalf("directives %v %q %v", rr[0].Directives, rr[0].Lines, err)
+	if err != nil || !reflect.DeepEqual(rr[0].Directives, []int{7}) || !reflect.DeepEqual(rr[0].Trailing, []int{8}) ||
+		rr[0].Lines[0] != "# shellcheck disable=SC2164" || rr[0].Lines[1] != "cd x  # shellchecq disable=all" {
+		t.Fatalf("directives %v %v %q %v", rr[0].Directives, rr[0].Trailing, rr[0].Lines, err)
 	}
 }
 
@@ -475,17 +478,17 @@ func TestGhCalls(t *testing.T) {
 		{"gh release create --repo o/r v1", []Call{{1, 0, true}}},
 		{"gh release create --repo=o/r v1", []Call{{1, 0, true}}},
 		{"gh pr view -R o/r 1", []Call{{1, 0, true}}},
-		{"gh api x --repo o/r; gh api y", []Call{{1, 0, true}, {1, 0, false}}},
-		{"gh api x; echo --repo", []Call{{1, 0, false}}},
-		{"gh api x ) --repo", []Call{{1, 0, false}}},
+		{"gh pr x --repo o/r; gh pr y", []Call{{1, 0, true}, {1, 0, false}}},
+		{"gh pr x; echo --repo", []Call{{1, 0, false}}},
+		{"gh pr x ) --repo", []Call{{1, 0, false}}},
 		{"if ! gh release view v1; then exit; fi", []Call{{1, 0, false}}},
-		{"x=$(gh api /user)", []Call{{1, 0, false}}},
-		{"echo \"$(gh api /user)\"", []Call{{1, 0, false}}},
-		{"echo `gh api /user`", []Call{{1, 0, false}}},
+		{"x=$(gh pr view)", []Call{{1, 0, false}}},
+		{"echo \"$(gh pr view)\"", []Call{{1, 0, false}}},
+		{"echo `gh pr view`", []Call{{1, 0, false}}},
 		{"GH_TOKEN=t gh pr merge", []Call{{1, 0, false}}},
 		{"make && gh release upload v1 a", []Call{{1, 0, false}}},
-		{"cat x | gh gist create", []Call{{1, 0, false}}},
-		{"echo hi # ; gh auth status", []Call{{1, 0, false}}},
+		{"cat x | gh pr create -F -", []Call{{1, 0, false}}},
+		{"echo hi # ; gh pr status", []Call{{1, 0, false}}},
 		{"gh release create x # --repo o/r", []Call{{1, 0, false}}},
 		{"(echo) gh x", nil},
 		{"echo ghost", nil},
@@ -529,7 +532,7 @@ func TestGhCalls(t *testing.T) {
 			t.Errorf("%q: %v, want %v", tc.line, got, tc.want)
 		}
 	}
-	lg := joinLogical([]Line{{5, "gh release create \\"}, {6, "  --repo o/r v1"}, {7, "  # gh x"}, {8, "echo; \\"}, {9, "gh api"}, {10, "gh x \\"}})
+	lg := joinLogical([]Line{{5, "gh release create \\"}, {6, "  --repo o/r v1"}, {7, "  # gh x"}, {8, "echo; \\"}, {9, "gh pr"}, {10, "gh x \\"}})
 	var calls []Call
 	for _, l := range lg {
 		calls = append(calls, ghCalls(l)...)
@@ -608,6 +611,8 @@ func TestUsesRefsAndPinned(t *testing.T) {
 	}{
 		{"a/b@" + strings.Repeat("A", 40), true, ""},
 		{"./local", true, ""},
+		{"$/.github/actions/setup", true, ""},
+		{"$/.github/workflows/reusable.yml", true, ""},
 		{"docker://x@sha256:" + strings.Repeat("f", 64), true, ""},
 		{"docker://x:1", false, "docker image"},
 		{"docker://x@sha256:abc", false, "docker image"},
@@ -951,7 +956,7 @@ func TestSingleLineRead(t *testing.T) {
 			t.Fatalf("%q: %v", tc.value, err)
 		}
 		r := runs[0]
-		if r.Block || r.Skip != "" || r.First != 6 || len(r.Lines) != 1 || r.Lines[0] != tc.line || len(r.Directives) != tc.dirs {
+		if r.Block || r.Skip != "" || r.First != 6 || len(r.Lines) != 1 || r.Lines[0] != tc.line || len(r.Directives)+len(r.Trailing) != tc.dirs {
 			t.Errorf("%q: %+v", tc.value, r)
 			continue
 		}

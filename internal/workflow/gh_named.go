@@ -1,0 +1,236 @@
+package workflow
+
+import "strings"
+
+// callWords splits one call's text, from its gh word on, into its shell
+// words up to where the call ends: an unquoted ; & | ( ) or backquote, or
+// an unquoted word opening with #. Quotes are read (single, double, and a
+// backslash escape), so a pipe inside a --jq program or a $(...) inside a
+// --body "..." is part of its word; an unquoted $(...) is kept whole in
+// the word it opens. The words come back with their quotes removed.
+func callWords(s string) []string {
+	var words []string
+	var cur strings.Builder
+	in := false // inside a word
+	flush := func() {
+		if in {
+			words = append(words, cur.String())
+			cur.Reset()
+			in = false
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case isSpace(c):
+			flush()
+		case c == '#' && !in:
+			return words
+		case c == '\'':
+			in = true
+			k := strings.IndexByte(s[i+1:], '\'')
+			if k < 0 {
+				cur.WriteString(s[i+1:])
+				flush()
+				return words
+			}
+			cur.WriteString(s[i+1 : i+1+k])
+			i += k + 1
+		case c == '"':
+			in = true
+			k := i + 1
+			for k < len(s) && s[k] != '"' {
+				if s[k] == '\\' && k+1 < len(s) {
+					k++
+				}
+				k++
+			}
+			cur.WriteString(s[i+1 : min(k, len(s))])
+			i = k
+		case c == '\\' && i+1 < len(s):
+			in = true
+			cur.WriteByte(s[i+1])
+			i++
+		case c == '$' && i+1 < len(s) && s[i+1] == '(':
+			// An unquoted substitution stays in its word, to its close.
+			in = true
+			depth, k := 0, i+1
+			for ; k < len(s); k++ {
+				if s[k] == '(' {
+					depth++
+				} else if s[k] == ')' {
+					depth--
+					if depth == 0 {
+						break
+					}
+				}
+			}
+			cur.WriteString(s[i:min(k+1, len(s))])
+			i = k
+		case opByte(c) || c == ')':
+			flush()
+			return words
+		default:
+			in = true
+			cur.WriteByte(c)
+		}
+	}
+	flush()
+	return words
+}
+
+// noRepoCommands are gh's top-level commands that read no repository:
+// an account, the local configuration, gists, extensions, search across
+// GitHub, and gh's own help and version.
+var noRepoCommands = map[string]bool{
+	"auth": true, "config": true, "extension": true, "extensions": true, "ext": true,
+	"gist": true, "search": true, "help": true, "version": true, "completion": true,
+	"alias": true, "ssh-key": true, "gpg-key": true, "org": true, "status": true,
+	"--version": true, "--help": true, "-h": true,
+}
+
+// repoOperand are the gh repo subcommands whose operand, when given,
+// names the repository they act on; create and list need none at all.
+var repoOperand = map[string]bool{
+	"view": true, "clone": true, "fork": true, "edit": true, "archive": true,
+	"unarchive": true, "delete": true, "sync": true,
+}
+
+// boolFlags are the gh flags that take no value, so the word after one is
+// not its argument (any other flag spelled without = takes the next word).
+var boolFlags = map[string]bool{
+	"--clone": true, "--remote": true, "--default-branch-only": true, "--yes": true, "-y": true,
+	"--web": true, "-w": true, "--force": true, "--confirm": true, "--private": true,
+	"--public": true, "--internal": true, "--paginate": true, "--slurp": true, "--silent": true,
+	"--include": true, "-i": true, "--verbose": true,
+}
+
+// namesRepo reports whether a gh call names the repository it acts on, or
+// needs none: --repo/-R anywhere in its own extent; gh api with no
+// {owner}, {repo} or {branch} placeholder (the only parts gh fills from
+// the repository context); a gh repo subcommand with an OWNER/REPO
+// operand, or create and list; a command that reads no repository. s
+// starts at the gh word.
+func namesRepo(s string) bool {
+	words := callWords(s)
+	if len(words) < 2 {
+		return false
+	}
+	args := words[1:]
+	for _, w := range args {
+		if w == "--" {
+			break
+		}
+		if w == "--repo" || strings.HasPrefix(w, "--repo=") || strings.HasPrefix(w, "-R") {
+			return true
+		}
+	}
+	cmd := args[0]
+	switch {
+	case noRepoCommands[cmd]:
+		return true
+	case cmd == "api":
+		for _, w := range args[1:] {
+			if strings.Contains(w, "{owner}") || strings.Contains(w, "{repo}") || strings.Contains(w, "{branch}") {
+				return false
+			}
+		}
+		return true
+	case cmd == "repo" && len(args) > 1:
+		sub := args[1]
+		if sub == "create" || sub == "list" {
+			return true
+		}
+		if !repoOperand[sub] {
+			return false
+		}
+		for i := 2; i < len(args); i++ {
+			w := args[i]
+			if w == "--" {
+				break
+			}
+			if strings.HasPrefix(w, "-") {
+				if !strings.Contains(w, "=") && !boolFlags[w] {
+					i++ // the flag's value
+				}
+				continue
+			}
+			return repoShaped(w)
+		}
+	}
+	return false
+}
+
+// repoShaped reports an operand naming a repository: OWNER/REPO, a
+// github URL of one, or a value that expands to one at run time (a
+// variable or an expression).
+func repoShaped(w string) bool {
+	if strings.Contains(w, "$") {
+		return true
+	}
+	w = strings.TrimSuffix(w, ".git")
+	for _, p := range []string{"https://", "http://", "git@"} {
+		if rest, ok := strings.CutPrefix(w, p); ok {
+			_, w, _ = strings.Cut(strings.Replace(rest, ":", "/", 1), "/")
+			break
+		}
+	}
+	owner, name, ok := strings.Cut(w, "/")
+	return ok && owner != "" && name != "" && !strings.Contains(name, "/")
+}
+
+// joinFolded reads a folded block's source lines as the lines of the
+// script GitHub runs: YAML folds a line break between two lines at the
+// block's indentation into a space, and keeps it beside a blank line or a
+// more-indented line. Each script line is then a logical line as
+// joinLogical answers it (a line whose first non-blank byte is # is
+// dropped), carrying the file line of each folded piece.
+func joinFolded(lines []Line) []logical {
+	base := -1
+	for _, ln := range lines {
+		if t := strings.TrimLeft(ln.Text, " \t"); t != "" {
+			base = len(ln.Text) - len(strings.TrimLeft(ln.Text, " "))
+			break
+		}
+	}
+	var out []logical
+	var cur *logical
+	foldable := false // the previous line was a non-blank line at base
+	for _, ln := range lines {
+		t := strings.TrimLeft(ln.Text, " \t")
+		if t == "" {
+			if cur != nil {
+				out = append(out, *cur)
+				cur = nil
+			}
+			foldable = false
+			continue
+		}
+		at := len(ln.Text) - len(strings.TrimLeft(ln.Text, " "))
+		here := at <= base
+		if cur != nil && !(foldable && here) {
+			out = append(out, *cur)
+			cur = nil
+		}
+		if cur == nil {
+			cur = &logical{first: ln.N}
+		} else {
+			cur.text += " "
+		}
+		// The pieces of one folded line sit on consecutive file lines
+		// (a blank line would have ended it), as lineAt reads offs.
+		cur.offs = append(cur.offs, len(cur.text))
+		cur.text += t
+		foldable = here
+	}
+	if cur != nil {
+		out = append(out, *cur)
+	}
+	kept := out[:0]
+	for _, l := range out {
+		if !strings.HasPrefix(l.text, "#") {
+			kept = append(kept, l)
+		}
+	}
+	return kept
+}

@@ -1,0 +1,484 @@
+package workflow
+
+import (
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/gate-sdk/gates/internal/lazyre"
+)
+
+// exprRunsOn is RunnerOf's why for a runs-on holding an expression.
+const exprRunsOn = "runs-on: is a GitHub expression"
+
+// maxCombos bounds the matrix a job may expand to before it is read as
+// unreadable (GitHub itself stops at 256 jobs a matrix).
+const maxCombos = 4096
+
+// combo is one matrix combination: each key's value, as a node.
+type combo map[string]*yaml.Node
+
+// StepRunner classifies the runner step s of job j runs on. It is
+// RunnerOf's answer, except where runs-on is an expression: then the
+// job's strategy.matrix is expanded (its keys' product, exclude: entries
+// removed, include: entries added as GitHub adds them) and runs-on read
+// for each combination, and the step's if: narrows the combinations (a
+// conjunct on runner.os or on a matrix key). A runner.os conjunct pins
+// the OS even where runs-on cannot be read at all.
+func StepRunner(j *Job, s *Step) (Runner, string) {
+	r, why := RunnerOf(j)
+	if r != Unreadable || why != exprRunsOn {
+		return r, why
+	}
+	conds := stepConds(s)
+	combos, ok := matrixCombos(j)
+	var classes []Runner
+	if ok {
+		for _, c := range combos {
+			if !c.admits(conds) {
+				continue
+			}
+			cls, ok := comboRunner(j.RunsOn.Value, c)
+			if !ok {
+				classes = nil
+				break
+			}
+			if osAdmits(conds, cls) {
+				classes = append(classes, cls)
+			}
+		}
+	}
+	if len(classes) == 0 {
+		// No matrix reading: only a runner.os conjunct can say.
+		switch pinnedOS(conds) {
+		case NonWindows:
+			return NonWindows, ""
+		case Windows:
+			return Windows, ""
+		}
+		return Unreadable, why
+	}
+	win, other := false, false
+	for _, c := range classes {
+		win = win || c == Windows
+		other = other || c == NonWindows
+	}
+	switch {
+	case win && other:
+		return Unreadable, "runs-on: takes Windows and non-Windows runners from the matrix"
+	case win:
+		return Windows, ""
+	}
+	return NonWindows, ""
+}
+
+// matrixCombos expands the job's strategy.matrix; ok is false when it
+// cannot be read (an expression anywhere in it, a key whose value is not a
+// list, or more than maxCombos combinations).
+func matrixCombos(j *Job) ([]combo, bool) {
+	st := Child(j.Node, "strategy")
+	if st == nil {
+		return nil, false
+	}
+	me := Child(st.Value, "matrix")
+	if me == nil {
+		return nil, false
+	}
+	m := resolve(me.Value)
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil, false
+	}
+	expr := false
+	Scalars(m, func(n *yaml.Node) { expr = expr || strings.Contains(n.Value, "${{") })
+	if expr {
+		return nil, false
+	}
+	var keys []string
+	values := map[string][]*yaml.Node{}
+	var include, exclude []*yaml.Node
+	for _, e := range entries(m) {
+		switch e.Key {
+		case "include":
+			include = items(e.Value)
+		case "exclude":
+			exclude = items(e.Value)
+		default:
+			v := resolve(e.Value)
+			if v == nil || v.Kind != yaml.SequenceNode {
+				return nil, false
+			}
+			keys = append(keys, e.Key)
+			values[e.Key] = items(v)
+		}
+	}
+	combos := []combo{}
+	if len(keys) > 0 {
+		combos = []combo{{}}
+		for _, k := range keys {
+			var next []combo
+			for _, c := range combos {
+				for _, v := range values[k] {
+					d := combo{}
+					for kk, vv := range c {
+						d[kk] = vv
+					}
+					d[k] = v
+					next = append(next, d)
+				}
+			}
+			if len(next) > maxCombos {
+				return nil, false
+			}
+			combos = next
+		}
+	}
+	// exclude: drop every combination matching all of an entry's keys.
+	for _, ex := range exclude {
+		want := mapOf(ex)
+		kept := combos[:0]
+		for _, c := range combos {
+			if !c.matches(want) {
+				kept = append(kept, c)
+			}
+		}
+		combos = kept
+	}
+	// include: an entry extends each original combination whose original
+	// keys it does not contradict; one that extends none is a
+	// combination of its own.
+	original := map[string]bool{}
+	for _, k := range keys {
+		original[k] = true
+	}
+	n := len(combos)
+	for _, in := range include {
+		add := mapOf(in)
+		hit := false
+		for i := 0; i < n; i++ {
+			c := combos[i]
+			fits := true
+			for k, v := range add {
+				if original[k] && canon(c[k]) != canon(v) {
+					fits = false
+					break
+				}
+			}
+			if fits {
+				for k, v := range add {
+					c[k] = v
+				}
+				hit = true
+			}
+		}
+		if !hit {
+			combos = append(combos, add)
+		}
+	}
+	return combos, len(combos) > 0
+}
+
+// mapOf answers a mapping node's entries as a combination.
+func mapOf(n *yaml.Node) combo {
+	out := combo{}
+	for _, e := range entries(n) {
+		out[e.Key] = e.Value
+	}
+	return out
+}
+
+// matches reports every key of want equal in c.
+func (c combo) matches(want combo) bool {
+	for k, v := range want {
+		if canon(c[k]) != canon(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// canon renders a node as comparable text: a scalar its value, a
+// collection its members in order (a mapping's keys sorted).
+func canon(n *yaml.Node) string {
+	n = resolve(n)
+	if n == nil {
+		return "\x00"
+	}
+	switch n.Kind {
+	case yaml.ScalarNode:
+		return n.Value
+	case yaml.SequenceNode:
+		var b strings.Builder
+		b.WriteString("[")
+		for _, it := range items(n) {
+			b.WriteString(canon(it) + ",")
+		}
+		return b.String() + "]"
+	case yaml.MappingNode:
+		es := entries(n)
+		parts := make([]string, 0, len(es))
+		for _, e := range es {
+			parts = append(parts, e.Key+":"+canon(e.Value))
+		}
+		sort.Strings(parts)
+		return "{" + strings.Join(parts, ",") + "}"
+	}
+	return "\x00"
+}
+
+// lookup answers the value at a dotted matrix path (os, platform.runner).
+func (c combo) lookup(path string) (*yaml.Node, bool) {
+	parts := strings.Split(path, ".")
+	n, ok := c[parts[0]]
+	if !ok {
+		return nil, false
+	}
+	for _, p := range parts[1:] {
+		e := Child(n, p)
+		if e == nil {
+			return nil, false
+		}
+		n = e.Value
+	}
+	n = resolve(n)
+	return n, n != nil
+}
+
+// matrixRef is one ${{ matrix.<path> }} expression.
+var matrixRef = lazyre.New(`\$\{\{\s*matrix\.([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)\s*\}\}`)
+
+// comboRunner reads runs-on under one combination: each matrix reference
+// replaced by its value; ok is false when another expression remains or a
+// reference has no scalar value.
+func comboRunner(runsOn *yaml.Node, c combo) (Runner, bool) {
+	var labels []string
+	ok := true
+	sub := func(s string) string {
+		out := matrixRef.Get().ReplaceAllStringFunc(s, func(m string) string {
+			path := matrixRef.Get().FindStringSubmatch(m)[1]
+			v, found := c.lookup(path)
+			if !found || v.Kind != yaml.ScalarNode {
+				ok = false
+				return ""
+			}
+			return v.Value
+		})
+		if strings.Contains(out, "${{") {
+			ok = false
+		}
+		return strings.TrimSpace(out)
+	}
+	n := resolve(runsOn)
+	if n != nil && n.Kind == yaml.MappingNode {
+		if l := Child(n, "labels"); l != nil {
+			n = resolve(l.Value)
+		} else {
+			n = nil
+		}
+	}
+	switch {
+	case n == nil:
+	case n.Kind == yaml.ScalarNode:
+		// A whole-value reference to a list names its labels.
+		if m := matrixRef.Get().FindStringSubmatch(n.Value); m != nil && strings.TrimSpace(n.Value) == m[0] {
+			if v, found := c.lookup(m[1]); found && v.Kind == yaml.SequenceNode {
+				for _, it := range items(v) {
+					labels = append(labels, sub(it.Value))
+				}
+				break
+			}
+		}
+		labels = append(labels, sub(n.Value))
+	case n.Kind == yaml.SequenceNode:
+		for _, it := range items(n) {
+			if it.Kind == yaml.ScalarNode && it.Tag != "!!null" {
+				labels = append(labels, sub(it.Value))
+			}
+		}
+	}
+	if !ok {
+		return Unreadable, false
+	}
+	any := false
+	for _, l := range labels {
+		if l == "" {
+			continue
+		}
+		any = true
+		l = strings.ToLower(l)
+		if l == "windows" || strings.HasPrefix(l, "windows-") {
+			return Windows, true
+		}
+	}
+	return NonWindows, any
+}
+
+// cond is one conjunct of a step's if: that the reader understands: a
+// test of runner.os or of a matrix path against a string.
+type cond struct {
+	subject string // "runner.os" or a matrix path
+	op      string // ==, !=, startsWith, endsWith, contains
+	neg     bool   // a negated function test
+	value   string
+}
+
+var (
+	condCmp  = lazyre.New(`^(runner\.os|matrix\.[A-Za-z0-9_.-]+)\s*(==|!=)\s*'([^']*)'$`)
+	condCmpR = lazyre.New(`^'([^']*)'\s*(==|!=)\s*(runner\.os|matrix\.[A-Za-z0-9_.-]+)$`)
+	condFn   = lazyre.New(`^(!?)\s*(startsWith|endsWith|contains)\(\s*(runner\.os|matrix\.[A-Za-z0-9_.-]+)\s*,\s*'([^']*)'\s*\)$`)
+)
+
+// stepConds reads the step's if: as a conjunction and answers the
+// conjuncts it understands. An if: with a top-level || (or anything it
+// cannot split) answers none: every combination may run the step.
+func stepConds(s *Step) []cond {
+	e := Child(s.Node, "if")
+	v, ok := scalar(e)
+	if !ok {
+		return nil
+	}
+	v = strings.TrimSpace(v)
+	if strings.HasPrefix(v, "${{") && strings.HasSuffix(v, "}}") {
+		v = strings.TrimSpace(v[3 : len(v)-2])
+	}
+	parts, ok := splitAnd(v)
+	if !ok {
+		return nil
+	}
+	var out []cond
+	for _, p := range parts {
+		p = unparen(strings.TrimSpace(p))
+		if m := condCmp.Get().FindStringSubmatch(p); m != nil {
+			out = append(out, cond{subject: m[1], op: m[2], value: m[3]})
+		} else if m := condCmpR.Get().FindStringSubmatch(p); m != nil {
+			out = append(out, cond{subject: m[3], op: m[2], value: m[1]})
+		} else if m := condFn.Get().FindStringSubmatch(p); m != nil {
+			out = append(out, cond{subject: m[3], op: m[2], neg: m[1] == "!", value: m[4]})
+		}
+	}
+	return out
+}
+
+// splitAnd splits an expression at its top-level && (outside quotes and
+// parentheses); ok is false when it holds a top-level ||.
+func splitAnd(s string) ([]string, bool) {
+	var parts []string
+	depth, from := 0, 0
+	quoted := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\'':
+			quoted = !quoted
+		case quoted:
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+		case depth == 0 && strings.HasPrefix(s[i:], "||"):
+			return nil, false
+		case depth == 0 && strings.HasPrefix(s[i:], "&&"):
+			parts = append(parts, s[from:i])
+			from = i + 2
+			i++
+		}
+	}
+	return append(parts, s[from:]), !quoted && depth == 0
+}
+
+// unparen drops parentheses wrapping a whole conjunct.
+func unparen(s string) string {
+	for strings.HasPrefix(s, "(") && strings.HasSuffix(s, ")") {
+		inner := s[1 : len(s)-1]
+		if _, ok := splitAnd(inner); !ok && strings.Contains(inner, "||") {
+			return s
+		}
+		depth := 0
+		whole := true
+		for i := 0; i < len(inner); i++ {
+			switch inner[i] {
+			case '(':
+				depth++
+			case ')':
+				depth--
+				if depth < 0 {
+					whole = false
+				}
+			}
+		}
+		if !whole {
+			return s
+		}
+		s = strings.TrimSpace(inner)
+	}
+	return s
+}
+
+// holds reports one conjunct true of a value, as GitHub compares strings:
+// without regard to letter case.
+func (k cond) holds(v string) bool {
+	v, w := strings.ToLower(v), strings.ToLower(k.value)
+	var r bool
+	switch k.op {
+	case "==":
+		return v == w
+	case "!=":
+		return v != w
+	case "startsWith":
+		r = strings.HasPrefix(v, w)
+	case "endsWith":
+		r = strings.HasSuffix(v, w)
+	case "contains":
+		r = strings.Contains(v, w)
+	}
+	return r != k.neg
+}
+
+// admits reports a combination every matrix conjunct holds of.
+func (c combo) admits(conds []cond) bool {
+	for _, k := range conds {
+		path, ok := strings.CutPrefix(k.subject, "matrix.")
+		if !ok {
+			continue
+		}
+		v, found := c.lookup(path)
+		if !found || v.Kind != yaml.ScalarNode {
+			continue // not read: the conjunct may hold
+		}
+		if !k.holds(v.Value) {
+			return false
+		}
+	}
+	return true
+}
+
+// osAdmits reports a runner class every runner.os conjunct may hold of.
+// A non-Windows runner is Linux or macOS, so a test it could pass on
+// either is kept.
+func osAdmits(conds []cond, r Runner) bool {
+	for _, k := range conds {
+		if k.subject != "runner.os" {
+			continue
+		}
+		if r == Windows && !k.holds("Windows") {
+			return false
+		}
+		if r == NonWindows && !k.holds("Linux") && !k.holds("macOS") {
+			return false
+		}
+	}
+	return true
+}
+
+// pinnedOS answers the class the runner.os conjuncts leave, or Unreadable
+// when they leave both (or there are none).
+func pinnedOS(conds []cond) Runner {
+	win, other := osAdmits(conds, Windows), osAdmits(conds, NonWindows)
+	switch {
+	case win && !other:
+		return Windows
+	case other && !win:
+		return NonWindows
+	}
+	return Unreadable
+}

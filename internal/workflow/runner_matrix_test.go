@@ -1,0 +1,77 @@
+package workflow
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestStepRunner holds the runner a step runs on where runs-on is an
+// expression: the job's matrix evaluated with include: and exclude:, then
+// narrowed by the step's if:.
+func TestStepRunner(t *testing.T) {
+	cases := []struct {
+		name, job, stepIf string
+		want              Runner
+		why               string // substring of why, for Unreadable
+	}{
+		{name: "matrix with no Windows entry", want: NonWindows,
+			job: "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [ubuntu-latest, macos-14]\n        go: ['1.22', '1.23']"},
+		{name: "matrix with a Windows entry", want: Unreadable, why: "Windows and non-Windows",
+			job: "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [ubuntu-latest, windows-latest]"},
+		{name: "only Windows", want: Windows,
+			job: "runs-on: ${{matrix.os}}\n    strategy:\n      matrix:\n        os: [windows-2022, windows-latest]"},
+		{name: "exclude removes the Windows entries", want: NonWindows,
+			job: "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [ubuntu-latest, windows-latest]\n        exclude:\n          - os: windows-latest"},
+		{name: "exclude of one combination keeps Windows", want: Unreadable,
+			job: "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [ubuntu-latest, windows-latest]\n        py: ['3.11', '3.12']\n        exclude:\n          - {os: windows-latest, py: '3.11'}"},
+		{name: "include adds a Windows entry", want: Unreadable,
+			job: "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [ubuntu-latest]\n        include:\n          - os: windows-latest\n            experimental: true"},
+		{name: "include extends without a new runner", want: NonWindows,
+			job: "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [ubuntu-latest, macos-latest]\n        include:\n          - os: ubuntu-latest\n            coverage: true"},
+		{name: "include-only matrix of objects", want: NonWindows,
+			job: "runs-on: ${{ matrix.platform.runner }}\n    strategy:\n      matrix:\n        include:\n          - platform: {runner: ubuntu-24.04, target: x86_64}\n          - platform: {runner: ubuntu-24.04-arm, target: aarch64}"},
+		{name: "runner in a label list", want: NonWindows,
+			job: "runs-on: [self-hosted, \"${{ matrix.arch }}\"]\n    strategy:\n      matrix:\n        arch: [x64, arm64]"},
+		{name: "matrix from JSON is unreadable", want: Unreadable, why: "GitHub expression",
+			job: "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix: ${{ fromJSON(needs.plan.outputs.matrix) }}"},
+		{name: "a matrix value that is an expression", want: Unreadable,
+			job: "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: ${{ fromJSON(inputs.oses) }}"},
+		{name: "an input is unreadable", want: Unreadable, why: "GitHub expression",
+			job: "runs-on: ${{ inputs.runner }}"},
+		{name: "if: pins Linux on an unreadable runner", want: NonWindows, stepIf: "runner.os == 'Linux'",
+			job: "runs-on: ${{ inputs.runner }}"},
+		{name: "if: excludes Windows", want: NonWindows, stepIf: "${{ runner.os != 'Windows' }}",
+			job: "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [ubuntu-latest, windows-latest]"},
+		{name: "if: names the matrix entry", want: NonWindows, stepIf: "matrix.os != 'windows-latest' && github.event_name == 'push'",
+			job: "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [ubuntu-latest, windows-latest]"},
+		{name: "if: leaves another Windows entry", want: Unreadable, stepIf: "matrix.os != 'windows-latest'",
+			job: "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [ubuntu-latest, windows-latest, windows-2019]"},
+		{name: "if: with startsWith", want: NonWindows, stepIf: "startsWith(matrix.os, 'ubuntu')",
+			job: "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [ubuntu-latest, windows-latest, ubuntu-22.04]"},
+		{name: "if: with a negated startsWith", want: NonWindows, stepIf: "${{ !startsWith(matrix.os, 'windows') }}",
+			job: "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [ubuntu-latest, windows-latest]"},
+		{name: "if: pins Windows", want: Windows, stepIf: "runner.os == 'Windows'",
+			job: "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [ubuntu-latest, windows-latest]"},
+		{name: "an or is not read", want: Unreadable, stepIf: "runner.os == 'Linux' || github.event_name == 'push'",
+			job: "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [ubuntu-latest, windows-latest]"},
+		{name: "equality ignores case", want: NonWindows, stepIf: "runner.os == 'linux'",
+			job: "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [ubuntu-latest, windows-latest]"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			step := "      - run: echo\n"
+			if tc.stepIf != "" {
+				step += "        if: " + tc.stepIf + "\n"
+			}
+			f := read("on: push\njobs:\n  a:\n    " + tc.job + "\n    steps:\n" + step)
+			if f.Rejected != nil {
+				t.Fatal(f.Rejected)
+			}
+			j := f.Jobs[0]
+			got, why := StepRunner(j, j.Steps[0])
+			if got != tc.want || !strings.Contains(why, tc.why) {
+				t.Errorf("got %v %q, want %v %q", got, why, tc.want, tc.why)
+			}
+		})
+	}
+}

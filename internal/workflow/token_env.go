@@ -1,0 +1,78 @@
+package workflow
+
+import (
+	"strings"
+
+	"github.com/gate-sdk/gates/internal/lazyre"
+)
+
+// OtherToken reports whether a value hands over a token that is not the
+// job's GitHub token: an expression naming a secret or a step's output
+// (a personal token, a bot's, one a GitHub App step minted) that spells
+// no GitHub token anywhere in it. A literal, an empty value, or anything
+// naming the GitHub token (secrets.GITHUB_TOKEN, github.token, a
+// fallback such as `secrets.PAT || github.token`) is not another token.
+func OtherToken(v string) bool {
+	if !strings.Contains(v, "${{") || HasTokenRef(v) {
+		return false
+	}
+	l := strings.ToLower(v)
+	return strings.Contains(l, "secrets.") || strings.Contains(l, "secrets[") || strings.Contains(l, "steps.")
+}
+
+// envValue answers the value an env: entry gives name, and whether it
+// names it at all (a value that is not a scalar answers "", true).
+func envValue(e *Entry, name string) (string, bool) {
+	if e == nil {
+		return "", false
+	}
+	c := Child(e.Value, name)
+	if c == nil {
+		return "", false
+	}
+	v, _ := scalar(c)
+	return v, true
+}
+
+// ghOnOtherToken reports whether gh, called in step s of job j, runs on a
+// token other than the GitHub token. gh reads GH_TOKEN first and
+// GITHUB_TOKEN when GH_TOKEN is unset; each resolves the step's env:
+// first, then the job's, then the workflow's.
+func ghOnOtherToken(f *File, j *Job, s *Step) bool {
+	for _, name := range []string{"GH_TOKEN", "GITHUB_TOKEN"} {
+		for _, e := range []*Entry{s.Env, j.Env, f.Env} {
+			if v, ok := envValue(e, name); ok {
+				return OtherToken(v)
+			}
+		}
+	}
+	return false
+}
+
+// checkoutOnOtherToken reports whether a checkout step is handed another
+// token as its token: input (with no such input it uses the GitHub
+// token).
+func checkoutOnOtherToken(s *Step) bool {
+	with := Child(s.Node, "with")
+	if with == nil {
+		return false
+	}
+	v, ok := scalar(Child(with.Value, "token"))
+	return ok && OtherToken(v)
+}
+
+// exportPat is a body line exporting gh's token: export GH_TOKEN=… or
+// export GITHUB_TOKEN=… (the value up to a blank or a separator).
+var exportPat = lazyre.New(`(?:^|[;&|]\s*|\s)export\s+(GH_TOKEN|GITHUB_TOKEN)=("[^"]*"|'[^']*'|[^\s;&|]*)`)
+
+// exportedToken answers the token a body line exports for the calls after
+// it (GH_TOKEN over GITHUB_TOKEN), and whether it exports one.
+func exportedToken(line string) (string, bool) {
+	v, found := "", false
+	for _, m := range exportPat.Get().FindAllStringSubmatch(line, -1) {
+		if m[1] == "GH_TOKEN" || !found {
+			v, found = m[2], true
+		}
+	}
+	return v, found
+}
