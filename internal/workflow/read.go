@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -82,6 +83,17 @@ type File struct {
 	root  *yaml.Node // the document's top-level node
 	lines []srcLine
 	body  map[int]bool // lines inside a multi-line scalar, past its first
+	// visits counts the source lines the reader's line loops have stepped
+	// over, so a test can hold the reader linear in a block's length
+	// without timing it. Gates may walk one File at once: it is atomic.
+	visits atomic.Int64
+}
+
+// visit adds n line steps to the file's count.
+func (f *File) visit(n int) {
+	if n > 0 {
+		f.visits.Add(int64(n))
+	}
 }
 
 // Job is one job under jobs: (or an action's runs:).
@@ -543,9 +555,11 @@ func (f *File) markBodies(root *yaml.Node) error {
 		}
 		switch n.Kind {
 		case yaml.ScalarNode:
-			for l := n.Line + 1; l <= f.scalarEnd(n, floor); l++ {
+			end := f.scalarEnd(n, floor)
+			for l := n.Line + 1; l <= end; l++ {
 				f.body[l] = true
 			}
+			f.visit(end - n.Line)
 		case yaml.MappingNode:
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				if err := walk(n.Content[i], floor); err != nil {
@@ -582,7 +596,9 @@ func (f *File) scalarEnd(n *yaml.Node, floor int) int {
 		// of floor, where the floor is known: an indentation indicator
 		// lets later lines sit left of the first).
 		last, ind := n.Line, -1
-		for l := n.Line + 1; l <= len(f.lines); l++ {
+		l := n.Line + 1
+		defer func() { f.visit(l - n.Line) }()
+		for ; l <= len(f.lines); l++ {
 			ln := f.lines[l-1]
 			if ln.blank {
 				continue
@@ -609,24 +625,40 @@ func (f *File) scalarEnd(n *yaml.Node, floor int) int {
 	// source ends at the last more-indented line that is neither blank
 	// nor a comment.
 	last := n.Line
-	for l := n.Line + 1; l <= len(f.lines); l++ {
+	rest := n.Value
+	l := n.Line + 1
+	for ; l <= len(f.lines); l++ {
 		ln := f.lines[l-1]
 		if ln.blank {
 			continue
 		}
-		if ln.indent <= floor || ln.comment || !plainContinues(n.Value, ln.text) {
+		var ok bool
+		if ln.indent <= floor || ln.comment {
+			break
+		}
+		if rest, ok = plainContinues(rest, ln.text); !ok {
 			break
 		}
 		last = l
 	}
+	f.visit(l - n.Line)
 	return last
 }
 
 // plainContinues reports whether a line's words are part of a plain
-// scalar's folded value.
-func plainContinues(value, line string) bool {
+// scalar's folded value, looked for in what the earlier lines left of it
+// (the value holds the lines in order), and answers what follows them: a
+// search that moves forward only, so a long scalar costs its length once.
+func plainContinues(rest, line string) (string, bool) {
 	t := strings.TrimSpace(line)
-	return t != "" && strings.Contains(value, t)
+	if t == "" {
+		return rest, false
+	}
+	i := strings.Index(rest, t)
+	if i < 0 {
+		return rest, false
+	}
+	return rest[i+len(t):], true
 }
 
 // quoteEnd scans a quoted scalar from its opening quote to its closing one

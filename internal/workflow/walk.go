@@ -127,9 +127,11 @@ func BodyLines(f *File, e *Entry) []Line {
 		if n != e.Raw {
 			floor = -1 // an alias: the anchored block's floor is not known here
 		}
-		for l := n.Line + 1; l <= f.scalarEnd(n, floor); l++ {
+		end := f.scalarEnd(n, floor)
+		for l := n.Line + 1; l <= end; l++ {
 			out = append(out, Line{l, f.Text(l)})
 		}
+		f.visit(end - n.Line)
 		return out
 	}
 	for _, t := range strings.Split(n.Value, "\n") {
