@@ -6,6 +6,7 @@ package gates
 // through internal/workflow.
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -156,6 +157,9 @@ func walkScan(c *gate.Context, rel string, ps walk.PruneSet) ([]string, map[stri
 	if err != nil {
 		return nil, nil, err
 	}
+	if out, err = dropIgnored(c, rel, out); err != nil {
+		return nil, nil, err
+	}
 	// assertion S: tracked entries not on disk are read from the index.
 	bb, ok := c.Tree.(gate.BlobBacked)
 	if !ok {
@@ -192,6 +196,62 @@ func walkScan(c *gate.Context, rel string, ps walk.PruneSet) ([]string, map[stri
 	}
 	sort.Strings(out)
 	return out, offDisk, nil
+}
+
+// dropIgnored removes from a walk the untracked files git ignores (a
+// .venv/ or node_modules/ holding YAML of other projects): a clone of the
+// same commit has none of them, so the local verdict would differ from
+// CI's. An untracked file git does not ignore (a workflow not yet added)
+// stays. Git is asked only when the walk met an untracked Actions file,
+// and only inside a repository: a directory git places in none (a
+// fixture tree) keeps its whole walk.
+func dropIgnored(c *gate.Context, rel string, walked []string) ([]string, error) {
+	var untracked []string
+	for _, p := range walked {
+		if !hasExt(p, yamlExts) && !hasExt(p, []string{".md"}) {
+			continue
+		}
+		if _, tracked := c.Tree.Mode(p); !tracked {
+			untracked = append(untracked, p)
+		}
+	}
+	if len(untracked) == 0 {
+		return walked, nil
+	}
+	if _, inRepo, err := walk.ToplevelOpt(c.Dir, c.ChildEnviron()); err != nil || !inRepo {
+		return walked, err
+	}
+	// assertion T: an untracked file git ignores is not in the scan set.
+	spec := "."
+	if rel != "." {
+		spec = rel + "/"
+	}
+	out, err := runGit(c, "ls-files", "-z", "--others", "--exclude-standard", "--", spec)
+	if err != nil {
+		return nil, err
+	}
+	visible := map[string]bool{}
+	for _, rec := range bytes.Split(out, []byte{0}) {
+		if len(rec) > 0 {
+			visible[string(rec)] = true
+		}
+	}
+	hidden := map[string]bool{}
+	for _, p := range untracked {
+		if !visible[p] {
+			hidden[p] = true
+		}
+	}
+	if len(hidden) == 0 {
+		return walked, nil
+	}
+	kept := make([]string, 0, len(walked)-len(hidden))
+	for _, p := range walked {
+		if !hidden[p] {
+			kept = append(kept, p)
+		}
+	}
+	return kept, nil
 }
 
 // fromIndexNote is the clean-line clause naming the files a scan read from
