@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gate-sdk/gates/internal/cache"
 	"github.com/gate-sdk/gates/internal/gate"
@@ -141,7 +142,7 @@ func runPathMemo(rootRel, p string, runs []*workflow.Run) fileMemo {
 					skipped[skipAbsolute]++
 					continue
 				}
-				cands = append(cands, gate.Finding{Class: class, Path: p, Line: run.First + i, Msg: tok, Text: path.Join(base, tok)})
+				cands = append(cands, gate.Finding{Class: class, Path: p, Line: run.FileLine(i, tokenCol(line, tok)), Msg: tok, Text: path.Join(base, tok)})
 			}
 		}
 	}
@@ -171,4 +172,15 @@ func resolvesTo(c *gate.Context, p string) bool {
 		return err == nil && fi.Mode().IsRegular()
 	}
 	return false
+}
+
+// tokenCol answers the 1-based character column of tok's first spelling on
+// line (0 when it is not spelled as is), so a folded block's token is
+// placed on the file line it sits on.
+func tokenCol(line, tok string) int {
+	i := strings.Index(line, tok)
+	if i < 0 {
+		return 0
+	}
+	return utf8.RuneCountInString(line[:i]) + 1
 }

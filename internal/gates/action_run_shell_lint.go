@@ -418,7 +418,7 @@ func mapReports(run *workflow.Run, reports []scReport) []colFinding {
 		f := colFinding{Finding: gate.Finding{Class: "shellcheck", Line: run.Line,
 			Msg: fmt.Sprintf("%s (%s): %s: %s", runNoun(run), runLabel(run), r.level, r.text)}}
 		if i := r.line - 1 - offset; i >= 0 {
-			f.Line = run.First + i
+			f.Line = run.FileLine(i, r.col)
 			if !run.NoCol {
 				f.Col = run.FileCol(i, r.col)
 			}

@@ -83,6 +83,10 @@ type File struct {
 	root  *yaml.Node // the document's top-level node
 	lines []srcLine
 	body  map[int]bool // lines inside a multi-line scalar, past its first
+	// floors holds each block scalar's floor (the 0-based column of the
+	// key it is the value of), so a block reached through an alias is
+	// read as where it was written.
+	floors map[*yaml.Node]int
 	// visits counts the source lines the reader's line loops have stepped
 	// over, so a test can hold the reader linear in a block's length
 	// without timing it. Gates may walk one File at once: it is atomic.
@@ -169,7 +173,7 @@ var errLine = lazyre.New(`line (\d+)`)
 // Read reads a YAML file's structure with the YAML parser. It never fails:
 // a file the parser rejects comes back with Rejected set and no structure.
 func Read(p string, data []byte) *File {
-	f := &File{Path: p, lines: splitLines(data), body: map[int]bool{}}
+	f := &File{Path: p, lines: splitLines(data), body: map[int]bool{}, floors: map[*yaml.Node]int{}}
 	root, err := parse(data)
 	if err != nil {
 		f.Rejected = rejection(p, err, f.lines)
@@ -239,7 +243,7 @@ func parse(data []byte) (*yaml.Node, error) {
 	if !utf8.Valid(data) {
 		return nil, errors.New("the file is not UTF-8")
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec := yaml.NewDecoder(bytes.NewReader(directive12(data)))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
@@ -259,6 +263,25 @@ func parse(data []byte) (*yaml.Node, error) {
 		return nil, nil
 	}
 	return doc.Content[0], nil
+}
+
+var yamlDirective = lazyre.New(`(?m)\A\x{FEFF}?(?:(?:[ \t]*(?:#[^\n]*)?|%[^\n]*)\r?\n)*?%YAML[ \t]+1\.(\d+)`)
+
+// directive12 answers data with a %YAML 1.x directive (x not 1) before the
+// document spelled %YAML 1.1, in place and at the same length: the parser
+// reads YAML 1.2 but refuses a document that declares it, and GitHub loads
+// such a workflow. Every other byte, and so every line and column, stays.
+func directive12(data []byte) []byte {
+	m := yamlDirective.Get().FindSubmatchIndex(data)
+	if m == nil || string(data[m[2]:m[3]]) == "1" {
+		return data
+	}
+	out := append([]byte(nil), data...)
+	out[m[2]] = '1'
+	for i := m[2] + 1; i < m[3]; i++ {
+		out[i] = ' '
+	}
+	return out
 }
 
 // parserProblem reports the messages the parser (not its scanner) raises
@@ -555,6 +578,9 @@ func (f *File) markBodies(root *yaml.Node) error {
 		}
 		switch n.Kind {
 		case yaml.ScalarNode:
+			if n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+				f.floors[n] = floor
+			}
 			end := f.scalarEnd(n, floor)
 			for l := n.Line + 1; l <= end; l++ {
 				f.body[l] = true
@@ -579,6 +605,19 @@ func (f *File) markBodies(root *yaml.Node) error {
 		return nil
 	}
 	return walk(root, -1)
+}
+
+// floorOf answers the floor of the node an entry's value names: the key's
+// column when the value is written there, the recorded floor of the
+// anchored node an alias names (-1 when none was recorded).
+func (f *File) floorOf(e *Entry) int {
+	if e.Value == e.Raw {
+		return e.Col - 1
+	}
+	if fl, ok := f.floors[e.Value]; ok {
+		return fl
+	}
+	return -1
 }
 
 // scalarEnd answers the last line a scalar's source occupies. A block
