@@ -465,7 +465,7 @@ func TestSpellingsAgree(t *testing.T) {
 	// (job-ref: over the whole spelled corpus).
 	type key struct{ spelling, gate, file string }
 	outputs := map[key]string{}
-	respelled := map[string]int{} // spelling -> workflows it changed
+	respelled := map[string]int{}               // spelling -> workflows it changed
 	maps := map[string]map[string]map[int]int{} // spelling -> path -> line map
 	for _, sp := range spellings {
 		maps[sp.name] = map[string]map[int]int{}
