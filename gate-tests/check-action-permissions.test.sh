@@ -34,10 +34,16 @@ jobs:
 YAML
 gate_expect alias 2 'ci.yml:3: cannot read a permissions: value'
 
-# A workflow the YAML parser rejects is refused at the line it names.
+# A workflow the YAML parser rejects is a finding at the line it names
+# (GitHub loads it); the gate still judges every other file.
 gate_scratch_repo tabs
 printf 'name: t\non: push\njobs:\n\tb:\n\t\truns-on: ubuntu-latest\n' | gate_put .github/workflows/ci.yml
-gate_expect tabs 2 'ci.yml:4: cannot read the file as YAML: the parser says'
+gate_expect tabs 1 'ci.yml:4: cannot read the file as YAML: the parser says'
+
+# The same bytes where GitHub never looks are skipped and counted.
+gate_scratch_repo tabs-elsewhere
+printf 'name: t\non: push\njobs:\n\tb:\n\t\truns-on: ubuntu-latest\n' | gate_put testdata/ci.yml
+gate_expect tabs-elsewhere 0 '1 unparseable YAML file skipped (GitHub loads none of them)'
 
 gate_scratch_repo no-yaml
 printf '# nothing here\n' | gate_put README.md

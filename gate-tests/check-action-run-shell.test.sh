@@ -51,11 +51,11 @@ jobs:
 YAML
 gate_expect defaults 0 '1 non-shell block skipped'
 
-# A workflow the YAML parser rejects (a tab indents a step) is refused at
+# A workflow the YAML parser rejects (a tab indents a step) is a finding at
 # the line it names, never read as an empty workflow.
 gate_scratch_repo tabs
 printf '%s\n\t- run: cd x\n' "$head" | gate_put .github/workflows/ci.yml
-gate_expect tabs 2 'ci.yml:7: cannot read the file as YAML: the parser says'
+gate_expect tabs 1 'ci.yml:7: cannot read the file as YAML: the parser says'
 
 gate_scratch_repo no-shellcheck
 printf '%s\n%s\n' "$head" '      - run: |

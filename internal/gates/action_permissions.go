@@ -97,7 +97,10 @@ func checkActionPermissions(c *gate.Context) int {
 		armed, inert, exempt = armed+m.n[0], inert+m.n[1], exempt+m.n[2]
 		found = append(found, m.found...)
 	}
-	r := c.NewReport(permissionsHelps)
+	r := c.NewReport(withUnparseable(permissionsHelps))
+	for _, f := range n.broken {
+		r.Add(f)
+	}
 	for _, f := range found {
 		r.Add(f)
 	}

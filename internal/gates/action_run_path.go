@@ -51,11 +51,15 @@ func checkActionRunPath(c *gate.Context) int {
 	base.AddString("base", rootRel)
 	memos := openMemos(c, scan, len(runPathCauses)+1, &base)
 	var judged []fileMemo
+	var n shapes
 	for _, p := range scan.files {
 		m, err := scan.memo(c, memos, p, func() (fileMemo, error) {
-			f, _, err := scan.readParsed(c, p)
+			f, parsed, err := scan.readParsed(c, p)
 			if err != nil {
 				return fileMemo{}, err
+			}
+			if !parsed {
+				return fileMemo{kind: memoUnparsable, found: unparseable(p, f)}, nil
 			}
 			// assertion A: run-shell's subject and extractor, refusals
 			// included.
@@ -71,9 +75,16 @@ func checkActionRunPath(c *gate.Context) int {
 		if err != nil {
 			return c.RefuseErr(err)
 		}
+		if m.kind == memoUnparsable {
+			n.reject(c, scan, p, m.found)
+			continue
+		}
 		judged = append(judged, m)
 	}
-	r := c.NewReport(runPathHelps)
+	r := c.NewReport(withUnparseable(runPathHelps))
+	for _, f := range n.broken {
+		r.Add(f)
+	}
 	skipped := map[string]int{}
 	bodies, resolved := 0, 0
 	for _, m := range judged {
@@ -96,7 +107,7 @@ func checkActionRunPath(c *gate.Context) int {
 	}
 	return r.Done(fmt.Sprintf("%s read, %s resolved; skipped: %s",
 		plural(bodies, "run: body", "run: bodies"), plural(resolved, "invocation", "invocations"),
-		causes(runPathCauses, skipped)) + scan.fromIndexNote())
+		causes(runPathCauses, skipped)) + n.unparsed() + scan.fromIndexNote())
 }
 
 // runPathMemo answers one file's memo: the skip tallies (runPathCauses'

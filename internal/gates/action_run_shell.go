@@ -41,21 +41,23 @@ func runShell(c *gate.Context, batch int) int {
 		runs []*workflow.Run
 	}
 	var subject []fileRuns
-	outside, unparsable := 0, 0
+	outside := 0
+	var n shapes
 	for _, p := range scan.files {
-		f, _, err := scan.readParsed(c, p)
+		f, parsed, err := scan.readParsed(c, p)
 		if err != nil {
 			return c.RefuseErr(err)
 		}
 		// assertion A: the subject is the Actions-shaped files; the rest
 		// are skipped and counted, neither linted nor refused. A file the
-		// parser rejects is refused when it looks like one, and counted as
-		// outside otherwise.
+		// parser rejects is a finding when GitHub loads it, and skipped
+		// and counted otherwise.
+		if !parsed {
+			n.reject(c, scan, p, unparseable(p, f))
+			continue
+		}
 		if !f.Shape.Actions() {
 			outside++
-			if f.Rejected != nil {
-				unparsable++
-			}
 			continue
 		}
 		// assertion B: the extractor's refusals are exit 2, before any
@@ -148,7 +150,10 @@ func runShell(c *gate.Context, batch int) int {
 		}
 	}
 	found = append(ordered, found[next:]...)
-	r := c.NewReport(runShellHelps)
+	r := c.NewReport(withUnparseable(runShellHelps))
+	for _, f := range n.broken {
+		r.Add(f)
+	}
 	for _, f := range found {
 		r.Add(f)
 	}
@@ -157,7 +162,7 @@ func runShell(c *gate.Context, batch int) int {
 		plural(len(subject), "Actions file", "Actions files"),
 		plural(unread, "other run: value", "other run: values"),
 		plural(other, "non-shell block", "non-shell blocks"),
-		plural(outside, "YAML file", "YAML files"), unparsedOutside(unparsable)) + directives(neutralised) + scan.fromIndexNote())
+		plural(outside, "YAML file", "YAML files"), n.unparsed()) + directives(neutralised) + scan.fromIndexNote())
 }
 
 // directives renders the count of neutralised ShellCheck directives for
