@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # check-action-run-path.test.sh — the postures a one-verdict case cannot hold:
-# a folded body is read, the extractor's refusals are exit 2 here too, and
+# a folded body is read, the extractor's refusals are the file's finding,
 # a tree with no YAML is clean on a zero count.
 # Exit 0 when every check holds, 1 otherwise.
 . "${GATE_SDK_ROOT:-$(dirname -- "${BASH_SOURCE[0]}")/..}/lib/test-hermetic.sh"
@@ -35,7 +35,7 @@ jobs:
       - run: |
           scripts/build.sh ${{ x
 YAML
-gate_expect unbalanced 2 'ci.yml:8: cannot read an unbalanced ${{'
+gate_expect unbalanced 1 'ci.yml:8: cannot read an unbalanced ${{'
 
 gate_scratch_repo no-yaml
 printf '# nothing here\n' | gate_put README.md

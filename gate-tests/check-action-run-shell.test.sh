@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # check-action-run-shell.test.sh — the postures a one-verdict case cannot
-# hold: the refused construct (exit 2, naming it) beside spellings that
+# hold: the refused construct (the workflow's finding, naming it) beside spellings that
 # read (a folded block, an indicator, an alias), a host
 # with no shellcheck (exit 2, naming it), and a tree with no YAML (clean on
 # a zero count). Exit 0 when every check holds, 1 otherwise.
@@ -16,10 +16,10 @@ jobs:
     runs-on: ubuntu-latest
     steps:'
 
-refused() { # refused NAME RUN-LINES TEXT
+refused() { # refused NAME RUN-LINES TEXT: the workflow's finding, never the gate's stop
 	gate_scratch_repo "$1"
 	printf '%s\n%s\n' "$head" "$2" | gate_put .github/workflows/ci.yml
-	gate_expect "$1" 2 "$3"
+	gate_expect "$1" 1 "$3"
 }
 read() { # read NAME RUN-LINES TEXT: a spelling GitHub loads is linted
 	gate_scratch_repo "$1"

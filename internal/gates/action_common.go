@@ -438,8 +438,28 @@ func withUnparseable(h map[string]string) map[string]string {
 // message. It is made for every rejected file (and kept in a memo); the
 // caller reports it only for a file GitHub loads.
 func unparseable(p string, f *workflow.File) []gate.Finding {
-	return []gate.Finding{{Class: unparseableClass, Path: p, Line: f.Rejected.Line,
-		Msg: "cannot read " + f.Rejected.Construct + " (GitHub loads this file)"}}
+	return refusalFinding(p, f.Rejected)
+}
+
+// refusalFinding is unparseable's finding for any construct the reader
+// refuses in a file (the parser's rejection, a ${{ that never closes, a
+// permissions: or shell value that is no value GitHub takes): GitHub
+// refuses each of them too.
+func refusalFinding(p string, r *workflow.Refusal) []gate.Finding {
+	return []gate.Finding{{Class: unparseableClass, Path: p, Line: r.Line,
+		Msg: "cannot read " + r.Construct + " (GitHub loads this file)"}}
+}
+
+// refusedMemo answers the memo of a file whose reading err refused: its
+// finding, which the caller reports when GitHub loads the file (and skips
+// and counts otherwise), so one file never refuses the whole gate. Any
+// other error stays the gate's.
+func refusedMemo(p string, err error) (fileMemo, error) {
+	var r *workflow.Refusal
+	if !errors.As(err, &r) {
+		return fileMemo{}, err
+	}
+	return fileMemo{kind: memoUnparsable, found: refusalFinding(p, r)}, nil
 }
 
 // loads reports whether GitHub loads the file at p (relative to the run
@@ -696,7 +716,9 @@ func eachWorkflowMemo(c *gate.Context, scan actionScan, t memoTable, fn func(pat
 				return m, nil
 			}
 			m, err := fn(p, f)
-			m.kind = memoWorkflow
+			if m.kind != memoUnparsable { // a refusal fn made a finding
+				m.kind = memoWorkflow
+			}
 			return m, err
 		})
 		if err != nil {

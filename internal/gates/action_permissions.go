@@ -33,11 +33,12 @@ func checkActionPermissions(c *gate.Context) int {
 	memos := openMemos(c, scan, 3, nil)
 	n, judged, err := eachWorkflowMemo(c, scan, memos, func(p string, f *workflow.File) (fileMemo, error) {
 		armed, inert, exempt := 0, 0, 0
-		// assertion A: a permissions: value the gate cannot read refuses
-		// (the workflow's here, each job's below).
+		// assertion A: a permissions: value the gate cannot read is the
+		// file's finding (the workflow's here, each job's below), never
+		// the gate's stop.
 		top, err := workflow.ReadPerm(f, f.Permissions)
 		if err != nil {
-			return fileMemo{}, err
+			return refusedMemo(p, err)
 		}
 		w := workflow.Walk(f, workflow.WalkOptions{Marker: permissionsMarker})
 		// assertion B: a marker's reason is required.
@@ -46,7 +47,7 @@ func checkActionPermissions(c *gate.Context) int {
 		for _, jw := range w.Jobs {
 			own, err := workflow.ReadPerm(f, jw.Job.Permissions)
 			if err != nil {
-				return fileMemo{}, err
+				return refusedMemo(p, err)
 			}
 			if jw.Exempt {
 				exempt++

@@ -68,7 +68,7 @@ func checkActionRunPath(c *gate.Context) int {
 			}
 			runs, err := workflow.Extract(f)
 			if err != nil {
-				return fileMemo{}, err
+				return refusedMemo(p, err)
 			}
 			return runPathMemo(rootRel, p, runs), nil
 		})

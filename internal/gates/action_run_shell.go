@@ -60,11 +60,16 @@ func runShell(c *gate.Context, batch int) int {
 			outside++
 			continue
 		}
-		// assertion B: the extractor's refusals are exit 2, before any
-		// finding is printed.
+		// assertion B: the extractor's refusals are a finding when GitHub
+		// loads the file, a counted skip otherwise; never the gate's stop.
 		runs, err := workflow.Extract(f)
 		if err != nil {
-			return c.RefuseErr(err)
+			m, err := refusedMemo(p, err)
+			if err != nil {
+				return c.RefuseErr(err)
+			}
+			n.reject(c, scan, p, m.found)
+			continue
 		}
 		subject = append(subject, fileRuns{p, runs})
 	}
