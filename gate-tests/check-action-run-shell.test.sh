@@ -21,16 +21,16 @@ refused() { # refused NAME RUN-LINES TEXT: the workflow's finding, never the gat
 	printf '%s\n%s\n' "$head" "$2" | gate_put .github/workflows/ci.yml
 	gate_expect "$1" 1 "$3"
 }
-read() { # read NAME RUN-LINES TEXT: a spelling GitHub loads is linted
+reads() { # reads NAME RUN-LINES TEXT: a spelling GitHub loads is linted
 	gate_scratch_repo "$1"
 	printf '%s\n%s\n' "$head" "$2" | gate_put .github/workflows/ci.yml
 	gate_expect "$1" 0 "$3"
 }
-read folded '      - run: >-
+reads folded '      - run: >-
           echo hi' 'ACTION-RUN-SHELL: clean (1 run: block and 0 single-line run: values linted'
-read indicator '      - run: |2
+reads indicator '      - run: |2
             echo hi' 'ACTION-RUN-SHELL: clean (1 run: block and 0 single-line run: values linted'
-read alias '      - run: &body echo hi
+reads alias '      - run: &body echo hi
       - run: *body' 'ACTION-RUN-SHELL: clean (0 run: blocks and 2 single-line run: values linted'
 refused unbalanced '      - run: |
           echo ${{ github.sha' 'an unbalanced ${{'

@@ -470,6 +470,7 @@ func refusedMemo(p string, err error) (fileMemo, error) {
 // path. Any other YAML file (a test fixture, a config of another tool, a
 // vendored project's workflow) GitHub never parses.
 func (s actionScan) loads(c *gate.Context, p string) bool {
+	// consumer-value-exempt: GitHub's own fixed workflow directory, no choice of the consumer's
 	if dir, name := path.Split(p); dir == ".github/workflows/" && hasExt(name, yamlExts) {
 		return true
 	}
