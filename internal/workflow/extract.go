@@ -412,11 +412,15 @@ func readBlock(f *File, r *Run, n *yaml.Node, floor int) error {
 	}
 	r.Indent = d.indent
 	r.home = make([]int, len(d.lines))
-	prev := r.Line
+	prev := n.Line // the header's line; an empty body line sits one below the line before it
 	for i := range d.lines {
-		if len(d.segs[i]) > 0 {
+		switch {
+		case !ok:
+			r.home[i] = r.Line
+			continue
+		case len(d.segs[i]) > 0:
 			prev = d.segs[i][0].Line
-		} else if ok && i > 0 {
+		default:
 			prev++
 		}
 		r.home[i] = prev

@@ -53,6 +53,8 @@ func TestExtractReadsEveryBlockForm(t *testing.T) {
 			[]string{"echo ${GHEXPR} done", "", "echo b"}, []place{{0, 1, 7, 11}, {0, 16, 8, 27}, {2, 1, 9, 11}}},
 		{"multi-line expression in a folded block", wrap("      - run: >\n          echo ${{\n          github.sha }} done\n"), 0,
 			[]string{"echo ${GHEXPR} done"}, []place{{0, 16, 8, 25}}},
+		{"folded with a leading empty line", wrap("      - run: >\n\n          a\n          b\n"), 0,
+			[]string{"", "a b"}, []place{{0, 0, 7, 0}, {1, 1, 8, 11}, {1, 3, 9, 11}}},
 		{"a %YAML 1.2 directive", "%YAML 1.2\n---\n" + wrap("      - run: echo a\n") + "...\n", 0,
 			[]string{"echo a"}, nil},
 	}
@@ -77,6 +79,12 @@ func TestExtractReadsEveryBlockForm(t *testing.T) {
 			continue
 		}
 		for _, p := range tc.places {
+			if p.col == 0 {
+				if l := r.FileLine(p.line, 0); l != p.fileLine {
+					t.Errorf("%s: body line %d placed at %d, want %d", tc.name, p.line, l, p.fileLine)
+				}
+				continue
+			}
 			if l, c := r.FileLine(p.line, p.col), r.FileCol(p.line, p.col); l != p.fileLine || c != p.fileCol {
 				t.Errorf("%s: body %d:%d placed at %d:%d, want %d:%d", tc.name, p.line, p.col, l, c, p.fileLine, p.fileCol)
 			}
