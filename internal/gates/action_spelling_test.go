@@ -107,8 +107,10 @@ func TestRunShellSpellings(t *testing.T) {
 		{name: "anchored step block", files: ubuntu("      - &s\n        run: |\n          echo $(ls)\n"), code: 1, want: []string{"ci.yml:9:16: run: block (bash -e)"}},
 		{name: "flow workflow single-line values linted", files: map[string]string{"ci.yml": `{"on": "push", "jobs": {"b": {"runs-on": "ubuntu-latest", "steps": [{"run": "cd build"}, {"run": "echo $(ls)"}]}}}`}, code: 1,
 			want: []string{"ci.yml:1:104: run: value (bash -e): warning: Quote this"}, not: []string{"SC2164"}},
-		{name: "json workflow is in the subject", files: map[string]string{"ci.yml": `{"on": "push", "jobs": {"b": {"runs-on": "windows-latest", "steps": [{"run": "a\nb"}]}}}`}, code: 0,
-			want: []string{"1 Actions file"}},
+		{name: "json workflow is in the subject", files: map[string]string{"ci.yml": `{"on": "push", "jobs": {"b": {"runs-on": "windows-latest", "steps": [{"run": "a\nb"}]}}}`}, code: 1,
+			want: []string{"ci.yml:1: run: value has no shell: and the job runs on Windows"}},
+		{name: "a value decoded to several lines is linted", files: map[string]string{"ci.yml": `{"on": "push", "jobs": {"b": {"runs-on": "ubuntu-latest", "steps": [{"run": "cd x\necho $(ls)"}]}}}`}, code: 1,
+			want: []string{"ci.yml:1: run: value (bash -e): warning: Quote this to prevent word splitting. [SC2046]"}},
 		{name: "tab-indented workflow is a finding", files: map[string]string{".github/workflows/ci.yml": "on: push\njobs:\n  b:\n    steps:\n\t- run: |\n          cd x\n"}, code: 1, want: []string{".github/workflows/ci.yml:5: cannot read the file as YAML"}},
 		{name: "tab-indented file GitHub does not load is skipped", files: map[string]string{"ci.yml": "on: push\njobs:\n  b:\n    steps:\n\t- run: |\n          cd x\n"}, code: 0, want: []string{"1 unparseable YAML file skipped"}},
 	})

@@ -329,13 +329,13 @@ func extractRun(f *File, j *Job, s *Step, d runDefaults) (*Run, error) {
 		r.Skip = "a tagged value"
 		return r, nil
 	}
-	if f.scalarEnd(n, floor) > n.Line {
-		r.Skip = "a value continued past its line"
-		return r, nil
-	}
-	if strings.Contains(n.Value, "\n") {
-		r.Skip = "a value the parser decodes to several lines"
-		return r, nil
+	if f.scalarEnd(n, floor) > n.Line || strings.Contains(n.Value, "\n") {
+		// What GitHub runs is the decoded value; its source (folded or
+		// escaped) is not its text, so its lines sit on the value's line.
+		if strings.Trim(n.Value, "\n") == "" {
+			return nil, nil
+		}
+		return r, readValueLines(f, r, n, n.Line)
 	}
 	readLine(f, r, n)
 	return r, nil
@@ -406,25 +406,42 @@ func readBlock(f *File, r *Run, n *yaml.Node, floor int) error {
 	}
 	d, ok := f.decodeBlock(n, floor)
 	if !ok {
-		d = decoded{lines: strings.Split(strings.TrimRight(n.Value, "\n"), "\n")}
-		d.segs = make([][]seg, len(d.lines))
-		r.NoCol = true
+		return readValueLines(f, r, n, r.Line)
 	}
-	r.Indent = d.indent
 	r.home = make([]int, len(d.lines))
 	prev := n.Line // the header's line; an empty body line sits one below the line before it
 	for i := range d.lines {
-		switch {
-		case !ok:
-			r.home[i] = r.Line
-			continue
-		case len(d.segs[i]) > 0:
+		if len(d.segs[i]) > 0 {
 			prev = d.segs[i][0].Line
-		default:
+		} else {
 			prev++
 		}
 		r.home[i] = prev
 	}
+	return r.fill(f, d)
+}
+
+// readValueLines reads a value as the parser decoded it, line by line,
+// every line placed on file line at with no column: a quoted or plain
+// value that spans source lines (folded, escaped) or decodes to several
+// lines, or a block the rebuild could not place.
+func readValueLines(f *File, r *Run, n *yaml.Node, at int) error {
+	d := decoded{lines: strings.Split(strings.TrimRight(n.Value, "\n"), "\n")}
+	d.segs = make([][]seg, len(d.lines))
+	r.NoCol = true
+	r.home = make([]int, len(d.lines))
+	for i := range r.home {
+		r.home[i] = at
+	}
+	return r.fill(f, d)
+}
+
+// fill sets a run's body from decoded lines whose homes are set: each
+// line's directives neutralised and its expressions replaced, an
+// expression that spans lines joined onto its first (the lines it spanned
+// stay, empty).
+func (r *Run) fill(f *File, d decoded) error {
+	r.Indent = d.indent
 	r.First = r.home[0]
 	r.segs = make([][]seg, len(d.lines))
 	r.Lines = make([]string, len(d.lines))
@@ -450,7 +467,11 @@ func readBlock(f *File, r *Run, n *yaml.Node, floor int) error {
 			out, spans, balanced = subst(text)
 		}
 		if !balanced {
-			return &Refusal{f.Path, r.home[i], "an unbalanced ${{ on a run: block line (it never closes)"}
+			what := "value"
+			if r.Block {
+				what = "block"
+			}
+			return &Refusal{f.Path, r.home[i], "an unbalanced ${{ on a run: " + what + " line (it never closes)"}
 		}
 		r.Lines[i], r.Subst[i], r.segs[i] = out, spans, segs
 		i = j

@@ -245,8 +245,16 @@ func TestExtractBody(t *testing.T) {
 	if got := runs[3]; !reflect.DeepEqual(got.Lines, []string{"it's"}) {
 		t.Fatalf("single-quoted %+v", got)
 	}
-	if runs[4].Skip == "" || runs[5].Skip == "" || runs[6].Skip == "" || runs[7].Skip == "" {
-		t.Fatalf("skips: %q %q %q %q", runs[4].Skip, runs[5].Skip, runs[6].Skip, runs[7].Skip)
+	// A value the parser decodes to several lines, or one whose source
+	// spans lines, is read as decoded, every line on the value's line.
+	if got := runs[4]; got.Skip != "" || !reflect.DeepEqual(got.Lines, []string{"a", "b"}) || !got.NoCol || got.FileLine(1, 1) != 16 {
+		t.Fatalf("decoded to two lines: %+v", got)
+	}
+	if got := runs[5]; got.Skip != "" || !reflect.DeepEqual(got.Lines, []string{"plain continued"}) || !got.NoCol || got.FileLine(0, 7) != 17 {
+		t.Fatalf("plain continued: %+v", got)
+	}
+	if runs[6].Skip == "" || runs[7].Skip == "" {
+		t.Fatalf("skips: %q %q", runs[6].Skip, runs[7].Skip)
 	}
 	// CR-only and CRLF line ends cut the same body.
 	for _, eol := range []string{"\r\n", "\r"} {
