@@ -41,9 +41,10 @@ import (
 // byte-identical to each other, and equal to the block output once each
 // block line is mapped to the line its content lands on in the flow
 // spelling (a body line maps to its key's line). run-shell and run-path
-// read only literal blocks of multi-line bodies (the spec's rule), so for
-// them the flow family is held to the block output only on the workflows
-// with no multi-line run: body, and to each other everywhere.
+// place a multi-line body written as a quoted string on its key's line
+// with no column (its source is not its text), so for them the flow
+// family is held to the block output only on the workflows with no
+// multi-line run: body, and to each other everywhere.
 
 const spellingsDir = "../../testdata/spellings"
 
