@@ -96,7 +96,7 @@ gates: build
 bench:
 	$(GO) test -run '^$$' -bench 'Acceptance|Shards|ActionRunShell|SpawnContention' -benchtime 1x -timeout 90m ./internal/bench/
 	$(GO) test -run '^$$' -bench 'Battery|StartToFirst|TreeReadFloor|AgentEdit' -benchtime 3x ./internal/bench/
-	$(GO) test -run '^$$' -bench . -benchtime 1s ./internal/ere/ ./internal/repo/ ./internal/githook/
+	$(GO) test -run '^$$' -bench . -benchtime 1s ./internal/ere/ ./internal/repo/ ./internal/githook/ ./internal/workflow/
 	@if [ -f .tmp/make-test-time.txt ]; then echo; echo "make test, last run (fresh=yes: began with no .tmp/, as a new clone; goal <= 150 s fresh): $$(cat .tmp/make-test-time.txt)"; \
 	else echo; echo "make test: no record yet (.tmp/make-test-time.txt); make test writes it"; fi
 	@if [ -f .tmp/go-test-slowest.txt ]; then echo; echo "slowest tests of the last make test:"; cat .tmp/go-test-slowest.txt; \

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# check-action-permissions.test.sh — the refusals (a permissions: value that
-# is an expression or an alias is exit 2) and the zero-count clean of a tree
-# with no YAML.
+# check-action-permissions.test.sh — the unreadable values (a permissions:
+# value that is an expression or an alias is the workflow's finding, exit 1,
+# never the gate's stop) and the zero-count clean of a tree with no YAML.
 # Exit 0 when every check holds, 1 otherwise.
 . "${GATE_SDK_ROOT:-$(dirname -- "${BASH_SOURCE[0]}")/..}/lib/test-hermetic.sh"
 
@@ -19,7 +19,7 @@ jobs:
     steps:
       - run: echo
 YAML
-gate_expect expression 2 'ci.yml:6: cannot read a permissions: value'
+gate_expect expression 1 'ci.yml:6: cannot read a permissions: value'
 
 gate_scratch_repo alias
 gate_put .github/workflows/ci.yml <<'YAML'
@@ -32,12 +32,18 @@ jobs:
     steps:
       - run: echo
 YAML
-gate_expect alias 2 'ci.yml:3: cannot read a permissions: value'
+gate_expect alias 1 'ci.yml:3: cannot read a permissions: value'
 
-# A workflow the YAML parser rejects is refused at the line it names.
+# A workflow the YAML parser rejects is a finding at the line it names
+# (GitHub loads it); the gate still judges every other file.
 gate_scratch_repo tabs
 printf 'name: t\non: push\njobs:\n\tb:\n\t\truns-on: ubuntu-latest\n' | gate_put .github/workflows/ci.yml
-gate_expect tabs 2 'ci.yml:4: cannot read the file as YAML: the parser says'
+gate_expect tabs 1 'ci.yml:4: cannot read the file as YAML: the parser says'
+
+# The same bytes where GitHub never looks are skipped and counted.
+gate_scratch_repo tabs-elsewhere
+printf 'name: t\non: push\njobs:\n\tb:\n\t\truns-on: ubuntu-latest\n' | gate_put testdata/ci.yml
+gate_expect tabs-elsewhere 0 '1 unparseable YAML file skipped (GitHub loads none of them)'
 
 gate_scratch_repo no-yaml
 printf '# nothing here\n' | gate_put README.md

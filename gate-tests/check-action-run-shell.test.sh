@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # check-action-run-shell.test.sh — the postures a one-verdict case cannot
-# hold: the refused constructs (exit 2, naming the construct), a host
+# hold: the refused construct (the workflow's finding, naming it) beside spellings that
+# read (a folded block, an indicator, an alias), a host
 # with no shellcheck (exit 2, naming it), and a tree with no YAML (clean on
 # a zero count). Exit 0 when every check holds, 1 otherwise.
 . "${GATE_SDK_ROOT:-$(dirname -- "${BASH_SOURCE[0]}")/..}/lib/test-hermetic.sh"
@@ -15,17 +16,22 @@ jobs:
     runs-on: ubuntu-latest
     steps:'
 
-refused() { # refused NAME RUN-LINES TEXT
+refused() { # refused NAME RUN-LINES TEXT: the workflow's finding, never the gate's stop
 	gate_scratch_repo "$1"
 	printf '%s\n%s\n' "$head" "$2" | gate_put .github/workflows/ci.yml
-	gate_expect "$1" 2 "$3"
+	gate_expect "$1" 1 "$3"
 }
-refused folded '      - run: >-
-          echo hi' 'a folded block scalar (run: >-)'
-refused indicator '      - run: |2
-            echo hi' 'an explicit indentation indicator (run: |2)'
-refused alias '      - run: &body echo hi
-      - run: *body' 'an anchor or alias as the run: value'
+reads() { # reads NAME RUN-LINES TEXT: a spelling GitHub loads is linted
+	gate_scratch_repo "$1"
+	printf '%s\n%s\n' "$head" "$2" | gate_put .github/workflows/ci.yml
+	gate_expect "$1" 0 "$3"
+}
+reads folded '      - run: >-
+          echo hi' 'ACTION-RUN-SHELL: clean (1 run: block and 0 single-line run: values linted'
+reads indicator '      - run: |2
+            echo hi' 'ACTION-RUN-SHELL: clean (1 run: block and 0 single-line run: values linted'
+reads alias '      - run: &body echo hi
+      - run: *body' 'ACTION-RUN-SHELL: clean (0 run: blocks and 2 single-line run: values linted'
 refused unbalanced '      - run: |
           echo ${{ github.sha' 'an unbalanced ${{'
 
@@ -43,13 +49,13 @@ jobs:
       - run: |
           echo hi
 YAML
-gate_expect defaults 2 'ci.yml:5: cannot read a defaults.run.shell that is not a literal shell name'
+gate_expect defaults 0 '1 non-shell block skipped'
 
-# A workflow the YAML parser rejects (a tab indents a step) is refused at
+# A workflow the YAML parser rejects (a tab indents a step) is a finding at
 # the line it names, never read as an empty workflow.
 gate_scratch_repo tabs
 printf '%s\n\t- run: cd x\n' "$head" | gate_put .github/workflows/ci.yml
-gate_expect tabs 2 'ci.yml:7: cannot read the file as YAML: the parser says'
+gate_expect tabs 1 'ci.yml:7: cannot read the file as YAML: the parser says'
 
 gate_scratch_repo no-shellcheck
 printf '%s\n%s\n' "$head" '      - run: |

@@ -282,3 +282,38 @@ func TestAdoptRestoreKeepsAChangedHooksPath(t *testing.T) {
 		t.Fatalf("core.hooksPath = %q after restore, want .husky", got)
 	}
 }
+
+// Init never leaves an Actions gate out for one file: a broken YAML file
+// GitHub never loads (a test fixture) is skipped by the gates, which are
+// registered with a clause saying so; a workflow GitHub loads that does
+// not parse is a finding, accepted in the baseline, and named.
+func TestAdoptNeverLeavesAGateOutForOneFile(t *testing.T) {
+	t.Parallel()
+	actions := []string{"check-action-pinning", "check-action-permissions", "check-action-gh-repo", "check-action-run-path", "check-action-run-shell"}
+	for _, tc := range []struct {
+		name, file, body, want string
+	}{
+		{"a broken fixture", "testdata/broken/action.yaml", "runs:\n  using: composite\n  steps: [\n",
+			"registered; 1 unparseable YAML file skipped (GitHub never loads them; the gate skips them each run)"},
+		{"a broken workflow", ".github/workflows/broken.yml", "on: push\njobs:\n\tb: 1\n",
+			"1 file GitHub loads cannot be read (.github/workflows/broken.yml): accepted in scripts/gates.baseline until fixed"},
+	} {
+		a := newAdopter(t)
+		a.write(tc.file, tc.body)
+		a.must("git", "add", "-A")
+		a.must("git", "commit", "-q", "-m", "chore: broken yaml")
+		r := a.runIn("", binPath, "init")
+		if r.code != 0 {
+			t.Fatalf("%s: init: exit %d\n%s%s", tc.name, r.code, r.stdout, r.stderr)
+		}
+		got := verdicts(t, r.stdout)
+		for _, g := range actions {
+			if v := got[g]; !strings.HasPrefix(v, "registered") || !strings.Contains(v, tc.want) {
+				t.Errorf("%s: %s: %q", tc.name, g, v)
+			}
+		}
+		if b := a.battery(); b.code != 0 {
+			t.Fatalf("%s: battery after init: exit %d\n%s%s", tc.name, b.code, b.stdout, b.stderr)
+		}
+	}
+}

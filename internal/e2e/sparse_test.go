@@ -53,3 +53,27 @@ func TestSparseEntriesAreReadFromTheIndex(t *testing.T) {
 		t.Fatalf("the hook over a staged workflow missing from disk: exit %d\n%s", code, out)
 	}
 }
+
+// A directory git ignores (a virtual environment, an install cache)
+// holding other projects' YAML is not read: a clone of the commit has no
+// such directory, so reading it would make the local verdict differ from
+// CI's. An untracked file git does not ignore is still read.
+func TestIgnoredYAMLIsNotRead(t *testing.T) {
+	t.Parallel()
+	s := newScratch(t)
+	s.write(".gitignore", ".venv/\n", 0o644)
+	s.write(".github/workflows/ci.yml", "on: push\npermissions: {}\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2\n", 0o644)
+	s.git("add", "-A")
+	s.git("commit", "-q", "-m", "init")
+	s.write(".venv/lib/pkg/.github/workflows/theirs.yml", "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n", 0o644)
+	s.write(".venv/lib/pkg/action.yml", "runs:\n  using: composite\n  steps: [\n", 0o644)
+	code, out := s.run(nil, binPath, "check-action-pinning")
+	if code != 0 || !strings.Contains(out, "ACTION-PINNING: clean (1 uses: ref pinned across 1 YAML file") {
+		t.Fatalf("YAML under an ignored directory was read: exit %d\n%s", code, out)
+	}
+	// Not ignored, the same file is read before it is added.
+	s.write(".gitignore", "", 0o644)
+	if code, out := s.run(nil, binPath, "check-action-pinning"); code == 0 {
+		t.Fatalf("an untracked, unignored workflow was not read: exit %d\n%s", code, out)
+	}
+}

@@ -6,6 +6,7 @@ package gates
 // through internal/workflow.
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -48,6 +49,11 @@ type scanSet struct {
 
 	mu   sync.Mutex
 	docs map[string]*scanDoc
+
+	// runnable is the set of action metadata files a workflow or action
+	// of the scan runs through a uses: ./ path, made on first need.
+	runnableOnce sync.Once
+	runnable     map[string]bool
 }
 
 type scanDoc struct {
@@ -156,6 +162,9 @@ func walkScan(c *gate.Context, rel string, ps walk.PruneSet) ([]string, map[stri
 	if err != nil {
 		return nil, nil, err
 	}
+	if out, err = dropIgnored(c, rel, out); err != nil {
+		return nil, nil, err
+	}
 	// assertion S: tracked entries not on disk are read from the index.
 	bb, ok := c.Tree.(gate.BlobBacked)
 	if !ok {
@@ -192,6 +201,62 @@ func walkScan(c *gate.Context, rel string, ps walk.PruneSet) ([]string, map[stri
 	}
 	sort.Strings(out)
 	return out, offDisk, nil
+}
+
+// dropIgnored removes from a walk the untracked files git ignores (a
+// .venv/ or node_modules/ holding YAML of other projects): a clone of the
+// same commit has none of them, so the local verdict would differ from
+// CI's. An untracked file git does not ignore (a workflow not yet added)
+// stays. Git is asked only when the walk met an untracked Actions file,
+// and only inside a repository: a directory git places in none (a
+// fixture tree) keeps its whole walk.
+func dropIgnored(c *gate.Context, rel string, walked []string) ([]string, error) {
+	var untracked []string
+	for _, p := range walked {
+		if !hasExt(p, yamlExts) && !hasExt(p, []string{".md"}) {
+			continue
+		}
+		if _, tracked := c.Tree.Mode(p); !tracked {
+			untracked = append(untracked, p)
+		}
+	}
+	if len(untracked) == 0 {
+		return walked, nil
+	}
+	if _, inRepo, err := walk.ToplevelOpt(c.Dir, c.ChildEnviron()); err != nil || !inRepo {
+		return walked, err
+	}
+	// assertion T: an untracked file git ignores is not in the scan set.
+	spec := "."
+	if rel != "." {
+		spec = rel + "/"
+	}
+	out, err := runGit(c, "ls-files", "-z", "--others", "--exclude-standard", "--", spec)
+	if err != nil {
+		return nil, err
+	}
+	visible := map[string]bool{}
+	for _, rec := range bytes.Split(out, []byte{0}) {
+		if len(rec) > 0 {
+			visible[string(rec)] = true
+		}
+	}
+	hidden := map[string]bool{}
+	for _, p := range untracked {
+		if !visible[p] {
+			hidden[p] = true
+		}
+	}
+	if len(hidden) == 0 {
+		return walked, nil
+	}
+	kept := make([]string, 0, len(walked)-len(hidden))
+	for _, p := range walked {
+		if !hidden[p] {
+			kept = append(kept, p)
+		}
+	}
+	return kept, nil
 }
 
 // fromIndexNote is the clean-line clause naming the files a scan read from
@@ -312,19 +377,33 @@ func causes(order []string, counts map[string]int) string {
 
 // shapes tallies what a scan met: the workflows it judged, and the
 // composite actions and other YAML files the Actions-shape predicate
-// passed over (unparsable ones among them counted apart).
-type shapes struct{ workflows, actions, other, unparsable int }
+// passed over (unparsable ones GitHub does not load counted apart). broken
+// holds a finding per unparsable file GitHub loads.
+type shapes struct {
+	workflows, actions, other, unparsable int
+	broken                                []gate.Finding
+}
 
-// note counts one file the predicate passed over.
-func (n *shapes) note(f *workflow.File) {
+// note counts one file the predicate passed over: an unparsable one is a
+// finding when GitHub loads it, a counted skip otherwise.
+func (n *shapes) note(c *gate.Context, scan actionScan, p string, f *workflow.File) {
 	switch {
 	case f.Rejected != nil:
-		n.unparsable++
+		n.reject(c, scan, p, unparseable(p, f))
 	case f.Shape.Composite():
 		n.actions++
 	default:
 		n.other++
 	}
+}
+
+// reject counts one file the parser rejected, its finding already made.
+func (n *shapes) reject(c *gate.Context, scan actionScan, p string, found []gate.Finding) {
+	if scan.loads(c, p) {
+		n.broken = append(n.broken, found...)
+		return
+	}
+	n.unparsable++
 }
 
 // unparsed renders the count of skipped unparsable files for a clean line
@@ -334,46 +413,121 @@ func (n shapes) unparsed() string {
 	if n.unparsable == 0 {
 		return ""
 	}
-	return "; " + plural(n.unparsable, "YAML file", "YAML files") + " the parser rejects skipped (none looks like a workflow or an action)"
+	return "; " + plural(n.unparsable, "unparseable YAML file", "unparseable YAML files") + " skipped (GitHub loads none of them)"
 }
 
-// unparsedOutside renders, for a clean line that already counts the files
-// outside the Actions shape, how many of them the parser rejected.
-func unparsedOutside(n int) string {
-	if n == 0 {
-		return ""
+// unparseableClass is the finding class of a file GitHub loads that the
+// YAML parser rejects; every Actions gate reports it.
+const unparseableClass = "unparseable"
+
+const unparseableHelp = "make the listed file valid YAML at the line named: GitHub loads it (a workflow under .github/workflows/, or an action a workflow here runs) and cannot run what it cannot parse"
+
+// withUnparseable answers a gate's help table with the unparseable class's
+// help added.
+func withUnparseable(h map[string]string) map[string]string {
+	out := make(map[string]string, len(h)+1)
+	for k, v := range h {
+		out[k] = v
 	}
-	return " (" + plural(n, "of them", "of them") + " the parser rejects)"
+	out[unparseableClass] = unparseableHelp
+	return out
+}
+
+// unparseable answers the finding of a file the parser rejected, as it
+// reads when GitHub loads the file: the file, the parser's line and its
+// message. It is made for every rejected file (and kept in a memo); the
+// caller reports it only for a file GitHub loads.
+func unparseable(p string, f *workflow.File) []gate.Finding {
+	return refusalFinding(p, f.Rejected)
+}
+
+// refusalFinding is unparseable's finding for any construct the reader
+// refuses in a file (the parser's rejection, a ${{ that never closes, a
+// permissions: or shell value that is no value GitHub takes): GitHub
+// refuses each of them too.
+func refusalFinding(p string, r *workflow.Refusal) []gate.Finding {
+	return []gate.Finding{{Class: unparseableClass, Path: p, Line: r.Line,
+		Msg: "cannot read " + r.Construct + " (GitHub loads this file)"}}
+}
+
+// refusedMemo answers the memo of a file whose reading err refused: its
+// finding, which the caller reports when GitHub loads the file (and skips
+// and counts otherwise), so one file never refuses the whole gate. Any
+// other error stays the gate's.
+func refusedMemo(p string, err error) (fileMemo, error) {
+	var r *workflow.Refusal
+	if !errors.As(err, &r) {
+		return fileMemo{}, err
+	}
+	return fileMemo{kind: memoUnparsable, found: refusalFinding(p, r)}, nil
+}
+
+// loads reports whether GitHub loads the file at p (relative to the run
+// directory): a workflow (a YAML file directly in .github/workflows/), the
+// repository's own action metadata (action.yml or action.yaml at the top,
+// which other repositories run), or an action metadata file in a
+// directory some workflow or action of the scan runs through a uses: ./
+// path. Any other YAML file (a test fixture, a config of another tool, a
+// vendored project's workflow) GitHub never parses.
+func (s actionScan) loads(c *gate.Context, p string) bool {
+	// consumer-value-exempt: GitHub's own fixed workflow directory, no choice of the consumer's
+	if dir, name := path.Split(p); dir == ".github/workflows/" && hasExt(name, yamlExts) {
+		return true
+	}
+	base := path.Base(p)
+	if base != "action.yml" && base != "action.yaml" {
+		return false
+	}
+	if path.Dir(p) == "." {
+		return true
+	}
+	s.set.runnableOnce.Do(func() { s.set.runnable = s.runnableActions(c) })
+	return s.set.runnable[p]
+}
+
+// runnableActions answers the action metadata files the scan's parsed
+// workflows and actions run through uses: ./<dir> (commented-out steps
+// left out): <dir>/action.yml and <dir>/action.yaml.
+func (s actionScan) runnableActions(c *gate.Context) map[string]bool {
+	out := map[string]bool{}
+	for _, p := range s.set.files {
+		if !hasExt(p, yamlExts) {
+			continue
+		}
+		f, err := s.read(c, p)
+		if err != nil || f.Rejected != nil || !f.Shape.Actions() {
+			continue
+		}
+		for _, u := range workflow.UsesRefs(f) {
+			rest, local := strings.CutPrefix(u.Ref, "./")
+			if u.Commented || !local {
+				continue
+			}
+			dir := path.Clean(rest)
+			out[path.Join(dir, "action.yml")] = true
+			out[path.Join(dir, "action.yaml")] = true
+		}
+	}
+	return out
 }
 
 // readParsed reads a walked YAML file and answers it with parsed true, or
-// with parsed false for a file the parser rejects that looks like neither
-// a workflow nor an action (the caller skips and counts it); a rejected
-// file that looks like one is the error.
+// with parsed false for a file the parser rejects (the caller reports it
+// when GitHub loads it, and skips and counts it otherwise: one bad file
+// never switches a gate off). Only a file that cannot be read is the
+// error.
 func (s actionScan) readParsed(c *gate.Context, p string) (f *workflow.File, parsed bool, err error) {
 	f, err = s.read(c, p)
-	if err == nil {
-		err = rejected(f)
-	}
 	if err != nil {
 		return nil, false, err
 	}
 	return f, f.Rejected == nil, nil
 }
 
-// rejected answers the refusal of a file the parser rejected that looks
-// like a workflow or an action; nil for any other file.
-func rejected(f *workflow.File) error {
-	if f.Rejected != nil && f.Suspect {
-		return f.Rejected
-	}
-	return nil
-}
-
 // eachWorkflow reads every scanned file through the shared reader and
-// hands each file of the workflow shape to fn, counting the rest. A file
-// that cannot be read, a rejected file that looks like a workflow or an
-// action, or an error fn returns, ends the scan.
+// hands each file of the workflow shape to fn, counting the rest (an
+// unparsable file GitHub loads becomes a finding in the tallies). A file
+// that cannot be read, or an error fn returns, ends the scan.
 func eachWorkflow(c *gate.Context, scan actionScan, fn func(path string, f *workflow.File) error) (shapes, error) {
 	var n shapes
 	for _, p := range scan.files {
@@ -382,7 +536,7 @@ func eachWorkflow(c *gate.Context, scan actionScan, fn func(path string, f *work
 			return n, err
 		}
 		if !f.Shape.Workflow() {
-			n.note(f)
+			n.note(c, scan, p, f)
 			continue
 		}
 		n.workflows++
@@ -556,10 +710,16 @@ func eachWorkflowMemo(c *gate.Context, scan actionScan, t memoTable, fn func(pat
 				return fileMemo{}, err
 			}
 			if kind := memoKind(f); kind != memoWorkflow {
-				return fileMemo{kind: kind}, nil
+				m := fileMemo{kind: kind}
+				if kind == memoUnparsable {
+					m.found = unparseable(p, f)
+				}
+				return m, nil
 			}
 			m, err := fn(p, f)
-			m.kind = memoWorkflow
+			if m.kind != memoUnparsable { // a refusal fn made a finding
+				m.kind = memoWorkflow
+			}
 			return m, err
 		})
 		if err != nil {
@@ -574,7 +734,7 @@ func eachWorkflowMemo(c *gate.Context, scan actionScan, t memoTable, fn func(pat
 		case memoOther:
 			n.other++
 		case memoUnparsable:
-			n.unparsable++
+			n.reject(c, scan, p, m.found)
 		}
 	}
 	return n, out, nil

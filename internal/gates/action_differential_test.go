@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"sort"
 	"strconv"
@@ -18,8 +19,14 @@ import (
 )
 
 // The differential test: every workflow of testdata/spellings, written in
-// block style, is respelled by the generator below in eight ways, and all
-// seven Actions gates must say the same thing about every spelling.
+// block style, is respelled by the generator below in thirteen ways, and
+// all seven Actions gates must say the same thing about every spelling.
+//
+// Five spellings respell the literal run: blocks alone, keeping each
+// value: as folded blocks (keeping, stripping and setting keep chomping;
+// an empty line goes between two lines the fold would join, so the lines
+// below move and the outputs are compared through the line map), with
+// their indentation indicator written, and anchored.
 //
 // Six spellings keep every byte of every line that holds content where it
 // was: the block original, a byte-order mark before it, CRLF and CR-only
@@ -34,9 +41,10 @@ import (
 // byte-identical to each other, and equal to the block output once each
 // block line is mapped to the line its content lands on in the flow
 // spelling (a body line maps to its key's line). run-shell and run-path
-// read only literal blocks of multi-line bodies (the spec's rule), so for
-// them the flow family is held to the block output only on the workflows
-// with no multi-line run: body, and to each other everywhere.
+// place a multi-line body written as a quoted string on its key's line
+// with no column (its source is not its text), so for them the flow
+// family is held to the block output only on the workflows with no
+// multi-line run: body, and to each other everywhere.
 
 const spellingsDir = "../../testdata/spellings"
 
@@ -44,17 +52,166 @@ type spelling struct {
 	name   string
 	render func(src string, doc *yaml.Node) (string, map[int]int)
 	flow   bool
+	// moves marks a block spelling that moves lines (its map says where
+	// each block line went) and keeps every body's value: every gate's
+	// output must be the block output with its lines mapped.
+	moves bool
 }
 
 var spellings = []spelling{
-	{"block", func(s string, _ *yaml.Node) (string, map[int]int) { return s, nil }, false},
-	{"bom", func(s string, _ *yaml.Node) (string, map[int]int) { return "\ufeff" + s, nil }, false},
-	{"crlf", func(s string, _ *yaml.Node) (string, map[int]int) { return strings.ReplaceAll(s, "\n", "\r\n"), nil }, false},
-	{"cr", func(s string, _ *yaml.Node) (string, map[int]int) { return strings.ReplaceAll(s, "\n", "\r"), nil }, false},
-	{"quoted-keys", quoteKeys, false},
-	{"anchors", anchorRepeats, false},
-	{"flow", func(s string, d *yaml.Node) (string, map[int]int) { return flowRender(d, false) }, true},
-	{"json", func(s string, d *yaml.Node) (string, map[int]int) { return flowRender(d, true) }, true},
+	{"block", func(s string, _ *yaml.Node) (string, map[int]int) { return s, nil }, false, false},
+	{"bom", func(s string, _ *yaml.Node) (string, map[int]int) { return "\ufeff" + s, nil }, false, false},
+	{"crlf", func(s string, _ *yaml.Node) (string, map[int]int) { return strings.ReplaceAll(s, "\n", "\r\n"), nil }, false, false},
+	{"cr", func(s string, _ *yaml.Node) (string, map[int]int) { return strings.ReplaceAll(s, "\n", "\r"), nil }, false, false},
+	{"quoted-keys", quoteKeys, false, false},
+	{"anchors", anchorRepeats, false, false},
+	{"flow", func(s string, d *yaml.Node) (string, map[int]int) { return flowRender(d, false) }, true, false},
+	{"json", func(s string, d *yaml.Node) (string, map[int]int) { return flowRender(d, true) }, true, false},
+	{"folded", func(s string, d *yaml.Node) (string, map[int]int) { return foldRuns(s, d, "") }, false, true},
+	{"folded-strip", func(s string, d *yaml.Node) (string, map[int]int) { return foldRuns(s, d, "-") }, false, true},
+	{"folded-keep", func(s string, d *yaml.Node) (string, map[int]int) { return foldRuns(s, d, "+") }, false, true},
+	{"literal-indicator", indicateRuns, false, false},
+	{"anchored-runs", anchorRuns, false, false},
+}
+
+// literalRuns answers every run: value written as a literal block with a
+// body, with its key.
+func literalRuns(doc *yaml.Node) (keys, vals []*yaml.Node) {
+	walkNodes(doc, func(m *yaml.Node) {
+		if m.Kind != yaml.MappingNode {
+			return
+		}
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			k, v := m.Content[i], m.Content[i+1]
+			if k.Value == "run" && v.Kind == yaml.ScalarNode && v.Style&yaml.LiteralStyle != 0 && strings.Trim(v.Value, "\n") != "" {
+				keys, vals = append(keys, k), append(vals, v)
+			}
+		}
+	})
+	return keys, vals
+}
+
+// headerAt answers the byte offset and length of a block scalar's header
+// ('|' and its indicators) on its line.
+func headerAt(line string, v *yaml.Node) (int, int) {
+	at := v.Column - 1
+	n := 1
+	for at+n < len(line) && strings.ContainsRune("+-123456789", rune(line[at+n])) {
+		n++
+	}
+	return at, n
+}
+
+// foldRuns respells every literal run: block as a folded one with the same
+// value (chomp "" keeps each block's chomping indicator, "-" or "+" sets
+// it): a folded block joins two adjacent lines that neither start with a
+// blank, so an empty line goes between every such pair, and the line map
+// says where each line went.
+func foldRuns(src string, doc *yaml.Node, chomp string) (string, map[int]int) {
+	_, vals := literalRuns(doc)
+	lines := strings.Split(src, "\n")
+	header := map[int]*yaml.Node{}
+	for _, v := range vals {
+		header[v.Line] = v
+	}
+	var out []string
+	moved := map[int]int{}
+	for i := 0; i < len(lines); i++ {
+		moved[i+1] = len(out) + 1
+		v := header[i+1]
+		if v == nil {
+			out = append(out, lines[i])
+			continue
+		}
+		at, n := headerAt(lines[i], v)
+		h := ">" + lines[i][at+1:at+n]
+		if chomp != "" {
+			h = ">" + chomp + strings.Trim(lines[i][at+1:at+n], "+-")
+		}
+		out = append(out, lines[i][:at]+h+lines[i][at+n:])
+		// The body: the lines up to the value's last, as the literal
+		// block holds them.
+		body := strings.Split(strings.TrimRight(v.Value, "\n"), "\n")
+		indent := -1
+		prevText, prevSpaced := false, false
+		k := 0 // body lines met
+		for k < len(body) && i+1 < len(lines) {
+			i++
+			l := lines[i]
+			t := strings.TrimLeft(l, " ")
+			if indent < 0 && t != "" {
+				indent = len(l) - len(t)
+			}
+			if t == "" && (indent < 0 || len(l) <= indent) {
+				moved[i+1] = len(out) + 1
+				out = append(out, l)
+				k++
+				continue
+			}
+			spaced := len(l) > indent && (l[indent] == ' ' || l[indent] == '\t')
+			if prevText && !prevSpaced && !spaced {
+				out = append(out, "")
+			}
+			moved[i+1] = len(out) + 1
+			out = append(out, l)
+			prevText, prevSpaced = true, spaced
+			k++
+		}
+	}
+	for k, v := range moved {
+		if k == v {
+			delete(moved, k)
+		}
+	}
+	return strings.Join(out, "\n"), moved
+}
+
+// indicateRuns writes every literal run: block's indentation indicator
+// (its body's indentation right of the run key), so no line moves.
+func indicateRuns(src string, doc *yaml.Node) (string, map[int]int) {
+	keys, vals := literalRuns(doc)
+	lines := strings.Split(src, "\n")
+	var edits []edit
+	for i, v := range vals {
+		body := lines[v.Line]
+		for j := v.Line; j < len(lines) && strings.TrimSpace(lines[j]) == ""; j++ {
+			body = lines[j+1]
+		}
+		d := len(body) - len(strings.TrimLeft(body, " ")) - (keys[i].Column - 1)
+		if d < 1 || d > 9 {
+			continue
+		}
+		at, n := headerAt(lines[v.Line-1], v)
+		edits = append(edits, edit{v.Line, at, n, lines[v.Line-1][at:at+n] + strconv.Itoa(d)})
+	}
+	return applyEdits(src, edits), nil
+}
+
+// anchorRuns anchors every literal run: block (&rN before its header), a
+// value the spelling leaves the same.
+func anchorRuns(src string, doc *yaml.Node) (string, map[int]int) {
+	_, vals := literalRuns(doc)
+	var edits []edit
+	for i, v := range vals {
+		edits = append(edits, edit{v.Line, v.Column - 1, 0, fmt.Sprintf("&r%d ", i)})
+	}
+	return applyEdits(src, edits), nil
+}
+
+// runValues answers a document's run: values in order.
+func runValues(doc *yaml.Node) []string {
+	var out []string
+	walkNodes(doc, func(m *yaml.Node) {
+		if m.Kind != yaml.MappingNode {
+			return
+		}
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			if m.Content[i].Value == "run" {
+				out = append(out, strings.TrimRight(m.Content[i+1].Value, "\n"))
+			}
+		}
+	})
+	return out
 }
 
 // edit replaces n bytes at a byte offset of a source line with text.
@@ -309,6 +466,7 @@ func TestSpellingsAgree(t *testing.T) {
 	// (job-ref: over the whole spelled corpus).
 	type key struct{ spelling, gate, file string }
 	outputs := map[key]string{}
+	respelled := map[string]int{}               // spelling -> workflows it changed
 	maps := map[string]map[string]map[int]int{} // spelling -> path -> line map
 	for _, sp := range spellings {
 		maps[sp.name] = map[string]map[int]int{}
@@ -318,8 +476,21 @@ func TestSpellingsAgree(t *testing.T) {
 		}
 		for _, w := range corpus {
 			text, m := sp.render(w.src, w.doc)
-			if sp.name != "block" && text == w.src {
+			if sp.name != "block" && text == w.src && !sp.moves && sp.name != "literal-indicator" && sp.name != "anchored-runs" {
 				t.Fatalf("%s: the %s spelling changed nothing", w.name, sp.name)
+			}
+			if text != w.src {
+				respelled[sp.name]++
+			}
+			// A spelling of the run: blocks must keep every run: value.
+			if sp.moves || sp.name == "literal-indicator" || sp.name == "anchored-runs" {
+				var got yaml.Node
+				if err := yaml.Unmarshal([]byte(text), &got); err != nil {
+					t.Fatalf("%s: the %s spelling does not parse: %v\n%s", w.name, sp.name, err, text)
+				}
+				if a, b := runValues(w.doc), runValues(&got); !reflect.DeepEqual(a, b) {
+					t.Fatalf("%s: the %s spelling changed a run: value:\n%q\n%q", w.name, sp.name, a, b)
+				}
 			}
 			p := ".github/workflows/" + w.name
 			tree[p] = text
@@ -389,6 +560,8 @@ func TestSpellingsAgree(t *testing.T) {
 				got := outputs[key{sp.name, def.Name, f}]
 				want := block
 				switch {
+				case sp.moves:
+					want = mapLines(block, maps[sp.name])
 				case !sp.flow:
 				case bodyGate && multi:
 					want = outputs[key{"flow", def.Name, f}]
@@ -403,6 +576,12 @@ func TestSpellingsAgree(t *testing.T) {
 					t.Errorf("%s on %s: the %s spelling says\n%s\nwhere the block spelling says\n%s", def.Name, f, sp.name, got, want)
 				}
 			}
+		}
+	}
+	// The run: block spellings are only a test where they respell blocks.
+	for _, sp := range spellings {
+		if sp.moves && respelled[sp.name] < 10 {
+			t.Errorf("the %s spelling changed %d workflows; the corpus should hold literal run: blocks", sp.name, respelled[sp.name])
 		}
 	}
 	// The comparison is only meaningful if the corpus has findings to move.

@@ -66,7 +66,10 @@ func checkActionGhRepo(c *gate.Context) int {
 		held, inert, exempt = held+m.n[0], inert+m.n[1], exempt+m.n[2]
 		all = append(all, m.found...)
 	}
-	r := c.NewReport(ghRepoHelps)
+	r := c.NewReport(withUnparseable(ghRepoHelps))
+	for _, f := range n.broken {
+		r.Add(f)
+	}
 	for _, f := range all {
 		r.Add(f)
 	}

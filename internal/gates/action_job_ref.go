@@ -70,8 +70,17 @@ func checkActionJobRef(c *gate.Context) int {
 		}
 	}
 	refs := 0
-	r := c.NewReport(jobRefHelps)
-	for _, m := range judged {
+	r := c.NewReport(withUnparseable(jobRefHelps))
+	var n shapes
+	for i, m := range judged {
+		if m.kind == memoUnparsable {
+			before := len(n.broken)
+			n.reject(c, scan, scan.files[i], m.found)
+			for _, f := range n.broken[before:] {
+				r.Add(f)
+			}
+			continue
+		}
 		for _, f := range m.found {
 			if f.Class != "ref" {
 				continue
@@ -86,7 +95,7 @@ func checkActionJobRef(c *gate.Context) int {
 	}
 	return r.Done(fmt.Sprintf("%s checked against %s in %s; %s read",
 		plural(refs, "job reference", "job references"), plural(len(jobs), "job", "jobs"),
-		plural(workflows, "workflow", "workflows"), plural(len(scan.files), "file", "files")) + scan.fromIndexNote())
+		plural(workflows, "workflow", "workflows"), plural(len(scan.files), "file", "files")) + n.unparsed() + scan.fromIndexNote())
 }
 
 // jobRefMemo answers one file's memo: one tally, 1 when the file is a
@@ -104,14 +113,14 @@ func jobRefMemo(c *gate.Context, scan actionScan, res []*ere.Ere, p string) (fil
 		}
 		lines = mdLines(data)
 	} else {
-		// A file the parser rejects has no job set to read: refused when
-		// it looks like a workflow or an action, skipped otherwise.
+		// A file the parser rejects has no job set to read: a finding
+		// when GitHub loads it, skipped and counted otherwise.
 		f, parsed, err := scan.readParsed(c, p)
 		if err != nil {
 			return m, err
 		}
 		if !parsed {
-			return fileMemo{kind: memoUnparsable, n: []int{0}}, nil
+			return fileMemo{kind: memoUnparsable, n: []int{0}, found: unparseable(p, f)}, nil
 		}
 		// assertion B: the job set is every job key under a top-level
 		// jobs:, read by the shared job partition.

@@ -33,11 +33,12 @@ func checkActionPermissions(c *gate.Context) int {
 	memos := openMemos(c, scan, 4, nil)
 	n, judged, err := eachWorkflowMemo(c, scan, memos, func(p string, f *workflow.File) (fileMemo, error) {
 		armed, inert, exempt, other := 0, 0, 0, 0
-		// assertion A: a permissions: value the gate cannot read refuses
-		// (the workflow's here, each job's below).
+		// assertion A: a permissions: value the gate cannot read is the
+		// file's finding (the workflow's here, each job's below), never
+		// the gate's stop.
 		top, err := workflow.ReadPerm(f, f.Permissions)
 		if err != nil {
-			return fileMemo{}, err
+			return refusedMemo(p, err)
 		}
 		w := workflow.Walk(f, workflow.WalkOptions{Marker: permissionsMarker})
 		// assertion B: a marker's reason is required.
@@ -46,7 +47,7 @@ func checkActionPermissions(c *gate.Context) int {
 		for _, jw := range w.Jobs {
 			own, err := workflow.ReadPerm(f, jw.Job.Permissions)
 			if err != nil {
-				return fileMemo{}, err
+				return refusedMemo(p, err)
 			}
 			if jw.Exempt {
 				exempt++
@@ -90,7 +91,8 @@ func checkActionPermissions(c *gate.Context) int {
 					class, declared = "contents", "no contents: scope"
 				}
 				here = append(here, gate.Finding{Class: class, Path: p, Line: jw.Job.Line,
-					Msg: fmt.Sprintf("job %s %s and declares %s (no permissions: block anywhere, so its token takes the repository's default grant)", jw.Job.ID, what, declared)})
+					Msg:      fmt.Sprintf("job %s %s and declares %s (no permissions: block anywhere, so its token takes the repository's default grant)", jw.Job.ID, what, declared),
+					Identity: permissionsIdentity(jw.Job), About: "job " + jw.Job.ID})
 				continue
 			}
 			if checkout {
@@ -124,7 +126,10 @@ func checkActionPermissions(c *gate.Context) int {
 		armed, inert, exempt, other = armed+m.n[0], inert+m.n[1], exempt+m.n[2], other+m.n[3]
 		found = append(found, m.found...)
 	}
-	r := c.NewReport(permissionsHelps)
+	r := c.NewReport(withUnparseable(permissionsHelps))
+	for _, f := range n.broken {
+		r.Add(f)
+	}
 	for _, f := range found {
 		r.Add(f)
 	}

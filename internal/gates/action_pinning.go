@@ -31,14 +31,14 @@ func checkActionPinning(c *gate.Context) int {
 	var n shapes
 	for _, p := range scan.files {
 		m, err := scan.memo(c, memos, p, func() (fileMemo, error) {
-			// A file the parser rejects is refused when it looks like a
-			// workflow or an action, and skipped and counted otherwise.
+			// A file the parser rejects is a finding when GitHub loads
+			// it, and skipped and counted otherwise.
 			f, parsed, err := scan.readParsed(c, p)
 			if err != nil {
 				return fileMemo{}, err
 			}
 			if !parsed {
-				return fileMemo{kind: memoUnparsable}, nil
+				return fileMemo{kind: memoUnparsable, found: unparseable(p, f)}, nil
 			}
 			// assertion A: a key-position uses: ref, live or commented
 			// out, is a 40-hex SHA, a ./ path or a $/ self-repository
@@ -64,17 +64,19 @@ func checkActionPinning(c *gate.Context) int {
 			return c.RefuseErr(err)
 		}
 		if m.kind == memoUnparsable {
-			n.unparsable++
+			before := len(n.broken)
+			n.reject(c, scan, p, m.found)
+			found = append(found, n.broken[before:]...)
 			continue
 		}
 		refs += m.n[0]
 		found = append(found, m.found...)
 	}
-	r := c.NewReport(pinningHelps)
+	r := c.NewReport(withUnparseable(pinningHelps))
 	for _, f := range found {
 		r.Add(f)
 	}
-	return r.Done(plural(refs, "uses: ref", "uses: refs") + " pinned across " + plural(len(scan.files)-n.unparsable, "YAML file", "YAML files") + n.unparsed() + scan.fromIndexNote())
+	return r.Done(plural(refs, "uses: ref", "uses: refs") + " pinned across " + plural(len(scan.files)-n.unparsable-len(n.broken), "YAML file", "YAML files") + n.unparsed() + scan.fromIndexNote())
 }
 
 // pinningIdentity answers what an unpinned ref is about: the action

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gate-sdk/gates/internal/cache"
 	"github.com/gate-sdk/gates/internal/gate"
@@ -50,11 +51,15 @@ func checkActionRunPath(c *gate.Context) int {
 	base.AddString("base", rootRel)
 	memos := openMemos(c, scan, len(runPathCauses)+1, &base)
 	var judged []fileMemo
+	var n shapes
 	for _, p := range scan.files {
 		m, err := scan.memo(c, memos, p, func() (fileMemo, error) {
-			f, _, err := scan.readParsed(c, p)
+			f, parsed, err := scan.readParsed(c, p)
 			if err != nil {
 				return fileMemo{}, err
+			}
+			if !parsed {
+				return fileMemo{kind: memoUnparsable, found: unparseable(p, f)}, nil
 			}
 			// assertion A: run-shell's subject and extractor, refusals
 			// included.
@@ -63,16 +68,23 @@ func checkActionRunPath(c *gate.Context) int {
 			}
 			runs, err := workflow.Extract(f)
 			if err != nil {
-				return fileMemo{}, err
+				return refusedMemo(p, err)
 			}
 			return runPathMemo(rootRel, p, runs), nil
 		})
 		if err != nil {
 			return c.RefuseErr(err)
 		}
+		if m.kind == memoUnparsable {
+			n.reject(c, scan, p, m.found)
+			continue
+		}
 		judged = append(judged, m)
 	}
-	r := c.NewReport(runPathHelps)
+	r := c.NewReport(withUnparseable(runPathHelps))
+	for _, f := range n.broken {
+		r.Add(f)
+	}
 	skipped := map[string]int{}
 	bodies, resolved := 0, 0
 	for _, m := range judged {
@@ -95,7 +107,7 @@ func checkActionRunPath(c *gate.Context) int {
 	}
 	return r.Done(fmt.Sprintf("%s read, %s resolved; skipped: %s",
 		plural(bodies, "run: body", "run: bodies"), plural(resolved, "invocation", "invocations"),
-		causes(runPathCauses, skipped)) + scan.fromIndexNote())
+		causes(runPathCauses, skipped)) + n.unparsed() + scan.fromIndexNote())
 }
 
 // runPathMemo answers one file's memo: the skip tallies (runPathCauses'
@@ -141,7 +153,7 @@ func runPathMemo(rootRel, p string, runs []*workflow.Run) fileMemo {
 					skipped[skipAbsolute]++
 					continue
 				}
-				cands = append(cands, gate.Finding{Class: class, Path: p, Line: run.First + i, Msg: tok, Text: path.Join(base, tok)})
+				cands = append(cands, gate.Finding{Class: class, Path: p, Line: run.FileLine(i, tokenCol(line, tok)), Msg: tok, Text: path.Join(base, tok)})
 			}
 		}
 	}
@@ -171,4 +183,15 @@ func resolvesTo(c *gate.Context, p string) bool {
 		return err == nil && fi.Mode().IsRegular()
 	}
 	return false
+}
+
+// tokenCol answers the 1-based character column of tok's first spelling on
+// line (0 when it is not spelled as is), so a folded block's token is
+// placed on the file line it sits on.
+func tokenCol(line, tok string) int {
+	i := strings.Index(line, tok)
+	if i < 0 {
+		return 0
+	}
+	return utf8.RuneCountInString(line[:i]) + 1
 }

@@ -43,28 +43,35 @@ func runShell(c *gate.Context, batch int) int {
 		runs []*workflow.Run
 	}
 	var subject []fileRuns
-	outside, unparsable := 0, 0
+	outside := 0
+	var n shapes
 	for _, p := range scan.files {
-		f, _, err := scan.readParsed(c, p)
+		f, parsed, err := scan.readParsed(c, p)
 		if err != nil {
 			return c.RefuseErr(err)
 		}
 		// assertion A: the subject is the Actions-shaped files; the rest
 		// are skipped and counted, neither linted nor refused. A file the
-		// parser rejects is refused when it looks like one, and counted as
-		// outside otherwise.
-		if !f.Shape.Actions() {
-			outside++
-			if f.Rejected != nil {
-				unparsable++
-			}
+		// parser rejects is a finding when GitHub loads it, and skipped
+		// and counted otherwise.
+		if !parsed {
+			n.reject(c, scan, p, unparseable(p, f))
 			continue
 		}
-		// assertion B: the extractor's refusals are exit 2, before any
-		// finding is printed.
+		if !f.Shape.Actions() {
+			outside++
+			continue
+		}
+		// assertion B: the extractor's refusals are a finding when GitHub
+		// loads the file, a counted skip otherwise; never the gate's stop.
 		runs, err := workflow.Extract(f)
 		if err != nil {
-			return c.RefuseErr(err)
+			m, err := refusedMemo(p, err)
+			if err != nil {
+				return c.RefuseErr(err)
+			}
+			n.reject(c, scan, p, m.found)
+			continue
 		}
 		subject = append(subject, fileRuns{p, runs})
 	}
@@ -176,7 +183,10 @@ func runShell(c *gate.Context, batch int) int {
 		}
 	}
 	found = append(ordered, found[next:]...)
-	r := c.NewReport(runShellHelps)
+	r := c.NewReport(withUnparseable(runShellHelps))
+	for _, f := range n.broken {
+		r.Add(f)
+	}
 	for _, f := range found {
 		r.Add(f)
 	}
@@ -185,7 +195,7 @@ func runShell(c *gate.Context, batch int) int {
 		plural(len(subject), "Actions file", "Actions files"),
 		plural(unread, "other run: value", "other run: values"),
 		plural(other, "non-shell block", "non-shell blocks"),
-		plural(outside, "YAML file", "YAML files"), unparsedOutside(unparsable)) + alikeNote(alike) + directives(honoured, silenced, trailing) + scan.fromIndexNote())
+		plural(outside, "YAML file", "YAML files"), n.unparsed()) + alikeNote(alike) + directives(honoured, silenced, trailing) + scan.fromIndexNote())
 }
 
 // alikeNote renders the count of one-command bodies left unlinted for the

@@ -440,7 +440,7 @@ func mapReports(b scBlock, reports []scReport) []colFinding {
 			Msg:      fmt.Sprintf("%s (%s): %s: %s", runNoun(run), runLabel(run), r.level, r.text),
 			Identity: "code=" + code + "\x00" + id, About: named + " in " + about}}
 		if i := sc.bodyLine(r.line); i >= 0 {
-			f.Line = run.First + i
+			f.Line = run.FileLine(i, r.col)
 			if !run.NoCol {
 				f.Col = run.FileCol(i, r.col)
 			}

@@ -47,10 +47,10 @@ func TestGhRepoSpellings(t *testing.T) {
 			want: []string{"release.yml:8: # gh-repo-exempt: precedes no step and no job, so it exempts nothing", "release.yml:7: " + miss, "help: put the marker on the line before the step"}},
 		{name: "marker before the next job binds nothing at the step column", files: one(wf("jobs:\n  r:\n    runs-on: ubuntu-latest\n    steps:\n      - run: gh release create v1\n      # gh-repo-exempt: the step column\n  q:\n    runs-on: ubuntu-latest\n    steps:\n      - run: gh pr list\n")), code: 1,
 			want: []string{"release.yml:8: # gh-repo-exempt: precedes no step", "job r calls gh", "job q calls gh"}},
-		{name: "tab indentation is refused", files: one("name: t\non: push\njobs:\n\trelease:\n\t\truns-on: ubuntu-latest\n"), code: 2,
-			want: []string{"release.yml:4: cannot read the file as YAML: the parser says"}},
+		{name: "tab indentation is a finding", files: one("name: t\non: push\njobs:\n\trelease:\n\t\truns-on: ubuntu-latest\n"), code: 1,
+			want: []string{"release.yml:4: cannot read the file as YAML: the parser says", "(GitHub loads this file)", "help: make the listed file valid YAML"}},
 		{name: "unparsable yaml outside the shape is skipped", files: map[string]string{"notes.yml": "a: [\n", ".github/workflows/release.yml": wf("jobs:\n  r:\n    runs-on: x\n    steps:\n      - run: echo\n")}, code: 0,
-			want: []string{"; 1 YAML file the parser rejects skipped"}},
+			want: []string{"; 1 unparseable YAML file skipped (GitHub loads none of them)"}},
 	})
 }
 
@@ -83,7 +83,7 @@ func TestPinningSpellings(t *testing.T) {
 			want: []string{"ci.yml:10: uses: actions/cache@v4", "ci.yml:11: uses: actions/cache@v4"}},
 		{name: "byte-order mark and cr", files: one("\ufeff" + strings.ReplaceAll(wf("jobs:\n  b:\n    steps:\n      - uses: actions/checkout@v4\n"), "\n", "\r")), code: 1,
 			want: []string{"ci.yml:6: uses: actions/checkout@v4"}},
-		{name: "tab-indented workflow refused", files: one("on: push\njobs:\n\tb:\n\t\tsteps:\n\t\t\t- uses: actions/checkout@v4\n"), code: 2, want: []string{"ci.yml:3: cannot read the file as YAML"}},
+		{name: "tab-indented workflow is a finding", files: one("on: push\njobs:\n\tb:\n\t\tsteps:\n\t\t\t- uses: actions/checkout@v4\n"), code: 1, want: []string{"ci.yml:3: cannot read the file as YAML"}},
 	})
 }
 
@@ -118,9 +118,12 @@ func TestRunShellSpellings(t *testing.T) {
 		{name: "anchored step block", files: ubuntu("      - &s\n        run: |\n          echo $(ls)\n"), code: 1, want: []string{"ci.yml:9:16: run: block (bash -e)"}},
 		{name: "flow workflow single-line values linted", files: map[string]string{"ci.yml": `{"on": "push", "jobs": {"b": {"runs-on": "ubuntu-latest", "steps": [{"run": "cd build"}, {"run": "echo $(ls)"}]}}}`}, code: 1,
 			want: []string{"ci.yml:1:104: run: value (bash -e): warning: Quote this"}, not: []string{"SC2164"}},
-		{name: "json workflow is in the subject", files: map[string]string{"ci.yml": `{"on": "push", "jobs": {"b": {"runs-on": "windows-latest", "steps": [{"run": "a\nb"}]}}}`}, code: 0,
-			want: []string{"1 Actions file"}},
-		{name: "tab-indented workflow refused", files: map[string]string{"ci.yml": "on: push\njobs:\n  b:\n    steps:\n\t- run: |\n          cd x\n"}, code: 2, want: []string{"ci.yml:5: cannot read the file as YAML"}},
+		{name: "json workflow is in the subject", files: map[string]string{"ci.yml": `{"on": "push", "jobs": {"b": {"runs-on": "windows-latest", "steps": [{"run": "a\nb"}]}}}`}, code: 1,
+			want: []string{"ci.yml:1: run: value has no shell: and the job runs on Windows"}},
+		{name: "a value decoded to several lines is linted", files: map[string]string{"ci.yml": `{"on": "push", "jobs": {"b": {"runs-on": "ubuntu-latest", "steps": [{"run": "cd x\necho $(ls)"}]}}}`}, code: 1,
+			want: []string{"ci.yml:1: run: value (bash -e): warning: Quote this to prevent word splitting. [SC2046]"}},
+		{name: "tab-indented workflow is a finding", files: map[string]string{".github/workflows/ci.yml": "on: push\njobs:\n  b:\n    steps:\n\t- run: |\n          cd x\n"}, code: 1, want: []string{".github/workflows/ci.yml:5: cannot read the file as YAML"}},
+		{name: "tab-indented file GitHub does not load is skipped", files: map[string]string{"ci.yml": "on: push\njobs:\n  b:\n    steps:\n\t- run: |\n          cd x\n"}, code: 0, want: []string{"1 unparseable YAML file skipped"}},
 	})
 }
 

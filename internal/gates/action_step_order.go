@@ -89,7 +89,10 @@ func checkActionStepOrder(c *gate.Context) int {
 		}
 		return found[i].Line < found[k].Line
 	})
-	r := c.NewReport(helps)
+	r := c.NewReport(withUnparseable(helps))
+	for _, f := range n.broken {
+		r.Add(f)
+	}
 	for _, f := range found {
 		r.Add(f)
 	}

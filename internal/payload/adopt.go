@@ -75,17 +75,25 @@ type Verdict struct {
 	AcceptedIn string
 	// Why says why a gate left out is not adopted, and how to adopt it.
 	Why string
+	// Files says, for a registered gate, what init did about the files the
+	// gate could not read (skipped, or accepted as findings); "" when the
+	// gate read every file.
+	Files string
 }
 
 // PrintVerdict is the one line init prints per kit gate.
 func PrintVerdict(w io.Writer, v Verdict) {
+	files := ""
+	if v.Files != "" {
+		files = "; " + v.Files
+	}
 	switch {
 	case !v.Registered:
 		fmt.Fprintf(w, "init: %s: not adopted: %s\n", v.Gate, v.Why)
 	case v.Accepted > 0:
-		fmt.Fprintf(w, "init: %s: registered with %s (%s)\n", v.Gate, gate.Count(v.Accepted, "accepted finding", "accepted findings"), v.AcceptedIn)
+		fmt.Fprintf(w, "init: %s: registered with %s (%s)%s\n", v.Gate, gate.Count(v.Accepted, "accepted finding", "accepted findings"), v.AcceptedIn, files)
 	default:
-		fmt.Fprintf(w, "init: %s: registered\n", v.Gate)
+		fmt.Fprintf(w, "init: %s: registered%s\n", v.Gate, files)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -442,6 +443,9 @@ func probeVerdict(w *InitWorld, p *Plan, gate string, accepting bool) (Verdict, 
 	// leaves, its findings of today accepted in the baseline; one that
 	// cannot run is named with the reason.
 	code, out, err := w.Probe(gate)
+	if err == nil && (code == 0 || code == 1 && accepting) {
+		v.Files = unreadFiles(out, baselinePath(p))
+	}
 	switch {
 	case err != nil:
 		v.Why = "could not be probed: " + err.Error()
@@ -453,6 +457,37 @@ func probeVerdict(w *InitWorld, p *Plan, gate string, accepting bool) (Verdict, 
 		v.Why = "cannot run on this tree yet: " + firstLine(out)
 	}
 	return v, false
+}
+
+// The Actions gates' words for a YAML file they could not read: on the
+// clean line, the files GitHub never loads that they skipped; as a
+// finding, a file GitHub loads.
+var (
+	skippedYAML  = regexp.MustCompile(`(\d+) unparseable YAML files? skipped`)
+	unreadableAt = regexp.MustCompile(`(?m)^([^:\n]+):\d+: cannot read .* \(GitHub loads this file\)$`)
+)
+
+// unreadFiles answers what init did about the files a probed gate could not
+// read, as one clause of its verdict line: a gate is never left out for a
+// file. A file GitHub loads is accepted in the baseline with the gate's
+// other findings of today; the rest the gate skips and counts each run.
+func unreadFiles(out []byte, baselineFile string) string {
+	var parts []string
+	seen := map[string]bool{}
+	var names []string
+	for _, m := range unreadableAt.FindAllSubmatch(out, -1) {
+		if p := string(m[1]); !seen[p] {
+			seen[p] = true
+			names = append(names, p)
+		}
+	}
+	if len(names) > 0 {
+		parts = append(parts, fmt.Sprintf("%s GitHub loads cannot be read (%s): accepted in %s until fixed", gate.Count(len(names), "file", "files"), strings.Join(names, ", "), baselineFile))
+	}
+	if m := skippedYAML.FindSubmatch(out); m != nil {
+		parts = append(parts, string(m[0])+" (GitHub never loads them; the gate skips them each run)")
+	}
+	return strings.Join(parts, "; ")
 }
 
 func findingLines(out []byte) int {

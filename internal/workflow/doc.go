@@ -14,12 +14,16 @@
 //     defaults), or, for a file the parser rejects, the refusal and
 //     whether the file looks like a workflow or an action (Suspect).
 //   - Extract is check-action-run-shell's and check-action-run-path's view:
-//     the run: bodies (a literal block cut byte for byte from the source and
-//     held to the parser's value), every GitHub expression replaced by
-//     ${GHEXPR} and every ShellCheck directive neutralised, each stamped
-//     with the dialect and working directory its step really has (step,
-//     job defaults.run, workflow defaults.run). It refuses, with a
-//     *Refusal, the constructs it will not guess at.
+//     the run: bodies (a literal or folded block, any chomping and
+//     indentation indicator, rebuilt from its source lines as the YAML
+//     scanner builds it and held to the parser's value, each byte keeping
+//     its file line and column), every GitHub expression replaced by
+//     ${GHEXPR} (one spanning lines joined onto its first) and every
+//     ShellCheck directive neutralised, each stamped with the dialect and
+//     working directory its step really has (step, job defaults.run,
+//     workflow defaults.run). It refuses, with a *Refusal, only what
+//     GitHub refuses too: a ${{ that never closes, a defaults.run.shell
+//     that is not a string.
 //   - Walk is the job walk of check-action-gh-repo, check-action-permissions
 //     and check-action-step-order: gh invocations in command position,
 //     checkout steps, the GH_REPO ladder, token references, exemption

@@ -113,6 +113,14 @@ type Run struct {
 	// placed in the file.
 	NoCol bool
 
+	// segs places each body line's bytes in the file when a line is not
+	// simply the file line First+i cut at Indent (a folded block joins
+	// source lines; a multi-line expression joins body lines); home is
+	// each body line's file line when segs place none of it. Both nil for
+	// a single-line value.
+	segs [][]seg
+	home []int
+
 	WorkDir    string // the working directory in force (step, job or workflow defaults)
 	HasWorkDir bool
 	// Directives lists the body lines (file line numbers) that are a
@@ -150,11 +158,43 @@ func (r *Run) Script() (string, int) {
 }
 
 // FileCol maps a 1-based character column on body line i (0-based) back to
-// the 1-based byte column of the file line it was cut from.
+// the 1-based byte column of the file line it was cut from (FileLine
+// answers which line that is).
 func (r *Run) FileCol(i, col int) int {
 	if i < 0 || i >= len(r.Lines) {
 		return col
 	}
+	orig := r.origOff(i, col)
+	if i < len(r.segs) && len(r.segs[i]) > 0 {
+		_, c := place(r.segs[i], orig)
+		return c + 1
+	}
+	return r.Indent + orig + 1
+}
+
+// FileLine answers the file line that the 1-based character column col of
+// body line i (0-based) was cut from; col 0 asks for the line's start. A
+// literal block's line i is file line First+i; a folded block's line may
+// join several file lines, and one joined by a multi-line expression
+// holds later lines' bytes.
+func (r *Run) FileLine(i, col int) int {
+	if i < 0 || i >= len(r.home) {
+		return r.First + i
+	}
+	if i < len(r.segs) && len(r.segs[i]) > 0 {
+		if col < 1 {
+			col = 1
+		}
+		l, _ := place(r.segs[i], r.origOff(i, col))
+		return l
+	}
+	return r.home[i]
+}
+
+// origOff answers the byte offset on body line i, before its expressions
+// were replaced, of the 1-based character column col on the line as
+// replaced.
+func (r *Run) origOff(i, col int) int {
 	off := byteCol(r.Lines[i], col)
 	orig := off
 	if i < len(r.Subst) {
@@ -166,16 +206,18 @@ func (r *Run) FileCol(i, col int) int {
 			}
 		}
 	}
-	return r.Indent + orig + 1
+	return orig
 }
 
 const defaultsRun = "defaults.run"
 
 // Extract answers every run: value of an Actions-shaped file, in file
-// order, or the first construct it refuses: a file the parser rejected, a
-// folded block, an indentation indicator, an anchor or alias as the value,
-// an unbalanced ${{ on a block line, a block the reader cannot cut from
-// its source byte for byte, and an expression as defaults.run.shell.
+// order, or the first construct it refuses: a file the parser rejected
+// that looks like a workflow or an action, a ${{ in a block that never
+// closes (GitHub refuses the workflow too), and a defaults.run.shell that
+// is not a string. Literal and folded blocks with any chomping and
+// indentation indicator, anchored and aliased values, and expressions
+// spanning body lines are read as GitHub reads them.
 func Extract(f *File) ([]*Run, error) {
 	if f.Rejected != nil {
 		if f.Suspect {
@@ -250,9 +292,11 @@ func readDefaults(f *File, e *Entry) (runDefaults, error) {
 	}
 	if sh := Child(run.Value, "shell"); sh != nil {
 		v, ok := scalar(sh)
-		if !ok || strings.Contains(v, "${{") {
-			return d, &Refusal{f.Path, sh.Line, "a " + defaultsRun + ".shell that is not a literal shell name"}
+		if !ok {
+			return d, &Refusal{f.Path, sh.Line, "a " + defaultsRun + ".shell that is not a string"}
 		}
+		// An expression is kept as written: the dialect table reads it as
+		// a shell it cannot name (resolveDialect).
 		d.shell, d.hasShell = v, true
 	}
 	if wd := Child(run.Value, "working-directory"); wd != nil {
@@ -272,36 +316,30 @@ func extractRun(f *File, j *Job, s *Step, d runDefaults) (*Run, error) {
 	} else if d.hasWorkDir {
 		r.WorkDir, r.HasWorkDir = d.workDir, true
 	}
-	if e.Raw.Kind == yaml.AliasNode || e.Raw.Anchor != "" {
-		return nil, &Refusal{f.Path, e.Line, "an anchor or alias as the run: value"}
-	}
+	// An anchored value reads as written; an alias as the value it names,
+	// placed where that was written.
 	n := e.Value
 	if n == nil || n.Kind != yaml.ScalarNode {
 		r.Skip = "a run: value that is not a string"
 		return r, nil
 	}
+	floor := f.floorOf(e)
 	switch {
-	case n.Style&yaml.FoldedStyle != 0:
-		return nil, &Refusal{f.Path, e.Line, "a folded block scalar (run: " + header(f, n) + "); write run: |"}
-	case n.Style&yaml.LiteralStyle != 0:
-		h := header(f, n)
-		if strings.ContainsAny(h, "123456789") {
-			return nil, &Refusal{f.Path, e.Line, "an explicit indentation indicator (run: " + h + ")"}
-		}
-		return r, readBlock(f, r, n, e.Col-1)
+	case n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0:
+		return r, readBlock(f, r, n, floor)
 	case n.Tag == "!!null":
 		return nil, nil
 	case n.Style&yaml.TaggedStyle != 0:
 		r.Skip = "a tagged value"
 		return r, nil
 	}
-	if f.scalarEnd(n, e.Col-1) > n.Line {
-		r.Skip = "a value continued past its line"
-		return r, nil
-	}
-	if strings.Contains(n.Value, "\n") {
-		r.Skip = "a value the parser decodes to several lines"
-		return r, nil
+	if f.scalarEnd(n, floor) > n.Line || strings.Contains(n.Value, "\n") {
+		// What GitHub runs is the decoded value; its source (folded or
+		// escaped) is not its text, so its lines sit on the value's line.
+		if strings.Trim(n.Value, "\n") == "" {
+			return nil, nil
+		}
+		return r, readValueLines(f, r, n, n.Line)
 	}
 	readLine(f, r, n)
 	return r, nil
@@ -313,7 +351,7 @@ func extractRun(f *File, j *Job, s *Step, d runDefaults) (*Run, error) {
 // the quotes is the text itself.
 func readLine(f *File, r *Run, n *yaml.Node) {
 	text := f.Text(n.Line)
-	at := byteCol(text, n.Column)
+	at := valueStart(text, n)
 	src := text[at:]
 	switch {
 	case n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0:
@@ -340,63 +378,119 @@ func readLine(f *File, r *Run, n *yaml.Node) {
 // indicators, up to white space.
 func header(f *File, n *yaml.Node) string {
 	text := f.Text(n.Line)
-	i := byteCol(text, n.Column)
-	h := text[i:]
+	h := text[valueStart(text, n):]
 	if k := strings.IndexAny(h, " \t"); k >= 0 {
 		h = h[:k]
 	}
 	return h
 }
 
-// readBlock cuts a literal block's body from the source: the lines right
-// of the key column, dedented by the first non-blank one, trailing blank
-// lines dropped. The cut is held to the parser's decoded value; a
-// mismatch is refused rather than linted.
+// valueStart answers the byte offset on text (the node's line) of the
+// node's value, past the anchor the parser places the node's column on.
+func valueStart(text string, n *yaml.Node) int {
+	at := byteCol(text, n.Column)
+	if n.Anchor != "" && strings.HasPrefix(text[at:], "&"+n.Anchor) {
+		at += 1 + len(n.Anchor)
+		for at < len(text) && (text[at] == ' ' || text[at] == '\t') {
+			at++
+		}
+	}
+	return at
+}
+
+// readBlock reads a block scalar's body (literal or folded, any chomping
+// and indentation indicator) as the value GitHub runs: the parser's value,
+// line by line, each line placed in the file through the source lines it
+// was rebuilt from. An expression that opens on one body line and closes
+// on a later one is joined onto its first line (the lines it spanned stay,
+// empty, so the body keeps its line count). A value the rebuild cannot
+// place (a construct it does not model) is read with every line placed
+// on the run: key.
 func readBlock(f *File, r *Run, n *yaml.Node, floor int) error {
 	r.Block = true
-	end := f.scalarEnd(n, floor)
-	if end == n.Line {
+	if strings.Trim(n.Value, "\n") == "" {
 		return nil
 	}
-	indent := -1
-	for l := n.Line + 1; l <= end; l++ {
-		if ln := f.lines[l-1]; !ln.blank {
-			indent = ln.indent
-			break
-		}
+	d, ok := f.decodeBlock(n, floor)
+	if !ok {
+		return readValueLines(f, r, n, r.Line)
 	}
-	r.First, r.Indent = n.Line+1, indent
-	var raw []string
-	for l := n.Line + 1; l <= end; l++ {
-		ln := f.lines[l-1]
-		var text string
-		switch {
-		case ln.blank:
-			if len(ln.text) > indent {
-				text = ln.text[indent:]
+	r.home = make([]int, len(d.lines))
+	prev := n.Line // the header's line; an empty body line sits one below the line before it
+	for i := range d.lines {
+		if len(d.segs[i]) > 0 {
+			prev = d.segs[i][0].Line
+		} else {
+			prev++
+		}
+		r.home[i] = prev
+	}
+	return r.fill(f, d)
+}
+
+// directive records a body line's ShellCheck directive, at file line at:
+// one on a line of its own is kept as written (ShellCheck honours it),
+// one that trails a command is neutralised (ShellCheck refuses it there,
+// SC1126). It answers the line as ShellCheck is to read it.
+func (r *Run) directive(line string, at int) string {
+	kept, found := directiveLine(line)
+	switch {
+	case found && kept == line:
+		r.Directives = append(r.Directives, at)
+	case found:
+		r.Trailing = append(r.Trailing, at)
+	}
+	return kept
+}
+
+// readValueLines reads a value as the parser decoded it, line by line,
+// every line placed on file line at with no column: a quoted or plain
+// value that spans source lines (folded, escaped) or decodes to several
+// lines, or a block the rebuild could not place.
+func readValueLines(f *File, r *Run, n *yaml.Node, at int) error {
+	d := decoded{lines: strings.Split(strings.TrimRight(n.Value, "\n"), "\n")}
+	d.segs = make([][]seg, len(d.lines))
+	r.NoCol = true
+	r.home = make([]int, len(d.lines))
+	for i := range r.home {
+		r.home[i] = at
+	}
+	return r.fill(f, d)
+}
+
+// fill sets a run's body from decoded lines whose homes are set: each
+// line's directives neutralised and its expressions replaced, an
+// expression that spans lines joined onto its first (the lines it spanned
+// stay, empty).
+func (r *Run) fill(f *File, d decoded) error {
+	r.Indent = d.indent
+	r.First = r.home[0]
+	r.segs = make([][]seg, len(d.lines))
+	r.Lines = make([]string, len(d.lines))
+	r.Subst = make([][]Span, len(d.lines))
+	for i := 0; i < len(d.lines); i++ {
+		text := r.directive(d.lines[i], r.home[i])
+		segs := append([]seg(nil), d.segs[i]...)
+		out, spans, balanced := subst(text)
+		j := i
+		for !balanced && j+1 < len(d.lines) {
+			j++
+			next := r.directive(d.lines[j], r.home[j])
+			for _, sg := range d.segs[j] {
+				segs = append(segs, seg{At: sg.At + len(text) + 1, Line: sg.Line, Col: sg.Col})
 			}
-		case ln.indent < indent:
-			return &Refusal{f.Path, l, "a block line indented left of the block's first line"}
-		default:
-			text = ln.text[indent:]
+			text += "\n" + next
+			out, spans, balanced = subst(text)
 		}
-		raw = append(raw, text)
-		kept, directive := directiveLine(text)
-		out, spans, ok := subst(kept)
-		if !ok {
-			return &Refusal{f.Path, l, "an unbalanced ${{ on a run: block line"}
+		if !balanced {
+			what := "value"
+			if r.Block {
+				what = "block"
+			}
+			return &Refusal{f.Path, r.home[i], "an unbalanced ${{ on a run: " + what + " line (it never closes)"}
 		}
-		r.Lines = append(r.Lines, out)
-		r.Subst = append(r.Subst, spans)
-		switch {
-		case directive && kept == text:
-			r.Directives = append(r.Directives, l)
-		case directive:
-			r.Trailing = append(r.Trailing, l)
-		}
-	}
-	if strings.TrimRight(strings.Join(raw, "\n"), "\n") != strings.TrimRight(n.Value, "\n") {
-		return &Refusal{f.Path, r.Line, "a run: block whose source lines are not its value (the reader cannot cut it byte for byte)"}
+		r.Lines[i], r.Subst[i], r.segs[i] = out, spans, segs
+		i = j
 	}
 	return nil
 }
@@ -495,6 +589,11 @@ func resolveDialect(j *Job, s *Step, d runDefaults) (Res, string, string, string
 	}
 	if !has && d.hasShell {
 		v, has = strings.TrimSpace(d.shell), strings.TrimSpace(d.shell) != ""
+	}
+	if has && strings.Contains(v, "${{") {
+		// An expression names its shell only when the workflow runs: the
+		// body is not linted under a guess, and why says so.
+		return OtherShell, "", "", "shell: is a GitHub expression"
 	}
 	if has {
 		words := strings.Fields(v)

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -82,6 +83,21 @@ type File struct {
 	root  *yaml.Node // the document's top-level node
 	lines []srcLine
 	body  map[int]bool // lines inside a multi-line scalar, past its first
+	// floors holds each block scalar's floor (the 0-based column of the
+	// key it is the value of), so a block reached through an alias is
+	// read as where it was written.
+	floors map[*yaml.Node]int
+	// visits counts the source lines the reader's line loops have stepped
+	// over, so a test can hold the reader linear in a block's length
+	// without timing it. Gates may walk one File at once: it is atomic.
+	visits atomic.Int64
+}
+
+// visit adds n line steps to the file's count.
+func (f *File) visit(n int) {
+	if n > 0 {
+		f.visits.Add(int64(n))
+	}
 }
 
 // Job is one job under jobs: (or an action's runs:).
@@ -157,7 +173,7 @@ var errLine = lazyre.New(`line (\d+)`)
 // Read reads a YAML file's structure with the YAML parser. It never fails:
 // a file the parser rejects comes back with Rejected set and no structure.
 func Read(p string, data []byte) *File {
-	f := &File{Path: p, lines: splitLines(data), body: map[int]bool{}}
+	f := &File{Path: p, lines: splitLines(data), body: map[int]bool{}, floors: map[*yaml.Node]int{}}
 	root, err := parse(data)
 	if err != nil {
 		f.Rejected = rejection(p, err, f.lines)
@@ -227,7 +243,7 @@ func parse(data []byte) (*yaml.Node, error) {
 	if !utf8.Valid(data) {
 		return nil, errors.New("the file is not UTF-8")
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec := yaml.NewDecoder(bytes.NewReader(directive12(data)))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
@@ -247,6 +263,25 @@ func parse(data []byte) (*yaml.Node, error) {
 		return nil, nil
 	}
 	return doc.Content[0], nil
+}
+
+var yamlDirective = lazyre.New(`(?m)\A\x{FEFF}?(?:(?:[ \t]*(?:#[^\n]*)?|%[^\n]*)\r?\n)*?%YAML[ \t]+1\.(\d+)`)
+
+// directive12 answers data with a %YAML 1.x directive (x not 1) before the
+// document spelled %YAML 1.1, in place and at the same length: the parser
+// reads YAML 1.2 but refuses a document that declares it, and GitHub loads
+// such a workflow. Every other byte, and so every line and column, stays.
+func directive12(data []byte) []byte {
+	m := yamlDirective.Get().FindSubmatchIndex(data)
+	if m == nil || string(data[m[2]:m[3]]) == "1" {
+		return data
+	}
+	out := append([]byte(nil), data...)
+	out[m[2]] = '1'
+	for i := m[2] + 1; i < m[3]; i++ {
+		out[i] = ' '
+	}
+	return out
 }
 
 // parserProblem reports the messages the parser (not its scanner) raises
@@ -543,9 +578,14 @@ func (f *File) markBodies(root *yaml.Node) error {
 		}
 		switch n.Kind {
 		case yaml.ScalarNode:
-			for l := n.Line + 1; l <= f.scalarEnd(n, floor); l++ {
+			if n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+				f.floors[n] = floor
+			}
+			end := f.scalarEnd(n, floor)
+			for l := n.Line + 1; l <= end; l++ {
 				f.body[l] = true
 			}
+			f.visit(end - n.Line)
 		case yaml.MappingNode:
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				if err := walk(n.Content[i], floor); err != nil {
@@ -567,6 +607,19 @@ func (f *File) markBodies(root *yaml.Node) error {
 	return walk(root, -1)
 }
 
+// floorOf answers the floor of the node an entry's value names: the key's
+// column when the value is written there, the recorded floor of the
+// anchored node an alias names (-1 when none was recorded).
+func (f *File) floorOf(e *Entry) int {
+	if e.Value == e.Raw {
+		return e.Col - 1
+	}
+	if fl, ok := f.floors[e.Value]; ok {
+		return fl
+	}
+	return -1
+}
+
 // scalarEnd answers the last line a scalar's source occupies. A block
 // scalar's body is the following lines that are blank or sit right of
 // floor, trailing blank lines excluded; a quoted scalar ends at its
@@ -582,7 +635,9 @@ func (f *File) scalarEnd(n *yaml.Node, floor int) int {
 		// of floor, where the floor is known: an indentation indicator
 		// lets later lines sit left of the first).
 		last, ind := n.Line, -1
-		for l := n.Line + 1; l <= len(f.lines); l++ {
+		l := n.Line + 1
+		defer func() { f.visit(l - n.Line) }()
+		for ; l <= len(f.lines); l++ {
 			ln := f.lines[l-1]
 			if ln.blank {
 				continue
@@ -609,24 +664,40 @@ func (f *File) scalarEnd(n *yaml.Node, floor int) int {
 	// source ends at the last more-indented line that is neither blank
 	// nor a comment.
 	last := n.Line
-	for l := n.Line + 1; l <= len(f.lines); l++ {
+	rest := n.Value
+	l := n.Line + 1
+	for ; l <= len(f.lines); l++ {
 		ln := f.lines[l-1]
 		if ln.blank {
 			continue
 		}
-		if ln.indent <= floor || ln.comment || !plainContinues(n.Value, ln.text) {
+		var ok bool
+		if ln.indent <= floor || ln.comment {
+			break
+		}
+		if rest, ok = plainContinues(rest, ln.text); !ok {
 			break
 		}
 		last = l
 	}
+	f.visit(l - n.Line)
 	return last
 }
 
 // plainContinues reports whether a line's words are part of a plain
-// scalar's folded value.
-func plainContinues(value, line string) bool {
+// scalar's folded value, looked for in what the earlier lines left of it
+// (the value holds the lines in order), and answers what follows them: a
+// search that moves forward only, so a long scalar costs its length once.
+func plainContinues(rest, line string) (string, bool) {
 	t := strings.TrimSpace(line)
-	return t != "" && strings.Contains(value, t)
+	if t == "" {
+		return rest, false
+	}
+	i := strings.Index(rest, t)
+	if i < 0 {
+		return rest, false
+	}
+	return rest[i+len(t):], true
 }
 
 // quoteEnd scans a quoted scalar from its opening quote to its closing one

@@ -1,6 +1,9 @@
 package workflow
 
-import "strings"
+import (
+	"sort"
+	"strings"
+)
 
 // Call is one gh invocation the detector found.
 type Call struct {
@@ -18,13 +21,14 @@ type logical struct {
 }
 
 func (l logical) lineAt(off int) int {
-	n := l.first
-	for i, o := range l.offs {
-		if off >= o {
-			n = l.first + i
-		}
+	// offs ascends: the physical line is the last one starting at or
+	// before off (a search, so a long continued line costs no more per
+	// call than its logarithm).
+	i := sort.Search(len(l.offs), func(i int) bool { return l.offs[i] > off })
+	if i == 0 {
+		return l.first
 	}
-	return n
+	return l.first + i - 1
 }
 
 // Line is one body line with its file line number.
@@ -38,23 +42,27 @@ type Line struct {
 func joinLogical(lines []Line) []logical {
 	var out []logical
 	var cur *logical
+	var text strings.Builder // cur's text, built once rather than re-copied per line
 	for _, ln := range lines {
 		t := ln.Text
 		if cur == nil {
 			cur = &logical{first: ln.N}
+			text.Reset()
 		}
-		cur.offs = append(cur.offs, len(cur.text))
+		cur.offs = append(cur.offs, text.Len())
 		cont := strings.HasSuffix(t, `\`)
 		if cont {
 			t = t[:len(t)-1] + " "
 		}
-		cur.text += t
+		text.WriteString(t)
 		if !cont {
+			cur.text = text.String()
 			out = append(out, *cur)
 			cur = nil
 		}
 	}
 	if cur != nil {
+		cur.text = text.String()
 		out = append(out, *cur)
 	}
 	kept := out[:0]

@@ -20,6 +20,11 @@ type UsesLine struct {
 // uses: key (a "# - uses: x@v1" seed is read like a step). A line inside
 // a scalar's body is no comment. A file the parser rejected has none.
 func UsesRefs(f *File) []UsesLine {
+	if f.Rejected != nil {
+		// A file the parser rejects has no structure, comments included:
+		// a comment line is only known to be one in a parsed file.
+		return nil
+	}
 	var out []UsesLine
 	if f.root != nil {
 		budget := aliasBudget

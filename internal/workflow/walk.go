@@ -96,10 +96,10 @@ func Walk(f *File, opt WalkOptions) *Walked {
 			other := ghOnOtherToken(f, j, s)
 			exported := "" // a token the body exported before the call
 			body := BodyLines(f, s.Run)
+			// A folded block's lines come from BodyLines already joined
+			// where YAML folds them (a trailing backslash each), so the
+			// logical lines are the commands GitHub runs.
 			logicals := joinLogical(body)
-			if v := s.Run.Value; v != nil && v.Kind == yaml.ScalarNode && v.Style&yaml.FoldedStyle != 0 {
-				logicals = joinFolded(body)
-			}
 			for _, l := range logicals {
 				calls, toks := ghCallsTok(l)
 				for k, c := range calls {
@@ -135,24 +135,41 @@ func Walk(f *File, opt WalkOptions) *Walked {
 	return w
 }
 
-// BodyLines answers a run: value's lines as the walk reads them: a block's
-// (literal or folded, any header) lines as written, cut from the source;
-// any other scalar as the parser decoded it, each of its lines placed on
-// the value's line. An alias reads as the value it names.
+// BodyLines answers a run: value's lines as the walk reads them: a literal
+// block's lines as written, cut from the source; a folded block's source
+// lines too, each one the fold joins to the next ending in a backslash, so
+// the walk's line joining reads the one command GitHub runs while every
+// word keeps its own line; any other scalar as the parser decoded it, each
+// of its lines placed on the value's line. An alias reads as the value it
+// names, where that was written.
 func BodyLines(f *File, e *Entry) []Line {
 	n := e.Value
 	if n == nil || n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
 		return nil
 	}
 	var out []Line
-	if n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
-		floor := e.Col - 1
-		if n != e.Raw {
-			floor = -1 // an alias: the anchored block's floor is not known here
+	if n.Style&yaml.FoldedStyle != 0 {
+		if d, ok := f.decodeBlock(n, f.floorOf(e)); ok {
+			for i := range d.lines {
+				sg := d.segs[i]
+				for k, s := range sg {
+					text := f.Text(s.Line)
+					if k+1 < len(sg) {
+						text += `\`
+					}
+					out = append(out, Line{s.Line, text})
+				}
+			}
+			return out
 		}
-		for l := n.Line + 1; l <= f.scalarEnd(n, floor); l++ {
+	}
+	if n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+		floor := f.floorOf(e)
+		end := f.scalarEnd(n, floor)
+		for l := n.Line + 1; l <= end; l++ {
 			out = append(out, Line{l, f.Text(l)})
 		}
+		f.visit(end - n.Line)
 		return out
 	}
 	for _, t := range strings.Split(n.Value, "\n") {
