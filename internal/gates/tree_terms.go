@@ -254,6 +254,7 @@ func listingSelection(root string, prune walk.PruneSet, exempt ...string) *cache
 // testInputDirs are the directory names that hold test inputs by
 // convention (Go's testdata, and the fixtures directories of most other
 // ecosystems); testInputNames the file suffix of a Go test file.
+// consumer-value-exempt: ecosystem conventions matched in any consumer's tree, not a path of this one
 var testInputDirs = []string{"testdata", "_testdata", "fixtures", "__fixtures__"}
 
 const testInputNames = "_test.go"
