@@ -365,9 +365,14 @@ func TestMsgPatternsTemplateShapes(t *testing.T) {
 		"Ref" + ": run-" + uuid + "  ",
 		"from the account " + bt + "AliceDev42" + bt,
 		bt + "bob-ci" + bt + " and " + bt + "x9" + bt + " accounts",
-		"the account with workflow scope " + bt + "Bob1" + bt + " ran",
+		"the account named " + bt + "Bob1" + bt + " ran",
 		"Accounts: " + bt + "Ops-7" + bt,
 		bt + "QA" + bt + " account",
+		"a bot account " + bt + "7ops" + bt,
+		"cd " + "/" + "home/mart/src",
+		"see file://" + "/" + "Users/jb/notes",
+		"`" + "/" + "home/ncw/go/bin`",
+		"https://claude" + ".ai/share/abc123",
 	}
 	pass := []string{
 		"fix: handle empty input",
@@ -386,6 +391,29 @@ func TestMsgPatternsTemplateShapes(t *testing.T) {
 		"/home/",
 		"the home directory",
 		"pattern text: /(home|Users)/[A-Za-z0-9._-]+/",
+		// Calibrated on the noise corpus (testdata/corpus/FINDINGS.txt).
+		"the account with workflow scope " + bt + "Bob1" + bt + " ran",
+		"taking into account any " + bt + "Exclude" + bt + " statements",
+		"service account to be supplied in " + bt + "Kustomization" + bt,
+		"the built-in " + bt + "SYSTEM" + bt + " user account",
+		"the " + bt + "privateKey" + bt + " for your account",
+		"Account for " + bt + "flake8-bugbear" + bt + " rules",
+		"takes the " + bt + "Hdoc" + bt + " field into account",
+		"assume the role in account " + bt + "123456789012" + bt,
+		"mount " + "/" + "home/user1/data and " + "/" + "home/user2/data",
+		"rclone copy " + "/" + "home/local/directory remote:",
+		"cp a " + "/" + "Users/someuser/b",
+		"git clone into " + "/" + "home/dev/src",
+		"open " + "/" + "Users/monalisa/code",
+		"volume " + "/" + "home/.kube/config",
+		`ydir = "` + "/" + `home/a/b"`,
+		`(p.ex \"` + "/" + `home/moi/Sync/Exemple\")`,
+		"config at " + "/" + "home/opc/app",
+		"https://example.com" + "/" + "home/pricing/plans",
+		`C:` + `\Users\MyLogin\AppData`,
+		`C:` + `\Users\YOUR_HOME\AppData`,
+		"try Claude Code at https://claude" + ".ai/code",
+		"https://claude" + ".ai/code/",
 	}
 	for _, s := range red {
 		if set.First(s) < 0 {
@@ -571,4 +599,48 @@ func TestTreeTermsWholeSetCache(t *testing.T) {
 	if stats[treeTermsSetTable].Hits != 0 {
 		t.Fatalf("another selection was served the set: %+v", stats)
 	}
+}
+
+// assertion L: files that are test inputs by convention (under a
+// testdata, _testdata, fixtures or __fixtures__ directory at any depth, or
+// a Go test file) are left out unread, and the clean line counts them; a
+// file merely named like one is scanned.
+func TestTreeTermsLeavesTestInputs(t *testing.T) {
+	leak := "leak " + homeA + "x\n"
+	files := map[string]string{
+		"testdata/golden.txt":                 leak,
+		"cmd/infra/_testdata/panic.log":       leak,
+		"spec/fixtures/mounts.txt":            leak,
+		"web/__fixtures__/user.json":          leak,
+		"pkg/uri/uri_test.go":                 leak,
+		"docs/testdata.md":                    leak, // a file named like the directory
+		"pkg/uri/uri_test.go.orig":            leak, // not a Go test file
+		"internal/fixturesnotes/notes.md":     leak,
+		"pkg/uri/uri.go":                      "clean\n",
+		"testdataish/readme.md":               leak,
+		"pkg/x/_test.go":                      leak, // a bare _test.go is no test file to go
+		"examples/testdata-notes/readme.md":   leak,
+		"examples/my_testdata/inputs.txt":     leak,
+		"examples/fixtures.d/sample.conf":     leak,
+		"examples/__fixtures__x/sample.conf":  leak,
+		"examples/a/b/testdata/c/deep.txt":    leak,
+		"examples/a/b/fixtures/c/d/deep.json": leak,
+	}
+	tree := newCountTree(files)
+	got := termsCase{tree: tree, disk: map[string]string{"p": "/home/[a-z]+/\n"}, args: []string{".", "p"}}.run(t)
+	wantCode(t, got, 1)
+	wantOut(t, got, "docs/testdata.md:1:", "pkg/uri/uri_test.go.orig:1:", "internal/fixturesnotes/notes.md:1:", "testdataish/readme.md:1:",
+		"pkg/x/_test.go:1:", "examples/testdata-notes/readme.md:1:", "examples/my_testdata/inputs.txt:1:", "examples/fixtures.d/sample.conf:1:", "examples/__fixtures__x/sample.conf:1:")
+	left := []string{"testdata/golden.txt", "cmd/infra/_testdata/panic.log", "spec/fixtures/mounts.txt", "web/__fixtures__/user.json", "pkg/uri/uri_test.go", "examples/a/b/testdata/c/deep.txt", "examples/a/b/fixtures/c/d/deep.json"}
+	// The help names the way to keep a line that must stay as it is.
+	wantOut(t, got, "help: remove the banned term", "accepted with `gates baseline`")
+	for _, p := range left {
+		wantNotOut(t, got, p+":")
+		if tree.reads[p] != 0 {
+			t.Errorf("%s was read; a test input is left out unread", p)
+		}
+	}
+	clean := termsCase{tree: newCountTree(map[string]string{"a.md": "ok\n", "testdata/in.txt": leak, "x_test.go": leak}), disk: map[string]string{"p": "/home/[a-z]+/\n"}, args: []string{".", "p"}}.run(t)
+	wantCode(t, clean, 0)
+	wantOut(t, clean, "TREE-TERMS: clean (1 tracked files match none of 1 banned patterns; 2 test inputs left out: testdata/, _testdata/, fixtures/, __fixtures__/, *_test.go)")
 }

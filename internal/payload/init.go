@@ -591,5 +591,5 @@ func projectSpares(top string) []byte {
 	sort.Strings(sorted)
 	return []byte("\n# This project's own name as a home directory is the account its container,\n" +
 		"# package or CI scripts run as, not a person's home (added by gates init).\n" +
-		"!^/(home|Users)/(" + strings.Join(sorted, "|") + ")/$\n")
+		"!^[^A-Za-z0-9._-]?/(home|Users)/(" + strings.Join(sorted, "|") + ")/$\n")
 }

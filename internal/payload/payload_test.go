@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gate-sdk/gates/internal/gates"
+	"github.com/gate-sdk/gates/internal/patterns"
 	"github.com/gate-sdk/gates/kits"
 )
 
@@ -357,8 +358,30 @@ func TestProjectSpares(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := string(projectSpares(filepath.ToSlash(top)))
-	if !strings.Contains(got, "!^/(home|Users)/(yq|yq\\.tool)/$\n") {
+	if !strings.Contains(got, "!^[^A-Za-z0-9._-]?/(home|Users)/(yq|yq\\.tool)/$\n") {
 		t.Fatalf("projectSpares = %q", got)
+	}
+	// The shipped ban takes the character before the path into its match
+	// (a web path is no home), so the spare must pass over it too.
+	tmpl, err := os.ReadFile(filepath.Join("..", "..", "templates", "msg-patterns.list"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := filepath.Join(t.TempDir(), "p.list")
+	if err := os.WriteFile(list, append(tmpl, got...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	set, err := patterns.Load(os.ReadFile, []patterns.Source{{Path: list, Origin: patterns.FromArgument, Required: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range []string{"WORKDIR /" + "home/yq/src", "-v x:/" + "home/yq/out", "/" + "Users/yq.tool/x"} {
+		if i := set.First(l); i >= 0 {
+			t.Errorf("the seeded list refuses %q (pattern %s)", l, set.Patterns[i].Text)
+		}
+	}
+	if set.First("cd /"+"home/mart/yq") < 0 {
+		t.Error("the seeded list spares another account")
 	}
 	if got := projectSpares("/"); got != nil {
 		t.Fatalf("a top with no plain name spared %q", got)

@@ -1,0 +1,3 @@
+package uri
+
+var cases = []string{"/home/mart/src/app"}
