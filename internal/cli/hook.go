@@ -223,8 +223,13 @@ func (r hookRunner) runIn(reg *loadedRegistry, plan []selection, scratch string)
 	for i, sel := range plan {
 		members[i] = r.s.batteryMember(sel, reg.Path)
 	}
+	budget, err := r.s.gateBudget()
+	if err != nil {
+		return harness.Result{}, err
+	}
 	verdicts := battery.Run(members, battery.Options{
-		Jobs: jobs,
+		Jobs:   jobs,
+		Budget: budget,
 		Scratch: func(name string) (string, error) {
 			return os.MkdirTemp(scratch, name+"-")
 		},

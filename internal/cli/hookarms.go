@@ -95,6 +95,7 @@ func (s *Session) hookWorld() (githook.World, error) {
 		Registry: func() (githook.Registry, error) { return s.hookRegistry() },
 		Compiled: s.runCompiled,
 		Jobs:     s.jobs,
+		Budget:   s.gateBudget,
 		Costs:    hookCosts{s},
 		Baseline: func(tree *repo.Snapshot) error {
 			if tree == nil {

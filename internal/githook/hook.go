@@ -2,6 +2,7 @@ package githook
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gate-sdk/gates/internal/battery"
 	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/repo"
 	"github.com/gate-sdk/gates/internal/spawn"
@@ -100,6 +102,9 @@ type World struct {
 	// Jobs answers how many in-process members pre-commit may run at
 	// once (GATE_SDK_JOBS); nil is one.
 	Jobs func() (int, error)
+	// Budget answers each member's time budget (GATE_SDK_GATE_TIMEOUT);
+	// nil or zero is none.
+	Budget func() (time.Duration, error)
 	// Costs, when set, keeps what each in-process member took on the
 	// last pre-commit run over this repository, so the next run starts
 	// the longest first. Scheduling only: no verdict depends on it.
@@ -297,6 +302,11 @@ func preCommit(w World, hook string) int {
 	}
 	if w.Jobs != nil {
 		if r.jobs, err = w.Jobs(); err != nil {
+			return fail(err)
+		}
+	}
+	if w.Budget != nil {
+		if r.budget, err = w.Budget(); err != nil {
 			return fail(err)
 		}
 	}
@@ -512,6 +522,8 @@ type runner struct {
 	// jobs is how many in-process members may run at once; below 2 the
 	// plan runs one member at a time.
 	jobs int
+	// budget bounds each member's run; zero is none.
+	budget time.Duration
 	// costs are the members' last run times (nil: none known); took
 	// gathers this run's.
 	costs map[string]time.Duration
@@ -618,8 +630,19 @@ func (r runner) childEnv() []string {
 	return []string{"GIT_WORK_TREE=" + r.dir}
 }
 
-// dispatch runs one member and answers its status and merged output.
+// dispatch runs one member under the budget and answers its status and
+// merged output.
 func (r runner) dispatch(m Member, args []string) (int, []byte) {
+	// assertion X: a member past its budget is stopped and reads exit 2.
+	o := battery.Bounded(m.Name, m.Kind == registry.Descriptor, r.budget, 0, func(ctx context.Context) battery.Outcome {
+		code, out := r.dispatchCtx(ctx, m, args)
+		return battery.Outcome{Code: code, Output: out}
+	})
+	return o.Code, o.Output
+}
+
+// dispatchCtx runs one member; ctx bounds a shell member's process group.
+func (r runner) dispatchCtx(ctx context.Context, m Member, args []string) (int, []byte) {
 	if m.Problem != "" {
 		return 2, []byte(strings.TrimRight(m.Problem, "\n") + "\n")
 	}
@@ -638,7 +661,7 @@ func (r runner) dispatch(m Member, args []string) (int, []byte) {
 		if err != nil {
 			return 2, []byte(fmt.Sprintf("%s: %v\n", m.Name, err))
 		}
-		c, err := spawn.RunMerged(spawn.Cmd{Program: p, Args: args, Dir: r.dir, ExtraEnv: r.childEnv()})
+		c, err := spawn.RunMerged(spawn.Cmd{Program: p, Args: args, Dir: r.dir, ExtraEnv: r.childEnv(), Ctx: ctx})
 		if err != nil {
 			return 2, []byte(fmt.Sprintf("%s: %v\n", m.Name, err))
 		}
