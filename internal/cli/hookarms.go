@@ -96,6 +96,7 @@ func (s *Session) hookWorld() (githook.World, error) {
 		Compiled: s.runCompiled,
 		Jobs:     s.jobs,
 		Budget:   s.gateBudget,
+		Pairs:    s.touchedPairs,
 		Costs:    hookCosts{s},
 		Baseline: func(tree *repo.Snapshot) error {
 			if tree == nil {

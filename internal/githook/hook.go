@@ -105,6 +105,11 @@ type World struct {
 	// Budget answers each member's time budget (GATE_SDK_GATE_TIMEOUT);
 	// nil or zero is none.
 	Budget func() (time.Duration, error)
+	// Pairs, when set, runs the fixture pairs of the repository's own
+	// gates the staged paths touch (a gate's declaration or a file of its
+	// pair), answering the runner's status and report; ran is false when
+	// the commit touches none.
+	Pairs func(staged []string) (ran bool, code int, out []byte, err error)
 	// Costs, when set, keeps what each in-process member took on the
 	// last pre-commit run over this repository, so the next run starts
 	// the longest first. Scheduling only: no verdict depends on it.
@@ -315,6 +320,22 @@ func preCommit(w World, hook string) int {
 		r.took = &tookTimes{m: map[string]time.Duration{}}
 	}
 	code := r.serial(hook, plan)
+	if code == 0 && w.Pairs != nil {
+		// assertion Y: a commit touching a gate of the repository's own
+		// runs that gate's fixture pair and is refused when a case fails.
+		ran, pc, out, err := w.Pairs(staged)
+		if err != nil {
+			return fail(err)
+		}
+		if ran && pc != 0 {
+			w.Stdout.Write(withNewline(out))
+			fmt.Fprintf(w.Stdout, "\n%s: the fixture pair of a gate this commit touches failed (see above).\n%s\n", hook, BypassLine)
+			return 1
+		}
+		if ran {
+			w.Stdout.Write(withNewline(out))
+		}
+	}
 	if code == 0 && r.left != nil && len(r.left.m) > 0 {
 		// assertion V: the debt is recorded before the commit goes on; a
 		// debt that cannot be recorded refuses it.
