@@ -162,7 +162,20 @@ func (r hookRunner) ForPaths(paths []string) (harness.Result, error) {
 		}
 		plan = append(plan, sel)
 	}
-	return r.run(reg, plan)
+	res, err := r.run(reg, plan)
+	if err != nil {
+		return res, err
+	}
+	// The agent's edit and stop hooks hold a gate of the repository's own
+	// to its fixture pair as the pre-commit hook does (§--git-hook Y).
+	ran, code, out, err := r.s.touchedPairs(paths)
+	if err != nil {
+		return res, err
+	}
+	if ran && code != 0 {
+		res.Red = append(res.Red, harness.Red{Name: "the fixture pair of an edited gate", Code: code, Output: string(out)})
+	}
+	return res, nil
 }
 
 // CommitMsg runs every commit-msg tier member over msg, written to a

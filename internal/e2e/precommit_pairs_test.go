@@ -50,3 +50,29 @@ func TestPreCommitRunsTouchedPairs(t *testing.T) {
 		t.Fatalf("an unrelated commit: exit %d\n%s", code, out)
 	}
 }
+
+// TestAgentEditHookRunsTouchedPairs: an agent's edit to a fixture case of
+// the repository's own gate runs that pair, and a failing case goes back
+// to the model.
+func TestAgentEditHookRunsTouchedPairs(t *testing.T) {
+	t.Parallel()
+	s := newScratchBare(t)
+	s.write("README.md", "# demo\n", 0o644)
+	s.git("add", "-A")
+	s.git("commit", "-q", "-m", "chore: start")
+	for _, argv := range [][]string{{"init"}, {"new", "mine"}} {
+		if code, out := s.gates(nil, argv...); code != 0 {
+			t.Fatalf("gates %v: exit %d\n%s", argv, code, out)
+		}
+	}
+	bad := "scripts/gate-tests/check-mine/bad/notes.md"
+	s.write(bad, "# Notes\n\nall written out\n", 0o644)
+	payload := map[string]any{"session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": s.dir,
+		"hook_event_name": "PostToolUse", "tool_name": "Edit",
+		"tool_input":    map[string]any{"file_path": s.dir + "/" + bad, "old_string": "x", "new_string": "y"},
+		"tool_response": map[string]any{"success": true}}
+	code, out, errs := s.hook("", "edit-gates", payload)
+	if code != 0 || !strings.Contains(out, "the fixture pair of an edited gate") || !strings.Contains(out, "FAIL: scripts/gate-tests/check-mine/bad") {
+		t.Fatalf("edit hook: exit %d\n%s\n%s", code, out, errs)
+	}
+}
