@@ -3,7 +3,8 @@
 # hold (the pair drives --amend-only): a mini-consumer with a registry,
 # script members and a generated page, green at baseline, then red on a
 # trigger missing a couple (B), a stale page (E), a theme href leaving the
-# page's directory (F) and an external URL outside the allowed set (H).
+# page's directory (F), an external URL outside the allowed set (H) and a
+# couple naming no tracked path (M).
 # Exit 0 when every check holds, 1 otherwise.
 . "${GATE_SDK_ROOT:-$(dirname -- "${BASH_SOURCE[0]}")/..}/lib/test-hermetic.sh"
 
@@ -21,6 +22,7 @@ mini() {
 echo "DOCS: clean (fixture)"
 SH
 	printf 'a\n' | gate_put docs/a.md
+	printf 'int a;\n' | gate_put src/a.c
 }
 
 emit() {
@@ -55,5 +57,14 @@ mini h-url
 printf '<footer><a href="https://example.org/docs">docs</a></footer>\n' | gate_put scripts/graph-theme/footer.html
 emit
 gate_expect h-url 1 'external reference https://example.org/docs is outside the allowed set'
+
+mini m-dead
+gate_put scripts/check-docs.sh <<'SH'
+#!/usr/bin/env bash
+# graph: couples=docs/**/*.md,src/a.c,lib/*.c dir=one valve=none tier=precommit
+echo "DOCS: clean (fixture)"
+SH
+emit
+gate_expect m-dead 1 'scripts/check-docs.sh:2: check-docs: couples= token "lib/*.c" names no tracked path, so no edit fires the gate'
 
 gate_tests_done

@@ -3,7 +3,9 @@
 # trees, from a sandbox that is no repository: a passing pair, a bad case
 # missing one expect line, a bad case exiting 0, a good case with no clean
 # line, a member exiting 2, an args file with comments and blank runs, an
-# expect.txt with blank lines, a stray directory and an empty tests dir.
+# expect.txt with blank lines, a stray directory, an empty tests dir, and
+# the fail-open probe: a good case whose coupled input is removed must not
+# print the same clean verdict.
 # Exit 0 when every check holds, 1 otherwise.
 . "${GATE_SDK_ROOT:-$(dirname -- "${BASH_SOURCE[0]}")/..}/lib/test-hermetic.sh"
 
@@ -12,8 +14,9 @@ gate_sandbox --run-gate-tests
 
 # The member every tree registers: its case's `mode` file picks what it does.
 member='#!/usr/bin/env bash
-# graph: couples=* dir=one valve=none tier=precommit
+# graph: couples=*.md dir=one valve=none tier=precommit
 case "$(cat mode 2>/dev/null)" in
+count) n=0; for f in *.md; do [ -e "$f" ] && n=$((n + 1)); done; echo "X: clean ($n md files)"; exit 0 ;;
 bad) echo "bad.md:1: bad"; echo "help: remove bad.md"; exit 1 ;;
 crash) echo "check-x: cannot read its input" >&2; exit 2 ;;
 silent) echo "all fine"; exit 0 ;;
@@ -52,6 +55,14 @@ tree args args bad 'bad.md:1: bad\n'
 printf '# a comment\n  # an indented comment\n-a   b\t\tc\n\n*.md\n' | gate_loose gate-tests/check-x/good/args
 printf 'arg:-a\narg:b\narg:c\narg:*.md\n' | gate_loose gate-tests/check-x/good/expect.txt
 gate_expect args 0 '1 pair (0 failed)' gate-tests scripts
+
+tree fail-open ok bad 'bad.md:1: bad\n'
+printf 'input\n' | gate_loose gate-tests/check-x/good/in.md
+gate_expect fail-open 1 'fail-open: with the 1 file its couples= selects removed, the gate prints the same clean verdict' gate-tests scripts
+
+tree probe-honest count bad 'bad.md:1: bad\n'
+printf 'input\n' | gate_loose gate-tests/check-x/good/in.md
+gate_expect probe-honest 0 '1 pair (0 failed)' gate-tests scripts
 
 tree stray ok bad 'bad.md:1: bad\n'
 printf 'notes\n' | gate_loose gate-tests/notes/readme.txt

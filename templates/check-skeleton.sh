@@ -4,10 +4,12 @@
 # spec: <path/to/SPEC.md> §<section> — <the invariant, in one sentence>
 # no-port: this template is copied, never compiled; delete this line in your copy, since your gate's port disposition is its own.
 #
-# Copy this file into your gates dir as check-<name>.sh, rename the gate in
-# GATE and ID, replace the placeholders above, write the rule in scan(), and
-# add a fixture pair under gate-tests/check-<name>/{good,bad}/ (bad/ needs an
-# expect.txt). Then list the name in gates.list.
+# `gates new <name>` writes a copy of this file into your gates dir as
+# check-<name>.sh, with its fixture pair and its registration. By hand: copy
+# it there, rename the gate in GATE, replace the placeholders above, write
+# the rule in scan(), add a fixture pair under <gates-dir>/gate-tests/
+# check-<name>/{good,bad}/ (GATE_SDK_TESTS_DIR; bad/ needs an expect.txt of
+# whole output lines), and list the name in <gates-dir>/gates.list.
 #
 # The contract the runner and the fixture harness hold every gate to:
 #   clean:     exactly one line `CHECK-<NAME>: clean (<what was checked>)`, exit 0

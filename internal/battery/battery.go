@@ -10,6 +10,7 @@
 package battery
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"runtime/debug"
@@ -75,8 +76,13 @@ type Member struct {
 	// their reads). Verdicts stay in member order.
 	First bool
 	// Exec runs the member with a private scratch directory. It must not
-	// panic; RunIsolated wraps an in-process rule so that it cannot.
-	Exec func(scratch string) Outcome
+	// panic; RunIsolated wraps an in-process rule so that it cannot. ctx
+	// ends when the member's budget runs out: a child process started
+	// under it is killed with its group.
+	Exec func(ctx context.Context, scratch string) Outcome
+	// InProcess marks a member that runs in this process (a compiled
+	// rule): past its budget it cannot be stopped, only left behind.
+	InProcess bool
 }
 
 // Verdict is a member's result.
@@ -97,6 +103,12 @@ type Options struct {
 	// starts and ends on the pool (a live progress display); they are
 	// called from the workers and must be safe for concurrent use.
 	Started, Finished func(i int)
+	// Budget bounds each member's run (GATE_SDK_GATE_TIMEOUT); zero runs
+	// every member to its end.
+	Budget time.Duration
+	// Grace is how long a member past its budget is waited for after its
+	// processes were killed, to keep what it printed; zero means 5 s.
+	Grace time.Duration
 }
 
 // Run executes every member and answers the verdicts in member order.
@@ -136,7 +148,7 @@ func Run(members []Member, opts Options) []Verdict {
 				}
 				scratch = dir
 			}
-			verdicts[i].Outcome = guarded(m, scratch)
+			verdicts[i].Outcome = budgeted(m, scratch, opts)
 			verdicts[i].Elapsed = time.Since(start)
 			return nil
 		})
@@ -159,15 +171,88 @@ func startOrder(members []Member) []int {
 	return order
 }
 
+// budgeted runs a member under opts.Budget (see Bounded).
+func budgeted(m Member, scratch string, opts Options) Outcome {
+	return Bounded(m.Name, m.InProcess, opts.Budget, opts.Grace, func(ctx context.Context) Outcome {
+		return guarded(m, ctx, scratch)
+	})
+}
+
+// Bounded runs exec under budget, the one budget rule the battery and the
+// git hooks share. Past the budget exec's context ends, which kills a
+// shell member's process group; the member is then waited for a grace
+// period (zero means 5 s) to keep what it printed, and read as exit 2
+// "timed out". An in-process member cannot be killed (a goroutine has no
+// handle to stop it): the caller stops waiting for it and reads it the
+// same way, and the rule runs on unobserved until the process exits. A
+// zero budget runs exec to its end.
+func Bounded(name string, inProcess bool, budget, grace time.Duration, exec func(ctx context.Context) Outcome) Outcome {
+	if budget <= 0 {
+		return exec(context.Background())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), budget)
+	defer cancel()
+	done := make(chan Outcome, 1)
+	go func() { done <- exec(ctx) }()
+	select {
+	case out := <-done:
+		if ctx.Err() == nil {
+			return out
+		}
+		// It ended as the budget ran out: a kill is a timeout.
+		return timedOut(name, inProcess, budget, out.Output, true)
+	case <-ctx.Done():
+	}
+	if grace <= 0 {
+		grace = 5 * time.Second
+	}
+	if inProcess {
+		return timedOut(name, inProcess, budget, nil, false)
+	}
+	select {
+	case out := <-done:
+		return timedOut(name, inProcess, budget, out.Output, true)
+	case <-time.After(grace):
+		return timedOut(name, inProcess, budget, nil, false)
+	}
+}
+
+// timedOut is a member's exit 2 past its budget, after whatever it printed.
+func timedOut(name string, inProcess bool, budget time.Duration, printed []byte, stopped bool) Outcome {
+	// assertion Q: a member past its budget is exit 2 naming it and the budget.
+	how := "stopped with its child processes"
+	if !stopped {
+		how = "no longer waited for"
+		if inProcess {
+			how += " (an in-process gate cannot be stopped)"
+		}
+	}
+	out := append([]byte(nil), printed...)
+	if len(out) > 0 && out[len(out)-1] != '\n' {
+		out = append(out, '\n')
+	}
+	out = append(out, fmt.Sprintf("%s: timed out after %s (GATE_SDK_GATE_TIMEOUT); %s\n", name, seconds(budget), how)...)
+	return Outcome{Code: 2, Output: out}
+}
+
+// seconds spells a budget the way the knob is written: "600 s", or
+// "0.5 s" for a budget a test set below a second.
+func seconds(d time.Duration) string {
+	if d%time.Second == 0 {
+		return fmt.Sprintf("%d s", d/time.Second)
+	}
+	return fmt.Sprintf("%g s", d.Seconds())
+}
+
 // guarded runs a member and turns an escaped panic into that member's exit 2.
-func guarded(m Member, scratch string) (out Outcome) {
+func guarded(m Member, ctx context.Context, scratch string) (out Outcome) {
 	// assertion E: a panic reds its member, never the battery.
 	defer func() {
 		if r := recover(); r != nil {
 			out = Outcome{Code: 2, Output: append(out.Output, []byte(fmt.Sprintf("%s: internal error: %v\n%s", m.Name, r, debug.Stack()))...)}
 		}
 	}()
-	return m.Exec(scratch)
+	return m.Exec(ctx, scratch)
 }
 
 // Report renders the verdicts. verbose restores every member's banner and

@@ -1,6 +1,7 @@
 package battery
 
 import (
+	"context"
 	"reflect"
 	"sync"
 	"testing"
@@ -12,7 +13,7 @@ func TestFirstMembersStartFirst(t *testing.T) {
 	var mu sync.Mutex
 	var started []string
 	member := func(name string, first bool) Member {
-		return Member{Name: name, First: first, Exec: func(string) Outcome {
+		return Member{Name: name, First: first, Exec: func(context.Context, string) Outcome {
 			mu.Lock()
 			started = append(started, name)
 			mu.Unlock()

@@ -120,7 +120,11 @@ func (s *Session) baselineStudy() (*baselineStudy, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(scratch)
-	verdicts := battery.Run(members, battery.Options{Jobs: jobs, Scratch: func(name string) (string, error) {
+	budget, err := s.gateBudget()
+	if err != nil {
+		return nil, err
+	}
+	verdicts := battery.Run(members, battery.Options{Jobs: jobs, Budget: budget, Scratch: func(name string) (string, error) {
 		return os.MkdirTemp(scratch, name+"-")
 	}})
 	for _, v := range verdicts {

@@ -165,6 +165,9 @@ func dispatch(s *Session, args []string) int {
 	if m, ok := s.registeredShell(head); ok {
 		return runShellStandalone(s, m, args[1:])
 	}
+	if hint := s.unregisteredHint(head); hint != "" {
+		return s.fail(refusal{msg: hint})
+	}
 	// assertion E: an unknown first token names the compiled roster.
 	return s.fail(refusal{msg: fmt.Sprintf("%s: no gate or arm named %q%s\nrun `gates --list` for the compiled gates, `gates --help` for the arms and commands", s.prog, head, didYouMean(head, firstWords()))})
 }

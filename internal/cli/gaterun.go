@@ -72,7 +72,7 @@ func (s *Session) bareContext(def gate.Def, args []string, out, errw io.Writer, 
 	c.Cache = s.treeCache()
 	if def.OwnOnly {
 		// A rule judging gates skips the kit root init vendored (gate/own.go).
-		vendored, err := s.vendoredRoots(roots, gatesDir)
+		vendored, shipped, err := s.vendoredRoots(roots, gatesDir)
 		if err != nil {
 			return nil, err
 		}
@@ -84,7 +84,8 @@ func (s *Session) bareContext(def gate.Def, args []string, out, errw io.Writer, 
 				}
 			}
 			c.KitRoots, c.VendoredRoots = own, vendored
-			c.Tree = gate.OwnTree(c.Tree, vendored)
+			c.Shipped = shippedBy(c.Tree, c.Dir, shipped)
+			c.Tree = gate.OwnTree(c.Tree, vendored, c.Shipped)
 		}
 	}
 	return c, nil

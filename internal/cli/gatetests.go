@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/fixture"
+	"github.com/gate-sdk/gates/internal/knob"
 	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/spawn"
 	"github.com/gate-sdk/gates/internal/walk"
@@ -59,23 +62,42 @@ func runGateTests(s *Session, args []string) int {
 		return s.fail(refusal{msg: fmt.Sprintf("run-gate-tests: tests dir %s does not exist", testsDir)})
 	}
 
+	var checkDirs []string
+	if len(ops) > 1 {
+		checkDirs = ops[1:]
+	}
+	o, err := s.fixtureOptions(cwd, set, absTests, testsDir, checkDirs)
+	if err != nil {
+		return s.fail(err)
+	}
+	res, err := fixture.Run(o)
+	if err != nil {
+		return s.fail(err)
+	}
+	return res.Code()
+}
+
+// fixtureOptions answers the fixture runner's options for the tests dir
+// (absTests, labelled as spelled) over the declaration dirs: checkDirs
+// when given, else the gates dir and every kit root's checks/.
+func (s *Session) fixtureOptions(cwd string, set *knob.Set, absTests, testsDir string, checkDirs []string) (fixture.Options, error) {
 	// The declaration dirs: the operands replace the default set.
 	var dirs []string
-	if len(ops) > 1 {
-		for _, d := range ops[1:] {
+	if len(checkDirs) > 0 {
+		for _, d := range checkDirs {
 			if !isDir(walk.AbsAgainst(cwd, d)) {
-				return s.fail(refusal{msg: fmt.Sprintf("run-gate-tests: checks dir %s is not a directory", d)})
+				return fixture.Options{}, refusal{msg: fmt.Sprintf("run-gate-tests: checks dir %s is not a directory", d)}
 			}
 			dirs = append(dirs, walk.AbsAgainst(cwd, d))
 		}
 	} else {
 		gatesDir, err := s.GatesDir()
 		if err != nil {
-			return s.fail(err)
+			return fixture.Options{}, err
 		}
 		roots, err := s.KitRoots()
 		if err != nil {
-			return s.fail(err)
+			return fixture.Options{}, err
 		}
 		for _, d := range registry.SearchDirs(gatesDir, roots.Paths()) {
 			dirs = append(dirs, walk.AbsAgainst(cwd, d))
@@ -85,15 +107,15 @@ func runGateTests(s *Session, args []string) int {
 	// The pins every case runs under, absolute at the invoker's root.
 	bin, err := set.Scalar("GATE_SDK_NATIVE_BIN")
 	if err != nil {
-		return s.fail(err)
+		return fixture.Options{}, err
 	}
 	absBin := walk.AbsAgainst(cwd, bin)
 	tmp, err := set.Scalar("GATE_SDK_TMP_DIR")
 	if err != nil {
-		return s.fail(err)
+		return fixture.Options{}, err
 	}
 	if err := walk.EnsureTmpDir(tmp, cwd); err != nil {
-		return s.fail(err)
+		return fixture.Options{}, err
 	}
 	absTmp := walk.AbsAgainst(cwd, tmp)
 	// The kit-root locator travels absolute when it names a directory.
@@ -112,7 +134,7 @@ func runGateTests(s *Session, args []string) int {
 	if len(testPin) == 0 {
 		roots, err := s.KitRoots()
 		if err != nil {
-			return s.fail(err)
+			return fixture.Options{}, err
 		}
 		if abs := roots.Abs(); len(abs) > 0 && isDir(abs[0]) {
 			testPin = []string{"GATE_SDK_ROOT=" + abs[0]}
@@ -137,7 +159,7 @@ func runGateTests(s *Session, args []string) int {
 		}
 		return nil, fmt.Errorf("%s resolves in none of: %s", gate, strings.Join(dirs, " "))
 	}
-	res, err := fixture.Run(fixture.Options{
+	return fixture.Options{
 		TestsDir:    absTests,
 		Label:       testsDir,
 		InvokerDir:  cwd,
@@ -149,11 +171,93 @@ func runGateTests(s *Session, args []string) int {
 		TestEnv:     append([]string{"GATE_SDK_NATIVE_BIN=" + absBin}, testPin...),
 		Exec:        fixtureExec,
 		Out:         s.Stdout,
-	})
+		Couples:     fixtureCouples(resolve),
+	}, nil
+}
+
+// touchedPairs runs, for the pre-commit hook, the fixture pairs of the
+// repository's own gates the staged paths touch: a check-*.sh or
+// check-*.gate right in the gates dir, or any file under
+// <tests-dir>/<gate>/, for a gate whose pair exists. The pairs run over
+// the work tree, as --run-gate-tests does.
+func (s *Session) touchedPairs(staged []string) (bool, int, []byte, error) {
+	cwd, err := s.Cwd()
 	if err != nil {
-		return s.fail(err)
+		return false, 0, nil, err
 	}
-	return res.Code()
+	set, err := s.Knobs()
+	if err != nil {
+		return false, 0, nil, err
+	}
+	gatesDir, err := s.GatesDir()
+	if err != nil {
+		return false, 0, nil, err
+	}
+	testsDir, err := set.Scalar("GATE_SDK_TESTS_DIR")
+	if err != nil {
+		return false, 0, nil, err
+	}
+	top, err := s.Top()
+	if err != nil {
+		return false, 0, nil, err
+	}
+	clean := func(p string) string { return strings.TrimSuffix(strings.TrimPrefix(p, "./"), "/") }
+	gd, td := clean(gatesDir), clean(testsDir)
+	var names []string
+	for _, p := range staged {
+		name := ""
+		if rest, ok := strings.CutPrefix(p, td+"/"); ok && td != "" {
+			name, _, _ = strings.Cut(rest, "/")
+		} else if dir, base := path.Dir(p), path.Base(p); dir == gd || (gd == "" && dir == ".") {
+			if strings.HasPrefix(base, "check-") && (strings.HasSuffix(base, ".sh") || strings.HasSuffix(base, ".gate")) {
+				name = strings.TrimSuffix(strings.TrimSuffix(base, ".sh"), ".gate")
+			}
+		}
+		if name != "" && !slices.Contains(names, name) && isDir(walk.AbsAgainst(top, registry.Join(td, name))) {
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		return false, 0, nil, nil
+	}
+	var out bytes.Buffer
+	o, err := s.fixtureOptions(cwd, set, walk.AbsAgainst(top, td), testsDir, nil)
+	if err != nil {
+		return false, 0, nil, err
+	}
+	o.Only, o.Out = names, &out
+	res, err := fixture.Run(o)
+	if err != nil {
+		return false, 0, nil, err
+	}
+	return true, res.Code(), out.Bytes(), nil
+}
+
+// fixtureCouples answers, for the fail-open probe, a shell gate's plain
+// couples= globs; a compiled gate (run through the binary, judged by the
+// kit's own pairs) and a kit: or knob: token are not probed.
+func fixtureCouples(resolve func(string) ([]string, error)) func(string) ([]string, error) {
+	return func(gate string) ([]string, error) {
+		argv, err := resolve(gate)
+		if err != nil || len(argv) != 1 {
+			return nil, err
+		}
+		data, err := os.ReadFile(argv[0])
+		if err != nil {
+			return nil, err
+		}
+		m, err := registry.ParseManifest(argv[0], data)
+		if err != nil {
+			return nil, err
+		}
+		var out []string
+		for _, t := range m.Graph.Couples {
+			if !strings.HasPrefix(t, registry.PrefixKit) && !strings.HasPrefix(t, registry.PrefixKnob) {
+				out = append(out, t)
+			}
+		}
+		return out, nil
+	}
 }
 
 // fixtureExec runs one case or unit test through the spawn funnel, stdin

@@ -162,7 +162,20 @@ func (r hookRunner) ForPaths(paths []string) (harness.Result, error) {
 		}
 		plan = append(plan, sel)
 	}
-	return r.run(reg, plan)
+	res, err := r.run(reg, plan)
+	if err != nil {
+		return res, err
+	}
+	// The agent's edit and stop hooks hold a gate of the repository's own
+	// to its fixture pair as the pre-commit hook does (§--git-hook Y).
+	ran, code, out, err := r.s.touchedPairs(paths)
+	if err != nil {
+		return res, err
+	}
+	if ran && code != 0 {
+		res.Red = append(res.Red, harness.Red{Name: "the fixture pair of an edited gate", Code: code, Output: string(out)})
+	}
+	return res, nil
 }
 
 // CommitMsg runs every commit-msg tier member over msg, written to a
@@ -223,8 +236,13 @@ func (r hookRunner) runIn(reg *loadedRegistry, plan []selection, scratch string)
 	for i, sel := range plan {
 		members[i] = r.s.batteryMember(sel, reg.Path)
 	}
+	budget, err := r.s.gateBudget()
+	if err != nil {
+		return harness.Result{}, err
+	}
 	verdicts := battery.Run(members, battery.Options{
-		Jobs: jobs,
+		Jobs:   jobs,
+		Budget: budget,
 		Scratch: func(name string) (string, error) {
 			return os.MkdirTemp(scratch, name+"-")
 		},

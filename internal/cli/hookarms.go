@@ -95,6 +95,8 @@ func (s *Session) hookWorld() (githook.World, error) {
 		Registry: func() (githook.Registry, error) { return s.hookRegistry() },
 		Compiled: s.runCompiled,
 		Jobs:     s.jobs,
+		Budget:   s.gateBudget,
+		Pairs:    s.touchedPairs,
 		Costs:    hookCosts{s},
 		Baseline: func(tree *repo.Snapshot) error {
 			if tree == nil {

@@ -32,6 +32,7 @@ func commandTable() []command {
 		{Name: "knobs", Synopsis: "[<gate>...]", Summary: "every knob with its current value, where it came from and what it does, grouped by the gates that read it", Main: runKnobs},
 		{Name: "init", Synopsis: "[--dry-run] [--hooks] [--harness claude] | --uninstall [--dry-run]", Summary: "vendor the kit this binary carries, place the binary and write a first configuration the battery is green and honest on; --uninstall reverses it", Usage: payload.InitUsage + initHarnessUsage, Main: runInit},
 		{Name: "doctor", Summary: "name each registered gate that asserts nothing yet and the knob arming it, programs the host lacks, the hooks' state, and a kit older or newer than the binary", Usage: payload.DoctorUsage, Main: runDoctor},
+		{Name: "new", Synopsis: "<name>", Summary: "scaffold a gate of this repository's own from the kit's skeleton: the gate, its good/ and bad/ fixture pair with expect.txt, and its registration", Usage: newUsage, Main: runNew},
 		{Name: "baseline", Synopsis: "[--prune]", Summary: "record the registered gates' findings of today in the gates dir's gates.baseline, so they are counted instead of red; --prune drops entries nothing matches", Usage: baselineUsage, Main: runBaseline},
 		{Name: "version", Summary: "the release and the build's source stamp (the same as --version and -v)", Main: versionArm},
 		{Name: "completion", Synopsis: "bash | zsh | fish | powershell", Summary: "print a shell completion script; source it to complete gates, arms, emit names and knobs", Main: runCompletion},

@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gate-sdk/gates/internal/battery"
 	"github.com/gate-sdk/gates/internal/gate"
@@ -237,11 +239,16 @@ func runBattery(s *Session, args []string) int {
 		if sel.member.Kind == registry.Descriptor && members[i].Exec != nil && members[i].Harness == "" {
 			unmade[members[i].Name] = true
 			exec, dir := members[i].Exec, walk.AbsAgainst(scratch, strconv.Itoa(i)+"-"+members[i].Name)
-			members[i].Exec = func(string) battery.Outcome { return exec(dir) }
+			members[i].Exec = func(ctx context.Context, _ string) battery.Outcome { return exec(ctx, dir) }
 		}
 	}
+	budget, err := s.gateBudget()
+	if err != nil {
+		return s.fail(err)
+	}
 	opts := battery.Options{
-		Jobs: jobs,
+		Jobs:   jobs,
+		Budget: budget,
 		Scratch: func(name string) (string, error) {
 			if unmade[name] {
 				return "", nil
@@ -505,7 +512,7 @@ func (s *Session) batteryMember(sel selection, list string) battery.Member {
 	case registry.Unresolved:
 		bm.Unresolved = true
 		msg := fmt.Sprintf("%s:%d: %v\n", list, m.Line, m.Resolution.Err())
-		bm.Exec = func(string) battery.Outcome { return battery.Outcome{Code: 2, Output: []byte(msg)} }
+		bm.Exec = func(context.Context, string) battery.Outcome { return battery.Outcome{Code: 2, Output: []byte(msg)} }
 		return bm
 	case registry.Ambiguous:
 		bm.Harness = m.Resolution.Err().Error()
@@ -523,14 +530,16 @@ func (s *Session) batteryMember(sel selection, list string) battery.Member {
 			bm.Harness = fmt.Sprintf("%s: %s declares a compiled gate this binary does not carry (see gates --list)", m.Name, m.Path)
 			return bm
 		}
-		bm.Exec = inProcess(s, def, sel.args, sel.part)
+		exec := inProcess(s, def, sel.args, sel.part)
+		bm.Exec = func(_ context.Context, scratch string) battery.Outcome { return exec(scratch) }
+		bm.InProcess = true
 		bm.First = def.ReadsTree
 	case registry.Shell:
 		path := m.Path
 		args := sel.args
 		dir, _ := s.Cwd()
-		bm.Exec = func(scratch string) battery.Outcome {
-			res, err := spawn.RunMerged(spawn.Cmd{Program: spawn.At(walk.AbsAgainst(dir, path)), Args: args, Dir: dir, ExtraEnv: []string{"TMPDIR=" + scratch}})
+		bm.Exec = func(ctx context.Context, scratch string) battery.Outcome {
+			res, err := spawn.RunMerged(spawn.Cmd{Program: spawn.At(walk.AbsAgainst(dir, path)), Args: args, Dir: dir, ExtraEnv: []string{"TMPDIR=" + scratch}, Ctx: ctx})
 			if err != nil {
 				return battery.Outcome{Code: 2, Output: []byte(fmt.Sprintf("%s: %v\n", m.Name, err))}
 			}
@@ -584,6 +593,24 @@ func omissions(reg *loadedRegistry) []battery.Omission {
 		out = append(out, battery.Omission{Reason: reason, Count: 1})
 	}
 	return out
+}
+
+// gateBudget reads GATE_SDK_GATE_TIMEOUT: each member's time budget, in
+// whole seconds; 0 is no budget.
+func (s *Session) gateBudget() (time.Duration, error) {
+	set, err := s.Knobs()
+	if err != nil {
+		return 0, err
+	}
+	v, err := set.Scalar("GATE_SDK_GATE_TIMEOUT")
+	if err != nil {
+		return 0, err
+	}
+	n, err := strconv.ParseUint(v, 10, 32)
+	if err != nil {
+		return 0, refusal{msg: fmt.Sprintf("%s: GATE_SDK_GATE_TIMEOUT=%q is not a whole number of seconds", s.prog, v)}
+	}
+	return time.Duration(n) * time.Second, nil
 }
 
 // jobs reads GATE_SDK_JOBS once: unset is the CPU count, 1 is serial.

@@ -4,7 +4,11 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
+	"sync"
 
+	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/payload"
 	"github.com/gate-sdk/gates/internal/walk"
 )
@@ -14,27 +18,29 @@ import (
 // writes (<gates-dir>/gates.lock). A tree with no lock vendors nothing,
 // so the kit's own source tree (this repository's kits/gate-sdk, which no
 // init wrote) is always judged. A lock that does not parse refuses: the
-// gates that judge gates cannot tell theirs from the release's.
-func (s *Session) vendoredRoots(roots walk.KitRootSet, gatesDir string) ([]string, error) {
+// gates that judge gates cannot tell theirs from the release's. It also
+// answers the lock's file digests by working-directory path: what the
+// release shipped, as it shipped it.
+func (s *Session) vendoredRoots(roots walk.KitRootSet, gatesDir string) ([]string, map[string]string, error) {
 	cwd, err := s.Cwd()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	rel := gatesDir + "/" + payload.LockName
 	data, err := os.ReadFile(walk.AbsAgainst(cwd, rel))
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	lock, err := payload.ParseLock(rel, data)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	top, err := s.Top()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// assertion L: the lock's kit root is the vendored one; no lock, none.
 	want := walk.AbsAgainst(top, lock.KitRoot)
@@ -44,5 +50,42 @@ func (s *Session) vendoredRoots(roots walk.KitRootSet, gatesDir string) ([]strin
 			out = append(out, r.Path)
 		}
 	}
-	return out, nil
+	// A run of init in progress (its own adoption trial) records what it
+	// is writing as pending; those are the release's bytes too.
+	shipped := map[string]string{}
+	for _, f := range append(append([]payload.LockFile(nil), lock.Files...), lock.Pending...) {
+		if p, ok := walk.RelUnder(cwd, walk.AbsAgainst(top, f.Path)); ok {
+			shipped[filepath.ToSlash(p)] = f.SHA256
+		}
+	}
+	return out, shipped, nil
+}
+
+// shippedBy answers the predicate a context's Shipped holds: the tree's
+// bytes for p (the work tree's where the tree does not hold p, as while
+// init's own adoption trial runs before the kit is tracked) digest to
+// what the lock recorded. A file that cannot be read is not vouched for,
+// so it is judged. Answers are kept, since the rules of one run ask from
+// several goroutines about the same files.
+func shippedBy(tree gate.Tree, dir string, digests map[string]string) func(string) bool {
+	var memo sync.Map
+	return func(p string) bool {
+		p = strings.TrimPrefix(p, "./")
+		if v, ok := memo.Load(p); ok {
+			return v.(bool)
+		}
+		want, ok := digests[p]
+		v := false
+		if ok {
+			data, err := tree.Read(p)
+			if err != nil {
+				data, err = os.ReadFile(walk.AbsAgainst(dir, p))
+			}
+			if err == nil {
+				v = payload.Digest(data) == want
+			}
+		}
+		memo.Store(p, v)
+		return v
+	}
 }

@@ -9,7 +9,7 @@ import (
 // scratchGate is a consumer shell gate that writes scratch under the tmp
 // dir knob and fails when its case holds bad.md.
 const scratchGate = `#!/usr/bin/env bash
-# graph: couples=*.md dir=one valve=none tier=precommit
+# graph: couples=bad.md dir=one valve=none tier=precommit
 tmp="${GATE_SDK_TMP_DIR:-.tmp}"
 mkdir -p "$tmp" && echo scratch > "$tmp/check-scratch.out"
 if [ -f bad.md ]; then

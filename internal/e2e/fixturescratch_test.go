@@ -11,7 +11,7 @@ import (
 // writes one under the scratch dir knob and says it ran; a run that finds
 // the record answers from it instead.
 const memoGate = `#!/usr/bin/env bash
-# graph: couples=*.md dir=one valve=none tier=precommit
+# graph: couples=bad.md dir=one valve=none tier=precommit
 tmp="${GATE_SDK_TMP_DIR:?}"
 if [ -f "$tmp/memo.record" ]; then
   echo "MEMO: clean (cached)"

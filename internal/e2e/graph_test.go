@@ -51,6 +51,10 @@ func graphScratch(t *testing.T) *scratch {
 	s.write("README.md", "hello\n", 0o644)
 	s.write("docs/a.md", "a\n", 0o644)
 	s.write("src/a.c", "a\n", 0o644)
+	// One tracked file under every couple, so no token couples nothing.
+	s.write("src/lib/b.c", "b\n", 0o644)
+	s.write("docs/deep/c.md", "c\n", 0o644)
+	s.write("design/d.md", "d\n", 0o644)
 	s.emitArtifact()
 	s.git("add", "-A")
 	return s
@@ -128,6 +132,24 @@ func TestCheckGraphB_TriggerMissingACouple(t *testing.T) {
 	s.write("scripts/check-eq.sh", recordingGate("couples=src/a.c,docs/*.md trigger=docs/*.md dir=one valve=none tier=precommit"), 0o755)
 	s.emitArtifact()
 	expectGraphRed(t, s, nil, `check-eq: couple "src/a.c" is covered by no trigger= token`, "help: widen trigger=")
+}
+
+// TestCheckGraphM_DeadCouple reds a couples= token of the tree's own
+// member that matches no tracked path, and greens the "**/" spelling that
+// reaches a file right under its directory.
+func TestCheckGraphM_DeadCouple(t *testing.T) {
+	t.Parallel()
+	s := graphScratch(t)
+	s.write("scripts/check-eq.sh", recordingGate("couples=src/a.c,docs/**/*.md,doc/*.md,docs/*.txt,src/b.c dir=one valve=none tier=precommit"), 0o755)
+	s.emitArtifact()
+	s.git("add", "-A")
+	out := expectGraphRed(t, s, nil, `scripts/check-eq.sh:2: check-eq: couples= token "doc/*.md" names no tracked path, so no edit fires the gate`,
+		`check-eq: couples= token "src/b.c" names no tracked path`, "help: correct the couples= token")
+	// docs/**/*.md matches docs/a.md; docs/*.txt watches a directory the
+	// tree tracks, for a kind of file not written yet.
+	if strings.Contains(out, `"docs/**/*.md"`) || strings.Contains(out, `"docs/*.txt"`) {
+		t.Fatalf("a couple naming a place in the tree was redded:\n%s", out)
+	}
 }
 
 func TestCheckGraphE_StaleArtifact(t *testing.T) {

@@ -51,52 +51,62 @@ func TestMetaGatesJudgeOnlyTheConsumersOwn(t *testing.T) {
 	a.must("git", "commit", "-q", "-m", "chore: vendor gate-sdk")
 
 	// A gate of our own with two latent defects, and the same defects
-	// planted in the vendored copy.
+	// planted in the vendored copy. The planted files are no release's:
+	// the lock does not record them, so they are judged as the
+	// repository's own (issue 40), while every file the release shipped,
+	// unchanged, stays exempt.
 	a.write("docs/a.md", "owner: alice\n")
 	a.write("scripts/check-x.sh", badCheckX)
 	a.write("gate-sdk/checks/check-planted.sh", badCheckX)
 	a.write("gate-sdk/lib/planted.sh", plantedShell)
 	a.must("git", "add", "-A")
 
-	for _, c := range []struct{ gate, own string }{
-		{"check-gate-fail-closed", "scripts/check-x.sh:6: "},
-		{"check-pipe-membership", "scripts/check-x.sh:7: "},
+	for _, c := range []struct{ gate, own, planted string }{
+		{"check-gate-fail-closed", "scripts/check-x.sh:6: ", "gate-sdk/checks/check-planted.sh:6: "},
+		{"check-pipe-membership", "scripts/check-x.sh:7: ", "gate-sdk/checks/check-planted.sh:7: "},
 	} {
 		g := a.runIn("", "bin/gates", c.gate)
-		if g.code != 1 || !strings.Contains(g.stdout, c.own) {
-			t.Errorf("%s: exit %d, want 1 naming %q\n%s%s", c.gate, g.code, c.own, g.stdout, g.stderr)
-		}
-		if strings.Contains(g.stdout, "gate-sdk/checks/check-planted.sh") {
-			t.Errorf("%s judged the vendored kit:\n%s", c.gate, g.stdout)
+		if g.code != 1 || !strings.Contains(g.stdout, c.own) || !strings.Contains(g.stdout, c.planted) {
+			t.Errorf("%s: exit %d, want 1 naming %q and %q\n%s%s", c.gate, g.code, c.own, c.planted, g.stdout, g.stderr)
 		}
 		if !strings.Contains(g.stdout, "note: "+vendoredNote+"\n") {
 			t.Errorf("%s: the finding output does not name the skipped kit:\n%s", c.gate, g.stdout)
 		}
 	}
-	// ShellCheck lints our scripts/ and leaves the kit's shell alone.
+	// ShellCheck lints our scripts/ and what was planted, and leaves the
+	// kit's shipped shell alone.
 	g := a.runIn("", "bin/gates", "check-shellcheck")
-	if rest := strings.ReplaceAll(g.stdout, vendoredNote, ""); strings.Contains(rest, "gate-sdk/") {
-		t.Errorf("check-shellcheck linted the vendored kit:\n%s", g.stdout)
+	rest := strings.ReplaceAll(g.stdout, vendoredNote, "")
+	for _, planted := range []string{"gate-sdk/lib/planted.sh", "gate-sdk/checks/check-planted.sh"} {
+		rest = strings.ReplaceAll(rest, planted, "")
+	}
+	if strings.Contains(rest, "gate-sdk/") {
+		t.Errorf("check-shellcheck linted the vendored kit's shipped files:\n%s", g.stdout)
 	}
 	if g.code == 2 || !strings.Contains(g.stdout, vendoredNote) {
 		t.Errorf("check-shellcheck: exit %d, want a verdict naming the skipped kit\n%s%s", g.code, g.stdout, g.stderr)
 	}
-	// A clean own tree: the clean line names the skip.
-	a.must("git", "rm", "-q", "--cached", "scripts/check-x.sh")
-	if err := os.Remove(filepath.Join(a.dir, "scripts", "check-x.sh")); err != nil {
-		t.Fatal(err)
-	}
-	if g := a.runIn("", "bin/gates", "check-gate-fail-closed"); g.code != 0 || !strings.Contains(g.stdout, "GATE-FAIL-CLOSED: clean (") || !strings.Contains(g.stdout, vendoredNote+")") {
-		t.Errorf("check-gate-fail-closed over our own clean gates: exit %d\n%s%s", g.code, g.stdout, g.stderr)
-	}
 
 	// The rule is the lock: without it gate-sdk/ is a kit of the
-	// repository's own, and its planted defect is judged.
+	// repository's own, and all of it is judged.
 	if err := os.Rename(filepath.Join(a.dir, "scripts", "gates.lock"), filepath.Join(a.dir, "gates.lock.aside")); err != nil {
 		t.Fatal(err)
 	}
 	if g := a.runIn("", "bin/gates", "check-gate-fail-closed"); g.code != 1 || !strings.Contains(g.stdout, "gate-sdk/checks/check-planted.sh:6: ") || strings.Contains(g.stdout, vendoredNote) {
 		t.Errorf("without the lock the kit is the repository's own and judged: exit %d\n%s%s", g.code, g.stdout, g.stderr)
+	}
+	if err := os.Rename(filepath.Join(a.dir, "gates.lock.aside"), filepath.Join(a.dir, "scripts", "gates.lock")); err != nil {
+		t.Fatal(err)
+	}
+	// A clean own tree, the planted files gone: the clean line names the skip.
+	a.must("git", "rm", "-q", "--cached", "scripts/check-x.sh", "gate-sdk/checks/check-planted.sh", "gate-sdk/lib/planted.sh")
+	for _, f := range []string{"scripts/check-x.sh", "gate-sdk/checks/check-planted.sh", "gate-sdk/lib/planted.sh"} {
+		if err := os.Remove(filepath.Join(a.dir, f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if g := a.runIn("", "bin/gates", "check-gate-fail-closed"); g.code != 0 || !strings.Contains(g.stdout, "GATE-FAIL-CLOSED: clean (") || !strings.Contains(g.stdout, vendoredNote+")") {
+		t.Errorf("check-gate-fail-closed over our own clean gates: exit %d\n%s%s", g.code, g.stdout, g.stderr)
 	}
 }
 

@@ -107,6 +107,11 @@ type Context struct {
 	// OwnOnly rule does not judge: the copy `gates init` vendored (see
 	// own.go). They are absent from KitRoots and from Tree's listing.
 	VendoredRoots []string
+	// Shipped, when set, reports whether a Dir-relative file under a
+	// vendored root is one the release shipped, unchanged: the lock
+	// records it with the digest it has now. A file it does not vouch
+	// for is the repository's own and is judged (see own.go).
+	Shipped func(p string) bool
 	// Scratch is where the rule may write, handed unmade: a rule creates
 	// it (os.MkdirAll), makes a fresh directory of its own under it
 	// (os.MkdirTemp) and removes that. The battery hands each member a

@@ -10,9 +10,19 @@ import (
 	"strings"
 )
 
-// Vendored reports whether a Dir-relative path lies in a vendored kit root
-// the context does not judge.
+// Vendored reports whether a Dir-relative file is the release's and so
+// not judged: it lies in a vendored kit root and, where the context can
+// tell (Shipped), the lock records it with the digest it has now. A file
+// dropped into the vendored kit, or one edited since init wrote it, is
+// the repository's own.
 func (c *Context) Vendored(p string) bool {
+	// assertion L: the exemption covers what the release shipped, byte for byte.
+	return UnderAny(p, c.VendoredRoots) && (c.Shipped == nil || c.Shipped(p))
+}
+
+// VendoredRoot reports whether a Dir-relative path lies in a vendored kit
+// root at all, shipped or not: for a rule asking about a directory.
+func (c *Context) VendoredRoot(p string) bool {
 	return UnderAny(p, c.VendoredRoots)
 }
 
@@ -55,16 +65,19 @@ func (c *Context) vendoredNote() string {
 // declaration is read where it resolves). It offers the inner tree's
 // claims and blob ids, never its whole-listing digest, which names the
 // unfiltered listing.
-func OwnTree(inner Tree, vendored []string) Tree {
+// shipped, when set, keeps in the listing a file under a vendored root
+// that it does not vouch for.
+func OwnTree(inner Tree, vendored []string, shipped func(string) bool) Tree {
 	if len(vendored) == 0 {
 		return inner
 	}
-	return ownTree{inner: inner, vendored: vendored}
+	return ownTree{inner: inner, vendored: vendored, shipped: shipped}
 }
 
 type ownTree struct {
 	inner    Tree
 	vendored []string
+	shipped  func(string) bool
 }
 
 func (t ownTree) Files() ([]string, error) {
@@ -74,7 +87,7 @@ func (t ownTree) Files() ([]string, error) {
 	}
 	out := make([]string, 0, len(files))
 	for _, f := range files {
-		if !UnderAny(f, t.vendored) {
+		if !UnderAny(f, t.vendored) || (t.shipped != nil && !t.shipped(f)) {
 			out = append(out, f)
 		}
 	}

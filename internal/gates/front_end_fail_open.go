@@ -40,7 +40,9 @@ func checkFrontEndFailOpen(c *gate.Context) int {
 		root = gateSDKRoot(c.KitRoots)
 	}
 	root = treePath(c, root)
-	if len(c.Args) == 0 && c.Vendored(root) {
+	// The vendored front end is the release's only while both stubs are
+	// the ones it shipped.
+	if len(c.Args) == 0 && c.VendoredRoot(root) && c.Vendored(path.Join(root, shStub)) && c.Vendored(path.Join(root, psStub)) {
 		if code, ok := nothingOwn(c, "no front end of this repository's own"); ok {
 			return code
 		}

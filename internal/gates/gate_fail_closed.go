@@ -48,12 +48,13 @@ func checkGateFailClosed(c *gate.Context) int {
 			return c.RefuseErr(err)
 		}
 		lines := strings.Split(string(data), "\n")
+		funcs := parserFunctions(lines)
 		var found []gate.Finding
 		shlex.Walk(toks, func(list []shlex.Token, _ *shlex.Sub) {
 			pipes := shlex.Split(list)
 			for i, p := range pipes {
 				for _, cmd := range p.Commands {
-					for _, capt := range parserCaptures(cmd) {
+					for _, capt := range parserCaptures(cmd, funcs) {
 						if capt.hereString {
 							inMemory++
 							continue
@@ -87,6 +88,57 @@ func checkGateFailClosed(c *gate.Context) int {
 		plural(captures, "awk/jq capture", "awk/jq captures"), plural(len(scripts), "check-*.sh file", "check-*.sh files"), exempt, inMemory))
 }
 
+// funcHead opens a shell function definition on its line: name() or
+// function name, with or without the parentheses.
+var funcHead = lazyre.New(`^\s*(?:function\s+([A-Za-z_][A-Za-z0-9_-]*)\s*(?:\(\s*\))?|([A-Za-z_][A-Za-z0-9_-]*)\s*\(\s*\))\s*\{?\s*$`)
+
+// parserWord finds awk or jq run as a command word in a line of a body.
+var parserWord = lazyre.New(`(?:^|[\s;|&({` + "`" + `]|\$\()(awk|gawk|mawk|nawk|busybox-awk|jq)(?:\s|$)`)
+
+// parserFunctions answers the file's functions whose bodies run awk or jq,
+// by name, with the program: a definition opens a line (name() { or
+// function name {) and its body runs to the first line that is a lone
+// closing brace at the definition's indentation or less. Comment lines do
+// not count. A one-line body (name() { awk …; }) is read on its line.
+func parserFunctions(lines []string) map[string]string {
+	out := map[string]string{}
+	for i := 0; i < len(lines); i++ {
+		line := lines[i]
+		if m := oneLineFunc.Get().FindStringSubmatch(line); m != nil {
+			if pm := parserWord.Get().FindStringSubmatch(m[3]); pm != nil {
+				out[m[1]+m[2]] = pm[1]
+			}
+			continue
+		}
+		m := funcHead.Get().FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		name := m[1] + m[2]
+		indent := len(line) - len(strings.TrimLeft(line, " \t"))
+		for j := i + 1; j < len(lines); j++ {
+			body := lines[j]
+			t := strings.TrimSpace(body)
+			if t == "}" && len(body)-len(strings.TrimLeft(body, " \t")) <= indent {
+				i = j
+				break
+			}
+			if strings.HasPrefix(t, "#") {
+				continue
+			}
+			if pm := parserWord.Get().FindStringSubmatch(body); pm != nil {
+				if _, seen := out[name]; !seen {
+					out[name] = pm[1]
+				}
+			}
+		}
+	}
+	return out
+}
+
+// oneLineFunc is a definition with its body on the same line.
+var oneLineFunc = lazyre.New(`^\s*(?:function\s+([A-Za-z_][A-Za-z0-9_-]*)\s*(?:\(\s*\))?|([A-Za-z_][A-Za-z0-9_-]*)\s*\(\s*\))\s*\{(.*)\}\s*$`)
+
 type parserCapture struct {
 	tok        shlex.Token // the assignment word carrying the substitution
 	prog       string
@@ -96,7 +148,12 @@ type parserCapture struct {
 // parserCaptures answers the awk/jq command substitutions a command
 // assigns to a variable, directly (x=$(awk …)) or through a declaration
 // builtin (local x=$(jq …)).
-func parserCaptures(cmd shlex.Command) []parserCapture {
+//
+// A call of a function of the file whose body runs awk or jq counts as
+// that program's capture (x=$(scan "$f")): the function answers with the
+// parser's status, or with one it derived from it, and a caller that drops
+// it reads a crash as empty output all the same.
+func parserCaptures(cmd shlex.Command, funcs map[string]string) []parserCapture {
 	words := cmd.Words()
 	var out []parserCapture
 	afterDecl := false
@@ -121,7 +178,11 @@ func parserCaptures(cmd shlex.Command) []parserCapture {
 			for _, p := range shlex.Split(sub.Tokens) {
 				for _, inner := range p.Commands {
 					name, _ := cmdName(inner)
-					if !parserNames[name] {
+					prog := name
+					if via, ok := funcs[name]; ok {
+						// assertion A: a function running awk or jq is captured as that program.
+						prog = via + " (in " + name + "())"
+					} else if !parserNames[name] {
 						continue
 					}
 					here := false
@@ -130,7 +191,7 @@ func parserCaptures(cmd shlex.Command) []parserCapture {
 							here = true
 						}
 					}
-					out = append(out, parserCapture{tok: w, prog: name, hereString: here})
+					out = append(out, parserCapture{tok: w, prog: prog, hereString: here})
 				}
 			}
 		}

@@ -31,6 +31,7 @@ var graphHelps = map[string]string{
 	"G": "fix the amendment's manifest: glob tokens only, each once, knob: tokens naming rows that take them",
 	"H": "drop the external reference, or add its prefix to GATE_SDK_GRAPH_EXTERNAL_REFS",
 	"I": "raise GATE_SDK_GRAPH_MAX_EDGES past the edge count, or split the registry's couplings",
+	"M": "correct the couples= token to a path this tree tracks (a glob's \"**/\" also matches no directory), or drop it",
 }
 
 // graphKnobs is what check-graph and --emit graph read.
@@ -217,6 +218,11 @@ func graphWhole(c *gate.Context) int {
 	r := c.NewReport(helps)
 	// assertions A, B and C read the same expansion the hook selects by.
 	addGraph(r, graph.CheckManifests(b.Model, b.Vocab, env.Declared))
+	tracked, err := treePresent(c)
+	if err != nil {
+		return c.RefuseErr(err)
+	}
+	addGraph(r, deadCouples(b.Model, tracked))
 	// assertion E: the committed page is the emission, byte for byte.
 	committed, present, err := readOptional(c, artifact)
 	if err != nil {
@@ -313,3 +319,36 @@ type tableMemo struct{ t *cache.Table }
 func (m tableMemo) Load() ([]byte, bool) { return m.t.Peek("", "listing") }
 func (m tableMemo) Store(b []byte)       { m.t.Put("", "listing", b) }
 func (m tableMemo) Served(hit bool)      { m.t.Tally(hit) }
+
+// deadCouples is assertion M: a plain couples= token of one of the
+// tree's own script members that names no place in the tree couples
+// nothing, so no edit would ever fire the gate. A literal token must be a
+// tracked path; a glob must match one, or at least open with a directory
+// the tree tracks files under (a gate may watch for a kind of file not
+// written yet, but not in a directory that does not exist). A kit's
+// member and a compiled descriptor are left out: their tokens are written
+// for every tree the kit serves. A kit: or knob: token is judged by its
+// expansion elsewhere.
+func deadCouples(m *graph.Model, present func(string) bool) []graph.Finding {
+	var out []graph.Finding
+	for _, n := range m.Nodes {
+		if n.Kit || n.Compiled || n.Manifest == nil || n.Manifest.Graph == nil {
+			continue
+		}
+		g := n.Manifest.Graph
+		for _, t := range g.Couples {
+			if strings.HasPrefix(t, registry.PrefixKit) || strings.HasPrefix(t, registry.PrefixKnob) || present(t) {
+				continue
+			}
+			if i := strings.IndexAny(t, "*?[\\"); i >= 0 {
+				dir := t[:strings.LastIndexByte(t[:i], '/')+1]
+				if dir == "" || present(dir+"*") {
+					continue
+				}
+			}
+			// assertion M: a couple naming no place in the tree never fires.
+			out = append(out, graph.Finding{Assertion: "M", Path: n.Decl, Line: g.Line, Msg: fmt.Sprintf("%s: couples= token %q names no tracked path, so no edit fires the gate", n.Name, t)})
+		}
+	}
+	return out
+}

@@ -207,7 +207,14 @@ func splitDir(p string) (string, string) {
 // per dir, names in byte order; and how many check-*.gate descriptors the
 // same dirs hold.
 func checkScripts(c *gate.Context) (scripts []string, descriptors int, err error) {
-	for _, dir := range searchDirs(c) {
+	// A vendored kit's checks/ is read too, keeping only what the release
+	// did not ship as it is: a file dropped there, or one edited since.
+	dirs := searchDirs(c)
+	vendoredFrom := len(dirs)
+	for _, r := range c.VendoredRoots {
+		dirs = append(dirs, registry.Join(r, "checks"))
+	}
+	for di, dir := range dirs {
 		entries, err := os.ReadDir(runPath(c, dir))
 		if err != nil {
 			if os.IsNotExist(err) {
@@ -225,12 +232,18 @@ func checkScripts(c *gate.Context) (scripts []string, descriptors int, err error
 			case strings.HasSuffix(n, ".sh"):
 				names = append(names, n)
 			case strings.HasSuffix(n, ".gate"):
-				descriptors++
+				if di < vendoredFrom || !c.Vendored(registry.Join(dir, n)) {
+					descriptors++
+				}
 			}
 		}
 		sort.Strings(names) // byte order, never the locale's collation
 		for _, n := range names {
-			scripts = append(scripts, registry.Join(dir, n))
+			p := registry.Join(dir, n)
+			if di >= vendoredFrom && c.Vendored(p) {
+				continue
+			}
+			scripts = append(scripts, p)
 		}
 	}
 	return scripts, descriptors, nil

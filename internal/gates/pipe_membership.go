@@ -27,6 +27,7 @@ func checkPipeMembership(c *gate.Context) int {
 	r := c.NewReport(map[string]string{
 		"A": rewrite + ` (or let the reader see the whole input: grep -c, or a here-string grep -qxF -- "$x" <<<"$(printf '%s\n' "${arr[@]}")")`,
 		"B": rewrite + "; for a loop's output, collect it first (out=$(for …; done)) and test the variable",
+		"C": `hand the reader the value whole instead of through a pipe: grep -q -- "$x" <<<"$value", or [[ $value == *"$x"* ]]`,
 	})
 	scripts, suites, inScope := 0, 0, 0
 	for _, f := range corpus {
@@ -59,6 +60,12 @@ func checkPipeMembership(c *gate.Context) int {
 					// assertion A: an array printed into a short-circuit reader.
 					found = append(found, gate.Finding{Class: "A", Path: f.path, Line: line,
 						Msg: fmt.Sprintf("%s of an array feeds %s under pipefail: %s stops at its first match, %s dies of SIGPIPE, and pipefail makes that the pipeline's status, so a present member can read as absent", prod, reader, reader, prod)})
+					continue
+				}
+				if prod, ok := scalarProducer(first); ok {
+					// assertion C: a value printed into a short-circuit reader.
+					found = append(found, gate.Finding{Class: "C", Path: f.path, Line: line,
+						Msg: fmt.Sprintf("%s of a variable's value feeds %s under pipefail: once the value outgrows the pipe's buffer, %s stops at its first match, %s dies of SIGPIPE, and pipefail makes that the pipeline's status, so a present match can read as absent", prod, reader, reader, prod)})
 					continue
 				}
 				if loopProducer(first) {
@@ -144,6 +151,26 @@ func arrayProducer(cmd shlex.Command) (string, bool) {
 	}
 	for _, a := range args {
 		if arrayExpansion.Get().MatchString(a.Raw) {
+			return name, true
+		}
+	}
+	return "", false
+}
+
+// valueExpansion matches a parameter expansion or a command substitution
+// in a word ($x, ${x...}, $1, $@, $(...)), but not a length ${#x}: a value
+// of any size.
+var valueExpansion = lazyre.New(`\$(\{[^#]|[A-Za-z_0-9@*]|\()|` + "`")
+
+// scalarProducer reports a printf or echo whose arguments expand a value
+// that may be large: the same race as an array's, on one word.
+func scalarProducer(cmd shlex.Command) (string, bool) {
+	name, args := cmdName(cmd)
+	if name != "printf" && name != "echo" {
+		return "", false
+	}
+	for _, a := range args {
+		if valueExpansion.Get().MatchString(a.Raw) {
 			return name, true
 		}
 	}

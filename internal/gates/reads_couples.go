@@ -285,7 +285,9 @@ type literalFilter struct {
 }
 
 func newLiteralFilter(p string) literalFilter {
-	if !strings.Contains(p, "*") || strings.ContainsAny(p, "?[]\\()|@!+") {
+	// A "**/" may stand for no directory, taking its '/' with it, so its
+	// pattern's literals are not all necessary.
+	if !strings.Contains(p, "*") || strings.ContainsAny(p, "?[]\\()|@!+") || strings.Contains(p, "**/") {
 		return literalFilter{}
 	}
 	parts := strings.Split(p, "*")
@@ -475,8 +477,10 @@ func resolveRoot(c *gate.Context, root gate.Root) (declaredWalk, error) {
 
 // The shell arm's tractable class.
 var (
-	walkCmdRe = lazyre.New(`(?:^|[;|&(]\s*|\$\(\s*)(gate_find|find)\s+("[^"]*"|'[^']*')`)
-	nameRe    = lazyre.New(`-name\s+('[^']*'|"[^"]*")`)
+	// A root or a -name pattern is a quoted word or a bare one; a bare
+	// word ends where the shell would end it.
+	walkCmdRe = lazyre.New(`(?:^|[;|&(]\s*|\$\(\s*)(gate_find|find)\s+("[^"]*"|'[^']*'|[^\s"';|&()<>` + "`" + `-][^\s"';|&()<>` + "`" + `]*)`)
+	nameRe    = lazyre.New(`-name\s+('[^']*'|"[^"]*"|[^\s"';|&()<>` + "`" + `]+)`)
 	exemptRe  = lazyre.New(`#\s*reads-couples-exempt:\s*\S`)
 )
 
@@ -503,7 +507,7 @@ func shellWalks(decl string, data []byte) ([]declaredWalk, int, int) {
 				continue
 			}
 			cmd := code[m[2]:m[3]]
-			arg := code[m[4]+1 : m[5]-1]
+			arg := unquoteWord(code[m[4]:m[5]])
 			root, ok := shellRoot(arg, kit)
 			if !ok {
 				skipped++
@@ -511,8 +515,8 @@ func shellWalks(decl string, data []byte) ([]declaredWalk, int, int) {
 			}
 			w := declaredWalk{root: root, shell: true, gateFnd: cmd == "gate_find"}
 			if nm := nameRe.Get().FindStringSubmatch(code[m[1]:]); nm != nil {
-				pat := nm[1][1 : len(nm[1])-1]
-				if !strings.Contains(pat, "$") {
+				pat := unquoteWord(nm[1])
+				if !strings.ContainsAny(pat, "$\\") {
 					w.kind, w.pats, w.filter = "name", []string{pat}, "-name "+pat
 				}
 			}
@@ -520,6 +524,15 @@ func shellWalks(decl string, data []byte) ([]declaredWalk, int, int) {
 		}
 	}
 	return out, skipped, exempted
+}
+
+// unquoteWord strips one pair of enclosing quotes from a word the walk
+// regexes captured; a bare word is answered as written.
+func unquoteWord(w string) string {
+	if len(w) >= 2 && (w[0] == '"' || w[0] == '\'') && w[len(w)-1] == w[0] {
+		return w[1 : len(w)-1]
+	}
+	return w
 }
 
 func shellRoot(arg, kit string) (string, bool) {

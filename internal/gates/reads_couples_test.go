@@ -343,3 +343,31 @@ func TestDeclaredWalkRootRun(t *testing.T) {
 		t.Fatalf("the top walk with z pruned = %q", got)
 	}
 }
+
+// TestReadsCouplesUnquotedWords reads a walk the way the shell does when
+// its root or its -name pattern is a bare word, and honours a -name that
+// follows -type f: the walk reads docs/index.md only, not all of docs.
+func TestReadsCouplesUnquotedWords(t *testing.T) {
+	script := "#!/usr/bin/env bash\n# graph: couples=docs/**/index.md dir=one valve=none tier=precommit\n" +
+		"gate_find docs -type f -name index.md\n" +
+		"gate_find \"$REPO_ROOT/docs\" -type f -name index.md -print\n" +
+		"x=$(find docs/deep -name index.md)\n" +
+		"gate_find notes -type f\n"
+	files := map[string]string{
+		"scripts/check-x.sh":  script,
+		"docs/index.md":       "i\n",
+		"docs/deep/index.md":  "i\n",
+		"docs/other.md":       "not read\n",
+		"docs/deep/other.txt": "not read\n",
+		"notes/n.txt":         "read, uncovered\n",
+	}
+	got := readsCase(t, findDef, files, "scripts/check-x.sh")
+	if got.Code != 1 || strings.Contains(got.Stdout, "reads docs/") || !strings.Contains(got.Stdout, "check-x walks notes and reads notes/n.txt") {
+		t.Fatalf("exit %d\n%s%s", got.Code, got.Stdout, got.Stderr)
+	}
+	files["scripts/check-x.sh"] = strings.Replace(script, "gate_find notes -type f\n", "", 1)
+	clean := readsCase(t, findDef, files, "scripts/check-x.sh")
+	if clean.Code != 0 || !strings.Contains(clean.Stdout, "3 walk roots covering 5 tracked reads") {
+		t.Fatalf("every bare-word walk is a root, filtered by its -name: exit %d\n%s%s", clean.Code, clean.Stdout, clean.Stderr)
+	}
+}

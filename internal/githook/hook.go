@@ -2,6 +2,7 @@ package githook
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gate-sdk/gates/internal/battery"
 	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/repo"
 	"github.com/gate-sdk/gates/internal/spawn"
@@ -100,6 +102,14 @@ type World struct {
 	// Jobs answers how many in-process members pre-commit may run at
 	// once (GATE_SDK_JOBS); nil is one.
 	Jobs func() (int, error)
+	// Budget answers each member's time budget (GATE_SDK_GATE_TIMEOUT);
+	// nil or zero is none.
+	Budget func() (time.Duration, error)
+	// Pairs, when set, runs the fixture pairs of the repository's own
+	// gates the staged paths touch (a gate's declaration or a file of its
+	// pair), answering the runner's status and report; ran is false when
+	// the commit touches none.
+	Pairs func(staged []string) (ran bool, code int, out []byte, err error)
 	// Costs, when set, keeps what each in-process member took on the
 	// last pre-commit run over this repository, so the next run starts
 	// the longest first. Scheduling only: no verdict depends on it.
@@ -287,7 +297,7 @@ func preCommit(w World, hook string) int {
 			return fail(err)
 		}
 	}
-	// assertion X: a commit that grows the baseline says, one line per
+	// assertion Z: a commit that grows the baseline says, one line per
 	// added entry, what it accepts, before any member runs; the diff alone
 	// shows a reviewer only digests.
 	if w.BaselineAdded != nil {
@@ -316,11 +326,32 @@ func preCommit(w World, hook string) int {
 			return fail(err)
 		}
 	}
+	if w.Budget != nil {
+		if r.budget, err = w.Budget(); err != nil {
+			return fail(err)
+		}
+	}
 	if w.Costs != nil && r.jobs >= 2 {
 		r.costs = w.Costs.Load(tree)
 		r.took = &tookTimes{m: map[string]time.Duration{}}
 	}
 	code := r.serial(hook, plan)
+	if code == 0 && w.Pairs != nil {
+		// assertion Y: a commit touching a gate of the repository's own
+		// runs that gate's fixture pair and is refused when a case fails.
+		ran, pc, out, err := w.Pairs(staged)
+		if err != nil {
+			return fail(err)
+		}
+		if ran && pc != 0 {
+			w.Stdout.Write(withNewline(out))
+			fmt.Fprintf(w.Stdout, "\n%s: the fixture pair of a gate this commit touches failed (see above).\n%s\n", hook, BypassLine)
+			return 1
+		}
+		if ran {
+			w.Stdout.Write(withNewline(out))
+		}
+	}
 	if code == 0 && r.left != nil && len(r.left.m) > 0 {
 		// assertion V: the debt is recorded before the commit goes on; a
 		// debt that cannot be recorded refuses it.
@@ -528,6 +559,8 @@ type runner struct {
 	// jobs is how many in-process members may run at once; below 2 the
 	// plan runs one member at a time.
 	jobs int
+	// budget bounds each member's run; zero is none.
+	budget time.Duration
 	// costs are the members' last run times (nil: none known); took
 	// gathers this run's.
 	costs map[string]time.Duration
@@ -634,8 +667,19 @@ func (r runner) childEnv() []string {
 	return []string{"GIT_WORK_TREE=" + r.dir}
 }
 
-// dispatch runs one member and answers its status and merged output.
+// dispatch runs one member under the budget and answers its status and
+// merged output.
 func (r runner) dispatch(m Member, args []string) (int, []byte) {
+	// assertion X: a member past its budget is stopped and reads exit 2.
+	o := battery.Bounded(m.Name, m.Kind == registry.Descriptor, r.budget, 0, func(ctx context.Context) battery.Outcome {
+		code, out := r.dispatchCtx(ctx, m, args)
+		return battery.Outcome{Code: code, Output: out}
+	})
+	return o.Code, o.Output
+}
+
+// dispatchCtx runs one member; ctx bounds a shell member's process group.
+func (r runner) dispatchCtx(ctx context.Context, m Member, args []string) (int, []byte) {
 	if m.Problem != "" {
 		return 2, []byte(strings.TrimRight(m.Problem, "\n") + "\n")
 	}
@@ -654,7 +698,7 @@ func (r runner) dispatch(m Member, args []string) (int, []byte) {
 		if err != nil {
 			return 2, []byte(fmt.Sprintf("%s: %v\n", m.Name, err))
 		}
-		c, err := spawn.RunMerged(spawn.Cmd{Program: p, Args: args, Dir: r.dir, ExtraEnv: r.childEnv()})
+		c, err := spawn.RunMerged(spawn.Cmd{Program: p, Args: args, Dir: r.dir, ExtraEnv: r.childEnv(), Ctx: ctx})
 		if err != nil {
 			return 2, []byte(fmt.Sprintf("%s: %v\n", m.Name, err))
 		}

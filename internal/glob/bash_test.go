@@ -71,6 +71,15 @@ func product(units []string, max int) []string {
 
 func compare(t *testing.T, pairs []pair) {
 	t.Helper()
+	// A "**/" may read zero directories in Match and never in the shell;
+	// TestGlobstarZeroDirectories holds those patterns instead.
+	kept := pairs[:0:0]
+	for _, p := range pairs {
+		if !strings.Contains(p.pattern, "**/") {
+			kept = append(kept, p)
+		}
+	}
+	pairs = kept
 	want := bashVerdicts(t, pairs)
 	bad := 0
 	for i, p := range pairs {

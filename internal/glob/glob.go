@@ -4,7 +4,10 @@
 //
 // Match reads a pattern the way a POSIX shell's case statement does (bash
 // in the C locale is the oracle the tests hold it to): '*' and '?' match any
-// byte, '/' included, so "**" is no more than "*"; "[...]" is a bracket
+// byte, '/' included, so "**" is no more than "*", with one addition: a
+// "**/" opening the pattern or following a '/' also matches zero
+// directories, so "docs/**/*.md" selects "docs/index.md" as a git
+// ":(glob)" pathspec does; "[...]" is a bracket
 // expression with ranges, '!' or '^' negation, "[:class:]", "[=c=]" and
 // "[.sym.]"; '\' takes the next byte literally. A bracket that never closes
 // is not an error: its '[' is an ordinary byte, as in the shell. Matching is
@@ -59,6 +62,14 @@ func HasMeta(pattern string) bool {
 	return false
 }
 
+// globstarAt reports whether the star at p[i] opens a "**/" that is a
+// whole segment: at the pattern's start or right after a '/'. The caller
+// reaches p[i] only as a live star (never escaped, never inside a
+// bracket), so the test reads bytes only.
+func globstarAt(p string, i int) bool {
+	return strings.HasPrefix(p[i:], "**/") && (i == 0 || p[i-1] == '/')
+}
+
 type matcher struct {
 	p, s string
 	// limit[i] bounds the name positions worth trying for the star whose
@@ -94,6 +105,11 @@ func (m *matcher) match(pi, si int) bool {
 			pi++
 			si++
 		case '*':
+			// assertion F: a "**/" opening the pattern or a segment may
+			// also stand for no directory at all.
+			if globstarAt(p, pi-1) && m.match(pi+2, si) {
+				return true
+			}
 			// A run of '*' and '?' is one star that must consume one
 			// byte per '?'.
 			for pi < len(p) && (p[pi] == '*' || p[pi] == '?') {

@@ -9,7 +9,8 @@ import "strings"
 //     or "docs/" selects "docs/a.md");
 //   - otherwise, where spec holds a wildcard ('*', '?', '[' or '\'), spec
 //     is a wildmatch pattern over the whole path in which '*' and '?' cross
-//     '/' and "**" is no more than "*".
+//     '/' and "**" is no more than "*", except that a "**/" opening the
+//     spec or a segment also matches zero directories, as in Match.
 //
 // A leading "./" is dropped, and "." selects every path. Both spec and path
 // are repository-relative with '/' separators.
@@ -58,6 +59,11 @@ func wild(p string, pi int, s string, si int) int {
 			}
 		case '?':
 		case '*':
+			// assertion G: "**/" as a whole segment also matches no
+			// directory, the one rule Match keeps too.
+			if globstarAt(p, pi) && wild(p, pi+3, s, si) == wmMatch {
+				return wmMatch
+			}
 			for pi+1 < len(p) && p[pi+1] == '*' {
 				pi++
 			}

@@ -135,3 +135,21 @@ func TestPathspecAgainstGit(t *testing.T) {
 	}
 	t.Logf("%d pathspecs agree with git ls-files", checked)
 }
+
+// TestPathspecGlobstar holds the staged reading to the same "**/" rule as
+// Match, so one couples token selects the same paths in either mode.
+func TestPathspecGlobstar(t *testing.T) {
+	for _, c := range []struct {
+		spec, path string
+		want       bool
+	}{
+		{"docs/**/*.md", "docs/index.md", true},
+		{"docs/**/*.md", "docs/a/index.md", true},
+		{"**/*.md", "index.md", true},
+		{"docs/**/*.md", "doc/index.md", false},
+	} {
+		if got := Pathspec(c.spec, c.path); got != c.want {
+			t.Errorf("Pathspec(%q, %q) = %v, want %v", c.spec, c.path, got, c.want)
+		}
+	}
+}

@@ -6,7 +6,7 @@ package knob
 // (kits/gate-sdk/SPEC.md, the knob engine, U).
 var generatedTables = map[string]generatedTable{
 	"gate-sdk": {
-		sum: "ad614135c6b3a078d90a741cabaeff45eaa5dd42261cad0a5cd37a2042d98100",
+		sum: "4fe4176930f6fa66838d6fe7b96874bbe8324d04194c28b7d157c307ed3ad4d8",
 		raw: tomlTable{
 			Kit: tomlKit{
 				Name:   "gate-sdk",
@@ -48,6 +48,14 @@ var generatedTables = map[string]generatedTable{
 					Default:           ".tmp",
 					EmptyTakesDefault: true,
 					Description:       "scratch directory; whoever creates it writes a .gitignore of * inside",
+				},
+				{
+					Name:              "GATE_SDK_GATE_TIMEOUT",
+					Shape:             "scalar",
+					Default:           "600",
+					EmptyTakesDefault: true,
+					Check:             "uint",
+					Description:       "each gate's time budget in whole seconds under the battery, the hooks and the agent hooks; past it the gate is stopped and reads exit 2; 0 means no budget",
 				},
 				{
 					Name:        "GATE_SDK_KIT_DIRS",

@@ -22,6 +22,7 @@ package spawn
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -52,6 +53,11 @@ type Cmd struct {
 	Stdin io.Reader
 	// Recorder, when set, notes the program's name before the spawn.
 	Recorder *Recorder
+	// Ctx, when set, bounds the child: where the platform allows, the
+	// child leads a process group of its own, and the context's end kills
+	// that whole group (the child and every process it started that stayed
+	// in it), so a gate's own children cannot outlive its budget.
+	Ctx context.Context
 }
 
 // Recorder notes the name of every program a spawning face is about to
@@ -318,6 +324,11 @@ func start(cmd Cmd, stdin io.Reader, stdout, stderr io.Writer) (status, error) {
 		name = resolveWindows(name, lookupIn(env))
 	}
 	c := exec.Command(name, cmd.Args...)
+	if cmd.Ctx != nil {
+		c = exec.CommandContext(cmd.Ctx, name, cmd.Args...)
+		// assertion F: a bounded child is killed with its process group.
+		inOwnGroup(c)
+	}
 	// A PATH entry that is relative (".", or empty) is where the shell would
 	// find the program too; keeping it found keeps OnPath's answer and the
 	// spawn's in step.
@@ -338,6 +349,25 @@ func start(cmd Cmd, stdin io.Reader, stdout, stderr io.Writer) (status, error) {
 	c.Stdin = stdin
 	c.Stdout = stdout
 	c.Stderr = stderr
+	if cmd.Ctx != nil {
+		if err := c.Start(); err != nil {
+			return status{}, &StartError{Program: p, Err: err}
+		}
+		forget := remember(c)
+		err := c.Wait()
+		forget()
+		if err == nil {
+			return status{}, nil
+		}
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return statusOf(ee.ProcessState), nil
+		}
+		if c.ProcessState != nil {
+			return statusOf(c.ProcessState), nil
+		}
+		return status{}, &StartError{Program: p, Err: err}
+	}
 	err := c.Run()
 	if err == nil {
 		return status{}, nil

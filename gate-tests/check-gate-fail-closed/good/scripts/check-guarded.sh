@@ -14,4 +14,9 @@ inline=$(awk '{print}' <<< "$rows")
 match=$(grep -c x "$f")
 sum=$(( 1 + 2 ))
 # An awk in a comment: x=$(awk '{print}' f)
-echo "GUARDED: clean ($count $names $keys $first $inline $match $sum)"
+# A function running awk, its status checked where it is captured.
+scan() {
+	awk '{print $1}' "$1"
+}
+fields="$(scan "$f")" || exit 2
+echo "GUARDED: clean ($count $names $keys $first $inline $match $sum $fields)"
