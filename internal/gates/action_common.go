@@ -384,9 +384,9 @@ type shapes struct {
 	broken                                []gate.Finding
 }
 
-// note counts one file the predicate passed over: an unparsable one is a
+// passOver counts one file the predicate passed over: an unparsable one is a
 // finding when GitHub loads it, a counted skip otherwise.
-func (n *shapes) note(c *gate.Context, scan actionScan, p string, f *workflow.File) {
+func (n *shapes) passOver(c *gate.Context, scan actionScan, p string, f *workflow.File) {
 	switch {
 	case f.Rejected != nil:
 		n.reject(c, scan, p, unparseable(p, f))
@@ -536,7 +536,7 @@ func eachWorkflow(c *gate.Context, scan actionScan, fn func(path string, f *work
 			return n, err
 		}
 		if !f.Shape.Workflow() {
-			n.note(c, scan, p, f)
+			n.passOver(c, scan, p, f)
 			continue
 		}
 		n.workflows++
