@@ -447,7 +447,34 @@ func (s *Session) selectOnly(reg *loadedRegistry, ra runArgs) ([]selection, erro
 // one that climbs out through "..") is refused: no registered gate judges
 // it, and answering "passed" for it would be a green nobody earned.
 func (s *Session) forInTree(paths []string) ([]string, error) {
-	cwd, err := s.Cwd()
+	// assertion N: a --for path outside the repository is refused, named.
+	return s.treeOperands("--for", paths)
+}
+
+// callerDir answers the directory the caller spelled its relative operands
+// from: the case pin when one is set, else the process's working
+// directory, spelled physically (the top git answers joined with git's
+// prefix), so a symlinked spelling of the same directory agrees with it.
+func (s *Session) callerDir() (string, error) {
+	if pin, _ := s.Env(caseDirKnob); pin != "" {
+		return s.Cwd()
+	}
+	cwd, err := walk.Cwd()
+	if err != nil {
+		return "", err
+	}
+	loc, ok, err := walk.Locate(cwd, nil)
+	if err != nil || !ok {
+		return cwd, nil
+	}
+	return walk.AbsAgainst(loc.Top, loc.Prefix), nil
+}
+
+// treeOperands is the one resolution of path operands: each is taken from
+// the caller's directory and spelled as the tracked listing spells it; one
+// that leaves the tree, or names the top itself, is refused, named.
+func (s *Session) treeOperands(what string, paths []string) ([]string, error) {
+	caller, err := s.callerDir()
 	if err != nil {
 		return nil, err
 	}
@@ -455,12 +482,11 @@ func (s *Session) forInTree(paths []string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	// assertion N: a --for path outside the repository is refused, named.
 	out := make([]string, 0, len(paths))
 	for _, p := range paths {
-		spelled, inside := walk.ListingSpelling(walk.NormalizeAbs(top), walk.AbsAgainst(cwd, walk.CrossArg(p)))
+		spelled, inside := walk.ListingSpelling(walk.NormalizeAbs(top), walk.AbsAgainstPhysical(caller, p))
 		if !inside || spelled == "." {
-			return nil, refusal{msg: fmt.Sprintf("%s: --for %s does not name a path inside the repository %s (it lies outside, climbs out through '..', or is the top itself); name files inside the tree", s.prog, p, top)}
+			return nil, refusal{msg: fmt.Sprintf("%s: %s %s does not name a path inside the repository %s (it lies outside, climbs out through '..', or is the top itself); name files inside the tree", s.prog, what, p, top)}
 		}
 		out = append(out, spelled)
 	}
