@@ -108,5 +108,3 @@ func (s *Session) filesMode(args []string) (filesMode, []string, error) {
 	}
 	return filesBattery, paths, nil
 }
-
-
