@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"sync"
 
 	"github.com/gate-sdk/gates/internal/baseline"
@@ -58,7 +57,7 @@ func (s *Session) diskBaseline() (*baseline.File, error) {
 			b.diskErr = err
 			return
 		}
-		data, err := os.ReadFile(walk.AbsAgainst(cwd, src))
+		data, err := walk.ReadConfig(walk.AbsAgainst(cwd, src))
 		if errors.Is(err, fs.ErrNotExist) {
 			return
 		}

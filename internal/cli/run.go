@@ -334,7 +334,7 @@ func (s *Session) shardOf(selected []selection, shard battery.Shard, gatesDir st
 		if cerr != nil || place.dir == "" || (place.spelled == tmp && terr != nil) {
 			continue
 		}
-		data, err := os.ReadFile(walk.Child(walk.AbsAgainst(cwd, place.dir), "gate-timings.txt"))
+		data, err := walk.ReadConfig(walk.Child(walk.AbsAgainst(cwd, place.dir), "gate-timings.txt"))
 		if err != nil {
 			continue
 		}

@@ -43,7 +43,7 @@ var graphKnobs = []string{
 // osFiles reads paths against the run directory.
 type osFiles struct{ c *gate.Context }
 
-func (f osFiles) ReadFile(name string) ([]byte, error) { return os.ReadFile(runPath(f.c, name)) }
+func (f osFiles) ReadFile(name string) ([]byte, error) { return walk.ReadConfig(runPath(f.c, name)) }
 
 // GraphEmission assembles the coupling-graph page over a context: the
 // function check-graph compares and the --emit graph arm prints.

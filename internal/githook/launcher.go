@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/knob"
@@ -110,7 +109,7 @@ func joinRel(dir, name string) string {
 // scanKnobFile reads one knob file for the launcher's knob alone. found is
 // false when the file is absent (and not named) or never sets the knob.
 func scanKnobFile(abs, spelled string, named bool, locator string) (value string, found bool, err error) {
-	data, rerr := os.ReadFile(abs)
+	data, rerr := walk.ReadConfig(abs)
 	if rerr != nil {
 		if errors.Is(rerr, fs.ErrNotExist) && !named {
 			return "", false, nil

@@ -3,7 +3,6 @@ package payload
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/walk"
@@ -189,7 +188,7 @@ func isDisarmed(w *DoctorWorld, m DoctorMember) (string, error) {
 			return "", err
 		}
 		for _, f := range strings.Fields(v) {
-			data, err := os.ReadFile(joinTop(w.Top, f))
+			data, err := walk.ReadConfig(joinTop(w.Top, f))
 			if err != nil {
 				continue
 			}

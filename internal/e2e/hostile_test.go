@@ -1,0 +1,77 @@
+package e2e
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// runBounded runs the binary under a 2 GiB address-space limit and a
+// deadline, so a reader that would grow without end or block fails the
+// test instead of the machine.
+func runBounded(t *testing.T, dir string, env []string, bin string, args ...string) (result, bool) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", append([]string{"-c", `ulimit -v 2097152 && exec "$0" "$@"`, bin}, args...)...)
+	cmd.Dir, cmd.Env = dir, env
+	var o, e strings.Builder
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return result{code: code, stdout: o.String(), stderr: e.String()}, ctx.Err() == nil
+}
+
+// Issue 42 item 4: a configuration file linked to /dev/zero (or naming a
+// pipe) is refused, named, exit 2; nothing reads it without end.
+func TestConfigFileLinkedToADeviceIsRefused(t *testing.T) {
+	t.Parallel()
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Fatalf("this test needs /dev/zero: %v", err)
+	}
+	for _, tc := range []struct {
+		file string
+		args []string
+	}{
+		{"scripts/gates.list", []string{"--run"}},
+		{"scripts/gate-sdk-config.knobs", []string{"--run"}},
+		{"scripts/gates.baseline", []string{"--run"}},
+		{"scripts/root-allowlist.list", []string{"check-root-tiering"}},
+		{"scripts/msg-patterns.list", []string{"check-tree-terms"}},
+		{"scripts/gate-sdk-config.local.knobs", []string{"--git-hook", "pre-commit"}},
+		{"scripts/gate-sdk-config.local.knobs", []string{"doctor"}},
+	} {
+		t.Run(filepath.Base(tc.file)+" "+tc.args[len(tc.args)-1], func(t *testing.T) {
+			t.Parallel()
+			c := newConsumer(t)
+			c.gate("check-md", "couples=*.md dir=one valve=none tier=precommit", "", 0)
+			c.registry("check-md")
+			write(t, filepath.Join(c.dir, "doc.md"), "hello\n", 0o644)
+			c.git("add", "-A")
+			c.git("commit", "-q", "--no-verify", "-m", "seed")
+			write(t, filepath.Join(c.dir, "doc.md"), "staged\n", 0o644)
+			c.git("add", "doc.md")
+			p := filepath.Join(c.dir, tc.file)
+			os.Remove(p)
+			if err := os.Symlink("/dev/zero", p); err != nil {
+				t.Fatal(err)
+			}
+			r, finished := runBounded(t, c.dir, c.env, filepath.Join(c.dir, "bin/gates"), tc.args...)
+			if !finished {
+				t.Fatalf("gates %v with %s -> /dev/zero did not finish in 20 s", tc.args, tc.file)
+			}
+			if r.code != 2 || !strings.Contains(r.stdout+r.stderr, filepath.Base(tc.file)) || !strings.Contains(r.stdout+r.stderr, "not a regular file") {
+				t.Fatalf("gates %v with %s -> /dev/zero: exit %d, want 2 naming the file as not a regular file\n%s%s", tc.args, tc.file, r.code, r.stdout, r.stderr)
+			}
+		})
+	}
+}

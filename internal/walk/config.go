@@ -1,0 +1,93 @@
+package walk
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+)
+
+// MaxConfigBytes bounds every configuration file gates reads whole (the
+// registry, a knob file, the baseline, a pattern list, an allowlist, the
+// queue, a state record): far above any honest one (the largest baseline
+// of a 100,000-file tree is a few MiB), far below what would exhaust a
+// machine's memory.
+const MaxConfigBytes = 64 << 20
+
+// ErrNotRegular is the cause ReadConfig gives for a path that names
+// something other than a regular file (a device, a pipe, a socket, a
+// directory), through a link or directly.
+var ErrNotRegular = errors.New("not a regular file")
+
+// ErrTooLarge is the cause ReadConfig gives for a file over MaxConfigBytes.
+var ErrTooLarge = fmt.Errorf("larger than the %d MiB a configuration file may hold", MaxConfigBytes>>20)
+
+// ReadConfig is the one reader of a configuration file: os.ReadFile for a
+// regular file (a link is followed to one) of at most MaxConfigBytes, and
+// a *fs.PathError naming name otherwise, so a file linked to /dev/zero, a
+// FIFO or a runaway file is refused instead of read without end or blocked
+// on. An absent file answers os.Stat's own error (errors.Is ErrNotExist
+// holds), so a reader of an optional file keeps telling absent from
+// unreadable.
+func ReadConfig(name string) ([]byte, error) {
+	// The type and the size are checked before any open, so
+	// nothing that is not a regular file is ever opened (a FIFO's open
+	// blocks until a writer comes).
+	fi, err := os.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	if err := configShape(name, fi); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	// The open file is checked again and read through a
+	// bound, so a swap between the stat and the open gains nothing.
+	if fi, err = f.Stat(); err != nil {
+		return nil, err
+	}
+	if err := configShape(name, fi); err != nil {
+		return nil, err
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxConfigBytes+1))
+	if err != nil {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
+	}
+	if len(data) > MaxConfigBytes {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: ErrTooLarge}
+	}
+	return data, nil
+}
+
+// configShape refuses what a configuration file may not be.
+func configShape(name string, fi fs.FileInfo) error {
+	if !fi.Mode().IsRegular() {
+		return &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("%w (it is %s); a configuration file must be a regular file or a link to one", ErrNotRegular, kindOf(fi.Mode()))}
+	}
+	if fi.Size() > MaxConfigBytes {
+		return &fs.PathError{Op: "read", Path: name, Err: ErrTooLarge}
+	}
+	return nil
+}
+
+// kindOf names a file mode's type for a refusal.
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "not a regular file"
+}
