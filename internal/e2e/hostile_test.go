@@ -75,3 +75,42 @@ func TestConfigFileLinkedToADeviceIsRefused(t *testing.T) {
 		})
 	}
 }
+
+// Issue 42 item 8: a tracked path that is a FIFO on disk (or a link to a
+// device) is refused, named, by the tree readers; nothing blocks on it.
+func TestTrackedPathThatIsAPipeIsRefused(t *testing.T) {
+	t.Parallel()
+	for _, kind := range []string{"fifo", "device link"} {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			c := newConsumer(t)
+			c.registry("check-tree-terms")
+			c.declareShipped("check-tree-terms")
+			write(t, filepath.Join(c.dir, "scripts/msg-patterns.list"), "forbidden-word\n", 0o644)
+			write(t, filepath.Join(c.dir, "doc.md"), "hello\n", 0o644)
+			c.git("add", "-A")
+			c.git("commit", "-q", "--no-verify", "-m", "seed")
+			p := filepath.Join(c.dir, "doc.md")
+			os.Remove(p)
+			var err error
+			if kind == "fifo" {
+				err = exec.Command("mkfifo", p).Run()
+			} else {
+				err = os.Symlink("/dev/zero", p)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, args := range [][]string{{"check-tree-terms"}, {"--run"}} {
+				r, finished := runBounded(t, c.dir, c.env, filepath.Join(c.dir, "bin/gates"), args...)
+				if !finished {
+					t.Fatalf("gates %v over a tracked %s did not finish in 20 s", args, kind)
+				}
+				// The gate refuses (2); the battery is red (1) on a member's refusal.
+				if r.code != 2-i || !strings.Contains(r.stdout+r.stderr, "doc.md") || !strings.Contains(r.stdout+r.stderr, "not a regular file") {
+					t.Errorf("gates %v over a tracked %s: exit %d, want a refusal naming doc.md as not a regular file\n%s%s", args, kind, r.code, r.stdout, r.stderr)
+				}
+			}
+		})
+	}
+}

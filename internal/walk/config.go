@@ -67,12 +67,19 @@ func ReadConfig(name string) ([]byte, error) {
 // configShape refuses what a configuration file may not be.
 func configShape(name string, fi fs.FileInfo) error {
 	if !fi.Mode().IsRegular() {
-		return &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("%w (it is %s); a configuration file must be a regular file or a link to one", ErrNotRegular, kindOf(fi.Mode()))}
+		return NotRegular(name, fi.Mode())
 	}
 	if fi.Size() > MaxConfigBytes {
 		return &fs.PathError{Op: "read", Path: name, Err: ErrTooLarge}
 	}
 	return nil
+}
+
+// NotRegular is the refusal of name, whose type is m's and not a regular
+// file's: errors.Is ErrNotRegular holds, and the text names the path and
+// what it is.
+func NotRegular(name string, m fs.FileMode) error {
+	return &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("%w (it is %s); gates reads a regular file, or a link to one, and opens nothing else", ErrNotRegular, kindOf(m))}
 }
 
 // kindOf names a file mode's type for a refusal.
