@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"context"
+	"crypto/sha1"
+	"encoding/binary"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -112,5 +114,67 @@ func TestTrackedPathThatIsAPipeIsRefused(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// setIndexMode rewrites the mode of the index entry named path to mode,
+// byte for byte, as a foreign tool might write it (git's own update-index
+// would canonicalize it), and seals the index again. Version 2 only.
+func setIndexMode(t *testing.T, dir, path string, mode uint32) {
+	t.Helper()
+	file := filepath.Join(dir, ".git", "index")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(data[:4]) != "DIRC" || binary.BigEndian.Uint32(data[4:8]) != 2 {
+		t.Fatalf("%s is not a version 2 index", file)
+	}
+	count := binary.BigEndian.Uint32(data[8:12])
+	pos := 12
+	for i := uint32(0); i < count; i++ {
+		nameLen := int(binary.BigEndian.Uint16(data[pos+60:pos+62]) & 0xfff)
+		name := string(data[pos+62 : pos+62+nameLen])
+		if name == path {
+			binary.BigEndian.PutUint32(data[pos+24:pos+28], mode)
+			body := data[:len(data)-sha1.Size]
+			sum := sha1.Sum(body)
+			if err := os.WriteFile(file, append(body, sum[:]...), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+		pos += (62 + nameLen + 8) &^ 7
+	}
+	t.Fatalf("%s holds no entry %s", file, path)
+}
+
+// Issue 42 item 10: an index entry whose mode is a regular file's with
+// odd permission bits (100604, from a foreign tool) is read as git reads
+// it, a regular file, by the tree scan and the staged hook alike.
+func TestNonCanonicalIndexModeIsARegularFile(t *testing.T) {
+	t.Parallel()
+	c := newConsumer(t)
+	c.registry("check-tree-terms")
+	c.declareShipped("check-tree-terms")
+	write(t, filepath.Join(c.dir, "scripts/msg-patterns.list"), "forbidden-word\n", 0o644)
+	write(t, filepath.Join(c.dir, "leak.md"), "a forbidden-word here\n", 0o644)
+	c.git("add", "-A")
+	c.git("-c", "core.hooksPath=/dev/null", "commit", "-q", "--no-verify", "-m", "seed")
+	setIndexMode(t, c.dir, "leak.md", 0o100604)
+	if got := c.git("ls-files", "-s", "leak.md").stdout; !strings.HasPrefix(got, "100604 ") {
+		t.Fatalf("the index was not rewritten: %q", got)
+	}
+	r := c.gates("check-tree-terms")
+	if r.code != 1 || !strings.Contains(r.stdout, "leak.md") {
+		t.Errorf("check-tree-terms over a 100604 entry: exit %d, want 1 naming leak.md\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	// Staged: the same entry, edited and staged again by the foreign tool.
+	write(t, filepath.Join(c.dir, "leak.md"), "another forbidden-word here\n", 0o644)
+	c.git("add", "leak.md")
+	setIndexMode(t, c.dir, "leak.md", 0o100604)
+	r = c.gates("--git-hook", "pre-commit")
+	if r.code != 1 || !strings.Contains(r.stdout+r.stderr, "leak.md") {
+		t.Errorf("the pre-commit hook over a staged 100604 entry: exit %d, want 1 naming leak.md\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }

@@ -233,3 +233,12 @@ func (s *Snapshot) mustLookup(path string) *snapEntry {
 	}
 	return &e
 }
+
+// assertion W: an index mode is read as git reads it.
+func TestCanonMode(t *testing.T) {
+	for in, want := range map[uint32]uint32{0o100644: 0o100644, 0o100755: 0o100755, 0o100604: 0o100644, 0o100744: 0o100755, 0o100600: 0o100644, 0o120777: 0o120000, 0o120000: 0o120000, 0o160000: 0o160000} {
+		if got := CanonMode(in); got != want {
+			t.Errorf("CanonMode(%06o) = %06o, want %06o", in, got, want)
+		}
+	}
+}

@@ -26,6 +26,27 @@ const (
 	ModeGitlink    uint32 = 0o160000
 )
 
+// CanonMode answers mode as git reads an index entry's mode when it
+// builds a tree: a regular file is 100755 when its owner may execute it
+// and 100644 otherwise, whatever other permission bits a foreign tool
+// wrote (100604, 100744); a link is 120000; anything else of a known type
+// keeps its type alone. Every index reader applies it, so no tree reader
+// passes over an entry whose mode it does not list (issue 42, item 10).
+func CanonMode(mode uint32) uint32 {
+	switch mode &^ 0o7777 {
+	case 0o100000:
+		if mode&0o100 != 0 {
+			return ModeExecutable
+		}
+		return ModeRegular
+	case 0o120000:
+		return ModeSymlink
+	case 0o160000:
+		return ModeGitlink
+	}
+	return mode
+}
+
 // Snapshot is the tracked-file view one process builds once and every gate
 // shares read-only: the tracked listing under a directory with each path's
 // index mode, and each file's bytes read lazily, at most once, and cached.
