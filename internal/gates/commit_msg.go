@@ -7,6 +7,7 @@ package gates
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/patterns"
