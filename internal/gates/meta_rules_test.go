@@ -388,3 +388,28 @@ func TestPathDialectDormantUntilACrosserIsNamed(t *testing.T) {
 		t.Fatalf("crosser named: exit %d\n%s%s", run.Code, run.Stdout, run.Stderr)
 	}
 }
+
+// Issue 42 item 16: the queue's live span as the original reads it: a bold
+// bullet with any run of blanks after its dash is an entry, and a live
+// section placed after ## Done opens the span again.
+func TestExemptionQueueGrammar(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"q.md": "## Technical Debt\n" +
+		"- **one-space** x\n-  **two-spaces** x\n-\t**a-tab** x\n" +
+		"## Done\n- **done-task**\n### done-heading\n## Notes\n- **after-done-notes**\n" +
+		"## Deferred\n- **deferred-late**\n### deferred-heading\n## Lessons Learned\n- **lesson**\n"})
+	got, err := liveSlugs(&gate.Context{Dir: dir}, "q.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"one-space", "two-spaces", "a-tab", "deferred-late", "deferred-heading"} {
+		if !got[s] {
+			t.Errorf("%s is not read as live; live = %v", s, got)
+		}
+	}
+	for _, s := range []string{"done-task", "done-heading", "after-done-notes", "lesson"} {
+		if got[s] {
+			t.Errorf("%s is read as live; live = %v", s, got)
+		}
+	}
+}
