@@ -413,3 +413,18 @@ func TestExemptionQueueGrammar(t *testing.T) {
 		}
 	}
 }
+
+// Issue 42 item 18: a run that found no truthiness guard in reach judged
+// nothing, and says so as data (the battery counts it among the members
+// that checked nothing), however many scripts it read.
+func TestAssertionStrengthWithNoGuardCheckedNothing(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"k/bin/a.sh": "#!/usr/bin/env bash\necho hello\n"})
+	run := gatetest.Exec(checkAssertionStrength, "check-assertion-strength", dir, &gatetest.Tree{}, gatetest.Knobs{}, nil, "k/bin")
+	if run.Code != 0 || !strings.Contains(run.Stdout, "0 truthiness guards") {
+		t.Fatalf("exit %d\n%s%s", run.Code, run.Stdout, run.Stderr)
+	}
+	if !run.Ctx.CheckedNothing() {
+		t.Errorf("a clean run over 0 truthiness guards did not mark itself as having checked nothing:\n%s", run.Stdout)
+	}
+}
