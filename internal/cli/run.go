@@ -300,7 +300,15 @@ func runBattery(s *Session, args []string) int {
 		}
 		s.recordLastVerdict(len(verdicts), red)
 	}
-	s.settleDebt(verdicts, code == 0)
+	// A member that judged only part of the files (a shard's per-file
+	// share, or the paths --for handed it) settles nothing.
+	whole := map[string]bool{}
+	for _, sel := range selected {
+		if sel.part == nil && len(sel.args) == 0 {
+			whole[sel.member.Name] = true
+		}
+	}
+	s.settleDebt(verdicts, whole, code == 0)
 	// assertion H: SARIF after the verdicts; an unwritable path is exit 2.
 	if path := s.Getenv("GATE_SDK_SARIF_FILE"); path != "" {
 		if err := s.writeSARIF(path, reg, verdicts); err != nil {
@@ -739,7 +747,11 @@ func sortedCopy(in []string) []string {
 // files its members left to the battery at this work tree (§--git-hook,
 // W), saying so on stderr. A record that cannot be read or written is a
 // note: the battery's verdict does not depend on it.
-func (s *Session) settleDebt(verdicts []battery.Verdict, green bool) {
+//
+// assertion Q: only a member in whole (one that judged every file it
+// owns, not a shard's share of them nor the paths --for gave it) settles
+// its line; a green shard is no settlement of what other shards judged.
+func (s *Session) settleDebt(verdicts []battery.Verdict, whole map[string]bool, green bool) {
 	if !green {
 		return
 	}
@@ -756,7 +768,12 @@ func (s *Session) settleDebt(verdicts []battery.Verdict, green bool) {
 		if !v.Passed() {
 			return
 		}
-		ran = append(ran, v.Name)
+		if whole[v.Name] {
+			ran = append(ran, v.Name)
+		}
+	}
+	if len(ran) == 0 {
+		return
 	}
 	settled, err := githook.SettleDebt(snap.CommonDir(), top, ran, true)
 	if err != nil {

@@ -178,3 +178,40 @@ func TestNonCanonicalIndexModeIsARegularFile(t *testing.T) {
 		t.Errorf("the pre-commit hook over a staged 100604 entry: exit %d, want 1 naming leak.md\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// Issue 42 item 2: only a run that judged every owed file settles the
+// hook's debt: a green shard (its per-file member judged its share)
+// settles nothing; the whole battery does.
+func TestOnlyAWholeRunSettlesTheHooksDebt(t *testing.T) {
+	t.Parallel()
+	c := newConsumer(t)
+	c.registry("check-tree-terms")
+	c.declareShipped("check-tree-terms")
+	write(t, filepath.Join(c.dir, ".gitignore"), "/bin/\n/.tmp/\n", 0o644)
+	write(t, filepath.Join(c.dir, "scripts/msg-patterns.list"), "forbidden-word\n", 0o644)
+	for _, n := range []string{"a", "b", "c", "d", "e", "f"} {
+		write(t, filepath.Join(c.dir, n+".md"), "fine "+n+"\n", 0o644)
+	}
+	c.git("add", "-A")
+	c.git("commit", "-q", "--no-verify", "-m", "seed")
+	debt := filepath.Join(c.dir, ".git", "gates-debt")
+	record := "gates debt v1\n6 check-tree-terms \"" + c.dir + "\"\n"
+	for _, args := range [][]string{{"--run", "--shard", "1/2"}, {"--run", "--shard", "2/2"}} {
+		write(t, debt, record, 0o644)
+		r := c.gates(args...)
+		if r.code != 0 {
+			t.Fatalf("gates %v: exit %d\n%s%s", args, r.code, r.stdout, r.stderr)
+		}
+		if got, err := os.ReadFile(debt); err != nil || string(got) != record || strings.Contains(r.stderr, "settled") {
+			t.Errorf("gates %v settled the debt though it judged only part of the files (record now %q)\n%s", args, got, r.stderr)
+		}
+	}
+	write(t, debt, record, 0o644)
+	r := c.gates("--run")
+	if r.code != 0 || !strings.Contains(r.stderr, "settled: check-tree-terms") {
+		t.Fatalf("the whole battery did not settle the debt: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(debt); !os.IsNotExist(err) {
+		t.Errorf("the record survived the whole battery: %v", err)
+	}
+}
