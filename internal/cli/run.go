@@ -12,6 +12,7 @@ import (
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/githook"
 	"github.com/gate-sdk/gates/internal/registry"
+	"github.com/gate-sdk/gates/internal/repo"
 	"github.com/gate-sdk/gates/internal/spawn"
 	"github.com/gate-sdk/gates/internal/walk"
 )
@@ -324,32 +325,30 @@ func runBattery(s *Session, args []string) int {
 }
 
 // shardOf answers the part of selected that shard runs and the line that
-// says so. The costs are the first record found: <gates-dir>/gate-timings.txt
-// (a copy a project tracks, so every matrix job splits alike without a
-// cache), then <GATE_SDK_TMP_DIR>/gate-timings.txt (the last whole run's,
-// which CI restores with the result cache); with neither, an even split
-// by count.
+// says so. The costs are <gates-dir>/gate-timings.txt as the index holds
+// it: a record the project tracks, the same bytes in every checkout of a
+// commit, so every matrix job places alike. Nothing one job may see and
+// another may not steers the placement (issue 42, item 1): not a record
+// restored into GATE_SDK_TMP_DIR (a cache restore can fail, or restore an
+// older one, in some jobs only), not an untracked or edited copy in the
+// gates dir. With no tracked record, an even split by count.
 func (s *Session) shardOf(selected []selection, shard battery.Shard, gatesDir string) ([]selection, string) {
 	names := make([]string, len(selected))
 	for i, sel := range selected {
 		names[i] = sel.member.Name
 	}
 	var costs map[string]int64
-	how := "split evenly by count: no cost record"
-	cwd, cerr := s.Cwd()
-	tmp, terr := s.tmpKnob()
-	for _, place := range []struct{ dir, spelled string }{{gatesDir, gatesDir}, {tmp, tmp}} {
-		if cerr != nil || place.dir == "" || (place.spelled == tmp && terr != nil) {
-			continue
-		}
-		data, err := walk.ReadConfig(walk.Child(walk.AbsAgainst(cwd, place.dir), "gate-timings.txt"))
-		if err != nil {
-			continue
-		}
-		if c := battery.ParseCosts(string(data)); len(c) > 0 {
-			costs = c
-			how = "split by the cost record " + strings.TrimSuffix(place.spelled, "/") + "/gate-timings.txt"
-			break
+	how := "split evenly by count: no tracked cost record"
+	if cwd, err := s.Cwd(); err == nil && gatesDir != "" {
+		rel := registry.Join(strings.TrimSuffix(gatesDir, "/"), "gate-timings.txt")
+		if spelled, inside := walk.ListingSpelling(cwd, rel); inside {
+			data, found, err := repo.Git{RecordVerified: cacheWanted(s)}.IndexFile(cwd, spelled)
+			if err == nil && found {
+				if c := battery.ParseCosts(string(data)); len(c) > 0 {
+					costs = c
+					how = "split by the cost record " + spelled
+				}
+			}
 		}
 	}
 	// assertion O: a per-file member is in every shard, over the files

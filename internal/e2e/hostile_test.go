@@ -215,3 +215,58 @@ func TestOnlyAWholeRunSettlesTheHooksDebt(t *testing.T) {
 		t.Errorf("the record survived the whole battery: %v", err)
 	}
 }
+
+// Issue 42 item 1: the shard placement reads nothing one job can see and
+// another cannot: a record restored into GATE_SDK_TMP_DIR (present in one
+// matrix job, absent in the next) or left untracked in the gates dir moves
+// no member, so the shards' union is every member; a tracked record, the
+// same in every checkout of the commit, steers the split.
+func TestShardPlacementReadsOnlyWhatEveryJobSees(t *testing.T) {
+	t.Parallel()
+	c := newConsumer(t)
+	for _, g := range []string{"g1", "g2", "g3"} {
+		c.gate(g, "couples=*.md dir=one valve=none tier=precommit", "", 0)
+	}
+	c.registry("g1", "g2", "g3")
+	write(t, filepath.Join(c.dir, ".gitignore"), "/bin/\n/.tmp/\n", 0o644)
+	write(t, filepath.Join(c.dir, "doc.md"), "hello\n", 0o644)
+	c.git("add", "-A")
+	c.git("commit", "-q", "--no-verify", "-m", "seed")
+	// With this record the greedy split is {g1} and {g2 g3}; without it,
+	// by count, {g1 g3} and {g2}: a job with it and one without lose g3.
+	skew := "g1 100\ng2 1\ng3 1\nTOTAL 102\n"
+	ran := map[string]bool{}
+	shard := func(k string, record bool) {
+		t.Helper()
+		os.RemoveAll(filepath.Join(c.dir, ".tmp"))
+		if record {
+			write(t, filepath.Join(c.dir, ".tmp/gate-timings.txt"), skew, 0o644)
+			write(t, filepath.Join(c.dir, "scripts/gate-timings.txt"), skew, 0o644)
+		} else {
+			os.Remove(filepath.Join(c.dir, "scripts/gate-timings.txt"))
+		}
+		r := c.gates("--run", "--shard", k)
+		if r.code != 0 {
+			t.Fatalf("--shard %s: exit %d\n%s%s", k, r.code, r.stdout, r.stderr)
+		}
+		for _, g := range []string{"g1", "g2", "g3"} {
+			ran[g] = ran[g] || c.ran(g)
+		}
+	}
+	shard("1/2", true)
+	shard("2/2", false)
+	for _, g := range []string{"g1", "g2", "g3"} {
+		if !ran[g] {
+			t.Errorf("%s ran in no shard: one job saw an untracked cost record and the other did not", g)
+		}
+	}
+	// A tracked record is every job's, and steers the split.
+	write(t, filepath.Join(c.dir, "scripts/gate-timings.txt"), skew, 0o644)
+	c.git("add", "scripts/gate-timings.txt")
+	c.git("commit", "-q", "--no-verify", "-m", "record")
+	os.RemoveAll(filepath.Join(c.dir, ".tmp"))
+	r := c.gates("--run", "--shard", "1/2")
+	if r.code != 0 || !strings.Contains(r.stdout, "shard 1/2: 1 of 3 gates (split by the cost record scripts/gate-timings.txt)") || !c.ran("g1") || c.ran("g3") {
+		t.Errorf("a tracked record did not steer the split:\n%s%s", r.stdout, r.stderr)
+	}
+}
