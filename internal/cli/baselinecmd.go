@@ -310,7 +310,7 @@ func (s *Session) initBaseline(self, top string, asCommitted bool) ([]byte, erro
 	if err != nil {
 		return nil, err
 	}
-	data, err := walk.ReadConfig(walk.AbsAgainst(top, src))
+	data, err := walk.ReadConfigIn(top, walk.AbsAgainst(top, src))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil // no registered gate had a finding there
 	}

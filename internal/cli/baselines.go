@@ -57,7 +57,7 @@ func (s *Session) diskBaseline() (*baseline.File, error) {
 			b.diskErr = err
 			return
 		}
-		data, err := walk.ReadConfig(walk.AbsAgainst(cwd, src))
+		data, err := walk.ReadConfigIn(cwd, walk.AbsAgainst(cwd, src))
 		if errors.Is(err, fs.ErrNotExist) {
 			return
 		}

@@ -27,7 +27,7 @@ func (s *Session) readIndexFirst(p string) ([]byte, error) {
 			return data, nil
 		}
 	}
-	return walk.ReadConfig(abs)
+	return walk.ReadConfigIn(cwd, abs)
 }
 
 // indexFirstFS is a registry FS whose registry list is read index first;

@@ -270,3 +270,38 @@ func TestShardPlacementReadsOnlyWhatEveryJobSees(t *testing.T) {
 		t.Errorf("a tracked record did not steer the split:\n%s%s", r.stdout, r.stderr)
 	}
 }
+
+// Issue 42 item 4: a configuration file of the tree may be a link to a
+// regular file inside the tree, never one outside it.
+func TestConfigLinkMustStayInTheTree(t *testing.T) {
+	t.Parallel()
+	outside := filepath.Join(t.TempDir(), "elsewhere.list")
+	write(t, outside, "check-md\n", 0o644)
+	for _, tc := range []struct {
+		file, target string
+		args         []string
+		code         int
+	}{
+		{"scripts/gates.list", outside, []string{"--run"}, 2},
+		{"scripts/root-allowlist.list", outside, []string{"check-root-tiering"}, 2},
+		{"scripts/gates.list", "real-gates.list", []string{"--run"}, 0},
+		{"scripts/root-allowlist.list", "real-gates.list", []string{"check-root-tiering"}, 1},
+	} {
+		c := newConsumer(t)
+		c.gate("check-md", "couples=*.md dir=one valve=none tier=precommit", "", 0)
+		write(t, filepath.Join(c.dir, "scripts/real-gates.list"), "check-md\n", 0o644)
+		write(t, filepath.Join(c.dir, "doc.md"), "hello\n", 0o644)
+		p := filepath.Join(c.dir, tc.file)
+		os.Remove(p)
+		if err := os.Symlink(tc.target, p); err != nil {
+			t.Fatal(err)
+		}
+		c.git("add", "-A")
+		c.git("commit", "-q", "--no-verify", "-m", "seed")
+		r := c.gates(tc.args...)
+		leaves := strings.Contains(r.stdout+r.stderr, "a link that leaves the tree")
+		if r.code != tc.code || leaves != (tc.code == 2) {
+			t.Errorf("%s -> %s, gates %v: exit %d, want %d (a leaving link refused, naming it)\n%s%s", tc.file, tc.target, tc.args, r.code, tc.code, r.stdout, r.stderr)
+		}
+	}
+}

@@ -219,7 +219,7 @@ func authoringTree(c *gate.Context) (bool, error) {
 // (the original's queue grammar; text may follow the closing bold) or, as
 // this port's addition, a ### or #### heading whose whole text is the slug.
 func liveSlugs(c *gate.Context, queue string) (map[string]bool, error) {
-	data, err := walk.ReadConfig(runPath(c, queue))
+	data, err := walk.ReadConfigIn(c.Dir, runPath(c, queue))
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the queue %s, which the in-scope annotations name tasks of: %v", queue, unwrapPath(err))
 	}

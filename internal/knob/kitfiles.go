@@ -134,7 +134,7 @@ func (k *kitState) readLayer(p *phase1, origin Origin, locatorVar, defaultPath s
 	if v, ok := s.lookup(locatorVar); ok && v != "" {
 		spelled, named = v, true
 	}
-	read := walk.ReadConfig
+	read := func(name string) ([]byte, error) { return walk.ReadConfigIn(s.opts.Dir, name) }
 	if s.opts.ReadFile != nil {
 		read = s.opts.ReadFile
 	}

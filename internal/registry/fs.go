@@ -98,7 +98,7 @@ func (o OSAt) path(name string) string {
 }
 
 // ReadFile reads a whole file.
-func (o OSAt) ReadFile(name string) ([]byte, error) { return walk.ReadConfig(o.path(name)) }
+func (o OSAt) ReadFile(name string) ([]byte, error) { return walk.ReadConfigIn(o.Dir, o.path(name)) }
 
 // Stat stats a path, following symbolic links.
 func (o OSAt) Stat(name string) (fs.FileInfo, error) { return os.Stat(o.path(name)) }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 )
 
 // MaxConfigBytes bounds every configuration file gates reads whole (the
@@ -62,6 +63,44 @@ func ReadConfig(name string) ([]byte, error) {
 		return nil, &fs.PathError{Op: "read", Path: name, Err: ErrTooLarge}
 	}
 	return data, nil
+}
+
+// ErrLeavesTree is the cause ReadConfigIn gives for a path inside the tree
+// that a symbolic link carries outside it.
+var ErrLeavesTree = errors.New("a link that leaves the tree")
+
+// ReadConfigIn is ReadConfig for a file of the tree at top: a path that
+// lies inside top (as spelled) must also resolve inside it, so a link in
+// the tree may point at a regular file of the tree and nowhere else (not
+// at a device, and not at another tree's configuration). A path spelled
+// outside top, or an empty top, is ReadConfig's alone.
+func ReadConfigIn(top, name string) ([]byte, error) {
+	// What the file is comes first: a device is refused as a device,
+	// wherever its link points.
+	if fi, err := os.Stat(name); err == nil {
+		if err := configShape(name, fi); err != nil {
+			return nil, err
+		}
+	}
+	if top != "" {
+		// Inside as spelled: under top with no ".." (a path climbing out
+		// through ".." is spelled outside, and read as it is named).
+		if _, inside := ListingSpelling(NormalizeAbs(top), NormalizeAbs(name)); inside {
+			real, err := filepath.EvalSymlinks(name)
+			if err != nil {
+				// Absent, or a dangling link: ReadConfig answers for it.
+				return ReadConfig(name)
+			}
+			realTop, err := filepath.EvalSymlinks(top)
+			if err != nil {
+				return nil, &fs.PathError{Op: "read", Path: name, Err: err}
+			}
+			if _, ok := RelUnder(NormalizeAbs(realTop), NormalizeAbs(real)); !ok {
+				return nil, &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("%w (it resolves to %s, outside %s); point it at a file inside the tree, or copy the file in", ErrLeavesTree, real, top)}
+			}
+		}
+	}
+	return ReadConfig(name)
 }
 
 // configShape refuses what a configuration file may not be.

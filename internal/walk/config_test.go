@@ -57,3 +57,33 @@ func TestReadConfigRefusesWhatIsNotASmallRegularFile(t *testing.T) {
 		t.Errorf("ReadConfig(big) = %v, want a size refusal naming it", err)
 	}
 }
+
+func TestReadConfigInKeepsLinksInTheTree(t *testing.T) {
+	top, other := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(top, "real"), []byte("in\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(other, "far"), []byte("out\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, target := range map[string]string{"in": "real", "out": filepath.Join(other, "far"), "up": "../" + filepath.Base(other) + "/far"} {
+		if err := os.Symlink(target, filepath.Join(top, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if data, err := ReadConfigIn(top, filepath.Join(top, "in")); err != nil || string(data) != "in\n" {
+		t.Errorf("a link inside the tree: %q %v", data, err)
+	}
+	for _, name := range []string{"out", "up"} {
+		if _, err := ReadConfigIn(top, filepath.Join(top, name)); !errors.Is(err, ErrLeavesTree) {
+			t.Errorf("%s: %v, want a refusal of a link that leaves the tree", name, err)
+		}
+	}
+	// A path spelled outside the tree is read as it is named.
+	if data, err := ReadConfigIn(top, filepath.Join(other, "far")); err != nil || string(data) != "out\n" {
+		t.Errorf("a path outside the tree: %q %v", data, err)
+	}
+	if _, err := ReadConfigIn(top, filepath.Join(top, "absent")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("an absent file: %v, want ErrNotExist", err)
+	}
+}
