@@ -603,7 +603,7 @@ const (
 // readIndexRecord answers the verified-index record's content ("" when
 // there is none).
 func readIndexRecord(p string) string {
-	data, err := os.ReadFile(p)
+	data, err := walk.ReadConfig(p)
 	if err != nil {
 		return ""
 	}
