@@ -380,3 +380,18 @@ func TestAddedNamesWhatACommitAccepts(t *testing.T) {
 		t.Errorf("a count grown by one adds %v", a)
 	}
 }
+
+// Issue 42 item 17 (a mutant that survived): Pruned drops an entry whose
+// whole count is stale, itself and not only through Format's filter, and
+// keeps the rest of a partly stale one.
+func TestPrunedDropsAWhollyStaleEntry(t *testing.T) {
+	f, err := Parse("b", []byte("g\ta\tc\t0123456789abcdef\n"+"g\tb\tc\t0123456789abcdef\tx3\n"+"g\tc\tc\t0123456789abcdef\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, stale := f.Match(&Tally{Seen: []Seen{{Key: f.Entries[1].Key}, {Key: f.Entries[2].Key}}}, map[string]bool{"g": true})
+	got := f.Pruned(stale)
+	if len(got) != 2 || got[0].Path != "b" || got[0].Count != 1 || got[1].Path != "c" || got[1].Count != 1 {
+		t.Fatalf("Pruned = %+v, want b x1 and c, a dropped", got)
+	}
+}

@@ -187,3 +187,33 @@ func TestFileSharesEvenTheLoads(t *testing.T) {
 		t.Fatalf("shares %v: want the shard of the 2000 ms aggregate to take none", shares)
 	}
 }
+
+// Issue 42 item 17 (mutants that survived): one shard of one is the whole
+// selection, per-file members and placed ones alike, with every file; and
+// a member the record lacks costs the record's mean, never 1 ms.
+func TestShardOfOneAndTheUnrecordedCost(t *testing.T) {
+	names := []string{"a", "b", "c"}
+	perFile := []bool{false, true, false}
+	for _, costs := range []map[string]int64{nil, {"a": 5, "b": 7}} {
+		split := Split(names, perFile, costs, 1)
+		if !reflect.DeepEqual(split, [][]int{{0, 1, 2}}) {
+			t.Errorf("Split(..., 1) with costs %v = %v, want [[0 1 2]]", costs, split)
+		}
+		if shares := FileShares(names, perFile, costs, split); len(shares) != 1 || shares[0] <= 0 {
+			t.Errorf("FileShares of one shard = %v, want one positive share", shares)
+		}
+		if p := Partition(names, costs, 1); !reflect.DeepEqual(p, [][]int{{0, 1, 2}}) {
+			t.Errorf("Partition(..., 1) = %v", p)
+		}
+	}
+	got := memberCosts([]string{"a", "b", "new"}, map[string]int64{"a": 100, "b": 300})
+	if !reflect.DeepEqual(got, []int64{100, 300, 200}) {
+		t.Errorf("memberCosts = %v, want [100 300 200] (the unrecorded member at the mean)", got)
+	}
+	// Placement follows: the unrecorded member weighs the mean, so it is
+	// not stacked onto the heavy shard as a 1 ms member would be.
+	p := Partition([]string{"heavy", "mid", "new"}, map[string]int64{"heavy": 1000, "mid": 10}, 2)
+	if !reflect.DeepEqual(p, [][]int{{0}, {1, 2}}) {
+		t.Errorf("Partition with an unrecorded member = %v, want [[0] [1 2]]", p)
+	}
+}

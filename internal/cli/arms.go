@@ -25,6 +25,9 @@ type Arm struct {
 	Knobs    []string // knobs the arm reads (sentinels allowed)
 	Family   Family
 	FailOpen bool // the front end exits 0 when the binary is unavailable
+	// Paths marks an arm whose every operand is a path (a leading -- is
+	// dropped): a file named --help is judged, never read as a help request.
+	Paths bool
 	// Main runs the arm with the operands after its flag.
 	Main func(s *Session, args []string) int
 }

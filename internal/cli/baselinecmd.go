@@ -318,7 +318,7 @@ func (s *Session) initBaseline(self, top string, asCommitted bool) ([]byte, erro
 	if err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(walk.AbsAgainst(top, src))
+	data, err := walk.ReadConfigIn(top, walk.AbsAgainst(top, src))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil // no registered gate had a finding there
 	}
@@ -340,7 +340,7 @@ func asCommittedIndex(top string) ([]string, func(), error) {
 	}
 	name := tmp.Name()
 	done := func() { os.Remove(name) }
-	cur, err := os.ReadFile(place.File)
+	cur, err := walk.ReadConfig(place.File)
 	if err == nil {
 		_, err = tmp.Write(cur)
 	}

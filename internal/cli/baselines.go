@@ -60,7 +60,7 @@ func (s *Session) diskBaseline() (*baseline.File, error) {
 			b.diskErr = err
 			return
 		}
-		data, err := os.ReadFile(walk.AbsAgainst(cwd, src))
+		data, err := walk.ReadConfigIn(cwd, walk.AbsAgainst(cwd, src))
 		if errors.Is(err, fs.ErrNotExist) {
 			return
 		}

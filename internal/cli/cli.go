@@ -135,7 +135,9 @@ func dispatch(s *Session, args []string) int {
 	}
 	if arm, ok := lookupArm(head); ok {
 		// assertion C: help asked of an arm is its own help, whatever its grammar.
-		if len(args) > 1 && (args[1] == "-h" || args[1] == "--help") {
+		// A paths-only arm's operands are paths whatever their spelling
+		// (its help is `gates help <arm>`).
+		if !arm.Paths && len(args) > 1 && (args[1] == "-h" || args[1] == "--help") {
 			s.writeArmHelp(s.Stdout, arm)
 			return 0
 		}

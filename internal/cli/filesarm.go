@@ -6,9 +6,9 @@ package cli
 import (
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
-	"strings"
+
+	"github.com/gate-sdk/gates/internal/walk"
 )
 
 // filesArm is the arm-table row of --files.
@@ -16,7 +16,7 @@ func filesArm() Arm {
 	return Arm{Flag: "--files", Synopsis: "[<path>...]",
 		Summary: "what a hook manager runs with the paths it passes: inside a commit, the pre-commit hook over the staged content; outside, the battery when the paths name every tracked file, else the gates the paths trigger, over the work tree",
 		Knobs:   []string{"GATE_SDK_GATES_DIR", "GATE_SDK_KIT_DIRS", "GATE_SDK_JOBS"},
-		Family:  Run, Main: runFiles}
+		Family:  Run, Main: runFiles, Paths: true}
 }
 
 // filesMode is how --files reads its operands.
@@ -30,12 +30,10 @@ const (
 
 // runFiles picks the mode and runs the arm it names.
 func runFiles(s *Session, args []string) int {
-	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
-		if arm, ok := lookupArm("--files"); ok {
-			s.writeArmHelp(s.Stdout, arm)
-		}
-		return 0
-	}
+	// assertion C: every operand is a path, a tracked file named --help or
+	// -h included (a manager passes the names it lists, unquoted and
+	// unseparated); a leading -- is dropped, as a manager's template may
+	// place one. Help is `gates help --files`.
 	if len(args) > 0 && args[0] == "--" {
 		args = args[1:]
 	}
@@ -49,7 +47,18 @@ func runFiles(s *Session, args []string) int {
 	case filesBattery:
 		return runBattery(s, nil)
 	}
-	return runBattery(s, append([]string{"--for"}, paths...))
+	// The paths are spelled from the top now; rooted at it, no dash-led
+	// name reads as an option to --for, whatever directory --for resolves
+	// from.
+	top, err := s.Top()
+	if err != nil {
+		return s.fail(err)
+	}
+	forArgs := []string{"--for"}
+	for _, p := range paths {
+		forArgs = append(forArgs, walk.Child(walk.NormalizeAbs(top), p))
+	}
+	return runBattery(s, forArgs)
 }
 
 // filesMode answers the mode and the operands cleaned of "./" spellings.
@@ -63,9 +72,11 @@ func (s *Session) filesMode(args []string) (filesMode, []string, error) {
 	if _, inCommit := s.Env("GIT_INDEX_FILE"); inCommit || len(args) == 0 {
 		return filesStaged, nil, nil
 	}
-	paths := make([]string, len(args))
-	for i, a := range args {
-		paths[i] = cleanOperand(a)
+	// assertion D: an operand resolves from the caller's directory, as the
+	// shell that spelled it does, and one that leaves the tree is refused.
+	paths, err := s.treeOperands("--files", args)
+	if err != nil {
+		return 0, nil, err
 	}
 	snap, err := s.Snapshot()
 	if err != nil {
@@ -96,10 +107,4 @@ func (s *Session) filesMode(args []string) (filesMode, []string, error) {
 		return filesFor, paths, nil
 	}
 	return filesBattery, paths, nil
-}
-
-// cleanOperand spells a manager's path the way the tracked listing does.
-func cleanOperand(p string) string {
-	p = path.Clean(filepath.ToSlash(p))
-	return strings.TrimPrefix(p, "./")
 }

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"os"
-
 	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/repo"
 	"github.com/gate-sdk/gates/internal/walk"
@@ -29,7 +27,7 @@ func (s *Session) readIndexFirst(p string) ([]byte, error) {
 			return data, nil
 		}
 	}
-	return os.ReadFile(abs)
+	return walk.ReadConfigIn(cwd, abs)
 }
 
 // indexFirstFS is a registry FS whose registry list is read index first;

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 
@@ -39,7 +38,7 @@ func (k *gateKnobs) load() {
 			if d.Kind != registry.Descriptor {
 				continue
 			}
-			data, err := os.ReadFile(d.Path)
+			data, err := walk.ReadConfig(d.Path)
 			if err != nil {
 				k.errDcl = err
 				return

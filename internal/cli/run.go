@@ -14,6 +14,7 @@ import (
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/githook"
 	"github.com/gate-sdk/gates/internal/registry"
+	"github.com/gate-sdk/gates/internal/repo"
 	"github.com/gate-sdk/gates/internal/spawn"
 	"github.com/gate-sdk/gates/internal/walk"
 )
@@ -307,7 +308,15 @@ func runBattery(s *Session, args []string) int {
 		}
 		s.recordLastVerdict(len(verdicts), red)
 	}
-	s.settleDebt(verdicts, code == 0)
+	// A member that judged only part of the files (a shard's per-file
+	// share, or the paths --for handed it) settles nothing.
+	whole := map[string]bool{}
+	for _, sel := range selected {
+		if sel.part == nil && len(sel.args) == 0 {
+			whole[sel.member.Name] = true
+		}
+	}
+	s.settleDebt(verdicts, whole, code == 0)
 	// assertion H: SARIF after the verdicts; an unwritable path is exit 2.
 	if path := s.Getenv("GATE_SDK_SARIF_FILE"); path != "" {
 		if err := s.writeSARIF(path, reg, verdicts); err != nil {
@@ -323,32 +332,30 @@ func runBattery(s *Session, args []string) int {
 }
 
 // shardOf answers the part of selected that shard runs and the line that
-// says so. The costs are the first record found: <gates-dir>/gate-timings.txt
-// (a copy a project tracks, so every matrix job splits alike without a
-// cache), then <GATE_SDK_TMP_DIR>/gate-timings.txt (the last whole run's,
-// which CI restores with the result cache); with neither, an even split
-// by count.
+// says so. The costs are <gates-dir>/gate-timings.txt as the index holds
+// it: a record the project tracks, the same bytes in every checkout of a
+// commit, so every matrix job places alike. Nothing one job may see and
+// another may not steers the placement (issue 42, item 1): not a record
+// restored into GATE_SDK_TMP_DIR (a cache restore can fail, or restore an
+// older one, in some jobs only), not an untracked or edited copy in the
+// gates dir. With no tracked record, an even split by count.
 func (s *Session) shardOf(selected []selection, shard battery.Shard, gatesDir string) ([]selection, string) {
 	names := make([]string, len(selected))
 	for i, sel := range selected {
 		names[i] = sel.member.Name
 	}
 	var costs map[string]int64
-	how := "split evenly by count: no cost record"
-	cwd, cerr := s.Cwd()
-	tmp, terr := s.tmpKnob()
-	for _, place := range []struct{ dir, spelled string }{{gatesDir, gatesDir}, {tmp, tmp}} {
-		if cerr != nil || place.dir == "" || (place.spelled == tmp && terr != nil) {
-			continue
-		}
-		data, err := os.ReadFile(walk.Child(walk.AbsAgainst(cwd, place.dir), "gate-timings.txt"))
-		if err != nil {
-			continue
-		}
-		if c := battery.ParseCosts(string(data)); len(c) > 0 {
-			costs = c
-			how = "split by the cost record " + strings.TrimSuffix(place.spelled, "/") + "/gate-timings.txt"
-			break
+	how := "split evenly by count: no tracked cost record"
+	if cwd, err := s.Cwd(); err == nil && gatesDir != "" {
+		rel := registry.Join(strings.TrimSuffix(gatesDir, "/"), "gate-timings.txt")
+		if spelled, inside := walk.ListingSpelling(cwd, rel); inside {
+			data, found, err := repo.Git{RecordVerified: cacheWanted(s)}.IndexFile(cwd, spelled)
+			if err == nil && found {
+				if c := battery.ParseCosts(string(data)); len(c) > 0 {
+					costs = c
+					how = "split by the cost record " + spelled
+				}
+			}
 		}
 	}
 	// assertion O: a per-file member is in every shard, over the files
@@ -454,7 +461,34 @@ func (s *Session) selectOnly(reg *loadedRegistry, ra runArgs) ([]selection, erro
 // one that climbs out through "..") is refused: no registered gate judges
 // it, and answering "passed" for it would be a green nobody earned.
 func (s *Session) forInTree(paths []string) ([]string, error) {
-	cwd, err := s.Cwd()
+	// assertion N: a --for path outside the repository is refused, named.
+	return s.treeOperands("--for", paths)
+}
+
+// callerDir answers the directory the caller spelled its relative operands
+// from: the case pin when one is set, else the process's working
+// directory, spelled physically (the top git answers joined with git's
+// prefix), so a symlinked spelling of the same directory agrees with it.
+func (s *Session) callerDir() (string, error) {
+	if pin, _ := s.Env(caseDirKnob); pin != "" {
+		return s.Cwd()
+	}
+	cwd, err := walk.Cwd()
+	if err != nil {
+		return "", err
+	}
+	loc, ok, err := walk.Locate(cwd, nil)
+	if err != nil || !ok {
+		return cwd, nil
+	}
+	return walk.AbsAgainst(loc.Top, loc.Prefix), nil
+}
+
+// treeOperands is the one resolution of path operands: each is taken from
+// the caller's directory and spelled as the tracked listing spells it; one
+// that leaves the tree, or names the top itself, is refused, named.
+func (s *Session) treeOperands(what string, paths []string) ([]string, error) {
+	caller, err := s.callerDir()
 	if err != nil {
 		return nil, err
 	}
@@ -462,12 +496,11 @@ func (s *Session) forInTree(paths []string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	// assertion N: a --for path outside the repository is refused, named.
 	out := make([]string, 0, len(paths))
 	for _, p := range paths {
-		spelled, inside := walk.ListingSpelling(walk.NormalizeAbs(top), walk.AbsAgainst(cwd, walk.CrossArg(p)))
+		spelled, inside := walk.ListingSpelling(walk.NormalizeAbs(top), walk.AbsAgainstPhysical(caller, p))
 		if !inside || spelled == "." {
-			return nil, refusal{msg: fmt.Sprintf("%s: --for %s does not name a path inside the repository %s (it lies outside, climbs out through '..', or is the top itself); name files inside the tree", s.prog, p, top)}
+			return nil, refusal{msg: fmt.Sprintf("%s: %s %s does not name a path inside the repository %s (it lies outside, climbs out through '..', or is the top itself); name files inside the tree", s.prog, what, p, top)}
 		}
 		out = append(out, spelled)
 	}
@@ -740,7 +773,11 @@ func sortedCopy(in []string) []string {
 // files its members left to the battery at this work tree (§--git-hook,
 // W), saying so on stderr. A record that cannot be read or written is a
 // note: the battery's verdict does not depend on it.
-func (s *Session) settleDebt(verdicts []battery.Verdict, green bool) {
+//
+// assertion Q: only a member in whole (one that judged every file it
+// owns, not a shard's share of them nor the paths --for gave it) settles
+// its line; a green shard is no settlement of what other shards judged.
+func (s *Session) settleDebt(verdicts []battery.Verdict, whole map[string]bool, green bool) {
 	if !green {
 		return
 	}
@@ -757,7 +794,12 @@ func (s *Session) settleDebt(verdicts []battery.Verdict, green bool) {
 		if !v.Passed() {
 			return
 		}
-		ran = append(ran, v.Name)
+		if whole[v.Name] {
+			ran = append(ran, v.Name)
+		}
+	}
+	if len(ran) == 0 {
+		return
 	}
 	settled, err := githook.SettleDebt(snap.CommonDir(), top, ran, true)
 	if err != nil {

@@ -6,7 +6,9 @@ package digest
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 )
 
@@ -17,7 +19,16 @@ func Bytes(data []byte) string {
 }
 
 // File answers the lowercase hex sha256 of the file at p.
+// Only a regular file is read: anything else (a FIFO that would block
+// the open, a device that never ends) is an error naming p.
 func File(p string) (string, error) {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return "", err
+	}
+	if !fi.Mode().IsRegular() {
+		return "", &fs.PathError{Op: "read", Path: p, Err: errors.New("not a regular file")}
+	}
 	f, err := os.Open(p)
 	if err != nil {
 		return "", err

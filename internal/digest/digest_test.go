@@ -2,7 +2,9 @@ package digest
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -22,5 +24,24 @@ func TestFileIsItsBytes(t *testing.T) {
 	}
 	if _, err := File(filepath.Join(t.TempDir(), "none")); err == nil {
 		t.Fatal("a missing file has a digest")
+	}
+}
+
+// Issue 42 item 8: a FIFO or a device is no file to digest: an error,
+// never a blocked open or a read without end.
+func TestFileRefusesWhatIsNotRegular(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := exec.Command("mkfifo", fifo).Run(); err != nil {
+		t.Fatal(err)
+	}
+	zero := filepath.Join(dir, "zero")
+	if err := os.Symlink("/dev/zero", zero); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{fifo, zero} {
+		if _, err := File(p); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("File(%s) = %v, want a refusal", p, err)
+		}
 	}
 }

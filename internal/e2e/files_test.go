@@ -82,3 +82,59 @@ func TestFilesArmModes(t *testing.T) {
 		t.Fatalf("no path: exit %d, ran %q; want the staged doc.md's check-md\n%s%s", r.code, got, r.stdout, r.stderr)
 	}
 }
+
+// Issue 42 items 6 and 14: every operand after --files is a path (a tracked
+// file named --help or -h is judged, not read as a request for usage), a
+// leading -- is honoured, and operands resolve from the caller's directory.
+func TestFilesArmOperandsArePaths(t *testing.T) {
+	t.Parallel()
+	c := newConsumer(t)
+	c.gate("check-md", "couples=*.md dir=one valve=none tier=precommit", "", 0)
+	c.gate("check-dash", "couples=-* dir=one valve=none tier=precommit", "", 0)
+	c.registry("check-md", "check-dash")
+	write(t, filepath.Join(c.dir, ".gitignore"), "/bin/\n/.tmp/\n", 0o644)
+	write(t, filepath.Join(c.dir, "doc.md"), "hello\n", 0o644)
+	write(t, filepath.Join(c.dir, "sub/inner.md"), "hello\n", 0o644)
+	write(t, filepath.Join(c.dir, "--help"), "leak\n", 0o644)
+	write(t, filepath.Join(c.dir, "-h"), "leak\n", 0o644)
+	c.git("add", "-A")
+	c.git("commit", "-q", "--no-verify", "-m", "seed")
+	tracked := strings.Split(strings.TrimSuffix(c.git("ls-files", "-z").stdout, "\x00"), "\x00")
+
+	ran := func(dir string, args []string) (result, string) {
+		t.Helper()
+		os.RemoveAll(filepath.Join(c.dir, ".tmp"))
+		r := run(t, dir, c.env, filepath.Join(c.dir, "bin/gates"), append([]string{"--files"}, args...)...)
+		var names []string
+		for _, g := range []string{"check-md", "check-dash"} {
+			if c.ran(g) {
+				names = append(names, g)
+			}
+		}
+		return r, strings.Join(names, " ")
+	}
+	for _, tc := range []struct {
+		name string
+		dir  string
+		args []string
+		want string
+	}{
+		{"every tracked file, --help among them", c.dir, tracked, "check-md check-dash"},
+		{"--help first", c.dir, []string{"--help", "doc.md"}, "check-md check-dash"},
+		{"-h alone", c.dir, []string{"-h"}, "check-dash"},
+		{"-- then -h", c.dir, []string{"--", "-h"}, "check-dash"},
+		{"-- then doc.md", c.dir, []string{"--", "doc.md"}, "check-md"},
+		{"from a subdirectory, ../doc.md", filepath.Join(c.dir, "sub"), []string{"../doc.md"}, "check-md"},
+		{"from a subdirectory, ../-h", filepath.Join(c.dir, "sub"), []string{"../-h"}, "check-dash"},
+	} {
+		r, got := ran(tc.dir, tc.args)
+		if r.code != 0 || got != tc.want || strings.Contains(r.stdout, "usage") {
+			t.Errorf("%s: exit %d, ran %q; want %q\n%s%s", tc.name, r.code, got, tc.want, r.stdout, r.stderr)
+		}
+	}
+	// An operand that leaves the tree is refused, named.
+	r, _ := ran(filepath.Join(c.dir, "sub"), []string{"../../elsewhere.md"})
+	if r.code != 2 || !strings.Contains(r.stderr, "../../elsewhere.md") {
+		t.Errorf("outside operand: exit %d, want 2 naming it\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

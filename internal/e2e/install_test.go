@@ -5,7 +5,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -157,18 +156,27 @@ func TestAStrayNonUTF8NameBlocksNothing(t *testing.T) {
 
 // TestKilledGateLeavesScratchUnderTheTmpDir pins that a standalone gate's
 // scratch lives under GATE_SDK_TMP_DIR: check-identity is held mid-run
-// (its email stand-in is a FIFO nobody writes), killed, and the system
-// temp directory holds nothing of it.
+// (the git it asks for the email, a stand-in first on PATH, never
+// answers; a FIFO stand-in for the email file no longer holds it, since
+// the readers open no FIFO), killed, and the system temp directory holds
+// nothing of it.
 func TestKilledGateLeavesScratchUnderTheTmpDir(t *testing.T) {
 	t.Parallel()
 	c := newConsumer(t)
 	write(t, filepath.Join(c.dir, "scripts/identity.conf"), "email a@example.invalid\n", 0o644)
-	fifo := filepath.Join(c.dir, "email.fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		ciskip.Missing(t, "fifo", "no FIFOs here: "+err.Error())
+	realGit, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal(err)
 	}
+	fake := t.TempDir()
+	write(t, filepath.Join(fake, "git"), "#!/bin/sh\nif [ \"$1\" = var ]; then exec sleep 20; fi\nexec '"+realGit+"' \"$@\"\n", 0o755)
 	sysTmp := t.TempDir()
-	env := append(append([]string(nil), c.env...), "TMPDIR="+sysTmp, "CI=", "GATE_SDK_GIT_EMAIL_FILE=email.fifo", "GATE_SDK_GIT_REMOTES_FILE=")
+	env := append(append([]string(nil), c.env...), "TMPDIR="+sysTmp, "CI=", "GATE_SDK_GIT_EMAIL_FILE=", "GATE_SDK_GIT_REMOTES_FILE=")
+	for i, kv := range env {
+		if strings.HasPrefix(kv, "PATH=") {
+			env[i] = "PATH=" + fake + string(os.PathListSeparator) + strings.TrimPrefix(kv, "PATH=")
+		}
+	}
 	cmd := exec.Command(filepath.Join(c.dir, "bin/gates"), "check-identity")
 	cmd.Dir, cmd.Env = c.dir, env
 	if err := cmd.Start(); err != nil {

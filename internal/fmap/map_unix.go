@@ -15,6 +15,7 @@
 package fmap
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"syscall"
@@ -24,10 +25,15 @@ import (
 // not be written, nor used after release. A file that cannot be mapped
 // (empty, not regular, on a file system that maps nothing) is read into a
 // buffer, and release does nothing.
+//
+// Only a regular file is read: the open does not wait (O_NONBLOCK, so a
+// FIFO cannot block it), and anything else (a pipe, a device such as
+// /dev/zero behind a link) is refused with ErrNotRegular, never read to
+// an end that does not come.
 func Map(name string) (data []byte, release func(), err error) {
 	var fd int
 	for {
-		fd, err = syscall.Open(name, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		fd, err = syscall.Open(name, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
 		if err != syscall.EINTR {
 			break
 		}
@@ -37,7 +43,13 @@ func Map(name string) (data []byte, release func(), err error) {
 	}
 	defer syscall.Close(fd)
 	var st syscall.Stat_t
-	if err := syscall.Fstat(fd, &st); err == nil && st.Mode&syscall.S_IFMT == syscall.S_IFREG && st.Size > 0 && int64(int(st.Size)) == st.Size {
+	if err := syscall.Fstat(fd, &st); err != nil {
+		return nil, nil, &fs.PathError{Op: "stat", Path: name, Err: err}
+	}
+	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		return nil, nil, &fs.PathError{Op: "read", Path: name, Err: ErrNotRegular}
+	}
+	if st.Size > 0 && int64(int(st.Size)) == st.Size {
 		if m, err := syscall.Mmap(fd, 0, int(st.Size), syscall.PROT_READ, syscall.MAP_PRIVATE); err == nil {
 			return m, func() { _ = syscall.Munmap(m) }, nil
 		}
@@ -45,3 +57,6 @@ func Map(name string) (data []byte, release func(), err error) {
 	data, err = os.ReadFile(name)
 	return data, func() {}, err
 }
+
+// ErrNotRegular is Map's cause for a name that is not a regular file.
+var ErrNotRegular = errors.New("not a regular file; only a regular file is read")

@@ -199,7 +199,15 @@ func runCase(cfg Config, c Case, sh Shell, script, dir string) (Transcript, erro
 			return Transcript{}, err
 		}
 	}
-	env := append([]string(nil), cfg.Env...)
+	// A case is its own scratch consumer: the caller's GATE_SDK_* knobs
+	// name the caller's tree (CI exports GATE_SDK_NATIVE_BIN), so none
+	// reaches a case; what a case needs it sets below.
+	var env []string
+	for _, kv := range cfg.Env {
+		if !strings.HasPrefix(kv, "GATE_SDK_") {
+			env = append(env, kv)
+		}
+	}
 	env = append(env, "HOME="+dir, "GIT_CEILING_DIRECTORIES="+filepath.Dir(dir))
 	switch c.Bin {
 	case "self":

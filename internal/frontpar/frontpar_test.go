@@ -213,3 +213,29 @@ func TestRunCommandComparesShStandIns(t *testing.T) {
 		t.Fatal("no command must refuse")
 	}
 }
+
+// Issue 42 item 18: a case runs in its own scratch consumer, so the
+// caller's GATE_SDK_* knobs (CI exports GATE_SDK_NATIVE_BIN for its test
+// step) never reach it: the shipped cases agree with them exported.
+func TestShippedCasesIgnoreTheCallersKnobs(t *testing.T) {
+	needShell(t, "dash")
+	t.Setenv("GATE_SDK_NATIVE_BIN", "/nonexistent/gates")
+	t.Setenv("GATE_SDK_GATES_DIR", "elsewhere")
+	var cases []Case
+	for _, c := range Corpus() {
+		if c.Bin != "self" {
+			cases = append(cases, c)
+		}
+	}
+	root, err := filepath.Abs("../../kits/gate-sdk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(config(t, root, bashDash(), cases...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range res.Findings {
+		t.Error(f)
+	}
+}

@@ -332,7 +332,7 @@ func (s actionScan) readBytes(c *gate.Context, p string) ([]byte, error) {
 		if tracked && mode != 0o120000 {
 			d.data, d.err = c.Tree.Read(p)
 		} else {
-			d.data, d.err = os.ReadFile(runPath(c, p))
+			d.data, d.err = walk.ReadConfig(runPath(c, p))
 		}
 		if d.err != nil {
 			d.err = fmt.Errorf("cannot read %s: %w", p, d.err)

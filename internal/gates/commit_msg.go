@@ -7,6 +7,7 @@ package gates
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/patterns"
@@ -52,7 +53,7 @@ func checkCommitMsg(c *gate.Context) int {
 			p := set.Patterns[i]
 			r.Add(gate.Finding{
 				Class: "banned", Path: messagePath(c, msgFile), Line: line.N,
-				Msg: fmt.Sprintf("matches banned pattern %s (%s:%d): %s", p.Text, p.File, p.Line, line.Text),
+				Msg: fmt.Sprintf("matches banned pattern %s (%s:%d): %s", p.Text, p.File, p.Line, strings.TrimSuffix(line.Text, "\r")),
 			})
 		}
 	}

@@ -7,7 +7,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/cache"
@@ -219,10 +218,10 @@ func checkEnforcementFresh(c *gate.Context) int {
 	case 2:
 		where = c.Args[0]
 		var err error
-		if committed, err = os.ReadFile(runPath(c, c.Args[0])); err != nil {
+		if committed, err = walk.ReadConfig(runPath(c, c.Args[0])); err != nil {
 			return c.Refuse("cannot read projection %s: %v", c.Args[0], unwrapPath(err))
 		}
-		if want, err = os.ReadFile(runPath(c, c.Args[1])); err != nil {
+		if want, err = walk.ReadConfig(runPath(c, c.Args[1])); err != nil {
 			return c.Refuse("cannot read emit source %s: %v", c.Args[1], unwrapPath(err))
 		}
 	default:

@@ -14,6 +14,7 @@ import (
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/lazyre"
 	"github.com/gate-sdk/gates/internal/registry"
+	"github.com/gate-sdk/gates/internal/walk"
 )
 
 func checkGateAssertions(c *gate.Context) int {
@@ -39,7 +40,7 @@ func checkGateAssertions(c *gate.Context) int {
 	})
 	contracts, outOfReach := 0, 0
 	for _, spec := range specs {
-		data, err := os.ReadFile(runPath(c, spec))
+		data, err := walk.ReadConfig(runPath(c, spec))
 		if err != nil {
 			return c.Refuse("cannot read %s: %v", spec, unwrapPath(err))
 		}

@@ -6,13 +6,13 @@ package gates
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/lazyre"
 	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/shlex"
+	"github.com/gate-sdk/gates/internal/walk"
 )
 
 var (
@@ -21,7 +21,7 @@ var (
 	portUntil    = lazyre.New(`^\s*#\s*port-until:(.*)$`)
 	slugLead     = lazyre.New(`^[a-z0-9-]+`)
 	slugHeading  = lazyre.New(`^#{3,4} ([a-z0-9][a-z0-9-]*)\s*$`)
-	slugBullet   = lazyre.New(`^- \*\*([a-z0-9][a-z0-9-]*)\*\*`)
+	slugBullet   = lazyre.New(`^-[ \t]+\*\*([a-z0-9][a-z0-9-]*)\*\*`)
 	queueHeading = lazyre.New(`^## (.*?)\s*$`)
 )
 
@@ -210,14 +210,16 @@ func authoringTree(c *gate.Context) (bool, error) {
 	return tracked, nil
 }
 
-// liveSlugs reads the queue's live span: from the first New Features,
-// Technical Debt or Deferred heading to the Done or Lessons Learned one,
-// positionally (an unknown ## heading in between stays live). An entry is
-// a column-0 "- **slug**" bullet (the original's queue grammar; text may
-// follow the closing bold) or, as this port's addition, a ### or ####
-// heading whose whole text is the slug.
+// liveSlugs reads the queue's live spans: each runs from a New Features,
+// Technical Debt or Deferred heading to the next Done or Lessons Learned
+// one, positionally (an unknown ## heading inside a span stays live, one
+// after a closer stays closed), and a live heading after a closer opens a
+// span again (a ## Deferred placed after ## Done is read). An entry is a
+// column-0 "- **slug**" bullet, any run of spaces or tabs after the dash
+// (the original's queue grammar; text may follow the closing bold) or, as
+// this port's addition, a ### or #### heading whose whole text is the slug.
 func liveSlugs(c *gate.Context, queue string) (map[string]bool, error) {
-	data, err := os.ReadFile(runPath(c, queue))
+	data, err := walk.ReadConfigIn(c.Dir, runPath(c, queue))
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the queue %s, which the in-scope annotations name tasks of: %v", queue, unwrapPath(err))
 	}
@@ -235,9 +237,8 @@ func liveSlugs(c *gate.Context, queue string) (map[string]bool, error) {
 		if m := queueHeading.Get().FindStringSubmatch(l); m != nil {
 			switch {
 			case liveClosers[m[1]]:
-				if in {
-					return live, nil
-				}
+				// assertion C: a closer ends this span, not the read.
+				in = false
 			case liveOpeners[m[1]]:
 				in = true
 			}

@@ -322,7 +322,7 @@ func portDeclarations(c *gate.Context, s *seam, pub bool, found func(letter, p s
 	seen := map[string]bool{}
 	held := 0
 	check := func(p string) error {
-		data, err := os.ReadFile(runPath(c, p))
+		data, err := walk.ReadConfig(runPath(c, p))
 		if err != nil {
 			return fmt.Errorf("cannot read declaration %s: %w", p, unwrapPath(err))
 		}

@@ -44,7 +44,7 @@ var graphKnobs = []string{
 // osFiles reads paths against the run directory.
 type osFiles struct{ c *gate.Context }
 
-func (f osFiles) ReadFile(name string) ([]byte, error) { return os.ReadFile(runPath(f.c, name)) }
+func (f osFiles) ReadFile(name string) ([]byte, error) { return walk.ReadConfig(runPath(f.c, name)) }
 
 // GraphEmission assembles the coupling-graph page over a context: the
 // function check-graph compares and the --emit graph arm prints.
@@ -177,7 +177,7 @@ func checkGraph(c *gate.Context) int {
 // file, else the in-memory emission.
 func graphPage(c *gate.Context) ([]byte, string, error) {
 	if len(c.Args) == 2 {
-		data, err := os.ReadFile(runPath(c, c.Args[1]))
+		data, err := walk.ReadConfig(runPath(c, c.Args[1]))
 		if err != nil {
 			return nil, "", fmt.Errorf("cannot read %s: %w", c.Args[1], unwrapPath(err))
 		}
@@ -296,7 +296,7 @@ func graphAmendments(c *gate.Context, r *gate.Report, dir string) (int, error) {
 	}
 	n := 0
 	for _, f := range files {
-		data, err := os.ReadFile(walk.Child(root, f))
+		data, err := walk.ReadConfig(walk.Child(root, f))
 		if err != nil {
 			return 0, fmt.Errorf("cannot read %s: %w", f, unwrapPath(err))
 		}

@@ -64,7 +64,7 @@ func treePath(c *gate.Context, p string) string {
 // (a directory, a permission error) is an error, since a file that exists
 // but cannot be read must never read as an absent one.
 func readOptional(c *gate.Context, p string) (data []byte, present bool, err error) {
-	data, err = os.ReadFile(runPath(c, p))
+	data, err = walk.ReadConfigIn(c.Dir, runPath(c, p))
 	if err == nil {
 		return data, true, nil
 	}
@@ -76,13 +76,13 @@ func readOptional(c *gate.Context, p string) (data []byte, present bool, err err
 
 // readFile reads p resolved against the run directory.
 func readFile(c *gate.Context, p string) ([]byte, error) {
-	return os.ReadFile(runPath(c, p))
+	return walk.ReadConfigIn(c.Dir, runPath(c, p))
 }
 
 // readOperand reads a file named on the command line. It is required: a
 // missing one is a refusal naming what it was meant to be.
 func readOperand(c *gate.Context, p, what string) ([]byte, error) {
-	data, err := os.ReadFile(runPath(c, p))
+	data, err := walk.ReadConfigIn(c.Dir, runPath(c, p))
 	if err == nil {
 		return data, nil
 	}
@@ -153,7 +153,7 @@ func listTracked(c *gate.Context, pathspecs []string) ([]string, error) {
 // text the index stores.
 func readTracked(c *gate.Context, p string) ([]byte, error) {
 	if mode, _ := c.Tree.Mode(p); mode == 0o120000 {
-		return os.ReadFile(runPath(c, p))
+		return walk.ReadConfigIn(c.Dir, runPath(c, p))
 	}
 	return c.Tree.Read(p)
 }

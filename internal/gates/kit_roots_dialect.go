@@ -141,7 +141,7 @@ func vendorTree(c *gate.Context, src, dest, sub string) error {
 		if !d.Type().IsRegular() {
 			return fmt.Errorf("%s in the kit tree is not a regular file; the vendoring copies files only", rel)
 		}
-		data, err := os.ReadFile(walk.Child(src, rel))
+		data, err := walk.ReadConfig(walk.Child(src, rel))
 		if err != nil {
 			return err
 		}

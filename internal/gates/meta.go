@@ -18,6 +18,7 @@ import (
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/shlex"
+	"github.com/gate-sdk/gates/internal/walk"
 )
 
 func metaGates() []gate.Def {
@@ -44,7 +45,7 @@ func metaGates() []gate.Def {
 // a fixture case.
 type dirFS struct{ c *gate.Context }
 
-func (d dirFS) ReadFile(name string) ([]byte, error)       { return os.ReadFile(runPath(d.c, name)) }
+func (d dirFS) ReadFile(name string) ([]byte, error)       { return walk.ReadConfig(runPath(d.c, name)) }
 func (d dirFS) Stat(name string) (fs.FileInfo, error)      { return os.Stat(runPath(d.c, name)) }
 func (d dirFS) ReadDir(name string) ([]fs.DirEntry, error) { return os.ReadDir(runPath(d.c, name)) }
 

@@ -388,3 +388,43 @@ func TestPathDialectDormantUntilACrosserIsNamed(t *testing.T) {
 		t.Fatalf("crosser named: exit %d\n%s%s", run.Code, run.Stdout, run.Stderr)
 	}
 }
+
+// Issue 42 item 16: the queue's live span as the original reads it: a bold
+// bullet with any run of blanks after its dash is an entry, and a live
+// section placed after ## Done opens the span again.
+func TestExemptionQueueGrammar(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"q.md": "## Technical Debt\n" +
+		"- **one-space** x\n-  **two-spaces** x\n-\t**a-tab** x\n" +
+		"## Done\n- **done-task**\n### done-heading\n## Notes\n- **after-done-notes**\n" +
+		"## Deferred\n- **deferred-late**\n### deferred-heading\n## Lessons Learned\n- **lesson**\n"})
+	got, err := liveSlugs(&gate.Context{Dir: dir}, "q.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"one-space", "two-spaces", "a-tab", "deferred-late", "deferred-heading"} {
+		if !got[s] {
+			t.Errorf("%s is not read as live; live = %v", s, got)
+		}
+	}
+	for _, s := range []string{"done-task", "done-heading", "after-done-notes", "lesson"} {
+		if got[s] {
+			t.Errorf("%s is read as live; live = %v", s, got)
+		}
+	}
+}
+
+// Issue 42 item 18: a run that found no truthiness guard in reach judged
+// nothing, and says so as data (the battery counts it among the members
+// that checked nothing), however many scripts it read.
+func TestAssertionStrengthWithNoGuardCheckedNothing(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"k/bin/a.sh": "#!/usr/bin/env bash\necho hello\n"})
+	run := gatetest.Exec(checkAssertionStrength, "check-assertion-strength", dir, &gatetest.Tree{}, gatetest.Knobs{}, nil, "k/bin")
+	if run.Code != 0 || !strings.Contains(run.Stdout, "0 truthiness guards") {
+		t.Fatalf("exit %d\n%s%s", run.Code, run.Stdout, run.Stderr)
+	}
+	if !run.Ctx.CheckedNothing() {
+		t.Errorf("a clean run over 0 truthiness guards did not mark itself as having checked nothing:\n%s", run.Stdout)
+	}
+}

@@ -9,7 +9,6 @@ package gates
 
 import (
 	"fmt"
-	"os"
 	"path"
 	"sort"
 	"strings"
@@ -85,7 +84,7 @@ func readsCouplesRule(lookup func(string) (gate.Def, bool)) gate.Rule {
 					walks = append(walks, w)
 				}
 			} else {
-				data, err := os.ReadFile(runPath(c, s.decl))
+				data, err := walk.ReadConfig(runPath(c, s.decl))
 				if err != nil {
 					return c.Refuse("cannot read %s: %v", s.decl, unwrapPath(err))
 				}
@@ -132,7 +131,7 @@ func readsSubjects(c *gate.Context) ([]readsSubject, int, error) {
 	var out []readsSubject
 	if len(c.Args) > 0 {
 		for _, a := range c.Args {
-			data, err := os.ReadFile(runPath(c, a))
+			data, err := walk.ReadConfig(runPath(c, a))
 			if err != nil {
 				return nil, 0, fmt.Errorf("cannot read %s: %w", a, unwrapPath(err))
 			}

@@ -11,6 +11,8 @@ import (
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/glob"
 	"github.com/gate-sdk/gates/internal/patterns"
+	"github.com/gate-sdk/gates/internal/registry"
+	"github.com/gate-sdk/gates/internal/walk"
 )
 
 func checkRootTiering(c *gate.Context) int {
@@ -23,8 +25,13 @@ func checkRootTiering(c *gate.Context) int {
 	}
 	if len(c.Args) >= 1 {
 		// The gates-dir positional relocates the allowlist with the gates
-		// directory it names.
-		listPath = strings.TrimRight(c.Args[0], "/") + "/root-allowlist.list"
+		// directory it names, which must lie inside the run directory: the
+		// allowlist of a directory above the tree is not this tree's.
+		dir, inside := walk.ListingSpelling(c.Dir, c.Args[0])
+		if !inside {
+			return c.Refuse("gates-dir %s lies outside the run directory %s (or reaches it through '..'): name the gates directory inside the tree", c.Args[0], c.Dir)
+		}
+		listPath = registry.Join(dir, "root-allowlist.list")
 	}
 	files, err := c.Tree.Files()
 	if err != nil {

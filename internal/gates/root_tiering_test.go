@@ -1,6 +1,7 @@
 package gates
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/gate-sdk/gates/internal/gate"
@@ -92,4 +93,21 @@ func TestRootTieringRootNamesSomething(t *testing.T) {
 			t.Errorf("root %q: want no clean line, got %q", root, got.Stdout)
 		}
 	}
+}
+
+// Issue 42 item 14: a gates-dir operand that leaves the run directory is
+// refused, named; the allowlist beyond it is never read.
+func TestRootTieringGatesDirOutsideIsRefused(t *testing.T) {
+	for _, dir := range []string{"..", "../elsewhere", "cfg/../..", "/etc"} {
+		got := rootRun(t, map[string]string{"README.md": ""}, nil, nil, dir)
+		wantCode(t, got, 2)
+		if !strings.Contains(got.Stderr, "gates-dir "+dir+" lies outside the run directory") {
+			t.Errorf("gates-dir %s: stderr %q, want the refusal naming it", dir, got.Stderr)
+		}
+	}
+	// Inside, spelled any way, it still relocates the allowlist.
+	disk := map[string]string{"cfg/root-allowlist.list": "keep\n"}
+	got := rootRun(t, map[string]string{"keep/a": "", "drop/b": ""}, disk, nil, "./cfg/")
+	wantCode(t, got, 1)
+	wantOut(t, got, "drop: tracked top-level entry is not on the root allowlist (cfg/root-allowlist.list)")
 }

@@ -20,7 +20,7 @@ import (
 // process's working directory.
 type runFS struct{ c *gate.Context }
 
-func (f runFS) ReadFile(name string) ([]byte, error)       { return os.ReadFile(runPath(f.c, name)) }
+func (f runFS) ReadFile(name string) ([]byte, error)       { return walk.ReadConfig(runPath(f.c, name)) }
 func (f runFS) Stat(name string) (fs.FileInfo, error)      { return os.Stat(runPath(f.c, name)) }
 func (f runFS) ReadDir(name string) ([]fs.DirEntry, error) { return os.ReadDir(runPath(f.c, name)) }
 

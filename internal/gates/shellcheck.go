@@ -17,6 +17,7 @@ import (
 	"github.com/gate-sdk/gates/internal/lazyre"
 	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/spawn"
+	"github.com/gate-sdk/gates/internal/walk"
 )
 
 // kitLintDirs are the dirs of each kit root whose direct *.sh files ship.
@@ -106,7 +107,7 @@ func lintFiles(c *gate.Context, targets []string, judged []bool) ([][]scReport, 
 	}
 	load := func(i int) {
 		ts[i].tried = true
-		if data, err := os.ReadFile(runPath(c, targets[i])); err == nil {
+		if data, err := walk.ReadConfig(runPath(c, targets[i])); err == nil {
 			ts[i].data, ts[i].loaded = data, true
 		}
 	}
@@ -190,7 +191,7 @@ func lintFiles(c *gate.Context, targets []string, judged []bool) ([][]scReport, 
 	steady := sc != nil
 	for i := range targets {
 		if in[i] && steady {
-			data, err := os.ReadFile(runPath(c, targets[i]))
+			data, err := walk.ReadConfig(runPath(c, targets[i]))
 			steady = err == nil && ts[i].loaded && bytes.Equal(data, ts[i].data)
 		}
 	}

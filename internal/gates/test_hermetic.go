@@ -16,6 +16,7 @@ import (
 	"github.com/gate-sdk/gates/internal/lazyre"
 	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/shlex"
+	"github.com/gate-sdk/gates/internal/walk"
 )
 
 const hermeticValve = "hermetic-exempt"
@@ -188,7 +189,7 @@ func dirFiles(c *gate.Context, dir, suffix string) ([]string, error) {
 // readLexed reads a shell file named relative to the run directory and
 // lexes it; either failure is an error naming the file.
 func readLexed(c *gate.Context, path string) ([]byte, []shlex.Token, error) {
-	data, err := os.ReadFile(runPath(c, path))
+	data, err := walk.ReadConfig(runPath(c, path))
 	if err != nil {
 		return nil, nil, fmt.Errorf("cannot read %s: %v", path, unwrapPath(err))
 	}

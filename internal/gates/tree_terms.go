@@ -339,6 +339,11 @@ func judgeTerms(set *patterns.Set, p string, data []byte, cand []int) ([]gate.Fi
 			hits[id] = true
 			continue
 		}
+		// The record shows the line as it was matched: its content, the
+		// CR of a CRLF ending dropped (patterns.Set's one line rule).
+		if k := len(line); k > 0 && line[k-1] == '\r' {
+			line = line[:k-1]
+		}
 		records = append(records, gate.Finding{Class: "leak", Path: p, Line: n, Msg: string(line), Text: fmt.Sprintf("%s:%d:%s", gate.QuotePath(p), n, line),
 			Identity: id, About: termsAbout(set, k)})
 	}

@@ -38,7 +38,7 @@ func debtPath(common string) string { return walk.Child(common, DebtName) }
 // when there is no record. A record this binary cannot read is an error:
 // a debt nobody can read is never taken for settled.
 func ReadDebt(common string) ([]Debt, error) {
-	data, err := os.ReadFile(debtPath(common))
+	data, err := walk.ReadConfig(debtPath(common))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/knob"
@@ -78,7 +77,7 @@ func ReadNativeBin(dir string, env Lookup) (NativeBin, error) {
 		if v := envValue(env, l.locator); v != "" {
 			spelled, named = v, true
 		}
-		val, found, err := scanKnobFile(walk.AbsAgainst(dir, spelled), spelled, named, l.locator)
+		val, found, err := scanKnobFile(dir, walk.AbsAgainst(dir, spelled), spelled, named, l.locator)
 		if err != nil {
 			return NativeBin{}, err
 		}
@@ -109,8 +108,8 @@ func joinRel(dir, name string) string {
 
 // scanKnobFile reads one knob file for the launcher's knob alone. found is
 // false when the file is absent (and not named) or never sets the knob.
-func scanKnobFile(abs, spelled string, named bool, locator string) (value string, found bool, err error) {
-	data, rerr := os.ReadFile(abs)
+func scanKnobFile(top, abs, spelled string, named bool, locator string) (value string, found bool, err error) {
+	data, rerr := walk.ReadConfigIn(top, abs)
 	if rerr != nil {
 		if errors.Is(rerr, fs.ErrNotExist) && !named {
 			return "", false, nil

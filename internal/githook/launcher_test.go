@@ -219,7 +219,7 @@ func FuzzScanKnobFile(f *testing.F) {
 		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		v, found, err := scanKnobFile(p, "k.knobs", false, knobFileVar)
+		v, found, err := scanKnobFile("", p, "k.knobs", false, knobFileVar)
 		if err != nil || !found {
 			return
 		}
@@ -230,4 +230,24 @@ func FuzzScanKnobFile(f *testing.F) {
 			t.Fatalf("found a value in a body that never names the knob")
 		}
 	})
+}
+
+// Issue 42 item 4: the launcher's knob file may be a link only to a file
+// inside the tree; one linked outside, or to a device, is refused.
+func TestScanKnobFileStaysInTheTree(t *testing.T) {
+	top, other := t.TempDir(), t.TempDir()
+	far := filepath.Join(other, "far.knobs")
+	if err := os.WriteFile(far, []byte(NativeBinKnob+" = x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for target, want := range map[string]string{far: "a link that leaves the tree", "/dev/zero": "not a regular file"} {
+		p := filepath.Join(top, "k.knobs")
+		os.Remove(p)
+		if err := os.Symlink(target, p); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := scanKnobFile(top, p, "k.knobs", false, knobFileVar); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("k.knobs -> %s: %v, want %q", target, err, want)
+		}
+	}
 }

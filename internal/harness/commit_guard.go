@@ -123,6 +123,11 @@ func readMessageFiles(files []MessageFile, cwd string) []string {
 			}
 			p = walk.AbsAgainst(walk.AbsAgainst(cwd, f.Dir), p)
 		}
+		// Only a regular file is opened: a FIFO named as the message would
+		// block the guard (issue 42, item 8).
+		if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
 		fh, err := os.Open(p)
 		if err != nil {
 			continue

@@ -2,10 +2,12 @@ package harness
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestInspectHeredocMessages: the message of a commit given as a
@@ -101,6 +103,21 @@ func TestReadMessageFiles(t *testing.T) {
 	}
 	if got := readMessageFiles([]MessageFile{{Path: "m"}}, ""); got != nil {
 		t.Errorf("no cwd: read %q", got)
+	}
+	// Issue 42 item 8: a FIFO named as the message is passed over, never
+	// opened (its open would wait for a writer that never comes).
+	if err := exec.Command("mkfifo", filepath.Join(dir, "fifo")).Run(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan []string, 1)
+	go func() { done <- readMessageFiles([]MessageFile{{Path: "fifo"}, {Path: "m"}}, dir) }()
+	select {
+	case got := <-done:
+		if !reflect.DeepEqual(got, []string{"wip top\n"}) {
+			t.Errorf("with a FIFO: read %q", got)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("reading a FIFO message file blocked")
 	}
 }
 

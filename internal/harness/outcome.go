@@ -75,11 +75,12 @@ type CommitVerdict struct {
 const MaxJudged = 50
 
 // stateName answers the file of one kind of a session's state.
+//
+// An id of up to 64 letters, digits, '-' and '_' is its own name; any other
+// (a '/', "..", an empty id) is "=" and a digest of it. No literal name
+// holds '=', so two ids never share a file and no id leaves dir.
 func stateName(dir, session, kind string) string {
-	if session == "" {
-		session = "no-session"
-	}
-	ok := len(session) <= 64
+	ok := session != "" && len(session) <= 64
 	for _, r := range session {
 		if !(r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
 			ok = false
@@ -87,7 +88,7 @@ func stateName(dir, session, kind string) string {
 	}
 	if !ok {
 		sum := sha256.Sum256([]byte(session))
-		session = hex.EncodeToString(sum[:16])
+		session = "=" + hex.EncodeToString(sum[:16])
 	}
 	return filepath.Join(dir, session+"."+kind)
 }

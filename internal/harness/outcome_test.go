@@ -2,6 +2,8 @@ package harness
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -159,4 +161,28 @@ func TestCommitGuardChecksTheHooksFirst(t *testing.T) {
 	if code, out, _ := call(t, r, "commit-guard", PreToolUse, "Bash", map[string]any{"command": "ls"}); code != Allow || out != "" {
 		t.Fatalf("second: %d %q", code, out)
 	}
+}
+
+// Issue 42 item 17: a session's state file stays inside the state
+// directory whatever its id holds, and no two ids share one.
+func TestStateNameStaysInsideAndApart(t *testing.T) {
+	dir := t.TempDir()
+	seen := map[string]string{}
+	for _, id := range []string{"", "no-session", "../../etc/x", "..", "a/b", "abc", "ABC", strings.Repeat("a", 65), strings.Repeat("a", 64), "x!", hashedName("x!")} {
+		p := stateName(dir, id, "verdicts")
+		if filepath.Dir(p) != dir || strings.Contains(filepath.Base(p), "/") {
+			t.Errorf("session %q: state file %s leaves %s", id, p, dir)
+		}
+		if other, ok := seen[p]; ok {
+			t.Errorf("sessions %q and %q share the state file %s", other, id, p)
+		}
+		seen[p] = id
+	}
+}
+
+// hashedName is the spelling stateName gave an unsafe id before the
+// namespaces were parted, which a literal id could take on.
+func hashedName(id string) string {
+	sum := sha256.Sum256([]byte(id))
+	return hex.EncodeToString(sum[:16])
 }

@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"sync"
+
+	"github.com/gate-sdk/gates/internal/walk"
 )
 
 type kitState struct {
@@ -132,7 +134,7 @@ func (k *kitState) readLayer(p *phase1, origin Origin, locatorVar, defaultPath s
 	if v, ok := s.lookup(locatorVar); ok && v != "" {
 		spelled, named = v, true
 	}
-	read := os.ReadFile
+	read := func(name string) ([]byte, error) { return walk.ReadConfigIn(s.opts.Dir, name) }
 	if s.opts.ReadFile != nil {
 		read = s.opts.ReadFile
 	}

@@ -137,8 +137,24 @@ type Set struct {
 // Empty reports whether the set holds no pattern.
 func (s *Set) Empty() bool { return len(s.Patterns) == 0 }
 
+// A line is matched as its content: no terminator, and no CR before it
+// (a CRLF line, or a text's last line ending in a lone CR, sheds exactly
+// one CR). The tree scan and the message gate both ask through First,
+// FirstOf or FirstOfBytes, so a `$`-anchored pattern reads an LF line and
+// its CRLF twin alike in both (issue 42, item 11).
+func lineContent(line string) string { return strings.TrimSuffix(line, "\r") }
+
+// lineContentBytes is lineContent over bytes.
+func lineContentBytes(line []byte) []byte {
+	if n := len(line); n > 0 && line[n-1] == '\r' {
+		return line[:n-1]
+	}
+	return line
+}
+
 // First answers the index of the first pattern matching line, or -1.
 func (s *Set) First(line string) int {
+	line = lineContent(line)
 	for i := range s.Patterns {
 		if s.hits(i, line) {
 			return i
@@ -218,8 +234,9 @@ func (s *Set) candidates(buf []int, match func(*ere.Ere) bool) []int {
 
 // FirstOfBytes is FirstOf over a byte line, matched in place.
 func (s *Set) FirstOfBytes(line []byte, idx []int) int {
+	line = lineContentBytes(line)
 	if len(s.Spares) > 0 {
-		return s.FirstOf(unsafe.String(unsafe.SliceData(line), len(line)), idx)
+		return s.firstOf(unsafe.String(unsafe.SliceData(line), len(line)), idx)
 	}
 	for _, i := range idx {
 		if s.Patterns[i].re.IsMatchBytes(line) {
@@ -250,6 +267,11 @@ func (s *Set) Matched(i int, line []byte) string {
 
 // FirstOf answers the first of the indexed patterns flagging line, or -1.
 func (s *Set) FirstOf(line string, idx []int) int {
+	return s.firstOf(lineContent(line), idx)
+}
+
+// firstOf is FirstOf over a line already cut to its content.
+func (s *Set) firstOf(line string, idx []int) int {
 	for _, i := range idx {
 		if s.hits(i, line) {
 			return i

@@ -356,3 +356,35 @@ func TestSparesPassOverPlaceholders(t *testing.T) {
 		t.Fatalf("a refused spare: %v", err)
 	}
 }
+
+// Issue 42 item 11: a line is matched as its content without its
+// terminator, a CR before the LF (or at the end of the text) dropped, by
+// every query the tree scan and the message gate use.
+func TestAnchoredPatternIgnoresTheCR(t *testing.T) {
+	plain, err := Load(files(map[string]string{"p": "secret$\n"}), Named([]string{"p"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spared, err := Load(files(map[string]string{"p": "secret$\n!nothing-like-it\n"}), Named([]string{"p"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, set := range []*Set{plain, spared} {
+		anchoredCR(t, set)
+	}
+}
+
+func anchoredCR(t *testing.T, set *Set) {
+	t.Helper()
+	for _, line := range []string{"a secret", "a secret\r"} {
+		if set.First(line) != 0 || set.FirstOf(line, []int{0}) != 0 || set.FirstOfBytes([]byte(line), []int{0}) != 0 {
+			t.Errorf("%q: First %d FirstOf %d FirstOfBytes %d, want 0 each", line, set.First(line), set.FirstOf(line, []int{0}), set.FirstOfBytes([]byte(line), []int{0}))
+		}
+	}
+	// Only the one terminating CR goes: a CR inside the line stays.
+	for _, line := range []string{"a secret\r\r", "a secret\rx"} {
+		if set.First(line) != -1 || set.FirstOfBytes([]byte(line), []int{0}) != -1 {
+			t.Errorf("%q matched secret$: more than the terminating CR was dropped", line)
+		}
+	}
+}

@@ -4,10 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 
 	"github.com/gate-sdk/gates/internal/baseline"
 	"github.com/gate-sdk/gates/internal/registry"
+	"github.com/gate-sdk/gates/internal/walk"
 )
 
 // baselinePath answers the baseline's repository-relative path.
@@ -18,7 +18,7 @@ func baselinePath(p *Plan) string { return registry.Join(p.GatesDir, baseline.Na
 // baseline is never rewritten.
 func baselineIsInits(w *InitWorld, p *Plan, lock *Lock) (bool, error) {
 	rel := baselinePath(p)
-	cur, err := os.ReadFile(joinTop(w.Top, rel))
+	cur, err := walk.ReadConfigIn(w.Top, joinTop(w.Top, rel))
 	if errors.Is(err, fs.ErrNotExist) {
 		return true, nil
 	}

@@ -279,7 +279,7 @@ func isDisarmed(w *DoctorWorld, m DoctorMember) (string, error) {
 			return "", err
 		}
 		for _, f := range strings.Fields(v) {
-			data, err := os.ReadFile(joinTop(w.Top, f))
+			data, err := walk.ReadConfigIn(w.Top, joinTop(w.Top, f))
 			if err != nil {
 				continue
 			}

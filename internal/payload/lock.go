@@ -6,8 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"sort"
+
+	"github.com/gate-sdk/gates/internal/walk"
 )
 
 // LockVersion is the lock grammar's version; a lock of another version is
@@ -68,7 +69,7 @@ func (l *Lock) file(p string) (LockFile, bool) {
 
 // ReadLock reads the lock at abs; a missing lock answers nil.
 func ReadLock(abs, rel string) (*Lock, error) {
-	data, err := os.ReadFile(abs)
+	data, err := walk.ReadConfig(abs)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -24,7 +24,7 @@ type FS interface {
 type OS struct{}
 
 // ReadFile reads a whole file.
-func (OS) ReadFile(name string) ([]byte, error) { return os.ReadFile(name) }
+func (OS) ReadFile(name string) ([]byte, error) { return walk.ReadConfig(name) }
 
 // Stat stats a path, following symbolic links.
 func (OS) Stat(name string) (fs.FileInfo, error) { return os.Stat(name) }
@@ -98,7 +98,7 @@ func (o OSAt) path(name string) string {
 }
 
 // ReadFile reads a whole file.
-func (o OSAt) ReadFile(name string) ([]byte, error) { return os.ReadFile(o.path(name)) }
+func (o OSAt) ReadFile(name string) ([]byte, error) { return walk.ReadConfigIn(o.Dir, o.path(name)) }
 
 // Stat stats a path, following symbolic links.
 func (o OSAt) Stat(name string) (fs.FileInfo, error) { return os.Stat(o.path(name)) }

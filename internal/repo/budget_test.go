@@ -4,9 +4,12 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gate-sdk/gates/internal/walk"
 )
 
 // assertion L: a blob id is the id git gives the bytes Read answers: the
@@ -198,11 +201,25 @@ func TestReadFileIsReadFile(t *testing.T) {
 			t.Errorf("%s: %d bytes (cap %d) %v, want %d bytes %v", name, len(got), cap(got), err, len(want), werr)
 		}
 	}
-	for _, p := range []string{filepath.Join(dir, "missing"), dir} {
-		_, err := readFile(p)
-		_, werr := os.ReadFile(p)
-		if err == nil || werr == nil || err.Error() != werr.Error() || errors.Is(err, fs.ErrNotExist) != errors.Is(werr, fs.ErrNotExist) {
-			t.Errorf("%s: error %v, os.ReadFile's %v", p, err, werr)
+	p := filepath.Join(dir, "missing")
+	_, err := readFile(p)
+	_, werr := os.ReadFile(p)
+	if err == nil || werr == nil || err.Error() != werr.Error() || errors.Is(err, fs.ErrNotExist) != errors.Is(werr, fs.ErrNotExist) {
+		t.Errorf("%s: error %v, os.ReadFile's %v", p, err, werr)
+	}
+	// Issue 42 item 8: what is not a regular file is refused, never read
+	// (a FIFO's open does not wait for a writer, /dev/zero is not read).
+	fifo := filepath.Join(dir, "fifo")
+	if err := exec.Command("mkfifo", fifo).Run(); err != nil {
+		t.Fatal(err)
+	}
+	zero := filepath.Join(dir, "zero")
+	if err := os.Symlink("/dev/zero", zero); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{dir, fifo, zero} {
+		if _, err := readFile(p); !errors.Is(err, walk.ErrNotRegular) || !strings.Contains(err.Error(), p) {
+			t.Errorf("%s: error %v, want a not-regular refusal naming it", p, err)
 		}
 	}
 }
@@ -215,4 +232,13 @@ func (s *Snapshot) mustLookup(path string) *snapEntry {
 		panic(path + " is not listed")
 	}
 	return &e
+}
+
+// assertion W: an index mode is read as git reads it.
+func TestCanonMode(t *testing.T) {
+	for in, want := range map[uint32]uint32{0o100644: 0o100644, 0o100755: 0o100755, 0o100604: 0o100644, 0o100744: 0o100755, 0o100600: 0o100644, 0o120777: 0o120000, 0o120000: 0o120000, 0o160000: 0o160000} {
+		if got := CanonMode(in); got != want {
+			t.Errorf("CanonMode(%06o) = %06o, want %06o", in, got, want)
+		}
+	}
 }

@@ -266,7 +266,8 @@ func parseEntries(data, body []byte, version uint32, hashLen int, trailer string
 		offs = append(offs, len(arena))
 		arena = append(arena, name...)
 		arena = hex.AppendEncode(arena, id)
-		ent := Entry{Mode: mode, Stage: stage, Flags: flags}
+		// assertion W: a mode is read as git reads it (CanonMode).
+		ent := Entry{Mode: CanonMode(mode), Stage: stage, Flags: flags}
 		if stat {
 			stats = append(stats, statData(body[start:start+40]))
 			ent.stat = &stats[len(stats)-1]
@@ -602,7 +603,7 @@ const (
 // readIndexRecord answers the verified-index record's content ("" when
 // there is none).
 func readIndexRecord(p string) string {
-	data, err := os.ReadFile(p)
+	data, err := walk.ReadConfig(p)
 	if err != nil {
 		return ""
 	}

@@ -199,7 +199,7 @@ func parseStageLine(r string) (Entry, error) {
 	if err != nil {
 		return Entry{}, fmt.Errorf("malformed stage in ls-files -s record %q", r)
 	}
-	return Entry{Path: path, Mode: uint32(mode), Hash: hash, Stage: stage}, nil
+	return Entry{Path: path, Mode: CanonMode(uint32(mode)), Hash: hash, Stage: stage}, nil
 }
 
 // Staged lists the paths staged as added, copied, modified, renamed or

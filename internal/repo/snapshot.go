@@ -26,6 +26,41 @@ const (
 	ModeGitlink    uint32 = 0o160000
 )
 
+// The empty blob's id in each object format.
+const (
+	emptyBlobSHA1   = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"
+	emptyBlobSHA256 = "473a0f4c3be8a93681a267e3b1e9a7dcda1185436fe141f7749120a303721813"
+)
+
+// smudged reports whether stat data d is git's mark of a racily clean
+// entry: a recorded size of 0 for a blob that is not empty (git writes it
+// so when it cannot tell whether the file changed within the timestamp's
+// grain, and always compares such an entry's bytes).
+func smudged(d *statData, hash string) bool {
+	return d.field(9) == 0 && hash != emptyBlobSHA1 && hash != emptyBlobSHA256
+}
+
+// CanonMode answers mode as git reads an index entry's mode when it
+// builds a tree: a regular file is 100755 when its owner may execute it
+// and 100644 otherwise, whatever other permission bits a foreign tool
+// wrote (100604, 100744); a link is 120000; anything else of a known type
+// keeps its type alone. Every index reader applies it, so no tree reader
+// passes over an entry whose mode it does not list (issue 42, item 10).
+func CanonMode(mode uint32) uint32 {
+	switch mode &^ 0o7777 {
+	case 0o100000:
+		if mode&0o100 != 0 {
+			return ModeExecutable
+		}
+		return ModeRegular
+	case 0o120000:
+		return ModeSymlink
+	case 0o160000:
+		return ModeGitlink
+	}
+	return mode
+}
+
 // Snapshot is the tracked-file view one process builds once and every gate
 // shares read-only: the tracked listing under a directory with each path's
 // index mode, and each file's bytes read lazily, at most once, and cached.
@@ -737,7 +772,9 @@ func (s *Snapshot) BlobID(path string) (string, bool) {
 	if e.clean != nil && e.hash != "" {
 		if e.clean.Load() == cleanUntested {
 			outcome := cleanNot
-			if statClean(walk.Child(s.dir, path), e.stat, e.mode) {
+			// An entry git smudged as racily clean (its size cut to 0, its
+			// blob not the empty one) is one git always reads; so is it here.
+			if !smudged(e.stat, e.hash) && statClean(walk.Child(s.dir, path), e.stat, e.mode) {
 				outcome = cleanVouched
 			}
 			e.clean.CompareAndSwap(cleanUntested, outcome)

@@ -3,6 +3,8 @@
 package repo
 
 import (
+	"crypto/sha1"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"strings"
@@ -190,4 +192,51 @@ func TestConvertingRepositoryVouchesForNothing(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Issue 42 item 17: an entry git smudged as racily clean (its recorded
+// size cut to 0 while its blob is not the empty one) is never vouched for
+// by the stat test, even when the file on disk is empty and every other
+// field matches: git itself always reads such an entry's file.
+func TestWorkTreeIDSmudgedEntryIsRead(t *testing.T) {
+	dir, env := statRepo(t, map[string]string{"e.txt": ""})
+	file := filepath.Join(dir, ".git", "index")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The one entry: its id follows the 40 bytes of stat data and the mode.
+	// Give it a non-empty blob's id, as git's smudge leaves an entry whose
+	// file changed in the racy window (size 0, the old blob's id).
+	id, err := hex.DecodeString(blobOfText(t, dir, env, "leak\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	copy(data[12+40:12+40+20], id)
+	sum := sha1.Sum(data[:len(data)-20])
+	copy(data[len(data)-20:], sum[:])
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Git{Env: env}.NewSnapshot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, ok := s.BlobID("e.txt")
+	if want := blobOf(t, dir, env, "e.txt"); !ok || got != want {
+		t.Fatalf("BlobID = %q %v, want %q (the empty file's bytes, read)", got, ok, want)
+	}
+	if e, _ := s.lookup("e.txt"); e.clean != nil && e.clean.Load() == cleanVouched {
+		t.Fatal("the stat test vouched for a smudged entry")
+	}
+}
+
+// blobOfText writes text as a blob and answers its id.
+func blobOfText(t *testing.T, dir string, env []string, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "blob")
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(runGit(t, dir, env, "hash-object", "-w", "--", p))
 }

@@ -222,3 +222,27 @@ func ListingSpelling(base, p string) (string, bool) {
 	}
 	return strings.Join(segs, "/"), inside
 }
+
+// AbsAgainstPhysical is AbsAgainst for a dir known to be physical (no
+// symbolic link in it, as git's toplevel and prefix are): the ".."
+// segments that lead a relative p climb dir, exactly as the kernel would
+// climb it, since no link stands in the way. A ".." after a named segment
+// of p is kept as written (that segment may be a link).
+func AbsAgainstPhysical(dir, p string) string {
+	p = CrossArg(p)
+	if PathRoot(p) || p == "" {
+		return AbsAgainst(dir, p)
+	}
+	base := NormalizeAbs(dir)
+	segs := splitSegments(p)
+	for len(segs) > 0 && segs[0] == ".." {
+		segs = segs[1:]
+		if i := strings.LastIndexByte(base, '/'); i >= 0 && base != "/" && !(len(base) == 3 && base[1] == ':') {
+			base = base[:i]
+			if base == "" || (len(base) == 2 && base[1] == ':') {
+				base += "/"
+			}
+		}
+	}
+	return AbsAgainst(base, strings.Join(segs, "/"))
+}

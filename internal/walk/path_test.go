@@ -259,3 +259,19 @@ func TestListingSpellingOneSpellingPerPath(t *testing.T) {
 		}
 	}
 }
+
+func TestAbsAgainstPhysical(t *testing.T) {
+	for _, c := range []struct{ dir, p, want string }{
+		{"/r/sub", "../doc.md", "/r/doc.md"},
+		{"/r/sub", "../../x", "/x"},
+		{"/r", "../../../x", "/x"},
+		{"/r/sub", "a/../b", "/r/sub/a/../b"},
+		{"/r/sub", "./-h", "/r/sub/-h"},
+		{"/r/sub", "/abs/p", "/abs/p"},
+		{"/r/sub", "..", "/r"},
+	} {
+		if got := AbsAgainstPhysical(c.dir, c.p); got != c.want {
+			t.Errorf("AbsAgainstPhysical(%q, %q) = %q, want %q", c.dir, c.p, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,89 @@
+//go:build !windows
+
+package walk
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+func TestReadConfigRefusesWhatIsNotASmallRegularFile(t *testing.T) {
+	dir := t.TempDir()
+	reg := filepath.Join(dir, "reg")
+	if err := os.WriteFile(reg, []byte("a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink("reg", link); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{reg, link} {
+		if data, err := ReadConfig(p); err != nil || string(data) != "a\n" {
+			t.Errorf("ReadConfig(%s) = %q, %v; want its bytes", p, data, err)
+		}
+	}
+	if _, err := ReadConfig(filepath.Join(dir, "absent")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("an absent file: %v, want ErrNotExist", err)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	zero := filepath.Join(dir, "zero")
+	if err := os.Symlink("/dev/zero", zero); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{fifo, zero, dir} {
+		_, err := ReadConfig(p)
+		if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), p) {
+			t.Errorf("ReadConfig(%s) = %v, want a not-regular refusal naming it", p, err)
+		}
+	}
+	big := filepath.Join(dir, "big")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(MaxConfigBytes + 1); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if _, err := ReadConfig(big); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), big) {
+		t.Errorf("ReadConfig(big) = %v, want a size refusal naming it", err)
+	}
+}
+
+func TestReadConfigInKeepsLinksInTheTree(t *testing.T) {
+	top, other := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(top, "real"), []byte("in\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(other, "far"), []byte("out\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, target := range map[string]string{"in": "real", "out": filepath.Join(other, "far"), "up": "../" + filepath.Base(other) + "/far"} {
+		if err := os.Symlink(target, filepath.Join(top, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if data, err := ReadConfigIn(top, filepath.Join(top, "in")); err != nil || string(data) != "in\n" {
+		t.Errorf("a link inside the tree: %q %v", data, err)
+	}
+	for _, name := range []string{"out", "up"} {
+		if _, err := ReadConfigIn(top, filepath.Join(top, name)); !errors.Is(err, ErrLeavesTree) {
+			t.Errorf("%s: %v, want a refusal of a link that leaves the tree", name, err)
+		}
+	}
+	// A path spelled outside the tree is read as it is named.
+	if data, err := ReadConfigIn(top, filepath.Join(other, "far")); err != nil || string(data) != "out\n" {
+		t.Errorf("a path outside the tree: %q %v", data, err)
+	}
+	if _, err := ReadConfigIn(top, filepath.Join(top, "absent")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("an absent file: %v, want ErrNotExist", err)
+	}
+}
