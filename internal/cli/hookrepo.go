@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -97,6 +98,125 @@ func (r hookRepo) Tips() ([]harness.Tip, error) {
 
 func (r hookRepo) Commits(include, exclude []string, since int64, max int) ([]string, bool, error) {
 	return repo.Git{}.Commits(r.top, include, exclude, since, max)
+}
+
+// Fetched reads FETCH_HEAD's ids and, for each remote-tracking tip, the
+// newest line of its reflog: a tip a fetch, pull or clone wrote last is
+// others' work as it arrived. A ref with no reflog file is not counted.
+func (r hookRepo) Fetched(tips []harness.Tip) ([]string, error) {
+	gd, common, err := r.gitDirs()
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	if data, err := os.ReadFile(walk.Child(gd, "FETCH_HEAD")); err == nil {
+		for _, l := range strings.Split(string(data), "\n") {
+			if f := strings.Fields(l); len(f) > 0 && isObjectID(f[0]) {
+				out = append(out, f[0])
+			}
+		}
+	}
+	for _, t := range tips {
+		if !strings.HasPrefix(t.Ref, "refs/remotes/") {
+			continue
+		}
+		if msg, ok := lastReflog(walk.Child(common, "logs/"+t.Ref), t.ID); ok && byFetch(msg) {
+			out = append(out, t.ID)
+		}
+	}
+	return out, nil
+}
+
+// isObjectID reports a full hexadecimal object name.
+func isObjectID(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// byFetch reports a reflog message written by a fetch (pull and clone
+// fetch too; `git remote update` runs fetch).
+func byFetch(msg string) bool {
+	for _, w := range []string{"fetch", "pull", "clone"} {
+		if msg == w || strings.HasPrefix(msg, w+" ") || strings.HasPrefix(msg, w+":") {
+			return true
+		}
+	}
+	return false
+}
+
+// lastReflog answers the message of the reflog's newest entry when that
+// entry moved the ref to id; it reads the file's tail only.
+func lastReflog(p, id string) (string, bool) {
+	f, err := os.Open(p)
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return "", false
+	}
+	const tail = 8 << 10
+	off := fi.Size() - tail
+	if off < 0 {
+		off = 0
+	}
+	buf := make([]byte, fi.Size()-off)
+	if _, err := f.ReadAt(buf, off); err != nil {
+		return "", false
+	}
+	lines := strings.Split(strings.TrimRight(string(buf), "\n"), "\n")
+	last := lines[len(lines)-1]
+	head, msg, ok := strings.Cut(last, "\t")
+	if f := strings.Fields(head); !ok || len(f) < 2 || f[1] != id {
+		return "", false
+	}
+	return msg, true
+}
+
+// Foreign lists the commits of tips not reachable from exclude with their
+// committer, and answers those this clone's identity did not commit at or
+// after since.
+func (r hookRepo) Foreign(tips, exclude []string, since int64) (map[string]bool, error) {
+	g := repo.Git{}
+	email := ""
+	if id, err := g.Run(r.top, "read the committer identity", nil, "var", "GIT_COMMITTER_IDENT"); err == nil {
+		s := string(id)
+		if i, j := strings.IndexByte(s, '<'), strings.IndexByte(s, '>'); i >= 0 && j > i {
+			email = s[i+1 : j]
+		}
+	}
+	var in strings.Builder
+	for _, id := range tips {
+		in.WriteString(id + "\n")
+	}
+	for _, id := range exclude {
+		in.WriteString("^" + id + "\n")
+	}
+	out, err := g.Run(r.top, "list the fetched commits", []byte(in.String()), "log", "--stdin", "--format=%H %ct %ce")
+	if err != nil {
+		return nil, err
+	}
+	foreign := map[string]bool{}
+	for _, l := range strings.Split(string(out), "\n") {
+		f := strings.SplitN(l, " ", 3)
+		if len(f) != 3 {
+			continue
+		}
+		at, err := strconv.ParseInt(f[1], 10, 64)
+		mine := err == nil && at >= since && (email == "" || strings.EqualFold(f[2], email))
+		if !mine {
+			foreign[f[0]] = true
+		}
+	}
+	return foreign, nil
 }
 
 func (r hookRepo) StateDir() (string, error) {

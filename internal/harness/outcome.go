@@ -34,6 +34,15 @@ type Repo interface {
 	// members on its message, the pre-commit members on the change it
 	// records against its first parent, each over the commit's own tree.
 	Judge(id string) (CommitVerdict, error)
+	// Fetched answers the tips fetch left: the ids FETCH_HEAD lists and
+	// each remote-tracking tip of tips whose newest reflog entry a fetch,
+	// pull or clone wrote (a push's update is not one).
+	Fetched(tips []Tip) ([]string, error)
+	// Foreign answers, of the commits reachable from tips and from none
+	// of exclude, those this clone did not author at or after since: a
+	// committer other than the clone's identity, or a commit time before
+	// since.
+	Foreign(tips, exclude []string, since int64) (map[string]bool, error)
 	// StateDir is the directory, under the git dir, the members keep
 	// their per-session state in.
 	StateDir() (string, error)
@@ -136,6 +145,7 @@ const (
 	stateBaseAt   = "base-at"  // when, in Unix seconds
 	stateVerdicts = "verdicts" // every commit judged, by id
 	stateAdvised  = "advised"  // the not-opted-in notice was given
+	stateFetched  = "fetched"  // the tips fetch left, seen so far
 )
 
 // judged is one commit's kept verdict.
@@ -195,11 +205,49 @@ func known(before, base []Tip) []string {
 	return out
 }
 
+// maxListed bounds the new commits one event lists before the fetched
+// ones are set apart; judging is what MaxJudged bounds.
+const maxListed = 1 << 20
+
+// fetchedTips adds the tips fetch left now to the ones the session saw
+// before and keeps them: a commit fetched in one command and merged in a
+// later one is still known as fetched.
+func fetchedTips(c *Call, now []Tip) ([]string, error) {
+	var seen []string
+	if _, err := loadState(c, stateFetched, &seen); err != nil {
+		return nil, err
+	}
+	fresh, err := c.Repo.Fetched(now)
+	if err != nil {
+		return nil, err
+	}
+	have := map[string]bool{}
+	for _, id := range seen {
+		have[id] = true
+	}
+	grew := false
+	for _, id := range fresh {
+		if !have[id] {
+			have[id] = true
+			seen = append(seen, id)
+			grew = true
+		}
+	}
+	if grew {
+		if err := saveState(c, stateFetched, seen); err != nil {
+			return nil, err
+		}
+	}
+	return seen, nil
+}
+
 // judgeNew judges the commits reachable from now and not from the known
 // ids, reusing the session's kept verdicts; it answers them newest first,
-// and whether some were left unjudged past MaxJudged.
+// and whether some were left unjudged past MaxJudged. A commit that
+// arrived by fetch and that this clone did not author during the session
+// is others' work: never judged, never named.
 func judgeNew(c *Call, now []Tip, from []string) ([]*judged, map[string]*judged, bool, error) {
-	ids, more, err := c.Repo.Commits(landed(now), from, 0, MaxJudged)
+	ids, _, err := c.Repo.Commits(landed(now), from, 0, maxListed)
 	if err != nil {
 		return nil, nil, false, err
 	}
@@ -210,11 +258,36 @@ func judgeNew(c *Call, now []Tip, from []string) ([]*judged, map[string]*judged,
 	if ok, err := loadState(c, stateBaseAt, &at); err != nil {
 		return nil, nil, false, err
 	} else if ok && at > 0 {
-		pushed, more2, err := c.Repo.Commits(remote(now), append(append([]string(nil), from...), landed(now)...), at, MaxJudged)
+		pushed, _, err := c.Repo.Commits(remote(now), append(append([]string(nil), from...), landed(now)...), at, maxListed)
 		if err != nil {
 			return nil, nil, false, err
 		}
-		ids, more = append(ids, pushed...), more || more2
+		ids = append(ids, pushed...)
+	}
+	if len(ids) > 0 {
+		// assertion G: what fetch brought is set apart before any
+		// judging, so no cap is spent on it.
+		tips, err := fetchedTips(c, now)
+		if err != nil {
+			return nil, nil, false, err
+		}
+		if len(tips) > 0 {
+			foreign, err := c.Repo.Foreign(tips, from, at)
+			if err != nil {
+				return nil, nil, false, err
+			}
+			keep := ids[:0]
+			for _, id := range ids {
+				if !foreign[id] {
+					keep = append(keep, id)
+				}
+			}
+			ids = keep
+		}
+	}
+	more := false
+	if len(ids) > MaxJudged {
+		ids, more = ids[:MaxJudged], true
 	}
 	kept := map[string]*judged{}
 	if _, err := loadState(c, stateVerdicts, &kept); err != nil {

@@ -18,6 +18,14 @@ type fakeRepo struct {
 	recent map[string]bool // committed since the session began
 	judged []string
 	prot   []string
+	// fetched are the tips fetch left; foreign the commits others made.
+	fetched []string
+	foreign map[string]bool
+}
+
+func (f *fakeRepo) Fetched([]Tip) ([]string, error) { return f.fetched, nil }
+func (f *fakeRepo) Foreign(tips, exclude []string, since int64) (map[string]bool, error) {
+	return f.foreign, nil
 }
 
 func (f *fakeRepo) Hooks() (HooksState, error) { return f.hooks, nil }

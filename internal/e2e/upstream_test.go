@@ -1,0 +1,128 @@
+package e2e
+
+import (
+	"bytes"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Only what the agent made is the agent's: commits a colleague pushed
+// during the session arrive by fetch and pass untouched, however many and
+// however red; a red commit the agent builds on top of them is named.
+
+// upstreamCommits appends n commits by a colleague to the bare repository
+// up's main through git fast-import (cheap at any n). The first adds a
+// file holding a leak, so every one of them is red for check-tree-terms
+// over its tree; each later one changes another file only.
+func upstreamCommits(t *testing.T, up string, env []string, n int) {
+	t.Helper()
+	var s bytes.Buffer
+	now := time.Now().Unix()
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&s, "commit refs/heads/main\ncommitter Colleague <colleague@example.invalid> %d +0000\n", now)
+		msg := fmt.Sprintf("docs: upstream change %d\n", i)
+		fmt.Fprintf(&s, "data %d\n%s", len(msg), msg)
+		if i == 0 {
+			s.WriteString("from refs/heads/main^0\n")
+			fmt.Fprintf(&s, "M 100644 inline docs/upstream-leak.md\ndata %d\n%s", len(leakLine), leakLine)
+		}
+		body := fmt.Sprintf("change %d\n", i)
+		fmt.Fprintf(&s, "M 100644 inline docs/upstream.md\ndata %d\n%s\n", len(body), body)
+	}
+	cmd := exec.Command("git", "fast-import", "--quiet")
+	cmd.Dir, cmd.Env, cmd.Stdin = up, env, &s
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("fast-import: %v\n%s", err, out)
+	}
+}
+
+// quiet fails the test when any answer of a harness event said anything.
+func quiet(t *testing.T, what string, as []answer) {
+	t.Helper()
+	for _, a := range as {
+		if a.code != 0 || strings.TrimSpace(a.stdout) != "" {
+			t.Errorf("%s: %v exit %d, said %q %q", what, a.argv, a.code, a.stdout, a.errs)
+		}
+	}
+}
+
+// bashQuiet plays one Bash call and fails unless every hook kept silent.
+func (p *player) bashQuiet(command string) {
+	p.t.Helper()
+	in := map[string]any{"tool_input": map[string]any{"command": command, "description": "x"}}
+	quiet(p.t, "PreToolUse of "+command, p.fire("PreToolUse", "Bash", in))
+	cmd := exec.Command("bash", "-c", command)
+	cmd.Dir, cmd.Env = p.dir, p.env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		p.t.Fatalf("%s: %v\n%s", command, err, out)
+	}
+	quiet(p.t, "PostToolUse of "+command, p.fire("PostToolUse", "Bash", in))
+}
+
+func upstreamClone(t *testing.T, name string) (*player, string) {
+	t.Helper()
+	p := outcomeClone(t, name)
+	up := filepath.Join(filepath.Dir(p.dir), "up.git")
+	p.git("clone", "-q", "--bare", p.dir, up)
+	p.git("remote", "add", "origin", up)
+	p.git("fetch", "-q", "origin")
+	p.git("branch", "-q", "--set-upstream-to=origin/main", "main")
+	// The session begins.
+	p.bashQuiet("git status --short")
+	return p, up
+}
+
+func TestAgentUpstreamPullOf500IsNotTheAgents(t *testing.T) {
+	t.Parallel()
+	p, up := upstreamClone(t, "upstream pull")
+	upstreamCommits(t, up, p.env, 500)
+	p.bashQuiet("git pull -q --ff-only")
+	if n, _ := strconv.Atoi(p.git("rev-list", "--count", "HEAD")); n < 502 {
+		t.Fatalf("the pull left HEAD with %d commits", n)
+	}
+	if r := p.stop(false); r != "" {
+		t.Fatalf("the Stop after an upstream pull gave a reason:\n%s", r)
+	}
+	// A red commit the agent builds on the fetched history is named.
+	_, b, post := p.bash(`printf '` + strings.TrimSuffix(leakLine, "\n") + `\n' > docs/mine.md && git add docs/mine.md && echo 'git commit -q -n -m "docs: mine"' | sh`)
+	id := p.git("rev-parse", "--short", "HEAD")
+	if b || !strings.Contains(post, "Commit "+id) || strings.Count(post, "Commit ") != 1 {
+		t.Fatalf("the agent's own red commit %s on fetched history: blocked %v, reason:\n%s", id, b, post)
+	}
+	// The status line counts the agent's commit only.
+	if sl := p.statusline(); !strings.Contains(sl, "1 red commit this session") {
+		t.Fatalf("status line: %q", sl)
+	}
+}
+
+// Fetched in one command and merged in the next, or checked out as a
+// branch: still a colleague's.
+func TestAgentUpstreamFetchThenMergeIsNotTheAgents(t *testing.T) {
+	t.Parallel()
+	p, up := upstreamClone(t, "upstream fetch")
+	upstreamCommits(t, up, p.env, 60)
+	p.bashQuiet("git fetch -q origin")
+	p.bashQuiet("git checkout -q -b look origin/main")
+	p.bashQuiet("git checkout -q main && git merge -q --ff-only origin/main")
+	if r := p.stop(false); r != "" {
+		t.Fatalf("the Stop gave a reason:\n%s", r)
+	}
+}
+
+// statusline renders the status line for the player's session.
+func (p *player) statusline() string {
+	p.t.Helper()
+	cmd := exec.Command(filepath.Join(p.dir, "bin/gates"), "--statusline")
+	cmd.Dir, cmd.Env = p.dir, p.env
+	cmd.Stdin = strings.NewReader(`{"session_id": "` + p.session + `"}`)
+	out, err := cmd.Output()
+	if err != nil {
+		p.t.Fatalf("--statusline: %v", err)
+	}
+	return string(out)
+}
