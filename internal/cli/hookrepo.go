@@ -219,6 +219,22 @@ func (r hookRepo) Foreign(tips, exclude []string, since int64) (map[string]bool,
 	return foreign, nil
 }
 
+func (r hookRepo) Elsewhere(abs string) bool {
+	top := canonicalPath(r.top)
+	if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
+		other, found, err := walk.ToplevelOpt(abs, nil)
+		if err != nil {
+			// git refuses it: no commit of this clone's lands there.
+			return true
+		}
+		return !found || canonicalPath(other) != top
+	}
+	// Not made yet (or not a directory): this repository's when it would
+	// lie under the top.
+	_, under := walk.RelUnder(top, canonicalPath(abs))
+	return !under
+}
+
 func (r hookRepo) StateDir() (string, error) {
 	gd, _, err := r.gitDirs()
 	if err != nil {

@@ -126,3 +126,33 @@ func (p *player) statusline() string {
 	}
 	return string(out)
 }
+
+// A commit in another repository is that repository's business: its
+// message is not judged by this clone's gates, its bypass not blocked. The
+// same message aimed at this clone (-C a directory of it) still is.
+func TestAgentOtherRepositoryIsItsOwnBusiness(t *testing.T) {
+	t.Parallel()
+	p := outcomeClone(t, "other repository")
+	for _, cmd := range []string{
+		`git init -q ../scratch && git -C ../scratch commit -q --allow-empty -m init`,
+		`git -C ../scratch commit -q --allow-empty -n -m wip`,
+		`mkdir -p ../s2 && cd ../s2 && git init -q && git commit -q --allow-empty -m init`,
+	} {
+		why, b, post := p.bash(cmd)
+		if b || post != "" {
+			t.Errorf("%s: blocked %v %s, reason %q", cmd, b, why, post)
+		}
+	}
+	if n := run(t, filepath.Join(filepath.Dir(p.dir), "scratch"), p.env, "git", "rev-list", "--count", "HEAD").stdout; strings.TrimSpace(n) != "2" {
+		t.Fatalf("the scratch repository holds %q commits", n)
+	}
+	for _, cmd := range []string{
+		`git -C docs commit -q --allow-empty -m init`,
+		`cd docs && git commit -q --allow-empty -m init`,
+		`git -C ../scratch status && git commit -q --allow-empty -m init`,
+	} {
+		if why, b, _ := p.bash(cmd); !b || !strings.Contains(why, "check-commit-subject") {
+			t.Errorf("%s aims at this clone and was not refused: %v %q", cmd, b, why)
+		}
+	}
+}

@@ -24,6 +24,36 @@ type Verdict struct {
 	// cannot resolve: the rule is not enforced on it, and the member says
 	// so.
 	Unread []string
+	// Away holds what a git aimed at a named directory other than the
+	// command's own (`git -C <dir>`, or after `cd <dir>`) would do there;
+	// Here folds in the ones that are this repository after all.
+	Away []Away
+}
+
+// Away is the verdict of the git commands aimed at Dir (as written,
+// relative to the command's own directory).
+type Away struct {
+	Dir string
+	V   Verdict
+}
+
+// Here folds into v every Away entry whose directory elsewhere does not
+// place in another repository, and drops the others: a commit there is
+// that repository's business.
+func (v Verdict) Here(elsewhere func(dir string) bool) Verdict {
+	out := v
+	out.Away = nil
+	for _, a := range v.Away {
+		if elsewhere(a.Dir) {
+			continue
+		}
+		w := a.V.Here(elsewhere)
+		out.Bypass = append(out.Bypass, w.Bypass...)
+		out.Messages = append(out.Messages, w.Messages...)
+		out.Files = append(out.Files, w.Files...)
+		out.Unread = append(out.Unread, w.Unread...)
+	}
+	return out
 }
 
 // MessageFile is a `git commit -F` operand: Path as written, Dir the
@@ -55,7 +85,19 @@ type simple struct {
 	stdin      string
 	stdinKnown bool
 	afterCd    bool
-	writes     map[string]bool // paths the line's redirections write
+	// cdDir is where the `cd`s before the command went, when each was
+	// to a directory the line names ("" with afterCd false: nowhere).
+	cdDir   string
+	cdKnown bool
+	writes  map[string]bool // paths the line's redirections write
+}
+
+// joinDir answers dir taken against base, both as written.
+func joinDir(base, dir string) string {
+	if base == "" || walk.PathRoot(dir) {
+		return dir
+	}
+	return base + "/" + dir
 }
 
 // judge reads one simple command's words into v. depth counts the shell
@@ -308,6 +350,7 @@ func (v *Verdict) git(args []string, ws []word, sc simple) {
 	// The global options, up to the subcommand.
 	i := 0
 	dir := "" // the joined -C operands, where git will stand
+	dynDir := false
 	for i < len(args) {
 		a := args[i]
 		switch {
@@ -324,6 +367,7 @@ func (v *Verdict) git(args []string, ws []word, sc simple) {
 		case a == "-C" && i+1 < len(args):
 			if ws[i+1].dyn {
 				sc.afterCd = true // git stands somewhere the guard cannot name
+				dynDir = true
 			} else if dir == "" || walk.PathRoot(args[i+1]) {
 				dir = args[i+1]
 			} else {
@@ -338,6 +382,21 @@ func (v *Verdict) git(args []string, ws []word, sc simple) {
 			continue
 		case strings.HasPrefix(a, "-"):
 		default:
+			// assertion Y: a git aimed at a directory the line names is
+			// judged apart; the member asks whether that is this
+			// repository.
+			target, known := dir, !sc.afterCd || sc.cdKnown
+			if sc.afterCd && sc.cdKnown {
+				target = joinDir(sc.cdDir, dir)
+			}
+			if known && target != "" && !dynDir {
+				var w Verdict
+				w.subcommand(a, args[i+1:], ws[i+1:], sc, dir)
+				if len(w.Bypass)+len(w.Messages)+len(w.Files)+len(w.Unread) > 0 {
+					v.Away = append(v.Away, Away{Dir: target, V: w})
+				}
+				return
+			}
 			v.subcommand(a, args[i+1:], ws[i+1:], sc, dir)
 			return
 		}

@@ -43,6 +43,10 @@ type Repo interface {
 	// committer other than the clone's identity, or a commit time before
 	// since.
 	Foreign(tips, exclude []string, since int64) (map[string]bool, error)
+	// Elsewhere reports that the absolute directory abs lies outside
+	// this repository: in another one's work tree, or in none. A
+	// directory not made yet is placed by its deepest existing ancestor.
+	Elsewhere(abs string) bool
 	// StateDir is the directory, under the git dir, the members keep
 	// their per-session state in.
 	StateDir() (string, error)

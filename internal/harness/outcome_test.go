@@ -23,6 +23,7 @@ type fakeRepo struct {
 	foreign map[string]bool
 }
 
+func (f *fakeRepo) Elsewhere(string) bool           { return false }
 func (f *fakeRepo) Fetched([]Tip) ([]string, error) { return f.fetched, nil }
 func (f *fakeRepo) Foreign(tips, exclude []string, since int64) (map[string]bool, error) {
 	return f.foreign, nil
