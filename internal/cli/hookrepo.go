@@ -76,10 +76,14 @@ func (r hookRepo) Hooks() (harness.HooksState, error) {
 	if err != nil {
 		return harness.HooksState{}, err
 	}
-	st := harness.HooksState{OptedIn: p.OptedIn, Problems: p.Problems}
+	st := harness.HooksState{OptedIn: p.OptedIn, Problems: p.Problems, Other: p.Other}
 	if len(p.Problems) > 0 {
 		// The knobs are read only to name the repair.
-		st.Repair = r.binSpelling() + " " + p.Repair
+		bin := r.binSpelling()
+		st.Repair = bin + " " + p.Repair
+		if p.Other != "" {
+			st.Chain = fmt.Sprintf("To keep those hooks and run the gates as well, call the gates from them: add `%s --git-hook pre-commit` to the pre-commit hook and `%s --git-hook commit-msg \"$1\"` to the commit-msg hook that directory runs (for husky, .husky/pre-commit and .husky/commit-msg). Only if those hooks should go, `%s --install-hooks --take-over` puts the gates' hooks in their place (and `--restore` brings them back). This is the operator's choice: tell them.", bin, bin, bin)
+		}
 	}
 	return st, nil
 }

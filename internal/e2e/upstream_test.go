@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -154,5 +155,56 @@ func TestAgentOtherRepositoryIsItsOwnBusiness(t *testing.T) {
 		if why, b, _ := p.bash(cmd); !b || !strings.Contains(why, "check-commit-subject") {
 			t.Errorf("%s aims at this clone and was not refused: %v %q", cmd, b, why)
 		}
+	}
+}
+
+// A husky project's `npm install` points core.hooksPath at husky's
+// directory: the agent is told once, with a repair that keeps husky's
+// hooks, and no command is blocked for it; a commit is still judged once
+// it lands.
+func TestAgentOtherHookManagerIsToldOnce(t *testing.T) {
+	t.Parallel()
+	p := outcomeClone(t, "husky")
+	p.bashQuiet("git status --short")
+	for name, body := range map[string]string{
+		".husky/_/h":          "#!/bin/sh\n[ -f \".husky/$(basename \"$0\")\" ] && sh \".husky/$(basename \"$0\")\" \"$@\"\nexit 0\n",
+		".husky/_/pre-commit": "#!/bin/sh\n. \"$(dirname \"$0\")/h\"\n",
+		".husky/_/commit-msg": "#!/bin/sh\n. \"$(dirname \"$0\")/h\"\n",
+		".husky/pre-commit":   "echo husky ran\n",
+	} {
+		full := filepath.Join(p.dir, name)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// What husky's install does, by the user's hand (outside the agent).
+	p.git("config", "core.hooksPath", ".husky/_")
+	in := map[string]any{"tool_input": map[string]any{"command": "ls"}}
+	first := p.fire("PreToolUse", "Bash", in)
+	said := ""
+	for _, a := range first {
+		if a.code != 0 {
+			t.Fatalf("blocked under another hook manager: %v %d %s", a.argv, a.code, a.errs)
+		}
+		said += a.stdout
+	}
+	if !strings.Contains(said, ".husky/_") || !strings.Contains(said, "--git-hook pre-commit") || !strings.Contains(said, "additionalContext") {
+		t.Fatalf("no advise naming the other manager and the chain: %q", said)
+	}
+	quiet(t, "the second command", p.fire("PreToolUse", "Bash", in))
+	quiet(t, "a third command", p.fire("PreToolUse", "Bash", map[string]any{"tool_input": map[string]any{"command": "git log -1"}}))
+	// A red commit through husky's hooks still lands, and is named.
+	_, b, post := p.bash(`printf '` + strings.TrimSuffix(leakLine, "\n") + `\n' > docs/leak.md && git add docs/leak.md && git commit -q -m "docs: add notes"`)
+	id := p.git("rev-parse", "--short", "HEAD")
+	if b || !strings.Contains(post, "Commit "+id) {
+		t.Fatalf("a red commit under husky's hooks: blocked %v, reason %q", b, post)
+	}
+	// An emptied hooks path is no hook manager: still a block.
+	p.git("config", "core.hooksPath", "/nonexistent")
+	if _, b, _ := p.bash("ls"); !b {
+		t.Fatal("a hooks path naming nothing did not block")
 	}
 }

@@ -123,6 +123,10 @@ type Placed struct {
 	Problems []string
 	// Repair is the binary's arguments that put the hooks back.
 	Repair string
+	// Other is set when git runs another hook manager's live directory
+	// (one holding an active hook) in place of the gates' one: husky's
+	// `.husky/_`, lefthook's hooks. It is Resolved then.
+	Other string
 }
 
 // CheckPlaced compares the hooks git would run at top with the placed
@@ -173,6 +177,10 @@ func CheckPlaced(top string) (Placed, error) {
 		if restat && len(st.Problems) == 0 {
 			saveRecord(ours, files)
 		}
+	}
+	if len(st.Problems) > 0 && !sameDir(resolved, ours) && len(activeHooks(resolved)) > 0 {
+		// assertion T: another hook manager's directory, live.
+		st.Other = resolved
 	}
 	if len(st.Problems) > 0 && !sameDir(resolved, ours) {
 		st.Problems = append(st.Problems, fmt.Sprintf("core.hooksPath resolves to %s, not the gates' %s", resolved, ours))
@@ -310,4 +318,23 @@ func DropWorktreeInclude(top, dir string) error {
 func quoteConfig(v string) string {
 	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`)
 	return `"` + r.Replace(v) + `"`
+}
+
+// activeHooks answers the hooks in dir git would run: executable regular
+// files not named as git's samples.
+func activeHooks(dir string) []string {
+	ents, err := walk.ListDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		if e.IsDir() || strings.HasSuffix(e.Name(), ".sample") || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		if fi, err := os.Stat(walk.Child(dir, e.Name())); err == nil && fi.Mode().IsRegular() && (ExeSuffix() != "" || fi.Mode().Perm()&0o111 != 0) {
+			out = append(out, e.Name())
+		}
+	}
+	return out
 }

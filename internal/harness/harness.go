@@ -381,6 +381,9 @@ type Call struct {
 	// Repo reads the repository for the outcome members; nil where the
 	// caller offers none (the outcome checks are then skipped).
 	Repo Repo
+	// advised, when set, keeps the note that the advice given was given
+	// (markAdvised calls it); nil keeps the not-opted-in note.
+	advised func()
 }
 
 // Decline allows the call and says why the member's rule was not enforced:

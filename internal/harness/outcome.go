@@ -74,6 +74,10 @@ type HooksState struct {
 	Problems []string
 	// Repair is the one command that puts the hooks back.
 	Repair string
+	// Other is the live directory of another hook manager git runs in
+	// place of the placed hooks ("" for none); Chain says how to keep
+	// its hooks and run the gates from them.
+	Other, Chain string
 }
 
 // CommitVerdict is one commit judged as the hooks would have.
@@ -150,6 +154,7 @@ const (
 	stateVerdicts = "verdicts" // every commit judged, by id
 	stateAdvised  = "advised"  // the not-opted-in notice was given
 	stateFetched  = "fetched"  // the tips fetch left, seen so far
+	stateOther    = "other"    // the other hook manager the session was told of
 )
 
 // judged is one commit's kept verdict.
@@ -549,6 +554,20 @@ func hooksCheck(c *Call, command string) (int, string) {
 	if len(st.Problems) == 0 {
 		return Allow, ""
 	}
+	if st.Other != "" {
+		// assertion Z: another hook manager's hooks are what git runs:
+		// told once, with a repair that keeps them, never a block.
+		var told string
+		if ok, err := loadState(c, stateOther, &told); err == nil && ok && told == st.Other {
+			return Allow, ""
+		}
+		c.advised = func() {
+			if err := saveState(c, stateOther, st.Other); err != nil {
+				fmt.Fprintf(c.Stderr, "gate-sdk commit-guard: cannot keep the session's state: %v\n", err)
+			}
+		}
+		return Allow, fmt.Sprintf("gate-sdk commit-guard: git runs the hooks in %s (another hook manager's, such as husky's) in place of the gates' hooks, so a commit here runs no gate before it lands; commits are still judged after each command. %s", st.Other, st.Chain)
+	}
 	low := strings.ToLower(command)
 	if strings.Contains(low, "--install-hooks") {
 		// The repair itself (or one in the making) runs.
@@ -563,6 +582,10 @@ func hooksCheck(c *Call, command string) (int, string) {
 
 // markAdvised notes that the session was told it has not opted in.
 func markAdvised(c *Call) {
+	if c.advised != nil {
+		c.advised()
+		return
+	}
 	if err := saveState(c, stateAdvised, true); err != nil {
 		fmt.Fprintf(c.Stderr, "gate-sdk commit-guard: cannot keep the session's state: %v\n", err)
 	}
