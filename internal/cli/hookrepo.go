@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -303,6 +304,7 @@ func (r hookRepo) Judge(id string) (harness.CommitVerdict, error) {
 	}
 	v := harness.CommitVerdict{ID: id, Short: f[0], Subject: f[1]}
 	parents := strings.Fields(f[2])
+	v.Root = len(parents) == 0
 	raw, err := g.Run(r.top, "read the commit", nil, "cat-file", "commit", id)
 	if err != nil {
 		return v, err
@@ -355,9 +357,29 @@ func (r hookRepo) Judge(id string) (harness.CommitVerdict, error) {
 		if c.ReportedCode() == 0 {
 			continue
 		}
-		v.Red = append(v.Red, hookRed(hook[0], c.ReportedCode(), string(c.Output())))
+		out := string(c.Output())
+		if hook[0] == githook.CommitMsg {
+			out = landedMessage(out, msgFile, v.Short)
+		}
+		red := hookRed(hook[0], c.ReportedCode(), out)
+		red.Hook = hook[0]
+		v.Red = append(v.Red, red)
 	}
 	return v, nil
+}
+
+// reissueText is the commit-msg gates' remedy for a commit git has not
+// made yet; a landed commit's message is repaired otherwise (the member
+// names the repair that fits where the commit stands).
+var reissueText = regexp.MustCompile("(?s) ?No commit was made: .*?already at HEAD\\.")
+
+// landedMessage rewrites a commit-msg hook's report on a landed commit's
+// message: the scratch file it was judged from (gone once judged) is
+// named as the commit's message, and the remedy for a commit not yet
+// made is left out.
+func landedMessage(out, msgFile, short string) string {
+	out = reissueText.ReplaceAllString(out, "")
+	return strings.ReplaceAll(out, msgFile, "<message of commit "+short+">")
 }
 
 // hookRed reads a failed hook's report: the member it names as failed, and

@@ -401,6 +401,9 @@ type Red struct {
 	Name   string
 	Code   int    // 1 a violation, 2 the gate could not run
 	Output string // the member's report: findings and help: lines
+	// Hook is the git hook whose run found it, when a landed commit was
+	// judged ("commit-msg" or "pre-commit"); "" otherwise.
+	Hook string `json:",omitempty"`
 }
 
 // Result is what a gate run answers.

@@ -86,6 +86,8 @@ type CommitVerdict struct {
 	Short   string `json:"short"`
 	Subject string `json:"subject"`
 	Red     []Red  `json:"red,omitempty"`
+	// Root: the commit has no parent.
+	Root bool `json:"root,omitempty"`
 }
 
 // MaxJudged bounds the commits one event judges.
@@ -162,6 +164,28 @@ type judged struct {
 	CommitVerdict
 	// AtStop: the red verdict was reported at a Stop already.
 	AtStop bool `json:"at_stop,omitempty"`
+	// Where the commit stands now, for its remedy (never kept).
+	head, published bool
+}
+
+// place notes where each red commit stands now: at HEAD, and whether a
+// remote-tracking ref already holds it (published: never offered a
+// rewrite).
+func place(c *Call, reds []*judged, now []Tip) {
+	head := ""
+	for _, t := range now {
+		if t.Ref == "HEAD" {
+			head = t.ID
+		}
+	}
+	rem := remote(now)
+	for _, j := range reds {
+		j.head = j.ID == head
+		if len(rem) > 0 {
+			ids, _, err := c.Repo.Commits([]string{j.ID}, rem, 0, 1)
+			j.published = err == nil && len(ids) == 0
+		}
+	}
 }
 
 // sameTips reports two tip lists naming the same refs at the same ids.
@@ -326,21 +350,80 @@ func judgeNew(c *Call, now []Tip, from []string) ([]*judged, map[string]*judged,
 }
 
 // redReport renders the red commits for the model: each by short id and
-// subject, the gate, its findings, and the remedy.
+// subject, the gate, its findings, and the remedy that fits where the
+// commit stands.
 func redReport(reds []*judged) string {
 	var b strings.Builder
 	for _, j := range reds {
+		msg, tree := false, false
 		for _, r := range j.Red {
 			what := "refuses"
 			if r.Code == 2 {
 				what = "could not judge"
 			}
+			if r.Hook == "commit-msg" {
+				msg = true
+			} else {
+				tree = true
+			}
 			fmt.Fprintf(&b, "Commit %s (%q): %s %s it:\n%s\n", j.Short, j.Subject, r.Name, what, strings.TrimRight(r.Output, "\n"))
 		}
+		fmt.Fprintf(&b, "To repair commit %s: %s\n", j.Short, remedy(j, msg, tree))
 	}
-	b.WriteString("The git hooks would have refused these commits. Fix each finding in a new commit, " +
-		"or undo the commit (git reset --soft <id>^ keeps its change staged) and commit again with the hooks running; never use --no-verify or any other way around the hooks.")
+	b.WriteString("The git hooks would have refused these commits; never use --no-verify or any other way around the hooks.")
 	return b.String()
+}
+
+// reword is the rebase that rewrites the message of the commit short
+// below HEAD: its todo line `pick` becomes `reword`, spelled so that it
+// runs without an editor.
+func reword(short, upstream string) string {
+	return fmt.Sprintf("it is below HEAD, so reword it with `git rebase -i %s`, changing its line `pick %s …` to `reword %s …`; without an editor: "+
+		"`GIT_SEQUENCE_EDITOR=\"sed -i 's/^pick %s /reword %s /'\" GIT_EDITOR=\"printf '%%s\\n' '<a message these gates pass>' >\" git rebase -i %s` (the commit-msg hook runs on the reworded message)",
+		upstream, short, short, short, short, upstream)
+}
+
+// remedy is the repair offered for one red commit: its message by
+// --amend at HEAD or by a rebase's reword step below it, its content by a
+// new commit or by undoing HEAD; a root commit is undone by deleting the
+// branch ref, and a published commit is never offered a rewrite.
+func remedy(j *judged, msg, tree bool) string {
+	// assertion H: the remedy fits where the commit stands.
+	var parts []string
+	if j.published {
+		parts = append(parts, "it is already on a remote-tracking ref, so do not rewrite it")
+		if tree {
+			parts = append(parts, "fix each finding in a new commit")
+		}
+		if msg {
+			parts = append(parts, "its message stays as it is: tell the operator, and write later messages so these gates pass")
+		}
+		return strings.Join(parts, "; ") + "."
+	}
+	if msg {
+		switch {
+		case j.head:
+			parts = append(parts, "it is HEAD, so `git commit --amend -m \"<a message these gates pass>\"` rewrites its message (the hooks run on the amend)")
+		case j.Root:
+			parts = append(parts, reword(j.Short, "--root"))
+		default:
+			parts = append(parts, reword(j.Short, j.Short+"^"))
+		}
+	}
+	if tree {
+		switch {
+		case j.head && j.Root:
+			parts = append(parts, "fix each finding in a new commit, or undo this first commit with `git update-ref -d HEAD` (its change stays staged) and commit again with the hooks running")
+		case j.head:
+			parts = append(parts, "fix each finding in a new commit, or undo the commit with `git reset --soft HEAD^` (its change stays staged) and commit again with the hooks running")
+		default:
+			parts = append(parts, "fix each finding in a new commit")
+		}
+	}
+	if len(parts) == 0 {
+		return "run the gates named above and fix what they report."
+	}
+	return strings.Join(parts, "; ") + "."
 }
 
 // commitAudit is PreToolUse and PostToolUse on Bash: before a command it
@@ -441,6 +524,7 @@ func auditAfter(c *Call) int {
 		}
 		return Allow
 	}
+	place(c, reds, now)
 	// assertion C: a red commit is named by its short id, with the gate,
 	// the findings and the remedy, after the command that made it.
 	fmt.Fprintln(c.Stdout, Feedback("gate-sdk commit-audit: a commit the gates refuse has landed.\n"+redReport(reds)))
@@ -478,6 +562,7 @@ func sessionReds(c *Call) ([]*judged, error) {
 		if err := saveState(c, stateVerdicts, kept); err != nil {
 			return nil, err
 		}
+		place(c, reds, now)
 	}
 	return reds, nil
 }
