@@ -389,7 +389,7 @@ func hookRed(hook string, code int, out string) harness.Red {
 	name := hook
 	var keep []string
 	for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
-		if strings.TrimSpace(l) == strings.TrimSpace(githook.BypassLine) {
+		if strings.TrimSpace(l) == strings.TrimSpace(githook.BypassLine) || strings.TrimSpace(l) == strings.TrimSpace(githook.AgentLine) {
 			continue
 		}
 		if rest, ok := strings.CutPrefix(l, hook+": "); ok {

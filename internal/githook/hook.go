@@ -22,6 +22,20 @@ const HookUsage = "usage: --git-hook pre-commit | pre-merge-commit | commit-msg 
 // BypassLine follows every failed hook's report.
 const BypassLine = "  Bypass once (use sparingly): git commit --no-verify"
 
+// AgentLine takes BypassLine's place when the caller is a coding agent
+// (AgentCaller): an agent is never offered a way around the hooks.
+const AgentLine = "  Fix what the gates report and commit again; the hooks are not to be bypassed."
+
+// bypassLine answers the line that closes a failed hook's report for the
+// caller env describes.
+func bypassLine(env Lookup) string {
+	// assertion Y: an agent caller is never told --no-verify.
+	if AgentCaller(env) {
+		return AgentLine
+	}
+	return BypassLine
+}
+
 // Member is one registry member as the hook family dispatches it.
 type Member struct {
 	Name string
@@ -358,7 +372,7 @@ func (w World) misjudged(hook string, reg Registry, top string, plan []Step) (st
 	}
 	return fmt.Sprintf("%s: a shell member reads the work tree, which differs from the index here:\n%s"+
 		"  Stage those changes (git add) or set them aside (git stash push --keep-index), then commit again.\n%s\n",
-		hook, b.String(), BypassLine), nil
+		hook, b.String(), bypassLine(w.Env)), nil
 }
 
 // Step is one member run of a hook: the member and its operands.
@@ -750,7 +764,7 @@ func (r runner) serial(hook string, plan []Step) int {
 		}
 		if code != 0 {
 			buf.Write(withNewline(out))
-			fmt.Fprintf(&buf, "\n%s: %s failed (see above).\n%s\n", hook, s.Name, BypassLine)
+			fmt.Fprintf(&buf, "\n%s: %s failed (see above).\n%s\n", hook, s.Name, bypassLine(r.env))
 			r.stdout.Write(buf.Bytes())
 			return 1
 		}

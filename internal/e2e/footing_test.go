@@ -1,0 +1,87 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The footing: the placed git hooks verify the binary they run against
+// the digest --install-hooks recorded, and refuse a commit when it
+// differs or is gone, with the one command that restores it; an agent
+// caller (CLAUDECODE in the environment) is never told --no-verify.
+
+// agentCommit stages a leak and commits it as the agent's shell would,
+// answering the commit's result and whether HEAD moved.
+func agentCommit(t *testing.T, p *player) (result, bool) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(p.dir, "docs/leak.md"), []byte(leakLine), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.git("add", "docs/leak.md")
+	head := p.git("rev-parse", "HEAD")
+	r := run(t, p.dir, append(append([]string(nil), p.env...), "CLAUDECODE=1"), "git", "commit", "-q", "-m", "docs: add notes")
+	return r, p.git("rev-parse", "HEAD") != head
+}
+
+func TestFootingReplacedBinaryIsRefused(t *testing.T) {
+	t.Parallel()
+	p := outcomeClone(t, "footing replaced")
+	if err := os.WriteFile(filepath.Join(p.dir, "bin/gates"), []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r, moved := agentCommit(t, p)
+	if moved || r.code == 0 {
+		t.Fatalf("a commit ran on a replaced binary: exit %d\n%s", r.code, r.stderr)
+	}
+	for _, want := range []string{"bin/gates", "recorded", "cp .git/gate-hooks/pre-commit bin/gates"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("the refusal lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	if strings.Contains(r.stderr, "--no-verify") {
+		t.Errorf("an agent caller was told --no-verify:\n%s", r.stderr)
+	}
+	// The restore command runs, and the hook then judges the commit.
+	if out := run(t, p.dir, p.env, "sh", "-c", "cp .git/gate-hooks/pre-commit bin/gates"); out.code != 0 {
+		t.Fatalf("restore: %s", out.stderr)
+	}
+	r, moved = agentCommit(t, p)
+	if moved || !strings.Contains(r.stdout+r.stderr, "check-tree-terms") || strings.Contains(r.stdout+r.stderr, "--no-verify") {
+		t.Fatalf("after the restore: moved %v exit %d\n%s%s", moved, r.code, r.stdout, r.stderr)
+	}
+}
+
+func TestFootingCleanedBinaryIsRefused(t *testing.T) {
+	t.Parallel()
+	p := outcomeClone(t, "footing cleaned")
+	p.git("clean", "-q", "-fdx")
+	if _, err := os.Stat(filepath.Join(p.dir, "bin/gates")); err == nil {
+		t.Fatal("git clean -fdx left bin/gates")
+	}
+	r, moved := agentCommit(t, p)
+	if moved || r.code == 0 || !strings.Contains(r.stderr, "cp .git/gate-hooks/pre-commit bin/gates") || strings.Contains(r.stderr, "--no-verify") {
+		t.Fatalf("a commit with the binary gone: moved %v exit %d\n%s", moved, r.code, r.stderr)
+	}
+}
+
+func TestFootingKnobRedirectIsRefused(t *testing.T) {
+	t.Parallel()
+	p := outcomeClone(t, "footing knob")
+	if err := os.WriteFile(filepath.Join(p.dir, "scripts/gate-sdk-config.local.knobs"), []byte("GATE_SDK_NATIVE_BIN = /bin/true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, moved := agentCommit(t, p)
+	if moved || r.code == 0 {
+		t.Fatalf("a knob pointing the hooks at /bin/true let the commit land: exit %d\n%s", r.code, r.stderr)
+	}
+	for _, want := range []string{"GATE_SDK_NATIVE_BIN", "/bin/true", "scripts/gate-sdk-config.local.knobs"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("the refusal lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	if strings.Contains(r.stderr, "--no-verify") {
+		t.Errorf("an agent caller was told --no-verify:\n%s", r.stderr)
+	}
+}
