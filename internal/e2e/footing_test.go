@@ -85,3 +85,24 @@ func TestFootingKnobRedirectIsRefused(t *testing.T) {
 		t.Errorf("an agent caller was told --no-verify:\n%s", r.stderr)
 	}
 }
+
+// The judge's own footing: a state directory the command replaced by a
+// file, or a ref git cannot list, is answered to the model (decision:
+// block with the reason), after the command and at Stop, never only to
+// the user.
+func TestFootingJudgeFailuresReachTheModel(t *testing.T) {
+	t.Parallel()
+	p := outcomeClone(t, "footing state")
+	p.bashQuiet("git status --short")
+	_, b, post := p.bash(`rm -rf .git/gates-agent && echo x > .git/gates-agent && printf '` + strings.TrimSuffix(leakLine, "\n") + `\n' > docs/leak.md && git add docs/leak.md && echo 'git commit -q -n -m "docs: notes"' | sh`)
+	if b {
+		t.Fatal("the command was blocked before it ran")
+	}
+	if !strings.Contains(post, "commit-audit") || !strings.Contains(post, ".git/gates-agent") {
+		t.Fatalf("a broken state directory was not told to the model after the command:\n%q", post)
+	}
+	stop := p.stop(false)
+	if !strings.Contains(stop, ".git/gates-agent") {
+		t.Fatalf("a broken state directory was not told to the model at Stop:\n%q", stop)
+	}
+}

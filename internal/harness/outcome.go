@@ -477,19 +477,46 @@ func recordTips(c *Call, now []Tip) error {
 	return saveState(c, stateTips, now)
 }
 
+// unjudged answers a failure of the judge's own footing — its state under
+// the git directory, a ref listing, its scratch space — to the model: after
+// a command and at a Stop it blocks with the reason (the command already
+// ran; a Stop is held once, stop_hook_active lets the next one through).
+// Elsewhere it declines as before.
+func (c *Call) unjudged(err error) int {
+	// assertion I: the judge's failures reach the model.
+	text := fmt.Sprintf("gate-sdk %s: the commits this session makes cannot be judged: %v.\n"+
+		"Until this is repaired nothing committed is checked after the fact. Put back what was changed under the git directory "+
+		"(the judge keeps its state in the directory .git/%s, and `git show-ref --head` must list every ref), then run `git status` so the judge starts again; "+
+		"do not work around it.", c.Member, err, stateDirName)
+	switch c.Payload.Event() {
+	case PostToolUse:
+		fmt.Fprintln(c.Stdout, Feedback(text))
+	case Stop, SubagentStop:
+		fmt.Fprintln(c.Stdout, RefuseStop(text))
+	default:
+		return c.Decline(err.Error())
+	}
+	fmt.Fprintln(c.Stderr, text)
+	return Allow
+}
+
+// stateDirName is the state directory's name under the git directory, as
+// the messages spell it (the command line's StateDirName).
+const stateDirName = "gates-agent"
+
 func auditAfter(c *Call) int {
 	var before, base []Tip
 	hadBefore, err := loadState(c, stateTips, &before)
 	if err != nil {
-		return c.Decline(err.Error())
+		return c.unjudged(err)
 	}
 	hadBase, err := loadState(c, stateBase, &base)
 	if err != nil {
-		return c.Decline(err.Error())
+		return c.unjudged(err)
 	}
 	now, err := c.Repo.Tips()
 	if err != nil {
-		return c.Decline(err.Error())
+		return c.unjudged(err)
 	}
 	if !hadBefore {
 		before = base
@@ -501,16 +528,16 @@ func auditAfter(c *Call) int {
 	if !hadBefore && !hadBase {
 		// Nothing recorded before: from here on.
 		if err := recordTips(c, now); err != nil {
-			return c.Decline(err.Error())
+			return c.unjudged(err)
 		}
 		return Allow
 	}
 	js, _, more, err := judgeNew(c, now, known(before, base))
 	if err != nil {
-		return c.Decline(err.Error())
+		return c.unjudged(err)
 	}
 	if err := saveState(c, stateTips, now); err != nil {
-		return c.Decline(err.Error())
+		return c.unjudged(err)
 	}
 	var reds []*judged
 	for _, j := range js {

@@ -23,7 +23,7 @@ func stopGates(c *Call) int {
 		// holds the turn, by id.
 		reds, err := sessionReds(c)
 		if err != nil {
-			return c.Decline(err.Error())
+			return c.unjudged(err)
 		}
 		if len(reds) > 0 {
 			committed = "Do not stop yet: this session made commits the gates refuse.\n" + redReport(reds)
