@@ -338,3 +338,74 @@ func activeHooks(dir string) []string {
 	}
 	return out
 }
+
+// Footing states.
+const (
+	FootingOff    = iota // the clone never opted in
+	FootingOn            // git runs the placed hooks on the recorded binary
+	FootingBroken        // opted in, and something between git and the binary is not as placed
+)
+
+// Footing answers, from stats and small reads (a digest only where a stat
+// moved), whether a commit at top runs the placed hooks on the recorded
+// binary: hooksDir is the directory git resolves, common git's common
+// directory, env the environment the launcher would read its knob from.
+// Broken comes with why. A placement with no record (from before records)
+// is on when both hooks are there, executable: nothing more can be told.
+func Footing(top, common, hooksDir string, env Lookup) (int, string) {
+	ours := walk.Child(common, HooksDirName)
+	files, recorded, rerr := readRecord(ours)
+	if filepath.Base(hooksDir) != HooksDirName {
+		if recorded {
+			return FootingBroken, fmt.Sprintf("git runs the hooks in %s", hooksDir)
+		}
+		return FootingOff, ""
+	}
+	for _, h := range []string{PreCommit, CommitMsg} {
+		fi, err := os.Stat(walk.Child(hooksDir, h+ExeSuffix()))
+		if err != nil || !fi.Mode().IsRegular() || ExeSuffix() == "" && fi.Mode().Perm()&0o111 == 0 {
+			if recorded {
+				return FootingBroken, h + " is missing or not executable"
+			}
+			return FootingOff, ""
+		}
+	}
+	if rerr != nil {
+		return FootingBroken, rerr.Error()
+	}
+	if !recorded {
+		return FootingOn, ""
+	}
+	home := sameDir(hooksDir, ours)
+	want := ""
+	for _, f := range files {
+		if f.name != PreCommit+ExeSuffix() && f.name != CommitMsg+ExeSuffix() {
+			continue
+		}
+		if msg, _ := checkOne(walk.Child(hooksDir, f.name), f, home); msg != "" {
+			return FootingBroken, fmt.Sprintf("%s is not the placed hook", f.name)
+		}
+		if f.name == PreCommit+ExeSuffix() {
+			want = f.sum
+		}
+	}
+	bin, err := ReadNativeBin(top, env)
+	if err != nil {
+		return FootingBroken, err.Error()
+	}
+	path := walk.AbsAgainst(top, bin.Value)
+	if want == "" || SameBuild(walk.Child(hooksDir, PreCommit+ExeSuffix()), path) {
+		return FootingOn, ""
+	}
+	got, err := digest.File(path)
+	if err == nil && got == want {
+		return FootingOn, ""
+	}
+	if bin.Origin != "default" {
+		return FootingBroken, fmt.Sprintf("%s=%s (from %s) is not the recorded binary", NativeBinKnob, bin.Value, bin.Origin)
+	}
+	if err != nil {
+		return FootingBroken, fmt.Sprintf("%s is gone", bin.Value)
+	}
+	return FootingBroken, fmt.Sprintf("%s is not the recorded binary", bin.Value)
+}

@@ -157,6 +157,7 @@ const (
 	stateAdvised  = "advised"  // the not-opted-in notice was given
 	stateFetched  = "fetched"  // the tips fetch left, seen so far
 	stateOther    = "other"    // the other hook manager the session was told of
+	stateUnjudged = "unjudged" // commits the last judgement left out
 )
 
 // judged is one commit's kept verdict.
@@ -319,8 +320,13 @@ func judgeNew(c *Call, now []Tip, from []string) ([]*judged, map[string]*judged,
 		}
 	}
 	more := false
+	left := 0
 	if len(ids) > MaxJudged {
+		left = len(ids) - MaxJudged
 		ids, more = ids[:MaxJudged], true
+	}
+	if err := saveState(c, stateUnjudged, left); err != nil {
+		return nil, nil, false, err
 	}
 	kept := map[string]*judged{}
 	if _, err := loadState(c, stateVerdicts, &kept); err != nil {
@@ -701,6 +707,41 @@ func markAdvised(c *Call) {
 	if err := saveState(c, stateAdvised, true); err != nil {
 		fmt.Fprintf(c.Stderr, "gate-sdk commit-guard: cannot keep the session's state: %v\n", err)
 	}
+}
+
+// SessionRed answers this session's commits the members judged red, full
+// id to short id, from the kept verdicts in stateDir (none when the
+// session kept none or its record is unreadable).
+func SessionRed(stateDir, session string) map[string]string {
+	data, err := os.ReadFile(stateName(stateDir, session, stateVerdicts))
+	if err != nil {
+		return nil
+	}
+	kept := map[string]*judged{}
+	if json.Unmarshal(data, &kept) != nil {
+		return nil
+	}
+	out := map[string]string{}
+	for id, j := range kept {
+		if j != nil && len(j.Red) > 0 {
+			out[id] = j.Short
+		}
+	}
+	return out
+}
+
+// SessionUnjudged answers how many commits the session's last judgement
+// left unjudged (0 when none or unknown).
+func SessionUnjudged(stateDir, session string) int {
+	data, err := os.ReadFile(stateName(stateDir, session, stateUnjudged))
+	if err != nil {
+		return 0
+	}
+	var n int
+	if json.Unmarshal(data, &n) != nil {
+		return 0
+	}
+	return n
 }
 
 // SessionRedCommits answers the short ids of the commits this session made
