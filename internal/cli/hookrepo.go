@@ -78,6 +78,14 @@ func (r hookRepo) Hooks() (harness.HooksState, error) {
 		return harness.HooksState{}, err
 	}
 	st := harness.HooksState{OptedIn: p.OptedIn, Problems: p.Problems, Other: p.Other}
+	if p.OptedIn && len(p.Problems) == 0 {
+		// The hooks are the placed ones: the binary they start must be
+		// the recorded build too (§The launcher X).
+		if why, repair := r.binaryFooting(p.Resolved); why != "" {
+			st.Problems, st.Repair = []string{why}, repair
+			return st, nil
+		}
+	}
 	if len(p.Problems) > 0 {
 		// The knobs are read only to name the repair.
 		bin := r.binSpelling()
@@ -222,6 +230,53 @@ func (r hookRepo) Foreign(tips, exclude []string, since int64) (map[string]bool,
 		}
 	}
 	return foreign, nil
+}
+
+// binaryFooting answers why the binary the placed hooks in dir start is
+// not the recorded build, and the one command that repairs it ("" when it
+// is). A knob pointing elsewhere is undone where it is set; a binary that
+// differs is recorded again, for this process is that binary, and it
+// runs as the gates (a stub that exits 0 would not be running this code).
+func (r hookRepo) binaryFooting(dir string) (string, string) {
+	_, common, err := r.gitDirs()
+	if err != nil {
+		return "", ""
+	}
+	env := r.s.Env
+	if env == nil {
+		env = os.LookupEnv
+	}
+	state, why := githook.Footing(r.top, common, dir, githook.Lookup(env))
+	if state != githook.FootingBroken {
+		return "", ""
+	}
+	bin, err := githook.ReadNativeBin(r.top, githook.Lookup(env))
+	if err != nil {
+		return why, r.binSpelling() + " --install-hooks --refresh"
+	}
+	switch bin.Origin {
+	case "default":
+		return why, bin.Value + " --install-hooks --refresh"
+	case "environment":
+		return why, "unset " + githook.NativeBinKnob
+	}
+	file := bin.Origin
+	if rel, ok := walk.RelUnder(walk.NormalizeAbs(r.top), walk.NormalizeAbs(file)); ok && rel != "" {
+		file = rel
+	}
+	return why, fmt.Sprintf("sed -i '/^[[:space:]]*%s[[:space:]]*=/d' %s", githook.NativeBinKnob, file)
+}
+
+func (r hookRepo) Binary() (string, string, error) {
+	env := r.s.Env
+	if env == nil {
+		env = os.LookupEnv
+	}
+	bin, err := githook.ReadNativeBin(r.top, githook.Lookup(env))
+	if err != nil {
+		return "", "", err
+	}
+	return walk.AbsAgainst(r.top, bin.Value), r.top, nil
 }
 
 func (r hookRepo) Elsewhere(abs string) bool {

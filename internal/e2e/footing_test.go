@@ -106,3 +106,53 @@ func TestFootingJudgeFailuresReachTheModel(t *testing.T) {
 		t.Fatalf("a broken state directory was not told to the model at Stop:\n%q", stop)
 	}
 }
+
+// git clean -x in an adopted clone would delete the binary every hook
+// runs: it is stopped before it runs with the spelling that keeps the
+// binary, which then runs; a clean that spares the binary is not stopped.
+func TestFootingGitCleanKeepsTheBinary(t *testing.T) {
+	t.Parallel()
+	p := outcomeClone(t, "footing clean")
+	why, b, _ := p.bash("git clean -fdx")
+	if !b || !strings.Contains(why, "bin/gates") || !strings.Contains(why, "-e /bin/gates") {
+		t.Fatalf("git clean -fdx: blocked %v %q", b, why)
+	}
+	if _, err := os.Stat(filepath.Join(p.dir, "bin/gates")); err != nil {
+		t.Fatal("the blocked clean ran")
+	}
+	for _, cmd := range []string{"git clean -fdx -e /bin/gates", "git clean -fd", "git clean -ndx", "git clean -fdx docs"} {
+		if why, b, _ := p.bash(cmd); b {
+			t.Errorf("%s was blocked: %s", cmd, why)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(p.dir, "bin/gates")); err != nil {
+		t.Fatal("a clean that spares the binary removed it")
+	}
+}
+
+// A knob that points the placed hooks away from the recorded binary is
+// caught before the next command, with the repair.
+func TestFootingKnobRedirectBlocksTheAgent(t *testing.T) {
+	t.Parallel()
+	p := outcomeClone(t, "footing knob agent")
+	p.bashQuiet("git status --short")
+	if err := os.WriteFile(filepath.Join(p.dir, "scripts/gate-sdk-config.local.knobs"), []byte("GATE_SDK_NATIVE_BIN = /bin/true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	why, b, _ := p.bash("ls")
+	if !b || !strings.Contains(why, "GATE_SDK_NATIVE_BIN") || !strings.Contains(why, "/bin/true") {
+		t.Fatalf("a redirected knob: blocked %v %q", b, why)
+	}
+	// The repair it names runs through the harness and clears the block.
+	_, repair, ok := strings.Cut(why, "Run ")
+	repair, _, ok2 := strings.Cut(repair, " to put them back")
+	if !ok || !ok2 {
+		t.Fatalf("no repair named: %q", why)
+	}
+	if why, b, _ := p.bash(repair); b {
+		t.Fatalf("the repair %q was blocked: %s", repair, why)
+	}
+	if why, b, _ := p.bash("ls"); b {
+		t.Fatalf("still blocked after the repair %q: %s", repair, why)
+	}
+}

@@ -24,6 +24,9 @@ type Verdict struct {
 	// cannot resolve: the rule is not enforced on it, and the member says
 	// so.
 	Unread []string
+	// Cleans are the `git clean` runs that remove ignored files (-x or
+	// -X), which may take the gates binary with them.
+	Cleans []Clean
 	// Away holds what a git aimed at a named directory other than the
 	// command's own (`git -C <dir>`, or after `cd <dir>`) would do there;
 	// Here folds in the ones that are this repository after all.
@@ -52,8 +55,67 @@ func (v Verdict) Here(elsewhere func(dir string) bool) Verdict {
 		out.Messages = append(out.Messages, w.Messages...)
 		out.Files = append(out.Files, w.Files...)
 		out.Unread = append(out.Unread, w.Unread...)
+		for _, c := range w.Cleans {
+			c.Dir = a.Dir // where the cd and the -C operands put git
+			out.Cleans = append(out.Cleans, c)
+		}
 	}
 	return out
+}
+
+// Clean is one `git clean` that removes ignored files: the directory git
+// stands in (as written, "" for the command's own), its -e patterns and
+// its pathspecs.
+type Clean struct {
+	Dir      string
+	Excludes []string
+	Paths    []string
+}
+
+// clean reads `git clean`'s operands: it matters only when it removes
+// ignored files for real (-x or -X, no -n).
+func (v *Verdict) clean(args []string, dir string) {
+	var c Clean
+	x, dry := false, false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			c.Paths = append(c.Paths, args[i+1:]...)
+			i = len(args)
+		case a == "--dry-run":
+			dry = true
+		case a == "--exclude" && i+1 < len(args):
+			c.Excludes = append(c.Excludes, args[i+1])
+			i++
+		case strings.HasPrefix(a, "--exclude="):
+			c.Excludes = append(c.Excludes, strings.TrimPrefix(a, "--exclude="))
+		case strings.HasPrefix(a, "--"):
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			for j := 1; j < len(a); j++ {
+				switch a[j] {
+				case 'x', 'X':
+					x = true
+				case 'n':
+					dry = true
+				case 'e':
+					if rest := a[j+1:]; rest != "" {
+						c.Excludes = append(c.Excludes, rest)
+					} else if i+1 < len(args) {
+						c.Excludes = append(c.Excludes, args[i+1])
+						i++
+					}
+					j = len(a)
+				}
+			}
+		default:
+			c.Paths = append(c.Paths, a)
+		}
+	}
+	if x && !dry {
+		c.Dir = dir
+		v.Cleans = append(v.Cleans, c)
+	}
 }
 
 // MessageFile is a `git commit -F` operand: Path as written, Dir the
@@ -392,7 +454,7 @@ func (v *Verdict) git(args []string, ws []word, sc simple) {
 			if known && target != "" && !dynDir {
 				var w Verdict
 				w.subcommand(a, args[i+1:], ws[i+1:], sc, dir)
-				if len(w.Bypass)+len(w.Messages)+len(w.Files)+len(w.Unread) > 0 {
+				if len(w.Bypass)+len(w.Messages)+len(w.Files)+len(w.Unread)+len(w.Cleans) > 0 {
 					v.Away = append(v.Away, Away{Dir: target, V: w})
 				}
 				return
@@ -443,6 +505,8 @@ func (v *Verdict) subcommand(sub string, args []string, ws []word, sc simple, di
 		}
 	case "config":
 		v.configCommand(args)
+	case "clean":
+		v.clean(args, dir)
 	}
 }
 

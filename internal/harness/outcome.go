@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -43,6 +44,9 @@ type Repo interface {
 	// committer other than the clone's identity, or a commit time before
 	// since.
 	Foreign(tips, exclude []string, since int64) (map[string]bool, error)
+	// Binary answers the gates binary the hooks run (the knob resolved,
+	// absolute) and the work-tree top it is spelled against.
+	Binary() (bin, top string, err error)
 	// Elsewhere reports that the absolute directory abs lies outside
 	// this repository: in another one's work tree, or in none. A
 	// directory not made yet is placed by its deepest existing ancestor.
@@ -649,6 +653,9 @@ func hooksCheck(c *Call, command string) (int, string) {
 	if c.Repo == nil {
 		return Allow, ""
 	}
+	if code := cleanCheck(c, command); code != Allow {
+		return code, ""
+	}
 	st, err := c.Repo.Hooks()
 	if err != nil {
 		fmt.Fprintf(c.Stderr, "gate-sdk commit-guard: cannot compare the hooks git runs with the placed ones: %v\n", err)
@@ -687,7 +694,7 @@ func hooksCheck(c *Call, command string) (int, string) {
 		return Allow, fmt.Sprintf("gate-sdk commit-guard: git runs the hooks in %s (another hook manager's, such as husky's) in place of the gates' hooks, so a commit here runs no gate before it lands; commits are still judged after each command. %s", st.Other, st.Chain)
 	}
 	low := strings.ToLower(command)
-	if strings.Contains(low, "--install-hooks") {
+	if strings.Contains(low, "--install-hooks") || st.Repair != "" && strings.Contains(command, st.Repair) {
 		// The repair itself (or one in the making) runs.
 		return Allow, ""
 	}
@@ -696,6 +703,102 @@ func hooksCheck(c *Call, command string) (int, string) {
 	fmt.Fprintf(c.Stderr, "gate-sdk commit-guard: the git hooks of this clone are not the ones placed: %s.\n", strings.Join(st.Problems, "; "))
 	fmt.Fprintf(c.Stderr, "Run %s to put them back, then run the command again.\n", st.Repair)
 	return Block, ""
+}
+
+// cleanCheck stops a `git clean -x` (or -X) that would delete the gates
+// binary: every git hook and agent hook runs it, and once it is gone the
+// agent hooks cannot even say so. The block names the spelling that keeps
+// it.
+func cleanCheck(c *Call, command string) int {
+	if !strings.Contains(command, "clean") {
+		return Allow
+	}
+	v, err := InspectAt(command, func(dir string) bool { return elsewhere(c, dir) })
+	if err != nil || len(v.Cleans) == 0 {
+		return Allow
+	}
+	bin, top, err := c.Repo.Binary()
+	if err != nil {
+		return Allow
+	}
+	rel, ok := walk.RelUnder(walk.NormalizeAbs(top), walk.NormalizeAbs(bin))
+	if !ok || rel == "" {
+		return Allow
+	}
+	if _, err := os.Stat(bin); err != nil {
+		return Allow
+	}
+	for _, cl := range v.Cleans {
+		// assertion V: a clean that would take the binary is stopped.
+		if !cleanTakes(c, top, bin, rel, cl) {
+			continue
+		}
+		fmt.Fprintf(c.Stderr, "gate-sdk commit-guard: this command was not run: its git clean would delete %s, the gates binary that the git hooks and these agent hooks run, and leave the repository unguarded.\n", rel)
+		fmt.Fprintf(c.Stderr, "Keep the binary: add `-e /%s` to the clean (for example `git clean -fdx -e /%s`), then run it again.\n", rel, rel)
+		return Block
+	}
+	return Allow
+}
+
+// cleanTakes reports that the clean cl, run from the payload's directory,
+// would remove the binary at bin (rel under top).
+func cleanTakes(c *Call, top, bin, rel string, cl Clean) bool {
+	dir := c.Payload.Cwd
+	if dir == "" {
+		dir = top
+	}
+	if cl.Dir != "" {
+		dir = walk.AbsAgainst(dir, cl.Dir)
+	}
+	if r, ok := walk.RelUnder(walk.NormalizeAbs(dir), walk.NormalizeAbs(bin)); !ok || r == "" {
+		return false
+	}
+	if len(cl.Paths) > 0 {
+		hit := false
+		for _, p := range cl.Paths {
+			if strings.ContainsAny(p, "*?[") {
+				hit = true
+				break
+			}
+			if _, ok := walk.RelUnder(walk.NormalizeAbs(walk.AbsAgainst(dir, p)), walk.NormalizeAbs(bin)); ok {
+				hit = true
+				break
+			}
+		}
+		if !hit {
+			return false
+		}
+	}
+	for _, e := range cl.Excludes {
+		if excludes(e, rel) {
+			return false
+		}
+	}
+	return true
+}
+
+// excludes reports that the -e pattern pat (gitignore syntax, read from
+// the top) covers rel or a directory above it.
+func excludes(pat, rel string) bool {
+	pat = strings.TrimSuffix(pat, "/")
+	anchored := strings.HasPrefix(pat, "/")
+	pat = strings.TrimPrefix(pat, "/")
+	if pat == "" {
+		return false
+	}
+	parts := strings.Split(rel, "/")
+	for i := range parts {
+		prefix := strings.Join(parts[:i+1], "/")
+		if ok, _ := path.Match(pat, prefix); ok {
+			return true
+		}
+		if !anchored && !strings.Contains(pat, "/") {
+			if ok, _ := path.Match(pat, parts[i]); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // markAdvised notes that the session was told it has not opted in.

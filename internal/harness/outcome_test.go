@@ -3,6 +3,7 @@ package harness
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -23,7 +24,10 @@ type fakeRepo struct {
 	foreign map[string]bool
 }
 
-func (f *fakeRepo) Elsewhere(string) bool           { return false }
+func (f *fakeRepo) Elsewhere(string) bool { return false }
+func (f *fakeRepo) Binary() (string, string, error) {
+	return "", "", errors.New("no binary in the fake")
+}
 func (f *fakeRepo) Fetched([]Tip) ([]string, error) { return f.fetched, nil }
 func (f *fakeRepo) Foreign(tips, exclude []string, since int64) (map[string]bool, error) {
 	return f.foreign, nil
