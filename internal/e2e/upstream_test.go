@@ -208,3 +208,33 @@ func TestAgentOtherHookManagerIsToldOnce(t *testing.T) {
 		t.Fatal("a hooks path naming nothing did not block")
 	}
 }
+
+// More new commits than one look judges: the rest are counted, told to
+// the model and on the status line, and judged by the next look (here
+// the Stop) rather than never.
+func TestAgentManyCommitsAreAllJudged(t *testing.T) {
+	t.Parallel()
+	p := outcomeClone(t, "many commits")
+	p.bashQuiet("git status --short")
+	// 55 commits the agent lands at once, past the hooks.
+	cmd := `{ for i in $(seq 1 55); do printf 'commit refs/heads/main\ncommitter t <t@example.invalid> %s +0000\ndata 13\ndocs: note %02d\n' "$(date +%s)" "$i"; [ "$i" = 1 ] && printf 'from %s\n' "$(git rev-parse HEAD)"; printf 'M 100644 inline docs/n.md\ndata 3\n%02d\n\n' "$i"; done; } | git fast-import --quiet && git reset -q --hard`
+	_, b, post := p.bash(cmd)
+	if b {
+		t.Fatal("blocked")
+	}
+	if n := p.git("rev-list", "--count", "HEAD"); n != "57" {
+		t.Fatalf("HEAD has %s commits", n)
+	}
+	if !strings.Contains(post, "5 commits not yet judged") {
+		t.Fatalf("the commits past the cap were not told:\n%s", post)
+	}
+	if sl := p.statusline(); !strings.Contains(sl, "5 commits not judged") {
+		t.Fatalf("status line: %q", sl)
+	}
+	if r := p.stop(false); r != "" {
+		t.Fatalf("the Stop after judging the rest (all green) gave a reason:\n%s", r)
+	}
+	if sl := p.statusline(); strings.Contains(sl, "not judged") {
+		t.Fatalf("status line after the Stop: %q", sl)
+	}
+}

@@ -284,21 +284,21 @@ func fetchedTips(c *Call, now []Tip) ([]string, error) {
 // and whether some were left unjudged past MaxJudged. A commit that
 // arrived by fetch and that this clone did not author during the session
 // is others' work: never judged, never named.
-func judgeNew(c *Call, now []Tip, from []string) ([]*judged, map[string]*judged, bool, error) {
+func judgeNew(c *Call, now []Tip, from []string) ([]*judged, map[string]*judged, int, error) {
 	ids, _, err := c.Repo.Commits(landed(now), from, 0, maxListed)
 	if err != nil {
-		return nil, nil, false, err
+		return nil, nil, 0, err
 	}
 	// A commit pushed from no local ref shows only on a remote-tracking
 	// one: those made since the session began are judged too (older ones
 	// are others' work, fetched).
 	var at int64
 	if ok, err := loadState(c, stateBaseAt, &at); err != nil {
-		return nil, nil, false, err
+		return nil, nil, 0, err
 	} else if ok && at > 0 {
 		pushed, _, err := c.Repo.Commits(remote(now), append(append([]string(nil), from...), landed(now)...), at, maxListed)
 		if err != nil {
-			return nil, nil, false, err
+			return nil, nil, 0, err
 		}
 		ids = append(ids, pushed...)
 	}
@@ -307,12 +307,12 @@ func judgeNew(c *Call, now []Tip, from []string) ([]*judged, map[string]*judged,
 		// judging, so no cap is spent on it.
 		tips, err := fetchedTips(c, now)
 		if err != nil {
-			return nil, nil, false, err
+			return nil, nil, 0, err
 		}
 		if len(tips) > 0 {
 			foreign, err := c.Repo.Foreign(tips, from, at)
 			if err != nil {
-				return nil, nil, false, err
+				return nil, nil, 0, err
 			}
 			keep := ids[:0]
 			for _, id := range ids {
@@ -323,27 +323,54 @@ func judgeNew(c *Call, now []Tip, from []string) ([]*judged, map[string]*judged,
 			ids = keep
 		}
 	}
-	more := false
-	left := 0
-	if len(ids) > MaxJudged {
-		left = len(ids) - MaxJudged
-		ids, more = ids[:MaxJudged], true
-	}
-	if err := saveState(c, stateUnjudged, left); err != nil {
-		return nil, nil, false, err
-	}
 	kept := map[string]*judged{}
 	if _, err := loadState(c, stateVerdicts, &kept); err != nil {
-		return nil, nil, false, err
+		return nil, nil, 0, err
 	}
+	// Commits an earlier look left unjudged are judged now, while a ref
+	// still reaches them.
+	var pending []string
+	if _, err := loadState(c, stateUnjudged, &pending); err != nil {
+		return nil, nil, 0, err
+	}
+	if len(pending) > 0 {
+		var all []string
+		for _, t := range now {
+			all = append(all, t.ID)
+		}
+		gone, _, err := c.Repo.Commits(pending, all, 0, maxListed)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		skip := map[string]bool{}
+		for _, id := range append(gone, ids...) {
+			skip[id] = true
+		}
+		for _, id := range pending {
+			if !skip[id] {
+				ids = append(ids, id)
+				skip[id] = true
+			}
+		}
+	}
+	// assertion J: the cap bounds the commits judged in one look, never
+	// the ones judged at all: those past it are kept and judged by the
+	// next look, and counted until they are.
 	var out []*judged
+	var left []string
+	fresh := 0
 	dirty := false
 	for _, id := range ids {
 		j, ok := kept[id]
 		if !ok {
+			if fresh >= MaxJudged {
+				left = append(left, id)
+				continue
+			}
+			fresh++
 			v, err := c.Repo.Judge(id)
 			if err != nil {
-				return nil, nil, false, err
+				return nil, nil, 0, err
 			}
 			j = &judged{CommitVerdict: v}
 			kept[id] = j
@@ -353,10 +380,15 @@ func judgeNew(c *Call, now []Tip, from []string) ([]*judged, map[string]*judged,
 	}
 	if dirty {
 		if err := saveState(c, stateVerdicts, kept); err != nil {
-			return nil, nil, false, err
+			return nil, nil, 0, err
 		}
 	}
-	return out, kept, more, nil
+	if len(left) > 0 || len(pending) > 0 {
+		if err := saveState(c, stateUnjudged, left); err != nil {
+			return nil, nil, 0, err
+		}
+	}
+	return out, kept, len(left), nil
 }
 
 // redReport renders the red commits for the model: each by short id and
@@ -542,7 +574,7 @@ func auditAfter(c *Call) int {
 		}
 		return Allow
 	}
-	js, _, more, err := judgeNew(c, now, known(before, base))
+	js, _, left, err := judgeNew(c, now, known(before, base))
 	if err != nil {
 		return c.unjudged(err)
 	}
@@ -556,37 +588,46 @@ func auditAfter(c *Call) int {
 		}
 	}
 	if len(reds) == 0 {
-		if more {
-			fmt.Fprintln(c.Stdout, Advise(PostToolUse, fmt.Sprintf("gate-sdk commit-audit: the command made more than %d commits reachable; the newest %d were judged and passed, the rest were not judged", MaxJudged, MaxJudged)))
+		if left > 0 {
+			fmt.Fprintln(c.Stdout, Feedback(notJudged(left)))
 		}
 		return Allow
 	}
 	place(c, reds, now)
 	// assertion C: a red commit is named by its short id, with the gate,
 	// the findings and the remedy, after the command that made it.
-	fmt.Fprintln(c.Stdout, Feedback("gate-sdk commit-audit: a commit the gates refuse has landed.\n"+redReport(reds)))
+	text := "gate-sdk commit-audit: a commit the gates refuse has landed.\n" + redReport(reds)
+	if left > 0 {
+		text += "\n" + notJudged(left)
+	}
+	fmt.Fprintln(c.Stdout, Feedback(text))
 	return Allow
+}
+
+// notJudged tells the model how many new commits wait for a judgement.
+func notJudged(n int) string {
+	return fmt.Sprintf("gate-sdk commit-audit: %d commits not yet judged (one look judges at most %d); the next command and the next Stop judge more, and a Stop is held while any is left.", n, MaxJudged)
 }
 
 // sessionReds judges every commit the session made since its base and
 // answers the red ones not yet reported at a Stop, marking them reported.
-func sessionReds(c *Call) ([]*judged, error) {
+func sessionReds(c *Call) ([]*judged, int, error) {
 	var base []Tip
 	ok, err := loadState(c, stateBase, &base)
 	if err != nil || !ok {
-		return nil, err
+		return nil, 0, err
 	}
 	now, err := c.Repo.Tips()
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	var from []string
 	for _, t := range base {
 		from = append(from, t.ID)
 	}
-	js, kept, _, err := judgeNew(c, now, from)
+	js, kept, left, err := judgeNew(c, now, from)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	var reds []*judged
 	for _, j := range js {
@@ -597,11 +638,11 @@ func sessionReds(c *Call) ([]*judged, error) {
 	}
 	if len(reds) > 0 {
 		if err := saveState(c, stateVerdicts, kept); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		place(c, reds, now)
 	}
-	return reds, nil
+	return reds, left, nil
 }
 
 // gitDirGuard is PreToolUse on the edit tools: a path inside the git
@@ -840,11 +881,11 @@ func SessionUnjudged(stateDir, session string) int {
 	if err != nil {
 		return 0
 	}
-	var n int
-	if json.Unmarshal(data, &n) != nil {
+	var ids []string
+	if json.Unmarshal(data, &ids) != nil {
 		return 0
 	}
-	return n
+	return len(ids)
 }
 
 // SessionRedCommits answers the short ids of the commits this session made
