@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -97,5 +99,32 @@ func TestAgentAftermathPublishedIsNotRewritten(t *testing.T) {
 	}
 	if !strings.Contains(post, "new commit") {
 		t.Errorf("no forward fix offered:\n%s", post)
+	}
+}
+
+// edit-gates judges the index as the work tree holds it plus the edited
+// file, never a listing of the work tree: an untracked file the edit did
+// not touch is the Stop's to judge, the edited untracked file is judged
+// at once.
+func TestAgentEditGatesJudgesTheEdit(t *testing.T) {
+	t.Parallel()
+	p := outcomeClone(t, "edit cost")
+	if err := os.WriteFile(filepath.Join(p.dir, "docs/other.md"), []byte(leakLine), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	edit := func(rel string) string {
+		return reasons(t, p.fire("PostToolUse", "Edit", map[string]any{"tool_input": map[string]any{"file_path": filepath.Join(p.dir, rel), "old_string": "a", "new_string": "b"}}))
+	}
+	if r := edit("docs/guide.md"); r != "" {
+		t.Fatalf("an edit of a clean tracked file was judged with an untracked file it did not touch:\n%s", r)
+	}
+	if err := os.WriteFile(filepath.Join(p.dir, "docs/new.md"), []byte(leakLine), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := edit("docs/new.md"); !strings.Contains(r, "docs/new.md") || strings.Contains(r, "docs/other.md") {
+		t.Fatalf("the edited untracked file:\n%s", r)
+	}
+	if r := p.stop(false); !strings.Contains(r, "docs/other.md") || !strings.Contains(r, "docs/new.md") {
+		t.Fatalf("the Stop does not judge the whole uncommitted change:\n%s", r)
 	}
 }
