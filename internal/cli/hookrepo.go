@@ -393,6 +393,9 @@ func (r hookRepo) Judge(id string) (harness.CommitVerdict, error) {
 	if _, err := g.Run(wt, "check the commit out", nil, "read-tree", "-u", "--reset", id); err != nil {
 		return v, err
 	}
+	if err := r.copyLocal(wt); err != nil {
+		return v, err
+	}
 	msgFile := filepath.Join(scratch, "COMMIT_EDITMSG")
 	if err := os.WriteFile(msgFile, []byte(msg), 0o644); err != nil {
 		return v, err
@@ -435,6 +438,49 @@ var reissueText = regexp.MustCompile("(?s) ?No commit was made: .*?already at HE
 func landedMessage(out, msgFile, short string) string {
 	out = reissueText.ReplaceAllString(out, "")
 	return strings.ReplaceAll(out, msgFile, "<message of commit "+short+">")
+}
+
+// copyLocal puts the clone's own gitignored lists and knobs — the
+// `*.local.*` files of the gates directory (the private pattern list, the
+// knob overlay) — into the scratch worktree wt where the commit does not
+// carry them, so the hooks judge the commit as they would have here.
+func (r hookRepo) copyLocal(wt string) error {
+	gatesDir, err := r.s.GatesDir()
+	if err != nil {
+		return nil // the hooks name a gates dir they cannot find themselves
+	}
+	rel := gatesDir
+	if walk.PathRoot(rel) {
+		var ok bool
+		if rel, ok = walk.RelUnder(walk.NormalizeAbs(r.top), walk.NormalizeAbs(gatesDir)); !ok {
+			return nil
+		}
+	}
+	src := walk.AbsAgainst(r.top, rel)
+	ents, err := os.ReadDir(src)
+	if err != nil {
+		return nil
+	}
+	for _, e := range ents {
+		if !e.Type().IsRegular() || !strings.Contains(e.Name(), ".local.") {
+			continue
+		}
+		dst := filepath.Join(wt, filepath.FromSlash(rel), e.Name())
+		if _, err := os.Lstat(dst); err == nil {
+			continue // the commit carries its own
+		}
+		data, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			return fmt.Errorf("cannot read the clone's %s: %v", e.Name(), err)
+		}
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(dst, data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // hookRed reads a failed hook's report: the member it names as failed, and

@@ -128,3 +128,29 @@ func TestAgentEditGatesJudgesTheEdit(t *testing.T) {
 		t.Fatalf("the Stop does not judge the whole uncommitted change:\n%s", r)
 	}
 }
+
+// A landed commit is judged with the clone's private pattern list (the
+// gitignored msg-patterns.local.list), as the commit-msg hook would have.
+func TestAgentLandedCommitReadsTheLocalList(t *testing.T) {
+	t.Parallel()
+	p := outcomeClone(t, "local list")
+	if err := os.WriteFile(filepath.Join(p.dir, "scripts/msg-patterns.local.list"), []byte("projectzeta\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(filepath.Join(p.dir, ".git/info/exclude"), os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("/scripts/msg-patterns.local.list\n")
+	f.Close()
+	// The hook refuses it.
+	if r := run(t, p.dir, p.env, "git", "commit", "-q", "--allow-empty", "-m", "docs: projectzeta notes"); r.code == 0 {
+		t.Fatal("the commit-msg hook let the private term through")
+	}
+	p.bashQuiet("git status --short")
+	_, _, post := p.bash(`echo 'git commit -n -q --allow-empty -m "docs: projectzeta notes"' | sh`)
+	id := p.git("rev-parse", "--short", "HEAD")
+	if !strings.Contains(post, "Commit "+id) || !strings.Contains(post, "check-commit-msg") {
+		t.Fatalf("the landed commit was judged without the private list:\n%s", post)
+	}
+}
