@@ -106,7 +106,34 @@ func (r hookRepo) Tips() ([]harness.Tip, error) {
 	for i, t := range tips {
 		out[i] = harness.Tip{Ref: t.Ref, ID: t.ID}
 	}
-	return out, nil
+	return append(out, r.worktreeHeads()...), nil
+}
+
+// worktreeHeads answers the detached HEADs of the linked worktrees (read
+// from their HEAD files, no git started): a commit made there lands on no
+// ref, and is this repository's all the same. A HEAD on a branch is
+// already among the refs; an unreadable entry is skipped.
+func (r hookRepo) worktreeHeads() []harness.Tip {
+	_, common, err := r.gitDirs()
+	if err != nil {
+		return nil
+	}
+	dir := walk.Child(common, "worktrees")
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []harness.Tip
+	for _, e := range ents {
+		data, err := os.ReadFile(walk.Child(walk.Child(dir, e.Name()), "HEAD"))
+		if err != nil {
+			continue
+		}
+		if id := strings.TrimSpace(string(data)); isObjectID(id) {
+			out = append(out, harness.Tip{Ref: "worktrees/" + e.Name() + "/HEAD", ID: id})
+		}
+	}
+	return out
 }
 
 func (r hookRepo) Commits(include, exclude []string, since int64, max int) ([]string, bool, error) {
@@ -287,7 +314,24 @@ func (r hookRepo) Elsewhere(abs string) bool {
 			// git refuses it: no commit of this clone's lands there.
 			return true
 		}
-		return !found || canonicalPath(other) != top
+		if !found {
+			return true
+		}
+		if canonicalPath(other) == top {
+			return false
+		}
+		// Another work tree: this repository's still when it shares the
+		// common directory (a linked worktree), whose refs and hooks are
+		// these.
+		_, theirs, err := walk.GitDirs(other, nil)
+		if err != nil {
+			return false
+		}
+		_, ours, err := r.gitDirs()
+		if err != nil {
+			return false
+		}
+		return canonicalPath(theirs) != canonicalPath(ours)
 	}
 	// Not made yet (or not a directory): this repository's when it would
 	// lie under the top.

@@ -238,3 +238,21 @@ func TestAgentManyCommitsAreAllJudged(t *testing.T) {
 		t.Fatalf("status line after the Stop: %q", sl)
 	}
 }
+
+// A linked worktree of this repository is not another repository: its
+// bypass is blocked, its red commit on a detached HEAD is named.
+func TestAgentLinkedWorktreeIsThisRepository(t *testing.T) {
+	t.Parallel()
+	p := outcomeClone(t, "linked worktree")
+	p.bashQuiet("git status --short")
+	wt := filepath.Join(filepath.Dir(p.dir), "wt")
+	p.bashQuiet("git worktree add -q --detach " + wt)
+	if why, b, _ := p.bash("git -C " + wt + " commit -q --allow-empty -n -m wip"); !b || !strings.Contains(why, "--no-verify") {
+		t.Fatalf("a bypass in a linked worktree was not blocked: %v %q", b, why)
+	}
+	_, _, post := p.bash("cd " + wt + ` && printf '` + strings.TrimSuffix(leakLine, "\n") + `\n' > docs/leak.md && git add docs/leak.md && echo 'git commit -q -n -m "docs: notes"' | sh`)
+	id := strings.TrimSpace(run(t, wt, p.env, "git", "rev-parse", "--short", "HEAD").stdout)
+	if !strings.Contains(post+p.stop(false), "Commit "+id) {
+		t.Fatalf("a red commit on a linked worktree's detached HEAD was not named:\n%s", post)
+	}
+}
