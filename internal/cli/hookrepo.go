@@ -57,6 +57,14 @@ func (r hookRepo) gitDirs() (string, string, error) {
 	return r.dirs.gitDir, r.dirs.common, r.dirs.err
 }
 
+// noReplace turns off git's replace refs: the judge reads the history as
+// written, so a red commit hidden behind `git replace --graft` (or a tree
+// or blob swapped by `git replace`) is still seen.
+const noReplace = "GIT_NO_REPLACE_OBJECTS=1"
+
+// asWritten is git with replace refs off (noReplace).
+func asWritten() repo.Git { return repo.Git{Env: append(os.Environ(), noReplace)} }
+
 // StateDirName is the directory under the git dir the harness members
 // keep their per-session state in.
 const StateDirName = "gates-agent"
@@ -137,7 +145,7 @@ func (r hookRepo) worktreeHeads() []harness.Tip {
 }
 
 func (r hookRepo) Commits(include, exclude []string, since int64, max int) ([]string, bool, error) {
-	return repo.Git{}.Commits(r.top, include, exclude, since, max)
+	return asWritten().Commits(r.top, include, exclude, since, max)
 }
 
 // Fetched reads FETCH_HEAD's ids and, for each remote-tracking tip, the
@@ -225,7 +233,7 @@ func lastReflog(p, id string) (string, bool) {
 // committer, and answers those this clone's identity did not commit at or
 // after since.
 func (r hookRepo) Foreign(tips, exclude []string, since int64) (map[string]bool, error) {
-	g := repo.Git{}
+	g := asWritten()
 	email := ""
 	if id, err := g.Run(r.top, "read the committer identity", nil, "var", "GIT_COMMITTER_IDENT"); err == nil {
 		s := string(id)
@@ -392,7 +400,7 @@ func (r hookRepo) Canonical(abs string) string {
 // commit-msg hook its message. The repository's own work tree, index and
 // refs are not touched.
 func (r hookRepo) Judge(id string) (harness.CommitVerdict, error) {
-	g := repo.Git{}
+	g := asWritten()
 	meta, err := g.Run(r.top, "read the commit", nil, "log", "-1", "--format=%h%x00%s%x00%P", id)
 	if err != nil {
 		return harness.CommitVerdict{}, err
@@ -450,7 +458,7 @@ func (r hookRepo) Judge(id string) (harness.CommitVerdict, error) {
 	}
 	for _, hook := range [][]string{{githook.CommitMsg, msgFile}, {githook.PreCommit}} {
 		c, err := spawn.RunMerged(spawn.Cmd{
-			Program: self, Args: append([]string{"--git-hook"}, hook...), Dir: wt,
+			Program: self, Args: append([]string{"--git-hook"}, hook...), Dir: wt, ExtraEnv: []string{noReplace},
 			UnsetEnv: []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_PREFIX"},
 		})
 		if err != nil {

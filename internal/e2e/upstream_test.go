@@ -256,3 +256,24 @@ func TestAgentLinkedWorktreeIsThisRepository(t *testing.T) {
 		t.Fatalf("a red commit on a linked worktree's detached HEAD was not named:\n%s", post)
 	}
 }
+
+// A red commit hidden behind `git replace --graft` is still judged: the
+// listing reads the history as written, not as replaced.
+func TestAgentReplacedParentIsJudged(t *testing.T) {
+	t.Parallel()
+	p := outcomeClone(t, "replace graft")
+	p.bashQuiet("git status --short")
+	cmd := `printf '` + strings.TrimSuffix(leakLine, "\n") + `\n' > docs/leak.md && git add docs/leak.md && r=$(git commit-tree -p HEAD -m "docs: notes" $(git write-tree)) && git reset -q --hard HEAD && c=$(git commit-tree -p $r -m "docs: tidy" HEAD^{tree}) && git replace --graft $c HEAD && git update-ref refs/heads/main $c && echo $r > .git/red-id`
+	_, b, post := p.bash(cmd)
+	if b {
+		t.Fatal("blocked")
+	}
+	data, err := os.ReadFile(filepath.Join(p.dir, ".git/red-id"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := strings.TrimSpace(string(data))[:7]
+	if !strings.Contains(post, "Commit "+id) {
+		t.Fatalf("the red commit %s behind a graft was not named:\n%s", id, post)
+	}
+}
