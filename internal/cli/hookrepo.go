@@ -175,6 +175,23 @@ func (r hookRepo) Fetched(tips []harness.Tip) ([]string, error) {
 	return out, nil
 }
 
+func (r hookRepo) Pushed(tips []harness.Tip) ([]string, error) {
+	_, common, err := r.gitDirs()
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, t := range tips {
+		if !strings.HasPrefix(t.Ref, "refs/remotes/") {
+			continue
+		}
+		if msg, ok := lastReflog(walk.Child(common, "logs/"+t.Ref), t.ID); ok && msg == "update by push" {
+			out = append(out, t.ID)
+		}
+	}
+	return out, nil
+}
+
 // isObjectID reports a full hexadecimal object name.
 func isObjectID(s string) bool {
 	if len(s) != 40 && len(s) != 64 {

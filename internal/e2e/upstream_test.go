@@ -277,3 +277,24 @@ func TestAgentReplacedParentIsJudged(t *testing.T) {
 		t.Fatalf("the red commit %s behind a graft was not named:\n%s", id, post)
 	}
 }
+
+// A commit pushed from no local ref with an old committer date is still
+// the agent's: the push, not the date, says so.
+func TestAgentPushedOldDateIsJudged(t *testing.T) {
+	t.Parallel()
+	p := outcomeClone(t, "pushed old date")
+	other := filepath.Join(filepath.Dir(p.dir), "r.git")
+	p.bashQuiet("git init -q --bare " + other + " && git remote add o " + other + " && git push -q o main && git fetch -q o")
+	_, b, post := p.bash(`printf '` + strings.TrimSuffix(leakLine, "\n") + `\n' > docs/leak.md && git add docs/leak.md && c=$(GIT_COMMITTER_DATE="2001-01-01T00:00:00Z" git commit-tree -p HEAD -m "docs: add notes" $(git write-tree)) && git push -q o $c:refs/heads/main && git reset -q && echo $c > .git/red-id`)
+	if b {
+		t.Fatal("blocked")
+	}
+	data, err := os.ReadFile(filepath.Join(p.dir, ".git/red-id"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := strings.TrimSpace(string(data))[:7]
+	if !strings.Contains(post+p.stop(false), "Commit "+id) {
+		t.Fatalf("the old-dated pushed commit %s was not named:\n%s", id, post)
+	}
+}

@@ -47,6 +47,9 @@ type Repo interface {
 	// Binary answers the gates binary the hooks run (the knob resolved,
 	// absolute) and the work-tree top it is spelled against.
 	Binary() (bin, top string, err error)
+	// Pushed answers the remote-tracking tips of tips whose newest reflog
+	// entry a push from this clone wrote.
+	Pushed(tips []Tip) ([]string, error)
 	// Elsewhere reports that the absolute directory abs lies outside
 	// this repository: in another one's work tree, or in none. A
 	// directory not made yet is placed by its deepest existing ancestor.
@@ -301,6 +304,25 @@ func judgeNew(c *Call, now []Tip, from []string) ([]*judged, map[string]*judged,
 			return nil, nil, 0, err
 		}
 		ids = append(ids, pushed...)
+	}
+	// assertion K: a tip this clone's push wrote is the agent's whatever
+	// dates its commits carry.
+	if byPush, err := c.Repo.Pushed(now); err != nil {
+		return nil, nil, 0, err
+	} else if len(byPush) > 0 {
+		more, _, err := c.Repo.Commits(byPush, append(append([]string(nil), from...), landed(now)...), 0, maxListed)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		seen := map[string]bool{}
+		for _, id := range ids {
+			seen[id] = true
+		}
+		for _, id := range more {
+			if !seen[id] {
+				ids = append(ids, id)
+			}
+		}
 	}
 	if len(ids) > 0 {
 		// assertion G: what fetch brought is set apart before any

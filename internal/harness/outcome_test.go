@@ -24,7 +24,8 @@ type fakeRepo struct {
 	foreign map[string]bool
 }
 
-func (f *fakeRepo) Elsewhere(string) bool { return false }
+func (f *fakeRepo) Elsewhere(string) bool          { return false }
+func (f *fakeRepo) Pushed([]Tip) ([]string, error) { return nil, nil }
 func (f *fakeRepo) Binary() (string, string, error) {
 	return "", "", errors.New("no binary in the fake")
 }
