@@ -844,6 +844,7 @@ func cleanTakes(c *Call, top, bin, rel string, cl Clean) bool {
 // the top) covers rel or a directory above it.
 func excludes(pat, rel string) bool {
 	pat = strings.TrimSuffix(pat, "/")
+	// path-dialect-exempt: a gitignore pattern's leading slash anchors it to the top; the pattern is no filesystem location.
 	anchored := strings.HasPrefix(pat, "/")
 	pat = strings.TrimPrefix(pat, "/")
 	if pat == "" {
