@@ -115,6 +115,45 @@ func TestAgentUpstreamFetchThenMergeIsNotTheAgents(t *testing.T) {
 	}
 }
 
+// A clean commit of the agent's, then upstream work pulled with
+// --rebase: the agent's rebased commit is judged (clean, so silent), the
+// colleague's are not judged at all.
+func TestAgentUpstreamPullRebase(t *testing.T) {
+	t.Parallel()
+	p, up := upstreamClone(t, "upstream rebase")
+	p.bashQuiet(`printf 'mine\n' > docs/mine.md && git add docs/mine.md && git commit -q -m "docs: mine"`)
+	upstreamCleanCommits(t, up, p.env, 30)
+	p.bashQuiet("git pull -q --rebase")
+	if got := p.git("log", "-1", "--format=%s"); got != "docs: mine" {
+		t.Fatalf("HEAD after the rebase is %q", got)
+	}
+	if r := p.stop(false); r != "" {
+		t.Fatalf("the Stop after pull --rebase gave a reason:\n%s", r)
+	}
+}
+
+// upstreamCleanCommits is upstreamCommits with no leak: n clean commits.
+func upstreamCleanCommits(t *testing.T, up string, env []string, n int) {
+	t.Helper()
+	var s bytes.Buffer
+	now := time.Now().Unix()
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&s, "commit refs/heads/main\ncommitter Colleague <colleague@example.invalid> %d +0000\n", now)
+		msg := fmt.Sprintf("docs: upstream change %d\n", i)
+		fmt.Fprintf(&s, "data %d\n%s", len(msg), msg)
+		if i == 0 {
+			s.WriteString("from refs/heads/main^0\n")
+		}
+		body := fmt.Sprintf("change %d\n", i)
+		fmt.Fprintf(&s, "M 100644 inline docs/upstream.md\ndata %d\n%s\n", len(body), body)
+	}
+	cmd := exec.Command("git", "fast-import", "--quiet")
+	cmd.Dir, cmd.Env, cmd.Stdin = up, env, &s
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("fast-import: %v\n%s", err, out)
+	}
+}
+
 // statusline renders the status line for the player's session.
 func (p *player) statusline() string {
 	p.t.Helper()
