@@ -399,6 +399,12 @@ func Footing(top, common, hooksDir string, env Lookup) (int, string) {
 	}
 	got, err := digest.File(path)
 	if err == nil && got == want {
+		if was := src(ours); home && (was == path || bin.Origin == "default" && !isFilePath(was)) {
+			// The recorded build under new stat fields, or at a new path
+			// where the recorded one is gone (a copied or moved clone):
+			// recorded, so the next look costs stats only.
+			writeSource(ours, path)
+		}
 		return FootingOn, ""
 	}
 	if bin.Origin != "default" {
@@ -408,4 +414,10 @@ func Footing(top, common, hooksDir string, env Lookup) (int, string) {
 		return FootingBroken, fmt.Sprintf("%s is gone", bin.Value)
 	}
 	return FootingBroken, fmt.Sprintf("%s is not the recorded binary", bin.Value)
+}
+
+// isFilePath reports a regular file at p.
+func isFilePath(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
 }
