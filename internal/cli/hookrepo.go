@@ -108,13 +108,41 @@ func (r hookRepo) Hooks() (harness.HooksState, error) {
 func (r hookRepo) Tips() ([]harness.Tip, error) {
 	tips, err := repo.Git{}.Tips(r.top)
 	if err != nil {
-		return nil, err
+		// show-ref refuses the whole listing over one broken ref; the
+		// refs git can read still say where the commits are.
+		var ok bool
+		if tips, ok = readableTips(r.top); !ok {
+			return nil, err
+		}
 	}
 	out := make([]harness.Tip, len(tips))
 	for i, t := range tips {
 		out[i] = harness.Tip{Ref: t.Ref, ID: t.ID}
 	}
 	return append(out, r.worktreeHeads()...), nil
+}
+
+// readableTips lists HEAD and every ref git can read, skipping the broken
+// ones as for-each-ref does, in show-ref --head's order (HEAD, then refs by
+// name).
+func readableTips(top string) ([]repo.Tip, bool) {
+	g := repo.Git{}
+	out, err := g.Run(top, "list the readable refs", nil, "for-each-ref", "--format=%(objectname) %(refname)")
+	if err != nil {
+		return nil, false
+	}
+	var tips []repo.Tip
+	if head, err := g.Run(top, "read HEAD", nil, "rev-parse", "-q", "--verify", "HEAD"); err == nil {
+		if id := strings.TrimSpace(string(head)); isObjectID(id) {
+			tips = append(tips, repo.Tip{Ref: "HEAD", ID: id})
+		}
+	}
+	for _, l := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
+		if id, ref, ok := strings.Cut(l, " "); ok && isObjectID(id) {
+			tips = append(tips, repo.Tip{Ref: ref, ID: id})
+		}
+	}
+	return tips, true
 }
 
 // worktreeHeads answers the detached HEADs of the linked worktrees (read

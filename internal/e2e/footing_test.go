@@ -156,3 +156,17 @@ func TestFootingKnobRedirectBlocksTheAgent(t *testing.T) {
 		t.Fatalf("still blocked after the repair %q: %s", repair, why)
 	}
 }
+
+// One garbage ref does not turn the judge off: the refs git can read are
+// listed and a red commit is still named.
+func TestFootingGarbageRefKeepsTheJudge(t *testing.T) {
+	t.Parallel()
+	p := outcomeClone(t, "footing garbage ref")
+	p.bashQuiet("git status --short")
+	p.bash("echo garbage > .git/refs/heads/bad")
+	_, b, post := p.bash(`printf '` + strings.TrimSuffix(leakLine, "\n") + `\n' > docs/leak.md && git add docs/leak.md && echo 'git commit -q -n -m "docs: notes"' | sh`)
+	id := p.git("rev-parse", "--short", "HEAD")
+	if b || !strings.Contains(post, "Commit "+id) {
+		t.Fatalf("with a garbage ref the red commit %s was not named: blocked %v\n%s", id, b, post)
+	}
+}
