@@ -170,3 +170,15 @@ func TestFootingGarbageRefKeepsTheJudge(t *testing.T) {
 		t.Fatalf("with a garbage ref the red commit %s was not named: blocked %v\n%s", id, b, post)
 	}
 }
+
+// Scratch space the judge cannot make (a file in place of .git/worktrees)
+// is told to the model after the command, never only to the user.
+func TestFootingNoScratchReachesTheModel(t *testing.T) {
+	t.Parallel()
+	p := outcomeClone(t, "footing scratch")
+	p.bashQuiet("git status --short")
+	_, b, post := p.bash(`rm -rf .git/worktrees && echo x > .git/worktrees && printf '` + strings.TrimSuffix(leakLine, "\n") + `\n' > docs/leak.md && git add docs/leak.md && echo 'git commit -q -n -m "docs: notes"' | sh`)
+	if b || !strings.Contains(post, "cannot be judged") {
+		t.Fatalf("a judge with no scratch worktree: blocked %v, reason %q", b, post)
+	}
+}
