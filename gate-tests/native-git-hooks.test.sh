@@ -16,7 +16,7 @@ sandbox="$(CDPATH='' cd -- "$sandbox" && pwd -P)" || exit 2
 
 export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
 export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.invalid GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.invalid
-unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE
+unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE CLAUDECODE GATE_SDK_AGENT
 
 # A host with an executable suffix cannot start a sh stub under the
 # binary's name, so the two stub cases are skipped there.
@@ -78,7 +78,18 @@ if (cd "$wt" && GATE_SDK_NATIVE_BIN=bin/gates git commit -q -m 'from the worktre
 	[ "$(cat "$wt/.tmp-top" 2>/dev/null)" = "$wt" ]; then ok; else bad linked-worktree; fi
 
 # The launcher reads only its one knob: a name no table holds is never read.
+# A knob naming a stub that is not the recorded build is refused, naming
+# the knob (the launcher verifies the bytes it starts).
 if [ -z "$exe_suffix" ]; then
+	printf '#!/bin/sh\nexit 0\n' >"$sandbox/fake" && chmod +x "$sandbox/fake"
+	printf 'GATE_SDK_NATIVE_BIN = %s\n' "$sandbox/fake" >"$sandbox/fake.knobs"
+	printf 'f\n' >"$repo/f.md" && git -C "$repo" add f.md
+	if ! (cd "$repo" && env -u GATE_SDK_NATIVE_BIN GATE_SDK_KNOB_FILE="$sandbox/fake.knobs" git commit -q -m 'add f') >"$sandbox/out" 2>&1 &&
+		grep -q "GATE_SDK_NATIVE_BIN=$sandbox/fake (from $sandbox/fake.knobs) points the hooks at" "$sandbox/out"; then ok; else bad stub-refused; fi
+	git -C "$repo" reset -q
+	# Without the opt-in record nothing is verified, so a stub shows what
+	# the launcher itself reads.
+	mv "$repo/.git/gate-hooks.placed" "$sandbox/placed" || exit 2
 	printf '#!/bin/sh\nexit 0\n' >"$sandbox/stub" && chmod +x "$sandbox/stub"
 	printf 'GATE_SDK_KNOB_FROM_A_NEWER_BUILD = yes\nGATE_SDK_NATIVE_BIN = %s\n' "$sandbox/stub" >"$sandbox/stub.knobs"
 	printf 'd\n' >"$repo/d.md" && git -C "$repo" add d.md
@@ -88,6 +99,7 @@ if [ -z "$exe_suffix" ]; then
 	if ! (cd "$repo" && env -u GATE_SDK_NATIVE_BIN GATE_SDK_KNOB_FILE="$sandbox/twice.knobs" git commit -q -m 'add e') >"$sandbox/out" 2>&1 &&
 		grep -q 'twice.knobs:2:' "$sandbox/out"; then ok; else bad stub-knob-twice; fi
 	git -C "$repo" reset -q
+	mv "$sandbox/placed" "$repo/.git/gate-hooks.placed" || exit 2
 fi
 
 # --refresh after the binary is replaced: both hooks byte-equal the new file.

@@ -131,6 +131,11 @@ func (r hookRunner) registry() (*loadedRegistry, error) {
 // ForPaths runs the pre-commit selection over paths, as the git hook
 // would for a commit of them, but over the working tree.
 func (r hookRunner) ForPaths(paths []string) (harness.Result, error) {
+	// The corpus is the index as the work tree holds it plus these paths:
+	// an edit, or a Stop's uncommitted change (whose untracked files are
+	// all among paths), is judged without walking the work tree.
+	top := r.top
+	r.s.treeBuild = func() (*repo.Snapshot, error) { return repo.NewEditSnapshot(top, paths) }
 	reg, err := r.registry()
 	if err != nil {
 		return harness.Result{}, err

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -55,6 +57,14 @@ func (r hookRepo) gitDirs() (string, string, error) {
 	return r.dirs.gitDir, r.dirs.common, r.dirs.err
 }
 
+// noReplace turns off git's replace refs: the judge reads the history as
+// written, so a red commit hidden behind `git replace --graft` (or a tree
+// or blob swapped by `git replace`) is still seen.
+const noReplace = "GIT_NO_REPLACE_OBJECTS=1"
+
+// asWritten is git with replace refs off (noReplace).
+func asWritten() repo.Git { return repo.Git{Env: append(os.Environ(), noReplace)} }
+
 // StateDirName is the directory under the git dir the harness members
 // keep their per-session state in.
 const StateDirName = "gates-agent"
@@ -75,10 +85,22 @@ func (r hookRepo) Hooks() (harness.HooksState, error) {
 	if err != nil {
 		return harness.HooksState{}, err
 	}
-	st := harness.HooksState{OptedIn: p.OptedIn, Problems: p.Problems}
+	st := harness.HooksState{OptedIn: p.OptedIn, Problems: p.Problems, Other: p.Other}
+	if p.OptedIn && len(p.Problems) == 0 {
+		// The hooks are the placed ones: the binary they start must be
+		// the recorded build too (§The launcher X).
+		if why, repair := r.binaryFooting(p.Resolved); why != "" {
+			st.Problems, st.Repair = []string{why}, repair
+			return st, nil
+		}
+	}
 	if len(p.Problems) > 0 {
 		// The knobs are read only to name the repair.
-		st.Repair = r.binSpelling() + " " + p.Repair
+		bin := r.binSpelling()
+		st.Repair = bin + " " + p.Repair
+		if p.Other != "" {
+			st.Chain = fmt.Sprintf("To keep those hooks and run the gates as well, call the gates from them: add `%s --git-hook pre-commit` to the pre-commit hook and `%s --git-hook commit-msg \"$1\"` to the commit-msg hook that directory runs (for husky, .husky/pre-commit and .husky/commit-msg). Only if those hooks should go, `%s --install-hooks --take-over` puts the gates' hooks in their place (and `--restore` brings them back). This is the operator's choice: tell them.", bin, bin, bin)
+		}
 	}
 	return st, nil
 }
@@ -86,17 +108,288 @@ func (r hookRepo) Hooks() (harness.HooksState, error) {
 func (r hookRepo) Tips() ([]harness.Tip, error) {
 	tips, err := repo.Git{}.Tips(r.top)
 	if err != nil {
-		return nil, err
+		// show-ref refuses the whole listing over one broken ref; the
+		// refs git can read still say where the commits are.
+		var ok bool
+		if tips, ok = readableTips(r.top); !ok {
+			return nil, err
+		}
 	}
 	out := make([]harness.Tip, len(tips))
 	for i, t := range tips {
 		out[i] = harness.Tip{Ref: t.Ref, ID: t.ID}
 	}
-	return out, nil
+	return append(out, r.worktreeHeads()...), nil
+}
+
+// readableTips lists HEAD and every ref git can read, skipping the broken
+// ones as for-each-ref does, in show-ref --head's order (HEAD, then refs by
+// name).
+func readableTips(top string) ([]repo.Tip, bool) {
+	g := repo.Git{}
+	out, err := g.Run(top, "list the readable refs", nil, "for-each-ref", "--format=%(objectname) %(refname)")
+	if err != nil {
+		return nil, false
+	}
+	var tips []repo.Tip
+	if head, err := g.Run(top, "read HEAD", nil, "rev-parse", "-q", "--verify", "HEAD"); err == nil {
+		if id := strings.TrimSpace(string(head)); isObjectID(id) {
+			tips = append(tips, repo.Tip{Ref: "HEAD", ID: id})
+		}
+	}
+	for _, l := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
+		if id, ref, ok := strings.Cut(l, " "); ok && isObjectID(id) {
+			tips = append(tips, repo.Tip{Ref: ref, ID: id})
+		}
+	}
+	return tips, true
+}
+
+// worktreeHeads answers the detached HEADs of the linked worktrees (read
+// from their HEAD files, no git started): a commit made there lands on no
+// ref, and is this repository's all the same. A HEAD on a branch is
+// already among the refs; an unreadable entry is skipped.
+func (r hookRepo) worktreeHeads() []harness.Tip {
+	_, common, err := r.gitDirs()
+	if err != nil {
+		return nil
+	}
+	dir := walk.Child(common, "worktrees")
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []harness.Tip
+	for _, e := range ents {
+		data, err := os.ReadFile(walk.Child(walk.Child(dir, e.Name()), "HEAD"))
+		if err != nil {
+			continue
+		}
+		if id := strings.TrimSpace(string(data)); isObjectID(id) {
+			out = append(out, harness.Tip{Ref: "worktrees/" + e.Name() + "/HEAD", ID: id})
+		}
+	}
+	return out
 }
 
 func (r hookRepo) Commits(include, exclude []string, since int64, max int) ([]string, bool, error) {
-	return repo.Git{}.Commits(r.top, include, exclude, since, max)
+	return asWritten().Commits(r.top, include, exclude, since, max)
+}
+
+// Fetched reads FETCH_HEAD's ids and, for each remote-tracking tip, the
+// newest line of its reflog: a tip a fetch, pull or clone wrote last is
+// others' work as it arrived. A ref with no reflog file is not counted.
+func (r hookRepo) Fetched(tips []harness.Tip) ([]string, error) {
+	gd, common, err := r.gitDirs()
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	if data, err := os.ReadFile(walk.Child(gd, "FETCH_HEAD")); err == nil {
+		for _, l := range strings.Split(string(data), "\n") {
+			if f := strings.Fields(l); len(f) > 0 && isObjectID(f[0]) {
+				out = append(out, f[0])
+			}
+		}
+	}
+	for _, t := range tips {
+		if !strings.HasPrefix(t.Ref, "refs/remotes/") {
+			continue
+		}
+		if msg, ok := lastReflog(walk.Child(common, "logs/"+t.Ref), t.ID); ok && byFetch(msg) {
+			out = append(out, t.ID)
+		}
+	}
+	return out, nil
+}
+
+func (r hookRepo) Pushed(tips []harness.Tip) ([]string, error) {
+	_, common, err := r.gitDirs()
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, t := range tips {
+		if !strings.HasPrefix(t.Ref, "refs/remotes/") {
+			continue
+		}
+		if msg, ok := lastReflog(walk.Child(common, "logs/"+t.Ref), t.ID); ok && msg == "update by push" {
+			out = append(out, t.ID)
+		}
+	}
+	return out, nil
+}
+
+// isObjectID reports a full hexadecimal object name.
+func isObjectID(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// byFetch reports a reflog message written by a fetch (pull and clone
+// fetch too; `git remote update` runs fetch).
+func byFetch(msg string) bool {
+	for _, w := range []string{"fetch", "pull", "clone"} {
+		if msg == w || strings.HasPrefix(msg, w+" ") || strings.HasPrefix(msg, w+":") {
+			return true
+		}
+	}
+	return false
+}
+
+// lastReflog answers the message of the reflog's newest entry when that
+// entry moved the ref to id; it reads the file's tail only.
+func lastReflog(p, id string) (string, bool) {
+	f, err := os.Open(p)
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return "", false
+	}
+	const tail = 8 << 10
+	off := fi.Size() - tail
+	if off < 0 {
+		off = 0
+	}
+	buf := make([]byte, fi.Size()-off)
+	if _, err := f.ReadAt(buf, off); err != nil {
+		return "", false
+	}
+	lines := strings.Split(strings.TrimRight(string(buf), "\n"), "\n")
+	last := lines[len(lines)-1]
+	head, msg, ok := strings.Cut(last, "\t")
+	if f := strings.Fields(head); !ok || len(f) < 2 || f[1] != id {
+		return "", false
+	}
+	return msg, true
+}
+
+// Foreign lists the commits of tips not reachable from exclude with their
+// committer, and answers those this clone's identity did not commit at or
+// after since.
+func (r hookRepo) Foreign(tips, exclude []string, since int64) (map[string]bool, error) {
+	g := asWritten()
+	email := ""
+	if id, err := g.Run(r.top, "read the committer identity", nil, "var", "GIT_COMMITTER_IDENT"); err == nil {
+		s := string(id)
+		if i, j := strings.IndexByte(s, '<'), strings.IndexByte(s, '>'); i >= 0 && j > i {
+			email = s[i+1 : j]
+		}
+	}
+	var in strings.Builder
+	for _, id := range tips {
+		in.WriteString(id + "\n")
+	}
+	for _, id := range exclude {
+		in.WriteString("^" + id + "\n")
+	}
+	out, err := g.Run(r.top, "list the fetched commits", []byte(in.String()), "log", "--stdin", "--format=%H %ct %ce")
+	if err != nil {
+		return nil, err
+	}
+	foreign := map[string]bool{}
+	for _, l := range strings.Split(string(out), "\n") {
+		f := strings.SplitN(l, " ", 3)
+		if len(f) != 3 {
+			continue
+		}
+		at, err := strconv.ParseInt(f[1], 10, 64)
+		mine := err == nil && at >= since && (email == "" || strings.EqualFold(f[2], email))
+		if !mine {
+			foreign[f[0]] = true
+		}
+	}
+	return foreign, nil
+}
+
+// binaryFooting answers why the binary the placed hooks in dir start is
+// not the recorded build, and the one command that repairs it ("" when it
+// is). A knob pointing elsewhere is undone where it is set; a binary that
+// differs is recorded again, for this process is that binary, and it
+// runs as the gates (a stub that exits 0 would not be running this code).
+func (r hookRepo) binaryFooting(dir string) (string, string) {
+	_, common, err := r.gitDirs()
+	if err != nil {
+		return "", ""
+	}
+	env := r.s.Env
+	if env == nil {
+		env = os.LookupEnv
+	}
+	state, why := githook.Footing(r.top, common, dir, githook.Lookup(env))
+	if state != githook.FootingBroken {
+		return "", ""
+	}
+	bin, err := githook.ReadNativeBin(r.top, githook.Lookup(env))
+	if err != nil {
+		return why, r.binSpelling() + " --install-hooks --refresh"
+	}
+	switch bin.Origin {
+	case "default":
+		return why, bin.Value + " --install-hooks --refresh"
+	case "environment":
+		return why, "unset " + githook.NativeBinKnob
+	}
+	file := bin.Origin
+	if rel, ok := walk.RelUnder(walk.NormalizeAbs(r.top), walk.NormalizeAbs(file)); ok && rel != "" {
+		file = rel
+	}
+	return why, fmt.Sprintf("sed -i '/^[[:space:]]*%s[[:space:]]*=/d' %s", githook.NativeBinKnob, file)
+}
+
+func (r hookRepo) Binary() (string, string, error) {
+	env := r.s.Env
+	if env == nil {
+		env = os.LookupEnv
+	}
+	bin, err := githook.ReadNativeBin(r.top, githook.Lookup(env))
+	if err != nil {
+		return "", "", err
+	}
+	return walk.AbsAgainst(r.top, bin.Value), r.top, nil
+}
+
+func (r hookRepo) Elsewhere(abs string) bool {
+	top := canonicalPath(r.top)
+	if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
+		other, found, err := walk.ToplevelOpt(abs, nil)
+		if err != nil {
+			// git refuses it: no commit of this clone's lands there.
+			return true
+		}
+		if !found {
+			return true
+		}
+		if canonicalPath(other) == top {
+			return false
+		}
+		// Another work tree: this repository's still when it shares the
+		// common directory (a linked worktree), whose refs and hooks are
+		// these.
+		_, theirs, err := walk.GitDirs(other, nil)
+		if err != nil {
+			return false
+		}
+		_, ours, err := r.gitDirs()
+		if err != nil {
+			return false
+		}
+		return canonicalPath(theirs) != canonicalPath(ours)
+	}
+	// Not made yet (or not a directory): this repository's when it would
+	// lie under the top.
+	_, under := walk.RelUnder(top, canonicalPath(abs))
+	return !under
 }
 
 func (r hookRepo) StateDir() (string, error) {
@@ -152,7 +445,7 @@ func (r hookRepo) Canonical(abs string) string {
 // commit-msg hook its message. The repository's own work tree, index and
 // refs are not touched.
 func (r hookRepo) Judge(id string) (harness.CommitVerdict, error) {
-	g := repo.Git{}
+	g := asWritten()
 	meta, err := g.Run(r.top, "read the commit", nil, "log", "-1", "--format=%h%x00%s%x00%P", id)
 	if err != nil {
 		return harness.CommitVerdict{}, err
@@ -163,6 +456,7 @@ func (r hookRepo) Judge(id string) (harness.CommitVerdict, error) {
 	}
 	v := harness.CommitVerdict{ID: id, Short: f[0], Subject: f[1]}
 	parents := strings.Fields(f[2])
+	v.Root = len(parents) == 0
 	raw, err := g.Run(r.top, "read the commit", nil, "cat-file", "commit", id)
 	if err != nil {
 		return v, err
@@ -196,6 +490,9 @@ func (r hookRepo) Judge(id string) (harness.CommitVerdict, error) {
 	if _, err := g.Run(wt, "check the commit out", nil, "read-tree", "-u", "--reset", id); err != nil {
 		return v, err
 	}
+	if err := r.copyLocal(wt); err != nil {
+		return v, err
+	}
 	msgFile := filepath.Join(scratch, "COMMIT_EDITMSG")
 	if err := os.WriteFile(msgFile, []byte(msg), 0o644); err != nil {
 		return v, err
@@ -206,7 +503,7 @@ func (r hookRepo) Judge(id string) (harness.CommitVerdict, error) {
 	}
 	for _, hook := range [][]string{{githook.CommitMsg, msgFile}, {githook.PreCommit}} {
 		c, err := spawn.RunMerged(spawn.Cmd{
-			Program: self, Args: append([]string{"--git-hook"}, hook...), Dir: wt,
+			Program: self, Args: append([]string{"--git-hook"}, hook...), Dir: wt, ExtraEnv: []string{noReplace},
 			UnsetEnv: []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_PREFIX"},
 		})
 		if err != nil {
@@ -215,7 +512,13 @@ func (r hookRepo) Judge(id string) (harness.CommitVerdict, error) {
 		if c.ReportedCode() == 0 {
 			continue
 		}
-		v.Red = append(v.Red, hookRed(hook[0], c.ReportedCode(), string(c.Output())))
+		out := string(c.Output())
+		if hook[0] == githook.CommitMsg {
+			out = landedMessage(out, msgFile, v.Short)
+		}
+		red := hookRed(hook[0], c.ReportedCode(), out)
+		red.Hook = hook[0]
+		v.Red = append(v.Red, red)
 	}
 	// A commit that grows the baseline passed its hooks by accepting what
 	// they found: judged as a bypass of them.
@@ -229,6 +532,63 @@ func (r hookRepo) Judge(id string) (harness.CommitVerdict, error) {
 	return v, nil
 }
 
+// reissueText is the commit-msg gates' remedy for a commit git has not
+// made yet; a landed commit's message is repaired otherwise (the member
+// names the repair that fits where the commit stands).
+var reissueText = regexp.MustCompile("(?s) ?No commit was made: .*?already at HEAD\\.")
+
+// landedMessage rewrites a commit-msg hook's report on a landed commit's
+// message: the scratch file it was judged from (gone once judged) is
+// named as the commit's message, and the remedy for a commit not yet
+// made is left out.
+func landedMessage(out, msgFile, short string) string {
+	out = reissueText.ReplaceAllString(out, "")
+	return strings.ReplaceAll(out, msgFile, "<message of commit "+short+">")
+}
+
+// copyLocal puts the clone's own gitignored lists and knobs — the
+// `*.local.*` files of the gates directory (the private pattern list, the
+// knob overlay) — into the scratch worktree wt where the commit does not
+// carry them, so the hooks judge the commit as they would have here.
+func (r hookRepo) copyLocal(wt string) error {
+	gatesDir, err := r.s.GatesDir()
+	if err != nil {
+		return nil // the hooks name a gates dir they cannot find themselves
+	}
+	rel := gatesDir
+	if walk.PathRoot(rel) {
+		var ok bool
+		if rel, ok = walk.RelUnder(walk.NormalizeAbs(r.top), walk.NormalizeAbs(gatesDir)); !ok {
+			return nil
+		}
+	}
+	src := walk.AbsAgainst(r.top, rel)
+	ents, err := os.ReadDir(src)
+	if err != nil {
+		return nil
+	}
+	for _, e := range ents {
+		if !e.Type().IsRegular() || !strings.Contains(e.Name(), ".local.") {
+			continue
+		}
+		dst := filepath.Join(wt, filepath.FromSlash(rel), e.Name())
+		if _, err := os.Lstat(dst); err == nil {
+			continue // the commit carries its own
+		}
+		data, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			return fmt.Errorf("cannot read the clone's %s: %v", e.Name(), err)
+		}
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(dst, data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // hookRed reads a failed hook's report: the member it names as failed, and
 // the findings without the hook's bypass line (the agent is never told to
 // bypass).
@@ -236,7 +596,7 @@ func hookRed(hook string, code int, out string) harness.Red {
 	name := hook
 	var keep []string
 	for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
-		if strings.TrimSpace(l) == strings.TrimSpace(githook.BypassLine) {
+		if strings.TrimSpace(l) == strings.TrimSpace(githook.BypassLine) || strings.TrimSpace(l) == strings.TrimSpace(githook.AgentLine) {
 			continue
 		}
 		if rest, ok := strings.CutPrefix(l, hook+": "); ok {

@@ -5,13 +5,15 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/gate-sdk/gates/internal/baseline"
 	"github.com/gate-sdk/gates/internal/cache"
 	"github.com/gate-sdk/gates/internal/githook"
 	"github.com/gate-sdk/gates/internal/harness"
+	"github.com/gate-sdk/gates/internal/repo"
 	"github.com/gate-sdk/gates/internal/walk"
 )
 
@@ -85,7 +87,19 @@ func (s *Session) status(now time.Time, session string) harness.Status {
 			st.Verdict = &v
 		}
 	}
-	st.Hooks = hooksPlaced(place.HooksDir)
+	// assertion E: "hooks on" only while git runs the placed hooks on the
+	// recorded binary; an opted-in clone whose footing is not whole
+	// shows why.
+	env := s.Env
+	if env == nil {
+		env = os.LookupEnv
+	}
+	switch state, why := githook.Footing(top, place.CommonDir, place.HooksDir, githook.Lookup(env)); state {
+	case githook.FootingOn:
+		st.Hooks = true
+	case githook.FootingBroken:
+		st.Broken = why
+	}
 	hs := newSession(s.IO)
 	hs.cwdOnce.Do(func() { hs.cwd = top })
 	if gatesDir, err := hs.GatesDir(); err == nil {
@@ -106,24 +120,39 @@ func (s *Session) status(now time.Time, session string) harness.Status {
 	// assertion D: the session's red commits, from the record the agent
 	// hook keeps under the git dir.
 	if session != "" && place.GitDir != "" {
-		st.RedCommits = harness.SessionRedCommits(walk.Child(place.GitDir, StateDirName), session)
+		dir := walk.Child(place.GitDir, StateDirName)
+		if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+			st.JudgeBroken = dir + " is not a directory"
+		}
+		// assertion F: a red commit is shown only while a ref reaches it;
+		// the commits the judge left out are counted.
+		st.RedCommits = reachableRed(top, harness.SessionRed(dir, session))
+		st.Unjudged = harness.SessionUnjudged(dir, session)
 	}
 	return st
 }
 
-// hooksPlaced reports that dir is the placed hooks directory holding both
-// hooks, executable.
-func hooksPlaced(dir string) bool {
-	if path.Base(dir) != githook.HooksDirName {
-		return false
-	}
-	for _, h := range []string{"pre-commit", "commit-msg"} {
-		fi, err := os.Stat(walk.Child(dir, h+githook.ExeSuffix()))
-		if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 && githook.ExeSuffix() == "" {
-			return false
+// maxRedChecked bounds the git answers the line spends on red commits.
+const maxRedChecked = 10
+
+// reachableRed answers the short ids of the red commits some ref (HEAD
+// included) still reaches, sorted: one git answer per red commit, and
+// none when there is none. A commit git cannot place is left out.
+func reachableRed(top string, red map[string]string) []string {
+	var out []string
+	n := 0
+	for id, short := range red {
+		if n++; n > maxRedChecked {
+			out = append(out, short)
+			continue
+		}
+		o, err := repo.Git{}.Run(top, "place a red commit", nil, "rev-list", "--max-count=1", id, "--not", "--all")
+		if err == nil && len(strings.TrimSpace(string(o))) == 0 {
+			out = append(out, short)
 		}
 	}
-	return true
+	sort.Strings(out)
+	return out
 }
 
 // recordLastVerdict leaves a whole battery's outcome where the status line

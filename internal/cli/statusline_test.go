@@ -90,7 +90,15 @@ func TestStatuslineReadsTheRecords(t *testing.T) {
 	if err := os.MkdirAll(state, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(state, "sess-1.verdicts"), []byte(`{"aaa":{"id":"aaa","short":"abc1234","subject":"x","red":[{"gate":"check-tree-terms"}]},"bbb":{"id":"bbb","short":"def5678","subject":"y"}}`), 0o644); err != nil {
+	// The red one is HEAD (a ref reaches it); a red id no ref reaches
+	// (undone, or never here) is not shown.
+	headID, err := exec.Command("git", "-C", dir, "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := strings.TrimSpace(string(headID))
+	gone := strings.Repeat("e", 40)
+	if err := os.WriteFile(filepath.Join(state, "sess-1.verdicts"), []byte(`{"`+head+`":{"id":"`+head+`","short":"abc1234","subject":"x","red":[{"gate":"check-tree-terms"}]},"bbb":{"id":"bbb","short":"def5678","subject":"y"},"`+gone+`":{"id":"`+gone+`","short":"eee0000","subject":"z","red":[{"gate":"check-tree-terms"}]}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	hooks := filepath.Join(common, "gate-hooks")
@@ -118,6 +126,9 @@ func TestStatuslineReadsTheRecords(t *testing.T) {
 	}
 	if strings.Contains(line, "def5678") {
 		t.Errorf("a green commit is shown: %q", line)
+	}
+	if strings.Contains(line, "eee0000") {
+		t.Errorf("a red commit no ref reaches is shown: %q", line)
 	}
 	// A baseline that does not parse says so rather than count lines.
 	if err := os.WriteFile(filepath.Join(dir, "scripts", baseline.Name), []byte("check-a\tnot a line\n"), 0o644); err != nil {

@@ -22,7 +22,7 @@ func baseEnv(t *testing.T, extra ...string) []string {
 	t.Helper()
 	var env []string
 	for _, kv := range os.Environ() {
-		if strings.HasPrefix(kv, "GIT_") || strings.HasPrefix(kv, "GATE_SDK_") || strings.HasPrefix(kv, "SMOKE_") {
+		if strings.HasPrefix(kv, "GIT_") || strings.HasPrefix(kv, "GATE_SDK_") || strings.HasPrefix(kv, "SMOKE_") || strings.HasPrefix(kv, "CLAUDECODE=") {
 			continue
 		}
 		env = append(env, kv)

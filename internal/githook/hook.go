@@ -24,6 +24,20 @@ const HookUsage = "usage: --git-hook pre-commit | pre-merge-commit | commit-msg 
 // BypassLine follows every failed hook's report.
 const BypassLine = "  Bypass once (use sparingly): git commit --no-verify"
 
+// AgentLine takes BypassLine's place when the caller is a coding agent
+// (AgentCaller): an agent is never offered a way around the hooks.
+const AgentLine = "  Fix what the gates report and commit again; the hooks are not to be bypassed."
+
+// bypassLine answers the line that closes a failed hook's report for the
+// caller env describes.
+func bypassLine(env Lookup) string {
+	// assertion Y: an agent caller is never told --no-verify.
+	if AgentCaller(env) {
+		return AgentLine
+	}
+	return BypassLine
+}
+
 // Member is one registry member as the hook family dispatches it.
 type Member struct {
 	Name string
@@ -345,7 +359,7 @@ func preCommit(w World, hook string) int {
 		}
 		if ran && pc != 0 {
 			w.Stdout.Write(withNewline(out))
-			fmt.Fprintf(w.Stdout, "\n%s: the fixture pair of a gate this commit touches failed (see above).\n%s\n", hook, BypassLine)
+			fmt.Fprintf(w.Stdout, "\n%s: the fixture pair of a gate this commit touches failed (see above).\n%s\n", hook, bypassLine(w.Env))
 			return 1
 		}
 		if ran {
@@ -405,7 +419,7 @@ func (w World) misjudged(hook string, reg Registry, top string, plan []Step) (st
 	}
 	return fmt.Sprintf("%s: a shell member reads the work tree, which differs from the index here:\n%s"+
 		"  Stage those changes (git add) or set them aside (git stash push --keep-index), then commit again.\n%s\n",
-		hook, b.String(), BypassLine), nil
+		hook, b.String(), bypassLine(w.Env)), nil
 }
 
 // Step is one member run of a hook: the member and its operands.
@@ -831,7 +845,7 @@ func (r runner) serial(hook string, plan []Step) int {
 		if len(failed) > 1 {
 			fmt.Fprintf(&buf, "%s: %d of %d gate(s) failed: %s.\n", hook, len(failed), len(plan), strings.Join(failed, ", "))
 		}
-		fmt.Fprintf(&buf, "%s\n", BypassLine)
+		fmt.Fprintf(&buf, "%s\n", bypassLine(r.env))
 		r.stdout.Write(buf.Bytes())
 		return 1
 	}

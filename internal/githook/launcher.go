@@ -5,8 +5,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 
+	"github.com/gate-sdk/gates/internal/digest"
 	"github.com/gate-sdk/gates/internal/knob"
 	"github.com/gate-sdk/gates/internal/spawn"
 	"github.com/gate-sdk/gates/internal/walk"
@@ -200,6 +204,10 @@ func Launch(hook string, args []string, in LaunchInput) int {
 	if in.Hook != nil && in.Self != "" && SameBuild(in.Self, path) {
 		return in.Hook(append([]string{hook}, args...))
 	}
+	// assertion X: the binary must be the one --install-hooks recorded.
+	if refusal := verifyBinary(in, bin, path); refusal != "" {
+		return fail("%s", refusal)
+	}
 	// assertion M: otherwise a child, at the work-tree top, its status returned.
 	// The child's two streams share one writer and reach git's terminal
 	// live, in the order the child wrote them.
@@ -211,18 +219,130 @@ func Launch(hook string, args []string, in LaunchInput) int {
 	}, in.Stdout)
 	if err != nil {
 		return fail("cannot start the gates binary %s (%s=%s from %s): %v\n"+
-			"  Place or build the gates binary at that path (or point %s at it),\n"+
-			"  or bypass this commit once: git commit --no-verify",
-			path, NativeBinKnob, bin.Value, bin.Origin, err, NativeBinKnob)
+			"  Place or build the gates binary at that path (or point %s at it)%s",
+			path, NativeBinKnob, bin.Value, bin.Origin, err, NativeBinKnob, bypassOnce(in.Env))
 	}
 	// assertion N: --git-hook answers 0, 1 or 2; any other status (a
 	// crash, a truncated file killed by a signal) is a binary that could
 	// not run, and the commit is refused saying so, never passed.
 	if code < 0 || code > 2 {
 		return fail("the gates binary %s (%s=%s from %s) did not run to completion (status %d): it may be truncated or broken.\n"+
-			"  Rebuild or reinstall it (then gates --install-hooks --refresh),\n"+
-			"  or bypass this commit once: git commit --no-verify",
-			path, NativeBinKnob, bin.Value, bin.Origin, code)
+			"  Rebuild or reinstall it (then gates --install-hooks --refresh)%s",
+			path, NativeBinKnob, bin.Value, bin.Origin, code, bypassOnce(in.Env))
 	}
 	return code
+}
+
+// AgentCaller reports a commit run by a coding agent: Claude Code sets
+// CLAUDECODE in the environment of the commands it runs, and
+// GATE_SDK_AGENT names any other harness. An agent is never told to
+// bypass the hooks.
+func AgentCaller(env Lookup) bool {
+	return envValue(env, "CLAUDECODE") != "" || envValue(env, "GATE_SDK_AGENT") != ""
+}
+
+// bypassOnce is the launcher's last resort line for a person; "" for an
+// agent.
+func bypassOnce(env Lookup) string {
+	if AgentCaller(env) {
+		return ""
+	}
+	return ",\n  or bypass this commit once: git commit --no-verify"
+}
+
+// bypassLast is bypassOnce as a sentence of its own.
+func bypassLast(env Lookup) string {
+	if AgentCaller(env) {
+		return ""
+	}
+	return "\n  Or bypass this commit once: git commit --no-verify"
+}
+
+// verifyBinary answers why the binary at path may not serve this hook
+// ("" when it may): the opt-in record beside the hook holds the digest of
+// the binary the hook was copied from, and a binary that differs from it,
+// or is gone, is refused with the one command that restores it. A hook
+// with no record (placed by hand, or before records) is not checked.
+func verifyBinary(in LaunchInput, bin NativeBin, path string) string {
+	if in.Self == "" {
+		return ""
+	}
+	dir := filepath.Dir(in.Self)
+	files, ok, err := readRecord(dir)
+	if err != nil || !ok {
+		return ""
+	}
+	want := ""
+	for _, f := range files {
+		if f.name == filepath.Base(in.Self) {
+			want = f.sum
+		}
+	}
+	if want == "" {
+		return ""
+	}
+	show := func(p string) string {
+		if rel, ok := walk.RelUnder(walk.NormalizeAbs(in.Dir), walk.NormalizeAbs(p)); ok && rel != "" {
+			return rel
+		}
+		return p
+	}
+	restore := fmt.Sprintf("cp %s %s", show(in.Self), show(path))
+	got, err := digest.File(path)
+	if err == nil && got == want {
+		// The recorded bytes, wherever they lie (a linked worktree's own
+		// copy, a knob naming another path to the same build).
+		return ""
+	}
+	if bin.Origin != "default" && src(dir) != "" && walk.NormalizeAbs(src(dir)) != walk.NormalizeAbs(path) {
+		// A knob points the hooks somewhere else than the binary the
+		// record names: the knob is what to undo.
+		where := bin.Origin
+		if where != "environment" {
+			where = show(where)
+		}
+		return fmt.Sprintf("%s=%s (from %s) points the hooks at %s, not at the binary --install-hooks recorded (%s), so this commit is not judged.\n"+
+			"  Remove that setting from %s (or set it to %s), then commit again.%s",
+			NativeBinKnob, bin.Value, where, path, show(src(dir)), where, show(src(dir)), bypassLast(in.Env))
+	}
+	if err != nil {
+		return fmt.Sprintf("the gates binary %s (%s=%s from %s) is gone or unreadable (%v), so this commit cannot be judged.\n"+
+			"  Restore the binary --install-hooks recorded: %s\n"+
+			"  then commit again.%s%s",
+			path, NativeBinKnob, bin.Value, bin.Origin, err, restore, refreshNote(in.Env, path), bypassLast(in.Env))
+	}
+	if got != want {
+		return fmt.Sprintf("the gates binary %s (%s=%s from %s) is not the one --install-hooks recorded (its bytes differ), so this commit is not judged.\n"+
+			"  Restore the binary --install-hooks recorded: %s\n"+
+			"  then commit again.%s%s",
+			path, NativeBinKnob, bin.Value, bin.Origin, restore, refreshNote(in.Env, path), bypassLast(in.Env))
+	}
+	return ""
+}
+
+// refreshNote tells a person who rebuilt the binary on purpose how to
+// record it; an agent is not asked to re-record a binary it may have
+// replaced.
+func refreshNote(env Lookup, path string) string {
+	if AgentCaller(env) {
+		return ""
+	}
+	return fmt.Sprintf("\n  If you rebuilt it on purpose, record the new build instead: %s --install-hooks --refresh", path)
+}
+
+// src answers the path the source record names ("" when none).
+func src(dir string) string {
+	data, err := os.ReadFile(sourcePath(dir))
+	if err != nil {
+		return ""
+	}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	if len(lines) != 3 || lines[0] != sourceHeader {
+		return ""
+	}
+	p, err := strconv.Unquote(lines[2])
+	if err != nil {
+		return ""
+	}
+	return p
 }

@@ -123,6 +123,10 @@ type Placed struct {
 	Problems []string
 	// Repair is the binary's arguments that put the hooks back.
 	Repair string
+	// Other is set when git runs another hook manager's live directory
+	// (one holding an active hook) in place of the gates' one: husky's
+	// `.husky/_`, lefthook's hooks. It is Resolved then.
+	Other string
 }
 
 // CheckPlaced compares the hooks git would run at top with the placed
@@ -173,6 +177,10 @@ func CheckPlaced(top string) (Placed, error) {
 		if restat && len(st.Problems) == 0 {
 			saveRecord(ours, files)
 		}
+	}
+	if len(st.Problems) > 0 && !sameDir(resolved, ours) && len(activeHooks(resolved)) > 0 {
+		// assertion T: another hook manager's directory, live.
+		st.Other = resolved
 	}
 	if len(st.Problems) > 0 && !sameDir(resolved, ours) {
 		st.Problems = append(st.Problems, fmt.Sprintf("core.hooksPath resolves to %s, not the gates' %s", resolved, ours))
@@ -310,4 +318,106 @@ func DropWorktreeInclude(top, dir string) error {
 func quoteConfig(v string) string {
 	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`)
 	return `"` + r.Replace(v) + `"`
+}
+
+// activeHooks answers the hooks in dir git would run: executable regular
+// files not named as git's samples.
+func activeHooks(dir string) []string {
+	ents, err := walk.ListDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		if e.IsDir() || strings.HasSuffix(e.Name(), ".sample") || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		if fi, err := os.Stat(walk.Child(dir, e.Name())); err == nil && fi.Mode().IsRegular() && (ExeSuffix() != "" || fi.Mode().Perm()&0o111 != 0) {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+// Footing states.
+const (
+	FootingOff    = iota // the clone never opted in
+	FootingOn            // git runs the placed hooks on the recorded binary
+	FootingBroken        // opted in, and something between git and the binary is not as placed
+)
+
+// Footing answers, from stats and small reads (a digest only where a stat
+// moved), whether a commit at top runs the placed hooks on the recorded
+// binary: hooksDir is the directory git resolves, common git's common
+// directory, env the environment the launcher would read its knob from.
+// Broken comes with why. A placement with no record (from before records)
+// is on when both hooks are there, executable: nothing more can be told.
+func Footing(top, common, hooksDir string, env Lookup) (int, string) {
+	ours := walk.Child(common, HooksDirName)
+	files, recorded, rerr := readRecord(ours)
+	if filepath.Base(hooksDir) != HooksDirName {
+		if recorded {
+			return FootingBroken, fmt.Sprintf("git runs the hooks in %s", hooksDir)
+		}
+		return FootingOff, ""
+	}
+	for _, h := range []string{PreCommit, CommitMsg} {
+		fi, err := os.Stat(walk.Child(hooksDir, h+ExeSuffix()))
+		if err != nil || !fi.Mode().IsRegular() || ExeSuffix() == "" && fi.Mode().Perm()&0o111 == 0 {
+			if recorded {
+				return FootingBroken, h + " is missing or not executable"
+			}
+			return FootingOff, ""
+		}
+	}
+	if rerr != nil {
+		return FootingBroken, rerr.Error()
+	}
+	if !recorded {
+		return FootingOn, ""
+	}
+	home := sameDir(hooksDir, ours)
+	want := ""
+	for _, f := range files {
+		if f.name != PreCommit+ExeSuffix() && f.name != CommitMsg+ExeSuffix() {
+			continue
+		}
+		if msg, _ := checkOne(walk.Child(hooksDir, f.name), f, home); msg != "" {
+			return FootingBroken, fmt.Sprintf("%s is not the placed hook", f.name)
+		}
+		if f.name == PreCommit+ExeSuffix() {
+			want = f.sum
+		}
+	}
+	bin, err := ReadNativeBin(top, env)
+	if err != nil {
+		return FootingBroken, err.Error()
+	}
+	path := walk.AbsAgainst(top, bin.Value)
+	if want == "" || SameBuild(walk.Child(hooksDir, PreCommit+ExeSuffix()), path) {
+		return FootingOn, ""
+	}
+	got, err := digest.File(path)
+	if err == nil && got == want {
+		if was := src(ours); home && (was == path || bin.Origin == "default" && !isFilePath(was)) {
+			// The recorded build under new stat fields, or at a new path
+			// where the recorded one is gone (a copied or moved clone):
+			// recorded, so the next look costs stats only.
+			writeSource(ours, path)
+		}
+		return FootingOn, ""
+	}
+	if bin.Origin != "default" {
+		return FootingBroken, fmt.Sprintf("%s=%s (from %s) is not the recorded binary", NativeBinKnob, bin.Value, bin.Origin)
+	}
+	if err != nil {
+		return FootingBroken, fmt.Sprintf("%s is gone", bin.Value)
+	}
+	return FootingBroken, fmt.Sprintf("%s is not the recorded binary", bin.Value)
+}
+
+// isFilePath reports a regular file at p.
+func isFilePath(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
 }

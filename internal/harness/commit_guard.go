@@ -48,7 +48,7 @@ func commitGuard(c *Call) (code int) {
 			out.Write(said.Bytes())
 		}()
 	}
-	v, err := Inspect(*in.Command)
+	v, err := InspectAt(*in.Command, func(dir string) bool { return elsewhere(c, dir) })
 	if err != nil {
 		// assertion A: a command the lexer cannot read is allowed, and said so.
 		return c.Decline(fmt.Sprintf("cannot read the command (%v)", err))
@@ -140,4 +140,19 @@ func readMessageFiles(files []MessageFile, cwd string) []string {
 		out = append(out, string(data))
 	}
 	return out
+}
+
+// elsewhere reports that dir (as the command wrote it, against the
+// payload's cwd) lies in another repository than this one, or in none.
+func elsewhere(c *Call, dir string) bool {
+	if c.Repo == nil {
+		return false
+	}
+	if !walk.PathRoot(dir) {
+		if c.Payload.Cwd == "" {
+			return false
+		}
+		dir = walk.AbsAgainst(c.Payload.Cwd, dir)
+	}
+	return c.Repo.Elsewhere(dir)
 }

@@ -26,6 +26,99 @@ type Verdict struct {
 	Unread []string
 	// Commits reports a `git commit` among the commands.
 	Commits bool
+	// Cleans are the `git clean` runs that remove ignored files (-x or
+	// -X), which may take the gates binary with them.
+	Cleans []Clean
+	// Away holds what a git aimed at a named directory other than the
+	// command's own (`git -C <dir>`, or after `cd <dir>`) would do there;
+	// Here folds in the ones that are this repository after all.
+	Away []Away
+}
+
+// Away is the verdict of the git commands aimed at Dir (as written,
+// relative to the command's own directory).
+type Away struct {
+	Dir string
+	V   Verdict
+}
+
+// Here folds into v every Away entry whose directory elsewhere does not
+// place in another repository, and drops the others: a commit there is
+// that repository's business.
+func (v Verdict) Here(elsewhere func(dir string) bool) Verdict {
+	out := v
+	out.Away = nil
+	for _, a := range v.Away {
+		if elsewhere(a.Dir) {
+			continue
+		}
+		w := a.V.Here(elsewhere)
+		out.Bypass = append(out.Bypass, w.Bypass...)
+		out.Messages = append(out.Messages, w.Messages...)
+		out.Files = append(out.Files, w.Files...)
+		out.Unread = append(out.Unread, w.Unread...)
+		out.Commits = out.Commits || w.Commits
+		for _, c := range w.Cleans {
+			c.Dir = a.Dir // where the cd and the -C operands put git
+			out.Cleans = append(out.Cleans, c)
+		}
+	}
+	return out
+}
+
+// Clean is one `git clean` that removes ignored files: the directory git
+// stands in (as written, "" for the command's own), its -e patterns and
+// its pathspecs.
+type Clean struct {
+	Dir      string
+	Excludes []string
+	Paths    []string
+}
+
+// clean reads `git clean`'s operands: it matters only when it removes
+// ignored files for real (-x or -X, no -n).
+func (v *Verdict) clean(args []string, dir string) {
+	var c Clean
+	x, dry := false, false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			c.Paths = append(c.Paths, args[i+1:]...)
+			i = len(args)
+		case a == "--dry-run":
+			dry = true
+		case a == "--exclude" && i+1 < len(args):
+			c.Excludes = append(c.Excludes, args[i+1])
+			i++
+		case strings.HasPrefix(a, "--exclude="):
+			c.Excludes = append(c.Excludes, strings.TrimPrefix(a, "--exclude="))
+		case strings.HasPrefix(a, "--"):
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			for j := 1; j < len(a); j++ {
+				switch a[j] {
+				case 'x', 'X':
+					x = true
+				case 'n':
+					dry = true
+				case 'e':
+					if rest := a[j+1:]; rest != "" {
+						c.Excludes = append(c.Excludes, rest)
+					} else if i+1 < len(args) {
+						c.Excludes = append(c.Excludes, args[i+1])
+						i++
+					}
+					j = len(a)
+				}
+			}
+		default:
+			c.Paths = append(c.Paths, a)
+		}
+	}
+	if x && !dry {
+		c.Dir = dir
+		v.Cleans = append(v.Cleans, c)
+	}
 }
 
 // MessageFile is a `git commit -F` operand: Path as written, Dir the
@@ -57,7 +150,19 @@ type simple struct {
 	stdin      string
 	stdinKnown bool
 	afterCd    bool
-	writes     map[string]bool // paths the line's redirections write
+	// cdDir is where the `cd`s before the command went, when each was
+	// to a directory the line names ("" with afterCd false: nowhere).
+	cdDir   string
+	cdKnown bool
+	writes  map[string]bool // paths the line's redirections write
+}
+
+// joinDir answers dir taken against base, both as written.
+func joinDir(base, dir string) string {
+	if base == "" || walk.PathRoot(dir) {
+		return dir
+	}
+	return base + "/" + dir
 }
 
 // judge reads one simple command's words into v. depth counts the shell
@@ -310,6 +415,7 @@ func (v *Verdict) git(args []string, ws []word, sc simple) {
 	// The global options, up to the subcommand.
 	i := 0
 	dir := "" // the joined -C operands, where git will stand
+	dynDir := false
 	for i < len(args) {
 		a := args[i]
 		switch {
@@ -326,6 +432,7 @@ func (v *Verdict) git(args []string, ws []word, sc simple) {
 		case a == "-C" && i+1 < len(args):
 			if ws[i+1].dyn {
 				sc.afterCd = true // git stands somewhere the guard cannot name
+				dynDir = true
 			} else if dir == "" || walk.PathRoot(args[i+1]) {
 				dir = args[i+1]
 			} else {
@@ -340,6 +447,21 @@ func (v *Verdict) git(args []string, ws []word, sc simple) {
 			continue
 		case strings.HasPrefix(a, "-"):
 		default:
+			// assertion Y: a git aimed at a directory the line names is
+			// judged apart; the member asks whether that is this
+			// repository.
+			target, known := dir, !sc.afterCd || sc.cdKnown
+			if sc.afterCd && sc.cdKnown {
+				target = joinDir(sc.cdDir, dir)
+			}
+			if known && target != "" && !dynDir {
+				var w Verdict
+				w.subcommand(a, args[i+1:], ws[i+1:], sc, dir)
+				if len(w.Bypass)+len(w.Messages)+len(w.Files)+len(w.Unread)+len(w.Cleans) > 0 {
+					v.Away = append(v.Away, Away{Dir: target, V: w})
+				}
+				return
+			}
 			v.subcommand(a, args[i+1:], ws[i+1:], sc, dir)
 			return
 		}
@@ -386,6 +508,8 @@ func (v *Verdict) subcommand(sub string, args []string, ws []word, sc simple, di
 		}
 	case "config":
 		v.configCommand(args)
+	case "clean":
+		v.clean(args, dir)
 	}
 }
 

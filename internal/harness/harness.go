@@ -381,6 +381,9 @@ type Call struct {
 	// Repo reads the repository for the outcome members; nil where the
 	// caller offers none (the outcome checks are then skipped).
 	Repo Repo
+	// advised, when set, keeps the note that the advice given was given
+	// (markAdvised calls it); nil keeps the not-opted-in note.
+	advised func()
 }
 
 // Decline allows the call and says why the member's rule was not enforced:
@@ -398,6 +401,9 @@ type Red struct {
 	Name   string
 	Code   int    // 1 a violation, 2 the gate could not run
 	Output string // the member's report: findings and help: lines
+	// Hook is the git hook whose run found it, when a landed commit was
+	// judged ("commit-msg" or "pre-commit"); "" otherwise.
+	Hook string `json:",omitempty"`
 }
 
 // Result is what a gate run answers.

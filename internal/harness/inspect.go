@@ -13,9 +13,16 @@ import (
 // for the commit message it would record. A command the lexer cannot read
 // is an error; the member allows it.
 func Inspect(command string) (Verdict, error) {
+	return InspectAt(command, func(string) bool { return false })
+}
+
+// InspectAt is Inspect where a git aimed at a directory the line names
+// (`git -C <dir>`, or after `cd <dir>`) counts only when elsewhere(dir)
+// is false: a commit in another repository is that repository's business.
+func InspectAt(command string, elsewhere func(dir string) bool) (Verdict, error) {
 	var v Verdict
 	err := v.read(command, 0)
-	return v, err
+	return v.Here(elsewhere), err
 }
 
 func (v *Verdict) read(src string, depth int) error {
@@ -29,6 +36,7 @@ func (v *Verdict) read(src string, depth int) error {
 	writes := writtenPaths(toks)
 	vars := map[string]string{} // NAME=value assignments standing alone on the line
 	afterCd := false
+	cdDir, cdKnown := "", true
 	var firstErr error
 	shlex.Walk(toks, func(list []shlex.Token, _ *shlex.Sub) {
 		docs := heredocs(list)
@@ -41,7 +49,7 @@ func (v *Verdict) read(src string, depth int) error {
 						v.environment(t.Value)
 					}
 				}
-				sc := simple{writes: writes, afterCd: afterCd}
+				sc := simple{writes: writes, afterCd: afterCd, cdDir: cdDir, cdKnown: cdKnown}
 				for _, r := range c.Redirects() {
 					if r.Op.Fd != "" && r.Op.Fd != "0" {
 						if r.Op.Value[len(r.Op.Fd):] == "<<" || r.Op.Value[len(r.Op.Fd):] == "<<-" {
@@ -90,6 +98,13 @@ func (v *Verdict) read(src string, depth int) error {
 				}
 				if ws := unwrapWords(sc.ws); len(ws) > 0 && (ws[0].s == "cd" || ws[0].s == "pushd" || ws[0].s == "popd") {
 					afterCd = true
+					// Only `cd <dir>` to a directory the line spells is
+					// followed; anything else leaves git's place unknown.
+					if ws[0].s == "cd" && len(ws) == 2 && !ws[1].dyn && ws[1].s != "-" && ws[1].s != "" && !strings.HasPrefix(ws[1].s, "-") {
+						cdDir = joinDir(cdDir, ws[1].s)
+					} else {
+						cdKnown = false
+					}
 				}
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -34,6 +35,25 @@ type Repo interface {
 	// members on its message, the pre-commit members on the change it
 	// records against its first parent, each over the commit's own tree.
 	Judge(id string) (CommitVerdict, error)
+	// Fetched answers the tips fetch left: the ids FETCH_HEAD lists and
+	// each remote-tracking tip of tips whose newest reflog entry a fetch,
+	// pull or clone wrote (a push's update is not one).
+	Fetched(tips []Tip) ([]string, error)
+	// Foreign answers, of the commits reachable from tips and from none
+	// of exclude, those this clone did not author at or after since: a
+	// committer other than the clone's identity, or a commit time before
+	// since.
+	Foreign(tips, exclude []string, since int64) (map[string]bool, error)
+	// Binary answers the gates binary the hooks run (the knob resolved,
+	// absolute) and the work-tree top it is spelled against.
+	Binary() (bin, top string, err error)
+	// Pushed answers the remote-tracking tips of tips whose newest reflog
+	// entry a push from this clone wrote.
+	Pushed(tips []Tip) ([]string, error)
+	// Elsewhere reports that the absolute directory abs lies outside
+	// this repository: in another one's work tree, or in none. A
+	// directory not made yet is placed by its deepest existing ancestor.
+	Elsewhere(abs string) bool
 	// StateDir is the directory, under the git dir, the members keep
 	// their per-session state in.
 	StateDir() (string, error)
@@ -61,6 +81,10 @@ type HooksState struct {
 	Problems []string
 	// Repair is the one command that puts the hooks back.
 	Repair string
+	// Other is the live directory of another hook manager git runs in
+	// place of the placed hooks ("" for none); Chain says how to keep
+	// its hooks and run the gates from them.
+	Other, Chain string
 }
 
 // CommitVerdict is one commit judged as the hooks would have.
@@ -69,6 +93,8 @@ type CommitVerdict struct {
 	Short   string `json:"short"`
 	Subject string `json:"subject"`
 	Red     []Red  `json:"red,omitempty"`
+	// Root: the commit has no parent.
+	Root bool `json:"root,omitempty"`
 }
 
 // MaxJudged bounds the commits one event judges.
@@ -137,6 +163,9 @@ const (
 	stateBaseAt   = "base-at"  // when, in Unix seconds
 	stateVerdicts = "verdicts" // every commit judged, by id
 	stateAdvised  = "advised"  // the not-opted-in notice was given
+	stateFetched  = "fetched"  // the tips fetch left, seen so far
+	stateOther    = "other"    // the other hook manager the session was told of
+	stateUnjudged = "unjudged" // commits the last judgement left out
 )
 
 // judged is one commit's kept verdict.
@@ -144,6 +173,28 @@ type judged struct {
 	CommitVerdict
 	// AtStop: the red verdict was reported at a Stop already.
 	AtStop bool `json:"at_stop,omitempty"`
+	// Where the commit stands now, for its remedy (never kept).
+	head, published bool
+}
+
+// place notes where each red commit stands now: at HEAD, and whether a
+// remote-tracking ref already holds it (published: never offered a
+// rewrite).
+func place(c *Call, reds []*judged, now []Tip) {
+	head := ""
+	for _, t := range now {
+		if t.Ref == "HEAD" {
+			head = t.ID
+		}
+	}
+	rem := remote(now)
+	for _, j := range reds {
+		j.head = j.ID == head
+		if len(rem) > 0 {
+			ids, _, err := c.Repo.Commits([]string{j.ID}, rem, 0, 1)
+			j.published = err == nil && len(ids) == 0
+		}
+	}
 }
 
 // sameTips reports two tip lists naming the same refs at the same ids.
@@ -196,39 +247,153 @@ func known(before, base []Tip) []string {
 	return out
 }
 
+// maxListed bounds the new commits one event lists before the fetched
+// ones are set apart; judging is what MaxJudged bounds.
+const maxListed = 1 << 20
+
+// fetchedTips adds the tips fetch left now to the ones the session saw
+// before and keeps them: a commit fetched in one command and merged in a
+// later one is still known as fetched.
+func fetchedTips(c *Call, now []Tip) ([]string, error) {
+	var seen []string
+	if _, err := loadState(c, stateFetched, &seen); err != nil {
+		return nil, err
+	}
+	fresh, err := c.Repo.Fetched(now)
+	if err != nil {
+		return nil, err
+	}
+	have := map[string]bool{}
+	for _, id := range seen {
+		have[id] = true
+	}
+	grew := false
+	for _, id := range fresh {
+		if !have[id] {
+			have[id] = true
+			seen = append(seen, id)
+			grew = true
+		}
+	}
+	if grew {
+		if err := saveState(c, stateFetched, seen); err != nil {
+			return nil, err
+		}
+	}
+	return seen, nil
+}
+
 // judgeNew judges the commits reachable from now and not from the known
 // ids, reusing the session's kept verdicts; it answers them newest first,
-// and whether some were left unjudged past MaxJudged.
-func judgeNew(c *Call, now []Tip, from []string) ([]*judged, map[string]*judged, bool, error) {
-	ids, more, err := c.Repo.Commits(landed(now), from, 0, MaxJudged)
+// and whether some were left unjudged past MaxJudged. A commit that
+// arrived by fetch and that this clone did not author during the session
+// is others' work: never judged, never named.
+func judgeNew(c *Call, now []Tip, from []string) ([]*judged, map[string]*judged, int, error) {
+	ids, _, err := c.Repo.Commits(landed(now), from, 0, maxListed)
 	if err != nil {
-		return nil, nil, false, err
+		return nil, nil, 0, err
 	}
 	// A commit pushed from no local ref shows only on a remote-tracking
 	// one: those made since the session began are judged too (older ones
 	// are others' work, fetched).
 	var at int64
 	if ok, err := loadState(c, stateBaseAt, &at); err != nil {
-		return nil, nil, false, err
+		return nil, nil, 0, err
 	} else if ok && at > 0 {
-		pushed, more2, err := c.Repo.Commits(remote(now), append(append([]string(nil), from...), landed(now)...), at, MaxJudged)
+		pushed, _, err := c.Repo.Commits(remote(now), append(append([]string(nil), from...), landed(now)...), at, maxListed)
 		if err != nil {
-			return nil, nil, false, err
+			return nil, nil, 0, err
 		}
-		ids, more = append(ids, pushed...), more || more2
+		ids = append(ids, pushed...)
+	}
+	// assertion K: a tip this clone's push wrote is the agent's whatever
+	// dates its commits carry.
+	if byPush, err := c.Repo.Pushed(now); err != nil {
+		return nil, nil, 0, err
+	} else if len(byPush) > 0 {
+		more, _, err := c.Repo.Commits(byPush, append(append([]string(nil), from...), landed(now)...), 0, maxListed)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		seen := map[string]bool{}
+		for _, id := range ids {
+			seen[id] = true
+		}
+		for _, id := range more {
+			if !seen[id] {
+				ids = append(ids, id)
+			}
+		}
+	}
+	if len(ids) > 0 {
+		// assertion G: what fetch brought is set apart before any
+		// judging, so no cap is spent on it.
+		tips, err := fetchedTips(c, now)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		if len(tips) > 0 {
+			foreign, err := c.Repo.Foreign(tips, from, at)
+			if err != nil {
+				return nil, nil, 0, err
+			}
+			keep := ids[:0]
+			for _, id := range ids {
+				if !foreign[id] {
+					keep = append(keep, id)
+				}
+			}
+			ids = keep
+		}
 	}
 	kept := map[string]*judged{}
 	if _, err := loadState(c, stateVerdicts, &kept); err != nil {
-		return nil, nil, false, err
+		return nil, nil, 0, err
 	}
+	// Commits an earlier look left unjudged are judged now, while a ref
+	// still reaches them.
+	var pending []string
+	if _, err := loadState(c, stateUnjudged, &pending); err != nil {
+		return nil, nil, 0, err
+	}
+	if len(pending) > 0 {
+		var all []string
+		for _, t := range now {
+			all = append(all, t.ID)
+		}
+		gone, _, err := c.Repo.Commits(pending, all, 0, maxListed)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		skip := map[string]bool{}
+		for _, id := range append(gone, ids...) {
+			skip[id] = true
+		}
+		for _, id := range pending {
+			if !skip[id] {
+				ids = append(ids, id)
+				skip[id] = true
+			}
+		}
+	}
+	// assertion J: the cap bounds the commits judged in one look, never
+	// the ones judged at all: those past it are kept and judged by the
+	// next look, and counted until they are.
 	var out []*judged
+	var left []string
+	fresh := 0
 	dirty := false
 	for _, id := range ids {
 		j, ok := kept[id]
 		if !ok {
+			if fresh >= MaxJudged {
+				left = append(left, id)
+				continue
+			}
+			fresh++
 			v, err := c.Repo.Judge(id)
 			if err != nil {
-				return nil, nil, false, err
+				return nil, nil, 0, err
 			}
 			j = &judged{CommitVerdict: v}
 			kept[id] = j
@@ -238,28 +403,92 @@ func judgeNew(c *Call, now []Tip, from []string) ([]*judged, map[string]*judged,
 	}
 	if dirty {
 		if err := saveState(c, stateVerdicts, kept); err != nil {
-			return nil, nil, false, err
+			return nil, nil, 0, err
 		}
 	}
-	return out, kept, more, nil
+	if len(left) > 0 || len(pending) > 0 {
+		if err := saveState(c, stateUnjudged, left); err != nil {
+			return nil, nil, 0, err
+		}
+	}
+	return out, kept, len(left), nil
 }
 
 // redReport renders the red commits for the model: each by short id and
-// subject, the gate, its findings, and the remedy.
+// subject, the gate, its findings, and the remedy that fits where the
+// commit stands.
 func redReport(reds []*judged) string {
 	var b strings.Builder
 	for _, j := range reds {
+		msg, tree := false, false
 		for _, r := range j.Red {
 			what := "refuses"
 			if r.Code == 2 {
 				what = "could not judge"
 			}
+			if r.Hook == "commit-msg" {
+				msg = true
+			} else {
+				tree = true
+			}
 			fmt.Fprintf(&b, "Commit %s (%q): %s %s it:\n%s\n", j.Short, j.Subject, r.Name, what, strings.TrimRight(r.Output, "\n"))
 		}
+		fmt.Fprintf(&b, "To repair commit %s: %s\n", j.Short, remedy(j, msg, tree))
 	}
-	b.WriteString("The git hooks would have refused these commits. Fix each finding in a new commit, " +
-		"or undo the commit (git reset --soft <id>^ keeps its change staged) and commit again with the hooks running; never use --no-verify or any other way around the hooks.")
+	b.WriteString("The git hooks would have refused these commits; never use --no-verify or any other way around the hooks.")
 	return b.String()
+}
+
+// reword is the rebase that rewrites the message of the commit short
+// below HEAD: its todo line `pick` becomes `reword`, spelled so that it
+// runs without an editor.
+func reword(short, upstream string) string {
+	return fmt.Sprintf("it is below HEAD, so reword it with `git rebase -i %s`, changing its line `pick %s …` to `reword %s …`; without an editor: "+
+		"`GIT_SEQUENCE_EDITOR=\"sed -i 's/^pick %s /reword %s /'\" GIT_EDITOR=\"printf '%%s\\n' '<a message these gates pass>' >\" git rebase -i %s` (the commit-msg hook runs on the reworded message)",
+		upstream, short, short, short, short, upstream)
+}
+
+// remedy is the repair offered for one red commit: its message by
+// --amend at HEAD or by a rebase's reword step below it, its content by a
+// new commit or by undoing HEAD; a root commit is undone by deleting the
+// branch ref, and a published commit is never offered a rewrite.
+func remedy(j *judged, msg, tree bool) string {
+	// assertion H: the remedy fits where the commit stands.
+	var parts []string
+	if j.published {
+		parts = append(parts, "it is already on a remote-tracking ref, so do not rewrite it")
+		if tree {
+			parts = append(parts, "fix each finding in a new commit")
+		}
+		if msg {
+			parts = append(parts, "its message stays as it is: tell the operator, and write later messages so these gates pass")
+		}
+		return strings.Join(parts, "; ") + "."
+	}
+	if msg {
+		switch {
+		case j.head:
+			parts = append(parts, "it is HEAD, so `git commit --amend -m \"<a message these gates pass>\"` rewrites its message (the hooks run on the amend)")
+		case j.Root:
+			parts = append(parts, reword(j.Short, "--root"))
+		default:
+			parts = append(parts, reword(j.Short, j.Short+"^"))
+		}
+	}
+	if tree {
+		switch {
+		case j.head && j.Root:
+			parts = append(parts, "fix each finding in a new commit, or undo this first commit with `git update-ref -d HEAD` (its change stays staged) and commit again with the hooks running")
+		case j.head:
+			parts = append(parts, "fix each finding in a new commit, or undo the commit with `git reset --soft HEAD^` (its change stays staged) and commit again with the hooks running")
+		default:
+			parts = append(parts, "fix each finding in a new commit")
+		}
+	}
+	if len(parts) == 0 {
+		return "run the gates named above and fix what they report."
+	}
+	return strings.Join(parts, "; ") + "."
 }
 
 // commitAudit is PreToolUse and PostToolUse on Bash: before a command it
@@ -313,19 +542,46 @@ func recordTips(c *Call, now []Tip) error {
 	return saveState(c, stateTips, now)
 }
 
+// unjudged answers a failure of the judge's own footing — its state under
+// the git directory, a ref listing, its scratch space — to the model: after
+// a command and at a Stop it blocks with the reason (the command already
+// ran; a Stop is held once, stop_hook_active lets the next one through).
+// Elsewhere it declines as before.
+func (c *Call) unjudged(err error) int {
+	// assertion I: the judge's failures reach the model.
+	text := fmt.Sprintf("gate-sdk %s: the commits this session makes cannot be judged: %v.\n"+
+		"Until this is repaired nothing committed is checked after the fact. Put back what was changed under the git directory "+
+		"(the judge keeps its state in the directory .git/%s, and `git show-ref --head` must list every ref), then run `git status` so the judge starts again; "+
+		"do not work around it.", c.Member, err, stateDirName)
+	switch c.Payload.Event() {
+	case PostToolUse:
+		fmt.Fprintln(c.Stdout, Feedback(text))
+	case Stop, SubagentStop:
+		fmt.Fprintln(c.Stdout, RefuseStop(text))
+	default:
+		return c.Decline(err.Error())
+	}
+	fmt.Fprintln(c.Stderr, text)
+	return Allow
+}
+
+// stateDirName is the state directory's name under the git directory, as
+// the messages spell it (the command line's StateDirName).
+const stateDirName = "gates-agent"
+
 func auditAfter(c *Call) int {
 	var before, base []Tip
 	hadBefore, err := loadState(c, stateTips, &before)
 	if err != nil {
-		return c.Decline(err.Error())
+		return c.unjudged(err)
 	}
 	hadBase, err := loadState(c, stateBase, &base)
 	if err != nil {
-		return c.Decline(err.Error())
+		return c.unjudged(err)
 	}
 	now, err := c.Repo.Tips()
 	if err != nil {
-		return c.Decline(err.Error())
+		return c.unjudged(err)
 	}
 	if !hadBefore {
 		before = base
@@ -337,16 +593,16 @@ func auditAfter(c *Call) int {
 	if !hadBefore && !hadBase {
 		// Nothing recorded before: from here on.
 		if err := recordTips(c, now); err != nil {
-			return c.Decline(err.Error())
+			return c.unjudged(err)
 		}
 		return Allow
 	}
-	js, _, more, err := judgeNew(c, now, known(before, base))
+	js, _, left, err := judgeNew(c, now, known(before, base))
 	if err != nil {
-		return c.Decline(err.Error())
+		return c.unjudged(err)
 	}
 	if err := saveState(c, stateTips, now); err != nil {
-		return c.Decline(err.Error())
+		return c.unjudged(err)
 	}
 	var reds []*judged
 	for _, j := range js {
@@ -355,36 +611,46 @@ func auditAfter(c *Call) int {
 		}
 	}
 	if len(reds) == 0 {
-		if more {
-			fmt.Fprintln(c.Stdout, Advise(PostToolUse, fmt.Sprintf("gate-sdk commit-audit: the command made more than %d commits reachable; the newest %d were judged and passed, the rest were not judged", MaxJudged, MaxJudged)))
+		if left > 0 {
+			fmt.Fprintln(c.Stdout, Feedback(notJudged(left)))
 		}
 		return Allow
 	}
+	place(c, reds, now)
 	// assertion C: a red commit is named by its short id, with the gate,
 	// the findings and the remedy, after the command that made it.
-	fmt.Fprintln(c.Stdout, Feedback("gate-sdk commit-audit: a commit the gates refuse has landed.\n"+redReport(reds)))
+	text := "gate-sdk commit-audit: a commit the gates refuse has landed.\n" + redReport(reds)
+	if left > 0 {
+		text += "\n" + notJudged(left)
+	}
+	fmt.Fprintln(c.Stdout, Feedback(text))
 	return Allow
+}
+
+// notJudged tells the model how many new commits wait for a judgement.
+func notJudged(n int) string {
+	return fmt.Sprintf("gate-sdk commit-audit: %d commits not yet judged (one look judges at most %d); the next command and the next Stop judge more, and a Stop is held while any is left.", n, MaxJudged)
 }
 
 // sessionReds judges every commit the session made since its base and
 // answers the red ones not yet reported at a Stop, marking them reported.
-func sessionReds(c *Call) ([]*judged, error) {
+func sessionReds(c *Call) ([]*judged, int, error) {
 	var base []Tip
 	ok, err := loadState(c, stateBase, &base)
 	if err != nil || !ok {
-		return nil, err
+		return nil, 0, err
 	}
 	now, err := c.Repo.Tips()
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	var from []string
 	for _, t := range base {
 		from = append(from, t.ID)
 	}
-	js, kept, _, err := judgeNew(c, now, from)
+	js, kept, left, err := judgeNew(c, now, from)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	var reds []*judged
 	for _, j := range js {
@@ -395,10 +661,11 @@ func sessionReds(c *Call) ([]*judged, error) {
 	}
 	if len(reds) > 0 {
 		if err := saveState(c, stateVerdicts, kept); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
+		place(c, reds, now)
 	}
-	return reds, nil
+	return reds, left, nil
 }
 
 // gitDirGuard is PreToolUse on the edit tools: a path inside the git
@@ -450,6 +717,9 @@ func hooksCheck(c *Call, command string) (int, string) {
 	if c.Repo == nil {
 		return Allow, ""
 	}
+	if code := cleanCheck(c, command); code != Allow {
+		return code, ""
+	}
 	st, err := c.Repo.Hooks()
 	if err != nil {
 		fmt.Fprintf(c.Stderr, "gate-sdk commit-guard: cannot compare the hooks git runs with the placed ones: %v\n", err)
@@ -473,8 +743,22 @@ func hooksCheck(c *Call, command string) (int, string) {
 	if len(st.Problems) == 0 {
 		return Allow, ""
 	}
+	if st.Other != "" {
+		// assertion Z: another hook manager's hooks are what git runs:
+		// told once, with a repair that keeps them, never a block.
+		var told string
+		if ok, err := loadState(c, stateOther, &told); err == nil && ok && told == st.Other {
+			return Allow, ""
+		}
+		c.advised = func() {
+			if err := saveState(c, stateOther, st.Other); err != nil {
+				fmt.Fprintf(c.Stderr, "gate-sdk commit-guard: cannot keep the session's state: %v\n", err)
+			}
+		}
+		return Allow, fmt.Sprintf("gate-sdk commit-guard: git runs the hooks in %s (another hook manager's, such as husky's) in place of the gates' hooks, so a commit here runs no gate before it lands; commits are still judged after each command. %s", st.Other, st.Chain)
+	}
 	low := strings.ToLower(command)
-	if strings.Contains(low, "--install-hooks") {
+	if strings.Contains(low, "--install-hooks") || st.Repair != "" && strings.Contains(command, st.Repair) {
 		// The repair itself (or one in the making) runs.
 		return Allow, ""
 	}
@@ -485,11 +769,147 @@ func hooksCheck(c *Call, command string) (int, string) {
 	return Block, ""
 }
 
+// cleanCheck stops a `git clean -x` (or -X) that would delete the gates
+// binary: every git hook and agent hook runs it, and once it is gone the
+// agent hooks cannot even say so. The block names the spelling that keeps
+// it.
+func cleanCheck(c *Call, command string) int {
+	if !strings.Contains(command, "clean") {
+		return Allow
+	}
+	v, err := InspectAt(command, func(dir string) bool { return elsewhere(c, dir) })
+	if err != nil || len(v.Cleans) == 0 {
+		return Allow
+	}
+	bin, top, err := c.Repo.Binary()
+	if err != nil {
+		return Allow
+	}
+	rel, ok := walk.RelUnder(walk.NormalizeAbs(top), walk.NormalizeAbs(bin))
+	if !ok || rel == "" {
+		return Allow
+	}
+	if _, err := os.Stat(bin); err != nil {
+		return Allow
+	}
+	for _, cl := range v.Cleans {
+		// assertion V: a clean that would take the binary is stopped.
+		if !cleanTakes(c, top, bin, rel, cl) {
+			continue
+		}
+		fmt.Fprintf(c.Stderr, "gate-sdk commit-guard: this command was not run: its git clean would delete %s, the gates binary that the git hooks and these agent hooks run, and leave the repository unguarded.\n", rel)
+		fmt.Fprintf(c.Stderr, "Keep the binary: add `-e /%s` to the clean (for example `git clean -fdx -e /%s`), then run it again.\n", rel, rel)
+		return Block
+	}
+	return Allow
+}
+
+// cleanTakes reports that the clean cl, run from the payload's directory,
+// would remove the binary at bin (rel under top).
+func cleanTakes(c *Call, top, bin, rel string, cl Clean) bool {
+	dir := c.Payload.Cwd
+	if dir == "" {
+		dir = top
+	}
+	if cl.Dir != "" {
+		dir = walk.AbsAgainst(dir, cl.Dir)
+	}
+	if r, ok := walk.RelUnder(walk.NormalizeAbs(dir), walk.NormalizeAbs(bin)); !ok || r == "" {
+		return false
+	}
+	if len(cl.Paths) > 0 {
+		hit := false
+		for _, p := range cl.Paths {
+			if strings.ContainsAny(p, "*?[") {
+				hit = true
+				break
+			}
+			if _, ok := walk.RelUnder(walk.NormalizeAbs(walk.AbsAgainst(dir, p)), walk.NormalizeAbs(bin)); ok {
+				hit = true
+				break
+			}
+		}
+		if !hit {
+			return false
+		}
+	}
+	for _, e := range cl.Excludes {
+		if excludes(e, rel) {
+			return false
+		}
+	}
+	return true
+}
+
+// excludes reports that the -e pattern pat (gitignore syntax, read from
+// the top) covers rel or a directory above it.
+func excludes(pat, rel string) bool {
+	pat = strings.TrimSuffix(pat, "/")
+	// path-dialect-exempt: a gitignore pattern's leading slash anchors it to the top; the pattern is no filesystem location.
+	anchored := strings.HasPrefix(pat, "/")
+	pat = strings.TrimPrefix(pat, "/")
+	if pat == "" {
+		return false
+	}
+	parts := strings.Split(rel, "/")
+	for i := range parts {
+		prefix := strings.Join(parts[:i+1], "/")
+		if ok, _ := path.Match(pat, prefix); ok {
+			return true
+		}
+		if !anchored && !strings.Contains(pat, "/") {
+			if ok, _ := path.Match(pat, parts[i]); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // markAdvised notes that the session was told it has not opted in.
 func markAdvised(c *Call) {
+	if c.advised != nil {
+		c.advised()
+		return
+	}
 	if err := saveState(c, stateAdvised, true); err != nil {
 		fmt.Fprintf(c.Stderr, "gate-sdk commit-guard: cannot keep the session's state: %v\n", err)
 	}
+}
+
+// SessionRed answers this session's commits the members judged red, full
+// id to short id, from the kept verdicts in stateDir (none when the
+// session kept none or its record is unreadable).
+func SessionRed(stateDir, session string) map[string]string {
+	data, err := os.ReadFile(stateName(stateDir, session, stateVerdicts))
+	if err != nil {
+		return nil
+	}
+	kept := map[string]*judged{}
+	if json.Unmarshal(data, &kept) != nil {
+		return nil
+	}
+	out := map[string]string{}
+	for id, j := range kept {
+		if j != nil && len(j.Red) > 0 {
+			out[id] = j.Short
+		}
+	}
+	return out
+}
+
+// SessionUnjudged answers how many commits the session's last judgement
+// left unjudged (0 when none or unknown).
+func SessionUnjudged(stateDir, session string) int {
+	data, err := os.ReadFile(stateName(stateDir, session, stateUnjudged))
+	if err != nil {
+		return 0
+	}
+	var ids []string
+	if json.Unmarshal(data, &ids) != nil {
+		return 0
+	}
+	return len(ids)
 }
 
 // SessionRedCommits answers the short ids of the commits this session made

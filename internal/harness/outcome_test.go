@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,6 +21,19 @@ type fakeRepo struct {
 	recent map[string]bool // committed since the session began
 	judged []string
 	prot   []string
+	// fetched are the tips fetch left; foreign the commits others made.
+	fetched []string
+	foreign map[string]bool
+}
+
+func (f *fakeRepo) Elsewhere(string) bool          { return false }
+func (f *fakeRepo) Pushed([]Tip) ([]string, error) { return nil, nil }
+func (f *fakeRepo) Binary() (string, string, error) {
+	return "", "", errors.New("no binary in the fake")
+}
+func (f *fakeRepo) Fetched([]Tip) ([]string, error) { return f.fetched, nil }
+func (f *fakeRepo) Foreign(tips, exclude []string, since int64) (map[string]bool, error) {
+	return f.foreign, nil
 }
 
 func (f *fakeRepo) Hooks() (HooksState, error) { return f.hooks, nil }

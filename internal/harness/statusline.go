@@ -72,8 +72,16 @@ type Status struct {
 	// Repo is false outside a repository git answers; nothing else is
 	// then known.
 	Repo bool
-	// Hooks reports the placed git hooks are what git runs here.
+	// Hooks reports the placed git hooks are what git runs here, on the
+	// recorded binary.
 	Hooks bool
+	// Broken says why the footing an opted-in clone stands on is not
+	// whole ("" when it is, or the clone never opted in).
+	Broken string
+	// Unjudged counts the commits the agent hook left unjudged at its
+	// last look; JudgeBroken says why it could not keep its state.
+	Unjudged    int
+	JudgeBroken string
 	// Verdict is the last whole battery's, when one was recorded.
 	Verdict *LastVerdict
 	// Accepted counts the findings the baseline accepts; -1 when there is
@@ -99,9 +107,12 @@ func StatusLine(s Status) string {
 		return "gates: " + ansiDim + "no repository here" + ansiReset
 	}
 	parts := []string{}
-	if s.Hooks {
+	switch {
+	case s.Broken != "":
+		parts = append(parts, ansiRed+"hooks broken"+ansiReset+" ("+s.Broken+")")
+	case s.Hooks:
 		parts = append(parts, ansiGreen+"hooks on"+ansiReset)
-	} else {
+	default:
 		parts = append(parts, ansiRed+"hooks off"+ansiReset)
 	}
 	switch v := s.Verdict; {
@@ -129,6 +140,12 @@ func StatusLine(s Status) string {
 			noun = "red commit"
 		}
 		parts = append(parts, fmt.Sprintf("%s%d %s this session%s (%s)", ansiRed, n, noun, ansiReset, strings.Join(s.RedCommits, ", ")))
+	}
+	if s.Unjudged > 0 {
+		parts = append(parts, fmt.Sprintf("%s%d commits not judged%s", ansiRed, s.Unjudged, ansiReset))
+	}
+	if s.JudgeBroken != "" {
+		parts = append(parts, ansiRed+"commit judge broken"+ansiReset+" ("+s.JudgeBroken+")")
 	}
 	return "gates: " + strings.Join(parts, " · ")
 }

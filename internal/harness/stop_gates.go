@@ -21,12 +21,19 @@ func stopGates(c *Call) int {
 		// assertion D: every commit the session made since its first
 		// recorded tips is judged; a red one not yet reported at a Stop
 		// holds the turn, by id.
-		reds, err := sessionReds(c)
+		reds, left, err := sessionReds(c)
 		if err != nil {
-			return c.Decline(err.Error())
+			return c.unjudged(err)
 		}
 		if len(reds) > 0 {
 			committed = "Do not stop yet: this session made commits the gates refuse.\n" + redReport(reds)
+		}
+		if left > 0 {
+			// assertion J (commit-audit): unjudged commits hold the turn.
+			if committed != "" {
+				committed += "\n"
+			}
+			committed += "Do not stop yet: " + notJudged(left)
 		}
 	}
 	changed, err := c.Gates.Changed()

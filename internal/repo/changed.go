@@ -100,3 +100,68 @@ func (g Git) NewWorkingSnapshot(dir string) (*Snapshot, error) {
 	sort.SliceStable(kept, func(i, j int) bool { return kept[i].Path < kept[j].Path })
 	return SnapshotOf(dir, kept), nil
 }
+
+// NewEditSnapshot is NewWorkingSnapshot at the cost of an edit: the index
+// entries still on disk, plus those of paths that are untracked files git
+// does not ignore. Only paths are asked about (a pathspec-limited listing),
+// so the work tree is never walked; an untracked file not among paths is
+// not in the view.
+func NewEditSnapshot(dir string, paths []string) (*Snapshot, error) {
+	return Git{}.NewEditSnapshot(dir, paths)
+}
+
+// NewEditSnapshot is the package-level NewEditSnapshot under g's environment.
+func (g Git) NewEditSnapshot(dir string, paths []string) (*Snapshot, error) {
+	entries, err := g.IndexModes(dir)
+	if err != nil {
+		return nil, err
+	}
+	tracked := make(map[string]bool, len(entries))
+	kept := entries[:0:0]
+	for _, e := range entries {
+		tracked[e.Path] = true
+		if e.Mode == 0o160000 {
+			kept = append(kept, e)
+			continue
+		}
+		if _, err := os.Lstat(walk.Child(dir, e.Path)); err != nil {
+			if os.IsNotExist(err) {
+				continue // deleted in the working tree
+			}
+			return nil, &ListingError{Dir: dir, What: "stat a tracked file", Err: err}
+		}
+		kept = append(kept, e)
+	}
+	var ask []string
+	for _, p := range paths {
+		if !tracked[p] {
+			ask = append(ask, ":(literal)"+p)
+		}
+	}
+	if len(ask) > 0 {
+		out, err := g.run(dir, "list the edited untracked files", append([]string{"ls-files", "-z", "--others", "--exclude-standard", "--"}, ask...)...)
+		if err != nil {
+			return nil, err
+		}
+		others, err := splitZ(out)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range others {
+			fi, err := os.Lstat(walk.Child(dir, p))
+			if err != nil {
+				return nil, &ListingError{Dir: dir, What: "stat an untracked file", Err: err}
+			}
+			mode := uint32(0o100644)
+			switch {
+			case fi.Mode()&os.ModeSymlink != 0:
+				mode = 0o120000
+			case fi.Mode()&0o111 != 0:
+				mode = 0o100755
+			}
+			kept = append(kept, Entry{Path: p, Mode: mode})
+		}
+		sort.SliceStable(kept, func(i, j int) bool { return kept[i].Path < kept[j].Path })
+	}
+	return SnapshotOf(dir, kept), nil
+}

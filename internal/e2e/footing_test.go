@@ -1,0 +1,184 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The footing: the placed git hooks verify the binary they run against
+// the digest --install-hooks recorded, and refuse a commit when it
+// differs or is gone, with the one command that restores it; an agent
+// caller (CLAUDECODE in the environment) is never told --no-verify.
+
+// agentCommit stages a leak and commits it as the agent's shell would,
+// answering the commit's result and whether HEAD moved.
+func agentCommit(t *testing.T, p *player) (result, bool) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(p.dir, "docs/leak.md"), []byte(leakLine), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.git("add", "docs/leak.md")
+	head := p.git("rev-parse", "HEAD")
+	r := run(t, p.dir, append(append([]string(nil), p.env...), "CLAUDECODE=1"), "git", "commit", "-q", "-m", "docs: add notes")
+	return r, p.git("rev-parse", "HEAD") != head
+}
+
+func TestFootingReplacedBinaryIsRefused(t *testing.T) {
+	t.Parallel()
+	p := outcomeClone(t, "footing replaced")
+	if err := os.WriteFile(filepath.Join(p.dir, "bin/gates"), []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r, moved := agentCommit(t, p)
+	if moved || r.code == 0 {
+		t.Fatalf("a commit ran on a replaced binary: exit %d\n%s", r.code, r.stderr)
+	}
+	for _, want := range []string{"bin/gates", "recorded", "cp .git/gate-hooks/pre-commit bin/gates"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("the refusal lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	if strings.Contains(r.stderr, "--no-verify") {
+		t.Errorf("an agent caller was told --no-verify:\n%s", r.stderr)
+	}
+	// The restore command runs, and the hook then judges the commit.
+	if out := run(t, p.dir, p.env, "sh", "-c", "cp .git/gate-hooks/pre-commit bin/gates"); out.code != 0 {
+		t.Fatalf("restore: %s", out.stderr)
+	}
+	r, moved = agentCommit(t, p)
+	if moved || !strings.Contains(r.stdout+r.stderr, "check-tree-terms") || strings.Contains(r.stdout+r.stderr, "--no-verify") {
+		t.Fatalf("after the restore: moved %v exit %d\n%s%s", moved, r.code, r.stdout, r.stderr)
+	}
+}
+
+func TestFootingCleanedBinaryIsRefused(t *testing.T) {
+	t.Parallel()
+	p := outcomeClone(t, "footing cleaned")
+	p.git("clean", "-q", "-fdx")
+	if _, err := os.Stat(filepath.Join(p.dir, "bin/gates")); err == nil {
+		t.Fatal("git clean -fdx left bin/gates")
+	}
+	r, moved := agentCommit(t, p)
+	if moved || r.code == 0 || !strings.Contains(r.stderr, "cp .git/gate-hooks/pre-commit bin/gates") || strings.Contains(r.stderr, "--no-verify") {
+		t.Fatalf("a commit with the binary gone: moved %v exit %d\n%s", moved, r.code, r.stderr)
+	}
+}
+
+func TestFootingKnobRedirectIsRefused(t *testing.T) {
+	t.Parallel()
+	p := outcomeClone(t, "footing knob")
+	if err := os.WriteFile(filepath.Join(p.dir, "scripts/gate-sdk-config.local.knobs"), []byte("GATE_SDK_NATIVE_BIN = /bin/true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, moved := agentCommit(t, p)
+	if moved || r.code == 0 {
+		t.Fatalf("a knob pointing the hooks at /bin/true let the commit land: exit %d\n%s", r.code, r.stderr)
+	}
+	for _, want := range []string{"GATE_SDK_NATIVE_BIN", "/bin/true", "scripts/gate-sdk-config.local.knobs"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("the refusal lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	if strings.Contains(r.stderr, "--no-verify") {
+		t.Errorf("an agent caller was told --no-verify:\n%s", r.stderr)
+	}
+}
+
+// The judge's own footing: a state directory the command replaced by a
+// file, or a ref git cannot list, is answered to the model (decision:
+// block with the reason), after the command and at Stop, never only to
+// the user.
+func TestFootingJudgeFailuresReachTheModel(t *testing.T) {
+	t.Parallel()
+	p := outcomeClone(t, "footing state")
+	p.bashQuiet("git status --short")
+	_, b, post := p.bash(`rm -rf .git/gates-agent && echo x > .git/gates-agent && printf '` + strings.TrimSuffix(leakLine, "\n") + `\n' > docs/leak.md && git add docs/leak.md && echo 'git commit -q -n -m "docs: notes"' | sh`)
+	if b {
+		t.Fatal("the command was blocked before it ran")
+	}
+	if !strings.Contains(post, "commit-audit") || !strings.Contains(post, ".git/gates-agent") {
+		t.Fatalf("a broken state directory was not told to the model after the command:\n%q", post)
+	}
+	stop := p.stop(false)
+	if !strings.Contains(stop, ".git/gates-agent") {
+		t.Fatalf("a broken state directory was not told to the model at Stop:\n%q", stop)
+	}
+}
+
+// git clean -x in an adopted clone would delete the binary every hook
+// runs: it is stopped before it runs with the spelling that keeps the
+// binary, which then runs; a clean that spares the binary is not stopped.
+func TestFootingGitCleanKeepsTheBinary(t *testing.T) {
+	t.Parallel()
+	p := outcomeClone(t, "footing clean")
+	why, b, _ := p.bash("git clean -fdx")
+	if !b || !strings.Contains(why, "bin/gates") || !strings.Contains(why, "-e /bin/gates") {
+		t.Fatalf("git clean -fdx: blocked %v %q", b, why)
+	}
+	if _, err := os.Stat(filepath.Join(p.dir, "bin/gates")); err != nil {
+		t.Fatal("the blocked clean ran")
+	}
+	for _, cmd := range []string{"git clean -fdx -e /bin/gates", "git clean -fd", "git clean -ndx", "git clean -fdx docs"} {
+		if why, b, _ := p.bash(cmd); b {
+			t.Errorf("%s was blocked: %s", cmd, why)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(p.dir, "bin/gates")); err != nil {
+		t.Fatal("a clean that spares the binary removed it")
+	}
+}
+
+// A knob that points the placed hooks away from the recorded binary is
+// caught before the next command, with the repair.
+func TestFootingKnobRedirectBlocksTheAgent(t *testing.T) {
+	t.Parallel()
+	p := outcomeClone(t, "footing knob agent")
+	p.bashQuiet("git status --short")
+	if err := os.WriteFile(filepath.Join(p.dir, "scripts/gate-sdk-config.local.knobs"), []byte("GATE_SDK_NATIVE_BIN = /bin/true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	why, b, _ := p.bash("ls")
+	if !b || !strings.Contains(why, "GATE_SDK_NATIVE_BIN") || !strings.Contains(why, "/bin/true") {
+		t.Fatalf("a redirected knob: blocked %v %q", b, why)
+	}
+	// The repair it names runs through the harness and clears the block.
+	_, repair, ok := strings.Cut(why, "Run ")
+	repair, _, ok2 := strings.Cut(repair, " to put them back")
+	if !ok || !ok2 {
+		t.Fatalf("no repair named: %q", why)
+	}
+	if why, b, _ := p.bash(repair); b {
+		t.Fatalf("the repair %q was blocked: %s", repair, why)
+	}
+	if why, b, _ := p.bash("ls"); b {
+		t.Fatalf("still blocked after the repair %q: %s", repair, why)
+	}
+}
+
+// One garbage ref does not turn the judge off: the refs git can read are
+// listed and a red commit is still named.
+func TestFootingGarbageRefKeepsTheJudge(t *testing.T) {
+	t.Parallel()
+	p := outcomeClone(t, "footing garbage ref")
+	p.bashQuiet("git status --short")
+	p.bash("echo garbage > .git/refs/heads/bad")
+	_, b, post := p.bash(`printf '` + strings.TrimSuffix(leakLine, "\n") + `\n' > docs/leak.md && git add docs/leak.md && echo 'git commit -q -n -m "docs: notes"' | sh`)
+	id := p.git("rev-parse", "--short", "HEAD")
+	if b || !strings.Contains(post, "Commit "+id) {
+		t.Fatalf("with a garbage ref the red commit %s was not named: blocked %v\n%s", id, b, post)
+	}
+}
+
+// Scratch space the judge cannot make (a file in place of .git/worktrees)
+// is told to the model after the command, never only to the user.
+func TestFootingNoScratchReachesTheModel(t *testing.T) {
+	t.Parallel()
+	p := outcomeClone(t, "footing scratch")
+	p.bashQuiet("git status --short")
+	_, b, post := p.bash(`rm -rf .git/worktrees && echo x > .git/worktrees && printf '` + strings.TrimSuffix(leakLine, "\n") + `\n' > docs/leak.md && git add docs/leak.md && echo 'git commit -q -n -m "docs: notes"' | sh`)
+	if b || !strings.Contains(post, "cannot be judged") {
+		t.Fatalf("a judge with no scratch worktree: blocked %v, reason %q", b, post)
+	}
+}
