@@ -8,6 +8,7 @@
 : "${SMOKE_KIT_ROOT:?run via --run-consumer-smoke on the gate binary}"
 set -euo pipefail
 
+mkdir -p .github/workflows
 cat >.github/workflows/release-notes.yml <<'YAML'
 name: release-notes
 
