@@ -164,6 +164,12 @@ type Context struct {
 	// after the run, so a rule names it by its role and words its remedy
 	// for the command, not for a refused commit.
 	ProposedMessage bool
+	// ConfigCopy, when set, decides which copy of a file the rule opens by
+	// path (a pattern list, an allowlist, a queue) it reads: found answers
+	// the copy the commit records, and found false leaves the file on
+	// disk. The git hook sets it, so these rule inputs come from the
+	// index as the registry and knob files do; nil reads the disk.
+	ConfigCopy func(abs string) (data []byte, found bool, err error)
 
 	findings []Finding
 	// nothing marks a clean run that checked nothing (Report.Nothing);

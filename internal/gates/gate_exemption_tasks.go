@@ -6,7 +6,6 @@ package gates
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/gate"
@@ -217,7 +216,7 @@ func authoringTree(c *gate.Context) (bool, error) {
 // follow the closing bold) or, as this port's addition, a ### or ####
 // heading whose whole text is the slug.
 func liveSlugs(c *gate.Context, queue string) (map[string]bool, error) {
-	data, err := os.ReadFile(runPath(c, queue))
+	data, err := readFile(c, queue)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the queue %s, which the in-scope annotations name tasks of: %v", queue, unwrapPath(err))
 	}
