@@ -17,7 +17,7 @@ import (
 )
 
 // HookUsage is the --git-hook arm's usage line.
-const HookUsage = "usage: --git-hook pre-commit | pre-merge-commit | commit-msg <message-file>"
+const HookUsage = "usage: --git-hook pre-commit | pre-merge-commit | commit-msg <message-file> | post-commit | post-rewrite <command> | post-merge <squash> | post-applypatch"
 
 // BypassLine follows every failed hook's report.
 const BypassLine = "  Bypass once (use sparingly): git commit --no-verify"
@@ -86,10 +86,13 @@ type CompiledRun struct {
 // started the hook in, the environment, the streams, the registry
 // (loaded only once a selection is needed) and this binary.
 type World struct {
-	Dir      string
-	Env      Lookup
-	Stdout   io.Writer
-	Stderr   io.Writer
+	Dir    string
+	Env    Lookup
+	Stdout io.Writer
+	Stderr io.Writer
+	// Stdin is what git hands the hook on its standard input (the
+	// post-rewrite hook's list of rewritten commits); nil is none.
+	Stdin    io.Reader
 	Registry func() (Registry, error)
 	// Compiled runs a compiled member in process and answers its status
 	// and its two streams captured together.
@@ -143,6 +146,16 @@ func RunHook(args []string, w World) int {
 			return usage()
 		}
 		return commitMsg(w, args[1])
+	case PostCommit, PostApplypatch:
+		if len(args) != 1 {
+			return usage()
+		}
+		return postHook(w, args[0], nil, nil)
+	case PostRewrite, PostMerge:
+		if len(args) != 2 {
+			return usage()
+		}
+		return postHook(w, args[0], args[1:], w.Stdin)
 	}
 	return usage()
 }
@@ -311,6 +324,9 @@ func preCommit(w World, hook string) int {
 		if err := w.Debt(tree, r.left.m); err != nil {
 			return fail(fmt.Errorf("could not record the files left to the battery: %v", err))
 		}
+	}
+	if code == 0 {
+		w.recordJudged(hook, top, tree.CommonDir())
 	}
 	if r.took != nil && code == 0 && !sameRanking(r.costs, r.took.m) {
 		// A run that stopped early timed only some members; one whose

@@ -17,7 +17,8 @@ gate that asserts nothing yet with the knob that arms it, each program a
 registered gate starts that this host lacks, the state of the placed git
 hooks, a vendored kit older or newer than the binary, and, where a
 gates.baseline exists, the findings it accepts per gate and each entry no
-current finding matches.
+current finding matches, and each commit that reached the branch with no
+pre-commit judgement since the last whole green battery.
 Exit 0 nothing found, 1 findings, 2 the check could not run.`
 
 // DoctorMember is one registered gate as doctor reads it.
@@ -49,6 +50,10 @@ type DoctorWorld struct {
 	// Wiring answers a finding per harness registration whose program is
 	// not there to run (nil: not checked).
 	Wiring func() ([]string, error)
+	// Unjudged answers a finding per commit that reached the branch with
+	// no pre-commit judgement since the last whole green battery (nil:
+	// not checked).
+	Unjudged func() ([]string, error)
 }
 
 // RunDoctor is `gates doctor`.
@@ -155,7 +160,25 @@ func doctor(w *DoctorWorld) (int, error) {
 			finding("%s", l)
 		}
 	}
+	landed, err := unjudgedFindings(w)
+	if err != nil {
+		return 0, err
+	}
+	for _, l := range landed {
+		finding("%s", l)
+	}
 	return n, nil
+}
+
+// unjudgedFindings is the check of commits that landed past the
+// pre-commit hook (a cherry-pick, a rebase, an am, a --no-verify commit,
+// a fast-forward): each is a finding until a whole green battery.
+func unjudgedFindings(w *DoctorWorld) ([]string, error) {
+	// assertion H: a commit git landed with no pre-commit judgement.
+	if w.Unjudged == nil {
+		return nil, nil
+	}
+	return w.Unjudged()
 }
 
 func armHint(m DoctorMember) string {
