@@ -208,6 +208,7 @@ func (s *Session) runCompiled(run githook.CompiledRun) (int, []byte) {
 		}
 		s.acceptFrom(c, bl)
 		c.Unchanged, c.LeftToBattery = run.Unchanged, run.Left
+		c.LFSPointers = run.LFSPointers
 		// The pattern lists and allowlists it opens by path are the
 		// snapshot's too, never an unstaged edit of them.
 		c.ConfigCopy = snapshotCopy(run.Tree)

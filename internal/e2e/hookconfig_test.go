@@ -88,3 +88,21 @@ func TestCommitMsgPatternListFromIndex(t *testing.T) {
 		t.Fatal("the leaking message was committed")
 	}
 }
+
+// Issue 42 item 7: a staged git-lfs pointer is not a judged file; the
+// hook's clean line and the battery's say how many pointers were left.
+func TestLFSPointersNamedNotJudged(t *testing.T) {
+	t.Parallel()
+	c := termsConsumer(t)
+	pointer := "version https://git-lfs.github.com/spec/v1\noid sha256:" + strings.Repeat("4", 64) + "\nsize 12345\n"
+	write(t, filepath.Join(c.dir, "movie.mp4"), pointer, 0o644)
+	c.git("add", "movie.mp4")
+	r := c.commit("add a pointer")
+	if r.code != 0 || !strings.Contains(r.stdout+r.stderr, "pre-commit: 1 gate(s) passed; 1 git-lfs pointer(s) not judged (check-tree-terms 1)") {
+		t.Fatalf("commit of a git-lfs pointer: exit %d output %q; want the clean line to name the pointer it did not judge", r.code, r.stdout+r.stderr)
+	}
+	b := c.gates("check-tree-terms")
+	if b.code != 0 || !strings.Contains(b.stdout, "1 git-lfs pointers not judged") {
+		t.Fatalf("check-tree-terms over a pointer: exit %d %q", b.code, b.stdout+b.stderr)
+	}
+}

@@ -155,6 +155,10 @@ type Context struct {
 	// LeftToBattery receives, once per rule run, how many files the rule
 	// left unjudged (never called with 0).
 	LeftToBattery func(n int)
+	// LFSPointers, when set, receives once per rule run how many tracked
+	// git-lfs pointers the rule read as text but did not count as judged
+	// files, their content being elsewhere (never called with 0).
+	LFSPointers func(n int)
 	// Accepts, when set, is the baseline's ledger for this run: a finding
 	// it accepts is kept as data but neither printed nor red (see Report).
 	Accepts Accepter

@@ -139,6 +139,9 @@ func checkTreeTerms(c *gate.Context) int {
 		lfs := ""
 		if pointers > 0 {
 			lfs = fmt.Sprintf("; %d git-lfs pointers not judged: their content is not in the tree", pointers)
+			if c.LFSPointers != nil {
+				c.LFSPointers(pointers)
+			}
 		}
 		if n := int(left.Load()); n > 0 {
 			return r.Done(fmt.Sprintf("%d tracked files the commit changes match none of %d banned patterns; %d unchanged files left to the battery (not yet judged under this binary and these patterns)%s", len(todo)-n-pointers, len(set.Patterns), n, lfs))

@@ -80,6 +80,9 @@ type CompiledRun struct {
 	// how many it left to Left.
 	Unchanged func(path string) bool
 	Left      func(n int)
+	// LFSPointers receives how many git-lfs pointers the rule did not
+	// judge (gate.Context.LFSPointers).
+	LFSPointers func(n int)
 }
 
 // World is what the hook family reads and writes: the directory git
@@ -298,6 +301,7 @@ func preCommit(w World, hook string) int {
 	}
 	r := w.runner(top)
 	r.tree = tree
+	r.lfs = &leftCounts{m: map[string]int{}}
 	if w.Debt != nil {
 		// assertion V: only a path the commit leaves as HEAD holds it may
 		// be left to the battery; every staged path is judged.
@@ -536,6 +540,8 @@ type runner struct {
 	// (nil: none may be left); left gathers what members left.
 	unchanged func(string) bool
 	left      *leftCounts
+	// lfs gathers, per member, the git-lfs pointers it did not judge.
+	lfs *leftCounts
 }
 
 // leftCounts gathers, per member, the files it left to the battery.
@@ -571,6 +577,24 @@ func (l *leftCounts) summary() string {
 		parts = append(parts, fmt.Sprintf("%s %d", n, l.m[n]))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// pointers spells, for the clean line, the git-lfs pointers the members
+// did not judge ("" when none): the most any one member met, then each
+// member's count.
+func (l *leftCounts) pointers() string {
+	s := l.summary()
+	if s == "" {
+		return ""
+	}
+	most := 0
+	l.mu.Lock()
+	for _, n := range l.m {
+		most = max(most, n)
+	}
+	l.mu.Unlock()
+	// A pointer is no judged file (§check-tree-terms, L).
+	return fmt.Sprintf("; %d git-lfs pointer(s) not judged (%s)", most, s)
 }
 
 // sameRanking reports whether took names the members kept names and
@@ -644,6 +668,9 @@ func (r runner) dispatch(m Member, args []string) (int, []byte) {
 	switch m.Kind {
 	case registry.Descriptor:
 		run := CompiledRun{Name: m.Name, Args: args, Tree: r.tree, ChildEnv: r.childEnv()}
+		if r.lfs != nil {
+			run.LFSPointers = func(n int) { r.lfs.add(m.Name, n) }
+		}
 		if r.left != nil {
 			run.Unchanged = r.unchanged
 			run.Left = func(n int) { r.left.add(m.Name, n) }
@@ -778,8 +805,13 @@ func (r runner) serial(hook string, plan []Step) int {
 		}
 	}
 	// assertion V: a clean line never claims a file no member judged.
+	lfs := r.lfs.pointers()
 	if left := r.left.summary(); left != "" {
-		fmt.Fprintf(r.stdout, "%s: %d gate(s) passed over the staged files; unchanged files were left to the battery (%s), their rule inputs or this binary having changed since their last whole judgement: run gates --run to settle.\n", hook, len(plan), left)
+		fmt.Fprintf(r.stdout, "%s: %d gate(s) passed over the staged files%s; unchanged files were left to the battery (%s), their rule inputs or this binary having changed since their last whole judgement: run gates --run to settle.\n", hook, len(plan), lfs, left)
+		return 0
+	}
+	if lfs != "" {
+		fmt.Fprintf(r.stdout, "%s: %d gate(s) passed%s.\n", hook, len(plan), lfs)
 		return 0
 	}
 	fmt.Fprintf(r.stdout, "%s: %d gate(s) passed.\n", hook, len(plan))
