@@ -6,6 +6,7 @@ package e2e
 // on a staged change.
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -104,5 +105,26 @@ func TestLFSPointersNamedNotJudged(t *testing.T) {
 	b := c.gates("check-tree-terms")
 	if b.code != 0 || !strings.Contains(b.stdout, "1 git-lfs pointers not judged") {
 		t.Fatalf("check-tree-terms over a pointer: exit %d %q", b.code, b.stdout+b.stderr)
+	}
+}
+
+// A pattern list the index records as a link is followed through the
+// index: an unstaged narrowing of the file it points at changes nothing.
+func TestPreCommitLinkedPatternListFromIndex(t *testing.T) {
+	t.Parallel()
+	c := termsConsumer(t)
+	write(t, filepath.Join(c.dir, "lists/banned.list"), leak+"\n", 0o644)
+	os.Remove(filepath.Join(c.dir, "scripts/msg-patterns.list"))
+	if err := os.Symlink("../lists/banned.list", filepath.Join(c.dir, "scripts/msg-patterns.list")); err != nil {
+		t.Fatal(err)
+	}
+	c.git("add", "-A")
+	c.git("commit", "-q", "--no-verify", "-m", "the list behind a link")
+	write(t, filepath.Join(c.dir, "doc.md"), "clean\n"+leak+"\n", 0o644)
+	c.git("add", "doc.md")
+	write(t, filepath.Join(c.dir, "lists/banned.list"), "SOMETHINGELSE-91c2\n", 0o644)
+	r := c.commit("leak under a narrowed linked list")
+	if r.code != 1 || !strings.Contains(r.stdout+r.stderr, "doc.md:2:") {
+		t.Fatalf("staged leak with the linked list narrowed in the work tree: exit %d output %q; want it refused", r.code, r.stdout+r.stderr)
 	}
 }

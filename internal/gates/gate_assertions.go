@@ -39,7 +39,7 @@ func checkGateAssertions(c *gate.Context) int {
 	})
 	contracts, outOfReach := 0, 0
 	for _, spec := range specs {
-		data, err := os.ReadFile(runPath(c, spec))
+		data, err := readFile(c, spec)
 		if err != nil {
 			return c.Refuse("cannot read %s: %v", spec, unwrapPath(err))
 		}

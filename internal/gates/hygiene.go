@@ -101,6 +101,9 @@ func configCopy(c *gate.Context, p string) (data []byte, found bool, err error) 
 // readOperand reads a file named on the command line. It is required: a
 // missing one is a refusal naming what it was meant to be.
 func readOperand(c *gate.Context, p, what string) ([]byte, error) {
+	if data, found, err := configCopy(c, p); found || err != nil {
+		return data, err
+	}
 	data, err := os.ReadFile(runPath(c, p))
 	if err == nil {
 		return data, nil
