@@ -7,6 +7,7 @@ package e2e
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -106,5 +107,59 @@ func TestUnjudgedRebaseAndMerge(t *testing.T) {
 	// The fast-forward's tip was already named by the rebase: named once.
 	if d := c.gates("doctor"); strings.Count(d.stdout, rebased[:12]) != 1 {
 		t.Fatalf("doctor: %q; want the rebased commit named once", d.stdout)
+	}
+}
+
+// git am runs only post-applypatch, and a rebase on the apply backend
+// only post-rewrite: each names what it landed.
+func TestUnjudgedAmAndApplyRebase(t *testing.T) {
+	t.Parallel()
+	c := termsConsumer(t)
+	c.git("checkout", "-q", "-b", "side")
+	write(t, filepath.Join(c.dir, "side.md"), "side\n", 0o644)
+	c.git("add", "side.md")
+	c.git("commit", "-q", "--no-verify", "-m", "side")
+	patches := t.TempDir()
+	c.git("format-patch", "-q", "-1", "-o", patches)
+	c.git("checkout", "-q", "-")
+	write(t, filepath.Join(c.dir, "main.md"), "main\n", 0o644)
+	c.git("add", "main.md")
+	if r := c.commit("main"); r.code != 0 {
+		t.Fatalf("main commit: %d %q", r.code, r.stderr)
+	}
+	entries, _ := os.ReadDir(patches)
+	if len(entries) != 1 {
+		t.Fatalf("format-patch wrote %d files", len(entries))
+	}
+	r := run(t, c.dir, c.env, "git", "am", "-q", filepath.Join(patches, entries[0].Name()))
+	applied := strings.TrimSpace(c.git("rev-parse", "HEAD").stdout)
+	if r.code != 0 || !strings.Contains(r.stderr, "post-applypatch: "+applied[:12]+" reached the branch with no pre-commit judgement (applied by git am)") {
+		t.Fatalf("git am: exit %d %q; want post-applypatch to name %s", r.code, r.stdout+r.stderr, applied[:12])
+	}
+	// The apply backend replays through am: named as it lands.
+	c.git("checkout", "-q", "-b", "apply", "side")
+	write(t, filepath.Join(c.dir, "apply.md"), "apply\n", 0o644)
+	c.git("add", "apply.md")
+	c.git("commit", "-q", "--no-verify", "-m", "apply")
+	r = run(t, c.dir, c.env, "git", "rebase", "--apply", "-q", applied)
+	rebased := strings.TrimSpace(c.git("rev-parse", "HEAD").stdout)
+	if r.code != 0 || !strings.Contains(r.stderr, rebased[:12]+" reached the branch with no pre-commit judgement") {
+		t.Fatalf("rebase --apply: exit %d %q; want %s named", r.code, r.stdout+r.stderr, rebased[:12])
+	}
+	// post-rewrite reads the rewritten pairs git hands it on stdin: a
+	// commit made with no hook at all is named from that list.
+	write(t, filepath.Join(c.dir, "quiet.md"), "quiet\n", 0o644)
+	c.git("add", "quiet.md")
+	c.git("-c", "core.hooksPath=/nonexistent", "commit", "-q", "-m", "no hook ran")
+	quiet := strings.TrimSpace(c.git("rev-parse", "HEAD").stdout)
+	cmd := exec.Command(filepath.Join(c.dir, "bin/gates"), "--git-hook", "post-rewrite", "amend")
+	cmd.Dir, cmd.Env = c.dir, c.env
+	cmd.Stdin = strings.NewReader(strings.Repeat("0", 40) + " " + quiet + "\n")
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "post-rewrite: "+quiet[:12]+" reached the branch with no pre-commit judgement (rewritten by rebase or amend)") {
+		t.Fatalf("post-rewrite over a rewritten commit: %v %q", err, out)
+	}
+	if d := c.gates("doctor"); !strings.Contains(d.stdout, quiet[:12]) || !strings.Contains(d.stdout, applied[:12]) {
+		t.Fatalf("doctor: %q; want both commits named", d.stdout)
 	}
 }
