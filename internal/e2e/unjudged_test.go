@@ -64,6 +64,11 @@ func TestUnjudgedCommitsAreNamed(t *testing.T) {
 	if r := c.commit("remove the leak"); r.code != 0 {
 		t.Fatalf("removal: exit %d %q", r.code, r.stdout+r.stderr)
 	}
+	// A partial battery, green, names it and settles nothing.
+	b = c.gates("--run", "--only", "check-tree-terms")
+	if b.code != 0 || !strings.Contains(b.stdout, picked[:12]) || strings.Contains(b.stdout, "judged now") {
+		t.Fatalf("a green --only battery: exit %d %q; want the commit named, not settled", b.code, b.stdout+b.stderr)
+	}
 	b = c.gates("--run")
 	if b.code != 0 || !strings.Contains(b.stdout, picked[:12]) || !strings.Contains(b.stdout, "judged now") {
 		t.Fatalf("green battery: exit %d %q; want it to name the commit it now judged", b.code, b.stdout+b.stderr)
