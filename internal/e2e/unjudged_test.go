@@ -168,3 +168,16 @@ func TestUnjudgedAmAndApplyRebase(t *testing.T) {
 		t.Fatalf("doctor: %q; want both commits named", d.stdout)
 	}
 }
+
+// Hooks placed by an older binary lack the reporters: doctor says so.
+func TestDoctorNamesAMissingReporter(t *testing.T) {
+	t.Parallel()
+	c := termsConsumer(t)
+	if d := c.gates("doctor"); strings.Contains(d.stdout, "is not placed") {
+		t.Fatalf("doctor over freshly placed hooks: %q", d.stdout)
+	}
+	os.Remove(filepath.Join(c.dir, ".git/gate-hooks/post-rewrite"))
+	if d := c.gates("doctor"); d.code != 1 || !strings.Contains(d.stdout, "post-rewrite is not placed") {
+		t.Fatalf("doctor with post-rewrite gone: exit %d %q; want it named", d.code, d.stdout+d.stderr)
+	}
+}

@@ -174,11 +174,33 @@ func doctor(w *DoctorWorld) (int, error) {
 // pre-commit hook (a cherry-pick, a rebase, an am, a --no-verify commit,
 // a fast-forward): each is a finding until a whole green battery.
 func unjudgedFindings(w *DoctorWorld) ([]string, error) {
-	// assertion H: a commit git landed with no pre-commit judgement.
+	// assertion H: a commit git landed with no pre-commit judgement, and
+	// a placed hooks directory lacking a reporter that would name one.
 	if w.Unjudged == nil {
 		return nil, nil
 	}
-	return w.Unjudged()
+	out, err := w.Unjudged()
+	if err != nil || w.Hooks == nil {
+		return out, err
+	}
+	dir, err := w.Hooks.HooksDir()
+	if err != nil {
+		return nil, err
+	}
+	val, set, err := w.Hooks.HooksPath()
+	if err != nil {
+		return nil, err
+	}
+	if !set || walk.AbsAgainst(w.Top, walk.CrossArg(val)) != dir || !isDir(dir) {
+		return out, nil
+	}
+	suffix := exeSuffixOfName(w.Bin)
+	for _, h := range []string{"post-commit", "post-rewrite", "post-merge", "post-applypatch"} {
+		if _, err := os.Stat(dir + "/" + h + suffix); err != nil {
+			out = append(out, fmt.Sprintf("hooks: %s/%s is not placed (hooks placed by an older binary), so a commit landed by cherry-pick, rebase, am or a merge goes unnamed; run `gates --install-hooks`", dir, h+suffix))
+		}
+	}
+	return out, nil
 }
 
 func armHint(m DoctorMember) string {
