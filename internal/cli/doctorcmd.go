@@ -72,6 +72,7 @@ func (s *Session) doctorWorld() (*payload.DoctorWorld, error) {
 		OnPath:   func(p string) bool { return spawn.OnPath(p, s.Env) },
 		Baseline: s.baselineDoctor,
 		Wiring:   func() ([]string, error) { return harnessWiring(top) },
+		Unjudged: s.doctorUnjudged,
 		Hooks:    cloneHooks{top: top},
 		Tracked: func(rel string) (bool, error) {
 			r, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: []string{"ls-files", "--error-unmatch", "--", rel}, Dir: top})

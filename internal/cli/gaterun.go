@@ -69,6 +69,10 @@ func (s *Session) bareContext(def gate.Def, args []string, out, errw io.Writer, 
 		Progress:     s.stageLog(),
 	}
 	c.ProposedMessage = s.proposedMessage
+	if s.indexFirst {
+		// assertion T: a git hook's rule inputs are the commit's.
+		c.ConfigCopy = s.indexConfigCopy
+	}
 	c.Cache = s.treeCache()
 	if def.OwnOnly {
 		// A rule judging gates skips the kit root init vendored (gate/own.go).

@@ -23,7 +23,7 @@ import (
 func hookAndSmokeArms() []Arm {
 	hookKnobs := []string{"GATE_SDK_GATES_DIR", "GATE_SDK_KIT_DIRS"}
 	return []Arm{
-		{Flag: "--git-hook", Synopsis: "pre-commit | pre-merge-commit | commit-msg <message-file>",
+		{Flag: "--git-hook", Synopsis: "pre-commit | pre-merge-commit | commit-msg <message-file> | post-commit | post-rewrite <command> | post-merge <squash> | post-applypatch",
 			Summary: "what a placed git hook runs: the gates the staged paths trigger, or the commit-msg gates",
 			Knobs:   append(append([]string(nil), hookKnobs...), "GATE_SDK_JOBS"), Family: Run, Main: runGitHook},
 		{Flag: "--install-hooks", Synopsis: "[--refresh | --take-over | --restore]",
@@ -92,6 +92,7 @@ func (s *Session) hookWorld() (githook.World, error) {
 		Env:      s.Env,
 		Stdout:   s.Stdout,
 		Stderr:   s.Stderr,
+		Stdin:    s.Stdin,
 		Registry: func() (githook.Registry, error) { return s.hookRegistry() },
 		Compiled: s.runCompiled,
 		Jobs:     s.jobs,
@@ -210,6 +211,10 @@ func (s *Session) runCompiled(run githook.CompiledRun) (int, []byte) {
 		}
 		s.acceptFrom(c, bl)
 		c.Unchanged, c.LeftToBattery = run.Unchanged, run.Left
+		c.LFSPointers = run.LFSPointers
+		// The pattern lists and allowlists it opens by path are the
+		// snapshot's too, never an unstaged edit of them.
+		c.ConfigCopy = snapshotCopy(run.Tree)
 	}
 	if len(run.ChildEnv) > 0 {
 		c.SpawnEnv = run.ChildEnv

@@ -1,6 +1,11 @@
 package cli
 
 import (
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+
 	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/repo"
 	"github.com/gate-sdk/gates/internal/walk"
@@ -43,4 +48,81 @@ func (f indexFirstFS) ReadFile(name string) ([]byte, error) {
 		return f.read(name)
 	}
 	return f.FS.ReadFile(name)
+}
+
+// stagedCopies keeps the staged snapshot a hook run without one of its
+// own (commit-msg) reads its rule inputs from, built on first use.
+type stagedCopies struct {
+	once sync.Once
+	tree *repo.Snapshot
+	err  error
+}
+
+// indexConfigCopy is gate.Context.ConfigCopy for a git hook run with no
+// snapshot handed to it: the copies the index records under the work-tree
+// top, read from one staged snapshot built on first use.
+func (s *Session) indexConfigCopy(abs string) ([]byte, bool, error) {
+	s.staged.once.Do(func() {
+		cwd, err := s.Cwd()
+		if err != nil {
+			s.staged.err = err
+			return
+		}
+		s.staged.tree, s.staged.err = repo.Git{RecordVerified: cacheWanted(s)}.StagedSnapshot(cwd)
+	})
+	if s.staged.err != nil {
+		return nil, false, s.staged.err
+	}
+	return snapshotCopy(s.staged.tree)(abs)
+}
+
+// snapshotCopy is gate.Context.ConfigCopy over a staged snapshot: a file
+// the snapshot records as a regular file is its staged bytes, and a link
+// it records is followed through the snapshot while it stays inside the
+// work tree (at most eight links). Anything else (a path outside the tree,
+// one the index does not hold, an untracked overlay, a link leaving the
+// tree or passing through a linked directory, a submodule) is left to the
+// disk, as the registry and knob files are.
+func snapshotCopy(tree *repo.Snapshot) func(abs string) ([]byte, bool, error) {
+	return func(abs string) ([]byte, bool, error) {
+		rel, ok := walk.RelUnder(tree.Dir(), abs)
+		if !ok || rel == "" {
+			return nil, false, nil
+		}
+		rel = filepath.ToSlash(rel)
+		for hops := 0; hops <= 8; hops++ {
+			mode, held := tree.Mode(rel)
+			if !held {
+				return nil, false, nil
+			}
+			switch mode {
+			case repo.ModeRegular, repo.ModeExecutable:
+				data, err := tree.Read(rel)
+				if err != nil {
+					return nil, false, err
+				}
+				return data, true, nil
+			case repo.ModeSymlink:
+				target, err := tree.Read(rel)
+				if err != nil {
+					return nil, false, err
+				}
+				t := string(target)
+				// A link text is a '/'-separated string git recorded: a
+				// rooted one, or one spelled in another dialect, leaves
+				// the tree as far as the index can follow it.
+				if t == "" || path.IsAbs(t) || strings.ContainsAny(t, `\:`) {
+					return nil, false, nil
+				}
+				next := path.Clean(path.Join(path.Dir(rel), t))
+				if next == "." || next == ".." || strings.HasPrefix(next, "../") {
+					return nil, false, nil
+				}
+				rel = next
+			default:
+				return nil, false, nil
+			}
+		}
+		return nil, false, nil
+	}
 }

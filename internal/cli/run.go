@@ -317,6 +317,11 @@ func runBattery(s *Session, args []string) int {
 		}
 	}
 	s.settleDebt(verdicts, whole, code == 0)
+	unjudgedOut := s.Stdout
+	if ra.format != formatText {
+		unjudgedOut = s.Stderr
+	}
+	s.reportUnjudged(unjudgedOut, code == 0 && !ra.hasFor && !ra.hasOnly && ra.shard == nil && gatesDir == configured)
 	// assertion H: SARIF after the verdicts; an unwritable path is exit 2.
 	if path := s.Getenv("GATE_SDK_SARIF_FILE"); path != "" {
 		if err := s.writeSARIF(path, reg, verdicts); err != nil {

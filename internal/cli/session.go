@@ -66,6 +66,9 @@ type Session struct {
 	// the index does not hold: a git hook judges what the commit holds,
 	// configuration included.
 	indexFirst bool
+	// staged is the snapshot an indexFirst run reads the rule inputs its
+	// compiled members open by path from, when no snapshot is handed in.
+	staged stagedCopies
 
 	// proposedMessage marks the gate contexts of an agent hook's check of
 	// a commit message before its command runs (gate.Context's field).

@@ -160,6 +160,10 @@ type Context struct {
 	// LeftToBattery receives, once per rule run, how many files the rule
 	// left unjudged (never called with 0).
 	LeftToBattery func(n int)
+	// LFSPointers, when set, receives once per rule run how many tracked
+	// git-lfs pointers the rule read as text but did not count as judged
+	// files, their content being elsewhere (never called with 0).
+	LFSPointers func(n int)
 	// Accepts, when set, is the baseline's ledger for this run: a finding
 	// it accepts is kept as data but neither printed nor red (see Report).
 	Accepts Accepter
@@ -169,6 +173,12 @@ type Context struct {
 	// after the run, so a rule names it by its role and words its remedy
 	// for the command, not for a refused commit.
 	ProposedMessage bool
+	// ConfigCopy, when set, decides which copy of a file the rule opens by
+	// path (a pattern list, an allowlist, a queue) it reads: found answers
+	// the copy the commit records, and found false leaves the file on
+	// disk. The git hook sets it, so these rule inputs come from the
+	// index as the registry and knob files do; nil reads the disk.
+	ConfigCopy func(abs string) (data []byte, found bool, err error)
 
 	findings []Finding
 	// nothing marks a clean run that checked nothing (Report.Nothing);

@@ -218,7 +218,7 @@ func checkEnforcementFresh(c *gate.Context) int {
 	case 2:
 		where = c.Args[0]
 		var err error
-		if committed, err = walk.ReadConfig(runPath(c, c.Args[0])); err != nil {
+		if committed, err = readFile(c, c.Args[0]); err != nil {
 			return c.Refuse("cannot read projection %s: %v", c.Args[0], unwrapPath(err))
 		}
 		if want, err = walk.ReadConfig(runPath(c, c.Args[1])); err != nil {

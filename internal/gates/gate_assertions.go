@@ -14,7 +14,6 @@ import (
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/lazyre"
 	"github.com/gate-sdk/gates/internal/registry"
-	"github.com/gate-sdk/gates/internal/walk"
 )
 
 func checkGateAssertions(c *gate.Context) int {
@@ -40,7 +39,7 @@ func checkGateAssertions(c *gate.Context) int {
 	})
 	contracts, outOfReach := 0, 0
 	for _, spec := range specs {
-		data, err := walk.ReadConfig(runPath(c, spec))
+		data, err := readFile(c, spec)
 		if err != nil {
 			return c.Refuse("cannot read %s: %v", spec, unwrapPath(err))
 		}

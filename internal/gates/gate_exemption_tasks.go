@@ -12,7 +12,6 @@ import (
 	"github.com/gate-sdk/gates/internal/lazyre"
 	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/shlex"
-	"github.com/gate-sdk/gates/internal/walk"
 )
 
 var (
@@ -219,7 +218,7 @@ func authoringTree(c *gate.Context) (bool, error) {
 // (the original's queue grammar; text may follow the closing bold) or, as
 // this port's addition, a ### or #### heading whose whole text is the slug.
 func liveSlugs(c *gate.Context, queue string) (map[string]bool, error) {
-	data, err := walk.ReadConfigIn(c.Dir, runPath(c, queue))
+	data, err := readFile(c, queue)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the queue %s, which the in-scope annotations name tasks of: %v", queue, unwrapPath(err))
 	}

@@ -64,6 +64,9 @@ func treePath(c *gate.Context, p string) string {
 // (a directory, a permission error) is an error, since a file that exists
 // but cannot be read must never read as an absent one.
 func readOptional(c *gate.Context, p string) (data []byte, present bool, err error) {
+	if data, found, err := configCopy(c, p); found || err != nil {
+		return data, true, err
+	}
 	data, err = walk.ReadConfigIn(c.Dir, runPath(c, p))
 	if err == nil {
 		return data, true, nil
@@ -76,12 +79,31 @@ func readOptional(c *gate.Context, p string) (data []byte, present bool, err err
 
 // readFile reads p resolved against the run directory.
 func readFile(c *gate.Context, p string) ([]byte, error) {
+	if data, found, err := configCopy(c, p); found || err != nil {
+		return data, err
+	}
 	return walk.ReadConfigIn(c.Dir, runPath(c, p))
+}
+
+// configCopy answers the copy of p the run's caller chose in place of the
+// disk's (the git hook: the index's), found false when it chose none.
+func configCopy(c *gate.Context, p string) (data []byte, found bool, err error) {
+	if c.ConfigCopy == nil {
+		return nil, false, nil
+	}
+	data, found, err = c.ConfigCopy(runPath(c, p))
+	if err != nil {
+		return nil, false, fmt.Errorf("cannot read %s from the index: %w", p, err)
+	}
+	return data, found, nil
 }
 
 // readOperand reads a file named on the command line. It is required: a
 // missing one is a refusal naming what it was meant to be.
 func readOperand(c *gate.Context, p, what string) ([]byte, error) {
+	if data, found, err := configCopy(c, p); found || err != nil {
+		return data, err
+	}
 	data, err := walk.ReadConfigIn(c.Dir, runPath(c, p))
 	if err == nil {
 		return data, nil

@@ -98,7 +98,7 @@ func checkTreeTerms(c *gate.Context) int {
 		if !underRoot(root, p) || pruned(p) || exempt(p) {
 			continue
 		}
-		// assertion L: a test input by convention is left out unread and
+		// assertion M: a test input by convention is left out unread and
 		// counted on the clean line: captured logs, recorded errors and a
 		// scanner's planted secrets hold real-looking paths on purpose.
 		if testInput(p) {
@@ -132,15 +132,30 @@ func checkTreeTerms(c *gate.Context) int {
 	var left atomic.Int64 // files left to the battery (Verdicts.Leave)
 	done := func(records [][]gate.Finding) int {
 		r := c.NewReport(map[string]string{"leak": treeTermsHelp})
+		// assertion N: a git-lfs pointer is matched as the bytes git
+		// records, but not counted as a judged file: the clean line says
+		// how many pointers stood in for content the scan never read.
+		pointers := 0
 		for _, fs := range records {
 			for _, f := range fs {
+				if f.Class == lfsPointerClass {
+					pointers++
+					continue
+				}
 				r.Add(f)
 			}
 		}
-		if n := int(left.Load()); n > 0 {
-			return r.Done(fmt.Sprintf("%d tracked files the commit changes match none of %d banned patterns; %d unchanged files left to the battery (not yet judged under this binary and these patterns)", len(todo)-n, len(set.Patterns), n))
+		lfs := ""
+		if pointers > 0 {
+			lfs = fmt.Sprintf("; %d git-lfs pointers not judged: their content is not in the tree", pointers)
+			if c.LFSPointers != nil {
+				c.LFSPointers(pointers)
+			}
 		}
-		return r.Done(fmt.Sprintf("%d tracked files match none of %d banned patterns%s", len(todo), len(set.Patterns), inputsNote(inputs)))
+		if n := int(left.Load()); n > 0 {
+			return r.Done(fmt.Sprintf("%d tracked files the commit changes match none of %d banned patterns; %d unchanged files left to the battery (not yet judged under this binary and these patterns)%s", len(todo)-n-pointers, len(set.Patterns), n, lfs))
+		}
+		return r.Done(fmt.Sprintf("%d tracked files match none of %d banned patterns%s%s", len(todo)-pointers, len(set.Patterns), inputsNote(inputs), lfs))
 	}
 	// assertion I: over a tree naming its whole listing in one digest (the
 	// hook's staged snapshot) the scan's findings are also kept whole,
@@ -201,6 +216,11 @@ func checkTreeTerms(c *gate.Context) int {
 			return cand
 		}
 		records[i], cand = judgeTerms(set, p, data, cand)
+		if modes[i] != 0o120000 && isLFSPointer(data) {
+			// A marker kept with the file's verdict (cached with it), so a
+			// hit counts the pointer too; never reported as a finding.
+			records[i] = append(records[i], gate.Finding{Class: lfsPointerClass, Path: p})
+		}
 		if cacheable {
 			verdicts.Store(p, blob, records[i])
 		}

@@ -601,7 +601,7 @@ func TestTreeTermsWholeSetCache(t *testing.T) {
 	}
 }
 
-// assertion L: files that are test inputs by convention (under a
+// assertion M: files that are test inputs by convention (under a
 // testdata, _testdata, fixtures or __fixtures__ directory at any depth, or
 // a Go test file) are left out unread, and the clean line counts them; a
 // file merely named like one is scanned.

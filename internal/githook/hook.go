@@ -19,7 +19,7 @@ import (
 )
 
 // HookUsage is the --git-hook arm's usage line.
-const HookUsage = "usage: --git-hook pre-commit | pre-merge-commit | commit-msg <message-file>"
+const HookUsage = "usage: --git-hook pre-commit | pre-merge-commit | commit-msg <message-file> | post-commit | post-rewrite <command> | post-merge <squash> | post-applypatch"
 
 // BypassLine follows every failed hook's report.
 const BypassLine = "  Bypass once (use sparingly): git commit --no-verify"
@@ -96,16 +96,22 @@ type CompiledRun struct {
 	// how many it left to Left.
 	Unchanged func(path string) bool
 	Left      func(n int)
+	// LFSPointers receives how many git-lfs pointers the rule did not
+	// judge (gate.Context.LFSPointers).
+	LFSPointers func(n int)
 }
 
 // World is what the hook family reads and writes: the directory git
 // started the hook in, the environment, the streams, the registry
 // (loaded only once a selection is needed) and this binary.
 type World struct {
-	Dir      string
-	Env      Lookup
-	Stdout   io.Writer
-	Stderr   io.Writer
+	Dir    string
+	Env    Lookup
+	Stdout io.Writer
+	Stderr io.Writer
+	// Stdin is what git hands the hook on its standard input (the
+	// post-rewrite hook's list of rewritten commits); nil is none.
+	Stdin    io.Reader
 	Registry func() (Registry, error)
 	// Compiled runs a compiled member in process and answers its status
 	// and its two streams captured together.
@@ -171,6 +177,16 @@ func RunHook(args []string, w World) int {
 			return usage()
 		}
 		return commitMsg(w, args[1])
+	case PostCommit, PostApplypatch:
+		if len(args) != 1 {
+			return usage()
+		}
+		return postHook(w, args[0], nil, nil)
+	case PostRewrite, PostMerge:
+		if len(args) != 2 {
+			return usage()
+		}
+		return postHook(w, args[0], args[1:], w.Stdin)
 	}
 	return usage()
 }
@@ -325,6 +341,7 @@ func preCommit(w World, hook string) int {
 	}
 	r := w.runner(top)
 	r.tree = tree
+	r.lfs = &leftCounts{m: map[string]int{}}
 	if w.Debt != nil {
 		// assertion V: only a path the commit leaves as HEAD holds it may
 		// be left to the battery; every staged path is judged.
@@ -372,6 +389,9 @@ func preCommit(w World, hook string) int {
 		if err := w.Debt(tree, r.left.m); err != nil {
 			return fail(fmt.Errorf("could not record the files left to the battery: %v", err))
 		}
+	}
+	if code == 0 {
+		w.recordJudged(hook, top, tree.CommonDir())
 	}
 	if r.took != nil && code == 0 && !sameRanking(r.costs, r.took.m) {
 		// A run that stopped early timed only some members; one whose
@@ -583,6 +603,8 @@ type runner struct {
 	// (nil: none may be left); left gathers what members left.
 	unchanged func(string) bool
 	left      *leftCounts
+	// lfs gathers, per member, the git-lfs pointers it did not judge.
+	lfs *leftCounts
 }
 
 // leftCounts gathers, per member, the files it left to the battery.
@@ -618,6 +640,24 @@ func (l *leftCounts) summary() string {
 		parts = append(parts, fmt.Sprintf("%s %d", n, l.m[n]))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// pointers spells, for the clean line, the git-lfs pointers the members
+// did not judge ("" when none): the most any one member met, then each
+// member's count.
+func (l *leftCounts) pointers() string {
+	s := l.summary()
+	if s == "" {
+		return ""
+	}
+	most := 0
+	l.mu.Lock()
+	for _, n := range l.m {
+		most = max(most, n)
+	}
+	l.mu.Unlock()
+	// A pointer is no judged file (§check-tree-terms, L).
+	return fmt.Sprintf("; %d git-lfs pointer(s) not judged (%s)", most, s)
 }
 
 // sameRanking reports whether took names the members kept names and
@@ -702,6 +742,9 @@ func (r runner) dispatchCtx(ctx context.Context, m Member, args []string) (int, 
 	switch m.Kind {
 	case registry.Descriptor:
 		run := CompiledRun{Name: m.Name, Args: args, Tree: r.tree, ChildEnv: r.childEnv()}
+		if r.lfs != nil {
+			run.LFSPointers = func(n int) { r.lfs.add(m.Name, n) }
+		}
 		if r.left != nil {
 			run.Unchanged = r.unchanged
 			run.Left = func(n int) { r.left.add(m.Name, n) }
@@ -850,8 +893,13 @@ func (r runner) serial(hook string, plan []Step) int {
 		return 1
 	}
 	// assertion V: a clean line never claims a file no member judged.
+	lfs := r.lfs.pointers()
 	if left := r.left.summary(); left != "" {
-		fmt.Fprintf(r.stdout, "%s: %d gate(s) passed over the staged files; unchanged files were left to the battery (%s), their rule inputs or this binary having changed since their last whole judgement: run gates --run to settle.\n", hook, len(plan), left)
+		fmt.Fprintf(r.stdout, "%s: %d gate(s) passed over the staged files%s; unchanged files were left to the battery (%s), their rule inputs or this binary having changed since their last whole judgement: run gates --run to settle.\n", hook, len(plan), lfs, left)
+		return 0
+	}
+	if lfs != "" {
+		fmt.Fprintf(r.stdout, "%s: %d gate(s) passed%s.\n", hook, len(plan), lfs)
 		return 0
 	}
 	fmt.Fprintf(r.stdout, "%s: %d gate(s) passed.\n", hook, len(plan))

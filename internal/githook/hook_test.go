@@ -186,7 +186,7 @@ func TestRunHookUsageAndSilence(t *testing.T) {
 	var out, errb bytes.Buffer
 	w := World{Dir: t.TempDir(), Stdout: &out, Stderr: &errb,
 		Registry: func() (Registry, error) { t.Fatal("the registry was loaded for a usage refusal"); return nil, nil }}
-	for _, args := range [][]string{nil, {"post-commit"}, {"pre-commit", "x"}, {"commit-msg"}, {"commit-msg", "a", "b"}} {
+	for _, args := range [][]string{nil, {"post-receive"}, {"pre-commit", "x"}, {"commit-msg"}, {"commit-msg", "a", "b"}, {"post-commit", "x"}, {"post-rewrite"}, {"post-merge", "0", "x"}, {"post-applypatch", "x"}} {
 		out.Reset()
 		errb.Reset()
 		if code := RunHook(args, w); code != 2 || errb.String() != HookUsage+"\n" || out.Len() != 0 {

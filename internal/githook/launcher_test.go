@@ -17,7 +17,9 @@ func TestLauncherHook(t *testing.T) {
 		{"/repo/.git/gate-hooks/pre-commit", "pre-commit", true},
 		{".git/gate-hooks/commit-msg", "commit-msg", true},
 		{"gates", "", false},
-		{"/usr/bin/post-commit", "", false},
+		{"/usr/bin/post-receive", "", false},
+		{"/repo/.git/gate-hooks/post-commit", "post-commit", true},
+		{"post-rewrite", "post-rewrite", true},
 		{"pre-commit.sample", "", false},
 		{"", "", false},
 	}

@@ -9,7 +9,8 @@ import (
 // arm takes and the files --install-hooks places. pre-merge-commit is git's
 // pre-commit for a merge that commits without stopping (`git merge`
 // outside a conflict), which never runs pre-commit; it runs the same
-// members over the merge's index.
+// members over the merge's index. The post-* hooks (unjudged.go) judge
+// nothing: they report commits that landed with no pre-commit run.
 const (
 	PreCommit      = "pre-commit"
 	CommitMsg      = "commit-msg"
@@ -17,11 +18,18 @@ const (
 )
 
 // Served answers the served hook names, sorted.
-func Served() []string { return []string{CommitMsg, PreCommit, PreMergeCommit} }
+func Served() []string {
+	return []string{CommitMsg, PostApplypatch, PostCommit, PostMerge, PostRewrite, PreCommit, PreMergeCommit}
+}
 
 // IsServed reports whether name is a served hook.
 func IsServed(name string) bool {
-	return name == PreCommit || name == CommitMsg || name == PreMergeCommit
+	for _, h := range Served() {
+		if h == name {
+			return true
+		}
+	}
+	return false
 }
 
 // ExeSuffix is the host's executable suffix: ".exe" on Windows, else "".

@@ -18,7 +18,9 @@ const DoctorUsage = `usage: gates doctor
 Names what keeps this install from doing what it appears to: each program a
 registered gate starts that this host lacks, the state of the placed git
 hooks, a vendored kit older or newer than the binary, and, where a
-gates.baseline exists, each entry no current finding matches. Advice and
+gates.baseline exists, each entry no current finding matches, and each
+commit that reached the branch with no pre-commit judgement since the last
+whole green battery. Advice and
 notes follow, one line per distinct note: each registered gate that asserts
 nothing yet with the knob that arms it, the gates the registry leaves out
 grouped by reason, the findings the baseline accepts per gate.
@@ -65,6 +67,10 @@ type DoctorWorld struct {
 	// Tracked answers whether git tracks a repo-relative path (nil: the
 	// CI workflow is not checked).
 	Tracked func(rel string) (bool, error)
+	// Unjudged answers a finding per commit that reached the branch with
+	// no pre-commit judgement since the last whole green battery (nil:
+	// not checked).
+	Unjudged func() ([]string, error)
 }
 
 // RunDoctor is `gates doctor`.
@@ -245,7 +251,47 @@ func doctor(w *DoctorWorld) (*doctorReport, error) {
 			r.findings.add("%s", l)
 		}
 	}
+	landed, err := unjudgedFindings(w)
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range landed {
+		r.findings.add("%s", l)
+	}
 	return r, nil
+}
+
+// unjudgedFindings is the check of commits that landed past the
+// pre-commit hook (a cherry-pick, a rebase, an am, a --no-verify commit,
+// a fast-forward): each is a finding until a whole green battery.
+func unjudgedFindings(w *DoctorWorld) ([]string, error) {
+	// assertion K: a commit git landed with no pre-commit judgement, and
+	// a placed hooks directory lacking a reporter that would name one.
+	if w.Unjudged == nil {
+		return nil, nil
+	}
+	out, err := w.Unjudged()
+	if err != nil || w.Hooks == nil {
+		return out, err
+	}
+	dir, err := w.Hooks.HooksDir()
+	if err != nil {
+		return nil, err
+	}
+	val, set, err := w.Hooks.HooksPath()
+	if err != nil {
+		return nil, err
+	}
+	if !set || walk.AbsAgainst(w.Top, walk.CrossArg(val)) != dir || !isDir(dir) {
+		return out, nil
+	}
+	suffix := exeSuffixOfName(w.Bin)
+	for _, h := range []string{"post-commit", "post-rewrite", "post-merge", "post-applypatch"} {
+		if _, err := os.Stat(dir + "/" + h + suffix); err != nil {
+			out = append(out, fmt.Sprintf("hooks: %s/%s is not placed (hooks placed by an older binary), so a commit landed by cherry-pick, rebase, am or a merge goes unnamed; run `gates --install-hooks`", dir, h+suffix))
+		}
+	}
+	return out, nil
 }
 
 func armHint(m DoctorMember) string {
