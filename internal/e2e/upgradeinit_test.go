@@ -34,7 +34,7 @@ func TestInitUpgradeRefreshesHooksAndUneditedSeeds(t *testing.T) {
 	a := newAdopter(t)
 	a.must(binPath, "init", "--hooks")
 	a.must("git", "add", "-A")
-	a.must("git", "commit", "-q", "--no-verify", "-m", "chore: vendor gate-sdk")
+	a.must("git", "commit", "-q", "-m", "chore: vendor gate-sdk")
 
 	// An older release: its pattern template differed and init wrote that,
 	// and the hooks are copies of an older binary. The adopter edited the
