@@ -95,16 +95,24 @@ func (s *Session) hookBaselineAdded(tree *repo.Snapshot, staged []string) ([]str
 	return describeAdded(src, added), nil
 }
 
+// baselineSite answers the baseline file's path (as baselineSource
+// spells it) and the work-tree top it sits under.
+func (s *Session) baselineSite() (src, top string, err error) {
+	if src, err = s.baselineSource(); err != nil {
+		return "", "", err
+	}
+	if top, err = s.Top(); err != nil {
+		return "", "", err
+	}
+	return src, top, nil
+}
+
 // baselineAddedOver answers the entries now (read as written, no rename
 // followed) adds over the baseline rev records. Both are read through the
 // renames git detects from rev to the tree now came from (to, "" for the
 // index), so a moved file's entries are the same entries on either side.
 func (s *Session) baselineAddedOver(rev, to string, now *baseline.File) ([]baseline.Entry, error) {
-	src, err := s.baselineSource()
-	if err != nil {
-		return nil, err
-	}
-	top, err := s.Top()
+	src, top, err := s.baselineSite()
 	if err != nil {
 		return nil, err
 	}
@@ -127,11 +135,7 @@ const baselineGrowthHelp = "accepting a finding in the baseline turns its gate o
 // adds baseline entries over its first parent (over nothing for a root
 // commit); nil when it adds none.
 func (s *Session) commitBaselineRed(id string, parents []string) (*harness.Red, error) {
-	src, err := s.baselineSource()
-	if err != nil {
-		return nil, err
-	}
-	top, err := s.Top()
+	src, top, err := s.baselineSite()
 	if err != nil {
 		return nil, err
 	}

@@ -786,12 +786,8 @@ func (s *Session) settleDebt(verdicts []battery.Verdict, whole map[string]bool, 
 	if !green {
 		return
 	}
-	snap, err := s.Snapshot()
-	if err != nil || snap.CommonDir() == "" {
-		return
-	}
-	top, err := s.Top()
-	if err != nil {
+	common, top, ok := s.recordSite()
+	if !ok {
 		return
 	}
 	var ran []string
@@ -806,7 +802,7 @@ func (s *Session) settleDebt(verdicts []battery.Verdict, whole map[string]bool, 
 	if len(ran) == 0 {
 		return
 	}
-	settled, err := githook.SettleDebt(snap.CommonDir(), top, ran, true)
+	settled, err := githook.SettleDebt(common, top, ran, true)
 	if err != nil {
 		fmt.Fprintf(s.Stderr, "%s: the pre-commit hook's record of files left to the battery was not settled: %v\n", s.prog, err)
 		return

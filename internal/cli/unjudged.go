@@ -8,6 +8,21 @@ import (
 	"github.com/gate-sdk/gates/internal/githook"
 )
 
+// recordSite answers the git common dir that keeps the hooks' records
+// and the work-tree top they are kept for; ok is false when either is
+// unknown, and the record is then left alone in silence.
+func (s *Session) recordSite() (common, top string, ok bool) {
+	snap, err := s.Snapshot()
+	if err != nil || snap.CommonDir() == "" {
+		return "", "", false
+	}
+	top, err = s.Top()
+	if err != nil {
+		return "", "", false
+	}
+	return snap.CommonDir(), top, true
+}
+
 // reportUnjudged names, under the battery's report, the commits that
 // reached the branch at this work tree with no pre-commit judgement since
 // the last whole green battery (§--git-hook, Y), and settles them when
@@ -15,19 +30,16 @@ import (
 // record that cannot be read or written is a note; the battery's verdict
 // does not depend on it.
 func (s *Session) reportUnjudged(out io.Writer, settle bool) {
-	snap, err := s.Snapshot()
-	if err != nil || snap.CommonDir() == "" {
-		return
-	}
-	top, err := s.Top()
-	if err != nil {
+	common, top, ok := s.recordSite()
+	if !ok {
 		return
 	}
 	var landed []githook.Landing
+	var err error
 	if settle {
-		landed, err = githook.SettleUnjudged(snap.CommonDir(), top)
+		landed, err = githook.SettleUnjudged(common, top)
 	} else {
-		landed, err = unjudgedAt(snap.CommonDir(), top)
+		landed, err = unjudgedAt(common, top)
 	}
 	if err != nil {
 		fmt.Fprintf(s.Stderr, "%s: the record of commits that landed past the pre-commit hook was not read: %v\n", s.prog, err)

@@ -77,20 +77,34 @@ func subjectParses(subject string, types []string) bool {
 			return true
 		}
 	}
+	t, ok := SubjectType(subject)
+	return ok && isRosterType(t, types)
+}
+
+// SubjectType splits a subject shaped <type>(<scope>)?!?: <summary> at
+// its lead: t is what comes before the first ( ! or :, and ok says the
+// rest is an optional (<scope>) with <scope> a non-empty [a-z0-9./-] run,
+// an optional !, then ": " and at least one character of summary. What t
+// itself may be (the roster, a word shape) is the caller's to judge; t is
+// "" when the subject opens on ( ! or :.
+func SubjectType(subject string) (t string, ok bool) {
 	end := strings.IndexAny(subject, "(!:")
-	if end < 0 || !isRosterType(subject[:end], types) {
-		return false
+	if end < 0 {
+		return "", false
 	}
 	rest := subject[end:]
 	if strings.HasPrefix(rest, "(") {
 		close := strings.IndexByte(rest, ')')
 		if close < 0 || !isScope(rest[1:close]) {
-			return false
+			return "", false
 		}
 		rest = rest[close+1:]
 	}
 	rest = strings.TrimPrefix(rest, "!")
-	return strings.HasPrefix(rest, ": ") && len(rest) > len(": ")
+	if !strings.HasPrefix(rest, ": ") || len(rest) == len(": ") {
+		return "", false
+	}
+	return subject[:end], true
 }
 
 func isRosterType(t string, types []string) bool {

@@ -917,19 +917,9 @@ func SessionUnjudged(stateDir, session string) int {
 // stateDir (none when the session kept none, or its record is unreadable:
 // the status line that asks must render regardless).
 func SessionRedCommits(stateDir, session string) []string {
-	data, err := os.ReadFile(stateName(stateDir, session, stateVerdicts))
-	if err != nil {
-		return nil
-	}
-	kept := map[string]*judged{}
-	if json.Unmarshal(data, &kept) != nil {
-		return nil
-	}
 	var red []string
-	for _, j := range kept {
-		if j != nil && len(j.Red) > 0 {
-			red = append(red, j.Short)
-		}
+	for _, short := range SessionRed(stateDir, session) {
+		red = append(red, short)
 	}
 	sort.Strings(red)
 	return red

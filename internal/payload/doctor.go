@@ -274,11 +274,7 @@ func unjudgedFindings(w *DoctorWorld) ([]string, error) {
 	if err != nil || w.Hooks == nil {
 		return out, err
 	}
-	dir, err := w.Hooks.HooksDir()
-	if err != nil {
-		return nil, err
-	}
-	val, set, err := w.Hooks.HooksPath()
+	dir, val, set, err := hookConfig(w.Hooks)
 	if err != nil {
 		return nil, err
 	}
@@ -347,11 +343,7 @@ func isDisarmed(w *DoctorWorld, m DoctorMember) (string, error) {
 // hookFindings reads the clone's hook state: opted in or not, the placed
 // files present, and each placed hook the same bytes as the binary.
 func hookFindings(w *DoctorWorld, notes *distinct) ([]string, error) {
-	dir, err := w.Hooks.HooksDir()
-	if err != nil {
-		return nil, err
-	}
-	val, set, err := w.Hooks.HooksPath()
+	dir, val, set, err := hookConfig(w.Hooks)
 	if err != nil {
 		return nil, err
 	}

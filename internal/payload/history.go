@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/gate-sdk/gates/internal/gates"
 )
 
 // HistoryCommit is one non-merge commit as init reads it: its author and
@@ -160,43 +162,17 @@ func messageSubject(m string) string {
 // <type>(<scope>)?!?: <summary>, the type a lower-case word
 // ([a-z][a-z0-9-]*) and the scope check-commit-subject's; "" otherwise.
 func subjectType(s string) string {
-	end := strings.IndexAny(s, "(!:")
-	if end <= 0 {
+	t, ok := gates.SubjectType(s)
+	if !ok || t == "" {
 		return ""
 	}
-	t := s[:end]
 	for i := 0; i < len(t); i++ {
 		b := t[i]
 		if !('a' <= b && b <= 'z' || i > 0 && ('0' <= b && b <= '9' || b == '-')) {
 			return ""
 		}
 	}
-	rest := s[end:]
-	if strings.HasPrefix(rest, "(") {
-		close := strings.IndexByte(rest, ')')
-		if close < 0 || !scopeWord(rest[1:close]) {
-			return ""
-		}
-		rest = rest[close+1:]
-	}
-	rest = strings.TrimPrefix(rest, "!")
-	if !strings.HasPrefix(rest, ": ") || len(rest) == len(": ") {
-		return ""
-	}
 	return t
-}
-
-func scopeWord(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		b := s[i]
-		if !('a' <= b && b <= 'z' || '0' <= b && b <= '9' || b == '.' || b == '/' || b == '-') {
-			return false
-		}
-	}
-	return true
 }
 
 // shellDirs answers the directories holding the *.sh the repository

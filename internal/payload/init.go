@@ -121,6 +121,18 @@ type HookState interface {
 	DropRecord() error
 }
 
+// hookConfig reads h's hooks directory, then core.hooksPath's value and
+// whether it is set.
+func hookConfig(h HookState) (dir, val string, set bool, err error) {
+	if dir, err = h.HooksDir(); err != nil {
+		return "", "", false, err
+	}
+	if val, set, err = h.HooksPath(); err != nil {
+		return "", "", false, err
+	}
+	return dir, val, set, nil
+}
+
 // HookRecord is the clone-local note of the hook configuration init found.
 type HookRecord struct {
 	HadHooksPath bool   `json:"had_hooks_path"`

@@ -604,11 +604,7 @@ func appendTo(top, rel string, lines []string, l *Lock) error {
 // placeHooks records the hook configuration it finds, once, and places
 // the hooks with the placed binary.
 func placeHooks(w *InitWorld, p *Plan, takeOver bool) (int, error) {
-	dir, err := w.Hooks.HooksDir()
-	if err != nil {
-		return 2, err
-	}
-	val, set, err := w.Hooks.HooksPath()
+	dir, val, set, err := hookConfig(w.Hooks)
 	if err != nil {
 		return 2, err
 	}
@@ -654,11 +650,7 @@ func refreshHooks(w *InitWorld, p *Plan) (int, error) {
 	if w.RefreshHooks == nil || w.Hooks == nil {
 		return 0, nil
 	}
-	dir, err := w.Hooks.HooksDir()
-	if err != nil {
-		return 2, err
-	}
-	val, set, err := w.Hooks.HooksPath()
+	dir, val, set, err := hookConfig(w.Hooks)
 	if err != nil {
 		return 2, err
 	}

@@ -69,35 +69,13 @@ func (g Git) NewWorkingSnapshot(dir string) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	kept := entries[:0:0]
-	for _, e := range entries {
-		if e.Mode == 0o160000 {
-			kept = append(kept, e)
-			continue
-		}
-		if _, err := os.Lstat(walk.Child(dir, e.Path)); err != nil {
-			if os.IsNotExist(err) {
-				continue // deleted in the working tree
-			}
-			return nil, &ListingError{Dir: dir, What: "stat a tracked file", Err: err}
-		}
-		kept = append(kept, e)
+	kept, err := onDisk(dir, entries)
+	if err != nil {
+		return nil, err
 	}
-	for _, p := range others {
-		fi, err := os.Lstat(walk.Child(dir, p))
-		if err != nil {
-			return nil, &ListingError{Dir: dir, What: "stat an untracked file", Err: err}
-		}
-		mode := uint32(0o100644)
-		switch {
-		case fi.Mode()&os.ModeSymlink != 0:
-			mode = 0o120000
-		case fi.Mode()&0o111 != 0:
-			mode = 0o100755
-		}
-		kept = append(kept, Entry{Path: p, Mode: mode})
+	if kept, err = appendUntracked(dir, kept, others); err != nil {
+		return nil, err
 	}
-	sort.SliceStable(kept, func(i, j int) bool { return kept[i].Path < kept[j].Path })
 	return SnapshotOf(dir, kept), nil
 }
 
@@ -117,20 +95,12 @@ func (g Git) NewEditSnapshot(dir string, paths []string) (*Snapshot, error) {
 		return nil, err
 	}
 	tracked := make(map[string]bool, len(entries))
-	kept := entries[:0:0]
 	for _, e := range entries {
 		tracked[e.Path] = true
-		if e.Mode == 0o160000 {
-			kept = append(kept, e)
-			continue
-		}
-		if _, err := os.Lstat(walk.Child(dir, e.Path)); err != nil {
-			if os.IsNotExist(err) {
-				continue // deleted in the working tree
-			}
-			return nil, &ListingError{Dir: dir, What: "stat a tracked file", Err: err}
-		}
-		kept = append(kept, e)
+	}
+	kept, err := onDisk(dir, entries)
+	if err != nil {
+		return nil, err
 	}
 	var ask []string
 	for _, p := range paths {
@@ -147,21 +117,50 @@ func (g Git) NewEditSnapshot(dir string, paths []string) (*Snapshot, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, p := range others {
-			fi, err := os.Lstat(walk.Child(dir, p))
-			if err != nil {
-				return nil, &ListingError{Dir: dir, What: "stat an untracked file", Err: err}
-			}
-			mode := uint32(0o100644)
-			switch {
-			case fi.Mode()&os.ModeSymlink != 0:
-				mode = 0o120000
-			case fi.Mode()&0o111 != 0:
-				mode = 0o100755
-			}
-			kept = append(kept, Entry{Path: p, Mode: mode})
+		if kept, err = appendUntracked(dir, kept, others); err != nil {
+			return nil, err
 		}
-		sort.SliceStable(kept, func(i, j int) bool { return kept[i].Path < kept[j].Path })
 	}
 	return SnapshotOf(dir, kept), nil
+}
+
+// onDisk answers the entries still present in dir's working tree (a
+// gitlink always counts as present), in their order, as a new slice.
+func onDisk(dir string, entries []Entry) ([]Entry, error) {
+	kept := entries[:0:0]
+	for _, e := range entries {
+		if e.Mode == 0o160000 {
+			kept = append(kept, e)
+			continue
+		}
+		if _, err := os.Lstat(walk.Child(dir, e.Path)); err != nil {
+			if os.IsNotExist(err) {
+				continue // deleted in the working tree
+			}
+			return nil, &ListingError{Dir: dir, What: "stat a tracked file", Err: err}
+		}
+		kept = append(kept, e)
+	}
+	return kept, nil
+}
+
+// appendUntracked adds to kept an entry for each untracked path in others,
+// its mode read off the disk, and answers the whole in byte order of path.
+func appendUntracked(dir string, kept []Entry, others []string) ([]Entry, error) {
+	for _, p := range others {
+		fi, err := os.Lstat(walk.Child(dir, p))
+		if err != nil {
+			return nil, &ListingError{Dir: dir, What: "stat an untracked file", Err: err}
+		}
+		mode := uint32(0o100644)
+		switch {
+		case fi.Mode()&os.ModeSymlink != 0:
+			mode = 0o120000
+		case fi.Mode()&0o111 != 0:
+			mode = 0o100755
+		}
+		kept = append(kept, Entry{Path: p, Mode: mode})
+	}
+	sort.SliceStable(kept, func(i, j int) bool { return kept[i].Path < kept[j].Path })
+	return kept, nil
 }
