@@ -36,7 +36,7 @@ func runShell(c *gate.Context, batch int) int {
 		return c.RefuseErr(err)
 	}
 	if len(scan.files) == 0 {
-		return c.NewReport(nil).Nothing("no YAML file under " + scan.root + ": nothing to lint")
+		return c.NewReport(nil).Nothing("no YAML file under " + scan.root + ": nothing to lint" + scan.fromIndexNote())
 	}
 	type fileRuns struct {
 		path string
