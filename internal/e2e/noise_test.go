@@ -403,6 +403,7 @@ const noiseClasses = `# NOISE classes. Fixed at the rule by issue 39 work, so th
 #   shellcheck-intended-split    deliberate IFS splitting into an array, or its first field
 #   shellcheck-caller-env        SC2154 on a name the calling workflow step's env: sets
 #   shellcheck-trap-now          trap "rm $TMP" meant to expand when set
+#   shellcheck-single-word       SC2046 on output that is one word (uname -r), or eval $(...)
 #   shellcheck-indirect-read     read -- "$name" into the variable $name holds
 #   shellcheck-read-placeholder  SC2034 on a read field that absorbs the rest
 #   shellcheck-sh-local          local in a #!/bin/sh installer
