@@ -42,8 +42,13 @@ gate_expect tabs 1 'ci.yml:4: cannot read the file as YAML: the parser says'
 
 # The same bytes where GitHub never looks are skipped and counted.
 gate_scratch_repo tabs-elsewhere
-printf 'name: t\non: push\njobs:\n\tb:\n\t\truns-on: ubuntu-latest\n' | gate_put testdata/ci.yml
+printf 'name: t\non: push\njobs:\n\tb:\n\t\truns-on: ubuntu-latest\n' | gate_put examples/ci.yml
 gate_expect tabs-elsewhere 0 '1 unparseable YAML file skipped (GitHub loads none of them)'
+
+# A test input under testdata/ is skipped before it is read, and counted.
+gate_scratch_repo tabs-testdata
+printf 'name: t\non: push\njobs:\n\tb:\n\t\truns-on: ubuntu-latest\n' | gate_put testdata/ci.yml
+gate_expect tabs-testdata 0 '1 test input under testdata/ skipped (GitHub loads none of them)'
 
 gate_scratch_repo no-yaml
 printf '# nothing here\n' | gate_put README.md

@@ -293,8 +293,10 @@ func TestAdoptNeverLeavesAGateOutForOneFile(t *testing.T) {
 	for _, tc := range []struct {
 		name, file, body, want string
 	}{
-		{"a broken fixture", "testdata/broken/action.yaml", "runs:\n  using: composite\n  steps: [\n",
+		{"a broken fixture", "examples/broken/action.yaml", "runs:\n  using: composite\n  steps: [\n",
 			"registered; 1 unparseable YAML file skipped (GitHub never loads them; the gate skips them each run)"},
+		{"a test input under testdata/", "testdata/broken/action.yaml", "runs:\n  using: composite\n  steps: [\n",
+			"registered; 1 test input under testdata/ skipped (GitHub never loads them; the gate skips them each run)"},
 		{"a broken workflow", ".github/workflows/broken.yml", "on: push\njobs:\n\tb: 1\n",
 			"1 file GitHub loads cannot be read (.github/workflows/broken.yml): accepted in scripts/gates.baseline until fixed"},
 	} {

@@ -30,7 +30,7 @@ func TestOneBadFileNeverSwitchesAGateOff(t *testing.T) {
 		code  int
 		want  string
 	}{
-		{"a broken test fixture is skipped and counted", base(map[string]string{"testdata/bad/action.yaml": broken}), gate.Clean,
+		{"a broken test fixture is skipped and counted", base(map[string]string{"fixtures/bad/action.yaml": broken}), gate.Clean,
 			"1 unparseable YAML file skipped (GitHub loads none of them)"},
 		{"a broken workflow-looking file GitHub never loads is skipped", base(map[string]string{"docs/example/.github/workflows/x.yml": "on: push\njobs:\n\ta: 1\n"}), gate.Clean,
 			"1 unparseable YAML file skipped"},

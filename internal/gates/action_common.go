@@ -33,6 +33,9 @@ type actionScan struct {
 	// (a sparse checkout's skip-worktree entries; at commit time, staged
 	// files removed from the work tree), read from their blobs.
 	fromIndex int
+	// testInputs counts the matching files under a testdata/ directory
+	// below the scan root that GitHub does not load, left out of files.
+	testInputs int
 }
 
 var yamlExts = []string{".yml", ".yaml"}
@@ -104,11 +107,16 @@ func scanActions(c *gate.Context, exts ...string) (actionScan, error) {
 	}
 	s.set, s.rel = set, rel
 	for _, f := range set.files {
-		if hasExt(f, exts) {
-			s.files = append(s.files, f)
-			if set.offDisk[f] {
-				s.fromIndex++
-			}
+		if !hasExt(f, exts) {
+			continue
+		}
+		if s.testInput(f) && !s.loads(c, f) {
+			s.testInputs++
+			continue
+		}
+		s.files = append(s.files, f)
+		if set.offDisk[f] {
+			s.fromIndex++
 		}
 	}
 	c.Recorder.Note(rel)
@@ -259,13 +267,41 @@ func dropIgnored(c *gate.Context, rel string, walked []string) ([]string, error)
 	return kept, nil
 }
 
-// fromIndexNote is the clean-line clause naming the files a scan read from
-// the index because the work tree lacks them; "" when there were none.
-func (s actionScan) fromIndexNote() string {
-	if s.fromIndex == 0 {
-		return ""
+// testdataDir is the directory name that holds a project's test inputs
+// (the go tool's convention, and common beyond Go).
+// consumer-value-exempt: a fixed convention naming what the files are, like .github/workflows/, no choice of the consumer's
+const testdataDir = "testdata"
+
+// testInput reports whether p lies in a testdata/ directory below the scan
+// root. A scan root inside one is what the user asked to judge, so only
+// the part of p under the root is looked at.
+func (s actionScan) testInput(p string) bool {
+	rest := p
+	if s.rel != "." {
+		rest = strings.TrimPrefix(p, s.rel+"/")
 	}
-	return "; " + plural(s.fromIndex, "file", "files") + " read from the index (not on disk)"
+	dir := path.Dir(rest)
+	for dir != "." && dir != "/" {
+		if path.Base(dir) == testdataDir {
+			return true
+		}
+		dir = path.Dir(dir)
+	}
+	return false
+}
+
+// fromIndexNote is the clean-line clause naming the files a scan left out
+// as test inputs (under testdata/, not loaded by GitHub) and those it read
+// from the index because the work tree lacks them; "" when there were none.
+func (s actionScan) fromIndexNote() string {
+	out := ""
+	if s.testInputs > 0 {
+		out += "; " + plural(s.testInputs, "test input", "test inputs") + " under testdata/ skipped (GitHub loads none of them)"
+	}
+	if s.fromIndex > 0 {
+		out += "; " + plural(s.fromIndex, "file", "files") + " read from the index (not on disk)"
+	}
+	return out
 }
 
 // walkDisk is walkScan's walk of the disk.

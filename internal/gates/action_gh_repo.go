@@ -25,7 +25,7 @@ func checkActionGhRepo(c *gate.Context) int {
 		return c.RefuseErr(err)
 	}
 	if len(scan.files) == 0 {
-		return c.NewReport(nil).Nothing("no YAML file under " + scan.root + ": no job to check")
+		return c.NewReport(nil).Nothing("no YAML file under " + scan.root + ": no job to check" + scan.fromIndexNote())
 	}
 	// assertion F: a workflow's verdict (its findings and tallies) is
 	// its own; a warm run reads it from the result cache.

@@ -21,7 +21,7 @@ func checkActionPinning(c *gate.Context) int {
 	}
 	// Counted inertness: a tree with no YAML pays nothing.
 	if len(scan.files) == 0 {
-		return c.NewReport(nil).Nothing("no YAML file under " + scan.root + ": nothing to check")
+		return c.NewReport(nil).Nothing("no YAML file under " + scan.root + ": nothing to check" + scan.fromIndexNote())
 	}
 	// assertion B: a file's verdict (its findings and its count of refs)
 	// is its own; a warm run reads it from the result cache.

@@ -39,7 +39,7 @@ func checkActionRunPath(c *gate.Context) int {
 		return c.RefuseErr(err)
 	}
 	if len(scan.files) == 0 {
-		return c.NewReport(nil).Nothing("no YAML file under " + scan.root + ": nothing to resolve")
+		return c.NewReport(nil).Nothing("no YAML file under " + scan.root + ": nothing to resolve" + scan.fromIndexNote())
 	}
 	rootRel := treePath(c, scan.root)
 	// assertion E: what a file's run: bodies invoke (each script word

@@ -36,7 +36,7 @@ func runShell(c *gate.Context, batch int) int {
 		return c.RefuseErr(err)
 	}
 	if len(scan.files) == 0 {
-		return c.NewReport(nil).Nothing("no YAML file under " + scan.root + ": nothing to lint")
+		return c.NewReport(nil).Nothing("no YAML file under " + scan.root + ": nothing to lint" + scan.fromIndexNote())
 	}
 	type fileRuns struct {
 		path string
@@ -96,7 +96,7 @@ func runShell(c *gate.Context, batch int) int {
 		run  *workflow.Run
 	}
 	var slots []slot
-	nBlocks, lines, unread, other, honoured, trailing, alike := 0, 0, 0, 0, 0, 0, 0
+	nBlocks, lines, unread, other, honoured, trailing, alike, psBodies := 0, 0, 0, 0, 0, 0, 0, 0
 	for _, fr := range subject {
 		for _, run := range fr.runs {
 			// assertion H: a single-line value is linted as a block is; a
@@ -116,6 +116,13 @@ func runShell(c *gate.Context, batch int) int {
 				// GitHub's own rule that it say shell:).
 				if !run.Job.Action && plainCommand(run) {
 					alike++
+					continue
+				}
+				// assertion J: on a runner that is Windows alone, a body
+				// written in PowerShell is written for the pwsh GitHub
+				// starts there, so stating it would change nothing.
+				if !run.Job.Action && run.Res == workflow.WindowsRun && powerShellBody(run) {
+					psBodies++
 					continue
 				}
 				// assertion D: a block whose dialect cannot be stated is a
@@ -195,7 +202,7 @@ func runShell(c *gate.Context, batch int) int {
 		plural(len(subject), "Actions file", "Actions files"),
 		plural(unread, "other run: value", "other run: values"),
 		plural(other, "non-shell block", "non-shell blocks"),
-		plural(outside, "YAML file", "YAML files"), n.unparsed()) + alikeNote(alike) + directives(honoured, silenced, trailing) + scan.fromIndexNote())
+		plural(outside, "YAML file", "YAML files"), n.unparsed()) + alikeNote(alike) + psNote(psBodies) + directives(honoured, silenced, trailing) + scan.fromIndexNote())
 }
 
 // alikeNote renders the count of one-command bodies left unlinted for the
@@ -207,11 +214,35 @@ func alikeNote(n int) string {
 	return "; " + plural(n, "one-command body every shell runs alike", "one-command bodies every shell runs alike") + " not linted"
 }
 
+// psNote counts the PowerShell bodies on a Windows runner left unlinted.
+func psNote(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return "; " + plural(n, "PowerShell body on a Windows runner", "PowerShell bodies on a Windows runner") + " not linted"
+}
+
+// psLine matches a line only PowerShell reads: a $name = assignment, an
+// $env: read, a foreach ( loop, or a Verb-Noun cmdlet of the common verbs.
+var psLine = lazyre.New(`^\s*\$[A-Za-z_][A-Za-z0-9_]*\s*=|\$env:[A-Za-z_]|^\s*foreach\s*\(|(?:^|[\s(|;])(?:Get|Set|New|Remove|Write|Copy|Move|Test|Invoke|Out|Select|Where|ForEach|Import|Export|Add|Join|Split|Start|Stop|Expand|Compress|Rename|Resolve)-[A-Z][A-Za-z]+\b`)
+
+// powerShellBody reports a body with a line only PowerShell reads.
+func powerShellBody(r *workflow.Run) bool {
+	for _, l := range r.Lines {
+		if psLine.Get().MatchString(l) {
+			return true
+		}
+	}
+	return false
+}
+
 // plainWord is a word every shell passes through as it stands: no quote,
 // no expansion, no glob, no redirection or operator, nothing PowerShell
 // reads as syntax (@ , % ~ { } ; $ and friends). A GitHub expression is
 // spliced in before any shell starts, so it stands as a plain value.
-var plainWord = lazyre.New(`^(?:[A-Za-z0-9_./:=+-]|\$\{GHEXPR\})+$`)
+// An @ inside a word (a module's version, tool@v1.2.3) is plain too: pwsh
+// reads @ as splatting or an array only where a word opens with it.
+var plainWord = lazyre.New(`^(?:[A-Za-z0-9_./:=+-]|\$\{GHEXPR\})(?:[A-Za-z0-9_./:=+@-]|\$\{GHEXPR\})*$`)
 
 // psAliases are the command names PowerShell maps to its own cmdlets, so
 // the same line does something else under pwsh than under bash.
@@ -224,7 +255,8 @@ func init() {
 }
 
 // plainCommand reports a body that is one plain command: a single
-// non-blank line, no comment, its words all plain, its command word no
+// non-blank line that is no full-line comment (every shell skips those
+// alike, so they may stand around it), its words all plain, its command word no
 // PowerShell alias, no shell keyword and no expression (whose value could
 // be any command). pwsh, bash and sh all run such a
 // line as the same program with the same arguments. Two commands are not
@@ -232,7 +264,8 @@ func init() {
 func plainCommand(r *workflow.Run) bool {
 	var line string
 	for _, l := range r.Lines {
-		if strings.TrimSpace(l) == "" {
+		t := strings.TrimSpace(l)
+		if t == "" || strings.HasPrefix(t, "#") {
 			continue
 		}
 		if line != "" {

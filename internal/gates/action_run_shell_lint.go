@@ -524,7 +524,20 @@ func scScript(r *workflow.Run, plain bool) lintScript {
 		pre = append(pre, "set "+r.Flags)
 	}
 	var names []string
-	for _, n := range r.EnvNames() {
+	// The env: blocks in scope, what earlier steps of the job wrote to
+	// $GITHUB_ENV, and the mixed-case names the hosted runner image sets
+	// (ShellCheck takes an all-capitals name for the environment's
+	// already) are assigned when the body starts.
+	set := append(r.EnvNames(), r.GitHubEnvNames()...)
+	if r.Job != nil && !r.Job.Action {
+		set = append(set, runnerImageNames...)
+	}
+	seen := map[string]bool{}
+	for _, n := range set {
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
 		if shellName(n) {
 			names = append(names, `"${`+n+`-}"`)
 		}
@@ -547,6 +560,11 @@ func scScript(r *workflow.Run, plain bool) lintScript {
 	s.text = b.String()
 	return s
 }
+
+// runnerImageNames are the mixed-case variables every GitHub-hosted runner
+// image sets in a job's environment (ImageOS names the image, as ubuntu24,
+// ImageVersion its build).
+var runnerImageNames = []string{"ImageOS", "ImageVersion"}
 
 // shellName reports a name the shell can hold as a variable.
 func shellName(n string) bool {

@@ -39,7 +39,7 @@ func checkActionStepOrder(c *gate.Context) int {
 		return c.RefuseErr(err)
 	}
 	if len(scan.files) == 0 {
-		return c.NewReport(nil).Nothing("no YAML file under " + scan.root + ": no job to check")
+		return c.NewReport(nil).Nothing("no YAML file under " + scan.root + ": no job to check" + scan.fromIndexNote())
 	}
 	helps := map[string]string{
 		"order": "add a step on " + action + " to the job ahead of its first use of a listed program (" + strings.Join(programs, ", ") + ")",

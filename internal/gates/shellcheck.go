@@ -8,6 +8,8 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -45,6 +47,12 @@ func checkShellcheck(c *gate.Context) int {
 		return c.Refuse("no *.sh to lint: none directly in %s, in a kit root's %s, or in GATE_SDK_LINT_EXTRA_DIRS (a gate that lints nothing cannot be clean)",
 			c.GatesDir, strings.Join(kitLintDirs, "/ "))
 	}
+	// A script whose #! names a shell ShellCheck does not read is skipped
+	// and counted: ShellCheck would answer it with SC1071 alone.
+	targets, foreign := dropForeignShells(c, targets)
+	if len(targets) == 0 {
+		return c.NewReport(nil).Nothing("0 shell files to lint" + foreignNote(foreign))
+	}
 	// assertion C: in a shard only the targets of its part are judged;
 	// ShellCheck is given them and every target they could source.
 	judged := make([]bool, len(targets))
@@ -74,7 +82,77 @@ func checkShellcheck(c *gate.Context) int {
 			r.Add(gate.Finding{Class: "A", Path: t, Line: rp.line, Msg: fmt.Sprintf("%s: %s", rp.level, rp.text)})
 		}
 	}
-	return r.Done(fmt.Sprintf("%s pass shellcheck -S warning", plural(n, "shell file", "shell files")))
+	return r.Done(fmt.Sprintf("%s pass shellcheck -S warning", plural(n, "shell file", "shell files")) + foreignNote(foreign))
+}
+
+// foreignShells are the shells a #! line may name that ShellCheck does not
+// read (it reads sh, bash, dash, ksh and busybox sh).
+var foreignShells = []string{"zsh", "fish", "csh", "tcsh"}
+
+// dropForeignShells answers targets less the scripts whose #! line names
+// one of foreignShells (directly, or through env), with the count of each
+// shell left out. A file that cannot be read stays, for the lint to say so.
+func dropForeignShells(c *gate.Context, targets []string) ([]string, map[string]int) {
+	var kept []string
+	skipped := map[string]int{}
+	for _, t := range targets {
+		if sh := foreignShell(c, t); sh != "" {
+			skipped[sh]++
+			continue
+		}
+		kept = append(kept, t)
+	}
+	return kept, skipped
+}
+
+// foreignShell answers the shell a target's #! line names when ShellCheck
+// does not read it, "" otherwise.
+func foreignShell(c *gate.Context, t string) string {
+	f, err := os.Open(runPath(c, t))
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	buf := make([]byte, 256)
+	k, _ := f.Read(buf)
+	first, _, _ := strings.Cut(string(buf[:k]), "\n")
+	rest, ok := strings.CutPrefix(first, "#!")
+	if !ok {
+		return ""
+	}
+	words := strings.Fields(rest)
+	if len(words) == 0 {
+		return ""
+	}
+	prog := path.Base(words[0])
+	if prog == "env" {
+		prog = ""
+		for _, w := range words[1:] {
+			if !strings.HasPrefix(w, "-") {
+				prog = path.Base(w)
+				break
+			}
+		}
+	}
+	if slices.Contains(foreignShells, prog) {
+		return prog
+	}
+	return ""
+}
+
+// foreignNote is the clean-line clause counting the skipped scripts by
+// shell; "" when there were none.
+func foreignNote(skipped map[string]int) string {
+	var parts []string
+	for _, sh := range foreignShells {
+		if n := skipped[sh]; n > 0 {
+			parts = append(parts, plural(n, sh+" script", sh+" scripts"))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "; " + strings.Join(parts, ", ") + " skipped (ShellCheck reads sh, bash, dash and ksh only)"
 }
 
 // scFileFlags is check-shellcheck's ShellCheck argv less its operands.

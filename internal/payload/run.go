@@ -464,6 +464,7 @@ func probeVerdict(w *InitWorld, p *Plan, gate string, accepting bool) (Verdict, 
 // finding, a file GitHub loads.
 var (
 	skippedYAML  = regexp.MustCompile(`(\d+) unparseable YAML files? skipped`)
+	testInputs   = regexp.MustCompile(`(\d+) test inputs? under testdata/ skipped`)
 	unreadableAt = regexp.MustCompile(`(?m)^([^:\n]+):\d+: cannot read .* \(GitHub loads this file\)$`)
 )
 
@@ -485,6 +486,9 @@ func unreadFiles(out []byte, baselineFile string) string {
 		parts = append(parts, fmt.Sprintf("%s GitHub loads cannot be read (%s): accepted in %s until fixed", gate.Count(len(names), "file", "files"), strings.Join(names, ", "), baselineFile))
 	}
 	if m := skippedYAML.FindSubmatch(out); m != nil {
+		parts = append(parts, string(m[0])+" (GitHub never loads them; the gate skips them each run)")
+	}
+	if m := testInputs.FindSubmatch(out); m != nil {
 		parts = append(parts, string(m[0])+" (GitHub never loads them; the gate skips them each run)")
 	}
 	return strings.Join(parts, "; ")
