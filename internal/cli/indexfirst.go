@@ -111,7 +111,7 @@ func snapshotCopy(tree *repo.Snapshot) func(abs string) ([]byte, bool, error) {
 				// A link text is a '/'-separated string git recorded: a
 				// rooted one, or one spelled in another dialect, leaves
 				// the tree as far as the index can follow it.
-				if t == "" || path.IsAbs(t) || strings.ContainsAny(t, `\:`) {
+				if t == "" || strings.HasPrefix(t, "/") || strings.ContainsAny(t, `\:`) {
 					return nil, false, nil
 				}
 				next := path.Clean(path.Join(path.Dir(rel), t))

@@ -162,7 +162,7 @@ func TestNonCanonicalIndexModeIsARegularFile(t *testing.T) {
 	c.git("add", "-A")
 	c.git("-c", "core.hooksPath=/dev/null", "commit", "-q", "--no-verify", "-m", "seed")
 	setIndexMode(t, c.dir, "leak.md", 0o100604)
-	if got := c.git("ls-files", "-s", "leak.md").stdout; !strings.HasPrefix(got, "100604 ") {
+	if got := c.git("ls-files", "-z", "-s", "leak.md").stdout; !strings.HasPrefix(got, "100604 ") {
 		t.Fatalf("the index was not rewritten: %q", got)
 	}
 	r := c.gates("check-tree-terms")

@@ -219,8 +219,6 @@ func TestRunCommandComparesShStandIns(t *testing.T) {
 // step) never reach it: the shipped cases agree with them exported.
 func TestShippedCasesIgnoreTheCallersKnobs(t *testing.T) {
 	needShell(t, "dash")
-	t.Setenv("GATE_SDK_NATIVE_BIN", "/nonexistent/gates")
-	t.Setenv("GATE_SDK_GATES_DIR", "elsewhere")
 	var cases []Case
 	for _, c := range Corpus() {
 		if c.Bin != "self" {
@@ -231,7 +229,9 @@ func TestShippedCasesIgnoreTheCallersKnobs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run(config(t, root, bashDash(), cases...))
+	cfg := config(t, root, bashDash(), cases...)
+	cfg.Env = append(cfg.Env, "GATE_SDK_NATIVE_BIN=/nonexistent/gates", "GATE_SDK_GATES_DIR=elsewhere")
+	res, err := Run(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

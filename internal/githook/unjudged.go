@@ -222,13 +222,11 @@ func SettleUnjudged(common, top string) ([]Landing, error) {
 	return settled, writeUnjudged(common, kept)
 }
 
-// commonDir answers git's common dir for the work tree at top.
+// commonDir answers git's common dir for the work tree at top, through
+// the crosser's one reader of git's directories.
 func commonDir(g repo.Git, top string) (string, error) {
-	out, err := g.Run(top, "git's common dir", nil, "rev-parse", "--path-format=absolute", "--git-common-dir")
-	if err != nil {
-		return "", err
-	}
-	return strings.TrimSpace(string(out)), nil
+	_, common, err := walk.GitDirs(top, g.Env)
+	return common, err
 }
 
 // recordJudged notes, after a passing pre-commit, the tree the commit
