@@ -111,6 +111,7 @@ func snapshotCopy(tree *repo.Snapshot) func(abs string) ([]byte, bool, error) {
 				// A link text is a '/'-separated string git recorded: a
 				// rooted one, or one spelled in another dialect, leaves
 				// the tree as far as the index can follow it.
+				// path-dialect-exempt: a link text git recorded, '/'-separated on every host, not a path of this one
 				if t == "" || strings.HasPrefix(t, "/") || strings.ContainsAny(t, `\:`) {
 					return nil, false, nil
 				}
