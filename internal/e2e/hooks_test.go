@@ -7,13 +7,16 @@ package e2e
 import (
 	"bytes"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // baseEnv is a hermetic environment: no git or gate-sdk variable of the
@@ -41,11 +44,25 @@ type result struct {
 
 func run(t *testing.T, dir string, env []string, name string, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(name, args...)
-	cmd.Dir, cmd.Env = dir, env
 	var o, e bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &o, &e
-	err := cmd.Run()
+	var err error
+	// A binary this test process has just written may still be open for
+	// writing in a child another parallel test forked meanwhile (the fd
+	// lives until that child's exec closes it); the kernel then answers
+	// exec with ETXTBSY. That is the test harness's race, not the
+	// program's, so the start is tried again a few times.
+	for try := 0; ; try++ {
+		cmd := exec.Command(name, args...)
+		cmd.Dir, cmd.Env = dir, env
+		o.Reset()
+		e.Reset()
+		cmd.Stdout, cmd.Stderr = &o, &e
+		err = cmd.Run()
+		if err == nil || !errors.Is(err, syscall.ETXTBSY) || try == 20 {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	code := 0
 	if err != nil {
 		ee, ok := err.(*exec.ExitError)
