@@ -133,7 +133,8 @@ func runStandalone(s *Session, def gate.Def, args []string) int {
 // named, before the rule reads anything; a gate's message file alone may
 // lie outside (git keeps a linked worktree's message in the common git
 // directory, the agent hook in a scratch file), and is handed on rooted.
-// A token led by '-' (a flag, or stdin) is no path and passes as written.
+// A token led by '-' (a flag, or stdin) is no path and passes as written,
+// as does an operand the gate declares a word (gate.Def.Word).
 // A battery member's operands come from the registry and are relative to
 // the top by design: they never come through here. Outside a repository
 // the operands pass unchanged and the rule refuses the run itself.
@@ -158,7 +159,7 @@ func (s *Session) standaloneOperands(def gate.Def, args []string) ([]string, err
 	message := strings.HasPrefix(def.Operands, "<message-file>")
 	out := make([]string, 0, len(args))
 	for i, a := range args {
-		if a == "" || strings.HasPrefix(a, "-") {
+		if a == "" || strings.HasPrefix(a, "-") || def.Word != nil && def.Word(args, i) {
 			out = append(out, a)
 			continue
 		}

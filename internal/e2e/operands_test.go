@@ -47,4 +47,10 @@ func TestStandaloneGateOperandsFromCaller(t *testing.T) {
 			t.Errorf("%s: exit %d, want %d naming %q\n%s%s", tc.name, r.code, tc.code, tc.want, r.stdout, r.stderr)
 		}
 	}
+	// A word operand is no path: the version after --dist's directory
+	// reaches the rule as written from a subdirectory too.
+	r := run(t, docs, c.env, gates, "check-release-assets", "--dist", "../dist", "1.2.3")
+	if strings.Contains(r.stdout+r.stderr, "docs/1.2.3") || strings.Contains(r.stdout+r.stderr, "does not name a path") {
+		t.Errorf("the version was read as a path: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
 }
