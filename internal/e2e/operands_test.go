@@ -47,6 +47,14 @@ func TestStandaloneGateOperandsFromCaller(t *testing.T) {
 			t.Errorf("%s: exit %d, want %d naming %q\n%s%s", tc.name, r.code, tc.code, tc.want, r.stdout, r.stderr)
 		}
 	}
+	// check-root-tiering's gates dir: `..` from docs is the top's scripts'
+	// parent, the top itself; from the top it leaves the tree.
+	if r := run(t, c.dir, c.env, gates, "check-root-tiering", ".."); r.code != 2 || !strings.Contains(r.stderr, "operand ..") {
+		t.Errorf("check-root-tiering .. from the top: exit %d, want 2 naming it\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := run(t, docs, c.env, gates, "check-root-tiering", "../scripts"); r.code == 2 {
+		t.Errorf("check-root-tiering ../scripts from docs: exit 2\n%s%s", r.stdout, r.stderr)
+	}
 	// A word operand is no path: the version after --dist's directory
 	// reaches the rule as written from a subdirectory too.
 	r := run(t, docs, c.env, gates, "check-release-assets", "--dist", "../dist", "1.2.3")
