@@ -297,13 +297,22 @@ func Parse(source string, data []byte) (*File, error) {
 		line, text, _ = strings.Cut(text, "\n")
 		n++
 		line = strings.TrimSuffix(line, "\r")
-		if line == "" || strings.HasPrefix(line, "#") {
+		// A blank line (nothing but spaces and tabs) holds no key and is
+		// a comment, as a # line is.
+		if strings.Trim(line, " \t") == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
 		bad := func(format string, a ...any) error {
 			return fmt.Errorf("%s:%d: %s", source, n, fmt.Sprintf(format, a...))
 		}
 		fields := strings.Split(line, "\t")
+		// An entry holds four fields, then a count, then a note, each
+		// optional; a refusal counts the fields as written, the note's
+		// among them, so a line of nine reads as nine.
+		written := len(fields)
+		wrong := func() error {
+			return bad("an entry is <gate> TAB <path> TAB <class> TAB <digest> [TAB x<count>] [TAB # <note>]; this line has %d tab-separated fields", written)
+		}
 		// A last field opening with # is the note (the earlier format
 		// has none, and reads as before).
 		about := ""
@@ -311,8 +320,9 @@ func Parse(source string, data []byte) (*File, error) {
 			about = strings.TrimPrefix(strings.TrimPrefix(fields[k], "#"), " ")
 			fields = fields[:k]
 		}
-		if len(fields) != 4 && len(fields) != 5 {
-			return nil, bad("an entry is <gate> TAB <path> TAB <class> TAB <digest> [TAB x<count>]; this line has %d tab-separated fields", len(fields))
+		if len(fields) != 4 && len(fields) != 5 || len(fields) == 5 && strings.HasPrefix(fields[4], "#") {
+			// A second note in the count's place is no count either.
+			return nil, wrong()
 		}
 		e := Entry{Count: 1, Line: n, About: about}
 		e.Gate, e.Class, e.Digest = fields[0], fields[2], fields[3]

@@ -395,3 +395,52 @@ func TestPrunedDropsAWhollyStaleEntry(t *testing.T) {
 		t.Fatalf("Pruned = %+v, want b x1 and c, a dropped", got)
 	}
 }
+
+// Issue 42 item 17: a line holding no key (empty, blanks alone, a comment)
+// is a comment as the grammar says, counted in the line numbers; a line
+// holding more fields than an entry has (four, a count, a note) is refused
+// naming its line and the count of fields it holds as written.
+func TestLineWithNoKeyOrTooManyFields(t *testing.T) {
+	ok := "g\tp\tc\t0123456789abcdef"
+	for name, line := range map[string]string{
+		"empty":              "",
+		"spaces":             "   ",
+		"a tab":              "\t",
+		"tabs and spaces":    " \t \t",
+		"three tabs":         "\t\t\t",
+		"a CR alone":         "\r",
+		"a comment":          "# c",
+		"a bare hash":        "#",
+		"a comment with tab": "# c\td",
+	} {
+		f, err := Parse("scripts/gates.baseline", []byte(line+"\n"+ok+"\tx2\n"))
+		if err != nil {
+			t.Errorf("%s: %q is refused: %v", name, line, err)
+			continue
+		}
+		if len(f.Entries) != 1 || f.Entries[0].Line != 2 || f.Entries[0].Count != 2 {
+			t.Errorf("%s: %q: entries %+v, want the one entry of line 2", name, line, f.Entries)
+		}
+	}
+	for name, c := range map[string]struct {
+		line  string
+		count string
+	}{
+		"nine fields, a note last":  {ok + "\tx2\t# n\t#a\t#b\t#c", "9"},
+		"nine fields, no note":      {ok + "\tx2\ta\tb\tc\td", "9"},
+		"seven fields, a note last": {ok + "\tx2\tx3\t# n", "7"},
+		"two notes":                 {ok + "\t# a\t# b", "6"},
+	} {
+		_, err := Parse("scripts/gates.baseline", []byte("# header\n"+c.line+"\n"))
+		if err == nil {
+			t.Errorf("%s: %q parsed", name, c.line)
+			continue
+		}
+		if !strings.HasPrefix(err.Error(), "scripts/gates.baseline:2: ") {
+			t.Errorf("%s: the refusal does not name file and line: %v", name, err)
+		}
+		if c.count != "" && !strings.Contains(err.Error(), "this line has "+c.count+" tab-separated fields") {
+			t.Errorf("%s: the refusal does not count the %s fields as written: %v", name, c.count, err)
+		}
+	}
+}

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/gate-sdk/gates/internal/battery"
 	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/walk"
 )
 
 // gateContext builds the run context of one in-process gate over the
@@ -102,6 +104,9 @@ func runStandalone(s *Session, def gate.Def, args []string) int {
 	if err != nil {
 		return s.fail(err)
 	}
+	if args, err = s.standaloneOperands(def, args); err != nil {
+		return s.fail(err)
+	}
 	if format == formatJSON {
 		return runStandaloneJSON(s, def, args)
 	}
@@ -119,6 +124,59 @@ func runStandalone(s *Session, def gate.Def, args []string) int {
 		return 2
 	}
 	return protect(def, c)
+}
+
+// standaloneOperands is the one resolution of a standalone run's path
+// operands, the one --files and --run --for use: each is taken from the
+// caller's directory and spelled from the run directory the rule reads
+// from (the top, or a fixture case). One that leaves the tree is refused,
+// named, before the rule reads anything; a gate's message file alone may
+// lie outside (git keeps a linked worktree's message in the common git
+// directory, the agent hook in a scratch file), and is handed on rooted.
+// A token led by '-' (a flag, or stdin) is no path and passes as written,
+// as does an operand the gate declares a word (gate.Def.Word).
+// A battery member's operands come from the registry and are relative to
+// the top by design: they never come through here. Outside a repository
+// the operands pass unchanged and the rule refuses the run itself.
+func (s *Session) standaloneOperands(def gate.Def, args []string) ([]string, error) {
+	// assertion N: a standalone gate's operands resolve from the caller's
+	// directory, and one that leaves the tree is refused, named.
+	if len(args) == 0 {
+		return args, nil
+	}
+	if _, err := s.Top(); err != nil {
+		return args, nil
+	}
+	dir, err := s.Cwd()
+	if err != nil {
+		return nil, err
+	}
+	caller, err := s.callerDir()
+	if err != nil {
+		return nil, err
+	}
+	dir, caller = walk.NormalizeAbs(dir), walk.NormalizeAbs(caller)
+	message := strings.HasPrefix(def.Operands, "<message-file>")
+	out := make([]string, 0, len(args))
+	for i, a := range args {
+		if a == "" || strings.HasPrefix(a, "-") || def.Word != nil && def.Word(args, i) {
+			out = append(out, a)
+			continue
+		}
+		abs := walk.AbsAgainstPhysical(caller, a)
+		spelled, inside := walk.ListingSpelling(dir, abs)
+		switch {
+		case !inside && !(message && i == 0):
+			return nil, refusal{msg: fmt.Sprintf("%s: operand %s does not name a path inside the repository %s (it lies outside or climbs out through '..'); name a path inside the tree", def.Name, a, dir)}
+		case caller == dir:
+			out = append(out, a) // spelled as the caller spelled it
+		case inside:
+			out = append(out, spelled)
+		default:
+			out = append(out, abs)
+		}
+	}
+	return out, nil
 }
 
 // inProcess answers a battery member's Exec for a compiled rule: stdout

@@ -286,14 +286,24 @@ func (r hookRepo) Foreign(tips, exclude []string, since int64) (map[string]bool,
 			email = s[i+1 : j]
 		}
 	}
-	var in strings.Builder
-	for _, id := range tips {
-		in.WriteString(id + "\n")
+	list := func(exclude []string) ([]byte, error) {
+		var in strings.Builder
+		for _, id := range tips {
+			in.WriteString(id + "\n")
+		}
+		for _, id := range exclude {
+			in.WriteString("^" + id + "\n")
+		}
+		return g.Run(r.top, "list the fetched commits", []byte(in.String()), "log", "--stdin", "--format=%H %ct %ce")
 	}
-	for _, id := range exclude {
-		in.WriteString("^" + id + "\n")
+	out, err := list(exclude)
+	if err != nil && len(exclude) > 0 {
+		// A recorded tip whose object is gone excludes nothing still
+		// reachable (as in Commits): list again without it.
+		if present, perr := g.Present(r.top, exclude); perr == nil && len(present) < len(exclude) {
+			out, err = list(present)
+		}
 	}
-	out, err := g.Run(r.top, "list the fetched commits", []byte(in.String()), "log", "--stdin", "--format=%H %ct %ce")
 	if err != nil {
 		return nil, err
 	}

@@ -425,7 +425,12 @@ type Def struct {
 	// Operands is the operand grammar its help prints, e.g. "[<root>]";
 	// "-" declares that the gate takes none, "" that it is undocumented.
 	Operands string
-	Knobs    []string // knobs the rule reads; their kits' tracked knob files become derived couples
+	// Word, when set, reports the operands, by position, that are words
+	// and not paths (check-release-assets' version): a standalone run
+	// hands them to the rule as written, where every other operand is
+	// resolved from the caller's directory.
+	Word  func(args []string, i int) bool
+	Knobs []string // knobs the rule reads; their kits' tracked knob files become derived couples
 	// Reads declares every recursive walk the rule makes, one root each
 	// (see Root). Empty claims no walk. check-reads-couples holds each
 	// root's tracked read set to the member's expanded couples.

@@ -158,6 +158,12 @@ type assetsArgs struct {
 	publish       bool
 }
 
+// assetsVersion reports the operand that is the version after --dist's
+// directory: a word, not a path.
+func assetsVersion(args []string, i int) bool {
+	return i >= 2 && args[i-2] == "--dist"
+}
+
 func parseAssetsArgs(args []string) (assetsArgs, bool) {
 	var a assetsArgs
 	rest := args

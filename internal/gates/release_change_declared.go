@@ -451,7 +451,7 @@ func releaseGates() []gate.Def {
 		{Name: "check-release-change-declared", Rule: checkReleaseChangeDeclared, Operands: changeUsage,
 			Knobs: []string{"GATE_SDK_KIT_DIRS", registry.KitTemplatesKnob, "GATE_SDK_WORKFLOW_DIR", "GATE_SDK_RELEASE_SECTIONS", "GATE_SDK_RELEASE_SECTION_ALIASES"},
 			Needs: []string{"git"}},
-		{Name: "check-release-assets", Rule: checkReleaseAssets, Operands: assetsUsage,
+		{Name: "check-release-assets", Rule: checkReleaseAssets, Operands: assetsUsage, Word: assetsVersion,
 			Knobs: []string{"GATE_SDK_KIT_DIRS", "GATE_SDK_NATIVE_PUBLISH_WORKFLOW", "GATE_SDK_NATIVE_TARGETS_FILE"}},
 	}
 }

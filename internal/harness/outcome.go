@@ -350,6 +350,10 @@ func judgeNew(c *Call, now []Tip, from []string) ([]*judged, map[string]*judged,
 	if _, err := loadState(c, stateVerdicts, &kept); err != nil {
 		return nil, nil, 0, err
 	}
+	if kept == nil {
+		// A record of null keeps no verdict: every commit is judged anew.
+		kept = map[string]*judged{}
+	}
 	// Commits an earlier look left unjudged are judged now, while a ref
 	// still reaches them.
 	var pending []string
@@ -385,7 +389,9 @@ func judgeNew(c *Call, now []Tip, from []string) ([]*judged, map[string]*judged,
 	dirty := false
 	for _, id := range ids {
 		j, ok := kept[id]
-		if !ok {
+		if !ok || j == nil {
+			// assertion L: a commit whose kept verdict is absent or empty
+			// is judged again, never read as a verdict.
 			if fresh >= MaxJudged {
 				left = append(left, id)
 				continue

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -199,4 +200,78 @@ func TestStateNameStaysInsideAndApart(t *testing.T) {
 func hashedName(id string) string {
 	sum := sha256.Sum256([]byte(id))
 	return hex.EncodeToString(sum[:16])
+}
+
+// Issue 42 item 17: the outcome judge's edge cases. A first Stop with no
+// tips recorded, a session whose first call is Stop, an unborn HEAD (no
+// ref at all), a verdict record that is absent or empty: no green commit
+// is reported refused, no Stop is held for nothing, and nothing panics.
+func TestOutcomeJudgeEdgeCases(t *testing.T) {
+	bash := map[string]any{"command": "anything"}
+	t.Run("first call is Stop, nothing recorded", func(t *testing.T) {
+		r := &fakeRepo{state: t.TempDir(), graph: map[string][]string{"c1aaaa": nil}, red: map[string]bool{"c1aaaa": true}}
+		r.tips = []Tip{{"HEAD", "c1aaaa"}, {"refs/heads/main", "c1aaaa"}}
+		if code, out, _ := call(t, r, "stop-gates", Stop, "", nil); code != 0 || out != "" || len(r.judged) != 0 {
+			t.Fatalf("a first Stop with nothing recorded: %d %q judged %v", code, out, r.judged)
+		}
+		// The session goes on: a green commit after it is judged green.
+		call(t, r, "commit-audit", PreToolUse, "Bash", bash)
+		r.graph["c2bbbb"] = []string{"c1aaaa"}
+		r.tips = []Tip{{"HEAD", "c2bbbb"}, {"refs/heads/main", "c2bbbb"}}
+		if code, out, _ := call(t, r, "commit-audit", PostToolUse, "Bash", bash); code != 0 || out != "" {
+			t.Fatalf("a green commit after a first Stop: %d %q", code, out)
+		}
+		if code, out, _ := call(t, r, "stop-gates", Stop, "", nil); code != 0 || out != "" {
+			t.Fatalf("a Stop after a green commit: %d %q", code, out)
+		}
+	})
+	t.Run("unborn HEAD, the first commit", func(t *testing.T) {
+		r := &fakeRepo{state: t.TempDir(), graph: map[string][]string{}, red: map[string]bool{}}
+		call(t, r, "commit-audit", PreToolUse, "Bash", bash)
+		if code, out, _ := call(t, r, "stop-gates", Stop, "", nil); code != 0 || out != "" {
+			t.Fatalf("a Stop over an unborn HEAD: %d %q", code, out)
+		}
+		r.graph["c1aaaa"] = nil
+		r.tips = []Tip{{"HEAD", "c1aaaa"}, {"refs/heads/main", "c1aaaa"}}
+		if code, out, _ := call(t, r, "commit-audit", PostToolUse, "Bash", bash); code != 0 || out != "" || len(r.judged) != 1 {
+			t.Fatalf("a green first commit: %d %q judged %v", code, out, r.judged)
+		}
+		// A red second commit is named; the green first one never is.
+		call(t, r, "commit-audit", PreToolUse, "Bash", bash)
+		r.graph["c2bbbb"] = []string{"c1aaaa"}
+		r.red["c2bbbb"] = true
+		r.tips = []Tip{{"HEAD", "c2bbbb"}, {"refs/heads/main", "c2bbbb"}}
+		if _, out, _ := call(t, r, "commit-audit", PostToolUse, "Bash", bash); !strings.Contains(out, "Commit c2bb") || strings.Contains(out, "c1aa") {
+			t.Fatalf("the red second commit: %q", out)
+		}
+		if _, out, _ := call(t, r, "stop-gates", Stop, "", nil); !strings.Contains(out, "Commit c2bb") || strings.Contains(out, "c1aa") {
+			t.Fatalf("the Stop after them: %q", out)
+		}
+	})
+	for _, record := range []string{"null", "{}", `{"c2bbbb": null}`} {
+		t.Run("verdict record "+record, func(t *testing.T) {
+			r := &fakeRepo{state: t.TempDir(), graph: map[string][]string{"c1aaaa": nil, "c2bbbb": {"c1aaaa"}}, red: map[string]bool{}}
+			r.tips = []Tip{{"HEAD", "c1aaaa"}, {"refs/heads/main", "c1aaaa"}}
+			call(t, r, "commit-audit", PreToolUse, "Bash", bash)
+			write(t, stateName(r.state, "s1", stateVerdicts), record)
+			r.tips = []Tip{{"HEAD", "c2bbbb"}, {"refs/heads/main", "c2bbbb"}}
+			if code, out, _ := call(t, r, "commit-audit", PostToolUse, "Bash", bash); code != 0 || out != "" || len(r.judged) != 1 {
+				t.Fatalf("a green commit: %d %q judged %v", code, out, r.judged)
+			}
+			write(t, stateName(r.state, "s1", stateVerdicts), record)
+			if code, out, _ := call(t, r, "stop-gates", Stop, "", nil); code != 0 || out != "" {
+				t.Fatalf("the first Stop after a green commit: %d %q", code, out)
+			}
+		})
+	}
+}
+
+func write(t *testing.T, p, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

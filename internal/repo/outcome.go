@@ -76,6 +76,40 @@ func (g Git) Commits(dir string, include, exclude []string, since int64, max int
 	if len(include) == 0 {
 		return nil, false, nil
 	}
+	ids, more, err = g.commits(dir, include, exclude, since, max)
+	if err == nil || len(exclude) == 0 {
+		return ids, more, err
+	}
+	// An excluded id whose object is gone (a deleted branch's tip, pruned)
+	// excludes nothing still reachable, but git refuses the whole listing
+	// over it: list again without the gone ones.
+	present, perr := g.Present(dir, exclude)
+	if perr != nil || len(present) == len(exclude) {
+		return nil, false, err
+	}
+	return g.commits(dir, include, present, since, max)
+}
+
+// Present answers the ids of ids whose object the repository holds.
+func (g Git) Present(dir string, ids []string) ([]string, error) {
+	var in bytes.Buffer
+	for _, id := range ids {
+		in.WriteString(id + "\n")
+	}
+	out, err := g.runStdin(dir, "check the recorded tips", &in, "cat-file", "--batch-check=%(objectname)")
+	if err != nil {
+		return nil, err
+	}
+	var have []string
+	for _, l := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
+		if id, missing := strings.CutSuffix(l, " missing"); !missing && id != "" {
+			have = append(have, id)
+		}
+	}
+	return have, nil
+}
+
+func (g Git) commits(dir string, include, exclude []string, since int64, max int) (ids []string, more bool, err error) {
 	var in bytes.Buffer
 	for _, id := range include {
 		in.WriteString(id + "\n")
