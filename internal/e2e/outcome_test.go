@@ -142,7 +142,11 @@ func (p *player) fire(event, tool string, payload map[string]any) []answer {
 			cmd := strings.ReplaceAll(h.Command, "$CLAUDE_PROJECT_DIR", p.dir)
 			s := &scratch{t: p.t, dir: p.dir, env: p.env}
 			code, o, e := s.runStreams("", stdin, nil, cmd, h.Args...)
-			out = append(out, answer{argv: h.Args, code: code, stdout: o, errs: e})
+			argv := h.Args
+			if len(argv) > 4 && argv[0] == "-c" {
+				argv = argv[4:] // through the footing stub: the member's operands
+			}
+			out = append(out, answer{argv: argv, code: code, stdout: o, errs: e})
 		}
 	}
 	return out
