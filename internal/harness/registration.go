@@ -28,6 +28,8 @@ const StubName = "gates-hook"
 // path may be written under a literal $CLAUDE_PROJECT_DIR/, which it reads
 // against that variable whether or not the harness expanded it. No single
 // quote, so a shell-form line can carry it quoted.
+//
+// assertion K: a missing or replaced binary is a block naming its restore.
 const Stub = `d=${CLAUDE_PROJECT_DIR:-.}; b=${1#\$CLAUDE_PROJECT_DIR/}; shift
 case $b in /*) p=$b;; *) p=$d/$b;; esac
 g=$(git -C "$d" rev-parse --git-common-dir 2>/dev/null) || g=.git
