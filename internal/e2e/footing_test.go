@@ -3,6 +3,7 @@ package e2e
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -314,4 +315,74 @@ func readTemplate(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return string(data)
+}
+
+// The stub digests the binary only when its inode changed after the
+// install record: with no digest tool on PATH, an untouched binary still
+// runs (no digest needed), and one rewritten since (the same bytes, a new
+// change time) is refused as unverified, never run unchecked.
+func TestFootingStubDigestsOnlyAChangedBinary(t *testing.T) {
+	t.Parallel()
+	p := outcomeClone(t, "footing stub digest")
+	data, err := os.ReadFile(filepath.Join(p.dir, ".claude/settings.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc settingsDoc
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	args := doc.Hooks["PreToolUse"][0].Hooks[0].Args
+	if len(args) < 4 || args[0] != "-c" {
+		t.Fatalf("not the stub's form: %q", args)
+	}
+	// A PATH with git and find only: no sha256sum, no shasum.
+	tools := t.TempDir()
+	for _, name := range []string{"git", "find"} {
+		at, err := exec.LookPath(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(at, filepath.Join(tools, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var env []string
+	for _, kv := range p.env {
+		if !strings.HasPrefix(kv, "PATH=") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, "PATH="+tools)
+	shell, err := exec.LookPath("sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	version := func() result {
+		return run(t, p.dir, env, shell, "-c", args[1], args[2], args[3], "--version")
+	}
+	// The record rewritten after the binary: the binary is older.
+	rec := filepath.Join(p.dir, ".git/gate-hooks.placed")
+	body, err := os.ReadFile(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(rec)
+	if err := os.WriteFile(rec, body, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := version(); r.code != 0 || !strings.HasPrefix(r.stdout, "gates ") {
+		t.Fatalf("an untouched binary with no digest tool: exit %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	// The same bytes written again: a change the stub must digest.
+	if out := run(t, p.dir, p.env, "sh", "-c", "cp .git/gate-hooks/pre-commit bin/gates.new && mv bin/gates.new bin/gates"); out.code != 0 {
+		t.Fatalf("rewrite: %s", out.stderr)
+	}
+	if r := version(); r.code != 2 || !strings.Contains(r.stderr, "binary bin/gates unverified") || !strings.Contains(r.stderr, "put sha256sum or shasum on PATH") {
+		t.Fatalf("a rewritten binary with no digest tool: exit %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	// With the digest tools back, the same bytes pass.
+	if r := run(t, p.dir, p.env, shell, "-c", args[1], args[2], args[3], "--version"); r.code != 0 {
+		t.Fatalf("a rewritten binary of the recorded bytes: exit %d %q", r.code, r.stderr)
+	}
 }

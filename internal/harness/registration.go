@@ -38,10 +38,11 @@ w= s=
 [ -r "$G/gate-hooks.placed" ] && while read -r n h x; do [ "$n" = pre-commit ] && s=$h; done <"$G/gate-hooks.placed"
 if [ ! -f "$p" ] || [ ! -x "$p" ]; then w=missing
 elif [ -n "$s" ] && [ -z "$(find "$p" ! -cnewer "$G/gate-hooks.placed" 2>/dev/null)" ]; then t=$( (sha256sum || shasum -a 256) <"$p" 2>/dev/null); t=${t%% *}
-  [ -n "$t" ] || w="unverified (no sha256sum or shasum to check it)"
+  [ -n "$t" ] || w=unverified
   [ -z "$t" ] || [ "$t" = "$s" ] || w="differs from the install record ($g/gate-hooks.placed)"; fi
 [ -z "$w" ] && exec "$p" "$@"
 r="cp $g/gate-hooks/pre-commit $b"; [ -f "$G/gate-hooks/pre-commit" ] || r="rebuild the binary at $b"
+[ "$w" = unverified ] && r="put sha256sum or shasum on PATH, none is here to check it with"
 [ "$1" = --statusline ] && { echo "gates: binary $w — $r"; exit 0; }
 echo "gates: not run, binary $b $w; restore it: $r (then retry)" >&2; exit 2
 `
