@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The footing: the placed git hooks verify the binary they run against
@@ -361,7 +362,9 @@ func TestFootingStubDigestsOnlyAChangedBinary(t *testing.T) {
 	version := func() result {
 		return run(t, p.dir, env, shell, "-c", args[1], args[2], args[3], "--version")
 	}
-	// The record rewritten after the binary: the binary is older.
+	// The record rewritten after the binary, a tick of the file clock
+	// later: the binary is strictly older.
+	time.Sleep(50 * time.Millisecond)
 	rec := filepath.Join(p.dir, ".git/gate-hooks.placed")
 	body, err := os.ReadFile(rec)
 	if err != nil {

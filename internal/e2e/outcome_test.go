@@ -95,6 +95,13 @@ func outcomeClone(t *testing.T, name string) *player {
 	if out, err := exec.Command("cp", "-a", outcomeTemplate.dir, dir).CombinedOutput(); err != nil {
 		t.Fatalf("copy the template: %v\n%s", err, out)
 	}
+	// The copy gave every file a new change time in walk order; the
+	// placed-hooks record is written again so it is newer than the binary,
+	// as after an install, and the footing stub takes its digest-free path.
+	rec := filepath.Join(dir, ".git/gate-hooks.placed")
+	if body, err := os.ReadFile(rec); err != nil || os.Remove(rec) != nil || os.WriteFile(rec, body, 0o644) != nil {
+		t.Fatalf("rewrite the placed-hooks record: %v", err)
+	}
 	p := &player{t: t, dir: dir, session: "s-" + regexp.MustCompile(`[^A-Za-z0-9]+`).ReplaceAllString(name, "-")}
 	p.env = baseEnv(t, "GIT_CEILING_DIRECTORIES="+parent, "CLAUDE_PROJECT_DIR="+dir)
 	return p
