@@ -275,7 +275,11 @@ func harnessWiring(top string) ([]string, error) {
 				if err == nil && fi.Mode().IsRegular() && (fi.Mode().Perm()&0o111 != 0 || githook.ExeSuffix() != "") {
 					continue
 				}
-				out = append(out, fmt.Sprintf("harness: %s registers %s for %s, and %s is absent or not executable: each call exits 127, which the harness treats as allow, so the guard is off; build the binary (make build) or take the entries out (gates init --uninstall)", file, r.Member, r.Event, prog))
+				if r.Stub {
+					out = append(out, fmt.Sprintf("harness: %s registers %s for %s, and %s is absent or not executable: the stub blocks each call until it is restored; restore it (the command the block names) or take the entries out (gates init --uninstall)", file, r.Member, r.Event, prog))
+					continue
+				}
+				out = append(out, fmt.Sprintf("harness: %s registers %s for %s, and %s is absent or not executable: each call exits 127, which the harness treats as allow, so the guard is off; build the binary (make build) and register it through the stub (gates init --harness claude), or take the entries out (gates init --uninstall)", file, r.Member, r.Event, prog))
 			}
 		}
 	}

@@ -86,10 +86,14 @@ func (s *Session) tmpDirAbs() (string, error) {
 const initHarnessUsage = `
 
 --harness claude also merges the agent-hook registrations (commit-guard,
-edit-gates, stop-gates) and the status line into .claude/settings.json,
-keeping your own entries, and puts .claude on the root allowlist; a file
-that is not JSON of the harness's shape is refused and left as it was.
---uninstall takes those registrations out again.`
+commit-audit, edit-gates, git-dir-guard, stop-gates) and the status line
+into .claude/settings.json, keeping your own entries, and puts .claude on
+the root allowlist; a file that is not JSON of the harness's shape is
+refused and left as it was. Each registration runs the binary through a
+short sh stub that blocks with the restore command when the binary is gone
+or differs from the one the hooks recorded; registrations an older init
+wrote are rewritten that way. --uninstall takes those registrations out
+again.`
 
 // readableCommand serves a readable command's help, usage on stdout at
 // exit 0 wherever -h or --help stands, and otherwise runs it.

@@ -237,11 +237,12 @@ func TestInitWiresTheClaudeHarness(t *testing.T) {
 	for event, groups := range doc.Hooks {
 		for _, g := range groups {
 			for _, h := range g.Hooks {
-				if len(h.Args) == 2 && h.Args[0] == "--hook" {
-					if h.Command != "$CLAUDE_PROJECT_DIR/bin/gates" {
-						t.Errorf("%s registers %q", event, h.Command)
+				// sh -c <stub> gates-hook <binary> --hook <member>
+				if len(h.Args) == 6 && h.Args[4] == "--hook" {
+					if h.Command != "sh" || h.Args[0] != "-c" || h.Args[3] != "$CLAUDE_PROJECT_DIR/bin/gates" {
+						t.Errorf("%s registers %q %q", event, h.Command, h.Args)
 					}
-					members[h.Args[1]] += event + " "
+					members[h.Args[5]] += event + " "
 				}
 			}
 		}

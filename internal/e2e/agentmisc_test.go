@@ -105,7 +105,7 @@ func TestAgentMiscHarnessLifecycle(t *testing.T) {
 	a := newAdopter(t)
 	a.must(binPath, "init", "--harness", "claude")
 	got := a.read(".claude/settings.json")
-	if !strings.Contains(got, `"statusLine"`) || !strings.Contains(got, `\"$CLAUDE_PROJECT_DIR/bin/gates\" --statusline`) {
+	if !strings.Contains(got, `"statusLine"`) || !strings.Contains(got, `gates-hook '$CLAUDE_PROJECT_DIR/bin/gates' --statusline`) {
 		t.Fatalf("no status line registered:\n%s", got)
 	}
 	if allow := a.read("scripts/root-allowlist.list"); !strings.Contains(allow, "\n.claude\n") {
@@ -126,13 +126,13 @@ func TestAgentMiscHarnessLifecycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := a.runIn("", filepath.Join(a.dir, "bin/gates.away"), "doctor")
-	if r.code != 1 || !strings.Contains(r.stdout, "registers commit-guard for PreToolUse") || !strings.Contains(r.stdout, "exits 127") {
+	if r.code != 1 || !strings.Contains(r.stdout, "registers commit-guard for PreToolUse") || !strings.Contains(r.stdout, "the stub blocks each call") {
 		t.Fatalf("doctor over a missing binary: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	if err := os.Rename(filepath.Join(a.dir, "bin/gates.away"), filepath.Join(a.dir, "bin/gates")); err != nil {
 		t.Fatal(err)
 	}
-	if r := a.runIn("", "bin/gates", "doctor"); strings.Contains(r.stdout, "exits 127") {
+	if r := a.runIn("", "bin/gates", "doctor"); strings.Contains(r.stdout, "exits 127") || strings.Contains(r.stdout, "the stub blocks") {
 		t.Fatalf("doctor names a present binary:\n%s", r.stdout)
 	}
 

@@ -1,10 +1,13 @@
 package e2e
 
 import (
+	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The footing: the placed git hooks verify the binary they run against
@@ -180,5 +183,209 @@ func TestFootingNoScratchReachesTheModel(t *testing.T) {
 	_, b, post := p.bash(`rm -rf .git/worktrees && echo x > .git/worktrees && printf '` + strings.TrimSuffix(leakLine, "\n") + `\n' > docs/leak.md && git add docs/leak.md && echo 'git commit -q -n -m "docs: notes"' | sh`)
 	if b || !strings.Contains(post, "cannot be judged") {
 		t.Fatalf("a judge with no scratch worktree: blocked %v, reason %q", b, post)
+	}
+}
+
+// registeredStatusLine runs the status line .claude/settings.json
+// registers, through a shell as the harness does.
+func (p *player) registeredStatusLine() result {
+	p.t.Helper()
+	var doc struct {
+		StatusLine struct {
+			Command string `json:"command"`
+		} `json:"statusLine"`
+	}
+	data, err := os.ReadFile(filepath.Join(p.dir, ".claude/settings.json"))
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &doc); err != nil || doc.StatusLine.Command == "" {
+		p.t.Fatalf("no status line registered (%v):\n%s", err, data)
+	}
+	s := &scratch{t: p.t, dir: p.dir, env: p.env}
+	code, o, e := s.runStreams("", []byte(`{"session_id": "`+p.session+`"}`), nil, "sh", "-c", doc.StatusLine.Command)
+	return result{code: code, stdout: o, stderr: e}
+}
+
+// everyHookRefuses fires event and wants each registered command to block
+// (exit 2) with the restore command and why on stderr.
+func everyHookRefuses(t *testing.T, as []answer, why string) {
+	t.Helper()
+	if len(as) == 0 {
+		t.Fatal("nothing registered for the event")
+	}
+	for _, a := range as {
+		if a.code != 2 || !strings.Contains(a.errs, "cp .git/gate-hooks/pre-commit bin/gates") || !strings.Contains(a.errs, why) {
+			t.Errorf("%v: exit %d, want 2 with the restore command and %q:\n%s", a.argv, a.code, why, a.errs)
+		}
+		if strings.Contains(a.errs, "--no-verify") {
+			t.Errorf("%v: the agent was told --no-verify:\n%s", a.argv, a.errs)
+		}
+	}
+}
+
+// The agent hooks and the status line run the binary through the stub
+// init registers: once the binary is deleted, each agent hook blocks (exit
+// 2, the reason to the model) with the one command that restores it, the
+// status line says the binary is missing, and the restore clears both.
+func TestFootingAgentHooksRefuseAMissingBinary(t *testing.T) {
+	t.Parallel()
+	p := outcomeClone(t, "footing agent missing")
+	if err := os.Remove(filepath.Join(p.dir, "bin/gates")); err != nil {
+		t.Fatal(err)
+	}
+	in := map[string]any{"tool_input": map[string]any{"command": "ls", "description": "x"}}
+	everyHookRefuses(t, p.fire("PreToolUse", "Bash", in), "missing")
+	everyHookRefuses(t, p.fire("PostToolUse", "Edit", map[string]any{"tool_input": map[string]any{"file_path": filepath.Join(p.dir, "README.md")}}), "missing")
+	everyHookRefuses(t, p.fire("Stop", "", map[string]any{"stop_hook_active": false}), "missing")
+	sl := p.registeredStatusLine()
+	if sl.code != 0 || !strings.Contains(sl.stdout, "gates: binary missing — cp .git/gate-hooks/pre-commit bin/gates") {
+		t.Fatalf("the status line over a missing binary: exit %d %q %q", sl.code, sl.stdout, sl.stderr)
+	}
+	if out := run(t, p.dir, p.env, "sh", "-c", "cp .git/gate-hooks/pre-commit bin/gates"); out.code != 0 {
+		t.Fatalf("restore: %s", out.stderr)
+	}
+	if why, b, _ := p.bash("ls"); b {
+		t.Fatalf("still blocked after the restore: %s", why)
+	}
+	if sl := p.registeredStatusLine(); sl.code != 0 || strings.Contains(sl.stdout, "binary") || !strings.Contains(sl.stdout, "gates") {
+		t.Fatalf("the status line after the restore: exit %d %q %q", sl.code, sl.stdout, sl.stderr)
+	}
+}
+
+// A binary replaced by a script that exits 0 is not run by the agent
+// hooks: its digest differs from the install record, and each hook
+// refuses as for a missing one.
+func TestFootingAgentHooksRefuseAReplacedBinary(t *testing.T) {
+	t.Parallel()
+	p := outcomeClone(t, "footing agent replaced")
+	if err := os.WriteFile(filepath.Join(p.dir, "bin/gates"), []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	in := map[string]any{"tool_input": map[string]any{"command": "git commit -q -n -m x", "description": "x"}}
+	everyHookRefuses(t, p.fire("PreToolUse", "Bash", in), "differs from the install record")
+	everyHookRefuses(t, p.fire("Stop", "", map[string]any{"stop_hook_active": false}), "differs from the install record")
+	sl := p.registeredStatusLine()
+	if sl.code != 0 || !strings.Contains(sl.stdout, "gates: binary differs from the install record") || !strings.Contains(sl.stdout, "cp .git/gate-hooks/pre-commit bin/gates") {
+		t.Fatalf("the status line over a replaced binary: exit %d %q %q", sl.code, sl.stdout, sl.stderr)
+	}
+}
+
+// An older init registered the binary directly (no stub): init --harness
+// claude rewrites those registrations through the stub, and --uninstall
+// then leaves no trace of them.
+func TestFootingHarnessRegistrationUpgrades(t *testing.T) {
+	t.Parallel()
+	p := outcomeClone(t, "footing upgrade")
+	old := strings.NewReplacer(`"sh", "args": ["-c", "@GATE_SDK_STUB@", "gates-hook", "@GATE_SDK_NATIVE_BIN@", `, `"$CLAUDE_PROJECT_DIR/bin/gates", "args": [`,
+		`"sh -c '@GATE_SDK_STUB@' gates-hook '@GATE_SDK_NATIVE_BIN@' --statusline"`, `"\"$CLAUDE_PROJECT_DIR/bin/gates\" --statusline"`).Replace(readTemplate(t))
+	if strings.Contains(old, "@GATE_SDK") {
+		t.Fatalf("the older registration still holds a placeholder:\n%s", old)
+	}
+	if err := os.WriteFile(filepath.Join(p.dir, ".claude/settings.json"), []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := run(t, p.dir, p.env, filepath.Join(p.dir, "bin/gates"), "init", "--harness", "claude"); r.code != 0 || !strings.Contains(r.stdout, "merged") {
+		t.Fatalf("init over an older registration: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	got, _ := os.ReadFile(filepath.Join(p.dir, ".claude/settings.json"))
+	if strings.Contains(string(got), `"command": "$CLAUDE_PROJECT_DIR/bin/gates"`) || strings.Count(string(got), `"gates-hook"`) != 7 || !strings.Contains(string(got), "gates-hook '$CLAUDE_PROJECT_DIR/bin/gates' --statusline") {
+		t.Fatalf("the older registrations were not rewritten through the stub:\n%s", got)
+	}
+	os.Remove(filepath.Join(p.dir, "bin/gates"))
+	why, b, _ := p.bash("ls")
+	if !b || !strings.Contains(why, "cp .git/gate-hooks/pre-commit bin/gates") {
+		t.Fatalf("after the upgrade a missing binary: blocked %v %q", b, why)
+	}
+	run(t, p.dir, p.env, "sh", "-c", "cp .git/gate-hooks/pre-commit bin/gates")
+	// Exit 1: the clone changed two files init wrote, which it keeps.
+	if r := run(t, p.dir, p.env, filepath.Join(p.dir, "bin/gates"), "init", "--uninstall"); r.code == 2 || !strings.Contains(r.stdout, "removed .claude/settings.json") {
+		t.Fatalf("--uninstall: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(p.dir, ".claude")); !os.IsNotExist(err) {
+		left, _ := os.ReadFile(filepath.Join(p.dir, ".claude/settings.json"))
+		t.Fatalf("--uninstall left .claude:\n%s", left)
+	}
+}
+
+// readTemplate answers the kit's harness settings template.
+func readTemplate(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(moduleRoot, "templates/claude-settings.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// The stub digests the binary only when its inode changed after the
+// install record: with no digest tool on PATH, an untouched binary still
+// runs (no digest needed), and one rewritten since (the same bytes, a new
+// change time) is refused as unverified, never run unchecked.
+func TestFootingStubDigestsOnlyAChangedBinary(t *testing.T) {
+	t.Parallel()
+	p := outcomeClone(t, "footing stub digest")
+	data, err := os.ReadFile(filepath.Join(p.dir, ".claude/settings.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc settingsDoc
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	args := doc.Hooks["PreToolUse"][0].Hooks[0].Args
+	if len(args) < 4 || args[0] != "-c" {
+		t.Fatalf("not the stub's form: %q", args)
+	}
+	// A PATH with git and find only: no sha256sum, no shasum.
+	tools := t.TempDir()
+	for _, name := range []string{"git", "find"} {
+		at, err := exec.LookPath(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(at, filepath.Join(tools, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var env []string
+	for _, kv := range p.env {
+		if !strings.HasPrefix(kv, "PATH=") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, "PATH="+tools)
+	shell, err := exec.LookPath("sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	version := func() result {
+		return run(t, p.dir, env, shell, "-c", args[1], args[2], args[3], "--version")
+	}
+	// The record rewritten after the binary, a tick of the file clock
+	// later: the binary is strictly older.
+	time.Sleep(50 * time.Millisecond)
+	rec := filepath.Join(p.dir, ".git/gate-hooks.placed")
+	body, err := os.ReadFile(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(rec)
+	if err := os.WriteFile(rec, body, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := version(); r.code != 0 || !strings.HasPrefix(r.stdout, "gates ") {
+		t.Fatalf("an untouched binary with no digest tool: exit %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	// The same bytes written again: a change the stub must digest.
+	if out := run(t, p.dir, p.env, "sh", "-c", "cp .git/gate-hooks/pre-commit bin/gates.new && mv bin/gates.new bin/gates"); out.code != 0 {
+		t.Fatalf("rewrite: %s", out.stderr)
+	}
+	if r := version(); r.code != 2 || !strings.Contains(r.stderr, "binary bin/gates unverified") || !strings.Contains(r.stderr, "put sha256sum or shasum on PATH") {
+		t.Fatalf("a rewritten binary with no digest tool: exit %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	// With the digest tools back, the same bytes pass.
+	if r := run(t, p.dir, p.env, shell, "-c", args[1], args[2], args[3], "--version"); r.code != 0 {
+		t.Fatalf("a rewritten binary of the recorded bytes: exit %d %q", r.code, r.stderr)
 	}
 }

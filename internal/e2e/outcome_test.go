@@ -95,6 +95,13 @@ func outcomeClone(t *testing.T, name string) *player {
 	if out, err := exec.Command("cp", "-a", outcomeTemplate.dir, dir).CombinedOutput(); err != nil {
 		t.Fatalf("copy the template: %v\n%s", err, out)
 	}
+	// The copy gave every file a new change time in walk order; the
+	// placed-hooks record is written again so it is newer than the binary,
+	// as after an install, and the footing stub takes its digest-free path.
+	rec := filepath.Join(dir, ".git/gate-hooks.placed")
+	if body, err := os.ReadFile(rec); err != nil || os.Remove(rec) != nil || os.WriteFile(rec, body, 0o644) != nil {
+		t.Fatalf("rewrite the placed-hooks record: %v", err)
+	}
 	p := &player{t: t, dir: dir, session: "s-" + regexp.MustCompile(`[^A-Za-z0-9]+`).ReplaceAllString(name, "-")}
 	p.env = baseEnv(t, "GIT_CEILING_DIRECTORIES="+parent, "CLAUDE_PROJECT_DIR="+dir)
 	return p
@@ -142,7 +149,11 @@ func (p *player) fire(event, tool string, payload map[string]any) []answer {
 			cmd := strings.ReplaceAll(h.Command, "$CLAUDE_PROJECT_DIR", p.dir)
 			s := &scratch{t: p.t, dir: p.dir, env: p.env}
 			code, o, e := s.runStreams("", stdin, nil, cmd, h.Args...)
-			out = append(out, answer{argv: h.Args, code: code, stdout: o, errs: e})
+			argv := h.Args
+			if len(argv) > 4 && argv[0] == "-c" {
+				argv = argv[4:] // through the footing stub: the member's operands
+			}
+			out = append(out, answer{argv: argv, code: code, stdout: o, errs: e})
 		}
 	}
 	return out

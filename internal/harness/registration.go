@@ -11,6 +11,42 @@ import (
 // adopter's merge names the real path.
 const Placeholder = "@GATE_SDK_NATIVE_BIN@"
 
+// StubPlaceholder is the footing stub's spelling in a kit template; a
+// merge writes Stub in its place.
+const StubPlaceholder = "@GATE_SDK_STUB@"
+
+// StubName is the stub's $0: `sh -c <Stub> gates-hook <binary> <operands>`.
+const StubName = "gates-hook"
+
+// Stub is the POSIX sh text every registration runs before the binary
+// (`sh -c <Stub> gates-hook <binary> <operands>`): a binary that is gone,
+// or whose sha256 differs from the one the placed-hooks record holds for
+// pre-commit, is not run (the digest is skipped only when the record's
+// change time is strictly later than the binary's); the stub names the one command that restores it
+// and exits 2, which the harness reads as a block and shows the model (for
+// --statusline it prints the same on stdout and exits 0). The binary's
+// path may be written under a literal $CLAUDE_PROJECT_DIR/, which it reads
+// against that variable whether or not the harness expanded it. No single
+// quote, so a shell-form line can carry it quoted.
+//
+// assertion K: a missing or replaced binary is a block naming its restore.
+const Stub = `d=${CLAUDE_PROJECT_DIR:-.}; b=${1#\$CLAUDE_PROJECT_DIR/}; shift
+case $b in /*) p=$b;; *) p=$d/$b;; esac
+g=$(git -C "$d" rev-parse --git-common-dir 2>/dev/null) || g=.git
+case $g in /*) G=$g;; *) G=$d/$g;; esac
+w= s=
+[ -r "$G/gate-hooks.placed" ] && while read -r n h x; do [ "$n" = pre-commit ] && s=$h; done <"$G/gate-hooks.placed"
+if [ ! -f "$p" ] || [ ! -x "$p" ]; then w=missing
+elif [ -n "$s" ] && [ -z "$(find "$G/gate-hooks.placed" -newercc "$p" 2>/dev/null)" ]; then t=$( (sha256sum || shasum -a 256) <"$p" 2>/dev/null); t=${t%% *}
+  [ -n "$t" ] || w=unverified
+  [ -z "$t" ] || [ "$t" = "$s" ] || w="differs from the install record ($g/gate-hooks.placed)"; fi
+[ -z "$w" ] && exec "$p" "$@"
+r="cp $g/gate-hooks/pre-commit $b"; [ -f "$G/gate-hooks/pre-commit" ] || r="rebuild the binary at $b"
+[ "$w" = unverified ] && r="put sha256sum or shasum on PATH, none is here to check it with"
+[ "$1" = --statusline ] && { echo "gates: binary $w — $r"; exit 0; }
+echo "gates: not run, binary $b $w; restore it: $r (then retry)" >&2; exit 2
+`
+
 // FrontEnds are the front ends' file names.
 var FrontEnds = []string{"run-gates.sh", "run-gates.ps1"}
 
@@ -51,6 +87,10 @@ func MemberOf(r Registration) (member string, ok bool, err error) {
 	}
 	if interpreters[baseName(toks[0])] {
 		toks = toks[1:]
+		if len(toks) >= 3 && toks[0] == "-c" {
+			// sh -c <script> <$0> <binary> --hook <member>: the stub's form.
+			toks = toks[3:]
+		}
 		for len(toks) > 0 && strings.HasPrefix(toks[0], "-") {
 			toks = toks[1:]
 		}

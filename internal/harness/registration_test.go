@@ -69,8 +69,9 @@ func TestTemplateRegistersEveryMember(t *testing.T) {
 		for _, g := range groups {
 			for _, h := range g.Hooks {
 				m, ok, err := MemberOf(Registration{Command: h.Command, Args: h.Args})
-				if !ok || err != nil || h.Command != Placeholder || h.Type != "command" {
-					t.Errorf("%s: %+v is not an exec-form registration under the placeholder", event, h)
+				stub := len(h.Args) > 4 && h.Command == "sh" && h.Args[0] == "-c" && h.Args[1] == StubPlaceholder && h.Args[2] == StubName && h.Args[3] == Placeholder
+				if !ok || err != nil || !stub || h.Type != "command" {
+					t.Errorf("%s: %+v is not an exec-form registration of the placeholder through the stub", event, h)
 					continue
 				}
 				if _, known := Lookup(m); !known {
@@ -107,7 +108,7 @@ func TestMergeSettings(t *testing.T) {
 	if err != nil || !changed {
 		t.Fatalf("fresh: %v %v", changed, err)
 	}
-	if strings.Contains(string(out), Placeholder) || !strings.Contains(string(out), `"command": "$CLAUDE_PROJECT_DIR/bin/gates"`) {
+	if strings.Contains(string(out), Placeholder) || strings.Contains(string(out), StubPlaceholder) || !strings.Contains(string(out), `"$CLAUDE_PROJECT_DIR/bin/gates",`) || !strings.Contains(string(out), `gate-hooks.placed`) {
 		t.Fatalf("placeholder not replaced:\n%s", out)
 	}
 	// Again: nothing changes, byte for byte.
@@ -207,5 +208,78 @@ func TestMemberOwnersStateTheirRules(t *testing.T) {
 	}
 	if got := strings.Join(EveryHookKnob(""), " "); got != "EVERY_REGISTERED_KNOB GATE_SDK_GATES_DIR GATE_SDK_KIT_DIRS" {
 		t.Errorf("EVERY_HOOK_KNOB = %s", got)
+	}
+}
+
+// TestMergeUpgradesOlderRegistrations: an init before the footing stub
+// registered the binary directly; a merge rewrites those entries and that
+// status line through the stub in place, and leaves the user's own
+// spelling of a member alone. assertion J.
+func TestMergeUpgradesOlderRegistrations(t *testing.T) {
+	tmpl := template(t)
+	bin := "$CLAUDE_PROJECT_DIR/bin/gates"
+	old := `{
+  "model": "opus",
+  "hooks": {
+    "PreToolUse": [
+      {"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "$CLAUDE_PROJECT_DIR/bin/gates", "args": ["--hook", "commit-guard"], "timeout": 30},
+        {"type": "command", "command": "$CLAUDE_PROJECT_DIR/bin/gates", "args": ["--hook", "commit-audit"], "timeout": 60}
+      ]}
+    ],
+    "Stop": [{"hooks": [{"type": "command", "command": "bash gate-sdk/bin/run-gates.sh --hook stop-gates"}]}]
+  },
+  "statusLine": {"type": "command", "command": "\"$CLAUDE_PROJECT_DIR/bin/gates\" --statusline"}
+}
+`
+	out, changed, err := MergeSettings([]byte(old), tmpl, bin)
+	if err != nil || !changed {
+		t.Fatalf("upgrade: %v %v", changed, err)
+	}
+	regs, err := Registrations(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, r := range regs {
+		if r.Event == "PreToolUse" && (r.Member == "commit-guard" || r.Member == "commit-audit") {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Errorf("PreToolUse Bash holds %d commit-guard/commit-audit entries, want one each:\n%s", n, out)
+	}
+	if strings.Contains(string(out), `"command": "$CLAUDE_PROJECT_DIR/bin/gates"`) || strings.Contains(string(out), `\"$CLAUDE_PROJECT_DIR/bin/gates\" --statusline`) {
+		t.Errorf("an older direct registration survived the merge:\n%s", out)
+	}
+	if strings.Count(string(out), `"gates-hook"`) != 6 || strings.Count(string(out), `gates-hook '$CLAUDE_PROJECT_DIR/bin/gates' --statusline`) != 1 {
+		t.Errorf("want six entries (Stop is the user's) and the status line through the stub:\n%s", out)
+	}
+	if !strings.Contains(string(out), "bash gate-sdk/bin/run-gates.sh --hook stop-gates") {
+		t.Errorf("the user's own spelling was replaced:\n%s", out)
+	}
+	if again, changed, _ := MergeSettings(out, tmpl, bin); changed || string(again) != string(out) {
+		t.Error("a merge after the upgrade changed the file")
+	}
+	// --uninstall takes out both spellings init wrote.
+	left, _, _, err := UnmergeSettings([]byte(old), tmpl, bin)
+	if err != nil || strings.Contains(string(left), "commit-audit") || strings.Contains(string(left), "statusLine") {
+		t.Errorf("uninstall over the older spelling: %v\n%s", err, left)
+	}
+}
+
+// TestStubForm: the stub's registration is read as the member it runs,
+// and the stub carries no single quote, so the shell-form status line can
+// quote it.
+func TestStubForm(t *testing.T) {
+	m, ok, err := MemberOf(Registration{Command: "sh", Args: []string{"-c", Stub, StubName, "$CLAUDE_PROJECT_DIR/bin/gates", "--hook", "edit-gates"}})
+	if !ok || err != nil || m != "edit-gates" {
+		t.Errorf("stub form read as %q %v %v", m, ok, err)
+	}
+	if _, ok, _ := MemberOf(Registration{Command: "sh", Args: []string{"-c", Stub, StubName, "/usr/bin/other", "--hook", "edit-gates"}}); ok {
+		t.Error("the stub running another program was read as ours")
+	}
+	if strings.Contains(Stub, "'") {
+		t.Error("the stub holds a single quote")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 )
 
@@ -64,9 +65,12 @@ func MergeSettings(existing, template []byte, bin string) (out []byte, changed b
 	}
 	// assertion G: the template's statusLine is set where the document
 	// has none; one the user set is theirs and stays.
-	if sl, ok := tmpl.get("statusLine").(*object); ok && !doc.has("statusLine") {
-		doc.set("statusLine", substitute(sl, bin))
-		changed = true
+	if sl, ok := tmpl.get("statusLine").(*object); ok {
+		cur, isObj := doc.get("statusLine").(*object)
+		if !doc.has("statusLine") || (isObj && sameObject(cur, legacyStatus(bin))) {
+			doc.set("statusLine", substitute(sl, bin))
+			changed = true
+		}
 	}
 	if !changed && len(bytes.TrimSpace(existing)) > 0 {
 		return existing, false, nil
@@ -112,9 +116,15 @@ func addEntry(hooks *object, event, matcher string, hasMatcher bool, entry *obje
 		if !ok && g.has("hooks") {
 			return false, fmt.Errorf("its hooks.%s holds a group whose hooks is not a list", event)
 		}
-		for _, ev := range entries {
+		for i, ev := range entries {
 			if eo, ok := ev.(*object); ok && wantOK {
 				if m, ok := entryMember(eo); ok && m == want {
+					if isLegacy(eo, entry) {
+						// assertion J: an older init's direct
+						// registration is rewritten through the stub.
+						entries[i] = entry
+						return true, nil
+					}
 					return false, nil
 				}
 			}
@@ -160,18 +170,84 @@ func entryMember(e *object) (string, bool) {
 	return m, ok && err == nil
 }
 
-// substitute answers a copy of a template entry with the placeholder
-// replaced by bin in its command.
+// substitute answers a copy of a template entry with the placeholders
+// replaced in its command and its args: the binary's by bin, the stub's
+// by Stub.
 func substitute(e *object, bin string) *object {
+	fill := func(s string) string {
+		return strings.ReplaceAll(strings.ReplaceAll(s, Placeholder, bin), StubPlaceholder, Stub)
+	}
 	out := &object{}
 	for _, k := range e.keys {
 		v := e.vals[k]
-		if s, ok := v.(string); ok && k == "command" {
-			v = strings.ReplaceAll(s, Placeholder, bin)
+		switch k {
+		case "command":
+			if s, ok := v.(string); ok {
+				v = fill(s)
+			}
+		case "args":
+			if list, ok := v.([]any); ok {
+				args := make([]any, len(list))
+				for i, a := range list {
+					if s, ok := a.(string); ok {
+						a = fill(s)
+					}
+					args[i] = a
+				}
+				v = args
+			}
 		}
 		out.set(k, v)
 	}
 	return out
+}
+
+// legacyEntry answers the registration an init before the footing stub
+// wrote for the same entry: the binary itself as the exec-form program
+// with the member's operands, the other keys alike. ok is false for an
+// entry that does not run through the stub.
+func legacyEntry(e *object) (*object, bool) {
+	args, ok := e.get("args").([]any)
+	if !ok || len(args) < 5 || args[0] != "-c" {
+		return nil, false
+	}
+	bin, ok := args[3].(string)
+	if !ok {
+		return nil, false
+	}
+	out := &object{}
+	for _, k := range e.keys {
+		switch k {
+		case "command":
+			out.set(k, bin)
+		case "args":
+			out.set(k, append([]any(nil), args[4:]...))
+		default:
+			out.set(k, e.vals[k])
+		}
+	}
+	return out, true
+}
+
+// isLegacy reports an entry an older init wrote for the member entry
+// registers: the binary (bin) run directly with the same operands,
+// whatever its other keys (an older timeout) say.
+func isLegacy(existing, entry *object) bool {
+	old, ok := legacyEntry(entry)
+	if !ok {
+		return false
+	}
+	cmd, _ := existing.get("command").(string)
+	return cmd == old.get("command") && reflect.DeepEqual(plain(existing.get("args")), plain(old.get("args")))
+}
+
+// legacyStatus answers the status line an init before the footing stub
+// wrote: the binary itself, double-quoted, with --statusline.
+func legacyStatus(bin string) *object {
+	o := &object{}
+	o.set("type", "command")
+	o.set("command", `"`+bin+`" --statusline`)
+	return o
 }
 
 // object is a JSON object that keeps its keys' order.

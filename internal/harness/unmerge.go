@@ -29,7 +29,11 @@ func UnmergeSettings(existing, template []byte, bin string) (out []byte, removed
 	}
 	ours := map[string][]*object{} // event -> the entries init writes
 	eachEntry(tmpl, func(event string, e *object) {
-		ours[event] = append(ours[event], substitute(e, bin))
+		sub := substitute(e, bin)
+		ours[event] = append(ours[event], sub)
+		if old, ok := legacyEntry(sub); ok {
+			ours[event] = append(ours[event], old) // an older init's spelling
+		}
 	})
 	if hv, present := doc.vals["hooks"]; present {
 		hooks, ok := hv.(*object)
@@ -80,7 +84,7 @@ func UnmergeSettings(existing, template []byte, bin string) (out []byte, removed
 		}
 	}
 	if sl, ok := tmpl.get("statusLine").(*object); ok {
-		if cur, ok := doc.get("statusLine").(*object); ok && sameObject(cur, substitute(sl, bin)) {
+		if cur, ok := doc.get("statusLine").(*object); ok && (sameObject(cur, substitute(sl, bin)) || sameObject(cur, legacyStatus(bin))) {
 			doc.del("statusLine")
 			removed++
 		}
@@ -144,6 +148,9 @@ func (o *object) del(k string) {
 // entry, its first word).
 type Wired struct {
 	Event, Member, Program string
+	// Stub: the entry runs Program through the footing stub, which
+	// blocks while Program is missing instead of exiting 127.
+	Stub bool
 }
 
 // Registrations answers every hook entry of a settings document that the
@@ -160,12 +167,16 @@ func Registrations(doc []byte) ([]Wired, error) {
 			return
 		}
 		cmd, _ := eo.get("command").(string)
-		if _, exec := eo.get("args").([]any); !exec {
+		old, stub := legacyEntry(eo)
+		if stub {
+			// Through the stub: the program that matters is the binary.
+			cmd, _ = old.get("command").(string)
+		} else if _, exec := eo.get("args").([]any); !exec {
 			if ws, err := shellWords(cmd); err == nil && len(ws) > 0 {
 				cmd = ws[0]
 			}
 		}
-		out = append(out, Wired{Event: event, Member: m, Program: cmd})
+		out = append(out, Wired{Event: event, Member: m, Program: cmd, Stub: stub})
 	})
 	return out, nil
 }

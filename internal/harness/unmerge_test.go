@@ -16,7 +16,7 @@ func TestUnmergeSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(fresh), `"statusLine"`) || !strings.Contains(string(fresh), `\"$CLAUDE_PROJECT_DIR/bin/gates\" --statusline`) {
+	if !strings.Contains(string(fresh), `"statusLine"`) || !strings.Contains(string(fresh), `gates-hook '$CLAUDE_PROJECT_DIR/bin/gates' --statusline`) {
 		t.Fatalf("the merge sets no status line:\n%s", fresh)
 	}
 	out, removed, empty, err := UnmergeSettings(fresh, tmpl, bin)
@@ -40,7 +40,7 @@ func TestUnmergeSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(string(merged), "--statusline") {
+	if strings.Contains(string(merged), "' --statusline") || !strings.Contains(string(merged), `"my-line"`) {
 		t.Fatalf("the user's status line was replaced:\n%s", merged)
 	}
 	back, removed, empty, err := UnmergeSettings(merged, tmpl, bin)
