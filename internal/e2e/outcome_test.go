@@ -431,6 +431,13 @@ func TestAgentOutcomeMovedCloneKeepsItsHooks(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.dir = moved
+	// The harness sets $CLAUDE_PROJECT_DIR to the root the session starts
+	// in: a session in the moved clone hears the new place.
+	for i, kv := range p.env {
+		if strings.HasPrefix(kv, "CLAUDE_PROJECT_DIR=") {
+			p.env[i] = "CLAUDE_PROJECT_DIR=" + moved
+		}
+	}
 	if err := os.WriteFile(filepath.Join(p.dir, "docs/leak.md"), []byte(leakLine), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -444,9 +451,9 @@ func TestAgentOutcomeMovedCloneKeepsItsHooks(t *testing.T) {
 		t.Fatal("a commit landed")
 	}
 	// Through the harness too, in the moved clone.
-	_, wasBlocked, post := p.bash(`git commit -q -m "docs: add notes"`)
+	why, wasBlocked, post := p.bash(`git commit -q -m "docs: add notes"`)
 	if wasBlocked || post != "" || p.git("rev-parse", "HEAD") != head {
-		t.Fatalf("the harness in the moved clone: blocked %v post %q", wasBlocked, post)
+		t.Fatalf("the harness in the moved clone: blocked %v (%s) post %q", wasBlocked, why, post)
 	}
 	// An absolute value left behind by a move: doctor says so, the
 	// pre-tool check blocks naming the repair, and --install-hooks repairs.
@@ -455,7 +462,7 @@ func TestAgentOutcomeMovedCloneKeepsItsHooks(t *testing.T) {
 	if d.code != 1 || !strings.Contains(d.stdout+d.stderr, "resolves to") {
 		t.Fatalf("doctor over a hooks path that resolves to nothing: exit %d\n%s%s", d.code, d.stdout, d.stderr)
 	}
-	why, wasBlocked, _ := p.bash("ls")
+	why, wasBlocked, _ = p.bash("ls")
 	if !wasBlocked || !strings.Contains(why, "--install-hooks") {
 		t.Fatalf("a broken opted-in clone was not blocked with the repair: %q", why)
 	}
