@@ -50,8 +50,12 @@ func checkShellcheck(c *gate.Context) int {
 	// A script whose #! names a shell ShellCheck does not read is skipped
 	// and counted: ShellCheck would answer it with SC1071 alone.
 	targets, foreign := dropForeignShells(c, targets)
+	// A file with no #! holding a <% %> tag outside a quote is a template
+	// rendered into shell later: skipped and counted, as the above are.
+	targets, templates := dropTemplates(c, targets)
+	notes := foreignNote(foreign) + templateNote(templates)
 	if len(targets) == 0 {
-		return c.NewReport(nil).Nothing("0 shell files to lint" + foreignNote(foreign))
+		return c.NewReport(nil).Nothing("0 shell files to lint" + notes)
 	}
 	// assertion C: in a shard only the targets of its part are judged;
 	// ShellCheck is given them and every target they could source.
@@ -82,7 +86,55 @@ func checkShellcheck(c *gate.Context) int {
 			r.Add(gate.Finding{Class: "A", Path: t, Line: rp.line, Msg: fmt.Sprintf("%s: %s", rp.level, rp.text)})
 		}
 	}
-	return r.Done(fmt.Sprintf("%s pass shellcheck -S warning", plural(n, "shell file", "shell files")) + foreignNote(foreign))
+	return r.Done(fmt.Sprintf("%s pass shellcheck -S warning", plural(n, "shell file", "shell files")) + notes)
+}
+
+// dropTemplates answers targets less the templates (see isTemplate), with
+// their count. A file that cannot be read stays, for the lint to say so.
+func dropTemplates(c *gate.Context, targets []string) ([]string, int) {
+	var kept []string
+	n := 0
+	for _, t := range targets {
+		data, err := os.ReadFile(runPath(c, t))
+		if err == nil && isTemplate(data) {
+			n++
+			continue
+		}
+		kept = append(kept, t)
+	}
+	return kept, n
+}
+
+// isTemplate reports a file with no #! first line holding, on some line,
+// a template tag: <% and a later %> with no quote character before the
+// <% on that line. The tag's own syntax (ERB, EJS) is no shell: sh reads
+// <%= as a redirection from a file named %=, so such a file is only
+// shell once rendered, and ShellCheck answers it with parse errors. A
+// tag inside a quoted string is text the script prints, and a #! says
+// the file runs as committed; either leaves it linted.
+func isTemplate(data []byte) bool {
+	if bytes.HasPrefix(data, []byte("#!")) {
+		return false
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		at := strings.Index(line, "<%")
+		if at < 0 || strings.ContainsAny(line[:at], "'\"`") {
+			continue
+		}
+		if strings.Contains(line[at+2:], "%>") {
+			return true
+		}
+	}
+	return false
+}
+
+// templateNote is the clean-line clause counting the skipped templates;
+// "" when there were none.
+func templateNote(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return "; " + plural(n, "template", "templates") + " skipped (a <% %> tag and no #!: shell only once rendered)"
 }
 
 // foreignShells are the shells a #! line may name that ShellCheck does not

@@ -32,3 +32,31 @@ func TestShellcheckSkipsAShellItCannotRead(t *testing.T) {
 		t.Fatalf("exit %d, want the bash finding alone\n%s%s", run.Code, run.Stdout, run.Stderr)
 	}
 }
+
+// A file with no #! holding a template tag (<% ... %>) outside any quote
+// is a template a test renders into shell, not shell as committed: it is
+// skipped and counted, not linted as sh. A tag inside a quoted string, or
+// in a script with a #!, leaves the file linted.
+func TestShellcheckSkipsATemplate(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"spec/support/prelude.sh": "set -u\nexport PS1= LANG=C\nunset <%= CLEARED.join(' ') %>\n<% if with_rc %>source <%= rc %><% end %>\n",
+		"spec/support/ok.sh":      "#!/bin/sh\necho ok\n",
+	})
+	env := map[string]string{"PATH": os.Getenv("PATH")}
+	run := gatetest.Exec(checkShellcheck, "check-shellcheck", dir, &gatetest.Tree{}, gatetest.Knobs{}, env, "spec/support")
+	want := "SHELLCHECK: clean (1 shell file pass shellcheck -S warning; 1 template skipped (a <% %> tag and no #!: shell only once rendered))"
+	if run.Code != 0 || !strings.Contains(run.Stdout, want) {
+		t.Fatalf("exit %d, want clean with %q\n%s%s", run.Code, want, run.Stdout, run.Stderr)
+	}
+	// The tag inside a quoted string is text the script prints, and a #!
+	// says the file is run as it stands: both are linted.
+	writeFiles(t, dir, map[string]string{
+		"spec/support/prelude.sh": "echo '<%= name %>' > out.erb\ncd /tmp\n",
+		"spec/support/ok.sh":      "#!/bin/sh\necho <%= x %>\ncd /tmp\n",
+	})
+	run = gatetest.Exec(checkShellcheck, "check-shellcheck", dir, &gatetest.Tree{}, gatetest.Knobs{}, env, "spec/support")
+	if run.Code != 1 || !strings.Contains(run.Stdout, "spec/support/prelude.sh:") || !strings.Contains(run.Stdout, "spec/support/ok.sh:") || strings.Contains(run.Stdout, "template") {
+		t.Fatalf("exit %d, want both files linted\n%s%s", run.Code, run.Stdout, run.Stderr)
+	}
+}
