@@ -170,6 +170,8 @@ func runShell(c *gate.Context, batch int) int {
 	// and placed through the block's own lines.
 	// assertion K: mapReports drops SC1083 on git's @{...} revision
 	// braces.
+	// assertion M: mapReports drops SC2034 on the unread variable of a
+	// for loop over literal numbers (a repeat count).
 	warned, err := lintBlocks(c, blocks, batch)
 	if err != nil {
 		return c.RefuseErr(err)

@@ -93,3 +93,25 @@ func TestShellcheckCallerEnvAssigns(t *testing.T) {
 		t.Fatalf("exit %d, want the three names reported\n%s%s", run.Code, run.Stdout, run.Stderr)
 	}
 }
+
+// The variable of a for loop over literal numbers (1 2 3, {1..5}) that
+// the body never reads is a repeat count: SC2034 on it is dropped. A
+// loop over words whose variable goes unread is still reported.
+func TestShellcheckRetryCounterIsNoFinding(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"tools/wait-ready.sh": "#!/usr/bin/env bash\nfor try in {1..10}; do\n  curl -fsS http://localhost:8080/ready && exit 0\n  sleep 1\ndone\nfor n in 1 2 3\ndo\n  sync\ndone\nexit 1\n",
+	})
+	env := map[string]string{"PATH": os.Getenv("PATH")}
+	run := gatetest.Exec(checkShellcheck, "check-shellcheck", dir, &gatetest.Tree{}, gatetest.Knobs{}, env, "tools")
+	if run.Code != 0 {
+		t.Fatalf("exit %d, want clean\n%s%s", run.Code, run.Stdout, run.Stderr)
+	}
+	writeFiles(t, dir, map[string]string{
+		"tools/wait-ready.sh": "#!/usr/bin/env bash\nfor host in alpha beta; do\n  sync\ndone\n",
+	})
+	run = gatetest.Exec(checkShellcheck, "check-shellcheck", dir, &gatetest.Tree{}, gatetest.Knobs{}, env, "tools")
+	if run.Code != 1 || !strings.Contains(run.Stdout, "host appears unused") {
+		t.Fatalf("exit %d, want SC2034 on host\n%s%s", run.Code, run.Stdout, run.Stderr)
+	}
+}
