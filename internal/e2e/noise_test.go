@@ -392,21 +392,21 @@ const noiseClasses = `# NOISE classes. Fixed at the rule by issue 39 work, so th
 #   yaml-one-file      one broken test fixture no workflow runs switches a gate off
 #   testdata-workflow  a linter's test input under testdata/ GitHub never loads
 #   shellcheck-zsh     SC1071 on a zsh script, linted as sh
+#   shellcheck-not-shell         a template (ERB) named .sh, not shell as committed
+#   shellcheck-caller-env        SC2154 on a name the calling workflow step's env: sets
+#   shellcheck-loop-counter      SC2034 on a retry loop's unread counter
 # Kept as a finding by decision (kits/gate-sdk/SPEC.md):
 #   permissions-public-checkout  checkout on a public repository with no contents: read
-# Not yet addressed by any rule change:
 #   run-shell-group              runs-on names a runner group (its OS unknown to the gate)
-#   run-shell-input              runs-on from a reusable workflow's input the callers fix
-#   shellcheck-loop-counter      SC2034 on a retry loop's unread counter
-#   shellcheck-sourced           a shebang-less file sourced by bash and zsh, or fed to a shell
-#   shellcheck-not-shell         a template (ERB) named .sh, not shell as committed
 #   shellcheck-intended-split    deliberate IFS splitting into an array, or its first field
-#   shellcheck-caller-env        SC2154 on a name the calling workflow step's env: sets
 #   shellcheck-trap-now          trap "rm $TMP" meant to expand when set
-#   shellcheck-single-word       SC2046 on output that is one word (uname -r), or eval $(...)
-#   shellcheck-indirect-read     read -- "$name" into the variable $name holds
-#   shellcheck-read-placeholder  SC2034 on a read field that absorbs the rest
 #   shellcheck-sh-local          local in a #!/bin/sh installer
+#   shellcheck-indirect-read     read -- "$name" into the variable $name holds
+# Not yet addressed by any rule change:
+#   run-shell-input              runs-on from a reusable workflow's input the callers fix
+#   shellcheck-sourced           a shebang-less file sourced by bash and zsh, or fed to a shell
+#   shellcheck-single-word       SC2046 on output that is one word (uname -r), or eval $(...)
+#   shellcheck-read-placeholder  SC2034 on a read field that absorbs the rest
 #   shellcheck-cannot-follow     SC1090, a computed source path
 #   shellcheck-test-input        a parser's syntax sample, never run
 #

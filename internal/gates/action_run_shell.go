@@ -170,6 +170,8 @@ func runShell(c *gate.Context, batch int) int {
 	// and placed through the block's own lines.
 	// assertion K: mapReports drops SC1083 on git's @{...} revision
 	// braces.
+	// assertion M: mapReports drops SC2034 on the unread variable of a
+	// for loop over literal numbers (a repeat count).
 	warned, err := lintBlocks(c, blocks, batch)
 	if err != nil {
 		return c.RefuseErr(err)
@@ -254,13 +256,60 @@ func init() {
 	}
 }
 
+// plainQuoted is a word that is, or ends in, one quoted stretch every
+// shell and every pwsh release hands a program as the same argument: a
+// non-empty run of letters, digits, blanks and _ . / : = + @ , { } # -
+// inside single or double quotes. Nothing there expands in bash or pwsh;
+// no quote, backslash or backtick inside means no escaping rule of either
+// shell (or of pwsh's older native-argument passing, which drops an empty
+// argument) can differ; and none of cmd's % ^ & | < > reaches a batch
+// file's command line. A prefix before the quote is plain characters as
+// in plainWord (-ldflags="-s -w"); a word opening with a quote is that
+// one stretch alone, since pwsh ends a string token at its closing quote.
+var plainQuoted = lazyre.New(`^(?:(?:[A-Za-z0-9_./:=+-]|\$\{GHEXPR\})(?:[A-Za-z0-9_./:=+@-]|\$\{GHEXPR\})*)?(?:'[A-Za-z0-9 _./:=+@,{}#-]+'|"[A-Za-z0-9 _./:=+@,{}#-]+")$`)
+
+// plainWords splits a line into words at blanks outside quotes; ok is
+// false when a quote does not close on the line.
+func plainWords(line string) (words []string, ok bool) {
+	var cur strings.Builder
+	in := byte(0)
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case in != 0:
+			if c == in {
+				in = 0
+			}
+			cur.WriteByte(c)
+		case c == '\'' || c == '"':
+			in = c
+			cur.WriteByte(c)
+		case c == ' ' || c == '\t':
+			if cur.Len() > 0 {
+				words = append(words, cur.String())
+				cur.Reset()
+			}
+		default:
+			cur.WriteByte(c)
+		}
+	}
+	if in != 0 {
+		return nil, false
+	}
+	if cur.Len() > 0 {
+		words = append(words, cur.String())
+	}
+	return words, true
+}
+
 // plainCommand reports a body that is one plain command: a single
 // non-blank line that is no full-line comment (every shell skips those
 // alike, so they may stand around it), its words all plain, its command word no
 // PowerShell alias, no shell keyword and no expression (whose value could
 // be any command). pwsh, bash and sh all run such a
 // line as the same program with the same arguments. Two commands are not
-// plain: bash -e stops at the first failure, pwsh runs on.
+// plain: bash -e stops at the first failure, pwsh runs on; two chained by
+// && on one line are (see plainSegment).
 func plainCommand(r *workflow.Run) bool {
 	var line string
 	for _, l := range r.Lines {
@@ -273,13 +322,44 @@ func plainCommand(r *workflow.Run) bool {
 		}
 		line = l
 	}
-	words := strings.Fields(line)
-	if len(words) == 0 || psAliases[strings.ToLower(words[0])] || cmdKeyword[words[0]] ||
-		strings.Contains(words[0], "=") || strings.Contains(words[0], workflow.Expr) {
+	words, ok := plainWords(line)
+	if !ok || len(words) == 0 {
 		return false
 	}
-	for _, w := range words {
-		if !plainWord.Get().MatchString(w) {
+	// assertion J: plain commands chained by && form one plain line; pwsh 7
+	// (the Windows runner's default shell) runs the right side only when the
+	// left succeeded, as bash does, and the step's status is the last run's.
+	start := 0
+	for i := 0; i <= len(words); i++ {
+		if i < len(words) && words[i] != "&&" {
+			continue
+		}
+		if !plainSegment(words[start:i]) {
+			return false
+		}
+		start = i + 1
+	}
+	return true
+}
+
+// plainSegment reports one simple command of plain words: its command
+// word unquoted, no alias, keyword or expression; or cd into one plain
+// relative path, which pwsh's Set-Location does alike (and fails alike).
+func plainSegment(words []string) bool {
+	if len(words) == 0 {
+		return false
+	}
+	cmd := words[0]
+	if cmd == "cd" {
+		return len(words) == 2 && plainWord.Get().MatchString(words[1]) &&
+			!strings.HasPrefix(words[1], "-") && !strings.Contains(words[1], workflow.Expr)
+	}
+	if !plainWord.Get().MatchString(cmd) || psAliases[strings.ToLower(cmd)] || cmdKeyword[cmd] ||
+		strings.Contains(cmd, "=") || strings.Contains(cmd, workflow.Expr) {
+		return false
+	}
+	for _, w := range words[1:] {
+		if !plainWord.Get().MatchString(w) && !plainQuoted.Get().MatchString(w) {
 			return false
 		}
 	}

@@ -431,6 +431,16 @@ func mapReports(b scBlock, reports []scReport) []colFinding {
 				continue
 			}
 		}
+		// SC2034 on the unread variable of a loop over literal numbers is
+		// a repeat count, not a forgotten name (run-shell's M).
+		if strings.HasSuffix(r.text, "[SC2034]") {
+			if lines == nil {
+				lines = strings.Split(sc.text, "\n")
+			}
+			if r.line <= len(lines) && repeatCounter(lines[r.line-1], r.text) {
+				continue
+			}
+		}
 		id, about := runSite(run)
 		code, named := scCode(r.text), "a ShellCheck report"
 		if code != r.text {
@@ -613,6 +623,31 @@ func gitRevisionBrace(line string, col int) bool {
 			case ' ', '\t', '"', '\'', '}', ',':
 				return false
 			}
+		}
+	}
+	return false
+}
+
+// unusedName matches ShellCheck's SC2034 report, capturing the name.
+var unusedName = lazyre.New(`^([A-Za-z_][A-Za-z0-9_]*) appears unused\. .*\[SC2034\]$`)
+
+// countedLoop matches a for loop's header over literal numbers: a list of
+// integers or one brace range ({1..5}), ended by ; or do or the line's end.
+var countedLoop = lazyre.New(`(?:^|[\s;&|({])for\s+([A-Za-z_][A-Za-z0-9_]*)\s+in(?:(?:\s+[0-9]+)+|\s+\{[0-9]+\.\.[0-9]+\})\s*(?:;|$|do(?:\s|$))`)
+
+// repeatCounter reports an SC2034 report (text) about the variable of a
+// for loop over literal numbers whose header is on line: the loop runs
+// its body a set number of times (a retry), and the name is only a
+// placeholder; the values 1 2 3 carry nothing a body would forget to
+// read. A loop over words, files or a command's output is not one.
+func repeatCounter(line, text string) bool {
+	m := unusedName.Get().FindStringSubmatch(text)
+	if m == nil {
+		return false
+	}
+	for _, h := range countedLoop.Get().FindAllStringSubmatch(line, -1) {
+		if h[1] == m[1] {
+			return true
 		}
 	}
 	return false

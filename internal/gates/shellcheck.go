@@ -7,8 +7,10 @@ package gates
 import (
 	"bytes"
 	"fmt"
+	"github.com/gate-sdk/gates/internal/workflow"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -50,8 +52,12 @@ func checkShellcheck(c *gate.Context) int {
 	// A script whose #! names a shell ShellCheck does not read is skipped
 	// and counted: ShellCheck would answer it with SC1071 alone.
 	targets, foreign := dropForeignShells(c, targets)
+	// A file with no #! holding a <% %> tag outside a quote is a template
+	// rendered into shell later: skipped and counted, as the above are.
+	targets, templates := dropTemplates(c, targets)
+	notes := foreignNote(foreign) + templateNote(templates)
 	if len(targets) == 0 {
-		return c.NewReport(nil).Nothing("0 shell files to lint" + foreignNote(foreign))
+		return c.NewReport(nil).Nothing("0 shell files to lint" + notes)
 	}
 	// assertion C: in a shard only the targets of its part are judged;
 	// ShellCheck is given them and every target they could source.
@@ -73,16 +79,190 @@ func checkShellcheck(c *gate.Context) int {
 	if err != nil {
 		return c.RefuseErr(err)
 	}
+	callers := callerEnv(c, targets, judged, units)
+	dropped := 0
 	for i, t := range targets {
 		if !judged[i] {
 			continue
 		}
 		for _, rp := range units[i] {
+			if name, ok := unassignedName(rp.text); ok && callers[t][name] {
+				dropped++
+				continue
+			}
+			// The unread variable of a loop over literal numbers is a
+			// repeat count (as in run-shell's M).
+			if strings.HasSuffix(rp.text, "[SC2034]") && repeatCounter(fileLine(c, t, rp.line), rp.text) {
+				continue
+			}
 			// assertion A: every target passes shellcheck -S warning.
 			r.Add(gate.Finding{Class: "A", Path: t, Line: rp.line, Msg: fmt.Sprintf("%s: %s", rp.level, rp.text)})
 		}
 	}
-	return r.Done(fmt.Sprintf("%s pass shellcheck -S warning", plural(n, "shell file", "shell files")) + foreignNote(foreign))
+	if dropped > 0 {
+		notes += "; " + plural(dropped, "SC2154 report on names the calling step's env: sets", "SC2154 reports on names the calling step's env: sets") + " dropped"
+	}
+	return r.Done(fmt.Sprintf("%s pass shellcheck -S warning", plural(n, "shell file", "shell files")) + notes)
+}
+
+// unassigned matches ShellCheck's SC2154 report, capturing the name.
+var unassigned = lazyre.New(`^warning: ([A-Za-z_][A-Za-z0-9_]*) is referenced but not assigned\. \[SC2154\]$`)
+
+// unassignedName answers the name an SC2154 report is about.
+func unassignedName(text string) (string, bool) {
+	m := unassigned.Get().FindStringSubmatch("warning: " + text)
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
+}
+
+// callerEnv answers, per target a step of a workflow under
+// .github/workflows runs by its path, the names every such step's env:
+// (the step's, the job's, the workflow's) and the job's earlier
+// $GITHUB_ENV writes set: the runner has put them in the environment
+// the script starts with. A target named by another shell target or by
+// the root Makefile may be started from there too, with no such
+// environment, and gets none; so does every target when a workflow
+// cannot be read or parsed (the findings then stand). Only computed when
+// a judged report is SC2154.
+func callerEnv(c *gate.Context, targets []string, judged []bool, units [][]scReport) map[string]map[string]bool {
+	need := false
+	for i := range targets {
+		for _, rp := range units[i] {
+			if _, ok := unassignedName(rp.text); ok && judged[i] {
+				need = true
+			}
+		}
+	}
+	if !need {
+		return nil
+	}
+	const wfDir = ".github/workflows"
+	ents, err := os.ReadDir(runPath(c, wfDir))
+	if err != nil {
+		return nil
+	}
+	index := map[string]string{} // a target's path as a step spells it -> target
+	for _, t := range targets {
+		clean := path.Clean(filepath.ToSlash(t))
+		index[clean] = t
+	}
+	sets := map[string]map[string]bool{}
+	for _, e := range ents {
+		name := e.Name()
+		if e.IsDir() || !(strings.HasSuffix(name, ".yml") || strings.HasSuffix(name, ".yaml")) {
+			continue
+		}
+		data, err := os.ReadFile(runPath(c, wfDir+"/"+name))
+		if err != nil {
+			return nil
+		}
+		f := workflow.Read(wfDir+"/"+name, data)
+		if f.Rejected != nil {
+			return nil
+		}
+		if !f.Shape.Workflow() {
+			continue
+		}
+		runs, err := workflow.Extract(f)
+		if err != nil {
+			return nil
+		}
+		for _, r := range runs {
+			for _, l := range r.Lines {
+				for _, tok := range workflow.ScriptTokens(l) {
+					p := tok
+					if r.HasWorkDir && !strings.HasPrefix(p, "/") {
+						p = path.Join(r.WorkDir, p)
+					}
+					t, ok := index[path.Clean(p)]
+					if !ok {
+						continue
+					}
+					have := map[string]bool{}
+					for _, n := range append(r.EnvNames(), r.GitHubEnvNames()...) {
+						have[n] = true
+					}
+					if prev, seen := sets[t]; seen {
+						for n := range prev {
+							if !have[n] {
+								delete(prev, n)
+							}
+						}
+					} else {
+						sets[t] = have
+					}
+				}
+			}
+		}
+	}
+	if len(sets) == 0 {
+		return nil
+	}
+	// A target another target or the Makefile names may run from there.
+	others := []string{"Makefile"}
+	others = append(others, targets...)
+	for _, o := range others {
+		data, err := os.ReadFile(runPath(c, o))
+		if err != nil {
+			continue
+		}
+		for t := range sets {
+			if t != o && bytes.Contains(data, []byte(path.Base(t))) {
+				delete(sets, t)
+			}
+		}
+	}
+	return sets
+}
+
+// dropTemplates answers targets less the templates (see isTemplate), with
+// their count. A file that cannot be read stays, for the lint to say so.
+func dropTemplates(c *gate.Context, targets []string) ([]string, int) {
+	var kept []string
+	n := 0
+	for _, t := range targets {
+		data, err := os.ReadFile(runPath(c, t))
+		if err == nil && isTemplate(data) {
+			n++
+			continue
+		}
+		kept = append(kept, t)
+	}
+	return kept, n
+}
+
+// isTemplate reports a file with no #! first line holding, on some line,
+// a template tag: <% and a later %> with no quote character before the
+// <% on that line. The tag's own syntax (ERB, EJS) is no shell: sh reads
+// <%= as a redirection from a file named %=, so such a file is only
+// shell once rendered, and ShellCheck answers it with parse errors. A
+// tag inside a quoted string is text the script prints, and a #! says
+// the file runs as committed; either leaves it linted.
+func isTemplate(data []byte) bool {
+	if bytes.HasPrefix(data, []byte("#!")) {
+		return false
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		at := strings.Index(line, "<%")
+		if at < 0 || strings.ContainsAny(line[:at], "'\"`") {
+			continue
+		}
+		if strings.Contains(line[at+2:], "%>") {
+			return true
+		}
+	}
+	return false
+}
+
+// templateNote is the clean-line clause counting the skipped templates;
+// "" when there were none.
+func templateNote(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return "; " + plural(n, "template", "templates") + " skipped (a <% %> tag and no #!: shell only once rendered)"
 }
 
 // foreignShells are the shells a #! line may name that ShellCheck does not
@@ -512,4 +692,17 @@ func shellcheckTargets(c *gate.Context) ([]string, error) {
 		}
 	}
 	return files, nil
+}
+
+// fileLine answers line n (1-based) of target t, "" when it cannot be read.
+func fileLine(c *gate.Context, t string, n int) string {
+	data, err := os.ReadFile(runPath(c, t))
+	if err != nil {
+		return ""
+	}
+	lines := strings.Split(string(data), "\n")
+	if n < 1 || n > len(lines) {
+		return ""
+	}
+	return lines[n-1]
 }

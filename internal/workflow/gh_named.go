@@ -103,6 +103,53 @@ var boolFlags = map[string]bool{
 	"--web": true, "-w": true, "--force": true, "--confirm": true, "--private": true,
 	"--public": true, "--internal": true, "--paginate": true, "--slurp": true, "--silent": true,
 	"--include": true, "-i": true, "--verbose": true,
+	"--auto": true, "--disable-auto": true, "--squash": true, "--merge": true,
+	"--rebase": true, "--delete-branch": true, "--admin": true,
+}
+
+// selectorCommands are gh's commands that act on one issue or pull
+// request given as their first operand, a number or a URL.
+var selectorCommands = map[string]bool{"issue": true, "pr": true}
+
+// selectorNoOperand are their subcommands that take no such operand.
+var selectorNoOperand = map[string]bool{"list": true, "create": true, "status": true}
+
+// urlSelector reports an issue or pull request operand that names its
+// repository: a github URL of one (https://<host>/OWNER/REPO/issues/N or
+// /pull/N), which gh reads the repository from, or a GitHub expression of
+// the event's issue or pull request html_url, which is always one. A
+// number, or a variable whose value the tree does not show, is not.
+func urlSelector(args []string) bool {
+	for i := 0; i < len(args); i++ {
+		// The call's reader keeps an expression's blanks as byte 1.
+		w := strings.ReplaceAll(args[i], "\x01", " ")
+		if w == "--" {
+			continue
+		}
+		if strings.HasPrefix(w, "-") {
+			if !strings.Contains(w, "=") && !boolFlags[w] {
+				i++ // the flag's value
+			}
+			continue
+		}
+		if strings.HasPrefix(w, "${{") {
+			// An expression split at its blanks is joined again.
+			for !strings.Contains(w, "}}") && i+1 < len(args) {
+				i++
+				w += " " + args[i]
+			}
+			e := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(w), "${{"), "}}"))
+			return e == "github.event.issue.html_url" || e == "github.event.pull_request.html_url"
+		}
+		rest, ok := strings.CutPrefix(w, "https://")
+		if !ok {
+			return false
+		}
+		parts := strings.Split(rest, "/")
+		return len(parts) >= 5 && parts[1] != "" && parts[2] != "" &&
+			(parts[3] == "issues" || parts[3] == "pull") && parts[4] != ""
+	}
+	return false
 }
 
 // namesRepo reports whether a gh call names the repository it acts on, or
@@ -136,6 +183,8 @@ func namesRepo(s string) bool {
 			}
 		}
 		return true
+	case selectorCommands[cmd] && len(args) > 1 && !selectorNoOperand[args[1]]:
+		return urlSelector(args[2:])
 	case cmd == "repo" && len(args) > 1:
 		sub := args[1]
 		if sub == "create" || sub == "list" {

@@ -51,6 +51,17 @@ func TestGhCallsNameTheirRepository(t *testing.T) {
 		{`gh pr list; echo --repo o/r`, false},
 		{`gh pr list # --repo o/r`, false},
 		{`gh pr list "# --repo o/r"`, false},
+		// An issue or pull request given by its URL: gh reads the
+		// repository from the URL, and the event's html_url is one.
+		{"gh issue edit https://github.com/octo-org/lantern/issues/12 --add-label triage", true},
+		{"gh pr view --json state https://github.com/octo-org/lantern/pull/7", true},
+		{"gh issue comment ${{ github.event.issue.html_url }} --body done", true},
+		{`gh pr merge --auto "${{ github.event.pull_request.html_url }}"`, true},
+		{"gh issue edit 12 --add-label triage", false},
+		{"gh issue edit ${{ github.event.issue.number }} --add-label triage", false},
+		{`gh pr view "$PR_URL"`, false},
+		{"gh issue list --label bug", false},
+		{"gh issue edit -m v2 https://github.com/octo-org/lantern/issues/12", true},
 		// GH_REPO handed to the call itself.
 		{`GH_REPO=${{ github.repository }} gh release create "$TAG"`, true},
 		{`env GH_REPO="$GITHUB_REPOSITORY" gh release create "$TAG"`, true},
