@@ -242,6 +242,8 @@ func differenceReason(k scKey, side string, runs []*workflow.Run, refusal string
 		return fmt.Sprintf("the step's shell runs bash %s; actionlint lints every bash step under -eo pipefail", orNone(run.Flags))
 	case side == "theirs" && k.code == 1083 && strings.Contains(strings.Join(run.Lines, "\n"), "@{"):
 		return "this gate does not report SC1083 on git's @{...} revision braces, which bash passes through as written"
+	case side == "theirs" && k.code == 2034 && k.line >= run.First && k.line-run.First < len(run.Lines) && countedLoop.Get().MatchString(run.Lines[k.line-run.First]):
+		return "this gate does not report SC2034 on the variable of a loop over literal numbers, a repeat count"
 	case side == "ours" && len(run.Trailing) > 0:
 		return "a ShellCheck directive trailing a command is read as a plain comment here (ShellCheck refuses it there); actionlint passes it on"
 	case side == "theirs" && len(run.Directives) > 0:
