@@ -6,8 +6,9 @@ package gates
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
-	"github.com/gate-sdk/gates/internal/workflow"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -22,6 +23,7 @@ import (
 	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/spawn"
 	"github.com/gate-sdk/gates/internal/walk"
+	"github.com/gate-sdk/gates/internal/workflow"
 )
 
 // kitLintDirs are the dirs of each kit root whose direct *.sh files ship.
@@ -49,12 +51,13 @@ func checkShellcheck(c *gate.Context) int {
 		return c.Refuse("no *.sh to lint: none directly in %s, in a kit root's %s, or in GATE_SDK_LINT_EXTRA_DIRS (a gate that lints nothing cannot be clean)",
 			c.GatesDir, strings.Join(kitLintDirs, "/ "))
 	}
-	// A script whose #! names a shell ShellCheck does not read is skipped
-	// and counted: ShellCheck would answer it with SC1071 alone.
-	targets, foreign := dropForeignShells(c, targets)
-	// A file with no #! holding a <% %> tag outside a quote is a template
-	// rendered into shell later: skipped and counted, as the above are.
-	targets, templates := dropTemplates(c, targets)
+	// A script whose #! names a shell ShellCheck does not read, and a file
+	// with no #! holding a <% %> tag outside a quote (a template rendered
+	// into shell later), are skipped and counted; each target is read once.
+	targets, texts, foreign, templates, err := screenTargets(c, targets)
+	if err != nil {
+		return c.RefuseErr(err)
+	}
 	notes := foreignNote(foreign) + templateNote(templates)
 	if len(targets) == 0 {
 		return c.NewReport(nil).Nothing("0 shell files to lint" + notes)
@@ -92,7 +95,7 @@ func checkShellcheck(c *gate.Context) int {
 			}
 			// The unread variable of a loop over literal numbers is a
 			// repeat count (as in run-shell's M).
-			if strings.HasSuffix(rp.text, "[SC2034]") && repeatCounter(fileLine(c, t, rp.line), rp.text) {
+			if strings.HasSuffix(rp.text, "[SC2034]") && repeatCounter(lineOf(texts[t], rp.line), rp.text) {
 				continue
 			}
 			// assertion A: every target passes shellcheck -S warning.
@@ -222,20 +225,34 @@ func callerEnv(c *gate.Context, targets []string, judged []bool, units [][]scRep
 	return sets
 }
 
-// dropTemplates answers targets less the templates (see isTemplate), with
-// their count. A file that cannot be read stays, for the lint to say so.
-func dropTemplates(c *gate.Context, targets []string) ([]string, int) {
-	var kept []string
-	n := 0
+// screenTargets reads each target once (a regular file, bounded, as a
+// configuration file is read) and answers the targets left to lint with
+// their text, less the scripts whose #! names one of foreignShells
+// (counted per shell) and the templates (see isTemplate, counted). A
+// target that is gone stays, for the lint to say so; one that is no
+// regular file (a FIFO, a device) is refused, never handed to ShellCheck,
+// whose open would wait on it.
+func screenTargets(c *gate.Context, targets []string) (kept []string, texts map[string][]byte, foreign map[string]int, templates int, err error) {
+	texts = map[string][]byte{}
+	foreign = map[string]int{}
 	for _, t := range targets {
-		data, err := os.ReadFile(runPath(c, t))
-		if err == nil && isTemplate(data) {
-			n++
+		data, rerr := walk.ReadConfig(runPath(c, t))
+		switch {
+		case errors.Is(rerr, fs.ErrNotExist):
+		case rerr != nil:
+			return nil, nil, nil, 0, fmt.Errorf("cannot read shell target %s: %w", t, unwrapPath(rerr))
+		case foreignShell(data) != "":
+			foreign[foreignShell(data)]++
 			continue
+		case isTemplate(data):
+			templates++
+			continue
+		default:
+			texts[t] = data
 		}
 		kept = append(kept, t)
 	}
-	return kept, n
+	return kept, texts, foreign, templates, nil
 }
 
 // isTemplate reports a file with no #! first line holding, on some line,
@@ -275,33 +292,10 @@ func templateNote(n int) string {
 // read (it reads sh, bash, dash, ksh and busybox sh).
 var foreignShells = []string{"zsh", "fish", "csh", "tcsh"}
 
-// dropForeignShells answers targets less the scripts whose #! line names
-// one of foreignShells (directly, or through env), with the count of each
-// shell left out. A file that cannot be read stays, for the lint to say so.
-func dropForeignShells(c *gate.Context, targets []string) ([]string, map[string]int) {
-	var kept []string
-	skipped := map[string]int{}
-	for _, t := range targets {
-		if sh := foreignShell(c, t); sh != "" {
-			skipped[sh]++
-			continue
-		}
-		kept = append(kept, t)
-	}
-	return kept, skipped
-}
-
-// foreignShell answers the shell a target's #! line names when ShellCheck
-// does not read it, "" otherwise.
-func foreignShell(c *gate.Context, t string) string {
-	f, err := os.Open(runPath(c, t))
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	buf := make([]byte, 256)
-	k, _ := f.Read(buf)
-	first, _, _ := strings.Cut(string(buf[:k]), "\n")
+// foreignShell answers the shell a script's #! line (in data) names when
+// ShellCheck does not read it, "" otherwise.
+func foreignShell(data []byte) string {
+	first, _, _ := strings.Cut(string(data[:min(len(data), 256)]), "\n")
 	rest, ok := strings.CutPrefix(first, "#!")
 	if !ok {
 		return ""
@@ -700,12 +694,8 @@ func shellcheckTargets(c *gate.Context) ([]string, error) {
 	return files, nil
 }
 
-// fileLine answers line n (1-based) of target t, "" when it cannot be read.
-func fileLine(c *gate.Context, t string, n int) string {
-	data, err := os.ReadFile(runPath(c, t))
-	if err != nil {
-		return ""
-	}
+// lineOf answers line n (1-based) of data, "" past its end.
+func lineOf(data []byte, n int) string {
 	lines := strings.Split(string(data), "\n")
 	if n < 1 || n > len(lines) {
 		return ""
