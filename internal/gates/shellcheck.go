@@ -82,7 +82,7 @@ func checkShellcheck(c *gate.Context) int {
 	if err != nil {
 		return c.RefuseErr(err)
 	}
-	callers := callerEnv(c, targets, judged, units)
+	callers := callerEnv(c, targets, texts, judged, units)
 	dropped := 0
 	for i, t := range targets {
 		if !judged[i] {
@@ -129,7 +129,7 @@ func unassignedName(text string) (string, bool) {
 // environment, and gets none; so does every target when a workflow
 // cannot be read or parsed (the findings then stand). Only computed when
 // a judged report is SC2154.
-func callerEnv(c *gate.Context, targets []string, judged []bool, units [][]scReport) map[string]map[string]bool {
+func callerEnv(c *gate.Context, targets []string, texts map[string][]byte, judged []bool, units [][]scReport) map[string]map[string]bool {
 	need := false
 	for i := range targets {
 		for _, rp := range units[i] {
@@ -159,7 +159,7 @@ func callerEnv(c *gate.Context, targets []string, judged []bool, units [][]scRep
 			continue
 		}
 		// consumer-value-exempt: GitHub's own fixed workflow directory, no choice of the consumer's
-		data, err := os.ReadFile(runPath(c, wfDir+"/"+name))
+		data, err := readFile(c, wfDir+"/"+name)
 		if err != nil {
 			return nil
 		}
@@ -208,14 +208,21 @@ func callerEnv(c *gate.Context, targets []string, judged []bool, units [][]scRep
 		return nil
 	}
 	// A target another target or the Makefile names may run from there.
+	// An absent Makefile calls nothing; one that cannot be read could call
+	// anything, so every report then stands.
 	// consumer-value-exempt: the conventional top-level build file, read only to see whether it calls the script; no choice of the consumer's
-	others := []string{"Makefile"}
-	others = append(others, targets...)
-	for _, o := range others {
-		data, err := os.ReadFile(runPath(c, o))
-		if err != nil {
-			continue
-		}
+	mk, present, err := readOptional(c, "Makefile")
+	if err != nil {
+		return nil
+	}
+	others := map[string][]byte{}
+	if present {
+		others["Makefile"] = mk
+	}
+	for _, t := range targets {
+		others[t] = texts[t]
+	}
+	for o, data := range others {
 		for t := range sets {
 			if t != o && bytes.Contains(data, []byte(path.Base(t))) {
 				delete(sets, t)
