@@ -211,13 +211,14 @@ func callerEnv(c *gate.Context, targets []string, texts map[string][]byte, judge
 	// An absent Makefile calls nothing; one that cannot be read could call
 	// anything, so every report then stands.
 	// consumer-value-exempt: the conventional top-level build file, read only to see whether it calls the script; no choice of the consumer's
-	mk, present, err := readOptional(c, "Makefile")
+	const makefile = "Makefile"
+	mk, present, err := readOptional(c, makefile)
 	if err != nil {
 		return nil
 	}
 	others := map[string][]byte{}
 	if present {
-		others["Makefile"] = mk
+		others[makefile] = mk
 	}
 	for _, t := range targets {
 		others[t] = texts[t]
