@@ -121,3 +121,55 @@ func TestInitUpgradeSaysWhatTheReleaseChanges(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeUpgradingBlockRuns runs the README's "Upgrading" block as
+// written in an adopted repository whose pattern-list seed is an older
+// release's, the release's placeholders (the digest, the payload's URL,
+// the version) filled with a packed payload's: the installer upgrades,
+// doctor is clean, and the commit lands.
+func TestReadmeUpgradingBlockRuns(t *testing.T) {
+	t.Parallel()
+	dash := needDash(t)
+	rel := buildRelease(t)
+	readme, err := os.ReadFile(filepath.Join(moduleRoot, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(readme), "\n### Upgrading\n")
+	_, block, ok2 := strings.Cut(after, "```sh\n")
+	block, _, ok3 := strings.Cut(block, "```\n")
+	if !ok || !ok2 || !ok3 {
+		t.Fatal("README.md has no sh block under ### Upgrading")
+	}
+	side, err := os.ReadFile(rel.tarball + ".sha256")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := strings.Fields(string(side))[0]
+	url := "file://" + filepath.ToSlash(rel.tarball)
+	script := strings.NewReplacer(
+		"https://…/gates-payload-<version>.tar.gz", url,
+		"gates-payload/install.sh", filepath.Join(rel.payload, "install.sh"),
+		"<sum>", sum,
+		"<version>", "the test release",
+	).Replace(block)
+	if strings.ContainsAny(script, "<…") {
+		t.Fatalf("a placeholder this test does not fill is left in the block:\n%s", script)
+	}
+	a := newAdopter(t)
+	a.must(dash, filepath.Join(rel.payload, "install.sh"), "--sha256", sum, url)
+	a.must("git", "add", "-A")
+	a.must("git", "commit", "-q", "-m", "chore: vendor gate-sdk")
+	a.relock("scripts/msg-patterns.list", "# an older release's pattern list\nold-term\n")
+	a.must("git", "commit", "-q", "-am", "chore: an older release's seed")
+	r := a.runIn("", "sh", "-ec", script)
+	if r.code != 0 {
+		t.Fatalf("the Upgrading block: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "init: updated scripts/msg-patterns.list") {
+		t.Errorf("the upgrade does not name the seed it brought to the release:\n%s", r.stdout)
+	}
+	if got := a.must("git", "log", "-1", "--format=%s"); !strings.Contains(got, "chore: upgrade gate-sdk to the test release") {
+		t.Errorf("the block's commit did not land: HEAD is %q", got)
+	}
+}
