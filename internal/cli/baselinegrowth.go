@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"github.com/gate-sdk/gates/internal/baseline"
 	"github.com/gate-sdk/gates/internal/harness"
 	"github.com/gate-sdk/gates/internal/repo"
+	"github.com/gate-sdk/gates/internal/walk"
 )
 
 // A commit that adds entries to the baseline accepts findings instead of
@@ -180,9 +180,13 @@ func (r hookRepo) BaselineAdded() ([]string, error) {
 		return nil, err
 	}
 	var disk *baseline.File
-	if data, err := os.ReadFile(filepath.Join(r.top, filepath.FromSlash(src))); err == nil {
-		// A malformed work-tree file is the hook's refusal, not ours.
-		disk, _ = baseline.Parse(src, data)
+	// Read as every configuration file is (a regular file of the tree,
+	// bounded). One that cannot be read or parsed is the pre-commit hook's
+	// refusal once staged, not ours: commit-guard judges what it can see.
+	if data, err := walk.ReadConfigIn(r.top, filepath.Join(r.top, filepath.FromSlash(src))); err == nil {
+		if f, perr := baseline.Parse(src, data); perr == nil {
+			disk = f
+		}
 	}
 	seen := map[string]bool{}
 	var out []string

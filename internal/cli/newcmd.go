@@ -72,7 +72,7 @@ func runNew(s *Session, args []string) int {
 		return s.fail(err)
 	}
 	list := registry.ListPath(gatesDir)
-	listData, err := os.ReadFile(walk.AbsAgainst(cwd, list))
+	listData, err := walk.ReadConfig(walk.AbsAgainst(cwd, list))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return s.fail(refusal{msg: fmt.Sprintf("%s: new: no registry at %s; run gates init first (it writes the registry and vendors the kit)", s.prog, list)})

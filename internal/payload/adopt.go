@@ -9,11 +9,11 @@ package payload
 import (
 	"fmt"
 	"io"
-	"os"
 	"path"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/walk"
 )
 
 // Why a kit gate is considered, beyond its install disposition.
@@ -209,7 +209,7 @@ func printHistory(w io.Writer, p *Plan, knobFile string) {
 // admits reports whether the knob file on disk sets the roster init
 // judged the history with.
 func (h *history) admits(top, knobFile string) bool {
-	data, err := os.ReadFile(joinTop(top, knobFile))
+	data, err := walk.ReadConfig(joinTop(top, knobFile))
 	if err != nil {
 		return false
 	}
