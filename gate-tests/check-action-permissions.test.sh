@@ -54,4 +54,41 @@ gate_scratch_repo no-yaml
 printf '# nothing here\n' | gate_put README.md
 gate_expect no-yaml 0 'ACTION-PERMISSIONS: clean (no YAML file under .: no job to check)'
 
+# A scorecard-style job whose block leaves contents: out: a finding where
+# the repository's visibility is unknown or private, and counted, not
+# flagged, where the knob file declares it public (anyone may read it).
+scorecard() {
+  gate_put .github/workflows/scorecard.yml <<'YAML'
+name: scorecard
+on: push
+permissions: read-all
+jobs:
+  analysis:
+    runs-on: ubuntu-latest
+    permissions:
+      security-events: write
+      id-token: write
+    steps:
+      - uses: actions/checkout@8e8c483db84b4bee98b60c0593521ed34d9990e8
+YAML
+}
+gate_scratch_repo visibility-unset
+scorecard
+gate_expect visibility-unset 1 'scorecard.yml:5: job analysis checks out the repository with no contents: read in scope'
+for vis in private public; do
+  gate_scratch_repo "visibility-$vis"
+  scorecard
+  printf 'GATE_SDK_REPO_VISIBILITY = %s\n' "$vis" | gate_put scripts/gate-sdk-config.knobs
+  if [ "$vis" = private ]; then
+    GATE_SDK_KNOB_FILE="$GATE_SCRATCH/scripts/gate-sdk-config.knobs" gate_expect visibility-private 1 'scorecard.yml:5: job analysis checks out the repository with no contents: read in scope'
+  else
+    GATE_SDK_KNOB_FILE="$GATE_SCRATCH/scripts/gate-sdk-config.knobs" gate_expect visibility-public 0 '1 checkout without contents: left to the repository'"'"'s declared public visibility'
+  fi
+done
+# A value outside the knob's two words is refused, never read as either.
+gate_scratch_repo visibility-typo
+scorecard
+printf 'GATE_SDK_REPO_VISIBILITY = publik\n' | gate_put scripts/gate-sdk-config.knobs
+GATE_SDK_KNOB_FILE="$GATE_SCRATCH/scripts/gate-sdk-config.knobs" gate_expect visibility-typo 2 'GATE_SDK_REPO_VISIBILITY'
+
 gate_tests_done

@@ -6,11 +6,15 @@ package gates
 import (
 	"fmt"
 
+	"github.com/gate-sdk/gates/internal/cache"
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/workflow"
 )
 
 const permissionsMarker = "action-permissions-exempt"
+
+// visibilityKnob says whether anyone may read the repository on GitHub.
+const visibilityKnob = "GATE_SDK_REPO_VISIBILITY"
 
 var permissionsHelps = map[string]string{
 	"contents": "give the job contents: read (or write) in scope: permissions: {contents: read} on the workflow, or in the job's own permissions: block, which replaces the workflow's",
@@ -30,9 +34,19 @@ func checkActionPermissions(c *gate.Context) int {
 	// assertion E: a workflow's verdict (its findings and tallies) is
 	// its own; a warm run reads it from the result cache, and a workflow
 	// that refuses is never cached.
-	memos := openMemos(c, scan, 4, nil)
+	// assertion H: a repository declared public reads out to anyone, so
+	// its checkout under a block without contents: works; C is left to
+	// repositories that are not declared so.
+	visibility, err := c.Knobs.Scalar(visibilityKnob)
+	if err != nil {
+		return c.RefuseErr(err)
+	}
+	public := visibility == "public"
+	var rule cache.Config
+	rule.AddString("visibility", visibility)
+	memos := openMemos(c, scan, 5, &rule)
 	n, judged, err := eachWorkflowMemo(c, scan, memos, func(p string, f *workflow.File) (fileMemo, error) {
-		armed, inert, exempt, other := 0, 0, 0, 0
+		armed, inert, exempt, other, open := 0, 0, 0, 0, 0
 		// assertion A: a permissions: value the gate cannot read is the
 		// file's finding (the workflow's here, each job's below), never
 		// the gate's stop.
@@ -97,7 +111,10 @@ func checkActionPermissions(c *gate.Context) int {
 			}
 			if checkout {
 				// assertion C: a checkout needs contents: readable.
-				if !scope.Contents() {
+				if !scope.Contents() && public {
+					open++
+				}
+				if !scope.Contents() && !public {
 					here = append(here, gate.Finding{Class: "contents", Path: p, Line: jw.Job.Line,
 						Msg:      fmt.Sprintf("job %s checks out the repository with no contents: read in scope (%s)", jw.Job.ID, where),
 						Identity: permissionsIdentity(jw.Job), About: "job " + jw.Job.ID})
@@ -115,15 +132,15 @@ func checkActionPermissions(c *gate.Context) int {
 					Identity: permissionsIdentity(jw.Job), About: "job " + jw.Job.ID})
 			}
 		}
-		return fileMemo{n: []int{armed, inert, exempt, other}, found: byLine(here)}, nil
+		return fileMemo{n: []int{armed, inert, exempt, other, open}, found: byLine(here)}, nil
 	})
 	if err != nil {
 		return c.RefuseErr(err)
 	}
 	var found []gate.Finding
-	armed, inert, exempt, other := 0, 0, 0, 0
+	armed, inert, exempt, other, open := 0, 0, 0, 0, 0
 	for _, m := range judged {
-		armed, inert, exempt, other = armed+m.n[0], inert+m.n[1], exempt+m.n[2], other+m.n[3]
+		armed, inert, exempt, other, open = armed+m.n[0], inert+m.n[1], exempt+m.n[2], other+m.n[3], open+m.n[4]
 		found = append(found, m.found...)
 	}
 	r := c.NewReport(withUnparseable(permissionsHelps))
@@ -136,7 +153,7 @@ func checkActionPermissions(c *gate.Context) int {
 	return r.Done(fmt.Sprintf("%s declare their scopes, %s inert, %s exempt; %s of %s walked, %s and %s skipped by the predicate%s",
 		plural(armed, "armed job", "armed jobs"), plural(inert, "job", "jobs"), plural(exempt, "job", "jobs"),
 		plural(n.workflows, "workflow", "workflows"), plural(len(scan.files), "YAML file", "YAML files"),
-		plural(n.actions, "action", "actions"), plural(n.other, "other file", "other files"), n.unparsed()) + onOtherToken(other) + scan.fromIndexNote())
+		plural(n.actions, "action", "actions"), plural(n.other, "other file", "other files"), n.unparsed()) + onOtherToken(other) + publicNote(open) + scan.fromIndexNote())
 }
 
 // onGitHubToken reports whether any of a job's gh calls (or checkouts)
@@ -168,3 +185,12 @@ func onOtherToken(n int) string {
 //
 // assertion G: the fingerprint is the job.
 func permissionsIdentity(j *workflow.Job) string { return "job=" + j.ID }
+
+// publicNote counts, on the clean line, the checkouts left unjudged
+// because GATE_SDK_REPO_VISIBILITY declares the repository public.
+func publicNote(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return "; " + plural(n, "checkout", "checkouts") + " without contents: left to the repository's declared public visibility"
+}

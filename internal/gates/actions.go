@@ -13,7 +13,7 @@ func actionGates() []gate.Def {
 	return []gate.Def{
 		{Name: "check-action-gh-repo", Operands: "[<scan-root>]", Rule: checkActionGhRepo, Knobs: with(), Reads: yaml, Needs: []string{"git"}},
 		{Name: "check-action-job-ref", Operands: "[<scan-root>]", Rule: checkActionJobRef, Knobs: with("GATE_SDK_JOB_REF_PATTERNS"), Reads: []gate.Root{{Path: ".", Filter: "ext:lit:md,yml,yaml"}}, Needs: []string{"git"}},
-		{Name: "check-action-permissions", Operands: "[<scan-root>]", Rule: checkActionPermissions, Knobs: with(), Reads: yaml, Needs: []string{"git"}},
+		{Name: "check-action-permissions", Operands: "[<scan-root>]", Rule: checkActionPermissions, Knobs: with(visibilityKnob), Reads: yaml, Needs: []string{"git"}},
 		{Name: "check-action-pinning", Operands: "[<scan-root>]", Rule: checkActionPinning, Knobs: with(), Reads: yaml, Needs: []string{"git"}},
 		{Name: "check-action-run-path", Operands: "[<scan-root>]", Rule: checkActionRunPath, Knobs: with(), Reads: yaml, Needs: []string{"git"}},
 		{Name: "check-action-run-shell", Operands: "[<scan-root>]", Rule: checkActionRunShell, Knobs: with(), Reads: yaml, Needs: []string{"git", "shellcheck"}},

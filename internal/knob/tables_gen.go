@@ -6,7 +6,7 @@ package knob
 // (kits/gate-sdk/SPEC.md, the knob engine, U).
 var generatedTables = map[string]generatedTable{
 	"gate-sdk": {
-		sum: "4fe4176930f6fa66838d6fe7b96874bbe8324d04194c28b7d157c307ed3ad4d8",
+		sum: "b039e686f7c149d6f801bb91a9908e4d0166ae524c9ce6c4f9d7a76af1d3a4c9",
 		raw: tomlTable{
 			Kit: tomlKit{
 				Name:   "gate-sdk",
@@ -407,6 +407,18 @@ var generatedTables = map[string]generatedTable{
 					},
 					EmptyTakesDefault: true,
 					Description:       "where the release build leaves <os>/<arch>/<binary> and its .sha256; the packer copies artifacts only from here",
+				},
+				{
+					Name:              "GATE_SDK_REPO_VISIBILITY",
+					Shape:             "scalar",
+					Default:           "unknown",
+					EmptyTakesDefault: true,
+					Enum: []string{
+						"unknown",
+						"public",
+						"private",
+					},
+					Description: "who may read this repository on GitHub: public leaves a checkout under a permissions: block without contents: unflagged; unknown or private holds it to contents: read",
 				},
 				{
 					Name:        "GATE_SDK_SPEC_BASE_URL",

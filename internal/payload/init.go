@@ -174,6 +174,9 @@ type Plan struct {
 	shape           repoShape
 	// history is the people's recent messages (nil: not read).
 	history *history
+	// licence is the top-level open-source licence file that made init
+	// read the repository as public ("" when none did).
+	licence string
 	// ciWhy says why the CI workflow is not seeded ("" when it is).
 	ciWhy string
 }
@@ -380,6 +383,10 @@ func seedConsumer(p *Plan, w *InitWorld, files []kits.File) error {
 			"# use (init read them off the last " + fmt.Sprint(len(h.messages)) + " subjects by people).\n" +
 			"GATE_SDK_COMMIT_TYPES = " + strings.Join(h.types(), " ") + "\n"
 	}
+	// assertion U: an open-source licence at the top declares the
+	// repository public.
+	p.licence = openLicence(w.Top, tracked)
+	knobs += visibilityKnob(p.licence)
 	if len(p.shape.shellDirs) > 0 {
 		// assertion N: check-shellcheck reads the shell the repository
 		// tracks of its own.

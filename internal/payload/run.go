@@ -252,6 +252,7 @@ func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks, takeOver b
 		}
 		next.Registered = nil
 		printHistory(w.Stdout, p, knobFile)
+		printVisibility(w.Stdout, p, knobFile)
 		for _, v := range verdicts {
 			v.Accepted, v.AcceptedIn = accepted[v.Gate], baselinePath(p)
 			PrintVerdict(w.Stdout, v)
