@@ -420,7 +420,18 @@ func mapReports(b scBlock, reports []scReport) []colFinding {
 	sc := scScript(run, b.plain)
 	var out []colFinding
 	var lines []string
+	var idioms *scriptIdioms
 	for _, r := range reports {
+		// A report on a deliberate idiom is left out, as check-shellcheck
+		// leaves it out of a script file (its D).
+		if idiomMayApply(r.text) {
+			if idioms == nil {
+				idioms = readIdioms(sc.text)
+			}
+			if idioms.intended(r.line, r.col, r.text) {
+				continue
+			}
+		}
 		// SC1083 on the braces of a git revision spelling (@{upstream},
 		// HEAD@{1}) is not reported (run-shell's K).
 		if strings.HasSuffix(r.text, "[SC1083]") {

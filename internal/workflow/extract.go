@@ -31,6 +31,14 @@ func RunnerOf(j *Job) (r Runner, why string) {
 	}
 	labels := runnerLabels(j.RunsOn.Value, 0)
 	if len(labels) == 0 {
+		// A runner group alone: its machines' system is named nowhere but
+		// in the group's own name, which says Windows when they run it.
+		if g := groupName(j.RunsOn.Value); g != "" {
+			if strings.Contains(strings.ToLower(g), "windows") {
+				return Windows, ""
+			}
+			return NonWindows, ""
+		}
 		return Unreadable, "runs-on: names no runner label"
 	}
 	for _, l := range labels {
@@ -40,6 +48,20 @@ func RunnerOf(j *Job) (r Runner, why string) {
 		}
 	}
 	return NonWindows, ""
+}
+
+// groupName answers the runner group a runs-on mapping names ("" when it
+// names none or is not a mapping).
+func groupName(n *yaml.Node) string {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		return ""
+	}
+	v, ok := scalar(Child(n, "group"))
+	if !ok {
+		return ""
+	}
+	return strings.TrimSpace(v)
 }
 
 func runnerLabels(n *yaml.Node, depth int) []string {
@@ -608,6 +630,11 @@ func resolveDialect(j *Job, s *Step, d runDefaults) (Res, string, string, string
 	}
 	switch r, why := StepRunner(j, s); r {
 	case Windows:
+		if StepPinsWindows(j, s) {
+			// The step's own if: sends it to Windows alone: written for
+			// the runner's default shell, pwsh, as if it said so.
+			return OtherShell, "", "", ""
+		}
 		return WindowsRun, "", "", "the job runs on Windows, where the default shell is pwsh"
 	case Unreadable:
 		return NoDialect, "", "", why

@@ -31,7 +31,12 @@ func StepRunner(j *Job, s *Step) (Runner, string) {
 	if r != Unreadable || why != exprRunsOn {
 		return r, why
 	}
-	conds := stepConds(s)
+	return stepClass(j, stepConds(s), why)
+}
+
+// stepClass answers the runner class of a job whose runs-on is an
+// expression, for a step under conds (its if:'s conjuncts).
+func stepClass(j *Job, conds []cond, why string) (Runner, string) {
 	combos, ok := matrixCombos(j)
 	var classes []Runner
 	if ok {
@@ -71,6 +76,30 @@ func StepRunner(j *Job, s *Step) (Runner, string) {
 		return Windows, ""
 	}
 	return NonWindows, ""
+}
+
+// StepPinsWindows reports whether a step's own if: is what confines it to
+// Windows: a runner.os conjunct admitting Windows alone, or matrix
+// conjuncts that leave only Windows combinations of a job whose matrix
+// also runs elsewhere. Such a step was written for the Windows runner and
+// its default shell.
+func StepPinsWindows(j *Job, s *Step) bool {
+	conds := stepConds(s)
+	if len(conds) == 0 {
+		return false
+	}
+	if pinnedOS(conds) == Windows {
+		return true
+	}
+	r, why := RunnerOf(j)
+	if r != Unreadable || why != exprRunsOn {
+		return false
+	}
+	if c, _ := stepClass(j, conds, why); c != Windows {
+		return false
+	}
+	c, _ := stepClass(j, nil, why)
+	return c != Windows
 }
 
 // matrixCombos expands the job's strategy.matrix; ok is false when it

@@ -75,3 +75,39 @@ func TestStepRunner(t *testing.T) {
 		})
 	}
 }
+
+// TestStepPinsWindows: a step whose own if: confines it to Windows was
+// written for pwsh; a job that runs on Windows alone pins nothing by a
+// step's if:, and neither does a condition that leaves Linux in.
+func TestStepPinsWindows(t *testing.T) {
+	mixed := "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [ubuntu-latest, windows-latest]"
+	cases := []struct {
+		name, job, stepIf string
+		want              bool
+	}{
+		{"runner.os pins Windows", mixed, "${{ runner.os == 'Windows' }}", true},
+		{"matrix entry pins Windows", mixed, "matrix.os == 'windows-latest'", true},
+		{"runner.os on a literal Windows job", "runs-on: windows-latest", "runner.os == 'Windows'", true},
+		{"no if:", mixed, "", false},
+		{"if: pins Linux", mixed, "runner.os == 'Linux'", false},
+		{"if: on another subject", mixed, "github.event_name == 'push'", false},
+		{"Windows-only matrix, matrix if:", "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [windows-2022, windows-latest]", "matrix.os == 'windows-latest'", false},
+		{"literal Windows job, other if:", "runs-on: windows-latest", "github.event_name == 'push'", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			step := "      - run: echo\n"
+			if tc.stepIf != "" {
+				step += "        if: " + tc.stepIf + "\n"
+			}
+			f := read("on: push\njobs:\n  a:\n    " + tc.job + "\n    steps:\n" + step)
+			if f.Rejected != nil {
+				t.Fatal(f.Rejected)
+			}
+			j := f.Jobs[0]
+			if got := StepPinsWindows(j, j.Steps[0]); got != tc.want {
+				t.Errorf("StepPinsWindows = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

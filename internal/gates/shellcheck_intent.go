@@ -1,0 +1,367 @@
+package gates
+
+// Reports of ShellCheck's that are about a written, deliberate idiom rather
+// than a defect, left out of check-shellcheck and check-action-run-shell
+// alike (SPEC.md §check-shellcheck, D). Each rule reads the script's own
+// text at the report's line; a report whose site the rule cannot read is
+// kept, so a misread never hides a finding it was not sure of.
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gate-sdk/gates/internal/lazyre"
+)
+
+// idiomCodes are the codes a rule below may leave out; any other report is
+// kept without reading the script.
+var idiomCodes = []string{"[SC2046]", "[SC2206]", "[SC2128]", "[SC2178]", "[SC2064]", "[SC3043]", "[SC1090]", "[SC2034]"}
+
+// scriptIdioms holds what the rules read off one script once: its lines,
+// the names it fills by a deliberate split, and where each name is
+// assigned.
+type scriptIdioms struct {
+	lines    []string
+	split    map[string]bool
+	assigned map[string][]int // name -> 1-based lines assigning it
+	ifsLine  int              // first line assigning IFS (0: none)
+}
+
+func readIdioms(text string) *scriptIdioms {
+	s := &scriptIdioms{lines: strings.Split(text, "\n"), split: map[string]bool{}, assigned: map[string][]int{}}
+	for i, l := range s.lines {
+		for _, m := range assignment.Get().FindAllStringSubmatch(l, -1) {
+			s.assigned[m[1]] = append(s.assigned[m[1]], i+1)
+			if m[1] == "IFS" && s.ifsLine == 0 {
+				s.ifsLine = i + 1
+			}
+		}
+	}
+	for i, l := range s.lines {
+		// IFS=<sep> read -a NAME (or -ra, -ar...): the fields on purpose.
+		if m := ifsReadArray.Get().FindStringSubmatch(l); m != nil {
+			s.split[m[1]] = true
+		}
+		// NAME=($x) with IFS set on this line or before it.
+		if s.ifsLine != 0 && s.ifsLine <= i+1 {
+			for _, m := range splitArray.Get().FindAllStringSubmatch(l, -1) {
+				s.split[m[1]] = true
+			}
+		}
+	}
+	return s
+}
+
+var (
+	// assignment matches NAME= at a word start (local/export/readonly and
+	// a command prefix included), capturing the name.
+	assignment = lazyre.New(`(?:^|[\s;&|(])([A-Za-z_][A-Za-z0-9_]*)=`)
+	// ifsReadArray matches IFS=<sep> read ... -a NAME (any option cluster
+	// holding a), capturing the array's name.
+	ifsReadArray = lazyre.New(`(?:^|[\s;&|(])IFS=\S*\s+read(?:\s+-[A-Za-z]+)*?\s+-[A-Za-z]*a\s*([A-Za-z_][A-Za-z0-9_]*)`)
+	// splitArray matches NAME=( $x ) or NAME=( ${x} ): one unquoted
+	// expansion split into the array.
+	splitArray = lazyre.New(`(?:^|[\s;&|(])([A-Za-z_][A-Za-z0-9_]*)=\(\s*\$\{?[A-Za-z_0-9@*#?]+\}?\s*\)`)
+	// readNames matches a read command's names after its options.
+	readNames = lazyre.New(`(?:^|[\s;&|(])read((?:\s+-[A-Za-z]+(?:\s+\S+)?)*)((?:\s+[A-Za-z_][A-Za-z0-9_]*)+)\s*(?:<|$|;|\|)`)
+	// trapNow matches trap "…" with its double-quoted action.
+	trapNow = lazyre.New(`(?:^|[\s;&|(])trap\s+"([^"]*)"`)
+	// expansion matches $NAME and ${NAME…}, capturing the name.
+	expansion = lazyre.New(`\$\{?([A-Za-z_][A-Za-z0-9_]*)`)
+)
+
+// idiomMayApply reports whether a report's text carries a code some rule
+// reads; the others are kept without building the script's idioms.
+func idiomMayApply(text string) bool {
+	for _, c := range idiomCodes {
+		if strings.HasSuffix(text, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// intended reports whether a report at (line, col) of the script is about
+// a deliberate idiom (rules E to K of SPEC.md §check-shellcheck).
+func (s *scriptIdioms) intended(line, col int, text string) bool {
+	if line < 1 || line > len(s.lines) {
+		return false
+	}
+	l := s.lines[line-1]
+	switch {
+	case strings.HasSuffix(text, "[SC3043]"):
+		// assertion E: local in a POSIX sh script: every /bin/sh in use
+		// has it.
+		return true
+	case strings.HasSuffix(text, "[SC1090]"):
+		// assertion F: ShellCheck cannot follow a computed source path; a
+		// remark on its own reach, not on the script.
+		return true
+	case strings.HasSuffix(text, "[SC2046]"):
+		// assertion G: a substitution split on purpose or that cannot
+		// split.
+		sub, before, ok := substitutionAt(l, col)
+		return ok && (commandWord(before) == "eval" || oneWordOutput(sub))
+	case strings.HasSuffix(text, "[SC2206]"):
+		// assertion H: an array filled by a split under an IFS the script
+		// set.
+		for _, m := range splitArray.Get().FindAllStringSubmatch(l, -1) {
+			if s.split[m[1]] {
+				return true
+			}
+		}
+		return false
+	case strings.HasSuffix(text, "[SC2128]"):
+		name, ok := expansionAt(l, col)
+		return ok && s.split[name]
+	case strings.HasSuffix(text, "[SC2178]"):
+		for _, m := range assignment.Get().FindAllStringSubmatch(l, -1) {
+			if s.split[m[1]] {
+				return true
+			}
+		}
+		return false
+	case strings.HasSuffix(text, "[SC2064]"):
+		// assertion I: trap "…$V…" where every V is set before and never
+		// after: expanding now is expanding what the trap means.
+		return s.trapSetBefore(line, l)
+	case strings.HasSuffix(text, "[SC2034]"):
+		// assertion J: the last name of a read holds the rest of the line,
+		// so the name before it gets one field.
+		name, ok := unusedNameOf(text)
+		return ok && lastReadName(l, name)
+	}
+	return false
+}
+
+// trapSetBefore reports whether the double-quoted action of the trap on
+// line (1-based) expands only names assigned on an earlier line and on no
+// later one.
+func (s *scriptIdioms) trapSetBefore(line int, l string) bool {
+	m := trapNow.Get().FindStringSubmatch(l)
+	if m == nil {
+		return false
+	}
+	names := expansion.Get().FindAllStringSubmatch(m[1], -1)
+	if len(names) == 0 {
+		return false
+	}
+	for _, n := range names {
+		at := s.assigned[n[1]]
+		if len(at) == 0 || at[0] >= line || at[len(at)-1] > line {
+			return false
+		}
+	}
+	return true
+}
+
+func unusedNameOf(text string) (string, bool) {
+	m := unusedName.Get().FindStringSubmatch(text)
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
+}
+
+// lastReadName reports whether name is the last of at least two names a
+// read on line l fills.
+func lastReadName(l, name string) bool {
+	for _, m := range readNames.Get().FindAllStringSubmatch(l, -1) {
+		names := strings.Fields(m[2])
+		if len(names) >= 2 && names[len(names)-1] == name {
+			return true
+		}
+	}
+	return false
+}
+
+// substitutionAt answers the command substitution ($(…) or `…`) ShellCheck
+// placed at col (1-based, in bytes or in characters) on line l, its inner
+// text and the line's text before it; with no substitution there, the
+// line's only one. ok is false when no single substitution is found.
+func substitutionAt(l string, col int) (inner, before string, ok bool) {
+	type site struct{ start, end int }
+	var sites []site
+	for i := 0; i < len(l); i++ {
+		switch {
+		case l[i] == '\\':
+			i++
+		case strings.HasPrefix(l[i:], "$(") && !strings.HasPrefix(l[i:], "$(("):
+			if end := closeParen(l, i+2); end > 0 {
+				sites = append(sites, site{i, end})
+				i = end
+			}
+		case l[i] == '`':
+			if end := strings.IndexByte(l[i+1:], '`'); end >= 0 {
+				sites = append(sites, site{i, i + 1 + end})
+				i = i + 1 + end
+			}
+		}
+	}
+	pick := -1
+	for k, st := range sites {
+		if st.start == col-1 || utf8.RuneCountInString(l[:st.start]) == col-1 {
+			pick = k
+			break
+		}
+	}
+	if pick < 0 && len(sites) == 1 {
+		pick = 0
+	}
+	if pick < 0 {
+		return "", "", false
+	}
+	st := sites[pick]
+	open := 2
+	if l[st.start] == '`' {
+		open = 1
+	}
+	return l[st.start+open : st.end], l[:st.start], true
+}
+
+// closeParen answers the index of the ) closing a $( opened before from,
+// skipping quoted text and nested parentheses; -1 when the line ends first.
+func closeParen(l string, from int) int {
+	depth := 1
+	var quote byte
+	for i := from; i < len(l); i++ {
+		c := l[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			} else if c == '\\' && quote == '"' {
+				i++
+			}
+		case c == '\\':
+			i++
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// commandWord answers the first word of the simple command the text before
+// a substitution belongs to (after the last ; & | ( or keyword).
+func commandWord(before string) string {
+	cut := strings.LastIndexAny(before, ";&|(")
+	words := strings.Fields(before[cut+1:])
+	for len(words) > 0 {
+		switch words[0] {
+		case "then", "do", "else", "!", "{", "time":
+			words = words[1:]
+			continue
+		}
+		return words[0]
+	}
+	return ""
+}
+
+// lineFilters are programs that pass on or drop whole lines of their
+// input: a list of words stays a list of words through them.
+var lineFilters = map[string]bool{"grep": true, "egrep": true, "fgrep": true, "sort": true, "uniq": true, "head": true, "tail": true}
+
+// oneWordOutput reports whether a substitution's command prints words
+// that hold no blank and no glob character, one per line or one in all:
+// package paths, object ids, counts, dates in a compact format, kernel
+// names. Its first stage decides; later stages must be line filters.
+func oneWordOutput(inner string) bool {
+	stages := strings.Split(inner, "|")
+	for _, st := range stages[1:] {
+		w := strings.Fields(st)
+		if len(w) == 0 || !lineFilters[w[0]] {
+			return false
+		}
+	}
+	w := strings.Fields(stages[0])
+	if len(w) == 0 || strings.ContainsAny(stages[0], "`$;&<>") {
+		return false
+	}
+	has := func(flags ...string) bool {
+		for _, a := range w[1:] {
+			for _, f := range flags {
+				if a == f || strings.HasPrefix(a, f+"=") {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	quiet := func() bool {
+		for _, a := range w[1:] {
+			if a == "--quiet" || (strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "q")) {
+				return true
+			}
+		}
+		return false
+	}
+	switch w[0] {
+	case "nproc", "whoami", "arch", "hostname":
+		return len(w) == 1
+	case "uname":
+		return len(w) == 1 || (len(w) == 2 && len(w[1]) == 2 && strings.ContainsAny(w[1][1:], "srmnpio"))
+	case "id":
+		return len(w) >= 2 && (w[1] == "-u" || w[1] == "-g" || w[1] == "-un" || w[1] == "-gn")
+	case "date":
+		for _, a := range w[1:] {
+			switch {
+			case strings.HasPrefix(a, "+"):
+				if strings.ContainsAny(strings.Trim(a, `'"`), " \t*?[") {
+					return false
+				}
+			case a == "-I" || a == "-Is" || a == "-Iseconds" || a == "-Iminutes" || a == "-u" || strings.HasPrefix(a, "--iso-8601"):
+			default:
+				return false
+			}
+		}
+		return true
+	case "go":
+		// Import paths hold no blank; -f, -json and -m print other shapes.
+		return len(w) >= 2 && w[1] == "list" && !has("-f", "-json", "-m", "-deps")
+	case "docker":
+		// Object ids, one per line, under -q.
+		if len(w) < 2 {
+			return false
+		}
+		sub := w[1]
+		if len(w) >= 3 && (sub == "image" || sub == "container" || sub == "volume" || sub == "network") {
+			sub += " " + w[2]
+		}
+		switch sub {
+		case "ps", "images", "image ls", "container ls", "volume ls", "network ls":
+			return quiet()
+		}
+		return false
+	case "git":
+		if len(w) < 2 {
+			return false
+		}
+		switch w[1] {
+		case "rev-parse":
+			return !has("--show-toplevel", "--git-dir", "--git-common-dir", "--absolute-git-dir", "--show-prefix",
+				"--git-path", "--show-superproject-working-tree", "--show-cdup", "--sq-quote", "--local-env-vars")
+		case "merge-base", "rev-list":
+			return true
+		}
+	}
+	return false
+}
+
+// expansionAt answers the name of the $NAME or ${NAME…} ShellCheck placed
+// at col (1-based, bytes or characters) on line l.
+func expansionAt(l string, col int) (string, bool) {
+	for _, loc := range expansion.Get().FindAllStringSubmatchIndex(l, -1) {
+		if loc[0] == col-1 || utf8.RuneCountInString(l[:loc[0]]) == col-1 {
+			return l[loc[2]:loc[3]], true
+		}
+	}
+	return "", false
+}
