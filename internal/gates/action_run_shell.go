@@ -172,6 +172,12 @@ func runShell(c *gate.Context, batch int) int {
 	// braces.
 	// assertion M: mapReports drops SC2034 on the unread variable of a
 	// for loop over literal numbers (a repeat count).
+	// assertion N: mapReports leaves out a report on a deliberate idiom
+	// (scriptIdioms.intended, check-shellcheck's E to J).
+	// assertion O: the reader resolves a step its own if: confines to
+	// Windows as pwsh (workflow.StepPinsWindows), so it is not linted.
+	// assertion P: the reader reads a runner group with no labels by its
+	// name (workflow.RunnerOf).
 	warned, err := lintBlocks(c, blocks, batch)
 	if err != nil {
 		return c.RefuseErr(err)

@@ -725,3 +725,56 @@ func lineOf(data []byte, n int) string {
 	}
 	return lines[n-1]
 }
+
+// intended reports whether a report at (line, col) of the script is about
+// a deliberate idiom (rules E to K of SPEC.md §check-shellcheck).
+func (s *scriptIdioms) intended(line, col int, text string) bool {
+	if line < 1 || line > len(s.lines) {
+		return false
+	}
+	l := s.lines[line-1]
+	switch {
+	case strings.HasSuffix(text, "[SC3043]"):
+		// assertion E: local in a POSIX sh script: every /bin/sh in use
+		// has it.
+		return true
+	case strings.HasSuffix(text, "[SC1090]"):
+		// assertion F: ShellCheck cannot follow a computed source path; a
+		// remark on its own reach, not on the script.
+		return true
+	case strings.HasSuffix(text, "[SC2046]"):
+		// assertion G: a substitution split on purpose or that cannot
+		// split.
+		sub, before, ok := substitutionAt(l, col)
+		return ok && (commandWord(before) == "eval" || oneWordOutput(sub))
+	case strings.HasSuffix(text, "[SC2206]"):
+		// assertion H: an array filled by a split under an IFS the script
+		// set.
+		for _, m := range splitArray.Get().FindAllStringSubmatch(l, -1) {
+			if s.split[m[1]] {
+				return true
+			}
+		}
+		return false
+	case strings.HasSuffix(text, "[SC2128]"):
+		name, ok := expansionAt(l, col)
+		return ok && s.split[name]
+	case strings.HasSuffix(text, "[SC2178]"):
+		for _, m := range assignment.Get().FindAllStringSubmatch(l, -1) {
+			if s.split[m[1]] {
+				return true
+			}
+		}
+		return false
+	case strings.HasSuffix(text, "[SC2064]"):
+		// assertion I: trap "…$V…" where every V is set before and never
+		// after: expanding now is expanding what the trap means.
+		return s.trapSetBefore(line, l)
+	case strings.HasSuffix(text, "[SC2034]"):
+		// assertion J: the last name of a read holds the rest of the line,
+		// so the name before it gets one field.
+		name, ok := unusedNameOf(text)
+		return ok && lastReadName(l, name)
+	}
+	return false
+}
