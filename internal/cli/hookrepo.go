@@ -161,7 +161,7 @@ func (r hookRepo) worktreeHeads() []harness.Tip {
 	}
 	var out []harness.Tip
 	for _, e := range ents {
-		data, err := os.ReadFile(walk.Child(walk.Child(dir, e.Name()), "HEAD"))
+		data, err := walk.ReadConfig(walk.Child(walk.Child(dir, e.Name()), "HEAD"))
 		if err != nil {
 			continue
 		}
@@ -185,7 +185,7 @@ func (r hookRepo) Fetched(tips []harness.Tip) ([]string, error) {
 		return nil, err
 	}
 	var out []string
-	if data, err := os.ReadFile(walk.Child(gd, "FETCH_HEAD")); err == nil {
+	if data, err := walk.ReadConfig(walk.Child(gd, "FETCH_HEAD")); err == nil {
 		for _, l := range strings.Split(string(data), "\n") {
 			if f := strings.Fields(l); len(f) > 0 && isObjectID(f[0]) {
 				out = append(out, f[0])

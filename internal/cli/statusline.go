@@ -82,7 +82,7 @@ func (s *Session) status(now time.Time, session string) harness.Status {
 	top := place.Top
 	// assertion B: the verdict is the last whole battery's record, never
 	// a fresh run.
-	if data, err := os.ReadFile(walk.Child(walk.Child(place.CommonDir, cache.SubDir), harness.LastVerdictName)); err == nil {
+	if data, err := walk.ReadConfig(walk.Child(walk.Child(place.CommonDir, cache.SubDir), harness.LastVerdictName)); err == nil {
 		if v, ok := harness.ParseLastVerdict(data); ok {
 			st.Verdict = &v
 		}
@@ -107,7 +107,7 @@ func (s *Session) status(now time.Time, session string) harness.Status {
 		// accepts (an entry counts its multiplicity), through the
 		// baseline's own reader.
 		rel := walk.Child(gatesDir, baseline.Name)
-		if data, err := os.ReadFile(walk.AbsAgainst(top, rel)); err == nil {
+		if data, err := walk.ReadConfig(walk.AbsAgainst(top, rel)); err == nil {
 			st.Accepted = -2
 			if f, err := baseline.Parse(rel, data); err == nil {
 				st.Accepted = 0

@@ -1,9 +1,11 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha1"
 	"encoding/binary"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -303,5 +305,50 @@ func TestConfigLinkMustStayInTheTree(t *testing.T) {
 		if r.code != tc.code || leaves != (tc.code == 2) {
 			t.Errorf("%s -> %s, gates %v: exit %d, want %d (a leaving link refused, naming it)\n%s%s", tc.file, tc.target, tc.args, r.code, tc.code, r.stdout, r.stderr)
 		}
+	}
+}
+
+// Issue 42: the git-dir state the agent hooks and the status line read
+// (FETCH_HEAD here) replaced by a pipe blocks nothing: the readers open
+// no FIFO. Before, the commit judge opened it and waited for a writer.
+func TestAgentHookOverAPipeForFetchHead(t *testing.T) {
+	t.Parallel()
+	s := agentScratch(t)
+	if err := exec.Command("mkfifo", filepath.Join(s.dir, ".git", "FETCH_HEAD")).Run(); err != nil {
+		t.Fatal(err)
+	}
+	payload := func(event string) []byte {
+		b, err := json.Marshal(map[string]any{"session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": s.dir, "hook_event_name": event,
+			"tool_name": "Bash", "tool_input": map[string]any{"command": "git commit"}, "stop_hook_active": false})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	run := func(event string) (int, string) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, binPath, "--hook", "commit-audit")
+		cmd.Dir, cmd.Env, cmd.Stdin = s.dir, s.env, bytes.NewReader(payload(event))
+		out, err := cmd.CombinedOutput()
+		if ctx.Err() != nil {
+			t.Fatalf("commit-audit %s with a FIFO for FETCH_HEAD did not finish in 30 s", event)
+		}
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return code, string(out)
+	}
+	run("PreToolUse")
+	s.write("docs/guide.md", "# Guide\n\nsee /ho"+"me/alice/x\n", 0o644)
+	s.git("commit", "-q", "--no-verify", "-am", "docs: a path")
+	code, out := run("PostToolUse")
+	// The red commit is still named: a state file it cannot read costs
+	// the judge nothing it needs.
+	if code != 0 || !strings.Contains(out, `"decision"`) {
+		t.Fatalf("the red commit over a FIFO FETCH_HEAD: exit %d\n%s", code, out)
 	}
 }

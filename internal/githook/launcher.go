@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -332,7 +331,7 @@ func refreshNote(env Lookup, path string) string {
 
 // src answers the path the source record names ("" when none).
 func src(dir string) string {
-	data, err := os.ReadFile(sourcePath(dir))
+	data, err := walk.ReadConfig(sourcePath(dir))
 	if err != nil {
 		return ""
 	}

@@ -83,7 +83,7 @@ func saveRecord(dir string, files []placedFile) error {
 
 // readRecord answers the record's lines; ok is false when there is none.
 func readRecord(dir string) (files []placedFile, ok bool, err error) {
-	data, err := os.ReadFile(recordPath(dir))
+	data, err := walk.ReadConfig(recordPath(dir))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
 	}

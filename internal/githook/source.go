@@ -46,7 +46,7 @@ func SameBuild(self, bin string) bool {
 	// assertion O: the hook is the binary when neither changed since the
 	// copy, by the records --install-hooks wrote.
 	dir := filepath.Dir(self)
-	data, err := os.ReadFile(sourcePath(dir))
+	data, err := walk.ReadConfig(sourcePath(dir))
 	if err != nil {
 		return false
 	}

@@ -73,7 +73,7 @@ func (l Landing) How() string {
 }
 
 func readLandingRecord(p, header string) ([]string, error) {
-	data, err := os.ReadFile(p)
+	data, err := walk.ReadConfig(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -125,7 +125,7 @@ func loadState(c *Call, kind string, v any) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	data, err := os.ReadFile(stateName(dir, c.Payload.SessionID, kind))
+	data, err := walk.ReadConfig(stateName(dir, c.Payload.SessionID, kind))
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
@@ -887,7 +887,7 @@ func markAdvised(c *Call) {
 // id to short id, from the kept verdicts in stateDir (none when the
 // session kept none or its record is unreadable).
 func SessionRed(stateDir, session string) map[string]string {
-	data, err := os.ReadFile(stateName(stateDir, session, stateVerdicts))
+	data, err := walk.ReadConfig(stateName(stateDir, session, stateVerdicts))
 	if err != nil {
 		return nil
 	}
@@ -907,7 +907,7 @@ func SessionRed(stateDir, session string) map[string]string {
 // SessionUnjudged answers how many commits the session's last judgement
 // left unjudged (0 when none or unknown).
 func SessionUnjudged(stateDir, session string) int {
-	data, err := os.ReadFile(stateName(stateDir, session, stateUnjudged))
+	data, err := walk.ReadConfig(stateName(stateDir, session, stateUnjudged))
 	if err != nil {
 		return 0
 	}

@@ -43,6 +43,7 @@ func TestSpawnOnlyInSpawn(t *testing.T) {
 // the working directory or tests absoluteness.
 func TestWalkOnlyInWalk(t *testing.T) {
 	report(t, "use walk.Walk, walk.Cwd, walk.PathRoot, walk.Canonicalize", run(loadModule(t), pinWalk))
+	report(t, "read git-dir state through walk.ReadConfig", run(loadModule(t), pinStateRead))
 }
 
 // assertion C: nothing, tests included, changes the working directory.
@@ -139,6 +140,10 @@ func f() { fs.WalkDir(nil, ".", nil); filepath.Walk(".", nil) }`, 2},
 	"path/filepath"
 )
 func f() { os.Getwd(); filepath.Abs("x"); filepath.EvalSymlinks("x"); filepath.IsAbs("x"); path.IsAbs("x") }`, 5},
+		{"state read", pinStateRead, "internal/githook/x.go", head + `import "os"
+func f() { os.ReadFile("x") }`, 1},
+		{"state read elsewhere", pinStateRead, "internal/gates/x.go", head + `import "os"
+func f() { os.ReadFile("x") }`, 0},
 		{"walk inside walk", pinWalk, "internal/walk/x.go", head + `import "path/filepath"
 func f() { filepath.WalkDir(".", nil) }`, 0},
 

@@ -191,6 +191,17 @@ func pinWalk(sf *srcFile) []finding {
 	}, "")(sf)
 }
 
+// pinStateRead: the git-dir state readers (the hooks' records, the agent
+// hooks' state, FETCH_HEAD and worktree HEADs, the status line's reads)
+// open files through walk.ReadConfig, which opens no FIFO and bounds the
+// size: a state file a hostile tree or tool replaced never hangs a hook.
+func pinStateRead(sf *srcFile) []finding {
+	return selectorPin("state-read", map[string][]string{"os": {"ReadFile"}}, func(sf *srcFile) bool {
+		return !sf.test && (sf.under("internal/harness") || sf.under("internal/githook") ||
+			sf.path == "internal/cli/statusline.go")
+	}, "")(sf)
+}
+
 // pinExecutable: only internal/spawn reads the binary's own path (tests
 // included).
 func pinExecutable(sf *srcFile) []finding {
