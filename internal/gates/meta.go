@@ -35,7 +35,7 @@ func metaGates() []gate.Def {
 		{Name: "check-gate-output", OwnOnly: true, Listing: true, Rule: checkGateOutput, Knobs: []string{kits, "GATE_SDK_NATIVE_CRATE", "GATE_SDK_NATIVE_SRC"}},
 		{Name: "check-install-disposition", OwnOnly: true, Listing: true, Rule: checkInstallDisposition, Knobs: []string{kits, "GATE_SDK_NATIVE_CRATE", "GATE_SDK_NATIVE_SRC"}},
 		{Name: "check-test-hermetic", OwnOnly: true, Rule: checkTestHermetic, Knobs: []string{kits, registry.KitTestsKnob}},
-		{Name: "check-shellcheck", OwnOnly: true, PerFile: true, Rule: checkShellcheck, Knobs: []string{kits, registry.KitTemplatesKnob, "GATE_SDK_LINT_EXTRA_DIRS"}, Needs: []string{"shellcheck"}},
+		{Name: "check-shellcheck", OwnOnly: true, PerFile: true, Listing: true, Rule: checkShellcheck, Knobs: []string{kits, registry.KitTemplatesKnob, "GATE_SDK_LINT_EXTRA_DIRS"}, Needs: []string{"shellcheck"}},
 		{Name: "check-gate-assertions", OwnOnly: true, Listing: true, Rule: checkGateAssertions, Knobs: []string{kits, "GATE_SDK_NATIVE_CRATE", "GATE_SDK_NATIVE_SRC"}},
 	}
 }
