@@ -178,6 +178,8 @@ func runShell(c *gate.Context, batch int) int {
 	// Windows as pwsh (workflow.StepPinsWindows), so it is not linted.
 	// assertion P: the reader reads a runner group with no labels by its
 	// name (workflow.RunnerOf).
+	// assertion Q: the reader reads a step whose if: admits none of the
+	// matrix's combinations as running nowhere (workflow.StepRunner).
 	warned, err := lintBlocks(c, blocks, batch)
 	if err != nil {
 		return c.RefuseErr(err)
@@ -318,15 +320,25 @@ func plainWords(line string) (words []string, ok bool) {
 // && on one line are (see plainSegment).
 func plainCommand(r *workflow.Run) bool {
 	var line string
+	echoes := 0
 	for _, l := range r.Lines {
 		t := strings.TrimSpace(l)
 		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		// assertion R: an echo of literal words succeeds in every shell,
+		// so it neither counts as a command nor stops the body.
+		if echoLiteral(t) {
+			echoes++
 			continue
 		}
 		if line != "" {
 			return false
 		}
 		line = l
+	}
+	if line == "" {
+		return echoes > 0
 	}
 	words, ok := plainWords(line)
 	if !ok || len(words) == 0 {
@@ -344,6 +356,24 @@ func plainCommand(r *workflow.Run) bool {
 			return false
 		}
 		start = i + 1
+	}
+	return true
+}
+
+// echoLiteral reports a line that is echo and plain or plainly quoted
+// words, none an option: bash's builtin and pwsh's Write-Output both print
+// it and succeed (pwsh puts each word on its own line; the outcome is the
+// same), so it cannot fail the step in either shell.
+func echoLiteral(line string) bool {
+	words, ok := plainWords(line)
+	if !ok || len(words) == 0 || words[0] != "echo" {
+		return false
+	}
+	for _, w := range words[1:] {
+		if strings.HasPrefix(w, "-") || strings.Contains(w, workflow.Expr) ||
+			(!plainWord.Get().MatchString(w) && !plainQuoted.Get().MatchString(w)) {
+			return false
+		}
 	}
 	return true
 }

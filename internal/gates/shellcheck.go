@@ -756,17 +756,23 @@ func (s *scriptIdioms) intended(line, col int, text string) bool {
 		sub, before, ok := substitutionAt(l, col)
 		return ok && (commandWord(before) == "eval" || oneWordOutput(sub))
 	case strings.HasSuffix(text, "[SC2206]"):
-		// assertion H: an array filled by a split under an IFS the script
-		// set.
-		for _, m := range splitArray.Get().FindAllStringSubmatch(l, -1) {
-			if s.split[m[1]] {
-				return true
+		// assertion H: an array filled by a split the script set up: an
+		// IFS it set, or a separator made a blank; and bash's own arrays
+		// whose first element the bare name means.
+		for _, re := range []*lazyre.RE{splitArray, spaceSplit} {
+			for _, m := range re.Get().FindAllStringSubmatch(l, -1) {
+				if s.split[m[1]] {
+					return true
+				}
 			}
 		}
 		return false
 	case strings.HasSuffix(text, "[SC2128]"):
 		name, ok := expansionAt(l, col)
-		return ok && s.split[name]
+		return ok && (s.split[name] || firstElementArrays[name])
+	case strings.HasSuffix(text, "[SC1007]"):
+		// assertion L: an emptied variable prefixed to a command.
+		return emptyPrefix(l, col)
 	case strings.HasSuffix(text, "[SC2178]"):
 		for _, m := range assignment.Get().FindAllStringSubmatch(l, -1) {
 			if s.split[m[1]] {

@@ -15,7 +15,7 @@ import (
 
 // idiomCodes are the codes a rule below may leave out; any other report is
 // kept without reading the script.
-var idiomCodes = []string{"[SC2046]", "[SC2206]", "[SC2128]", "[SC2178]", "[SC2064]", "[SC3043]", "[SC1090]", "[SC2034]"}
+var idiomCodes = []string{"[SC2046]", "[SC2206]", "[SC2128]", "[SC2178]", "[SC2064]", "[SC3043]", "[SC1090]", "[SC2034]", "[SC1007]"}
 
 // scriptIdioms holds what the rules read off one script once: its lines,
 // the names it fills by a deliberate split, and where each name is
@@ -48,6 +48,10 @@ func readIdioms(text string) *scriptIdioms {
 				s.split[m[1]] = true
 			}
 		}
+		// NAME=(${x//<sep>/ }): the separator made a blank to split on.
+		for _, m := range spaceSplit.Get().FindAllStringSubmatch(l, -1) {
+			s.split[m[1]] = true
+		}
 	}
 	return s
 }
@@ -62,6 +66,9 @@ var (
 	// splitArray matches NAME=( $x ) or NAME=( ${x} ): one unquoted
 	// expansion split into the array.
 	splitArray = lazyre.New(`(?:^|[\s;&|(])([A-Za-z_][A-Za-z0-9_]*)=\(\s*\$\{?[A-Za-z_0-9@*#?]+\}?\s*\)`)
+	// spaceSplit matches NAME=( ${x//<sep>/ } ): a separator replaced by
+	// a blank inside an array assignment, split on it on purpose.
+	spaceSplit = lazyre.New(`(?:^|[\s;&|(])([A-Za-z_][A-Za-z0-9_]*)=\(\s*\$\{[A-Za-z_][A-Za-z0-9_]*//[^}]*/ \}\s*\)`)
 	// readNames matches a read command's names after its options.
 	readNames = lazyre.New(`(?:^|[\s;&|(])read((?:\s+-[A-Za-z]+(?:\s+\S+)?)*)((?:\s+[A-Za-z_][A-Za-z0-9_]*)+)\s*(?:<|$|;|\|)`)
 	// trapNow matches trap "…" with its double-quoted action.
@@ -80,6 +87,39 @@ func idiomMayApply(text string) bool {
 	}
 	return false
 }
+
+// firstElementArrays are bash's own arrays whose first element is what a
+// script means by the bare name: $BASH_SOURCE is the running file,
+// $FUNCNAME the running function, as bash's manual spells them.
+var firstElementArrays = map[string]bool{"BASH_SOURCE": true, "FUNCNAME": true, "BASH_LINENO": true}
+
+// emptyPrefixCommands are commands a script runs under an emptied
+// variable on purpose (CDPATH= cd, GOOS= GOARCH= go build, GIT_DIR= git).
+var emptyPrefixCommands = map[string]bool{"cd": true, "go": true, "make": true, "git": true, "exec": true, "env": true,
+	"command": true, "sh": true, "bash": true, "npm": true, "node": true, "python": true, "python3": true, "cargo": true,
+	"docker": true, "curl": true, "xargs": true, "find": true, "gcc": true, "cc": true}
+
+// emptyPrefix reports whether the SC1007 report at col (the blank after
+// NAME=) is an emptied variable prefixed to a command: the words after it,
+// past any further NAME= or NAME=value prefixes, open with a command of
+// emptyPrefixCommands or a path (./build.sh, /usr/bin/env).
+func emptyPrefix(l string, col int) bool {
+	i := col - 1
+	if i < 1 || i >= len(l) || (l[i] != ' ' && l[i] != '\t') || l[i-1] != '=' {
+		return false
+	}
+	for _, w := range strings.Fields(l[i:]) {
+		if assignWord.Get().MatchString(w) {
+			continue
+		}
+		// path-dialect-exempt: a word of a script's text, never a path this process opens
+		return emptyPrefixCommands[w] || strings.HasPrefix(w, "./") || strings.HasPrefix(w, "/")
+	}
+	return false
+}
+
+// assignWord is a prefix assignment word: NAME= or NAME=value.
+var assignWord = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*=`)
 
 // trapSetBefore reports whether the double-quoted action of the trap on
 // line (1-based) expands only names assigned on an earlier line and on no

@@ -46,6 +46,13 @@ func TestIdiomsAgainstShellCheck(t *testing.T) {
 		{"trap reassigned", "TMP=a\ntrap \"rm -f $TMP\" EXIT\nTMP=b\necho \"$TMP\"", "SC2064", false},
 		{"read placeholder", "IFS=. read -r MAJ MIN PATCH <<< \"$1\"\necho \"$MAJ $MIN\"", "SC2034", true},
 		{"unused plain", "X=1\necho hi", "SC2034", false},
+		{"emptied CDPATH for cd", "root=$(CDPATH= cd -- \"$(dirname -- \"$0\")\" && pwd)\necho \"$root\"", "SC1007", true},
+		{"emptied toolchain vars for go", "\tGOOS= GOARCH= CC= go run -tags generate \"$@\"", "SC1007", true},
+		{"emptied var before a number", "x= 5", "SC1007", false},
+		{"bash source's first element", "d=$(dirname \"${BASH_SOURCE}\")\necho \"$d\"", "SC2128", true},
+		{"separator made a blank", "v=1-2\nparts=(${v//-/ })\necho \"${parts[1]}\"", "SC2206", true},
+		{"first of a blank-split array", "v=1-2\nparts=(${v//-/ })\necho \"$parts\"", "SC2128", true},
+		{"strip is no split", "v=1-2\nparts=(${v//-/})\necho \"${parts[1]}\"", "SC2206", false},
 		{"computed source", ". \"$1\"\necho hi", "SC1090", true},
 	}
 	dir := t.TempDir()

@@ -39,11 +39,13 @@ func StepRunner(j *Job, s *Step) (Runner, string) {
 func stepClass(j *Job, conds []cond, why string) (Runner, string) {
 	combos, ok := matrixCombos(j)
 	var classes []Runner
+	admitted := 0
 	if ok {
 		for _, c := range combos {
 			if !c.admits(conds) {
 				continue
 			}
+			admitted++
 			cls, ok := comboRunner(j.RunsOn.Value, c)
 			if !ok {
 				classes = nil
@@ -53,6 +55,12 @@ func stepClass(j *Job, conds []cond, why string) (Runner, string) {
 				classes = append(classes, cls)
 			}
 		}
+	}
+	if ok && len(combos) > 0 && admitted == 0 {
+		// The step's if: admits no combination the matrix makes (a
+		// macos-latest step in a Linux and Windows matrix): it runs on no
+		// runner, so no shell is in question.
+		return NonWindows, ""
 	}
 	if len(classes) == 0 {
 		// No matrix reading: only a runner.os conjunct can say.

@@ -54,6 +54,8 @@ func TestStepRunner(t *testing.T) {
 			job: "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [ubuntu-latest, windows-latest]"},
 		{name: "an or is not read", want: Unreadable, stepIf: "runner.os == 'Linux' || github.event_name == 'push'",
 			job: "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [ubuntu-latest, windows-latest]"},
+		{name: "if: admits no combination: the step never runs", want: NonWindows, stepIf: "matrix.os == 'macos-latest'",
+			job: "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [ubuntu-latest, windows-latest]"},
 		{name: "equality ignores case", want: NonWindows, stepIf: "runner.os == 'linux'",
 			job: "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [ubuntu-latest, windows-latest]"},
 	}
