@@ -117,6 +117,7 @@ const (
 	mineExit1    = "\tprintf 'help: replace each placeholder marker with the text it stands for\\n'\n\texit 1\n"
 	mineCapture  = "\tout=\"$(scan \"$f\")\"\n\tfail_closed \"$?\" \"$GATE\" \"awk over $f\"\n"
 	mineCount    = "\ncount=0\n"
+	mineFind     = "fail_closed \"$?\" \"$GATE\" find\n"
 	mineID       = "ID=\"$(printf '%s' \"${GATE#check-}\" | tr 'abcdefghijklmnopqrstuvwxyz-' 'ABCDEFGHIJKLMNOPQRSTUVWXYZ-')\"\n"
 	mineManifest = "# graph: couples=*.md dir=one valve=none tier=precommit\n"
 	mineSpec     = "# spec: scripts/check-mine.sh §scan — no Markdown file keeps the skeleton's placeholder marker\n"
@@ -233,6 +234,32 @@ func breakages() []breakage {
 				}
 			},
 			want: []string{"scripts/check-mine.sh: index mode 100644", "pre-commit: check-exec-bit failed"}},
+		{name: "gate-past-its-budget",
+			// Three seconds: the hook's other members, under the same
+			// budget, finish well inside it even on a loaded machine.
+			env:   []string{"GATE_SDK_GATE_TIMEOUT=3"},
+			apply: func(s *scratch) { s.edit(mineGate, mineCount, "\nsleep 60\ncount=0\n") },
+			want:  []string{"check-mine: timed out after 3 s (GATE_SDK_GATE_TIMEOUT); stopped with its child processes", refusedPair}},
+		{name: "refusal-exits-1",
+			apply: func(s *scratch) {
+				s.edit(mineGate, mineFind, mineFind+"[ -n \"$files\" ] || {\n\tprintf '%s: no Markdown file to read\\n' \"$GATE\" >&2\n\texit 1\n}\n")
+			},
+			want: []string{"FAIL: " + minePair + "/good: fail-open:", "the gate exits 1 with no help: line; a gate that cannot read its input exits 2", refusedPair}},
+		{name: "writes-into-its-case",
+			apply: func(s *scratch) { s.edit(mineGate, mineCount, "\nprintf '%s\\n' \"$files\" > scan.log\ncount=0\n") },
+			want:  []string{"FAIL: " + minePair + "/good: the case changed its case dir: scan.log (a gate writes its scratch under GATE_SDK_TMP_DIR", refusedPair}},
+		{name: "findings-without-location",
+			apply: func(s *scratch) {
+				s.edit(mineGate, mineRule, "/TODO-EXAMPLE/ { print \"placeholder marker left in the text\" }")
+				s.write(mineExpect, "placeholder marker left in the text\nhelp: replace each placeholder marker with the text it stands for\n", 0o644)
+			},
+			want: []string{"FAIL: " + minePair + "/bad", "a finding names no location: placeholder marker left in the text", refusedPair}},
+		{name: "unregistered-gate",
+			apply: func(s *scratch) {
+				s.write("scripts/check-other.sh", strings.Replace(s.read(mineGate), "GATE=check-mine", "GATE=check-other", 1), 0o755)
+				s.copyTree(filepath.Join(s.dir, minePair), filepath.Join(s.dir, "scripts/gate-tests/check-other"))
+			},
+			want: []string{"scripts/check-other.sh declares check-other, but scripts/gates.list does not register it"}},
 		{name: "dropped-into-the-vendored-kit",
 			apply: func(s *scratch) {
 				body := strings.Replace(strings.Replace(s.read(mineGate), "GATE=check-mine", "GATE=check-dropped", 1), mineCapture, "\tout=\"$(scan \"$f\")\"\n", 1)
