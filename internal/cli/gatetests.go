@@ -248,7 +248,7 @@ func (s *Session) touchedPairs(staged []string) (bool, int, []byte, error) {
 				continue
 			}
 			list := registry.ListPath(gatesDir)
-			fmt.Fprintf(&out, "%s: %s declares %s, but %s does not register it, so no hook or battery runs it\n", p, p, name, list)
+			fmt.Fprintf(&out, "%s: declares %s, but %s does not register it, so no hook or battery runs it\n", p, name, list)
 			fmt.Fprintf(&out, "help: register it (echo %s >> %s), or, for a script that is not to run, say why in %s: # unregistered: %s — <reason>\n", name, list, list, name)
 			code = 1
 		}
