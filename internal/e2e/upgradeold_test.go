@@ -133,10 +133,14 @@ func TestUpgradeFromAnOlderAdoption(t *testing.T) {
 		"init: kept " + knobs + " (edited since init)",
 		"init: refreshed the git hooks in ",
 		"init: refreshed the gate-sdk hook members in .claude/settings.json",
+		"next:\n  git status && git diff          what the release changed in your tree\n  bin/gates doctor                 exit 0: nothing wrong\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("init does not say %q:\n%s", want, out)
 		}
+	}
+	if strings.Contains(out, "init --hooks ") || strings.Contains(out, "the first battery") {
+		t.Errorf("the upgrade's next steps are a first adoption's:\n%s", out)
 	}
 	if got := s.read(knobs); got != edited {
 		t.Errorf("the edited knob file was not kept:\n%s", got)
@@ -187,8 +191,12 @@ func TestUpgradeFromAnOlderAdoption(t *testing.T) {
 		}
 	}
 
-	// The battery is green and a commit goes through the refreshed hooks.
+	// Doctor finds nothing wrong, the battery is green, and a commit goes
+	// through the refreshed hooks.
 	s.git("add", "-A")
+	if code, out := s.run(nil, "bin/gates", "doctor"); code != 0 {
+		t.Errorf("doctor after the upgrade: exit %d\n%s", code, out)
+	}
 	if code, out := s.run(nil, "bin/gates", "--run"); code != 0 {
 		t.Fatalf("the battery after the upgrade: exit %d\n%s", code, out)
 	}
