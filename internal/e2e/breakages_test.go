@@ -125,53 +125,53 @@ const (
 )
 
 func breakages() []breakage {
-	refusedPair := "the fixture pair of a gate this commit touches failed"
+	refusedSelfTest := "the self-test of a gate this commit touches failed: its fixture pair or its registration"
 	return []breakage{
 		{name: "rule-never-fires",
 			apply: func(s *scratch) { s.edit(mineGate, "/TODO-EXAMPLE/", "/NEVER-MATCHES-ANYTHING/") },
-			want:  []string{"FAIL: " + minePair + "/bad", "exit 0, want 1", refusedPair}},
+			want:  []string{"FAIL: " + minePair + "/bad", "exit 0, want 1", refusedSelfTest}},
 		{name: "bad-case-no-longer-flagged",
 			apply: func(s *scratch) { s.write(minePair+"/bad/notes.md", "# Notes\n\nAll written out.\n", 0o644) },
-			want:  []string{"FAIL: " + minePair + "/bad", "missing expected line: ./notes.md:3: placeholder marker left in the text", refusedPair}},
+			want:  []string{"FAIL: " + minePair + "/bad", "missing expected line: ./notes.md:3: placeholder marker left in the text", refusedSelfTest}},
 		{name: "expect-line-a-piece-of-a-line",
 			apply: func(s *scratch) {
 				s.write(mineExpect, "placeholder marker left in the text\n", 0o644)
 			},
-			want: []string{"FAIL: " + minePair + "/bad", "missing expected line: placeholder marker left in the text", refusedPair}},
+			want: []string{"FAIL: " + minePair + "/bad", "missing expected line: placeholder marker left in the text", refusedSelfTest}},
 		{name: "clean-line-in-the-wrong-form",
 			apply: func(s *scratch) { s.edit(mineGate, "%s: clean (%d files checked)", "%s: all good (%d files checked)") },
-			want:  []string{"FAIL: " + minePair + "/good", "no clean line MINE: clean (...)", refusedPair}},
+			want:  []string{"FAIL: " + minePair + "/good", "no clean line MINE: clean (...)", refusedSelfTest}},
 		{name: "clean-line-under-another-id",
 			apply: func(s *scratch) { s.edit(mineGate, mineID, "ID=MY-GATE\n") },
-			want:  []string{"FAIL: " + minePair + "/good", "no clean line MINE: clean (...)", refusedPair}},
+			want:  []string{"FAIL: " + minePair + "/good", "no clean line MINE: clean (...)", refusedSelfTest}},
 		{name: "help-line-missing",
 			apply: func(s *scratch) {
 				s.edit(mineGate, mineHelp, "")
 				s.write(mineExpect, "./notes.md:3: placeholder marker left in the text\n", 0o644)
 			},
-			want: []string{"FAIL: " + minePair + "/bad", "no help: line", refusedPair}},
+			want: []string{"FAIL: " + minePair + "/bad", "no help: line", refusedSelfTest}},
 		{name: "finding-exits-0",
 			apply: func(s *scratch) { s.edit(mineGate, mineExit1, mineHelp+"\texit 0\n") },
-			want:  []string{"FAIL: " + minePair + "/bad", "exit 0, want 1", refusedPair}},
+			want:  []string{"FAIL: " + minePair + "/bad", "exit 0, want 1", refusedSelfTest}},
 		{name: "good-case-now-fails",
 			apply: func(s *scratch) {
 				s.write(minePair+"/good/notes.md", "# Notes\n\nTODO-EXAMPLE: a marker the good case must not hold\n", 0o644)
 			},
-			want: []string{"FAIL: " + minePair + "/good", "exit 1, want 0", refusedPair}},
+			want: []string{"FAIL: " + minePair + "/good", "exit 1, want 0", refusedSelfTest}},
 		{name: "bad-expect-missing",
 			apply: func(s *scratch) { s.git("rm", "-q", mineExpect) },
-			want:  []string{"HARNESS: " + minePair + "/bad", "expect.txt is required", refusedPair}},
+			want:  []string{"HARNESS: " + minePair + "/bad", "expect.txt is required", refusedSelfTest}},
 		{name: "rule-crashes",
 			apply: func(s *scratch) { s.edit(mineGate, "/TODO-EXAMPLE/ {", "/TODO-EXAMPLE/ {{") },
-			want:  []string{"HARNESS: " + minePair + "/good: the gate exited 2", refusedPair}},
+			want:  []string{"HARNESS: " + minePair + "/good: the gate exited 2", refusedSelfTest}},
 		{name: "stdout-closed",
 			apply: func(s *scratch) { s.edit(mineGate, mineCount, "\nexec >&-\ncount=0\n") },
-			want:  []string{"FAIL: " + minePair + "/good", "no clean line MINE: clean (...)", "write error", refusedPair}},
+			want:  []string{"FAIL: " + minePair + "/good", "no clean line MINE: clean (...)", "write error", refusedSelfTest}},
 		{name: "clean-with-its-input-missing",
 			apply: func(s *scratch) {
 				s.edit(mineGate, mineClean, "printf '%s: clean (Markdown checked)\\n' \"$ID\"")
 			},
-			want: []string{"FAIL: " + minePair + "/good: fail-open:", "prints the same clean verdict", refusedPair}},
+			want: []string{"FAIL: " + minePair + "/good: fail-open:", "prints the same clean verdict", refusedSelfTest}},
 		{name: "awk-capture-in-a-function-status-dropped",
 			apply: func(s *scratch) { s.edit(mineGate, mineCapture, "\tout=\"$(scan \"$f\")\"\n") },
 			want:  []string{"scripts/check-mine.sh:", "captures awk (in scan()) output with its exit status unchecked", "pre-commit: check-gate-fail-closed failed"}},
@@ -239,27 +239,27 @@ func breakages() []breakage {
 			// budget, finish well inside it even on a loaded machine.
 			env:   []string{"GATE_SDK_GATE_TIMEOUT=3"},
 			apply: func(s *scratch) { s.edit(mineGate, mineCount, "\nsleep 60\ncount=0\n") },
-			want:  []string{"check-mine: timed out after 3 s (GATE_SDK_GATE_TIMEOUT); stopped with its child processes", refusedPair}},
+			want:  []string{"check-mine: timed out after 3 s (GATE_SDK_GATE_TIMEOUT); stopped with its child processes", refusedSelfTest}},
 		{name: "refusal-exits-1",
 			apply: func(s *scratch) {
 				s.edit(mineGate, mineFind, mineFind+"[ -n \"$files\" ] || {\n\tprintf '%s: no Markdown file to read\\n' \"$GATE\" >&2\n\texit 1\n}\n")
 			},
-			want: []string{"FAIL: " + minePair + "/good: fail-open:", "the gate exits 1 with no help: line; a gate that cannot read its input exits 2", refusedPair}},
+			want: []string{"FAIL: " + minePair + "/good: fail-open:", "the gate exits 1 with no help: line; a gate that cannot read its input exits 2", refusedSelfTest}},
 		{name: "writes-into-its-case",
 			apply: func(s *scratch) { s.edit(mineGate, mineCount, "\nprintf '%s\\n' \"$files\" > scan.log\ncount=0\n") },
-			want:  []string{"FAIL: " + minePair + "/good: the case changed its case dir: scan.log (a gate writes its scratch under GATE_SDK_TMP_DIR", refusedPair}},
+			want:  []string{"FAIL: " + minePair + "/good: the case changed its case dir: scan.log (a gate writes its scratch under GATE_SDK_TMP_DIR", refusedSelfTest}},
 		{name: "findings-without-location",
 			apply: func(s *scratch) {
 				s.edit(mineGate, mineRule, "/TODO-EXAMPLE/ { print \"placeholder marker left in the text\" }")
 				s.write(mineExpect, "placeholder marker left in the text\nhelp: replace each placeholder marker with the text it stands for\n", 0o644)
 			},
-			want: []string{"FAIL: " + minePair + "/bad", "a finding names no location: placeholder marker left in the text", refusedPair}},
+			want: []string{"FAIL: " + minePair + "/bad", "a finding names no location: placeholder marker left in the text", refusedSelfTest}},
 		{name: "unregistered-gate",
 			apply: func(s *scratch) {
 				s.write("scripts/check-other.sh", strings.Replace(s.read(mineGate), "GATE=check-mine", "GATE=check-other", 1), 0o755)
 				s.copyTree(filepath.Join(s.dir, minePair), filepath.Join(s.dir, "scripts/gate-tests/check-other"))
 			},
-			want: []string{"scripts/check-other.sh: declares check-other, but scripts/gates.list does not register it, so no hook or battery runs it", "help: register it (echo check-other >> scripts/gates.list)"}},
+			want: []string{"scripts/check-other.sh: declares check-other, but scripts/gates.list does not register it, so no hook or battery runs it", "help: register it (echo check-other >> scripts/gates.list)", refusedSelfTest}},
 		{name: "unregistered-gate-declared-so",
 			apply: func(s *scratch) {
 				s.write("scripts/check-other.sh", strings.Replace(s.read(mineGate), "GATE=check-mine", "GATE=check-other", 1), 0o755)
