@@ -5,7 +5,9 @@
 # line, a member exiting 2, an args file with comments and blank runs, an
 # expect.txt with blank lines, a stray directory, an empty tests dir, and
 # the fail-open probe: a good case whose coupled input is removed must not
-# print the same clean verdict.
+# print the same clean verdict, nor exit 1 with no help: line; a case that
+# writes in its case dir, a bad case whose expect.txt names a finding with
+# no location, and a case past the member budget.
 # Exit 0 when every check holds, 1 otherwise.
 . "${GATE_SDK_ROOT:-$(dirname -- "${BASH_SOURCE[0]}")/..}/lib/test-hermetic.sh"
 
@@ -20,6 +22,10 @@ count) n=0; for f in *.md; do [ -e "$f" ] && n=$((n + 1)); done; echo "X: clean 
 bad) echo "bad.md:1: bad"; echo "help: remove bad.md"; exit 1 ;;
 crash) echo "check-x: cannot read its input" >&2; exit 2 ;;
 silent) echo "all fine"; exit 0 ;;
+refuse1) n=0; for f in *.md; do [ -e "$f" ] && n=$((n + 1)); done; [ "$n" -gt 0 ] || { echo "check-x: no input" >&2; exit 1; }; echo "X: clean (1 case)"; exit 0 ;;
+litter) echo "scan" > scan.log; echo "X: clean (1 case)"; exit 0 ;;
+unlocated) echo "a bad line"; echo "help: remove it"; exit 1 ;;
+slow) sleep 30; echo "X: clean (1 case)"; exit 0 ;;
 args) printf "arg:%s\n" "$@"; echo "X: clean (args)"; exit 0 ;;
 *) echo "X: clean (1 case)"; exit 0 ;;
 esac'
@@ -63,6 +69,19 @@ gate_expect fail-open 1 'fail-open: with the 1 file its couples= selects removed
 tree probe-honest count bad 'bad.md:1: bad\n'
 printf 'input\n' | gate_loose gate-tests/check-x/good/in.md
 gate_expect probe-honest 0 '1 pair (0 failed)' gate-tests scripts
+
+tree probe-exit-one refuse1 bad 'bad.md:1: bad\n'
+printf 'input\n' | gate_loose gate-tests/check-x/good/in.md
+gate_expect probe-exit-one 1 'the gate exits 1 with no help: line; a gate that cannot read its input exits 2' gate-tests scripts
+
+tree litter litter bad 'bad.md:1: bad\n'
+gate_expect litter 1 'good: the case changed its case dir: scan.log' gate-tests scripts
+
+tree unlocated ok unlocated 'a bad line\nhelp: remove it\n'
+gate_expect unlocated 1 'a finding names no location: a bad line' gate-tests scripts
+
+tree past-budget slow bad 'bad.md:1: bad\n'
+GATE_SDK_GATE_TIMEOUT=1 gate_expect past-budget 2 'check-x: timed out after 1 s (GATE_SDK_GATE_TIMEOUT)' gate-tests scripts
 
 tree stray ok bad 'bad.md:1: bad\n'
 printf 'notes\n' | gate_loose gate-tests/notes/readme.txt

@@ -2,12 +2,16 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 
+	"github.com/gate-sdk/gates/internal/battery"
 	"github.com/gate-sdk/gates/internal/fixture"
 	"github.com/gate-sdk/gates/internal/knob"
 	"github.com/gate-sdk/gates/internal/registry"
@@ -159,7 +163,16 @@ func (s *Session) fixtureOptions(cwd string, set *knob.Set, absTests, testsDir s
 		}
 		return nil, fmt.Errorf("%s resolves in none of: %s", gate, strings.Join(dirs, " "))
 	}
+	budget, err := s.gateBudget()
+	if err != nil {
+		return fixture.Options{}, err
+	}
 	return fixture.Options{
+		CaseExec: budgetedCase(budget),
+		Shell: func(gate string) bool {
+			argv, err := resolve(gate)
+			return err == nil && len(argv) == 1
+		},
 		TestsDir:    absTests,
 		Label:       testsDir,
 		InvokerDir:  cwd,
@@ -203,7 +216,7 @@ func (s *Session) touchedPairs(staged []string) (bool, int, []byte, error) {
 	}
 	clean := func(p string) string { return strings.TrimSuffix(strings.TrimPrefix(p, "./"), "/") }
 	gd, td := clean(gatesDir), clean(testsDir)
-	var names []string
+	var names, declared []string
 	for _, p := range staged {
 		name := ""
 		if rest, ok := strings.CutPrefix(p, td+"/"); ok && td != "" {
@@ -211,16 +224,38 @@ func (s *Session) touchedPairs(staged []string) (bool, int, []byte, error) {
 		} else if dir, base := path.Dir(p), path.Base(p); dir == gd || (gd == "" && dir == ".") {
 			if strings.HasPrefix(base, "check-") && (strings.HasSuffix(base, ".sh") || strings.HasSuffix(base, ".gate")) {
 				name = strings.TrimSuffix(strings.TrimSuffix(base, ".sh"), ".gate")
+				if st, err := os.Stat(walk.AbsAgainst(top, p)); err == nil && st.Mode().IsRegular() {
+					declared = append(declared, p)
+				}
 			}
 		}
 		if name != "" && !slices.Contains(names, name) && isDir(walk.AbsAgainst(top, registry.Join(td, name))) {
 			names = append(names, name)
 		}
 	}
-	if len(names) == 0 {
-		return false, 0, nil, nil
-	}
 	var out bytes.Buffer
+	code := 0
+	if len(declared) > 0 {
+		reg, err := s.loadRegistry(gatesDir)
+		if err != nil {
+			return false, 0, nil, err
+		}
+		// assertion AD: a gate the commit declares in the gates dir is
+		// registered, or the registry says why not.
+		for _, p := range declared {
+			name := strings.TrimSuffix(strings.TrimSuffix(path.Base(p), ".sh"), ".gate")
+			if listsOrDeclines(reg.List, name) {
+				continue
+			}
+			list := registry.ListPath(gatesDir)
+			fmt.Fprintf(&out, "%s: declares %s, but %s does not register it, so no hook or battery runs it\n", p, name, list)
+			fmt.Fprintf(&out, "help: register it (echo %s >> %s), or, for a script that is not to run, say why in %s: # unregistered: %s — <reason>\n", name, list, list, name)
+			code = 1
+		}
+	}
+	if len(names) == 0 {
+		return code != 0, code, out.Bytes(), nil
+	}
 	o, err := s.fixtureOptions(cwd, set, walk.AbsAgainst(top, td), testsDir, nil)
 	if err != nil {
 		return false, 0, nil, err
@@ -230,7 +265,23 @@ func (s *Session) touchedPairs(staged []string) (bool, int, []byte, error) {
 	if err != nil {
 		return false, 0, nil, err
 	}
-	return true, res.Code(), out.Bytes(), nil
+	return true, max(code, res.Code()), out.Bytes(), nil
+}
+
+// listsOrDeclines reports whether the registry lists name as a member or
+// declares it "# unregistered:" with a reason.
+func listsOrDeclines(l *registry.List, name string) bool {
+	for _, e := range l.Entries {
+		if e.Name == name {
+			return true
+		}
+	}
+	for _, u := range l.Unregistered {
+		if u.Name == name && u.Reason != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // fixtureCouples answers, for the fail-open probe, a shell gate's plain
@@ -262,6 +313,33 @@ func fixtureCouples(resolve func(string) ([]string, error)) func(string) ([]stri
 
 // fixtureExec runs one case or unit test through the spawn funnel, stdin
 // from the null device, stdout and stderr merged.
+// budgetedCase runs a gate's fixture case under the member budget, the
+// rule the battery and the hooks keep: past it the case is stopped with
+// its children and reads exit 2, "timed out", naming the gate.
+func budgetedCase(budget time.Duration) func(gate string, argv []string, dir string, env []string) (int, []byte, error) {
+	return func(gate string, argv []string, dir string, env []string) (int, []byte, error) {
+		var mu sync.Mutex
+		var startErr error
+		// assertion N: a fixture case has the member budget too.
+		o := battery.Bounded(gate, false, budget, 0, func(ctx context.Context) battery.Outcome {
+			res, err := spawn.RunMerged(spawn.Cmd{Program: spawn.At(argv[0]), Args: argv[1:], Dir: dir, ExtraEnv: env, Ctx: ctx})
+			if err != nil {
+				mu.Lock()
+				startErr = err
+				mu.Unlock()
+				return battery.Outcome{}
+			}
+			return battery.Outcome{Code: res.ReportedCode(), Output: res.Output()}
+		})
+		mu.Lock()
+		defer mu.Unlock()
+		if startErr != nil {
+			return 0, nil, startErr
+		}
+		return o.Code, o.Output, nil
+	}
+}
+
 func fixtureExec(argv []string, dir string, env []string) (int, []byte, error) {
 	prog := spawn.At(argv[0])
 	if argv[0] == "bash" {

@@ -51,6 +51,37 @@ func splitHarness(args []string) (rest []string, name string, err error) {
 // already), 2 when the file cannot be read as the harness's settings; the
 // file is then left exactly as it was.
 func (s *Session) wireHarness(name string, dry bool) int {
+	return s.mergeHarness(name, dry, false)
+}
+
+// refreshHarnesses is a later init's pass over the harnesses: each
+// settings file holding registrations of this binary is merged again
+// with the release's template, so an upgrade leaves no harness calling
+// the binary the way an older release registered it. A settings file that
+// is absent, unreadable or holds none of them is not init's to touch.
+func (s *Session) refreshHarnesses(dry bool) int {
+	top, err := s.Top()
+	if err != nil {
+		return 0
+	}
+	for _, name := range []string{"claude"} {
+		data, err := os.ReadFile(walk.AbsAgainst(top, harnessSettings[name].file))
+		if err != nil {
+			continue
+		}
+		if regs, err := harness.Registrations(data); err != nil || len(regs) == 0 {
+			continue
+		}
+		if c := s.mergeHarness(name, dry, true); c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+// mergeHarness is wireHarness, and with refresh a later init's quiet
+// re-merge: it names only a file it changed.
+func (s *Session) mergeHarness(name string, dry, refresh bool) int {
 	h := harnessSettings[name]
 	top, set, err := s.repoKnobs()
 	if err != nil {
@@ -81,11 +112,17 @@ func (s *Session) wireHarness(name string, dry bool) int {
 		return 2
 	}
 	if !changed {
-		fmt.Fprintf(s.Stdout, "init: %s already registers the gate-sdk hook members\n", h.file)
+		if !refresh {
+			fmt.Fprintf(s.Stdout, "init: %s already registers the gate-sdk hook members\n", h.file)
+		}
 		return s.allowHarnessDir(set, top, dry)
 	}
 	if dry {
-		fmt.Fprintf(s.Stdout, "would merge the gate-sdk hook members (%s) and the status line into %s\n", harnessMemberList(), h.file)
+		verb := "merge"
+		if refresh {
+			verb = "refresh"
+		}
+		fmt.Fprintf(s.Stdout, "would %s the gate-sdk hook members (%s) and the status line into %s\n", verb, harnessMemberList(), h.file)
 		return s.allowHarnessDir(set, top, dry)
 	}
 	if err := os.MkdirAll(walk.AbsAgainst(top, ".claude"), 0o755); err != nil {
@@ -95,6 +132,10 @@ func (s *Session) wireHarness(name string, dry bool) int {
 	if err := walk.ReplaceFile(target, out); err != nil {
 		fmt.Fprintf(s.Stderr, "init: cannot write %s: %v\n", h.file, err)
 		return 2
+	}
+	if refresh {
+		fmt.Fprintf(s.Stdout, "init: refreshed the gate-sdk hook members in %s to this release's registrations; your own entries are kept\n", h.file)
+		return s.allowHarnessDir(set, top, dry)
 	}
 	fmt.Fprintf(s.Stdout, "init: merged the gate-sdk hook members (%s) and the status line into %s; your own entries are kept (gates init --uninstall removes only these)\n", harnessMemberList(), h.file)
 	return s.allowHarnessDir(set, top, dry)

@@ -61,6 +61,11 @@ func runInit(s *Session, args []string) int {
 			}
 			return code
 		}
+		if code == 0 && harnessName == "" && !slices.Contains(args, "--uninstall") {
+			// assertion J: a later init brings each harness it wired to
+			// this release's registrations.
+			return s.refreshHarnesses(slices.Contains(args, "--dry-run"))
+		}
 		if code != 0 || harnessName == "" {
 			return code
 		}

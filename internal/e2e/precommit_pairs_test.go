@@ -29,7 +29,7 @@ func TestPreCommitRunsTouchedPairs(t *testing.T) {
 	s.write(bad, "# Notes\n\nall written out\n", 0o644)
 	s.git("add", bad)
 	code, out = s.run(nil, "git", "commit", "-m", "test: a weaker bad case")
-	if code == 0 || !strings.Contains(out, "FAIL: scripts/gate-tests/check-mine/bad") || !strings.Contains(out, "the fixture pair of a gate this commit touches failed") {
+	if code == 0 || !strings.Contains(out, "FAIL: scripts/gate-tests/check-mine/bad") || !strings.Contains(out, "the self-test of a gate this commit touches failed") {
 		t.Fatalf("a bad case that no longer fires was committed: exit %d\n%s", code, out)
 	}
 	s.git("checkout", "HEAD", "--", bad)

@@ -376,7 +376,7 @@ func preCommit(w World, hook string) int {
 		}
 		if ran && pc != 0 {
 			w.Stdout.Write(withNewline(out))
-			fmt.Fprintf(w.Stdout, "\n%s: the fixture pair of a gate this commit touches failed (see above).\n%s\n", hook, bypassLine(w.Env))
+			fmt.Fprintf(w.Stdout, "\n%s: the self-test of a gate this commit touches failed: its fixture pair or its registration (see above).\n%s\n", hook, bypassLine(w.Env))
 			return 1
 		}
 		if ran {

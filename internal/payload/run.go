@@ -143,6 +143,7 @@ func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks, takeOver b
 		printPlan(w, p, steps, appends)
 		return 0, nil
 	}
+	upgrade := false
 	if lock != nil {
 		// assertion T: an upgrade says what the release changes, read off
 		// the kit vendored here before anything is written over it.
@@ -150,6 +151,7 @@ func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks, takeOver b
 		if err != nil {
 			return 2, err
 		}
+		upgrade = len(changes) > 0
 		printReleaseChanges(w.Stdout, lock.KitVersion, w.Stamp, changes)
 	}
 	next := &Lock{Version: LockVersion, Kit: kits.Core, KitRoot: p.KitRoot}
@@ -305,6 +307,15 @@ func runInstall(w *InitWorld, lock *Lock, lockRel string, dry, hooks, takeOver b
 	}
 	if !changed && len(appends) == 0 {
 		fmt.Fprintln(w.Stdout, "init: nothing to do; the tree is as init left it")
+		return 0, nil
+	}
+	if upgrade {
+		// An upgrade's next steps are the README's: review, doctor, commit;
+		// the hooks and the harness were brought along above.
+		fmt.Fprintf(w.Stdout, "\nnext:\n"+
+			"  git status && git diff          what the release changed in your tree\n"+
+			"  %[1]s doctor                 exit 0: nothing wrong\n"+
+			"  git add -A && git commit -m 'chore: upgrade gate-sdk'\n", p.Bin)
 		return 0, nil
 	}
 	battery := "  bash %[1]s/bin/run-gates.sh       the first battery (green on the tree as init found it)\n"
