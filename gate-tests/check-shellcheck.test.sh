@@ -28,4 +28,27 @@ library
 git -C "$GATE_SCRATCH" update-index --chmod=+x shell/prompt.sh
 GATE_SDK_KNOB_FILE="$GATE_SCRATCH/scripts/gate-sdk-config.knobs" gate_expect executable 1 'shell/prompt.sh:1: error: Tips depend on target shell and yours is unknown. Add a shebang'
 
+# A script a Go test of its directory names is that test's input (a
+# formatter's sample of every syntax form): skipped and counted. The same
+# script with no test naming it is linted.
+sample() {
+  printf 'GATE_SDK_LINT_EXTRA_DIRS = syntax\n' | gate_put scripts/gate-sdk-config.knobs
+  gate_put syntax/sample.sh <<'SH'
+#!/bin/bash
+unused=1
+SH
+}
+gate_scratch_repo go-test-input
+sample
+gate_put syntax/printer_test.go <<'GO'
+package syntax
+
+const samplePath = "sample.sh"
+GO
+GATE_SDK_KNOB_FILE="$GATE_SCRATCH/scripts/gate-sdk-config.knobs" gate_expect go-test-input 0 '1 test input a Go test of its directory names skipped'
+
+gate_scratch_repo no-go-test
+sample
+GATE_SDK_KNOB_FILE="$GATE_SCRATCH/scripts/gate-sdk-config.knobs" gate_expect no-go-test 1 'syntax/sample.sh:2: warning: unused appears unused'
+
 gate_tests_done

@@ -371,12 +371,19 @@ func echoLiteral(line string) bool {
 	}
 	for _, w := range words[1:] {
 		if strings.HasPrefix(w, "-") || strings.Contains(w, workflow.Expr) ||
-			(!plainWord.Get().MatchString(w) && !plainQuoted.Get().MatchString(w)) {
+			(!plainWord.Get().MatchString(w) && !plainQuoted.Get().MatchString(w) && !echoQuoted.Get().MatchString(w)) {
 			return false
 		}
 	}
 	return true
 }
+
+// echoQuoted is one quoted stretch both shells print as written: double
+// quotes around text with no $, backtick, backslash or " (nothing either
+// shell expands or escapes there), or single quotes around text with no
+// '. Wider than plainQuoted because echo is no native program in pwsh
+// (Write-Output), so no argument passing rewrites the quotes inside.
+var echoQuoted = lazyre.New("^(?:\"[^\"$`\\\\]*\"|'[^']*')$")
 
 // plainSegment reports one simple command of plain words: its command
 // word unquoted, no alias, keyword or expression; or cd into one plain

@@ -59,6 +59,15 @@ func checkShellcheck(c *gate.Context) int {
 		return c.RefuseErr(err)
 	}
 	notes := foreignNote(foreign) + templateNote(templates)
+	// assertion M: a script a Go test of its own directory names is that
+	// test's input, skipped and counted.
+	targets, inputs, err := goTestInputs(c, targets)
+	if err != nil {
+		return c.RefuseErr(err)
+	}
+	if inputs > 0 {
+		notes += "; " + plural(inputs, "test input a Go test of its directory names skipped", "test inputs a Go test of their directory names skipped")
+	}
 	if len(targets) == 0 {
 		return c.NewReport(nil).Nothing("0 shell files to lint" + notes)
 	}
@@ -284,6 +293,44 @@ func screenTargets(c *gate.Context, targets []string) (kept []string, texts map[
 		kept = append(kept, t)
 	}
 	return kept, texts, foreign, templates, nil
+}
+
+// goTestInputs sets apart the targets a Go test file (*_test.go) of the
+// same directory names as a quoted literal ("canonical.sh" or
+// `canonical.sh`): a parser's or a formatter's sample the test reads as
+// text, which no one runs as a program. The rest are kept in order.
+func goTestInputs(c *gate.Context, targets []string) (kept []string, inputs int, err error) {
+	files, err := c.Tree.Files()
+	if err != nil {
+		return nil, 0, fmt.Errorf("cannot list the tracked files: %w", err)
+	}
+	tests := map[string][]string{}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			d := path.Dir(f)
+			tests[d] = append(tests[d], f)
+		}
+	}
+	for _, t := range targets {
+		named := false
+		for _, tf := range tests[path.Dir(t)] {
+			data, rerr := c.Tree.Read(tf)
+			if rerr != nil {
+				return nil, 0, fmt.Errorf("cannot read %s: %w", tf, unwrapPath(rerr))
+			}
+			base := path.Base(t)
+			if bytes.Contains(data, []byte(`"`+base+`"`)) || bytes.Contains(data, []byte("`"+base+"`")) {
+				named = true
+				break
+			}
+		}
+		if named {
+			inputs++
+			continue
+		}
+		kept = append(kept, t)
+	}
+	return kept, inputs, nil
 }
 
 // isTemplate reports a file with no #! first line holding, on some line,
