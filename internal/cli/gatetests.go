@@ -220,6 +220,11 @@ func (s *Session) touchedPairs(staged []string) (bool, int, []byte, error) {
 	if len(names) == 0 {
 		return false, 0, nil, nil
 	}
+	if s.landed != nil {
+		// The pairs run over the work tree, which a landed commit's judge
+		// does not have: it takes the commit's checkout instead.
+		return false, 0, nil, errNeedsCheckout
+	}
 	var out bytes.Buffer
 	o, err := s.fixtureOptions(cwd, set, walk.AbsAgainst(top, td), testsDir, nil)
 	if err != nil {

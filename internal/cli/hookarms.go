@@ -100,6 +100,9 @@ func (s *Session) hookWorld() (githook.World, error) {
 		Pairs:    s.touchedPairs,
 		Costs:    hookCosts{s},
 		Baseline: func(tree *repo.Snapshot) error {
+			if tree == nil && s.landed != nil {
+				tree = s.landed.tree
+			}
 			if tree == nil {
 				_, err := s.diskBaseline()
 				return err

@@ -174,15 +174,17 @@ func TestFootingGarbageRefKeepsTheJudge(t *testing.T) {
 	}
 }
 
-// Scratch space the judge cannot make (a file in place of .git/worktrees)
-// is told to the model after the command, never only to the user.
+// A file in place of .git/worktrees no longer stops the judge: a landed
+// commit is judged in process from its own tree, with no scratch worktree,
+// and the red commit is named to the model after the command.
 func TestFootingNoScratchReachesTheModel(t *testing.T) {
 	t.Parallel()
 	p := outcomeClone(t, "footing scratch")
 	p.bashQuiet("git status --short")
 	_, b, post := p.bash(`rm -rf .git/worktrees && echo x > .git/worktrees && printf '` + strings.TrimSuffix(leakLine, "\n") + `\n' > docs/leak.md && git add docs/leak.md && echo 'git commit -q -n -m "docs: notes"' | sh`)
-	if b || !strings.Contains(post, "cannot be judged") {
-		t.Fatalf("a judge with no scratch worktree: blocked %v, reason %q", b, post)
+	id := p.git("rev-parse", "--short", "HEAD")
+	if b || !strings.Contains(post, "Commit "+id) || !strings.Contains(post, "check-tree-terms") {
+		t.Fatalf("a judge with no scratch worktree did not name the red commit %s: blocked %v, reason %q", id, b, post)
 	}
 }
 
