@@ -101,18 +101,25 @@ type landedHook struct {
 // index and its change against base for the staged one. No checkout is
 // made; the blobs read are those the selected members ask for. It answers
 // errNeedsCheckout when a member of a plan reads the work tree itself.
-func (r hookRepo) judgeLanded(id, base, msgFile string) ([]landedHook, error) {
+// changed answers the paths the commit changes.
+func (r hookRepo) judgeLanded(id, base, msgFile string) (hooks []landedHook, changed map[string]bool, err error) {
 	g := asWritten()
-	tree, err := g.CommitSnapshot(r.top, id)
+	common := ""
+	if _, c, err := r.gitDirs(); err == nil {
+		common = c
+	}
+	tree, err := g.CommitSnapshot(r.top, common, id)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	changes, err := g.CommitChanges(r.top, base, id)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	c := &landedCommit{id: id, base: base, tree: tree, deleted: map[string]bool{}}
+	changed = map[string]bool{}
 	for _, ch := range changes {
+		changed[ch.Path] = true
 		if ch.Status == 'D' {
 			c.deleted[ch.Path] = true
 		}
@@ -130,7 +137,7 @@ func (r hookRepo) judgeLanded(id, base, msgFile string) ([]landedHook, error) {
 	js.treeBuild = func() (*repo.Snapshot, error) { return tree, nil }
 	w, err := js.hookWorld()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	needs := false
 	w.Landed = &githook.Landed{Tree: tree, Changes: changes, Planned: func(_ string, plan []githook.Step) error {
@@ -150,16 +157,15 @@ func (r hookRepo) judgeLanded(id, base, msgFile string) ([]landedHook, error) {
 		}
 		return ran, code, o, err
 	}
-	var hooks []landedHook
 	for _, args := range [][]string{{githook.CommitMsg, msgFile}, {githook.PreCommit}} {
 		out.Reset()
 		code := githook.RunHook(args, w)
 		if needs {
-			return nil, errNeedsCheckout
+			return nil, nil, errNeedsCheckout
 		}
 		hooks = append(hooks, landedHook{hook: args[0], code: code, out: out.String()})
 	}
-	return hooks, nil
+	return hooks, changed, nil
 }
 
 // landedEnv is the environment a landed commit's hooks read: the

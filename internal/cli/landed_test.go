@@ -205,7 +205,7 @@ func TestLandedJudgeIsTheHook(t *testing.T) {
 		if len(parents) > 0 {
 			base = parents[0]
 		}
-		got, err := r.judgeLanded(c.id, base, msgFile)
+		got, _, err := r.judgeLanded(c.id, base, msgFile)
 		if err != nil {
 			t.Fatalf("%s: judged in process: %v", c.name, err)
 		}

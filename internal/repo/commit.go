@@ -11,11 +11,9 @@ import (
 // top (the work-tree top), each file's bytes its blob read from the object
 // store. No index and no work-tree file is read or written, so a commit
 // that landed is judged on its own tree whatever the clone holds now.
-func (g Git) CommitSnapshot(top, rev string) (*Snapshot, error) {
-	src, err := g.LocateIndex(top)
-	if err != nil {
-		return nil, err
-	}
+// common is the repository's common git dir when the caller knows it (""
+// asks git); the object format is the listed ids' own length.
+func (g Git) CommitSnapshot(top, common, rev string) (*Snapshot, error) {
 	out, err := g.run(top, "list the commit's tree", "ls-tree", "-r", "-z", "--full-tree", rev)
 	if err != nil {
 		return nil, err
@@ -24,7 +22,15 @@ func (g Git) CommitSnapshot(top, rev string) (*Snapshot, error) {
 	if err != nil {
 		return nil, &ListingError{Dir: top, What: "list the tree of " + rev, Err: err}
 	}
-	src.Prefix = ""
+	var src IndexSource
+	if common != "" && len(entries) > 0 {
+		src = IndexSource{CommonDir: common, HashLen: len(entries[0].Hash) / 2}
+	} else {
+		if src, err = g.LocateIndex(top); err != nil {
+			return nil, err
+		}
+		src.Prefix = ""
+	}
 	s := SnapshotOf(top, entries)
 	s.staged = true
 	s.blobs = newBlobStore(g, top, src)
@@ -47,6 +53,9 @@ func parseLsTree(out []byte) ([]Entry, error) {
 		mode, err := strconv.ParseUint(f[0], 8, 32)
 		if err != nil {
 			return nil, fmt.Errorf("malformed mode in ls-tree record %q", rec)
+		}
+		if len(f[2]) != 40 && len(f[2]) != 64 {
+			return nil, fmt.Errorf("malformed object id in ls-tree record %q", rec)
 		}
 		entries = append(entries, Entry{Path: path, Hash: f[2], Mode: CanonMode(uint32(mode))})
 	}
