@@ -391,3 +391,21 @@ func TestFootingStubDigestsOnlyAChangedBinary(t *testing.T) {
 		t.Fatalf("a rewritten binary of the recorded bytes: exit %d %q", r.code, r.stderr)
 	}
 }
+
+// A landed commit whose pre-commit plan holds a shell member (it reads the
+// work tree itself) is judged on a checkout of the commit, not in process:
+// the shell member sees the commit's files and the red commit is named.
+func TestLandedShellMemberIsJudgedOnTheCommit(t *testing.T) {
+	t.Parallel()
+	p := outcomeClone(t, "landed shell member")
+	p.bashQuiet(`printf '%s\n' '#!/usr/bin/env bash' '# graph: couples=*.md dir=one valve=none tier=precommit trigger=*.md' ` +
+		`'if grep -rl --include=*.md FIXME docs; then echo "check-no-fixme: a FIXME is left"; exit 1; fi' 'echo "check-no-fixme: clean"' > scripts/check-no-fixme.sh && ` +
+		`chmod +x scripts/check-no-fixme.sh && printf 'check-no-fixme\n' >> scripts/gates.list && ` +
+		`git add scripts && git commit -q -m "chore: register check-no-fixme"`)
+	// The work tree no longer holds the FIXME when the judge runs.
+	_, b, post := p.bash(`printf 'FIXME later\n' > docs/todo.md && git add docs/todo.md && echo 'git commit -q -n -m "docs: todo"' | sh && printf 'done\n' > docs/todo.md`)
+	id := p.git("rev-parse", "--short", "HEAD")
+	if b || !strings.Contains(post, "Commit "+id) || !strings.Contains(post, "check-no-fixme: a FIXME is left") {
+		t.Fatalf("the shell member's red commit %s was not named: blocked %v, reason %q", id, b, post)
+	}
+}
