@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/gate-sdk/gates/internal/githook"
@@ -26,6 +27,9 @@ type landedCommit struct {
 	// deleted are the paths the commit removes: absent, whatever the
 	// clone's work tree still holds.
 	deleted map[string]bool
+	// scratch is the directory the judge writes its own inputs in (the
+	// message file), read from the disk wherever it lies.
+	scratch string
 }
 
 // errNeedsCheckout is a landed commit's in-process judge giving way: a
@@ -34,17 +38,43 @@ type landedCommit struct {
 var errNeedsCheckout = errors.New("a member of this commit's plan reads the work tree: judged on a checkout")
 
 // copyOf is gate.Context.ConfigCopy over the commit: its copy of abs when
-// it holds one; a path it deletes is absent; anything else is left to the
-// disk (found false).
+// it holds one. Under the work tree, a file it does not hold is absent
+// unless it is one of the clone's own `*.local.*` files, which no commit
+// carries and a hook here reads from the disk; a path outside the work
+// tree is left to the disk (found false), as is the clone's local file.
 func (c *landedCommit) copyOf(abs string) ([]byte, bool, error) {
 	data, found, err := snapshotCopy(c.tree)(abs)
 	if err != nil || found {
 		return data, found, err
 	}
-	if rel, ok := walk.RelUnder(c.tree.Dir(), abs); ok && c.deleted[filepath.ToSlash(rel)] {
+	if c.absent(abs) {
 		return nil, false, &fs.PathError{Op: "read", Path: abs, Err: fs.ErrNotExist}
 	}
 	return nil, false, nil
+}
+
+// absent reports whether abs, a file the commit does not hold, is not
+// there for its judge: a path under the work tree that the commit deletes,
+// or that is neither one of the clone's `*.local.*` files nor a directory
+// (the clone's work tree may hold files a later commit added).
+func (c *landedCommit) absent(abs string) bool {
+	rel, ok := walk.RelUnder(c.tree.Dir(), abs)
+	if !ok || rel == "" {
+		return false
+	}
+	if c.scratch != "" {
+		if in, ok := walk.RelUnder(c.scratch, abs); ok && in != "" {
+			return false
+		}
+	}
+	if c.deleted[filepath.ToSlash(rel)] {
+		return true
+	}
+	if strings.Contains(filepath.Base(abs), ".local.") {
+		return false
+	}
+	fi, err := os.Stat(abs)
+	return err == nil && !fi.IsDir()
 }
 
 // landedFS is the registry's file access for a landed commit's judge:
@@ -116,7 +146,7 @@ func (r hookRepo) judgeLanded(id, base, msgFile string) (hooks []landedHook, cha
 	if err != nil {
 		return nil, nil, err
 	}
-	c := &landedCommit{id: id, base: base, tree: tree, deleted: map[string]bool{}}
+	c := &landedCommit{id: id, base: base, tree: tree, deleted: map[string]bool{}, scratch: filepath.Dir(msgFile)}
 	changed = map[string]bool{}
 	for _, ch := range changes {
 		changed[ch.Path] = true

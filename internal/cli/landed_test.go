@@ -185,15 +185,24 @@ func TestLandedJudgeIsTheHook(t *testing.T) {
 		l.write("docs/q.md", "The quuxword is here.\n")
 	}, "chore: ban one more word")
 	add("private term", true, func() { l.write("docs/z.md", "Z.\n") }, "docs: notes for zanzibar-project")
+	// A list the commit's knobs name that only the clone's work tree
+	// holds (written below, untracked): the commit does not carry it.
+	add("list the commit lacks", true, func() {
+		l.write("scripts/gate-sdk-config.knobs", "GATE_SDK_KIT_DIRS = gate-sdk\nGATE_SDK_MSG_PATTERN_FILES = scripts/msg-patterns.list scripts/later.list\n")
+	}, "chore: name a list not added yet")
 	// A root commit holding the whole tree, a leak among it.
 	l.git(l.dir, "checkout", "-q", "--orphan", "other")
 	add("root commit", true, func() { l.write("docs/root.md", "Keep notes in /ho"+"me/carol/notes.\n") }, "chore: start over")
 	l.git(l.dir, "checkout", "-q", "main")
+	l.write("scripts/later.list", "zzword\n")
 
 	s := newSession(IO{Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}, Env: l.env(l.dir)})
 	s.cwdOnce.Do(func() { s.cwd, s.cwdTop = l.dir, l.dir })
 	r := newHookRepo(s, l.dir)
-	msgFile := filepath.Join(l.root, "COMMIT_EDITMSG")
+	if err := os.Mkdir(filepath.Join(l.root, "msg"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	msgFile := filepath.Join(l.root, "msg", "COMMIT_EDITMSG")
 	for _, c := range cases {
 		raw := l.git(l.dir, "cat-file", "commit", c.id)
 		_, msg, _ := strings.Cut(raw, "\n\n")
