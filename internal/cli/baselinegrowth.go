@@ -88,7 +88,15 @@ func (s *Session) hookBaselineAdded(tree *repo.Snapshot, staged []string) ([]str
 	if err != nil {
 		return nil, err
 	}
-	added, err := s.baselineAddedOver("HEAD", "", now)
+	rev, to := "HEAD", ""
+	if s.landed != nil {
+		// A landed commit grows the baseline over its first parent's.
+		if s.landed.base == "" {
+			return describeAdded(src, baseline.Added(nil, now)), nil
+		}
+		rev, to = s.landed.base, s.landed.id
+	}
+	added, err := s.baselineAddedOver(rev, to, now)
 	if err != nil {
 		return nil, err
 	}

@@ -217,12 +217,14 @@ func (s *Session) touchedPairs(staged []string) (bool, int, []byte, error) {
 	clean := func(p string) string { return strings.TrimSuffix(strings.TrimPrefix(p, "./"), "/") }
 	gd, td := clean(gatesDir), clean(testsDir)
 	var names, declared []string
+	touchesGate := false
 	for _, p := range staged {
 		name := ""
 		if rest, ok := strings.CutPrefix(p, td+"/"); ok && td != "" {
 			name, _, _ = strings.Cut(rest, "/")
 		} else if dir, base := path.Dir(p), path.Base(p); dir == gd || (gd == "" && dir == ".") {
 			if strings.HasPrefix(base, "check-") && (strings.HasSuffix(base, ".sh") || strings.HasSuffix(base, ".gate")) {
+				touchesGate = true
 				name = strings.TrimSuffix(strings.TrimSuffix(base, ".sh"), ".gate")
 				if st, err := os.Stat(walk.AbsAgainst(top, p)); err == nil && st.Mode().IsRegular() {
 					declared = append(declared, p)
@@ -232,6 +234,15 @@ func (s *Session) touchedPairs(staged []string) (bool, int, []byte, error) {
 		if name != "" && !slices.Contains(names, name) && isDir(walk.AbsAgainst(top, registry.Join(td, name))) {
 			names = append(names, name)
 		}
+	}
+	if len(names) == 0 && !touchesGate {
+		return false, 0, nil, nil
+	}
+	if s.landed != nil {
+		// The pairs and the registration check read the work tree, which a
+		// landed commit's judge does not have: it takes the commit's
+		// checkout instead.
+		return false, 0, nil, errNeedsCheckout
 	}
 	var out bytes.Buffer
 	code := 0

@@ -100,6 +100,9 @@ func (s *Session) hookWorld() (githook.World, error) {
 		Pairs:    s.touchedPairs,
 		Costs:    hookCosts{s},
 		Baseline: func(tree *repo.Snapshot) error {
+			if tree == nil && s.landed != nil {
+				tree = s.landed.tree
+			}
 			if tree == nil {
 				_, err := s.diskBaseline()
 				return err
@@ -215,6 +218,11 @@ func (s *Session) runCompiled(run githook.CompiledRun) (int, []byte) {
 		// The pattern lists and allowlists it opens by path are the
 		// snapshot's too, never an unstaged edit of them.
 		c.ConfigCopy = snapshotCopy(run.Tree)
+		if s.landed != nil {
+			// A landed commit's judge: files it does not hold are absent
+			// but for the clone's own local lists.
+			c.ConfigCopy = s.landed.copyOf
+		}
 	}
 	if len(run.ChildEnv) > 0 {
 		c.SpawnEnv = run.ChildEnv

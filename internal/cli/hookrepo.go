@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -448,90 +449,70 @@ func (r hookRepo) Canonical(abs string) string {
 	}
 }
 
-// Judge runs the git hooks over one commit in a scratch worktree whose
-// HEAD is the commit's first parent and whose index and files are the
-// commit's tree: the pre-commit hook then judges exactly the change the
-// commit records, with the registry and knobs the commit carries, and the
-// commit-msg hook its message. The repository's own work tree, index and
-// refs are not touched.
+// Judge runs the git hooks over one commit as they would have run had
+// its change been staged here: the commit-msg hook on its message, the
+// pre-commit hook on the change it records against its first parent, with
+// the registry, knobs and lists the commit carries (and the clone's own
+// `*.local.*` lists). It runs in process over the commit's tree, reading
+// the objects the selected members ask for, at the cost of the change;
+// only a plan with a member that reads the work tree itself (a shell
+// member, a touched gate's fixture pair) is judged on a scratch checkout.
+// The repository's own work tree, index and refs are not touched.
 func (r hookRepo) Judge(id string) (harness.CommitVerdict, error) {
 	g := asWritten()
-	meta, err := g.Run(r.top, "read the commit", nil, "log", "-1", "--format=%h%x00%s%x00%P", id)
+	// One git process for the short id, the subject, the parents and the
+	// message as the commit records it (%B is its raw text).
+	meta, err := g.Run(r.top, "read the commit", nil, "log", "-1", "--no-walk", "--format=format:%h%x00%s%x00%P%x00%B", id)
 	if err != nil {
 		return harness.CommitVerdict{}, err
 	}
-	f := strings.SplitN(strings.TrimRight(string(meta), "\n"), "\x00", 3)
-	if len(f) != 3 {
+	f := strings.SplitN(string(meta), "\x00", 4)
+	if len(f) != 4 {
 		return harness.CommitVerdict{}, fmt.Errorf("git log answered %q for %s", meta, id)
 	}
 	v := harness.CommitVerdict{ID: id, Short: f[0], Subject: f[1]}
 	parents := strings.Fields(f[2])
 	v.Root = len(parents) == 0
-	raw, err := g.Run(r.top, "read the commit", nil, "cat-file", "commit", id)
-	if err != nil {
-		return v, err
-	}
-	_, msg, _ := strings.Cut(string(raw), "\n\n")
+	msg := f[3]
 	scratch, err := r.s.scratchDir("gates-audit-")
 	if err != nil {
 		return v, fmt.Errorf("cannot make a scratch directory: %v", err)
 	}
 	defer os.RemoveAll(scratch)
-	wt := filepath.Join(scratch, "tree")
-	base := id
-	if len(parents) > 0 {
-		base = parents[0]
-	}
-	if _, err := g.Run(r.top, "add a scratch worktree", nil, "worktree", "add", "--detach", "--no-checkout", wt, base); err != nil {
-		return v, err
-	}
-	defer func() {
-		if _, err := g.Run(r.top, "remove the scratch worktree", nil, "worktree", "remove", "--force", wt); err != nil {
-			os.RemoveAll(wt)
-			g.Run(r.top, "prune the scratch worktree", nil, "worktree", "prune")
-		}
-	}()
-	if len(parents) == 0 {
-		// A root commit: nothing before it, so every file is its change.
-		if _, err := g.Run(wt, "unborn HEAD", nil, "symbolic-ref", "HEAD", "refs/heads/gates-audit-root-"+id); err != nil {
-			return v, err
-		}
-	}
-	if _, err := g.Run(wt, "check the commit out", nil, "read-tree", "-u", "--reset", id); err != nil {
-		return v, err
-	}
-	if err := r.copyLocal(wt); err != nil {
-		return v, err
-	}
 	msgFile := filepath.Join(scratch, "COMMIT_EDITMSG")
 	if err := os.WriteFile(msgFile, []byte(msg), 0o644); err != nil {
 		return v, err
 	}
-	self, err := spawn.Self()
+	base := ""
+	if len(parents) > 0 {
+		base = parents[0]
+	}
+	hooks, changed, err := r.judgeLanded(id, base, msgFile)
+	if errors.Is(err, errNeedsCheckout) {
+		changed = nil
+		hooks, err = r.judgeOnCheckout(id, base, scratch, msgFile)
+	}
 	if err != nil {
 		return v, err
 	}
-	for _, hook := range [][]string{{githook.CommitMsg, msgFile}, {githook.PreCommit}} {
-		c, err := spawn.RunMerged(spawn.Cmd{
-			Program: self, Args: append([]string{"--git-hook"}, hook...), Dir: wt, ExtraEnv: []string{noReplace},
-			UnsetEnv: []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_PREFIX"},
-		})
-		if err != nil {
-			return v, err
-		}
-		if c.ReportedCode() == 0 {
+	for _, h := range hooks {
+		if h.code == 0 {
 			continue
 		}
-		out := string(c.Output())
-		if hook[0] == githook.CommitMsg {
+		out := h.out
+		if h.hook == githook.CommitMsg {
 			out = landedMessage(out, msgFile, v.Short)
 		}
-		red := hookRed(hook[0], c.ReportedCode(), out)
-		red.Hook = hook[0]
+		red := hookRed(h.hook, h.code, out)
+		red.Hook = h.hook
 		v.Red = append(v.Red, red)
 	}
 	// A commit that grows the baseline passed its hooks by accepting what
-	// they found: judged as a bypass of them.
+	// they found: judged as a bypass of them. One whose change, listed
+	// already, leaves the baseline file alone grows nothing.
+	if src, _, err := r.s.baselineSite(); err == nil && base != "" && changed != nil && !changed[src] {
+		return v, nil
+	}
 	red, err := r.s.commitBaselineRed(id, parents)
 	if err != nil {
 		return v, err
@@ -540,6 +521,56 @@ func (r hookRepo) Judge(id string) (harness.CommitVerdict, error) {
 		v.Red = append(v.Red, *red)
 	}
 	return v, nil
+}
+
+// judgeOnCheckout runs the git hooks over one commit in a scratch
+// worktree whose HEAD is the commit's first parent (unborn for a root
+// commit) and whose index and files are the commit's tree: the way left
+// for a plan whose members read the work tree themselves.
+func (r hookRepo) judgeOnCheckout(id, base, scratch, msgFile string) ([]landedHook, error) {
+	g := asWritten()
+	wt := filepath.Join(scratch, "tree")
+	from := base
+	if from == "" {
+		from = id
+	}
+	if _, err := g.Run(r.top, "add a scratch worktree", nil, "worktree", "add", "--detach", "--no-checkout", wt, from); err != nil {
+		return nil, err
+	}
+	defer func() {
+		if _, err := g.Run(r.top, "remove the scratch worktree", nil, "worktree", "remove", "--force", wt); err != nil {
+			os.RemoveAll(wt)
+			g.Run(r.top, "prune the scratch worktree", nil, "worktree", "prune")
+		}
+	}()
+	if base == "" {
+		// A root commit: nothing before it, so every file is its change.
+		if _, err := g.Run(wt, "unborn HEAD", nil, "symbolic-ref", "HEAD", "refs/heads/gates-audit-root-"+id); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := g.Run(wt, "check the commit out", nil, "read-tree", "-u", "--reset", id); err != nil {
+		return nil, err
+	}
+	if err := r.copyLocal(wt); err != nil {
+		return nil, err
+	}
+	self, err := spawn.Self()
+	if err != nil {
+		return nil, err
+	}
+	var hooks []landedHook
+	for _, hook := range [][]string{{githook.CommitMsg, msgFile}, {githook.PreCommit}} {
+		c, err := spawn.RunMerged(spawn.Cmd{
+			Program: self, Args: append([]string{"--git-hook"}, hook...), Dir: wt, ExtraEnv: []string{noReplace},
+			UnsetEnv: []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_PREFIX"},
+		})
+		if err != nil {
+			return nil, err
+		}
+		hooks = append(hooks, landedHook{hook: hook[0], code: c.ReportedCode(), out: string(c.Output())})
+	}
+	return hooks, nil
 }
 
 // reissueText is the commit-msg gates' remedy for a commit git has not

@@ -21,6 +21,14 @@ func (s *Session) readIndexFirst(p string) ([]byte, error) {
 		return nil, err
 	}
 	abs := walk.AbsAgainst(cwd, p)
+	if s.landed != nil {
+		// A landed commit's judge: the commit's copy where it holds one.
+		data, found, err := s.landed.copyOf(abs)
+		if err != nil || found {
+			return data, err
+		}
+		return walk.ReadConfigIn(cwd, abs)
+	}
 	if rel, ok := walk.RelUnder(cwd, abs); ok && rel != "" {
 		// An index this process already verified unchanged is not hashed
 		// again, unless the run keeps no stored state.
@@ -62,6 +70,9 @@ type stagedCopies struct {
 // snapshot handed to it: the copies the index records under the work-tree
 // top, read from one staged snapshot built on first use.
 func (s *Session) indexConfigCopy(abs string) ([]byte, bool, error) {
+	if s.landed != nil {
+		return s.landed.copyOf(abs)
+	}
 	s.staged.once.Do(func() {
 		cwd, err := s.Cwd()
 		if err != nil {

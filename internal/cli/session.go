@@ -70,6 +70,10 @@ type Session struct {
 	// compiled members open by path from, when no snapshot is handed in.
 	staged stagedCopies
 
+	// landed, when set, is the commit a landed-commit judge reads in
+	// place of the index (see landedCommit).
+	landed *landedCommit
+
 	// proposedMessage marks the gate contexts of an agent hook's check of
 	// a commit message before its command runs (gate.Context's field).
 	proposedMessage bool
@@ -186,6 +190,9 @@ func (s *Session) Cwd() (string, error) {
 // other than the process's).
 func (s *Session) regFS() registry.FS {
 	cwd, _ := s.Cwd()
+	if s.landed != nil {
+		return landedFS{OSAt: registry.OSAt{Dir: cwd}, c: s.landed}
+	}
 	return registry.OSAt{Dir: cwd}
 }
 

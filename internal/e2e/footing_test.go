@@ -174,15 +174,17 @@ func TestFootingGarbageRefKeepsTheJudge(t *testing.T) {
 	}
 }
 
-// Scratch space the judge cannot make (a file in place of .git/worktrees)
-// is told to the model after the command, never only to the user.
+// A file in place of .git/worktrees no longer stops the judge: a landed
+// commit is judged in process from its own tree, with no scratch worktree,
+// and the red commit is named to the model after the command.
 func TestFootingNoScratchReachesTheModel(t *testing.T) {
 	t.Parallel()
 	p := outcomeClone(t, "footing scratch")
 	p.bashQuiet("git status --short")
 	_, b, post := p.bash(`rm -rf .git/worktrees && echo x > .git/worktrees && printf '` + strings.TrimSuffix(leakLine, "\n") + `\n' > docs/leak.md && git add docs/leak.md && echo 'git commit -q -n -m "docs: notes"' | sh`)
-	if b || !strings.Contains(post, "cannot be judged") {
-		t.Fatalf("a judge with no scratch worktree: blocked %v, reason %q", b, post)
+	id := p.git("rev-parse", "--short", "HEAD")
+	if b || !strings.Contains(post, "Commit "+id) || !strings.Contains(post, "check-tree-terms") {
+		t.Fatalf("a judge with no scratch worktree did not name the red commit %s: blocked %v, reason %q", id, b, post)
 	}
 }
 
@@ -387,5 +389,23 @@ func TestFootingStubDigestsOnlyAChangedBinary(t *testing.T) {
 	// With the digest tools back, the same bytes pass.
 	if r := run(t, p.dir, p.env, shell, "-c", args[1], args[2], args[3], "--version"); r.code != 0 {
 		t.Fatalf("a rewritten binary of the recorded bytes: exit %d %q", r.code, r.stderr)
+	}
+}
+
+// A landed commit whose pre-commit plan holds a shell member (it reads the
+// work tree itself) is judged on a checkout of the commit, not in process:
+// the shell member sees the commit's files and the red commit is named.
+func TestLandedShellMemberIsJudgedOnTheCommit(t *testing.T) {
+	t.Parallel()
+	p := outcomeClone(t, "landed shell member")
+	p.bashQuiet(`printf '%s\n' '#!/usr/bin/env bash' '# graph: couples=*.md dir=one valve=none tier=precommit trigger=*.md' ` +
+		`'if grep -rl --include=*.md FIXME docs; then echo "check-no-fixme: a FIXME is left"; exit 1; fi' 'echo "check-no-fixme: clean"' > scripts/check-no-fixme.sh && ` +
+		`chmod +x scripts/check-no-fixme.sh && printf 'check-no-fixme\n' >> scripts/gates.list && ` +
+		`git add scripts && git commit -q -m "chore: register check-no-fixme"`)
+	// The work tree no longer holds the FIXME when the judge runs.
+	_, b, post := p.bash(`printf 'FIXME later\n' > docs/todo.md && git add docs/todo.md && echo 'git commit -q -n -m "docs: todo"' | sh && printf 'done\n' > docs/todo.md`)
+	id := p.git("rev-parse", "--short", "HEAD")
+	if b || !strings.Contains(post, "Commit "+id) || !strings.Contains(post, "check-no-fixme: a FIXME is left") {
+		t.Fatalf("the shell member's red commit %s was not named: blocked %v, reason %q", id, b, post)
 	}
 }

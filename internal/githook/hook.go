@@ -146,6 +146,23 @@ type World struct {
 	// battery (member name to count) for the repository tree names, and
 	// is what lets members leave any: without it every file is judged.
 	Debt func(tree *repo.Snapshot, left map[string]int) error
+	// Landed, when set, has the hooks judge a commit that already exists
+	// rather than the index: pre-commit takes its tree and its change
+	// against its first parent, and nothing is noted for the post-commit
+	// hook (the commit is not being made).
+	Landed *Landed
+}
+
+// Landed is a commit judged after the fact, as the hooks would have judged
+// it had it been staged: Tree is what it holds, Changes what it changes
+// against its first parent (every path, for a root commit).
+type Landed struct {
+	Tree    *repo.Snapshot
+	Changes []repo.Change
+	// Planned, when set, is shown each hook's plan before any member
+	// runs; an error refuses the hook with it (exit 2), so a caller that
+	// can judge only some members in process can go another way.
+	Planned func(hook string, plan []Step) error
 }
 
 // Costs loads and keeps members' run times between hook runs (the
@@ -272,15 +289,25 @@ func preCommit(w World, hook string) int {
 	}
 	snapCh := make(chan snapshotted, 1)
 	regCh := make(chan registered, 1)
-	go func() {
-		t, err := snapGit.StagedSnapshot(top)
-		snapCh <- snapshotted{t, err}
-	}()
+	if w.Landed != nil {
+		snapCh <- snapshotted{w.Landed.Tree, nil}
+	} else {
+		go func() {
+			t, err := snapGit.StagedSnapshot(top)
+			snapCh <- snapshotted{t, err}
+		}()
+	}
 	go func() {
 		reg, err := w.Registry()
 		regCh <- registered{reg, err}
 	}()
-	changes, err := git.StagedChanges(top)
+	var changes []repo.Change
+	var err error
+	if w.Landed != nil {
+		changes = w.Landed.Changes
+	} else {
+		changes, err = git.StagedChanges(top)
+	}
 	snap, loaded := <-snapCh, <-regCh
 	if err != nil {
 		return fail(err)
@@ -314,6 +341,11 @@ func preCommit(w World, hook string) int {
 	plan, err := PreCommitPlan(reg, tree, staged, shape)
 	if err != nil {
 		return fail(err)
+	}
+	if w.Landed != nil && w.Landed.Planned != nil {
+		if err := w.Landed.Planned(hook, plan); err != nil {
+			return fail(err)
+		}
 	}
 	if msg, err := w.misjudged(hook, reg, top, plan); err != nil {
 		return fail(err)
@@ -390,7 +422,7 @@ func preCommit(w World, hook string) int {
 			return fail(fmt.Errorf("could not record the files left to the battery: %v", err))
 		}
 	}
-	if code == 0 {
+	if code == 0 && w.Landed == nil {
 		w.recordJudged(hook, top, tree.CommonDir())
 	}
 	if r.took != nil && code == 0 && !sameRanking(r.costs, r.took.m) {
@@ -571,6 +603,12 @@ func commitMsg(w World, msgFile string) int {
 	}
 	if len(plan) == 0 {
 		return 0
+	}
+	if w.Landed != nil && w.Landed.Planned != nil {
+		if err := w.Landed.Planned(CommitMsg, plan); err != nil {
+			fmt.Fprintf(w.Stderr, "%s: %v\n", CommitMsg, err)
+			return 2
+		}
 	}
 	if w.Baseline != nil {
 		if err := w.Baseline(nil); err != nil {

@@ -1,0 +1,214 @@
+//go:build unix
+
+package bench
+
+import (
+	"bytes"
+	"fmt"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The agent hook's rows of issue 41's acceptance, each beside its floor
+// and reported as a ratio to it (no row fails on a timing):
+//
+//	go test -run x -bench 'AgentLanded|AgentStopClean|AgentEditGatesRatio' -benchtime 5x ./internal/bench
+//
+// Every shipped gate is registered, as BenchmarkAgentEditGates does.
+
+// postToolUseTimeout is the timeout `gates init --harness claude`
+// registers for commit-audit on PostToolUse (templates/claude-settings.json).
+const postToolUseTimeout = 300 * time.Second
+
+// agentReady registers every shipped gate and commits the list, so the
+// tree is clean and a landed commit's judge runs what an adopter's would.
+func agentReady(b *testing.B) {
+	b.Helper()
+	if err := setup(); err != nil {
+		b.Fatal(err)
+	}
+	if err := write(repoDir, "scripts/gates.list", strings.Join(shipped(b), "\n")+"\n", 0o644); err != nil {
+		b.Fatal(err)
+	}
+	// The registry's pages re-emitted for this list (staged by pages).
+	pages(b, repoDir)
+	gitIn(b, "add", "scripts/gates.list")
+	gitIn(b, "commit", "-q", "--no-verify", "--allow-empty", "-m", "chore: register the shipped gates")
+}
+
+func gitIn(b *testing.B, args ...string) string {
+	b.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir, cmd.Env = repoDir, benchEnv()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		b.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+// agentHook runs `gates --hook member` with payload and answers its wall
+// time and what it printed.
+func agentHook(b *testing.B, member, payload string) (time.Duration, string) {
+	b.Helper()
+	cmd := exec.Command(binPlain, "--hook", member)
+	cmd.Dir, cmd.Env = repoDir, benchEnv()
+	cmd.Stdin = strings.NewReader(payload)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		b.Fatalf("--hook %s: %v\n%s", member, err, out.String())
+	}
+	return time.Since(start), out.String()
+}
+
+// floor times one run of argv at the consumer's top.
+func floor(b *testing.B, argv ...string) time.Duration {
+	b.Helper()
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir, cmd.Env = repoDir, benchEnv()
+	start := time.Now()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("%v: %v\n%s", argv, err, out)
+	}
+	return time.Since(start)
+}
+
+// ratio reports the row's and its floor's medians and their ratio.
+func ratio(b *testing.B, row, base []time.Duration, unit string) {
+	r, f := median(row), median(base)
+	b.ReportMetric(float64(r.Microseconds())/1000, "ms-median")
+	b.ReportMetric(float64(f.Microseconds())/1000, "ms-floor")
+	b.ReportMetric(float64(r)/float64(f), unit)
+	b.ReportMetric(0, "ns/op")
+}
+
+func bashPayload(session, event string) string {
+	return fmt.Sprintf(`{"session_id":%q,"cwd":%q,"hook_event_name":%q,"tool_name":"Bash","tool_input":{"command":"git commit -q -m x"},"tool_response":{}}`, session, repoDir, event)
+}
+
+// landNote commits an edit of the n-th generated note past the hooks, as
+// a command the guard did not read would, and answers the commit's id.
+func landNote(b *testing.B, n int, body string) string {
+	b.Helper()
+	stageNote(b, n, body)
+	return commitNote(b, n)
+}
+
+func stageNote(b *testing.B, n int, body string) {
+	b.Helper()
+	rel := fmt.Sprintf("docs/d%03d/note-%05d.md", (4*n)%300, 4*n)
+	if err := write(repoDir, rel, body, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	gitIn(b, "add", rel)
+}
+
+func commitNote(b *testing.B, n int) string {
+	b.Helper()
+	gitIn(b, "commit", "-q", "--no-verify", "-m", fmt.Sprintf("docs: edit note %d", n))
+	return strings.TrimSpace(gitIn(b, "rev-parse", "--short", "HEAD"))
+}
+
+var noteEdits int
+
+func nextNote() int {
+	noteEdits++
+	return noteEdits
+}
+
+// BenchmarkAgentLandedOne: commit-audit's PostToolUse after one commit
+// that edits one markdown file landed, beside `git diff-tree -r HEAD^
+// HEAD` (the same objects read by git alone). Goal: at most 5x. Beside it
+// too, the pre-commit hook over the same change staged (x-precommit): the
+// judge runs that hook's members, so this is the cost it cannot go under.
+func BenchmarkAgentLandedOne(b *testing.B) {
+	agentReady(b)
+	session := fmt.Sprintf("bench-landed-one-%d", time.Now().UnixNano())
+	// The judge runs: a red commit is named right after (then undone).
+	agentHook(b, "commit-audit", bashPayload(session+"-red", "PreToolUse"))
+	id := landNote(b, nextNote(), "# a note\n\nKeep notes in /ho"+"me/alice/notes.\n")
+	if _, out := agentHook(b, "commit-audit", bashPayload(session+"-red", "PostToolUse")); !strings.Contains(out, "Commit "+id) {
+		b.Fatalf("the red commit %s was not named:\n%s", id, out)
+	}
+	gitIn(b, "reset", "-q", "--hard", "HEAD^")
+	var row, base, hook []time.Duration
+	for i := 0; i < b.N; i++ {
+		agentHook(b, "commit-audit", bashPayload(session, "PreToolUse"))
+		n := nextNote()
+		stageNote(b, n, fmt.Sprintf("# a note\n\nEdited in round %d.\n", i))
+		hook = append(hook, floor(b, binPlain, "--git-hook", "pre-commit"))
+		commitNote(b, n)
+		base = append(base, floor(b, "git", "diff-tree", "-r", "HEAD^", "HEAD"))
+		wall, out := agentHook(b, "commit-audit", bashPayload(session, "PostToolUse"))
+		if out != "" {
+			b.Fatalf("a clean commit was answered:\n%s", out)
+		}
+		row = append(row, wall)
+	}
+	ratio(b, row, base, "x-diff-tree")
+	b.ReportMetric(float64(median(hook).Microseconds())/1000, "ms-precommit")
+	b.ReportMetric(float64(median(row))/float64(median(hook)), "x-precommit")
+}
+
+// BenchmarkAgentLandedFifty: one PostToolUse after a command that landed
+// fifty commits, each editing one markdown file, beside the timeout the
+// harness registers for it (reported as the share of it spent).
+func BenchmarkAgentLandedFifty(b *testing.B) {
+	agentReady(b)
+	session := fmt.Sprintf("bench-landed-fifty-%d", time.Now().UnixNano())
+	var walls []time.Duration
+	for i := 0; i < b.N; i++ {
+		agentHook(b, "commit-audit", bashPayload(session, "PreToolUse"))
+		for k := 0; k < 50; k++ {
+			landNote(b, nextNote(), fmt.Sprintf("# a note\n\nEdited in round %d, commit %d.\n", i, k))
+		}
+		wall, out := agentHook(b, "commit-audit", bashPayload(session, "PostToolUse"))
+		if out != "" {
+			b.Fatalf("fifty clean commits were answered:\n%s", out)
+		}
+		walls = append(walls, wall)
+	}
+	m := median(walls)
+	b.ReportMetric(float64(m.Microseconds())/1000, "ms-median")
+	b.ReportMetric(100*float64(m)/float64(postToolUseTimeout), "%-of-timeout")
+	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkAgentStopClean: stop-gates at the end of a turn over a clean
+// tree, beside `gates --version`. Goal: at most 3x.
+func BenchmarkAgentStopClean(b *testing.B) {
+	agentReady(b)
+	session := fmt.Sprintf("bench-stop-%d", time.Now().UnixNano())
+	payload := fmt.Sprintf(`{"session_id":%q,"cwd":%q,"hook_event_name":"Stop","stop_hook_active":false}`, session, repoDir)
+	var row, base []time.Duration
+	for i := 0; i < b.N; i++ {
+		base = append(base, floor(b, binPlain, "--version"))
+		wall, out := agentHook(b, "stop-gates", payload)
+		if out != "" {
+			b.Fatalf("a Stop over a clean tree was answered:\n%s", out)
+		}
+		row = append(row, wall)
+	}
+	ratio(b, row, base, "x-version")
+}
+
+// BenchmarkAgentEditGatesRatio: edit-gates after an Edit of one markdown
+// file (BenchmarkAgentEditGates' call), beside `gates --version`. Goal: at
+// most 3x.
+func BenchmarkAgentEditGatesRatio(b *testing.B) {
+	agentReady(b)
+	rel := "docs/d000/note-00000.md"
+	payload := `{"session_id":"bench-edit","cwd":"` + repoDir + `","hook_event_name":"PostToolUse","tool_name":"Edit","tool_input":{"file_path":"` +
+		repoDir + "/" + rel + `","old_string":"a","new_string":"b"},"tool_response":{"success":true}}`
+	var row, base []time.Duration
+	for i := 0; i < b.N; i++ {
+		base = append(base, floor(b, binPlain, "--version"))
+		wall, _ := agentHook(b, "edit-gates", payload)
+		row = append(row, wall)
+	}
+	ratio(b, row, base, "x-version")
+}

@@ -1,0 +1,214 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/gate-sdk/gates/internal/githook"
+	"github.com/gate-sdk/gates/internal/registry"
+	"github.com/gate-sdk/gates/internal/repo"
+	"github.com/gate-sdk/gates/internal/walk"
+)
+
+// landedCommit is a commit the agent hooks judge after it landed, read in
+// place of the index: the hooks' registry list, knob files, rule inputs
+// and declarations are its tree's copies where it holds one, and the
+// clone's own files (the gitignored `*.local.*` lists among them)
+// otherwise, as a pre-commit hook in this clone would have read them.
+type landedCommit struct {
+	id   string
+	base string // its first parent; "" for a root commit
+	tree *repo.Snapshot
+	// deleted are the paths the commit removes: absent, whatever the
+	// clone's work tree still holds.
+	deleted map[string]bool
+	// scratch is the directory the judge writes its own inputs in (the
+	// message file), read from the disk wherever it lies.
+	scratch string
+}
+
+// errNeedsCheckout is a landed commit's in-process judge giving way: a
+// member it would run reads the work tree itself (a shell member, a
+// touched gate's fixture pair), so the commit is judged on a checkout.
+var errNeedsCheckout = errors.New("a member of this commit's plan reads the work tree: judged on a checkout")
+
+// copyOf is gate.Context.ConfigCopy over the commit: its copy of abs when
+// it holds one. Under the work tree, a file it does not hold is absent
+// unless it is one of the clone's own `*.local.*` files, which no commit
+// carries and a hook here reads from the disk; a path outside the work
+// tree is left to the disk (found false), as is the clone's local file.
+func (c *landedCommit) copyOf(abs string) ([]byte, bool, error) {
+	data, found, err := snapshotCopy(c.tree)(abs)
+	if err != nil || found {
+		return data, found, err
+	}
+	if c.absent(abs) {
+		return nil, false, &fs.PathError{Op: "read", Path: abs, Err: fs.ErrNotExist}
+	}
+	return nil, false, nil
+}
+
+// absent reports whether abs, a file the commit does not hold, is not
+// there for its judge: a path under the work tree that the commit deletes,
+// or that is neither one of the clone's `*.local.*` files nor a directory
+// (the clone's work tree may hold files a later commit added).
+func (c *landedCommit) absent(abs string) bool {
+	rel, ok := walk.RelUnder(c.tree.Dir(), abs)
+	if !ok || rel == "" {
+		return false
+	}
+	if c.scratch != "" {
+		if in, ok := walk.RelUnder(c.scratch, abs); ok && in != "" {
+			return false
+		}
+	}
+	if c.deleted[filepath.ToSlash(rel)] {
+		return true
+	}
+	if strings.Contains(filepath.Base(abs), ".local.") {
+		return false
+	}
+	fi, err := os.Stat(abs)
+	return err == nil && !fi.IsDir()
+}
+
+// landedFS is the registry's file access for a landed commit's judge:
+// declarations the commit holds are read from it, the rest from the disk.
+type landedFS struct {
+	registry.OSAt
+	c *landedCommit
+}
+
+func (f landedFS) abs(name string) string { return walk.AbsAgainst(f.Dir, name) }
+
+func (f landedFS) ReadFile(name string) ([]byte, error) {
+	data, found, err := f.c.copyOf(f.abs(name))
+	if err != nil || found {
+		return data, err
+	}
+	return f.OSAt.ReadFile(name)
+}
+
+func (f landedFS) Stat(name string) (fs.FileInfo, error) {
+	data, found, err := f.c.copyOf(f.abs(name))
+	if err != nil {
+		return nil, err
+	}
+	if found {
+		return heldFile{name: filepath.Base(name), size: int64(len(data))}, nil
+	}
+	return f.OSAt.Stat(name)
+}
+
+// heldFile is the FileInfo of a regular file the commit holds.
+type heldFile struct {
+	name string
+	size int64
+}
+
+func (h heldFile) Name() string       { return h.name }
+func (h heldFile) Size() int64        { return h.size }
+func (h heldFile) Mode() fs.FileMode  { return 0o644 }
+func (h heldFile) ModTime() time.Time { return time.Time{} }
+func (h heldFile) IsDir() bool        { return false }
+func (h heldFile) Sys() any           { return nil }
+
+// landedHook is one hook's answer over a landed commit.
+type landedHook struct {
+	hook string
+	code int
+	out  string
+}
+
+// judgeLanded runs the commit-msg and pre-commit hooks in process over the
+// landed commit id (first parent base, "" for a root commit), its message
+// in msgFile: the hooks' own code, the commit's tree standing for the
+// index and its change against base for the staged one. No checkout is
+// made; the blobs read are those the selected members ask for. It answers
+// errNeedsCheckout when a member of a plan reads the work tree itself.
+// changed answers the paths the commit changes.
+func (r hookRepo) judgeLanded(id, base, msgFile string) (hooks []landedHook, changed map[string]bool, err error) {
+	g := asWritten()
+	common := ""
+	if _, c, err := r.gitDirs(); err == nil {
+		common = c
+	}
+	tree, err := g.CommitSnapshot(r.top, common, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	changes, err := g.CommitChanges(r.top, base, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	c := &landedCommit{id: id, base: base, tree: tree, deleted: map[string]bool{}, scratch: filepath.Dir(msgFile)}
+	changed = map[string]bool{}
+	for _, ch := range changes {
+		changed[ch.Path] = true
+		if ch.Status == 'D' {
+			c.deleted[ch.Path] = true
+		}
+	}
+	var out bytes.Buffer
+	env := r.s.Env
+	if env == nil {
+		env = os.LookupEnv
+	}
+	js := newSession(IO{Stdout: &out, Stderr: &out, Env: landedEnv(env), Name: "gates"})
+	defer js.close()
+	js.cwdOnce.Do(func() { js.cwd, js.cwdTop = r.top, r.top })
+	js.indexFirst = true
+	js.landed = c
+	js.treeBuild = func() (*repo.Snapshot, error) { return tree, nil }
+	w, err := js.hookWorld()
+	if err != nil {
+		return nil, nil, err
+	}
+	needs := false
+	w.Landed = &githook.Landed{Tree: tree, Changes: changes, Planned: func(_ string, plan []githook.Step) error {
+		for _, s := range plan {
+			if s.Kind == registry.Shell && s.Problem == "" {
+				needs = true
+				return errNeedsCheckout
+			}
+		}
+		return nil
+	}}
+	pairs := w.Pairs
+	w.Pairs = func(staged []string) (bool, int, []byte, error) {
+		ran, code, o, err := pairs(staged)
+		if errors.Is(err, errNeedsCheckout) {
+			needs = true
+		}
+		return ran, code, o, err
+	}
+	for _, args := range [][]string{{githook.CommitMsg, msgFile}, {githook.PreCommit}} {
+		out.Reset()
+		code := githook.RunHook(args, w)
+		if needs {
+			return nil, nil, errNeedsCheckout
+		}
+		hooks = append(hooks, landedHook{hook: args[0], code: code, out: out.String()})
+	}
+	return hooks, changed, nil
+}
+
+// landedEnv is the environment a landed commit's hooks read: the
+// caller's, without the variables that would point git at another
+// repository, index or work tree than the clone's own.
+func landedEnv(env func(string) (string, bool)) func(string) (string, bool) {
+	return func(name string) (string, bool) {
+		switch name {
+		case "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_PREFIX":
+			return "", false
+		case "GIT_NO_REPLACE_OBJECTS":
+			return "1", true
+		}
+		return env(name)
+	}
+}

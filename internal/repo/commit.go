@@ -1,0 +1,185 @@
+package repo
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// CommitSnapshot is the snapshot of what the commit rev holds, as a
+// staged snapshot answers the index: every path of its tree relative to
+// top (the work-tree top), each file's bytes its blob read from the object
+// store. No index and no work-tree file is read or written, so a commit
+// that landed is judged on its own tree whatever the clone holds now.
+// common is the repository's common git dir when the caller knows it (""
+// asks git); the object format is the listed ids' own length.
+func (g Git) CommitSnapshot(top, common, rev string) (*Snapshot, error) {
+	// The common case, a commit whose tree is close to the index (one just
+	// made), is the index's listing with the few differences git names.
+	if entries, src, ok := g.entriesFromIndex(top, rev); ok {
+		s := SnapshotOf(top, entries)
+		s.staged = true
+		s.blobs = newBlobStore(g, top, src)
+		return s, nil
+	}
+	out, err := g.run(top, "list the commit's tree", "ls-tree", "-r", "-z", "--full-tree", rev)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := parseLsTree(out)
+	if err != nil {
+		return nil, &ListingError{Dir: top, What: "list the tree of " + rev, Err: err}
+	}
+	var src IndexSource
+	if common != "" && len(entries) > 0 {
+		src = IndexSource{CommonDir: common, HashLen: len(entries[0].Hash) / 2}
+	} else {
+		if src, err = g.LocateIndex(top); err != nil {
+			return nil, err
+		}
+		src.Prefix = ""
+	}
+	s := SnapshotOf(top, entries)
+	s.staged = true
+	s.blobs = newBlobStore(g, top, src)
+	return s, nil
+}
+
+// parseLsTree reads `git ls-tree -r -z` records: "<mode> <type> <id>\t<path>".
+func parseLsTree(out []byte) ([]Entry, error) {
+	names, err := splitZ(out)
+	if err != nil {
+		return nil, err
+	}
+	entries := make([]Entry, 0, len(names))
+	for _, rec := range names {
+		head, path, ok := strings.Cut(rec, "\t")
+		f := strings.Fields(head)
+		if !ok || len(f) != 3 || path == "" {
+			return nil, fmt.Errorf("malformed ls-tree record %q", rec)
+		}
+		mode, err := strconv.ParseUint(f[0], 8, 32)
+		if err != nil {
+			return nil, fmt.Errorf("malformed mode in ls-tree record %q", rec)
+		}
+		if len(f[2]) != 40 && len(f[2]) != 64 {
+			return nil, fmt.Errorf("malformed object id in ls-tree record %q", rec)
+		}
+		entries = append(entries, Entry{Path: path, Hash: f[2], Mode: CanonMode(uint32(mode))})
+	}
+	return entries, nil
+}
+
+// CommitChanges lists every path the commit rev changes against base
+// (its first parent), as StagedChanges lists the index against HEAD:
+// deletions included, renames split. An empty base is a root commit, whose
+// every path is added.
+func (g Git) CommitChanges(top, base, rev string) ([]Change, error) {
+	args := []string{"diff-tree", "-r", "-z", "--raw", "--no-renames", "--no-abbrev", "--no-commit-id"}
+	if base == "" {
+		args = append(args, "--root", rev)
+	} else {
+		args = append(args, base, rev)
+	}
+	out, err := g.run(top, "list the commit's changes", args...)
+	if err != nil {
+		return nil, err
+	}
+	recs, err := splitZ(out)
+	if err != nil {
+		return nil, err
+	}
+	changes, err := parseRawChanges(recs)
+	if err != nil {
+		return nil, &ListingError{Dir: top, What: "list the changes of " + rev, Err: err}
+	}
+	return changes, nil
+}
+
+// entriesFromIndex answers the listing of rev's tree built from the index
+// under top (decoded in process) and what `git diff-index --cached` says
+// differs between the two, at the cost of those differences rather than
+// of the tree. ok is false wherever that cannot answer as `git ls-tree -r`
+// would: an index the decoder leaves to git, a conflict, an intent-to-add
+// entry, a work tree below its top, a record it cannot read.
+func (g Git) entriesFromIndex(top, rev string) (entries []Entry, src IndexSource, ok bool) {
+	src, err := g.LocateIndex(top)
+	if err != nil || src.Prefix != "" {
+		return nil, src, false
+	}
+	idx, err := g.readIndex(top, src)
+	if err != nil || idx == nil {
+		return nil, src, false
+	}
+	at := make(map[string]int, 0)
+	for _, e := range idx.Entries {
+		if e.Stage != 0 || e.IntentToAdd() {
+			return nil, src, false
+		}
+	}
+	out, err := g.run(top, "compare the commit with the index", "diff-index", "--cached", "-r", "-z", "--raw", "--no-renames", "--no-abbrev", "--ignore-submodules=none", rev, "--")
+	if err != nil {
+		return nil, src, false
+	}
+	recs, err := splitZ(out)
+	if err != nil || len(recs)%2 != 0 {
+		return nil, src, false
+	}
+	if len(recs) == 0 {
+		return idx.Entries, src, true
+	}
+	// The decoded entries may be shared within the process: patched on a
+	// copy.
+	entries = make([]Entry, len(idx.Entries))
+	copy(entries, idx.Entries)
+	for i, e := range entries {
+		at[e.Path] = i
+	}
+	drop := map[int]bool{}
+	var added []Entry
+	for i := 0; i < len(recs); i += 2 {
+		head, path := recs[i], recs[i+1]
+		f := strings.Fields(strings.TrimPrefix(head, ":"))
+		if !strings.HasPrefix(head, ":") || len(f) != 5 || f[4] == "" {
+			return nil, src, false
+		}
+		mode, err := strconv.ParseUint(f[0], 8, 32)
+		if err != nil {
+			return nil, src, false
+		}
+		// The commit's side is the source: its mode and id.
+		theirs := Entry{Path: path, Hash: f[2], Mode: CanonMode(uint32(mode))}
+		j, inIndex := at[path]
+		switch f[4][0] {
+		case 'A': // in the index only
+			if !inIndex {
+				return nil, src, false
+			}
+			drop[j] = true
+		case 'D': // in the commit only
+			if inIndex {
+				return nil, src, false
+			}
+			added = append(added, theirs)
+		case 'M', 'T':
+			if !inIndex {
+				return nil, src, false
+			}
+			entries[j] = theirs
+		default:
+			return nil, src, false
+		}
+	}
+	kept := entries[:0]
+	for i, e := range entries {
+		if !drop[i] {
+			kept = append(kept, e)
+		}
+	}
+	entries = append(kept, added...)
+	if len(added) > 0 {
+		slices.SortFunc(entries, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) })
+	}
+	return entries, src, true
+}

@@ -1,0 +1,114 @@
+package repo
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The listing of a commit built from the index and git's list of their
+// differences is the commit's tree as `git ls-tree -r` lists it, for a
+// commit behind the index (paths it lacks, paths it changes, paths only
+// it holds), the commit the index holds, and a root commit of another
+// history; an intent-to-add entry sends the read to ls-tree.
+func TestCommitSnapshotIsTheTree(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	dir := t.TempDir()
+	git := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.invalid"}, args...)...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_CEILING_DIRECTORIES="+filepath.Dir(dir))
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	write := func(rel, body string, mode os.FileMode) {
+		t.Helper()
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git("init", "-q", "-b", "main")
+	write("a.txt", "a\n", 0o644)
+	write("d/b.txt", "b\n", 0o644)
+	write("d/gone.txt", "gone\n", 0o644)
+	write("run.sh", "echo\n", 0o755)
+	git("add", "-A")
+	git("commit", "-q", "-m", "one")
+	first := git("rev-parse", "HEAD")
+	write("d/b.txt", "b2\n", 0o644)
+	write("d.txt", "sorts between\n", 0o644)
+	write("d/new/c.txt", "c\n", 0o644)
+	if err := os.Remove(filepath.Join(dir, "d/gone.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Join(dir, "run.sh"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git("add", "-A")
+	git("commit", "-q", "-m", "two")
+	second := git("rev-parse", "HEAD")
+	git("checkout", "-q", "--orphan", "other")
+	git("rm", "-q", "-r", "--cached", ".")
+	write("z/only.txt", "z\n", 0o644)
+	git("add", "z/only.txt")
+	git("commit", "-q", "-m", "root")
+	root := git("rev-parse", "HEAD")
+	git("checkout", "-q", "-f", "main")
+	listing := func(rev string) []Entry {
+		t.Helper()
+		es, err := parseLsTree([]byte(git("ls-tree", "-r", "-z", "--full-tree", rev)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return es
+	}
+	same := func(what string, s *Snapshot, want []Entry) {
+		t.Helper()
+		var got []string
+		for _, p := range s.Files() {
+			mode, id, _ := s.ModeAndBlob(p)
+			got = append(got, p+" "+id+" "+strconv.FormatUint(uint64(mode), 8))
+		}
+		var w []string
+		for _, e := range want {
+			w = append(w, e.Path+" "+e.Hash+" "+strconv.FormatUint(uint64(e.Mode), 8))
+		}
+		if !slices.Equal(got, w) {
+			t.Errorf("%s: listed\n%s\nls-tree lists\n%s", what, strings.Join(got, "\n"), strings.Join(w, "\n"))
+		}
+	}
+	for _, rev := range []string{first, second, root} {
+		if _, _, ok := (Git{}).entriesFromIndex(dir, rev); !ok {
+			t.Errorf("%s: not read from the index", rev)
+		}
+		s, err := Git{}.CommitSnapshot(dir, "", rev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		same(rev, s, listing(rev))
+	}
+	write("later.txt", "later\n", 0o644)
+	git("add", "-N", "later.txt")
+	if _, _, ok := (Git{}).entriesFromIndex(dir, first); ok {
+		t.Errorf("an intent-to-add entry was read from the index")
+	}
+	s, err := Git{}.CommitSnapshot(dir, "", first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same("with an intent-to-add entry", s, listing(first))
+}
