@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"path"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -170,5 +171,35 @@ func TestInspectHeredocEscapesAndDescriptors(t *testing.T) {
 	}
 	if got, ok := heredocText(shlex.Token{Value: "wip\\"}); !ok || got != "wip\\" {
 		t.Errorf("a body ending in a backslash reads as %q %v", got, ok)
+	}
+}
+
+// awayRepo is a fake repository that holds /srv/other as another one.
+type awayRepo struct {
+	*fakeRepo
+	asked []string
+}
+
+func (a *awayRepo) Elsewhere(dir string) bool {
+	a.asked = append(a.asked, dir)
+	return path.Clean(dir) == "/srv/other"
+}
+
+// Issue 42 item 19: a git aimed by -C at another repository is that
+// repository's business, asked with the directory read against the
+// payload's cwd; with no cwd a relative directory cannot be placed and
+// the command is judged here.
+func TestCommitGuardLeavesAnotherRepositoryAlone(t *testing.T) {
+	r := &awayRepo{fakeRepo: &fakeRepo{state: t.TempDir(), hooks: HooksState{OptedIn: true}}}
+	if code, errs := callAt(t, r, "/srv/p", "git -C ../other commit --no-verify -m x"); code != Allow || !reflect.DeepEqual(r.asked, []string{"/srv/p/../other"}) {
+		t.Errorf("a bypass in another repository: %d %q, asked %q", code, errs, r.asked)
+	}
+	r.asked = nil
+	if code, _ := callAt(t, r, "/srv/p", "git -C /srv/other commit --no-verify -m x"); code != Allow || !reflect.DeepEqual(r.asked, []string{"/srv/other"}) {
+		t.Errorf("a bypass in another repository named absolutely: %d, asked %q", code, r.asked)
+	}
+	r.asked = nil
+	if code, _ := callAt(t, r, "", "git -C ../other commit --no-verify -m x"); code != Block || len(r.asked) != 0 {
+		t.Errorf("with no cwd: %d, asked %q; want it blocked here, nothing asked", code, r.asked)
 	}
 }
