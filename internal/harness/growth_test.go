@@ -203,3 +203,22 @@ func TestCommitGuardLeavesAnotherRepositoryAlone(t *testing.T) {
 		t.Errorf("with no cwd: %d, asked %q; want it blocked here, nothing asked", code, r.asked)
 	}
 }
+
+// Issue 42 item 19: a bundled -e with nothing after it excludes nothing
+// (and reads nothing past the line).
+func TestInspectCleanDanglingExclude(t *testing.T) {
+	for cmd, want := range map[string][]string{
+		"git clean -fxe":        nil,
+		"git clean -fxe keep":   {"keep"},
+		"git clean -f -x -e k2": {"k2"},
+	} {
+		v, err := Inspect(cmd)
+		if err != nil || len(v.Cleans) != 1 {
+			t.Errorf("%q: %+v %v", cmd, v.Cleans, err)
+			continue
+		}
+		if !reflect.DeepEqual(v.Cleans[0].Excludes, want) {
+			t.Errorf("%q: excludes %q, want %q", cmd, v.Cleans[0].Excludes, want)
+		}
+	}
+}
