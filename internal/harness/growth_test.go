@@ -222,3 +222,13 @@ func TestInspectCleanDanglingExclude(t *testing.T) {
 		}
 	}
 }
+
+// Issue 42 item 19: a directory is taken against the one before it as
+// written; an absolute one, or one after none, stands alone.
+func TestJoinDir(t *testing.T) {
+	for _, c := range [][3]string{{"", "a", "a"}, {"x", "a", "x/a"}, {"x", "/a", "/a"}, {"", "/a", "/a"}} {
+		if got := joinDir(c[0], c[1]); got != c[2] {
+			t.Errorf("joinDir(%q, %q) = %q, want %q", c[0], c[1], got, c[2])
+		}
+	}
+}
