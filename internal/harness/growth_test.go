@@ -232,3 +232,12 @@ func TestJoinDir(t *testing.T) {
 		}
 	}
 }
+
+// Issue 42 item 19: a git aimed elsewhere that does nothing the member
+// judges (no commit, no bypass, no clean) asks nothing about where it is.
+func TestCommitGuardAsksNothingForAHarmlessGitElsewhere(t *testing.T) {
+	r := &awayRepo{fakeRepo: &fakeRepo{state: t.TempDir(), hooks: HooksState{OptedIn: true}}}
+	if code, _ := callAt(t, r, "/srv/p", "git -C ../other status"); code != Allow || len(r.asked) != 0 {
+		t.Errorf("git -C ../other status: %d, asked %q", code, r.asked)
+	}
+}
