@@ -73,6 +73,15 @@ func TestPostHooksNameWhatNoPreCommitJudged(t *testing.T) {
 		strings.Count(h.errb.String(), "reached the branch") != 1 {
 		t.Errorf("post-rewrite: %d %q", code, h.errb.String())
 	}
+	// git's own list: "<old> <new>", two fields and no more.
+	mustWrite(t, filepath.Join(dir, "doc.md"), "five\n")
+	gitT(t, dir, env, "commit", "-q", "-a", "--amend", "-m", "amended again")
+	again := gitOut(t, dir, env, "rev-parse", "HEAD")
+	h = newHookWorld(dir, env, fakeRegistry{}, nil)
+	h.Stdin = strings.NewReader(amended + " " + again + "\n")
+	if code := RunHook([]string{PostRewrite, "amend"}, h.World); code != 0 || !strings.HasPrefix(h.errb.String(), "post-rewrite: "+again[:12]+" reached the branch") {
+		t.Errorf("post-rewrite of an <old> <new> line: %d %q", code, h.errb.String())
+	}
 	// post-rewrite with nothing on stdin says it could not check.
 	h = newHookWorld(dir, env, fakeRegistry{}, nil)
 	if code := RunHook([]string{PostRewrite, "rebase"}, h.World); code != 0 || !strings.Contains(h.errb.String(), "post-rewrite: could not check whether the new commits were judged: git handed no list of rewritten commits\n  run gates --run before you push\n") {
@@ -129,6 +138,10 @@ func TestFootingSaysWhatIsBroken(t *testing.T) {
 	os.Chmod(r.bin, 0o755)
 	if st, why := foot(); st != FootingOn {
 		t.Errorf("the recorded bytes rewritten: %d %q", st, why)
+	}
+	// ... and recorded, so the next look costs stats only.
+	if !SameBuild(filepath.Join(r.hooksDir(), PreCommit+ExeSuffix()), r.bin) {
+		t.Error("the rewritten binary's stat fields were not recorded")
 	}
 	mustWrite(t, r.bin, "#!/bin/sh\nexit 1\n")
 	if st, why := foot(); st != FootingBroken || why != "bin/gates is not the recorded binary" {
