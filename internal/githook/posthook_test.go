@@ -170,3 +170,32 @@ func TestFootingSaysWhatIsBroken(t *testing.T) {
 		t.Errorf("git running another directory: %d %q", st, why)
 	}
 }
+
+// Issue 42 item 19: a clone moved since its hooks were placed (the
+// recorded source path gone, the same bytes at the default binary path)
+// is on, and the new path is recorded; a binary named by the knob is
+// never recorded in its place.
+func TestFootingRecordsAMovedClonesBinary(t *testing.T) {
+	r := newInstallRig(t)
+	common := filepath.Join(r.dir, ".git")
+	if code := r.install(); code != 0 {
+		t.Fatalf("install: %d %s", code, r.errb.String())
+	}
+	data, err := os.ReadFile(r.bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := filepath.Join(t.TempDir(), "gates")
+	mustWrite(t, old, string(data))
+	ours := r.hooksDir()
+	if err := writeSource(ours, old); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(old)
+	if st, why := Footing(r.dir, common, ours, envOf(NativeBinKnob+"="+r.bin)); st != FootingOn || src(ours) != old {
+		t.Errorf("by the knob: %d %q, source %q; want on, the record untouched", st, why, src(ours))
+	}
+	if st, why := Footing(r.dir, common, ours, envOf()); st != FootingOn || src(ours) != r.bin {
+		t.Errorf("moved clone: %d %q, source %q; want on, %s recorded", st, why, src(ours), r.bin)
+	}
+}
