@@ -46,3 +46,50 @@ func TestActiveHooksAreTheExecutableOnes(t *testing.T) {
 		t.Errorf("a missing directory has hooks %q", got)
 	}
 }
+
+// Issue 42 item 19 (not covered in this package before): the launcher
+// refuses a binary that is not the one recorded beside the hook, naming
+// why and the command that restores it: other bytes, none at all, or a
+// knob pointing elsewhere; the recorded bytes, a hook with no record or
+// an unknown hook file are not checked further.
+func TestVerifyBinaryAgainstTheRecord(t *testing.T) {
+	r := newInstallRig(t)
+	if code := r.install(); code != 0 {
+		t.Fatalf("install: %d %s", code, r.errb.String())
+	}
+	self := filepath.Join(r.hooksDir(), PreCommit+ExeSuffix())
+	in := LaunchInput{Dir: r.dir, Env: envOf(), Self: self}
+	def := NativeBin{Value: "bin/gates", Origin: "default"}
+	if why := verifyBinary(in, def, r.bin); why != "" {
+		t.Fatalf("the recorded binary is refused: %s", why)
+	}
+	if why := verifyBinary(LaunchInput{Dir: r.dir, Env: envOf()}, def, "/nowhere"); why != "" {
+		t.Errorf("no hook file known, yet checked: %s", why)
+	}
+	bare := filepath.Join(t.TempDir(), "hooks", PreCommit)
+	mustWrite(t, bare, "#!/bin/sh\n")
+	if why := verifyBinary(LaunchInput{Dir: r.dir, Env: envOf(), Self: bare}, def, "/nowhere"); why != "" {
+		t.Errorf("a hook with no record is checked: %s", why)
+	}
+	restore := "cp " + filepath.Join(".git", HooksDirName, PreCommit+ExeSuffix()) + " bin/gates"
+	if rel, err := filepath.Rel(r.dir, self); err == nil {
+		restore = "cp " + filepath.ToSlash(rel) + " bin/gates"
+	}
+	data, _ := os.ReadFile(r.bin)
+	mustWrite(t, r.bin, "#!/bin/sh\nexit 1\n")
+	why := verifyBinary(in, def, r.bin)
+	if !strings.Contains(why, "is not the one --install-hooks recorded (its bytes differ)") || !strings.Contains(why, "Restore the binary --install-hooks recorded: "+restore+"\n") {
+		t.Errorf("other bytes: %q (want the restore %q)", why, restore)
+	}
+	os.Remove(r.bin)
+	if why := verifyBinary(in, def, r.bin); !strings.Contains(why, "is gone or unreadable") {
+		t.Errorf("no binary: %q", why)
+	}
+	mustWrite(t, r.bin, string(data))
+	other := filepath.Join(t.TempDir(), "gates")
+	mustWrite(t, other, "#!/bin/sh\nexit 3\n")
+	env := NativeBin{Value: other, Origin: "environment"}
+	if why := verifyBinary(in, env, other); !strings.Contains(why, NativeBinKnob+"="+other+" (from environment) points the hooks at "+other) {
+		t.Errorf("a knob pointing elsewhere: %q", why)
+	}
+}
