@@ -93,3 +93,24 @@ func TestVerifyBinaryAgainstTheRecord(t *testing.T) {
 		t.Errorf("a knob pointing elsewhere: %q", why)
 	}
 }
+
+// Issue 42 item 19: a knob set in a file names that file as the tree
+// spells it; and the other managers' hooks cannot be read outside a
+// repository.
+func TestVerifyBinaryNamesTheKnobFileAndOtherHooksRefuses(t *testing.T) {
+	r := newInstallRig(t)
+	if code := r.install(); code != 0 {
+		t.Fatalf("install: %d %s", code, r.errb.String())
+	}
+	in := LaunchInput{Dir: r.dir, Env: envOf(), Self: filepath.Join(r.hooksDir(), PreCommit+ExeSuffix())}
+	other := filepath.Join(t.TempDir(), "gates")
+	mustWrite(t, other, "#!/bin/sh\nexit 3\n")
+	knobs := filepath.Join(r.dir, "scripts", "gates.knobs")
+	why := verifyBinary(in, NativeBin{Value: other, Origin: knobs}, other)
+	if !strings.Contains(why, "(from scripts/gates.knobs) points the hooks at") || !strings.Contains(why, "Remove that setting from scripts/gates.knobs") {
+		t.Errorf("a knob file's setting: %q", why)
+	}
+	if taken, err := OtherHooks(t.TempDir()); err == nil {
+		t.Errorf("outside a repository OtherHooks answered %q with no error", taken)
+	}
+}
