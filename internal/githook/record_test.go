@@ -114,3 +114,14 @@ func TestVerifyBinaryNamesTheKnobFileAndOtherHooksRefuses(t *testing.T) {
 		t.Errorf("outside a repository OtherHooks answered %q with no error", taken)
 	}
 }
+
+// Issue 42 item 19: OtherHooks names another manager's hooks path that
+// opting in would stop.
+func TestOtherHooksNamesAnotherManager(t *testing.T) {
+	r := newInstallRig(t)
+	r.git("config", "core.hooksPath", ".husky")
+	taken, err := OtherHooks(r.dir)
+	if err != nil || !strings.Contains(taken, ".husky") {
+		t.Errorf("OtherHooks = %q, %v; want .husky named", taken, err)
+	}
+}
