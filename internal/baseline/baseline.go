@@ -287,10 +287,8 @@ func Format(entries []Entry) []byte {
 func Parse(source string, data []byte) (*File, error) {
 	f := &File{Source: source}
 	seen := map[Key]int{}
+	// A last line without its newline is cut whole all the same.
 	text := string(data)
-	if text != "" && !strings.HasSuffix(text, "\n") {
-		text += "\n"
-	}
 	n := 0
 	for text != "" {
 		var line string

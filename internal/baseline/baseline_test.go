@@ -444,3 +444,117 @@ func TestLineWithNoKeyOrTooManyFields(t *testing.T) {
 		}
 	}
 }
+
+// Issue 42 item 19: the location comes off a pinned line shape whatever
+// digits the line and column hold (a 0, a 9), at most line and column
+// come off (a message may open with a number), and a text that is the
+// location alone leaves nothing.
+func TestTextCutsTheLocationExactly(t *testing.T) {
+	for text, want := range map[string]string{
+		"a.md:10:20: msg":  "msg",
+		"a.md:9:19: msg":   "msg",
+		"a.md:2:3:10 left": "10 left",
+		"a.md:12":          "",
+		"a.md:7:8":         "",
+		"a.md:: msg":       ": msg",
+		"a.md:x":           "x",
+	} {
+		if got := Text(gate.Finding{Class: "k", Path: "a.md", Line: 1, Text: text}); got != want {
+			t.Errorf("Text(%q) = %q, want %q", text, got, want)
+		}
+	}
+}
+
+// Issue 42 item 19: the file's order is gate, then path, then class, then
+// digest, each ascending, whatever order the entries arrive in.
+func TestFormatOrdersByGatePathClassDigest(t *testing.T) {
+	d0, d1 := "0000000000000000", "1111111111111111"
+	want := []string{
+		"a\tp\tc\t" + d1,
+		"b\tp\tc\t" + d0,
+		"b\tq\tc\t" + d0,
+		"b\tq\td\t" + d0,
+		"b\tq\td\t" + d1,
+	}
+	for _, order := range [][]int{{0, 1, 2, 3, 4}, {4, 3, 2, 1, 0}, {2, 4, 0, 3, 1}} {
+		var es []Entry
+		for _, i := range order {
+			f := strings.Split(want[i], "\t")
+			es = append(es, Entry{Key: Key{Gate: f[0], Path: f[1], Class: f[2], Digest: f[3]}, Count: 1})
+		}
+		got := strings.TrimPrefix(string(Format(es)), Header)
+		if w := strings.Join(want, "\n") + "\n"; got != w {
+			t.Errorf("entries in order %v formatted as\n%s\nwant\n%s", order, got, w)
+		}
+	}
+}
+
+// Issue 42 item 19: two entries of one key are one line, their counts
+// summed and the first note there is kept.
+func TestFormatMergesOneKey(t *testing.T) {
+	k := Key{Gate: "g", Path: "p", Class: "c", Digest: "0123456789abcdef"}
+	got := strings.TrimPrefix(string(Format([]Entry{{Key: k, Count: 1}, {Key: k, Count: 2, About: "second"}, {Key: k, Count: 1, About: "third"}})), Header)
+	if want := "g\tp\tc\t0123456789abcdef\tx4\t# second\n"; got != want {
+		t.Errorf("one key given three times formats as %q, want %q", got, want)
+	}
+}
+
+// Issue 42 item 19: a listing cut short (a status with no new path) is
+// refused naming the field, never read past its end.
+func TestParseRenamesRefusesATruncatedListing(t *testing.T) {
+	for _, out := range []string{"R100\x00a", "R100", "R100\x00a\x00b\x00R090\x00c"} {
+		if _, err := ParseRenames([]byte(out)); err == nil {
+			t.Errorf("%q is read", out)
+		}
+	}
+	_, err := ParseRenames([]byte("R100\x00a\x00b\x00M\x00x\x00"))
+	if err == nil || !strings.Contains(err.Error(), "at field 4") {
+		t.Errorf("a listing whose fourth field is no rename status: %v, want a refusal naming field 4", err)
+	}
+}
+
+// Issue 42 item 19: Absent answers whether an entry names a file that is
+// not there; an entry that names no file, or a nil file, never does.
+func TestAbsentNamesOnlyMissingFiles(t *testing.T) {
+	var nilFile *File
+	if nilFile.Absent(func(string) bool { return false }) {
+		t.Error("a nil file has an absent entry")
+	}
+	f := &File{Entries: []Entry{{Key: Key{Gate: "g", Class: "c"}}, {Key: Key{Gate: "g", Path: "here", Class: "c"}}}}
+	present := func(p string) bool { return p == "here" }
+	if f.Absent(present) {
+		t.Error("an entry naming no file, or naming a present one, is called absent")
+	}
+	f.Entries = append(f.Entries, Entry{Key: Key{Gate: "g", Path: "gone", Class: "c"}})
+	if !f.Absent(present) {
+		t.Error("an entry naming a missing file is not called absent")
+	}
+}
+
+// Issue 42 item 19: a rename can map two lines onto one key; what the
+// file then adds is their sum over what the earlier file held, once.
+func TestAddedOverTwoLinesOfOneKey(t *testing.T) {
+	k := Key{Gate: "g", Path: "new", Class: "c", Digest: "0123456789abcdef"}
+	before := &File{Entries: []Entry{{Key: k, Count: 1}}}
+	now := &File{Entries: []Entry{{Key: k, Count: 1, Line: 1}, {Key: k, Count: 1, Line: 2}}}
+	added := Added(before, now)
+	if len(added) != 1 || added[0].Count != 1 {
+		t.Errorf("two lines of a key the earlier file held once add %+v, want one entry of count 1", added)
+	}
+	if got := Added(nil, now); len(got) != 2 {
+		t.Errorf("over no earlier file, two lines add %+v, want both", got)
+	}
+}
+
+// Issue 42 item 19: the count is described only when there is more
+// than one.
+func TestDescribeCountOnlyPastOne(t *testing.T) {
+	e := Entry{Key: Key{Gate: "g", Path: "a\tb", Class: "c"}, Count: 1}
+	if got, want := e.Describe(), `g "a\tb" c`; got != want {
+		t.Errorf("Describe = %q, want %q", got, want)
+	}
+	e.Count, e.Path = 2, ""
+	if got, want := e.Describe(), "g - c (x2)"; got != want {
+		t.Errorf("Describe = %q, want %q", got, want)
+	}
+}
