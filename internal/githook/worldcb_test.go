@@ -48,7 +48,7 @@ func TestPreCommitWorldReadersFailClosed(t *testing.T) {
 	code := RunHook([]string{PreCommit}, h.World)
 	out := h.out.String()
 	if code != 1 || !strings.HasPrefix(out, "pre-commit: check-tree-terms doc.md leak\npre-commit: staged doc.md\n") ||
-		!strings.Contains(out, "case bad/x failed\n\npre-commit: the fixture pair of a gate this commit touches failed (see above).\n") {
+		!strings.Contains(out, "case bad/x failed\n\npre-commit: the self-test of a gate this commit touches failed: its fixture pair or its registration (see above).\n") {
 		t.Errorf("added entries and a failing pair: code %d stdout %q stderr %q", code, out, h.errb.String())
 	}
 	h = newHookWorld(dir, env, reg, nil)
