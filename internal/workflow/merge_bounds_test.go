@@ -1,0 +1,76 @@
+package workflow
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func keysOf(es []*Entry) []string {
+	var out []string
+	for _, e := range es {
+		out = append(out, e.Key)
+	}
+	return out
+}
+
+// Merge keys are followed eight mappings deep and no deeper.
+func TestMergeDepthBound(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("a9: &a9 {k9: x}\n")
+	for d := 8; d >= 1; d-- {
+		fmt.Fprintf(&b, "a%d: &a%d {k%d: x, <<: *a%d}\n", d, d, d, d+1)
+	}
+	b.WriteString("top: {k0: x, <<: *a1}\n")
+	f := read(b.String())
+	if f.Rejected != nil {
+		t.Fatal(f.Rejected)
+	}
+	got := strings.Join(keysOf(entries(Child(f.root, "top").Value)), " ")
+	if want := "k0 k1 k2 k3 k4 k5 k6 k7 k8"; got != want {
+		t.Fatalf("keys %q, want %q", got, want)
+	}
+}
+
+// A merge of a sequence merges each of its mappings; the mappings one
+// reading follows are bounded (1024, the first included).
+func TestMergeSequenceAndBudget(t *testing.T) {
+	f := read("a: &a {x: 1}\nb: &b {y: 2}\ntop: {z: 0, <<: [*a, *b]}\n")
+	if got := strings.Join(keysOf(entries(Child(f.root, "top").Value)), " "); got != "z x y" {
+		t.Fatalf("keys %q, want %q", got, "z x y")
+	}
+	var b strings.Builder
+	var refs []string
+	for i := 0; i < 1030; i++ {
+		fmt.Fprintf(&b, "m%d: &m%d {k%d: x}\n", i, i, i)
+		refs = append(refs, fmt.Sprintf("*m%d", i))
+	}
+	b.WriteString("top: {<<: [" + strings.Join(refs, ", ") + "]}\n")
+	f = read(b.String())
+	if f.Rejected != nil {
+		t.Fatal(f.Rejected)
+	}
+	if got := len(entries(Child(f.root, "top").Value)); got != 1023 {
+		t.Fatalf("%d merged keys, want 1023 (the budget less the mapping itself)", got)
+	}
+}
+
+// Nothing resolves to nothing and has no entries.
+func TestResolveNil(t *testing.T) {
+	if resolve(nil) != nil || entries(nil) != nil {
+		t.Fatal("nil resolved to something")
+	}
+}
+
+// A %YAML directive with a two-digit minor version is read as 1.1 in
+// place, every column kept.
+func TestDirectiveTwoDigitMinor(t *testing.T) {
+	src := "%YAML 1.12\n---\non: push\njobs:\n  b:\n    runs-on: x\n    steps:\n      - run: echo a\n"
+	if got := string(directive12([]byte(src))); got != strings.Replace(src, "1.12", "1.1 ", 1) {
+		t.Fatalf("directive12 = %q", got)
+	}
+	runs, err := Extract(read(src))
+	if err != nil || len(runs) != 1 || runs[0].Lines[0] != "echo a" {
+		t.Fatalf("runs %v, %v", runs, err)
+	}
+}
