@@ -74,3 +74,27 @@ func TestDirectiveTwoDigitMinor(t *testing.T) {
 		t.Fatalf("runs %v, %v", runs, err)
 	}
 }
+
+// A step ends on its last body line: a block indented one column past its
+// key, a step that is itself a block scalar, and never on the next step.
+func TestStepEnds(t *testing.T) {
+	f := read("on: push\njobs:\n  b:\n    runs-on: x\n    steps:\n" +
+		"      - run: |\n" + // 6
+		"         echo a\n" + // 7: one column past the key
+		"         echo b\n" + // 8
+		"      - |\n" + // 9
+		"        echo c\n" + // 10
+		"        echo d\n" + // 11
+		"      - run: echo e\n" + // 12
+		"        name: last\n") // 13
+	if f.Rejected != nil {
+		t.Fatal(f.Rejected)
+	}
+	var got []int
+	for _, s := range f.Jobs[0].Steps {
+		got = append(got, s.End)
+	}
+	if want := []int{8, 11, 13}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("step ends %v, want %v", got, want)
+	}
+}
