@@ -78,15 +78,22 @@ func TestDirectiveTwoDigitMinor(t *testing.T) {
 // A step ends on its last body line: a block indented one column past its
 // key, a step that is itself a block scalar, and never on the next step.
 func TestStepEnds(t *testing.T) {
-	f := read("on: push\njobs:\n  b:\n    runs-on: x\n    steps:\n" +
-		"      - run: |\n" + // 6
-		"         echo a\n" + // 7: one column past the key
-		"         echo b\n" + // 8
-		"      - |\n" + // 9
-		"        echo c\n" + // 10
-		"        echo d\n" + // 11
-		"      - run: echo e\n" + // 12
-		"        name: last\n") // 13
+	f := read("x: &e {A: 1}\non: push\njobs:\n  b:\n    runs-on: x\n    steps:\n" +
+		"      - run: |\n" + // 7
+		"         echo a\n" + // 8: one column past the key
+		"         echo b\n" + // 9
+		"      - |\n" + // 10
+		"        echo c\n" + // 11
+		"        echo d\n" + // 12
+		"      - run: echo e\n" + // 13
+		"        name: last\n" + // 14
+		"      - run: echo f\n" + // 15
+		"        with:\n" + // 16
+		"          - |\n" + // 17
+		"            g\n" + // 18
+		"      - run: echo h\n" + // 19
+		"        env:\n" + // 20
+		"          *e\n") // 21
 	if f.Rejected != nil {
 		t.Fatal(f.Rejected)
 	}
@@ -94,7 +101,23 @@ func TestStepEnds(t *testing.T) {
 	for _, s := range f.Jobs[0].Steps {
 		got = append(got, s.End)
 	}
-	if want := []int{8, 11, 13}; fmt.Sprint(got) != fmt.Sprint(want) {
+	if want := []int{9, 12, 14, 18, 21}; fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("step ends %v, want %v", got, want)
+	}
+}
+
+// The reader walks fewer nodes than the alias budget: a file of exactly
+// that many is refused as too large to walk, one node fewer is read.
+func TestNodeBudgetIsExact(t *testing.T) {
+	for items, want := range map[int]string{aliasBudget - 2: "", aliasBudget - 1: "more nodes than the reader will walk"} {
+		// The root sequence and its items.
+		f := read("[" + strings.Repeat("x,", items) + "]\n")
+		got := ""
+		if f.Rejected != nil {
+			got = f.Rejected.Error()
+		}
+		if (want == "") != (got == "") || !strings.Contains(got, want) {
+			t.Errorf("%d nodes: rejected %q, want %q", items+1, got, want)
+		}
 	}
 }
