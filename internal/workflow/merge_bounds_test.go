@@ -121,3 +121,31 @@ func TestNodeBudgetIsExact(t *testing.T) {
 		}
 	}
 }
+
+// A '#' line inside a block scalar is body, not a comment: in a block
+// that is a sequence item, and in a file that is one block.
+func TestBodyLinesAreNoComments(t *testing.T) {
+	f := read("on: push\njobs:\n  b:\n    runs-on: x\n    steps:\n      - run: echo\n        with:\n          - |\n            # body\n      # comment\n")
+	if f.Rejected != nil {
+		t.Fatal(f.Rejected)
+	}
+	if f.IsComment(9) || !f.IsComment(10) {
+		t.Errorf("line 9 comment %v (want false), line 10 comment %v (want true)", f.IsComment(9), f.IsComment(10))
+	}
+	if f := read("|\n # body\n"); f.Rejected != nil || f.IsComment(2) {
+		t.Errorf("a top-level block's line read as a comment (%v)", f.Rejected)
+	}
+}
+
+// An alias names its anchored block where that was written: the block's
+// body sits right of the anchor's key, not of the alias's.
+func TestAliasedBlockIndentedLessThanTheAlias(t *testing.T) {
+	f := read("a: &b |\n  echo a\non: push\njobs:\n  j:\n    runs-on: x\n    steps:\n      - run: *b\n")
+	runs, err := Extract(f)
+	if err != nil || len(runs) != 1 {
+		t.Fatalf("%d runs, %v", len(runs), err)
+	}
+	if r := runs[0]; fmt.Sprint(r.Lines) != "[echo a]" || r.NoCol || r.FileLine(0, 1) != 2 || r.FileCol(0, 1) != 3 {
+		t.Fatalf("lines %q nocol %v at %d:%d", r.Lines, r.NoCol, r.FileLine(0, 1), r.FileCol(0, 1))
+	}
+}
