@@ -149,3 +149,16 @@ func TestAliasedBlockIndentedLessThanTheAlias(t *testing.T) {
 		t.Fatalf("lines %q nocol %v at %d:%d", r.Lines, r.NoCol, r.FileLine(0, 1), r.FileCol(0, 1))
 	}
 }
+
+// A block under a top-level key with an indentation indicator takes its
+// lines from one column past the key, a line less indented than its first
+// included.
+func TestTopLevelIndicatorBlockBody(t *testing.T) {
+	f := read("a: |2\n    x\n  # y\nb: 1\n")
+	if f.Rejected != nil {
+		t.Fatal(f.Rejected)
+	}
+	if f.IsComment(3) {
+		t.Error("a body line of a top-level indicated block read as a comment")
+	}
+}
