@@ -162,3 +162,24 @@ func TestTopLevelIndicatorBlockBody(t *testing.T) {
 		t.Error("a body line of a top-level indicated block read as a comment")
 	}
 }
+
+// A plain run: value that continues on later lines ends the step on its
+// last continuation line: one whose words repeat the first line's, and
+// one that is the file's last line.
+func TestPlainStepEnds(t *testing.T) {
+	f := read("on: push\njobs:\n  b:\n    runs-on: x\n    steps:\n" +
+		"      - run: echo\n" + // 6
+		"          echo\n" + // 7
+		"      - run: echo a\n" + // 8
+		"          b") // 9, the file's last line
+	if f.Rejected != nil {
+		t.Fatal(f.Rejected)
+	}
+	var got []int
+	for _, s := range f.Jobs[0].Steps {
+		got = append(got, s.End)
+	}
+	if want := []int{7, 9}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("step ends %v, want %v", got, want)
+	}
+}
