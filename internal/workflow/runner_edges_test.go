@@ -1,0 +1,51 @@
+package workflow
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// values answers a flow sequence of n distinct values.
+func values(n int) string {
+	var vs []string
+	for i := 0; i < n; i++ {
+		vs = append(vs, fmt.Sprint(i))
+	}
+	return "[" + strings.Join(vs, ", ") + "]"
+}
+
+// The matrix's edges: an include-only matrix keeps each entry its own
+// combination, a matrix of exactly the combination bound is read, one past
+// it is not, and a matrix whose exclusions leave nothing names no runner.
+func TestStepRunnerMatrixEdges(t *testing.T) {
+	cases := []struct {
+		name, job string
+		want      Runner
+	}{
+		{"include-only entries stay apart", "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        include:\n          - os: windows-latest\n          - os: ubuntu-latest", Unreadable},
+		{"exactly the combination bound", "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [ubuntu-latest]\n        a: " + values(64) + "\n        b: " + values(64), NonWindows},
+		{"one past the combination bound", "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [ubuntu-latest]\n        a: " + values(64) + "\n        b: " + values(65), Unreadable},
+		{"everything excluded", "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [windows-latest]\n        exclude:\n          - os: windows-latest", Unreadable},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := read("on: push\njobs:\n  a:\n    " + tc.job + "\n    steps:\n      - run: echo\n")
+			if f.Rejected != nil {
+				t.Fatal(f.Rejected)
+			}
+			j := f.Jobs[0]
+			if got, why := StepRunner(j, j.Steps[0]); got != tc.want {
+				t.Errorf("got %v %q, want %v", got, why, tc.want)
+			}
+		})
+	}
+}
+
+func TestRefNameOfABareVersion(t *testing.T) {
+	for in, want := range map[string]string{"@v1": "", "a/b@v1": "a/b", "a/b": "a/b"} {
+		if got := RefName(in); got != want {
+			t.Errorf("RefName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
