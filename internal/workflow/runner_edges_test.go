@@ -26,6 +26,8 @@ func TestStepRunnerMatrixEdges(t *testing.T) {
 		{"include-only entries stay apart", "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        include:\n          - os: windows-latest\n          - os: ubuntu-latest", Unreadable},
 		{"exactly the combination bound", "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [ubuntu-latest]\n        a: " + values(64) + "\n        b: " + values(64), NonWindows},
 		{"one past the combination bound", "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [ubuntu-latest]\n        a: " + values(64) + "\n        b: " + values(65), Unreadable},
+		{"a matrix entry that is a label list", "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [[self-hosted, windows]]", Windows},
+		{"another expression beside a matrix", "runs-on: ${{ inputs.runner }}\n    strategy:\n      matrix:\n        os: [ubuntu-latest]", Unreadable},
 		{"everything excluded", "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [windows-latest]\n        exclude:\n          - os: windows-latest", Unreadable},
 	}
 	for _, tc := range cases {
