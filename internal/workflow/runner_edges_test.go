@@ -51,3 +51,33 @@ func TestRefNameOfABareVersion(t *testing.T) {
 		}
 	}
 }
+
+// A template's -o with no option after it, or with the script's place
+// after it, sets no option.
+func TestTemplateOptionWithoutAValue(t *testing.T) {
+	for shell, flags := range map[string]string{"bash -o": "", "bash -o {0}": "", "bash -e -o {0}": "-e", "bash -eo": "-e"} {
+		f := read("on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n      - run: |\n          x\n        shell: " + shell + "\n")
+		runs, err := Extract(f)
+		if err != nil || len(runs) != 1 {
+			t.Fatalf("%q: %d runs, %v", shell, len(runs), err)
+		}
+		if runs[0].Res != Shell || runs[0].Flags != flags {
+			t.Errorf("%q: %v flags %q, want %q", shell, runs[0].Res, runs[0].Flags, flags)
+		}
+	}
+}
+
+// Quoted words come back without their quotes; an escaped quote inside
+// double quotes does not close them.
+func TestCallWordsQuotes(t *testing.T) {
+	for in, want := range map[string]string{
+		"gh 'pr list' -R o/r": "[gh|pr list|-R|o/r]",
+		`gh "a\"b" c`:         `[gh|a\"b|c]`,
+		`x'y'z "w"`:           "[xyz|w]",
+		"gh 'open":            "[gh|open]",
+	} {
+		if got := "[" + strings.Join(callWords(in), "|") + "]"; got != want {
+			t.Errorf("callWords(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
