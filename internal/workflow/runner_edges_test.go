@@ -74,6 +74,8 @@ func TestCallWordsQuotes(t *testing.T) {
 		"gh 'pr list' -R o/r": "[gh|pr list|-R|o/r]",
 		`gh "a\"b" c`:         `[gh|a\"b|c]`,
 		`x'y'z "w"`:           "[xyz|w]",
+		`a\ b c`:              "[a b|c]",
+		`a\`:                  `[a\]`,
 		"gh 'open":            "[gh|open]",
 	} {
 		if got := "[" + strings.Join(callWords(in), "|") + "]"; got != want {
