@@ -76,6 +76,10 @@ func TestCallWordsQuotes(t *testing.T) {
 		`x'y'z "w"`:           "[xyz|w]",
 		`a\ b c`:              "[a b|c]",
 		`a\`:                  `[a\]`,
+		"gh $(echo a b) c":    "[gh|$(echo a b)|c]",
+		"x$(a $(b) c)y z":     "[x$(a $(b) c)y|z]",
+		"gh $(a b":            "[gh|$(a b]",
+		"a$ $b":               "[a$|$b]",
 		"gh 'open":            "[gh|open]",
 	} {
 		if got := "[" + strings.Join(callWords(in), "|") + "]"; got != want {
