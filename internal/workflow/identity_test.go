@@ -62,3 +62,49 @@ func TestStepKeysAndSites(t *testing.T) {
 		t.Errorf("action sites %+v", s)
 	}
 }
+
+// namesRepo's reading of one call, word by word.
+func TestNamesRepoEdges(t *testing.T) {
+	for in, want := range map[string]bool{
+		"gh":                                                 false,
+		"gh pr view 12 -- --repo o/r":                        false,
+		"gh pr view 12 -Ro/r":                                true,
+		"gh api repos/o/r/issues":                            true,
+		"gh api repos/{owner}/{repo}/issues":                 false,
+		"gh api repos/o/r/branches/{branch}":                 false,
+		"gh pr view https://github.com/o/r/pull/3":           true,
+		"gh pr view https://github.com/o/r/pull/":            false,
+		"gh pr view https://github.com//r/pull/3":            false,
+		"gh pr view https://github.com/o/r/tree/3":           false,
+		"gh pr view https://github.com/o/r":                  false,
+		"gh pr view http://github.com/o/r/pull/3":            false,
+		"gh pr view 3":                                       false,
+		"gh pr view -- https://github.com/o/r/pull/3":        true,
+		"gh pr merge --squash https://github.com/o/r/pull/3": true,
+		"gh pr merge --body x https://github.com/o/r/pull/3": true,
+		"gh pr merge --body=x https://github.com/o/r/pull/3": true,
+		"gh pr list": false,
+		"gh pr":      false,
+		"gh pr view ${{ github.event.pull_request.html_url }}": true,
+		"gh pr view \"${{ github.event.issue.html_url }}\"":    true,
+		"gh pr view ${{ github.event.pull_request.number }}":   false,
+		"gh repo view o/r":                        true,
+		"gh repo view":                            false,
+		"gh repo view --json x o/r":               true,
+		"gh repo view --web o/r":                  true,
+		"gh repo view -- o/r":                     false,
+		"gh repo view https://github.com/o/r.git": true,
+		"gh repo view git@github.com:o/r.git":     true,
+		"gh repo view o/r/x":                      false,
+		"gh repo view /r":                         false,
+		"gh repo view $REPO":                      true,
+		"gh repo create x":                        true,
+		"gh repo list":                            true,
+		"gh repo rename x":                        false,
+		"gh repo":                                 false,
+	} {
+		if got := namesRepo(in); got != want {
+			t.Errorf("namesRepo(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
