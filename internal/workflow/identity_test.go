@@ -16,6 +16,8 @@ func TestActionName(t *testing.T) {
 		"docker://alpine@sha256:abc":     "docker://alpine",
 		"docker://alpine:3@sha256:abc":   "docker://alpine",
 		"docker://img":                   "docker://img",
+		"@v1":                            "",
+		"docker://@sha256:abc":           "docker://",
 		"docker://:tag":                  "docker://",
 	} {
 		if got := ActionName(in); got != want {
