@@ -72,3 +72,16 @@ func TestStepCounterCountsEveryLine(t *testing.T) {
 		}
 	}
 }
+
+// Bytes that open a multi-byte break but are no break (a middle dot, an
+// em dash) are stepped over.
+func TestSplitLinesStepsOverLookalikes(t *testing.T) {
+	got := splitLines([]byte("a\u00b7b\u2014c\u2028d\u0085e"))
+	var texts []string
+	for _, l := range got {
+		texts = append(texts, l.text)
+	}
+	if strings.Join(texts, "|") != "a\u00b7b\u2014c|d|e" {
+		t.Fatalf("lines %q", texts)
+	}
+}
