@@ -87,3 +87,46 @@ func TestCallWordsQuotes(t *testing.T) {
 		}
 	}
 }
+
+func TestSplitAnd(t *testing.T) {
+	for in, want := range map[string]string{
+		"a && b":         "[a | b] true",
+		"f(a && b) && c": "[f(a && b) | c] true",
+		"'x && y' && z":  "['x && y' | z] true",
+		"a || b":         "[] false",
+		"(a":             "[(a] false",
+		"a&&b&&c":        "[a|b|c] true",
+	} {
+		parts, ok := splitAnd(in)
+		if got := fmt.Sprintf("[%s] %v", strings.Join(parts, "|"), ok); got != want {
+			t.Errorf("splitAnd(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestCommentStartAndExports(t *testing.T) {
+	for in, want := range map[string]int{"#x": 0, "a#b #c": 4, "a\t#b": 2, "x": -1, "a#b": -1} {
+		if got := commentStart(in); got != want {
+			t.Errorf("commentStart(%q) = %d, want %d", in, got, want)
+		}
+	}
+	for in, want := range map[string]string{
+		"export GITHUB_TOKEN=a; export GH_TOKEN=b":    "b",
+		"export GH_TOKEN=b; export GITHUB_TOKEN=a":    "b",
+		"export GITHUB_TOKEN=a":                       "a",
+		"export GITHUB_TOKEN=a export GITHUB_TOKEN=c": "a",
+	} {
+		if got, ok := exportedToken(in); !ok || got != want {
+			t.Errorf("exportedToken(%q) = %q %v, want %q", in, got, ok, want)
+		}
+	}
+	if _, ok := exportedToken("echo GH_TOKEN=x"); ok {
+		t.Error("an assignment without export exported")
+	}
+}
+
+func TestJoinExprsAtTheStart(t *testing.T) {
+	if got := joinExprs("${{ a b }} c ${{ d }}"); got != "${{\x01a\x01b\x01}} c ${{\x01d\x01}}" {
+		t.Fatalf("joinExprs = %q", got)
+	}
+}
