@@ -130,3 +130,21 @@ func TestJoinExprsAtTheStart(t *testing.T) {
 		t.Fatalf("joinExprs = %q", got)
 	}
 }
+
+// An anchor that ends its line, its value on the next, is stepped over
+// without reading past the line.
+func TestAnchorEndingItsLine(t *testing.T) {
+	for _, src := range []string{
+		"on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n      - run: &b\n          echo a\n",
+		"on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n      - run: &b\n          |\n          echo a\n",
+	} {
+		f := read(src)
+		if f.Rejected != nil {
+			continue
+		}
+		runs, err := Extract(f)
+		if err != nil || len(runs) != 1 || len(runs[0].Lines) == 0 || runs[0].Lines[0] != "echo a" {
+			t.Errorf("%q: runs %+v, %v", src, runs, err)
+		}
+	}
+}
