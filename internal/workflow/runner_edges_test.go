@@ -79,6 +79,7 @@ func TestCallWordsQuotes(t *testing.T) {
 		"gh $(echo a b) c":    "[gh|$(echo a b)|c]",
 		"x$(a $(b) c)y z":     "[x$(a $(b) c)y|z]",
 		"gh $(a b":            "[gh|$(a b]",
+		"echo $":              "[echo|$]",
 		"a$ $b":               "[a$|$b]",
 		"gh 'open":            "[gh|open]",
 	} {
