@@ -85,3 +85,18 @@ func TestSplitLinesStepsOverLookalikes(t *testing.T) {
 		t.Fatalf("lines %q", texts)
 	}
 }
+
+// A name byte is a letter, a digit or an underscore, the ranges' ends
+// included and the bytes beside them not.
+func TestNameByteRanges(t *testing.T) {
+	for _, c := range []byte("_09azAZ") {
+		if !nameByte(c) {
+			t.Errorf("nameByte(%q) = false", c)
+		}
+	}
+	for _, c := range []byte("/:`{@[-. ") {
+		if nameByte(c) {
+			t.Errorf("nameByte(%q) = true", c)
+		}
+	}
+}
