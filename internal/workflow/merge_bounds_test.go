@@ -183,3 +183,40 @@ func TestPlainStepEnds(t *testing.T) {
 		t.Fatalf("step ends %v, want %v", got, want)
 	}
 }
+
+// Merges through sequences count toward the same depth bound.
+func TestMergeDepthBoundThroughSequences(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("a9: &a9 {k9: x}\n")
+	for d := 8; d >= 1; d-- {
+		fmt.Fprintf(&b, "a%d: &a%d {k%d: x, <<: [*a%d]}\n", d, d, d, d+1)
+	}
+	b.WriteString("top: {k0: x, <<: [*a1]}\n")
+	f := read(b.String())
+	if f.Rejected != nil {
+		t.Fatal(f.Rejected)
+	}
+	if got := strings.Join(keysOf(entries(Child(f.root, "top").Value)), " "); got != "k0 k1 k2 k3 k4 k5 k6 k7 k8" {
+		t.Fatalf("keys %q", got)
+	}
+}
+
+// An escaped quote inside a double-quoted value spanning lines does not
+// end it: the step ends on the closing quote's line.
+func TestDoubleQuotedStepEnd(t *testing.T) {
+	f := read("on: push\njobs:\n  b:\n    runs-on: x\n    steps:\n" +
+		"      - run: \"echo \\\"\n" + // 6
+		"          x\"\n" + // 7
+		"      - run: 'it''s\n" + // 8
+		"          y'\n") // 9
+	if f.Rejected != nil {
+		t.Fatal(f.Rejected)
+	}
+	var got []int
+	for _, s := range f.Jobs[0].Steps {
+		got = append(got, s.End)
+	}
+	if want := []int{7, 9}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("step ends %v, want %v", got, want)
+	}
+}
