@@ -28,6 +28,7 @@ func TestStepRunnerMatrixEdges(t *testing.T) {
 		{"one past the combination bound", "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [ubuntu-latest]\n        a: " + values(64) + "\n        b: " + values(65), Unreadable},
 		{"a matrix entry that is a label list", "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [[self-hosted, windows]]", Windows},
 		{"another expression beside a matrix", "runs-on: ${{ inputs.runner }}\n    strategy:\n      matrix:\n        os: [ubuntu-latest]", Unreadable},
+		{"a matrix entry as a group's labels", "runs-on:\n      group: g\n      labels: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [windows-latest]", Windows},
 		{"everything excluded", "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [windows-latest]\n        exclude:\n          - os: windows-latest", Unreadable},
 	}
 	for _, tc := range cases {
