@@ -150,3 +150,19 @@ func TestAnchorEndingItsLine(t *testing.T) {
 		}
 	}
 }
+
+func TestUnparen(t *testing.T) {
+	for in, want := range map[string]string{
+		"(a)":        "a",
+		"(( a ))":    "a",
+		"(a) && (b)": "(a) && (b)",
+		"(a || b)":   "(a || b)",
+		"(f(x))":     "f(x)",
+		"a":          "a",
+		"()":         "",
+	} {
+		if got := unparen(in); got != want {
+			t.Errorf("unparen(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
