@@ -142,3 +142,15 @@ func TestPrintGrowth(t *testing.T) {
 		}
 	}
 }
+
+// init's line on the registry's first line turns into the member line in
+// place once the gate applies.
+func TestGrowRegistryFirstLine(t *testing.T) {
+	w := &InitWorld{Probe: func(string) (int, []byte, error) { return 0, nil, nil }}
+	cur := "# unregistered: check-x \u2014 zero-config: cannot run on this tree yet: x\ncheck-a\n"
+	body, _, added := growRegistry(w, &Plan{GatesDir: "scripts"}, []byte(cur),
+		[]candidate{{gateDecl{name: "check-x"}, "zero-config", 0, "zero-config: cannot run on this tree yet: x"}}, true)
+	if string(body) != "check-x\ncheck-a\n" || len(added) != 1 {
+		t.Fatalf("body %q added %q", body, added)
+	}
+}
