@@ -298,6 +298,7 @@ func TestMessageSubjectAndType(t *testing.T) {
 		{"aZ: z", "aZ: z", ""},
 		{"a_b: z", "a_b: z", ""},
 		{"a9: z", "a9: z", "a9"},
+		{"a0: z", "a0: z", "a0"},
 		{"z: z", "z: z", "z"},
 		{"no type here", "no type here", ""},
 	} {
@@ -481,5 +482,12 @@ func TestRegistryBody(t *testing.T) {
 				t.Errorf("an on-surface member before its head:\n%s", body)
 			}
 		})
+	}
+}
+
+// A bot's address may carry its name after a leading plus.
+func TestIsBotAuthorPlusFirst(t *testing.T) {
+	if !IsBotAuthor("Someone", "+dependabot@users.noreply.github.com") {
+		t.Error("a bot named after a leading + is not one")
 	}
 }
