@@ -89,3 +89,48 @@ func TestSettlePending(t *testing.T) {
 		t.Errorf("an unreadable pending file: %v", err)
 	}
 }
+
+// The journal records, before any write, each file to create or update
+// with the digest of its new bytes, each append with the exact bytes it
+// adds and whether it creates the file, and the directories the writes
+// will create; kept and present files are not recorded.
+func TestJournalRecordsComingWrites(t *testing.T) {
+	top := t.TempDir()
+	if err := os.WriteFile(filepath.Join(top, ".gitignore"), []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st := func(path, verb string) step {
+		return step{planned: planned{path: path, data: []byte(path), class: classKit}, verb: verb}
+	}
+	steps := []step{st("new/dir/a", "create"), st("b", "update"), st("c", "present"), st("d/e", "keep-edited")}
+	next := &Lock{Version: LockVersion, Files: []LockFile{{Path: "b", SHA256: strings.Repeat("0", 64), Class: classKit}}}
+	appends := map[string][]string{".gitignore": {"/bin/gates"}}
+	if err := journal(top, "meta/lock.json", next, steps, appends); err != nil {
+		t.Fatal(err)
+	}
+	l, err := ReadLock(filepath.Join(top, "meta", "lock.json"), "meta/lock.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []LockFile{{Path: "new/dir/a", SHA256: Digest([]byte("new/dir/a")), Class: classKit}, {Path: "b", SHA256: Digest([]byte("b")), Class: classKit}}
+	if !reflect.DeepEqual(l.Pending, want) {
+		t.Errorf("pending %+v", l.Pending)
+	}
+	if !reflect.DeepEqual(l.PendingAppended, []LockAppend{{Path: ".gitignore", Suffix: "\n/bin/gates\n", Created: false}}) {
+		t.Errorf("pending appended %+v", l.PendingAppended)
+	}
+	if !reflect.DeepEqual(l.Dirs, []string{"meta", "new", "new/dir"}) || !reflect.DeepEqual(next.Dirs, []string{"meta", "new", "new/dir"}) {
+		t.Errorf("dirs %q, next %q", l.Dirs, next.Dirs)
+	}
+	if len(next.Pending) != 0 || len(l.Files) != 1 {
+		t.Errorf("next changed: %+v; files %+v", next.Pending, l.Files)
+	}
+	// An append to a file not there creates it.
+	if err := journal(top, "lock.json", &Lock{Version: LockVersion}, nil, map[string][]string{"fresh": {"x"}}); err != nil {
+		t.Fatal(err)
+	}
+	l, _ = ReadLock(filepath.Join(top, "lock.json"), "lock.json")
+	if l == nil || !reflect.DeepEqual(l.PendingAppended, []LockAppend{{Path: "fresh", Suffix: "x\n", Created: true}}) {
+		t.Errorf("a fresh append: %+v", l)
+	}
+}
