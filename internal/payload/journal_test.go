@@ -134,3 +134,11 @@ func TestJournalRecordsComingWrites(t *testing.T) {
 		t.Errorf("a fresh append: %+v", l)
 	}
 }
+
+// A journal of one pending file and one pending append is settled.
+func TestSettlePendingOneOfEach(t *testing.T) {
+	l := &Lock{Pending: []LockFile{{Path: "absent", SHA256: strings.Repeat("0", 64)}}, PendingAppended: []LockAppend{{Path: "absent2", Suffix: "x\n"}}}
+	if had, err := settlePending(t.TempDir(), l); !had || err != nil || l.Pending != nil || l.PendingAppended != nil {
+		t.Fatalf("settlePending = %v %v, left %+v", had, err, l)
+	}
+}
