@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gate-sdk/gates/internal/lazyre"
 	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/walk"
 	"github.com/gate-sdk/gates/kits"
@@ -334,7 +335,11 @@ func seedConsumer(p *Plan, w *InitWorld, files []kits.File) error {
 	if err != nil {
 		return err
 	}
-	p.Add(patternFile, append(append([]byte(nil), patterns...), projectSpares(w.Top)...), false, true)
+	listed, err := w.Tracked()
+	if err != nil {
+		return err
+	}
+	p.Add(patternFile, append(append([]byte(nil), patterns...), projectSpares(w.Top, listed)...), false, true)
 	p.files[len(p.files)-1].template = true
 
 	wf, err := template(files, kits.SeedWorkflow)
@@ -579,7 +584,7 @@ func missingAppends(top string, p *Plan) (map[string][]string, error) {
 // its container, package or CI scripts run as, not a person's home. The
 // names are the top directory's and the Go module's last element (less a
 // /vN suffix); "" when neither gives a plain name.
-func projectSpares(top string) []byte {
+func projectSpares(top string, tracked []string) []byte {
 	names := map[string]bool{}
 	add := func(n string) {
 		if n != "" && strings.Trim(n, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") == "" && n != "." && n != ".." {
@@ -600,6 +605,10 @@ func projectSpares(top string) []byte {
 			}
 		}
 	}
+	// assertion V: the accounts the tree's container definitions run as.
+	for _, n := range containerAccounts(top, tracked) {
+		add(n)
+	}
 	if len(names) == 0 {
 		return nil
 	}
@@ -608,7 +617,69 @@ func projectSpares(top string) []byte {
 		sorted = append(sorted, strings.ReplaceAll(n, ".", "\\."))
 	}
 	sort.Strings(sorted)
-	return []byte("\n# This project's own name as a home directory is the account its container,\n" +
-		"# package or CI scripts run as, not a person's home (added by gates init).\n" +
+	return []byte("\n# This project's own name, and the accounts its container definitions run as,\n" +
+		"# as a home directory are the account its container, package or CI scripts run\n" +
+		"# as, not a person's home (added by gates init).\n" +
 		"!^[^A-Za-z0-9._-]?/(home|Users)/(" + strings.Join(sorted, "|") + ")/$\n")
+}
+
+// containerAccounts answers the accounts the tree's own container
+// definitions name: a Dockerfile's or Containerfile's USER, useradd or
+// adduser account and WORKDIR or HOME under /home/, and a Kubernetes
+// mountPath: under /home/ in a YAML file (a Helm chart's, say). Such a
+// home is inside an image, not on a person's machine. Test inputs
+// (testdata/, fixtures/) are passed over; a file that cannot be read
+// names nothing.
+func containerAccounts(top string, tracked []string) []string {
+	var out []string
+	for _, t := range tracked {
+		if underTestInput(t) {
+			continue
+		}
+		base := path.Base(t)
+		docker := strings.HasPrefix(base, "Dockerfile") || strings.HasPrefix(base, "Containerfile") || strings.HasSuffix(base, ".Dockerfile")
+		yamlFile := strings.HasSuffix(base, ".yaml") || strings.HasSuffix(base, ".yml")
+		if !docker && !yamlFile {
+			continue
+		}
+		data, err := walk.ReadConfig(joinTop(top, t))
+		if err != nil {
+			continue
+		}
+		for _, l := range strings.Split(string(data), "\n") {
+			re := mountHome
+			if docker {
+				re = dockerAccount
+			}
+			for _, m := range re.Get().FindAllStringSubmatch(l, -1) {
+				for _, n := range m[1:] {
+					if n != "" && n != "root" {
+						out = append(out, n)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+var (
+	// dockerAccount matches a Dockerfile line naming the account the
+	// image runs as: USER name, useradd/adduser ... name at the line's
+	// end, WORKDIR /home/name, HOME /home/name.
+	dockerAccount = lazyre.New(`^\s*USER\s+([a-z_][a-z0-9_-]*)\s*$|(?:useradd|adduser)\s[^&;|]*\s([a-z_][a-z0-9_-]*)\s*(?:$|&&|;)|^\s*WORKDIR\s+/home/([a-z_][a-z0-9_-]*)|HOME[= ]/home/([a-z_][a-z0-9_-]*)`)
+	// mountHome matches a Kubernetes container mount under /home/.
+	mountHome = lazyre.New(`mountPath:\s*["']?/home/([a-z_][a-z0-9_-]*)(?:/|["']|\s|$)`)
+)
+
+// underTestInput reports a path under a test-input directory by
+// convention (testdata/, fixtures/ and their kin), at any depth.
+func underTestInput(p string) bool {
+	for _, seg := range strings.Split(path.Dir(p), "/") {
+		switch seg {
+		case "testdata", "_testdata", "fixtures", "__fixtures__":
+			return true
+		}
+	}
+	return false
 }

@@ -357,7 +357,7 @@ func TestProjectSpares(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(top, "go.mod"), []byte("// c\nmodule github.com/mikefarah/yq/v4\n\ngo 1.22\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got := string(projectSpares(filepath.ToSlash(top)))
+	got := string(projectSpares(filepath.ToSlash(top), nil))
 	if !strings.Contains(got, "!^[^A-Za-z0-9._-]?/(home|Users)/(yq|yq\\.tool)/$\n") {
 		t.Fatalf("projectSpares = %q", got)
 	}
@@ -383,7 +383,7 @@ func TestProjectSpares(t *testing.T) {
 	if set.First("cd /"+"home/mart/yq") < 0 {
 		t.Error("the seeded list spares another account")
 	}
-	if got := projectSpares("/"); got != nil {
+	if got := projectSpares("/", nil); got != nil {
 		t.Fatalf("a top with no plain name spared %q", got)
 	}
 }

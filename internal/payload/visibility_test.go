@@ -71,3 +71,47 @@ func TestVisibilitySeedAndLine(t *testing.T) {
 		t.Fatalf("printed %q, want %q", out.String(), want)
 	}
 }
+
+// TestContainerAccounts: the accounts a tree's container definitions run
+// as are spared as homes; a person's home in prose, a numeric or root
+// user and a test input's Dockerfile are not.
+func TestContainerAccounts(t *testing.T) {
+	top := t.TempDir()
+	files := map[string]string{
+		"Dockerfile":                            "FROM alpine\nRUN adduser -D -h /home/app app\nUSER app\nWORKDIR /home/builder/src\n",
+		"build/Containerfile":                   "FROM x\nUSER 1000\nUSER root\n",
+		"helm/chart/templates/statefulset.yaml": "        - mountPath: /home/scanner/.cache\n          name: cache\n",
+		"docs/guide.md":                         "see /home/alice/notes\n",
+		"testdata/Dockerfile":                   "USER jboss\n",
+		"k8s/pod.yml":                           "  mountPath: \"/home/svc\"\n",
+	}
+	var tracked []string
+	for p, text := range files {
+		full := filepath.Join(top, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		tracked = append(tracked, p)
+	}
+	got := map[string]bool{}
+	for _, n := range containerAccounts(top, tracked) {
+		got[n] = true
+	}
+	for _, want := range []string{"app", "builder", "scanner", "svc"} {
+		if !got[want] {
+			t.Errorf("%s not spared; got %v", want, got)
+		}
+	}
+	for _, not := range []string{"alice", "jboss", "root", "1000"} {
+		if got[not] {
+			t.Errorf("%s spared; got %v", not, got)
+		}
+	}
+	seed := string(projectSpares(filepath.ToSlash(top), tracked))
+	if !strings.Contains(seed, "/(home|Users)/(") || !strings.Contains(seed, "app|builder|scanner|svc") {
+		t.Fatalf("projectSpares = %q", seed)
+	}
+}
