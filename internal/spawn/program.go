@@ -2,6 +2,8 @@ package spawn
 
 import (
 	"fmt"
+	"path"
+	"path/filepath"
 	"strings"
 )
 
@@ -102,7 +104,22 @@ func Self() (Program, error) {
 	if err != nil {
 		return Program{}, err
 	}
+	if err := notTestBinary(p); err != nil {
+		return Program{}, err
+	}
 	return At(p), nil
+}
+
+// notTestBinary refuses a Go test binary (go test names it <pkg>.test) as
+// this program's own image: started with a gate's arguments it ignores
+// them and runs its whole suite again, which reaches the same spawn, so a
+// test that strays onto a path that spawns the binary itself would fork
+// without end instead of failing. A test runs the built gates binary.
+func notTestBinary(image string) error {
+	if strings.HasSuffix(path.Base(filepath.ToSlash(image)), ".test") {
+		return fmt.Errorf("the running program is a Go test binary (%s), which cannot stand in for gates: run the built binary", image)
+	}
+	return nil
 }
 
 // ConsumerCommand is a program a consumer's config names: argv0 is the first
