@@ -134,12 +134,12 @@ func readableTips(top string) ([]repo.Tip, bool) {
 	}
 	var tips []repo.Tip
 	if head, err := g.Run(top, "read HEAD", nil, "rev-parse", "-q", "--verify", "HEAD"); err == nil {
-		if id := strings.TrimSpace(string(head)); isObjectID(id) {
+		if id := strings.TrimSpace(string(head)); walk.ObjectID(id) {
 			tips = append(tips, repo.Tip{Ref: "HEAD", ID: id})
 		}
 	}
 	for _, l := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
-		if id, ref, ok := strings.Cut(l, " "); ok && isObjectID(id) {
+		if id, ref, ok := strings.Cut(l, " "); ok && walk.ObjectID(id) {
 			tips = append(tips, repo.Tip{Ref: ref, ID: id})
 		}
 	}
@@ -166,7 +166,7 @@ func (r hookRepo) worktreeHeads() []harness.Tip {
 		if err != nil {
 			continue
 		}
-		if id := strings.TrimSpace(string(data)); isObjectID(id) {
+		if id := strings.TrimSpace(string(data)); walk.ObjectID(id) {
 			out = append(out, harness.Tip{Ref: "worktrees/" + e.Name() + "/HEAD", ID: id})
 		}
 	}
@@ -188,7 +188,7 @@ func (r hookRepo) Fetched(tips []harness.Tip) ([]string, error) {
 	var out []string
 	if data, err := walk.ReadConfig(walk.Child(gd, "FETCH_HEAD")); err == nil {
 		for _, l := range strings.Split(string(data), "\n") {
-			if f := strings.Fields(l); len(f) > 0 && isObjectID(f[0]) {
+			if f := strings.Fields(l); len(f) > 0 && walk.ObjectID(f[0]) {
 				out = append(out, f[0])
 			}
 		}
@@ -219,19 +219,6 @@ func (r hookRepo) Pushed(tips []harness.Tip) ([]string, error) {
 		}
 	}
 	return out, nil
-}
-
-// isObjectID reports a full hexadecimal object name.
-func isObjectID(s string) bool {
-	if len(s) != 40 && len(s) != 64 {
-		return false
-	}
-	for _, r := range s {
-		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f') {
-			return false
-		}
-	}
-	return true
 }
 
 // byFetch reports a reflog message written by a fetch (pull and clone

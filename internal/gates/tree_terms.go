@@ -272,42 +272,21 @@ func listingSelection(root string, prune walk.PruneSet, exempt ...string) *cache
 	return &sel
 }
 
-// testInputDirs are the directory names that hold test inputs by
-// convention (Go's testdata, and the fixtures directories of most other
-// ecosystems); testInputNames the file suffix of a Go test file.
-// consumer-value-exempt: ecosystem conventions matched in any consumer's tree, not a path of this one
-var testInputDirs = []string{"testdata", "_testdata", "fixtures", "__fixtures__"}
-
+// testInputNames is the file suffix of a Go test file.
 const testInputNames = "_test.go"
 
 // testInputRule spells the rule for the clean line.
 const testInputRule = "testdata/, _testdata/, fixtures/, __fixtures__/, *_test.go"
 
 // testInput reports whether the listed path p is a test input by
-// convention: under a directory of testInputDirs at any depth, or a Go
+// convention: under a directory of walk.TestInputDirs at any depth, or a Go
 // test file (a name with something before _test.go).
 func testInput(p string) bool {
-	dir, base := "", p
-	if i := strings.LastIndexByte(p, '/'); i >= 0 {
-		dir, base = p[:i], p[i+1:]
-	}
+	base := p[strings.LastIndexByte(p, '/')+1:]
 	if len(base) > len(testInputNames) && strings.HasSuffix(base, testInputNames) {
 		return true
 	}
-	for dir != "" {
-		name := dir
-		if i := strings.LastIndexByte(dir, '/'); i >= 0 {
-			name, dir = dir[i+1:], dir[:i]
-		} else {
-			dir = ""
-		}
-		for _, d := range testInputDirs {
-			if name == d {
-				return true
-			}
-		}
-	}
-	return false
+	return walk.InTestInputDir(p)
 }
 
 // inputsNote is the clean line's count of test inputs left out.

@@ -97,19 +97,6 @@ func writeLandingRecord(p, header string, lines []string) error {
 	return walk.ReplaceFile(p, []byte(header+"\n"+strings.Join(lines, "\n")+"\n"))
 }
 
-// objectID reports whether s is spelled as a git object id.
-func objectID(s string) bool {
-	if len(s) != 40 && len(s) != 64 {
-		return false
-	}
-	for _, c := range s {
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return true
-}
-
 // NoteJudged records tree as judged by a passing pre-commit, keeping the
 // latest judgedKept trees.
 func NoteJudged(common, tree string) error {
@@ -156,7 +143,7 @@ func ReadUnjudged(common string) ([]Landing, error) {
 	for i, l := range lines {
 		// <commit> <hook> <quoted top>
 		f := strings.SplitN(l, " ", 3)
-		if len(f) != 3 || !objectID(f[0]) || f[1] == "" {
+		if len(f) != 3 || !walk.ObjectID(f[0]) || f[1] == "" {
 			return nil, fmt.Errorf("%s:%d: malformed line", p, i+2)
 		}
 		top, err := strconv.Unquote(f[2])
@@ -276,7 +263,7 @@ func postHook(w World, hook string, args []string, stdin io.Reader) int {
 		}
 		for _, l := range strings.Split(string(data), "\n") {
 			// <old> <new> [<extra>]
-			if f := strings.Fields(l); len(f) >= 2 && objectID(f[1]) {
+			if f := strings.Fields(l); len(f) >= 2 && walk.ObjectID(f[1]) {
 				commits = append(commits, f[1])
 			}
 		}

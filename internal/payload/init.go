@@ -335,11 +335,11 @@ func seedConsumer(p *Plan, w *InitWorld, files []kits.File) error {
 	if err != nil {
 		return err
 	}
-	listed, err := w.Tracked()
+	tracked, err := w.Tracked()
 	if err != nil {
 		return err
 	}
-	p.Add(patternFile, append(append([]byte(nil), patterns...), projectSpares(w.Top, listed)...), false, true)
+	p.Add(patternFile, append(append([]byte(nil), patterns...), projectSpares(w.Top, tracked)...), false, true)
 	p.files[len(p.files)-1].template = true
 
 	wf, err := template(files, kits.SeedWorkflow)
@@ -365,10 +365,6 @@ func seedConsumer(p *Plan, w *InitWorld, files []kits.File) error {
 		p.ciWhy = "this binary came from no release payload init knows the address of (a source build, or a payload given as a path)"
 	}
 
-	tracked, err := w.Tracked()
-	if err != nil {
-		return err
-	}
 	p.shape = shapeOf(tracked, p.GatesDir, p.KitRoot)
 	roster, err := w.Knob("GATE_SDK_COMMIT_TYPES")
 	if err != nil {
@@ -633,7 +629,7 @@ func projectSpares(top string, tracked []string) []byte {
 func containerAccounts(top string, tracked []string) []string {
 	var out []string
 	for _, t := range tracked {
-		if underTestInput(t) {
+		if walk.InTestInputDir(t) {
 			continue
 		}
 		base := path.Base(t)
@@ -671,15 +667,3 @@ var (
 	// mountHome matches a Kubernetes container mount under /home/.
 	mountHome = lazyre.New(`mountPath:\s*["']?/home/([a-z_][a-z0-9_-]*)(?:/|["']|\s|$)`)
 )
-
-// underTestInput reports a path under a test-input directory by
-// convention (testdata/, fixtures/ and their kin), at any depth.
-func underTestInput(p string) bool {
-	for _, seg := range strings.Split(path.Dir(p), "/") {
-		switch seg {
-		case "testdata", "_testdata", "fixtures", "__fixtures__":
-			return true
-		}
-	}
-	return false
-}

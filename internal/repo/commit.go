@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/gate-sdk/gates/internal/walk"
 )
 
 // CommitSnapshot is the snapshot of what the commit rev holds, as a
@@ -63,7 +65,7 @@ func parseLsTree(out []byte) ([]Entry, error) {
 		if err != nil {
 			return nil, fmt.Errorf("malformed mode in ls-tree record %q", rec)
 		}
-		if len(f[2]) != 40 && len(f[2]) != 64 {
+		if !walk.ObjectID(f[2]) {
 			return nil, fmt.Errorf("malformed object id in ls-tree record %q", rec)
 		}
 		entries = append(entries, Entry{Path: path, Hash: f[2], Mode: CanonMode(uint32(mode))})

@@ -320,11 +320,17 @@ func headLooksValid(path string) bool {
 	if ref, ok := strings.CutPrefix(line, "ref: "); ok {
 		return strings.HasPrefix(ref, "refs/") && !strings.ContainsAny(ref, " \t\n")
 	}
-	if len(line) != 40 && len(line) != 64 {
+	return ObjectID(line)
+}
+
+// ObjectID reports whether s is spelled as a full git object id: 40 (SHA-1)
+// or 64 (SHA-256) lowercase hexadecimal digits.
+func ObjectID(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
 		return false
 	}
-	for _, c := range line {
-		if !strings.ContainsRune("0123456789abcdef", c) {
+	for _, c := range s {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
 			return false
 		}
 	}

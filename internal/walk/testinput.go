@@ -1,0 +1,26 @@
+package walk
+
+import "strings"
+
+// TestInputDirs are the directory names that hold test inputs by
+// convention (Go's testdata, and the fixtures directories of most other
+// ecosystems), matched at any depth of a slash path.
+// consumer-value-exempt: ecosystem conventions matched in any consumer's tree, not a path of this one
+var TestInputDirs = []string{"testdata", "_testdata", "fixtures", "__fixtures__"}
+
+// InTestInputDir reports whether a directory of the slash path p (not its
+// last element) is one of TestInputDirs.
+func InTestInputDir(p string) bool {
+	i := strings.LastIndexByte(p, '/')
+	if i < 0 {
+		return false
+	}
+	for _, seg := range strings.Split(p[:i], "/") {
+		for _, d := range TestInputDirs {
+			if seg == d {
+				return true
+			}
+		}
+	}
+	return false
+}
