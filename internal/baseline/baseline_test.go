@@ -9,7 +9,7 @@ import (
 )
 
 // home is a home path spelled so that this file does not hold one.
-var home = "/" + "home/alice/notes"
+var home = "/" + "home/marta/notes"
 
 func pinning(line int, ref string) gate.Finding {
 	return gate.Finding{Class: "unpinned", Path: ".github/workflows/ci.yml", Line: line, Msg: "uses: " + ref + " is pinned to a tag"}
@@ -63,7 +63,7 @@ func TestNoFindingTextIsWritten(t *testing.T) {
 	tally := &Tally{}
 	tally.Add("check-tree-terms", []gate.Finding{{Class: "leak", Path: "README.md", Line: 1, Msg: "see " + home,
 		Text: "README.md:1:see " + home}})
-	if data := Format(tally.Entries()); strings.Contains(string(data), "alice") {
+	if data := Format(tally.Entries()); strings.Contains(string(data), "marta") {
 		t.Fatalf("the baseline quotes the banned text:\n%s", data)
 	}
 }
@@ -286,7 +286,7 @@ func TestNoteWrittenAndRead(t *testing.T) {
 	if !strings.HasSuffix(line, "\t# leak in README.md: pattern scripts/banned.list:3 and more") {
 		t.Fatalf("the entry carries no readable note on one line: %q", line)
 	}
-	if strings.Contains(string(data), "alice") {
+	if strings.Contains(string(data), "marta") {
 		t.Fatalf("the baseline quotes the banned text:\n%s", data)
 	}
 	f, err := Parse("b", data)
@@ -366,7 +366,7 @@ func TestAddedNamesWhatACommitAccepts(t *testing.T) {
 	if got := added[0].Describe(); got != want {
 		t.Errorf("described as %q, want %q", got, want)
 	}
-	if strings.Contains(added[0].Describe(), "alice") {
+	if strings.Contains(added[0].Describe(), "marta") {
 		t.Error("the description quotes the matched text")
 	}
 	if len(Added(n, b)) != 0 || len(Added(n, n)) != 0 {

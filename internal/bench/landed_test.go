@@ -130,7 +130,7 @@ func BenchmarkAgentLandedOne(b *testing.B) {
 	session := fmt.Sprintf("bench-landed-one-%d", time.Now().UnixNano())
 	// The judge runs: a red commit is named right after (then undone).
 	agentHook(b, "commit-audit", bashPayload(session+"-red", "PreToolUse"))
-	id := landNote(b, nextNote(), "# a note\n\nKeep notes in /ho"+"me/alice/notes.\n")
+	id := landNote(b, nextNote(), "# a note\n\nKeep notes in /ho"+"me/marta/notes.\n")
 	if _, out := agentHook(b, "commit-audit", bashPayload(session+"-red", "PostToolUse")); !strings.Contains(out, "Commit "+id) {
 		b.Fatalf("the red commit %s was not named:\n%s", id, out)
 	}

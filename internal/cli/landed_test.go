@@ -168,14 +168,14 @@ func TestLandedJudgeIsTheHook(t *testing.T) {
 		cases = append(cases, landed{name, l.commit(msg), red})
 	}
 	add("clean", false, func() { l.write("docs/guide.md", "How to use it, again.\n") }, "docs: say it again")
-	add("leak in markdown", true, func() { l.write("docs/notes.md", "Keep notes in /ho"+"me/alice/notes.\n") }, "docs: add notes")
+	add("leak in markdown", true, func() { l.write("docs/notes.md", "Keep notes in /ho"+"me/marta/notes.\n") }, "docs: add notes")
 	add("bad subject", true, func() { l.write("docs/more.md", "More.\n") }, "Fixed stuff")
 	add("workflow tag pin", true, func() {
 		l.write(".github/workflows/ci.yml", "name: ci\non: push\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n")
 	}, "ci: add a workflow")
 	add("registry change", true, func() {
 		l.write("scripts/gates.list", "check-tree-terms\ncheck-commit-subject\ncheck-commit-msg\n")
-		l.write("docs/leak.md", "Keep notes in /ho"+"me/bob/notes.\n")
+		l.write("docs/leak.md", "Keep notes in /ho"+"me/jbo/notes.\n")
 	}, "chore: drop the workflow gate")
 	// The knob the commit sets names a list the commit adds: only its own
 	// knob file makes the new term red.

@@ -71,7 +71,7 @@ func TestAgentEditGatesHandsFindingsBack(t *testing.T) {
 	if code, out, errs := s.hook("docs", "edit-gates", payload("docs/guide.md")); code != 0 || out != "" {
 		t.Fatalf("clean edit: exit %d stdout %q stderr %q", code, out, errs)
 	}
-	s.write("docs/guide.md", "# Guide\n\nKeep notes in /ho"+"me/alice/notes.\n", 0o644)
+	s.write("docs/guide.md", "# Guide\n\nKeep notes in /ho"+"me/marta/notes.\n", 0o644)
 	code, out, _ := s.hook("docs", "edit-gates", payload("docs/guide.md"))
 	if code != 0 {
 		t.Fatalf("exit %d", code)
@@ -104,7 +104,7 @@ func TestAgentStopGatesHoldsADirtyTree(t *testing.T) {
 	}
 	// An untracked file counts too.
 	s.git("checkout", "--", ".github/workflows/ci.yml")
-	s.write("docs/new.md", "see /ho"+"me/alice/x\n", 0o644)
+	s.write("docs/new.md", "see /ho"+"me/marta/x\n", 0o644)
 	if _, out, _ := s.hook("", "stop-gates", stop); !strings.Contains(out, "docs/new.md:1:") {
 		t.Fatalf("untracked file not judged: %s", out)
 	}

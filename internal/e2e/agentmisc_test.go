@@ -171,7 +171,7 @@ func TestAgentMiscHookJudgesWithTheCommitsConfiguration(t *testing.T) {
 		t.Fatalf("--install-hooks: exit %d\n%s", code, out)
 	}
 	head := s.git("rev-parse", "HEAD")
-	leak := "Notes live in /ho" + "me/alice/notes.\n"
+	leak := "Notes live in /ho" + "me/marta/notes.\n"
 	s.write("docs/leak.md", leak, 0o644)
 	s.git("add", "docs/leak.md")
 	// Unstaged: the registry with the tree gate commented out.
@@ -220,7 +220,7 @@ func TestAgentMiscStatusline(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "hooks off") || !strings.Contains(out, "no battery run yet") {
 		t.Fatalf("fresh: exit %d %q", code, out)
 	}
-	s.write("docs/leak.md", "see /ho"+"me/alice/x\n", 0o644)
+	s.write("docs/leak.md", "see /ho"+"me/marta/x\n", 0o644)
 	s.git("add", "docs/leak.md")
 	if code, _ := s.run(nil, binPath, "--run"); code != 1 {
 		t.Fatalf("battery: exit %d", code)

@@ -57,7 +57,7 @@ func TestBaselineAcceptsTodaysFindings(t *testing.T) {
 		t.Fatalf("the untouched tree is not red: exit %d\n%s", code, out)
 	}
 	file := s.acceptAll()
-	if strings.Contains(file, "alice") || strings.Contains(file, plantedHome) {
+	if strings.Contains(file, "marta") || strings.Contains(file, plantedHome) {
 		t.Fatalf("the baseline quotes the banned text:\n%s", file)
 	}
 	// Two identical refs in two steps are two findings of two steps, each
@@ -124,7 +124,7 @@ func TestBaselineAcceptsTodaysFindings(t *testing.T) {
 	if code, out := s.gates(nil, "--run"); code != 0 {
 		t.Fatalf("an edit beside an accepted match reds: exit %d\n%s", code, out)
 	}
-	other := "/" + "home/bob/notes"
+	other := "/" + "home/jbo/notes"
 	s.write("README.md", "# demo\nsee "+other+" for the new plan\n", 0o644)
 	s.git("add", "-A")
 	code, out = s.gates(nil, "--run")

@@ -26,7 +26,7 @@ func TestBaselineGrowthReportedByTheHook(t *testing.T) {
 	if n := strings.Count(out, "this commit adds to"); n != 4 {
 		t.Fatalf("want one line per accepted entry (4), got %d:\n%s", n, out)
 	}
-	if strings.Contains(out, "alice") {
+	if strings.Contains(out, "marta") {
 		t.Fatalf("the report quotes the banned text:\n%s", out)
 	}
 	s.git("commit", "-qm", "chore: accept today's findings")
@@ -61,7 +61,7 @@ func TestAgentBaselineGrowthIsABypass(t *testing.T) {
 		t.Fatalf("staging a baseline is judged: blocked %v, %s", blocked, post)
 	}
 	why, blocked, _ := p.bash(`git commit` + msg)
-	if !blocked || !strings.Contains(why, "accepts new findings") || !strings.Contains(why, "check-tree-terms docs/leak.md leak") || strings.Contains(why, "alice") {
+	if !blocked || !strings.Contains(why, "accepts new findings") || !strings.Contains(why, "check-tree-terms docs/leak.md leak") || strings.Contains(why, "marta") {
 		t.Fatalf("commit-guard let a commit that grows the baseline run: blocked %v\n%s", blocked, why)
 	}
 

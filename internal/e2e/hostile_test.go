@@ -343,7 +343,7 @@ func TestAgentHookOverAPipeForFetchHead(t *testing.T) {
 		return code, string(out)
 	}
 	run("PreToolUse")
-	s.write("docs/guide.md", "# Guide\n\nsee /ho"+"me/alice/x\n", 0o644)
+	s.write("docs/guide.md", "# Guide\n\nsee /ho"+"me/marta/x\n", 0o644)
 	s.git("commit", "-q", "--no-verify", "-am", "docs: a path")
 	code, out := run("PostToolUse")
 	// The red commit is still named: a state file it cannot read costs

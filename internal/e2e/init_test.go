@@ -24,7 +24,7 @@ import (
 
 // plantedHome is the banned home path the tests plant, composed at run
 // time so this file itself carries no banned shape.
-var plantedHome = "/" + "home/alice/notes"
+var plantedHome = "/" + "home/marta/notes"
 
 const pinnedCI = `name: ci
 on:

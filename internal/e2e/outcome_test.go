@@ -45,7 +45,7 @@ type player struct {
 }
 
 // leakLine is a line check-tree-terms refuses (a home path).
-const leakLine = "Keep notes in /ho" + "me/alice/notes.\n"
+const leakLine = "Keep notes in /ho" + "me/marta/notes.\n"
 
 var outcomeTemplate struct {
 	once sync.Once

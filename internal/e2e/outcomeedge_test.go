@@ -44,7 +44,7 @@ func TestOutcomeJudgeOverAnUnbornHead(t *testing.T) {
 		t.Fatalf("a Stop after a green first commit: exit %d %q %q", code, out, errs)
 	}
 	s.hook("", "commit-audit", payload("PreToolUse"))
-	s.write("docs/guide.md", "see /ho"+"me/alice/x\n", 0o644)
+	s.write("docs/guide.md", "see /ho"+"me/marta/x\n", 0o644)
 	s.git("commit", "-q", "--no-verify", "-am", "docs: a path")
 	_, out, _ := s.hook("", "commit-audit", payload("PostToolUse"))
 	if !strings.Contains(out, `"decision"`) || !strings.Contains(out, "docs: a path") || strings.Contains(out, "chore: start") {

@@ -12,7 +12,7 @@ import (
 // credentials, hostnames, words under alternation and bracket classes.
 // Each is also valid Go regexp syntax with the same meaning.
 var treeTermsPatterns = []string{
-	`/home/alice`,
+	`/home/marta`,
 	`/Users/[A-Za-z][A-Za-z0-9._-]*/`,
 	`/home/[a-z_][a-z0-9_-]*/(src|work|projects)`,
 	`C:\\Users\\[A-Za-z]+`,
@@ -36,12 +36,12 @@ var treeTermsPatterns = []string{
 	`192\.168\.[0-9]{1,3}\.[0-9]{1,3}`,
 	`-----BEGIN [A-Z ]*PRIVATE KEY-----`,
 	`[a-z0-9-]+\.corp\.example\.net`,
-	`(TODO|FIXME|XXX)\((alice|bob)\)`,
+	`(TODO|FIXME|XXX)\((marta|bob)\)`,
 	`jira\.example\.com/browse/[A-Z]+-[0-9]+`,
 	`https?://[a-z0-9.-]*staging[a-z0-9.-]*`,
 	`[Pp]assword *[:=] *[^ ]+`,
 	`api[_-]?key *[:=]`,
-	`(alice|bob|carol|dave)@`,
+	`(marta|bob|carol|dave)@`,
 	`s3://[a-z0-9.-]+-private`,
 	`(dev|stage|prod)-db-[0-9]{2}`,
 	`\$HOME/\.config/acme`,
@@ -85,7 +85,7 @@ func prose() ([]string, int) {
 			release version deploy cluster node pod service token user account path file directory line pattern match
 			gate knob report refuse finding ab12 v2 0x1f 2024-05-01 http://example.org/docs e.g. (see below) x=1; y=2.`)
 		r := rand.New(rand.NewSource(42))
-		planted := []string{"/ho" + "me/alice/x" /* composed: this tree bans the literal shape */, "Confidential", "acme", "AKIA0123456789ABCDEF", "10.1.2.3", "wip", "TODO(bob)"}
+		planted := []string{"/ho" + "me/marta/x" /* composed: this tree bans the literal shape */, "Confidential", "acme", "AKIA0123456789ABCDEF", "10.1.2.3", "wip", "TODO(bob)"}
 		total := 0
 		for total < 10<<20 {
 			var b strings.Builder

@@ -5,6 +5,7 @@ package gates
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/workflow"
@@ -25,9 +26,9 @@ func checkActionPinning(c *gate.Context) int {
 	}
 	// assertion B: a file's verdict (its findings and its count of refs)
 	// is its own; a warm run reads it from the result cache.
-	memos := openMemos(c, scan, 1, nil)
+	memos := openMemos(c, scan, 2, nil)
 	var found []gate.Finding
-	refs := 0
+	refs, waived := 0, 0
 	var n shapes
 	for _, p := range scan.files {
 		m, err := scan.memo(c, memos, p, func() (fileMemo, error) {
@@ -48,8 +49,22 @@ func checkActionPinning(c *gate.Context) int {
 			uses := workflow.UsesRefs(f)
 			sites := f.UsesSites()
 			elsewhere := map[string]int{}
+			waived, prose := 0, 0
 			for _, u := range uses {
 				if ok, why := workflow.Pinned(u.Ref); !ok {
+					// assertion D: a commented-out ref holding an expression
+					// is prose (GitHub runs no expression in uses:, so it
+					// cannot be uncommented into a step), and a ref whose
+					// own line carries zizmor's ignore for unpinned uses
+					// was accepted by its maintainer; the latter is counted.
+					if u.Commented && strings.Contains(u.Ref, "${{") {
+						prose++
+						continue
+					}
+					if zizmorIgnores(f.Text(u.Line), "unpinned-uses", "unpinned-images") {
+						waived++
+						continue
+					}
 					msg := "uses: " + u.Ref + " " + why
 					if u.Commented {
 						msg += " (a commented-out step is read like a live one)"
@@ -58,7 +73,7 @@ func checkActionPinning(c *gate.Context) int {
 					here = append(here, gate.Finding{Class: "unpinned", Path: p, Line: u.Line, Msg: msg, Identity: id, About: about})
 				}
 			}
-			return fileMemo{kind: memoOther, n: []int{len(uses)}, found: here}, nil
+			return fileMemo{kind: memoOther, n: []int{len(uses) - waived - prose, waived}, found: here}, nil
 		})
 		if err != nil {
 			return c.RefuseErr(err)
@@ -70,13 +85,18 @@ func checkActionPinning(c *gate.Context) int {
 			continue
 		}
 		refs += m.n[0]
+		waived += m.n[1]
 		found = append(found, m.found...)
 	}
 	r := c.NewReport(withUnparseable(pinningHelps))
 	for _, f := range found {
 		r.Add(f)
 	}
-	return r.Done(plural(refs, "uses: ref", "uses: refs") + " pinned across " + plural(len(scan.files)-n.unparsable-len(n.broken), "YAML file", "YAML files") + n.unparsed() + scan.fromIndexNote())
+	note := ""
+	if waived > 0 {
+		note = "; " + plural(waived, "unpinned ref", "unpinned refs") + " left out by a zizmor ignore on its line"
+	}
+	return r.Done(plural(refs, "uses: ref", "uses: refs") + " pinned across " + plural(len(scan.files)-n.unparsable-len(n.broken), "YAML file", "YAML files") + note + n.unparsed() + scan.fromIndexNote())
 }
 
 // pinningIdentity answers what an unpinned ref is about: the action
@@ -109,4 +129,33 @@ func pinningIdentity(u workflow.UsesLine, sites map[int]workflow.Site, elsewhere
 		return fmt.Sprintf("action=%s\x00commented#%d", action, n), action + ", commented out"
 	}
 	return fmt.Sprintf("action=%s\x00other#%d", action, n), action
+}
+
+// zizmorIgnores reports whether line carries zizmor's inline ignore
+// comment (# zizmor: ignore[rule,...]) naming one of rules.
+func zizmorIgnores(line string, rules ...string) bool {
+	i := strings.Index(line, "#")
+	for i >= 0 {
+		c := strings.TrimLeft(line[i+1:], " \t")
+		if rest, ok := strings.CutPrefix(c, "zizmor:"); ok {
+			rest = strings.TrimLeft(rest, " \t")
+			if list, ok := strings.CutPrefix(rest, "ignore["); ok {
+				if k := strings.IndexByte(list, ']'); k >= 0 {
+					for _, name := range strings.Split(list[:k], ",") {
+						for _, r := range rules {
+							if strings.TrimSpace(name) == r {
+								return true
+							}
+						}
+					}
+				}
+			}
+		}
+		j := strings.Index(line[i+1:], "#")
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gate-sdk/gates/internal/cache"
 	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/lazyre"
 	"github.com/gate-sdk/gates/internal/walk"
 	"github.com/gate-sdk/gates/internal/workflow"
 )
@@ -29,9 +30,11 @@ const (
 	skipWorkDir    = "step with an unresolvable working-directory"
 	skipAbsolute   = "absolute path"
 	skipSingleForm = "single-line value not read"
+	skipAfterCd    = "script after a cd the gate cannot follow"
+	skipOtherRepo  = "script in another repository's checkout"
 )
 
-var runPathCauses = []string{skipNonShell, skipWindows, skipNoDialect, skipWorkDir, skipSingleForm, skipAbsolute}
+var runPathCauses = []string{skipNonShell, skipWindows, skipNoDialect, skipWorkDir, skipSingleForm, skipAbsolute, skipAfterCd, skipOtherRepo}
 
 func checkActionRunPath(c *gate.Context) int {
 	scan, err := scanActions(c, yamlExts...)
@@ -135,17 +138,36 @@ func runPathMemo(rootRel, p string, runs []*workflow.Run) fileMemo {
 			skipped[skipNoDialect]++
 			continue
 		}
-		base, class := rootRel, ""
+		base, class := ".", ""
 		if run.HasWorkDir {
 			wd := run.WorkDir
 			if wd == "" || strings.Contains(wd, "${{") || walk.PathRoot(wd) || strings.HasPrefix(wd, "~") {
 				skipped[skipWorkDir]++
 				continue
 			}
-			base, class = path.Join(rootRel, wd), "workdir:"+wd
+			base, class = path.Clean(wd), "workdir:"+wd
 		}
 		bodies++
+		// dir is where the body stands, relative to the workspace; a
+		// script word is placed in the tree only at resolution.
+		dir, lost := base, false
 		for i, line := range run.Lines {
+			// assertion G: a cd to a literal relative directory moves
+			// where later words resolve (inside parentheses, for that
+			// line only); a cd the gate cannot follow ends the reading of
+			// the body, counted.
+			lineDir, lineLost := dir, lost
+			if to, ok, sub := cdOf(line); ok && !lost {
+				next := path.Join(dir, to)
+				switch {
+				case to == "" || next == ".." || strings.HasPrefix(next, "../"):
+					lineLost, lost = true, !sub
+				case sub:
+					lineDir = next
+				default:
+					dir, lineDir = next, next
+				}
+			}
 			// assertion C: the script word of each segment, by the shared
 			// token predicate.
 			for _, tok := range workflow.ScriptTokens(line) {
@@ -153,7 +175,20 @@ func runPathMemo(rootRel, p string, runs []*workflow.Run) fileMemo {
 					skipped[skipAbsolute]++
 					continue
 				}
-				cands = append(cands, gate.Finding{Class: class, Path: p, Line: run.FileLine(i, tokenCol(line, tok)), Msg: tok, Text: path.Join(base, tok)})
+				if lineLost {
+					skipped[skipAfterCd]++
+					continue
+				}
+				// assertion F: a path at or under where a checkout of this
+				// repository was placed is that far into the tree; one
+				// under another repository's checkout is not ours to
+				// resolve.
+				at, ours := inCheckout(run.Job, run.Step, path.Join(lineDir, tok))
+				if !ours {
+					skipped[skipOtherRepo]++
+					continue
+				}
+				cands = append(cands, gate.Finding{Class: class, Path: p, Line: run.FileLine(i, tokenCol(line, tok)), Msg: tok, Text: path.Join(rootRel, at)})
 			}
 		}
 	}
@@ -194,4 +229,67 @@ func tokenCol(line, tok string) int {
 		return 0
 	}
 	return utf8.RuneCountInString(line[:i]) + 1
+}
+
+// cdLine matches a line whose first command is cd (or pushd) with one
+// operand, optionally inside an opening parenthesis, and what follows it.
+var cdLine = lazyre.New(`^\s*(\(\s*)?(?:cd|pushd)(?:\s+([^\s;&|)]+))?\s*(?:$|[;&|)])`)
+
+// cdOf reads a body line opening with cd: to is the directory (relative,
+// cleaned; "" when the gate cannot follow it: an expansion, an absolute
+// path, ~, - or no operand), ok whether the line opens with cd at all,
+// and sub whether it sits in a subshell, so its effect ends with the line.
+func cdOf(line string) (to string, ok, sub bool) {
+	m := cdLine.Get().FindStringSubmatch(line)
+	if m == nil {
+		return "", false, false
+	}
+	sub = m[1] != ""
+	d := strings.Trim(m[2], `"'`)
+	if d == "" || d == "-" || strings.ContainsAny(d, "$`~*?[") || walk.PathRoot(d) {
+		return "", true, sub
+	}
+	return path.Clean(d), true, sub
+}
+
+// inCheckout places p, a path relative to the workspace, for step s of
+// job j. The checkout steps before s that hold p (their path: equal to it
+// or a directory above it) decide, the deepest first: this repository's
+// checkout places p at the rest of it (ours); another repository's is not
+// ours to resolve. Held by none, p is in the tree when this repository
+// was checked out to the workspace itself (or not checked out where the
+// reader can see), and outside it (a "../" path, which never resolves)
+// when it went to a path of its own.
+func inCheckout(j *workflow.Job, s *workflow.Step, p string) (string, bool) {
+	if j == nil {
+		return p, true
+	}
+	mine, best, bestOwn := "", -1, false
+	for _, st := range j.Steps {
+		if s != nil && st.Index >= s.Index {
+			break
+		}
+		at, own, ok := workflow.CheckoutPath(st)
+		if !ok {
+			continue
+		}
+		if own {
+			mine = at
+		}
+		if at != "." && (p == at || strings.HasPrefix(p, at+"/")) && len(at) > best {
+			best, bestOwn = len(at), own
+		}
+	}
+	switch {
+	case best >= 0 && !bestOwn:
+		return "", false
+	case best >= 0:
+		if rest := strings.TrimPrefix(p[best:], "/"); rest != "" {
+			return rest, true
+		}
+		return ".", true
+	case mine == "" || mine == ".":
+		return p, true
+	}
+	return "../" + p, true
 }

@@ -318,6 +318,12 @@ func plainWords(line string) (words []string, ok bool) {
 // line as the same program with the same arguments. Two commands are not
 // plain: bash -e stops at the first failure, pwsh runs on; two chained by
 // && on one line are (see plainSegment).
+//
+// assertion S: the reader passes over an exclude: entry of the matrix
+// that holds an expression (workflow.StepRunner keeps every combination
+// it might drop), so the rest of the matrix is still read.
+// assertion T: the reader reads runs-on: ${{ vars.NAME || 'label' }} by
+// its literal label (workflow.RunnerOf).
 func plainCommand(r *workflow.Run) bool {
 	var line string
 	echoes := 0

@@ -341,3 +341,25 @@ func TestRunShellBatchRefusals(t *testing.T) {
 		t.Fatalf("without scratch: exit %d, stderr %q", r.Code, r.Stderr)
 	}
 }
+
+// TestRepeatCounterShapes: the unread variable of a loop over literal
+// numbers, one brace range or a seq of literal numbers is a repeat count;
+// a loop over anything computed is not.
+func TestRepeatCounterShapes(t *testing.T) {
+	text := "i appears unused. Verify use (or export if used externally). [SC2034]"
+	for line, want := range map[string]bool{
+		"for i in 1 2 3; do":         true,
+		"for i in {1..10}; do":       true,
+		"for i in $(seq 1 10)":       true,
+		"for i in $(seq 10); do":     true,
+		"for i in `seq 1 2 9`; do":   true,
+		"for i in $(seq 1 $n); do":   false,
+		"for i in $(ls); do":         false,
+		"for j in $(seq 1 10); do":   false,
+		"for i in $(seq 1 10) x; do": false,
+	} {
+		if got := repeatCounter(line, text); got != want {
+			t.Errorf("repeatCounter(%q) = %v, want %v", line, got, want)
+		}
+	}
+}

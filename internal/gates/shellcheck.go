@@ -414,7 +414,10 @@ func foreignNote(skipped map[string]int) string {
 }
 
 // scFileFlags is check-shellcheck's ShellCheck argv less its operands.
-var scFileFlags = []string{"--norc", "-S", "warning", "-f", "gcc"}
+// assertion N: a source command's file is looked up from the script's own
+// directory as well as from the top (where ShellCheck runs), so a name set
+// before sourcing a neighbour that reads it is seen as read.
+var scFileFlags = []string{"--norc", "-S", "warning", "--source-path=SCRIPTDIR", "-f", "gcc"}
 
 // scTarget is one target as the content cache sees it.
 type scTarget struct {
@@ -801,7 +804,26 @@ func (s *scriptIdioms) intended(line, col int, text string) bool {
 		// assertion G: a substitution split on purpose or that cannot
 		// split.
 		sub, before, ok := substitutionAt(l, col)
-		return ok && (commandWord(before) == "eval" || oneWordOutput(sub))
+		if !ok {
+			// A substitution that does not close on its line (eval $(…
+			// spanning lines) is read by what stands before it.
+			return col >= 1 && col-1 <= len(l) && commandWord(l[:col-1]) == "eval"
+		}
+		before = s.continued(line, before)
+		return commandWord(before) == "eval" || goPackageOperand(before) || oneWordOutput(sub) ||
+			hereStringOperand(l, col)
+	case strings.HasSuffix(text, "[SC2145]"):
+		// assertion Q: an array joined inside a quoted operand of echo
+		// (or of a function that only echoes) prints the same words as $*
+		// would.
+		return s.echoOperand(l, col)
+	case strings.HasSuffix(text, "[SC2076]"):
+		// assertion R: a quoted =~ right side with no operator but the
+		// dot is a literal text, matched literally as meant.
+		return literalMatch(l)
+	case strings.HasSuffix(text, "[SC2043]"):
+		// assertion R: a loop over one literal word is a list of one.
+		return singleWordLoop.Get().MatchString(l)
 	case strings.HasSuffix(text, "[SC2206]"):
 		// assertion H: an array filled by a split the script set up: an
 		// IFS it set, or a separator made a blank; and bash's own arrays
@@ -836,6 +858,18 @@ func (s *scriptIdioms) intended(line, col int, text string) bool {
 		// so the name before it gets one field.
 		name, ok := unusedNameOf(text)
 		return ok && lastReadName(l, name)
+	case strings.HasSuffix(text, "[SC2024]"):
+		// assertion O: sudo's output redirected where the user may write:
+		// root runs the command, the file is the user's, as meant.
+		return userRedirect(l, col)
+	case strings.HasSuffix(text, "[SC2050]"):
+		// assertion P: a test ShellCheck calls constant compares a value
+		// GitHub writes into the body (a run: body's expression).
+		return strings.Contains(l, workflow.Expr)
+	case strings.HasSuffix(text, "[SC2087]"):
+		// assertion P: a here-document whose only expansions are GitHub
+		// expressions expands the same on either side of ssh.
+		return s.exprOnlyHeredoc(line - 1)
 	}
 	return false
 }

@@ -11,24 +11,27 @@ import (
 	"unicode/utf8"
 
 	"github.com/gate-sdk/gates/internal/lazyre"
+	"github.com/gate-sdk/gates/internal/workflow"
 )
 
 // idiomCodes are the codes a rule below may leave out; any other report is
 // kept without reading the script.
-var idiomCodes = []string{"[SC2046]", "[SC2206]", "[SC2128]", "[SC2178]", "[SC2064]", "[SC3043]", "[SC1090]", "[SC2034]", "[SC1007]"}
+var idiomCodes = []string{"[SC2046]", "[SC2206]", "[SC2128]", "[SC2178]", "[SC2064]", "[SC3043]", "[SC1090]", "[SC2034]", "[SC1007]", "[SC2024]", "[SC2050]", "[SC2087]", "[SC2145]", "[SC2076]", "[SC2043]"}
 
 // scriptIdioms holds what the rules read off one script once: its lines,
 // the names it fills by a deliberate split, and where each name is
 // assigned.
 type scriptIdioms struct {
 	lines    []string
+	echoes   map[string]bool // functions whose body only echoes
 	split    map[string]bool
 	assigned map[string][]int // name -> 1-based lines assigning it
 	ifsLine  int              // first line assigning IFS (0: none)
 }
 
 func readIdioms(text string) *scriptIdioms {
-	s := &scriptIdioms{lines: strings.Split(text, "\n"), split: map[string]bool{}, assigned: map[string][]int{}}
+	s := &scriptIdioms{lines: strings.Split(text, "\n"), split: map[string]bool{}, assigned: map[string][]int{}, echoes: map[string]bool{}}
+	s.readEchoFunctions()
 	for i, l := range s.lines {
 		for _, m := range assignment.Get().FindAllStringSubmatch(l, -1) {
 			s.assigned[m[1]] = append(s.assigned[m[1]], i+1)
@@ -108,15 +111,34 @@ func emptyPrefix(l string, col int) bool {
 	if i < 1 || i >= len(l) || (l[i] != ' ' && l[i] != '\t') || l[i-1] != '=' {
 		return false
 	}
-	for _, w := range strings.Fields(l[i:]) {
+	words := strings.Fields(l[i:])
+	for k, w := range words {
 		if assignWord.Get().MatchString(w) {
 			continue
+		}
+		// A command named by a variable ($go run …) with operands after
+		// it: the program a script chose earlier.
+		if _, ok := varCommand(w); ok && k+1 < len(words) && !strings.HasPrefix(words[k+1], ")") {
+			return true
 		}
 		// path-dialect-exempt: a word of a script's text, never a path this process opens
 		return emptyPrefixCommands[w] || strings.HasPrefix(w, "./") || strings.HasPrefix(w, "/")
 	}
 	return false
 }
+
+// varCommand reads a command word that is one variable expansion, $NAME
+// or ${NAME}.
+func varCommand(w string) (string, bool) {
+	m := wholeVar.Get().FindStringSubmatch(w)
+	if m == nil {
+		return "", false
+	}
+	return m[1] + m[2], true
+}
+
+// wholeVar matches a word that is one unquoted variable expansion.
+var wholeVar = lazyre.New(`^\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})$`)
 
 // assignWord is a prefix assignment word: NAME= or NAME=value.
 var assignWord = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*=`)
@@ -252,6 +274,82 @@ func commandWord(before string) string {
 	return ""
 }
 
+// continued prefixes before (text on line, 1-based) with the lines it
+// continues: each earlier line ending in a backslash, joined without it,
+// so a substitution on a continuation line has its command in view.
+func (s *scriptIdioms) continued(line int, before string) string {
+	for k := line - 1; k >= 1; k-- {
+		prev := strings.TrimRight(s.lines[k-1], " \t\r")
+		if !strings.HasSuffix(prev, "\\") {
+			break
+		}
+		before = strings.TrimSuffix(prev, "\\") + " " + before
+	}
+	return before
+}
+
+// goPackageSubcommands are the go subcommands whose operands are package
+// patterns: an import path holds no blank, so a list of them is split on
+// purpose.
+var goPackageSubcommands = map[string]bool{"build": true, "test": true, "vet": true, "install": true, "list": true, "generate": true}
+
+// goPackageOperand reports whether the text before a substitution is a go
+// command (go, or a wrapper whose name is go such as ./tool/go) taking
+// package operands: the substitution is the package list.
+func goPackageOperand(before string) bool {
+	cut := strings.LastIndexAny(before, ";&|(")
+	words := strings.Fields(before[cut+1:])
+	for len(words) > 0 && (isAssignmentWord(words[0]) || words[0] == "then" || words[0] == "do" || words[0] == "!") {
+		words = words[1:]
+	}
+	if len(words) < 2 {
+		return false
+	}
+	name := words[0][strings.LastIndexByte(words[0], '/')+1:]
+	return name == "go" && goPackageSubcommands[words[1]]
+}
+
+// isAssignmentWord reports NAME=value.
+func isAssignmentWord(w string) bool {
+	i := strings.IndexByte(w, '=')
+	if i <= 0 {
+		return false
+	}
+	for k, r := range w[:i] {
+		if !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || k > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// countOnly reports a wc stage printing only a count: -l, -c, -w or -m
+// (one or more) and no file operand (its input a pipe or a redirection).
+func countOnly(stage string) bool {
+	w := strings.Fields(stage)
+	if len(w) < 2 || w[0] != "wc" {
+		return false
+	}
+	flags := 0
+	for k := 1; k < len(w); k++ {
+		a := w[k]
+		switch {
+		case a == "<":
+			k++ // the redirection's file
+		case strings.HasPrefix(a, "<"):
+		case len(a) >= 2 && a[0] == '-' && strings.Trim(a[1:], "lcwm") == "":
+			flags++
+		default:
+			return false
+		}
+	}
+	return flags > 0
+}
+
+// awkField reports an awk stage printing one numbered field of each line
+// ('{print $2}', optionally after a pattern): a field holds no blank.
+var awkField = lazyre.New(`^awk\s+'(?:[^'{]*)\{\s*print\s+\$[0-9]+\s*;?\s*\}'$`)
+
 // lineFilters are programs that pass on or drop whole lines of their
 // input: a list of words stays a list of words through them.
 var lineFilters = map[string]bool{"grep": true, "egrep": true, "fgrep": true, "sort": true, "uniq": true, "head": true, "tail": true}
@@ -262,6 +360,14 @@ var lineFilters = map[string]bool{"grep": true, "egrep": true, "fgrep": true, "s
 // names. Its first stage decides; later stages must be line filters.
 func oneWordOutput(inner string) bool {
 	stages := strings.Split(inner, "|")
+	last := strings.TrimSpace(stages[len(stages)-1])
+	if countOnly(last) {
+		// A count, whatever came before it.
+		return true
+	}
+	if len(stages) > 1 && awkField.Get().MatchString(last) {
+		return true
+	}
 	for _, st := range stages[1:] {
 		w := strings.Fields(st)
 		if len(w) == 0 || !lineFilters[w[0]] {
@@ -290,7 +396,11 @@ func oneWordOutput(inner string) bool {
 		}
 		return false
 	}
-	switch w[0] {
+	cmd := w[0]
+	if cmd[strings.LastIndexByte(cmd, '/')+1:] == "go" {
+		cmd = "go" // a wrapper named go (./tool/go) takes go's arguments
+	}
+	switch cmd {
 	case "nproc", "whoami", "arch", "hostname":
 		return len(w) == 1
 	case "uname":
@@ -312,6 +422,7 @@ func oneWordOutput(inner string) bool {
 		return true
 	case "go":
 		// Import paths hold no blank; -f, -json and -m print other shapes.
+		// (go env GOPATH is a directory, which may hold one.)
 		return len(w) >= 2 && w[1] == "list" && !has("-f", "-json", "-m", "-deps")
 	case "docker":
 		// Object ids, one per line, under -q.
@@ -354,3 +465,166 @@ func expansionAt(l string, col int) (string, bool) {
 	}
 	return "", false
 }
+
+// rootOnlyDirs are the directories a file written under needs root: a
+// sudo command's redirection into one of them fails as the user.
+// path-dialect-exempt: system directories a script's redirection is matched against, never opened
+var rootOnlyDirs = []string{"/etc/", "/usr/", "/opt/", "/root/", "/boot/", "/sys/", "/proc/", "/lib/", "/lib64/", "/bin/", "/sbin/", "/srv/", "/var/"}
+
+// userRedirect reports whether the redirection ShellCheck placed at col of
+// line l writes where the user may write: not under rootOnlyDirs (but
+// for /var/tmp/). sudo not applying to it is then what the script wants:
+// the command runs as root, its output lands as the user's.
+func userRedirect(l string, col int) bool {
+	i := col - 1
+	if i < 0 || i >= len(l) {
+		return false
+	}
+	rest := l[i:]
+	k := strings.IndexByte(rest, '>')
+	if k < 0 || strings.TrimSpace(rest[:k]) != "" && strings.Trim(rest[:k], "0123456789&") != "" {
+		return false
+	}
+	rest = strings.TrimLeft(rest[k:], ">|")
+	rest = strings.TrimLeft(rest, " \t")
+	w := rest
+	if e := strings.IndexAny(w, " \t;&|)"); e >= 0 {
+		w = w[:e]
+	}
+	w = strings.Trim(w, `"'`)
+	if w == "" {
+		return false
+	}
+	if strings.HasPrefix(w, "/var/tmp/") {
+		return true
+	}
+	for _, d := range rootOnlyDirs {
+		if strings.HasPrefix(w, d) {
+			return false
+		}
+	}
+	return true
+}
+
+// exprOnlyHeredoc reports whether the here-document line l opens (line
+// index i of lines) expands, besides GitHub expressions, only names the
+// script assigned before it: GitHub writes the expressions in before any
+// shell runs, and a name the script computed for the remote command
+// (SKIP=… then critest $SKIP) is meant to expand here. A name the script
+// never set ($HOME) is the remote side's, and keeps the report.
+func (s *scriptIdioms) exprOnlyHeredoc(i int) bool {
+	lines := s.lines
+	m := heredocOpen.Get().FindStringSubmatch(lines[i])
+	if m == nil {
+		return false
+	}
+	delim := m[2]
+	for k := i + 1; k < len(lines); k++ {
+		t := lines[k]
+		if m[1] == "-" {
+			t = strings.TrimLeft(t, "\t")
+		}
+		if strings.TrimSpace(t) == delim {
+			return true
+		}
+		body := strings.ReplaceAll(lines[k], workflow.Expr, "")
+		if strings.ContainsRune(body, '`') {
+			return false
+		}
+		for _, e := range heredocExpansion.Get().FindAllStringSubmatch(body, -1) {
+			name := e[1] + e[2]
+			if name == "" {
+				return false // $( … ), ${…} of another shape, or a special parameter
+			}
+			at := s.assigned[name]
+			if len(at) == 0 || at[0] > i {
+				return false
+			}
+		}
+	}
+	return false
+}
+
+// heredocExpansion matches an expansion in a here-document body: $NAME or
+// ${NAME} (the name captured), or any other $ form that expands ($(, $((,
+// ${ of another shape, a special or positional parameter), captured empty.
+// A $ before anything else ($] in a pattern) is literal.
+var heredocExpansion = lazyre.New(`\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\}|[({0-9?@*#$!-])`)
+
+// heredocOpen matches an unquoted here-document operator and its word.
+var heredocOpen = lazyre.New(`<<(-?)\s*([A-Za-z_][A-Za-z0-9_]*)`)
+
+// echoOperand reports whether the report at col of line l sits in an
+// operand of echo, which joins its operands with one blank: "…$@…" there
+// prints what "…$*…" would. A function of the script whose body only
+// echoes counts as echo.
+func (s *scriptIdioms) echoOperand(l string, col int) bool {
+	i := col - 1
+	if i < 0 || i > len(l) {
+		return false
+	}
+	w := commandWord(l[:i])
+	return w == "echo" || s.echoes[w]
+}
+
+// readEchoFunctions finds the functions whose body is nothing but echo
+// commands (or calls of such functions defined before): NAME() { on one
+// line, the body, } alone on a line.
+func (s *scriptIdioms) readEchoFunctions() {
+	for i := 0; i < len(s.lines); i++ {
+		m := funcOpen.Get().FindStringSubmatch(s.lines[i])
+		if m == nil {
+			continue
+		}
+		only, k := true, i+1
+		for ; k < len(s.lines); k++ {
+			t := strings.TrimSpace(s.lines[k])
+			if t == "}" {
+				break
+			}
+			if t == "" || strings.HasPrefix(t, "#") {
+				continue
+			}
+			w := strings.Fields(t)[0]
+			if w != "echo" && !s.echoes[w] {
+				only = false
+			}
+		}
+		if k < len(s.lines) && only && k > i+1 {
+			s.echoes[m[1]] = true
+		}
+	}
+}
+
+// funcOpen matches a function definition opening its body on its line.
+var funcOpen = lazyre.New(`^\s*(?:function\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*\(\)\s*\{\s*$`)
+
+// hereStringOperand reports whether the substitution ShellCheck placed at
+// col of line l is the word of a here-string (<<<): bash neither splits
+// nor globs it.
+func hereStringOperand(l string, col int) bool {
+	i := col - 1
+	if i < 0 || i > len(l) {
+		return false
+	}
+	return strings.HasSuffix(strings.TrimRight(l[:i], " \t"), "<<<")
+}
+
+// literalMatch reports a [[ x =~ "…" ]] whose quoted right side holds no
+// regular-expression operator but the dot: a literal text (a path, a file
+// name), which the quotes make it, as meant.
+func literalMatch(l string) bool {
+	for _, m := range quotedMatch.Get().FindAllStringSubmatch(l, -1) {
+		if !strings.ContainsAny(m[1], "^$*+?()[]{}|\\") {
+			return true
+		}
+	}
+	return false
+}
+
+// quotedMatch matches =~ followed by a double-quoted right side.
+var quotedMatch = lazyre.New(`=~\s*"([^"]*)"`)
+
+// singleWordLoop reports a for loop over one literal word (for cmd in
+// openssl; do): a list of one, written to grow.
+var singleWordLoop = lazyre.New(`(?:^|[\s;&|({])for\s+[A-Za-z_][A-Za-z0-9_]*\s+in\s+[A-Za-z0-9_./:+-]+\s*(?:;|$|do(?:\s|$))`)

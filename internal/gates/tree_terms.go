@@ -132,22 +132,29 @@ func checkTreeTerms(c *gate.Context) int {
 	var left atomic.Int64 // files left to the battery (Verdicts.Leave)
 	done := func(records [][]gate.Finding) int {
 		r := c.NewReport(map[string]string{"leak": treeTermsHelp})
+		lfs := ""
 		// assertion N: a git-lfs pointer is matched as the bytes git
 		// records, but not counted as a judged file: the clean line says
 		// how many pointers stood in for content the scan never read.
-		pointers := 0
+		pointers, promptData := 0, 0
 		for _, fs := range records {
 			for _, f := range fs {
-				if f.Class == lfsPointerClass {
+				switch f.Class {
+				case lfsPointerClass:
 					pointers++
+					continue
+				case promptDataClass:
+					promptData++
 					continue
 				}
 				r.Add(f)
 			}
 		}
-		lfs := ""
+		if promptData > 0 {
+			lfs += "; " + plural(promptData, "matching line", "matching lines") + " of prompt-file test data left out"
+		}
 		if pointers > 0 {
-			lfs = fmt.Sprintf("; %d git-lfs pointers not judged: their content is not in the tree", pointers)
+			lfs += fmt.Sprintf("; %d git-lfs pointers not judged: their content is not in the tree", pointers)
 			if c.LFSPointers != nil {
 				c.LFSPointers(pointers)
 			}
@@ -319,6 +326,9 @@ func judgeTerms(set *patterns.Set, p string, data []byte, cand []int) ([]gate.Fi
 	// would match itself.
 	var hits map[string]bool
 	var firstPattern = -1
+	// assertion O: the testData: of a GitHub Models prompt file is test
+	// input: a hit there is not reported, only counted.
+	from, to := promptTestData(p, data)
 	for n, line, text := 0, []byte(nil), data; len(text) > 0; {
 		n++
 		if i := bytes.IndexByte(text, '\n'); i >= 0 {
@@ -336,6 +346,10 @@ func judgeTerms(set *patterns.Set, p string, data []byte, cand []int) ([]gate.Fi
 				hits, firstPattern = map[string]bool{}, k
 			}
 			hits[id] = true
+			continue
+		}
+		if n >= from && n < to {
+			records = append(records, gate.Finding{Class: promptDataClass, Path: p, Line: n})
 			continue
 		}
 		// The record shows the line as it was matched: its content, the
@@ -421,4 +435,52 @@ func eachIndex(n int, fn func(i int, scratch []int) []int) {
 		}()
 	}
 	wg.Wait()
+}
+
+// promptDataClass marks, among a file's records, a hit inside the test
+// data of a prompt file: counted on the clean line, never reported.
+const promptDataClass = "prompt-test-data"
+
+// promptTestData answers the lines [from, to) of a GitHub Models prompt
+// file's testData: value (a .yml or .yaml file whose top level holds
+// messages: and testData:), 0, 0 when p is no such file. The entries are
+// the inputs the prompt is evaluated on, quoted from elsewhere by design,
+// as a fixture's are.
+func promptTestData(p string, data []byte) (int, int) {
+	if !strings.HasSuffix(p, ".yml") && !strings.HasSuffix(p, ".yaml") {
+		return 0, 0
+	}
+	if !bytes.HasPrefix(data, []byte("messages:")) && !bytes.Contains(data, []byte("\nmessages:")) {
+		return 0, 0
+	}
+	from, to := 0, 0
+	n := 0
+	for text := data; len(text) > 0; {
+		n++
+		line := text
+		if i := bytes.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
+		} else {
+			text = nil
+		}
+		if len(line) == 0 || line[0] == ' ' || line[0] == '\t' || line[0] == '#' || line[0] == '\r' || line[0] == '-' {
+			// Indented, blank, a comment, or an item of the key above (a
+			// sequence may sit at the margin under its key).
+			continue
+		}
+		// A line at the left margin is a top-level key.
+		if from > 0 && to == 0 {
+			to = n
+		}
+		if from == 0 && bytes.HasPrefix(line, []byte("testData:")) {
+			from = n
+		}
+	}
+	if from == 0 {
+		return 0, 0
+	}
+	if to == 0 {
+		to = n + 1
+	}
+	return from, to
 }

@@ -17,8 +17,8 @@ import (
 // Banned shapes are composed at run time: this file is itself in the
 // corpus check-tree-terms scans.
 var (
-	homeA = "/" + "home/alice/"
-	homeB = "/" + "Users/bob/"
+	homeA = "/" + "home/marta/"
+	homeB = "/" + "Users/jb/"
 )
 
 const defaultPrune = "target .git node_modules .tmp gate-tests worktrees"
@@ -357,7 +357,7 @@ func TestMsgPatternsTemplateShapes(t *testing.T) {
 	red := []string{
 		"see " + homeA + "x",
 		"in " + homeB + "x",
-		`C:` + `\Users\bob\x`,
+		`C:` + `\Users\mart\x`,
 		"Generated with https://claude" + ".com/claude-code",
 		"https://claude" + ".ai/code/session_abc",
 		"Session-Id" + ": " + uuid,
@@ -373,6 +373,10 @@ func TestMsgPatternsTemplateShapes(t *testing.T) {
 		"see file://" + "/" + "Users/jb/notes",
 		"`" + "/" + "home/ncw/go/bin`",
 		"https://claude" + ".ai/share/abc123",
+		// Near misses of the second holdout's spares (2026-12-06).
+		"cd " + "/" + "home/myles/src",
+		"the account " + bt + "marta-dev" + bt,
+		`C:` + `\Users\Martin\AppData`,
 	}
 	pass := []string{
 		"fix: handle empty input",
@@ -413,6 +417,18 @@ func TestMsgPatternsTemplateShapes(t *testing.T) {
 		`C:` + `\Users\MyLogin\AppData`,
 		`C:` + `\Users\YOUR_HOME\AppData`,
 		"try Claude Code at https://claude" + ".ai/code",
+		// The second holdout (2026-12-06): code names, placeholders, the
+		// accounts of cloud images and of appliances.
+		"for the account " + bt + "accName" + bt + " in the map",
+		"last active account is  " + bt + "user1" + bt,
+		"share " + "/" + "Users/theuser/Documents",
+		`e.g. C:` + `\Users\FooBarUser\AppData`,
+		`e.g. "C:` + `\Users\...\tool\go.exe"`,
+		"scp " + "/" + "Users/azureuser/.docker/ca.pem",
+		"serve " + "/" + "home/alice/blog",
+		`C:` + `\Users\bob\Documents`,
+		"mkdir -p " + "/" + "home/kubernetes/bin",
+		"rm -f " + "/" + "home/httpd/cgi-bin/x",
 		"https://claude" + ".ai/code/",
 	}
 	for _, s := range red {

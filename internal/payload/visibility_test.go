@@ -82,7 +82,7 @@ func TestContainerAccounts(t *testing.T) {
 		"Dockerfile":                            "FROM alpine\nRUN adduser -D -h " + home + "app app\nUSER app\nWORKDIR " + home + "builder/src\n",
 		"build/Containerfile":                   "FROM x\nUSER 1000\nUSER root\n",
 		"helm/chart/templates/statefulset.yaml": "        - mountPath: " + home + "scanner/.cache\n          name: cache\n",
-		"docs/guide.md":                         "see " + home + "alice/notes\n",
+		"docs/guide.md":                         "see " + home + "marta/notes\n",
 		"testdata/Dockerfile":                   "USER jboss\n",
 		"k8s/pod.yml":                           "  mountPath: \"" + home + "svc\"\n",
 	}
@@ -106,7 +106,7 @@ func TestContainerAccounts(t *testing.T) {
 			t.Errorf("%s not spared; got %v", want, got)
 		}
 	}
-	for _, not := range []string{"alice", "jboss", "root", "1000"} {
+	for _, not := range []string{"marta", "jboss", "root", "1000"} {
 		if got[not] {
 			t.Errorf("%s spared; got %v", not, got)
 		}

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/gate-sdk/gates/internal/lazyre"
 )
 
 // Runner is a job's runs-on class.
@@ -27,6 +29,15 @@ func RunnerOf(j *Job) (r Runner, why string) {
 		expr = expr || strings.Contains(n.Value, "${{")
 	})
 	if expr {
+		if l, ok := varsFallback(j.RunsOn.Value); ok {
+			// A repository variable with a literal fallback: the label is
+			// the runner the workflow was written for, the variable a
+			// same-system override (a larger or self-hosted machine).
+			if l = strings.ToLower(l); l == "windows" || strings.HasPrefix(l, "windows-") {
+				return Windows, ""
+			}
+			return NonWindows, ""
+		}
 		return Unreadable, exprRunsOn
 	}
 	labels := runnerLabels(j.RunsOn.Value, 0)
@@ -49,6 +60,37 @@ func RunnerOf(j *Job) (r Runner, why string) {
 	}
 	return NonWindows, ""
 }
+
+// varsFallback reads a runs-on that is one expression of repository
+// variables ending in a quoted literal, ${{ vars.A || 'label' }}, and
+// answers the literal; ok is false for any other shape.
+func varsFallback(n *yaml.Node) (string, bool) {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.ScalarNode {
+		return "", false
+	}
+	v := strings.TrimSpace(n.Value)
+	if !strings.HasPrefix(v, "${{") || !strings.HasSuffix(v, "}}") {
+		return "", false
+	}
+	parts := strings.Split(v[3:len(v)-2], "||")
+	if len(parts) < 2 {
+		return "", false
+	}
+	for _, p := range parts[:len(parts)-1] {
+		if !varsName.Get().MatchString(strings.TrimSpace(p)) {
+			return "", false
+		}
+	}
+	last := strings.TrimSpace(parts[len(parts)-1])
+	if len(last) < 3 || last[0] != '\'' || last[len(last)-1] != '\'' || strings.ContainsAny(last[1:len(last)-1], "'${}") {
+		return "", false
+	}
+	return last[1 : len(last)-1], true
+}
+
+// varsName is one repository (or organisation) variable reference.
+var varsName = lazyre.New(`^vars\.[A-Za-z_][A-Za-z0-9_]*$`)
 
 // groupName answers the runner group a runs-on mapping names ("" when it
 // names none or is not a mapping).

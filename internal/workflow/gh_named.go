@@ -119,7 +119,7 @@ var selectorNoOperand = map[string]bool{"list": true, "create": true, "status": 
 // /pull/N), which gh reads the repository from, or a GitHub expression of
 // the event's issue or pull request html_url, which is always one. A
 // number, or a variable whose value the tree does not show, is not.
-func urlSelector(args []string) bool {
+func urlSelector(args []string, urlVars map[string]bool) bool {
 	for i := 0; i < len(args); i++ {
 		// The call's reader keeps an expression's blanks as byte 1.
 		w := strings.ReplaceAll(args[i], "\x01", " ")
@@ -141,6 +141,10 @@ func urlSelector(args []string) bool {
 			e := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(w), "${{"), "}}"))
 			return e == "github.event.issue.html_url" || e == "github.event.pull_request.html_url"
 		}
+		if name, ok := varRef(strings.Trim(w, `"`)); ok {
+			// A variable the step's env: sets to such a URL.
+			return urlVars[name]
+		}
 		rest, ok := strings.CutPrefix(w, "https://")
 		if !ok {
 			return false
@@ -158,7 +162,11 @@ func urlSelector(args []string) bool {
 // the repository context); a gh repo subcommand with an OWNER/REPO
 // operand, or create and list; a command that reads no repository. s
 // starts at the gh word.
-func namesRepo(s string) bool {
+func namesRepo(s string) bool { return namesRepoIn(s, nil) }
+
+// namesRepoIn is namesRepo where the names in urlVars hold the URL of an
+// issue or pull request (the env: in scope sets them so).
+func namesRepoIn(s string, urlVars map[string]bool) bool {
 	words := callWords(s)
 	if len(words) < 2 {
 		return false
@@ -184,7 +192,7 @@ func namesRepo(s string) bool {
 		}
 		return true
 	case selectorCommands[cmd] && len(args) > 1 && !selectorNoOperand[args[1]]:
-		return urlSelector(args[2:])
+		return urlSelector(args[2:], urlVars)
 	case cmd == "repo" && len(args) > 1:
 		sub := args[1]
 		if sub == "create" || sub == "list" {
@@ -226,4 +234,51 @@ func repoShaped(w string) bool {
 	}
 	owner, name, ok := strings.Cut(w, "/")
 	return ok && owner != "" && name != "" && !strings.Contains(name, "/")
+}
+
+// varRef reads a word that is one variable expansion, $NAME or ${NAME},
+// and answers the name.
+func varRef(w string) (string, bool) {
+	if !strings.HasPrefix(w, "$") {
+		return "", false
+	}
+	n := w[1:]
+	if strings.HasPrefix(n, "{") && strings.HasSuffix(n, "}") {
+		n = n[1 : len(n)-1]
+	}
+	if n == "" || !isName(n) {
+		return "", false
+	}
+	return n, true
+}
+
+// isName reports a shell variable name.
+func isName(n string) bool {
+	for k, c := range n {
+		if !(c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || k > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return n != ""
+}
+
+// URLVars answers the names the env: blocks in scope of step s (the
+// step's, the job's, the workflow's; the nearest wins) set to the URL of
+// an issue or pull request: the event's html_url, or a literal one.
+func URLVars(f *File, j *Job, s *Step) map[string]bool {
+	out := map[string]bool{}
+	seen := map[string]bool{}
+	for _, e := range []*Entry{s.Env, j.Env, f.Env} {
+		for _, name := range EnvKeys(e) {
+			if seen[name] {
+				continue
+			}
+			seen[name] = true
+			v, ok := envValue(e, name)
+			if ok && urlSelector([]string{strings.ReplaceAll(strings.TrimSpace(v), " ", "\x01")}, nil) {
+				out[name] = true
+			}
+		}
+	}
+	return out
 }

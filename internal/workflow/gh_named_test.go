@@ -99,3 +99,32 @@ func TestFoldedBodyJoinsItsLines(t *testing.T) {
 		}
 	}
 }
+
+// TestURLVarsFollowEnv: a gh pr/issue operand that is a variable names its
+// repository only when the nearest env: in scope sets it to the event's
+// html_url or a literal issue or pull request URL.
+func TestURLVarsFollowEnv(t *testing.T) {
+	f := read("on: pull_request\nenv:\n  WF_URL: ${{ github.event.pull_request.html_url }}\n  SHADOWED: https://github.com/o/r/pull/1\njobs:\n  a:\n    runs-on: ubuntu-latest\n    env:\n      JOB_URL: https://github.com/o/r/issues/7\n    steps:\n      - env:\n          PR_URL: ${{ github.event.pull_request.html_url }}\n          PR: ${{ github.event.pull_request.number }}\n          SHADOWED: ${{ github.event.pull_request.number }}\n        run: gh pr merge --auto \"$PR_URL\"\n")
+	if f.Rejected != nil {
+		t.Fatal(f.Rejected)
+	}
+	j := f.Jobs[0]
+	got := URLVars(f, j, j.Steps[0])
+	for name, want := range map[string]bool{"PR_URL": true, "WF_URL": true, "JOB_URL": true, "PR": false, "SHADOWED": false} {
+		if got[name] != want {
+			t.Errorf("URLVars[%s] = %v, want %v", name, got[name], want)
+		}
+	}
+	for line, want := range map[string]bool{
+		`gh pr merge --auto "$PR_URL"`:         true,
+		`gh pr merge --auto ${PR_URL}`:         true,
+		`gh issue edit $JOB_URL --add-label x`: true,
+		`gh pr merge --auto "$PR"`:             false,
+		`gh pr merge --auto "$UNSET"`:          false,
+		`gh pr merge --auto "$PR_URL$PR"`:      false,
+	} {
+		if named := namesRepoIn(line, got); named != want {
+			t.Errorf("namesRepoIn(%q) = %v, want %v", line, named, want)
+		}
+	}
+}

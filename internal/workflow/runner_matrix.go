@@ -126,20 +126,31 @@ func matrixCombos(j *Job) ([]combo, bool) {
 	if m == nil || m.Kind != yaml.MappingNode {
 		return nil, false
 	}
-	expr := false
-	Scalars(m, func(n *yaml.Node) { expr = expr || strings.Contains(n.Value, "${{") })
-	if expr {
-		return nil, false
+	hasExpr := func(n *yaml.Node) bool {
+		expr := false
+		Scalars(n, func(n *yaml.Node) { expr = expr || strings.Contains(n.Value, "${{") })
+		return expr
 	}
 	var keys []string
 	values := map[string][]*yaml.Node{}
 	var include, exclude []*yaml.Node
 	for _, e := range entries(m) {
+		if e.Key != "exclude" && hasExpr(e.Value) {
+			return nil, false
+		}
 		switch e.Key {
 		case "include":
 			include = items(e.Value)
 		case "exclude":
-			exclude = items(e.Value)
+			// An exclude: entry holding an expression may drop some
+			// combinations or none: it is passed over, so the reading
+			// keeps every combination it might have dropped (a superset
+			// of what runs, the side that still reports a Windows one).
+			for _, ex := range items(e.Value) {
+				if !hasExpr(ex) {
+					exclude = append(exclude, ex)
+				}
+			}
 		default:
 			v := resolve(e.Value)
 			if v == nil || v.Kind != yaml.SequenceNode {

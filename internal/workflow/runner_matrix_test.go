@@ -58,6 +58,20 @@ func TestStepRunner(t *testing.T) {
 			job: "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [ubuntu-latest, windows-latest]"},
 		{name: "equality ignores case", want: NonWindows, stepIf: "runner.os == 'linux'",
 			job: "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [ubuntu-latest, windows-latest]"},
+		{name: "an exclude holding an expression is passed over", want: NonWindows,
+			job: "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [ubuntu-22.04, ubuntu-24.04-arm]\n        exclude:\n          - os: ${{ github.event.repository.private && 'ubuntu-24.04-arm' || '' }}"},
+		{name: "a passed-over exclude cannot hide Windows", want: Unreadable, why: "Windows and non-Windows",
+			job: "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [ubuntu-latest, windows-latest]\n        exclude:\n          - os: ${{ inputs.skip }}"},
+		{name: "an include holding an expression is unreadable", want: Unreadable, why: "GitHub expression",
+			job: "runs-on: ${{ matrix.os }}\n    strategy:\n      matrix:\n        os: [ubuntu-latest]\n        include:\n          - os: ${{ inputs.extra }}"},
+		{name: "a variable with a Linux fallback", want: NonWindows,
+			job: "runs-on: ${{ vars.WORKER_MEDIUM || 'ubuntu-latest' }}"},
+		{name: "variables with a Windows fallback", want: Windows,
+			job: "runs-on: ${{ vars.A || vars.B || 'windows-2022' }}"},
+		{name: "an input with a fallback is unreadable", want: Unreadable, why: "GitHub expression",
+			job: "runs-on: ${{ inputs.runner || 'ubuntu-latest' }}"},
+		{name: "a variable with no fallback is unreadable", want: Unreadable, why: "GitHub expression",
+			job: "runs-on: ${{ vars.WORKER }}"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

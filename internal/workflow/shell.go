@@ -143,7 +143,7 @@ func opByte(c byte) bool { return c == ';' || c == '&' || c == '|' || c == '(' |
 // wrapper or an assignment that keeps command position. Quotes are not
 // parsed, so text inside them can be detected too: the safe direction.
 func ghCalls(l logical) []Call {
-	out, _ := ghCallsTok(l)
+	out, _ := ghCallsTok(l, nil)
 	return out
 }
 
@@ -151,7 +151,7 @@ func ghCalls(l logical) []Call {
 // assignment before it in the same command hands gh (GH_TOKEN=…, or
 // GITHUB_TOKEN=… when no GH_TOKEN is assigned; env's NAME=value too), ""
 // when none does.
-func ghCallsTok(l logical) ([]Call, []string) {
+func ghCallsTok(l logical, urlVars map[string]bool) ([]Call, []string) {
 	s := joinExprs(l.text)
 	var out []Call
 	var toks []string
@@ -190,7 +190,7 @@ func ghCallsTok(l logical) ([]Call, []string) {
 			name := commandName(w)
 			switch {
 			case name == "gh":
-				out = append(out, Call{Line: l.lineAt(i), Repo: namesRepo(s[i:]) || assignsRepo(assigned)})
+				out = append(out, Call{Line: l.lineAt(i), Repo: namesRepoIn(s[i:], urlVars) || assignsRepo(assigned)})
 				toks = append(toks, assignedToken(assigned))
 				cmd, wrap = false, nil
 			case wrap != nil && (strings.HasPrefix(w, "-") || isAssignment(w)):

@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"path"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/lazyre"
@@ -75,4 +76,40 @@ func exportedToken(line string) (string, bool) {
 		}
 	}
 	return v, found
+}
+
+// CheckoutPath answers the path: (cleaned, "." for the workspace itself)
+// a checkout step places a repository at, and whether that repository is
+// this one (no repository: input, or the event's own); ok is false for a
+// step that is no actions/checkout, or names its path or repository by an
+// expression this reading cannot settle.
+func CheckoutPath(s *Step) (at string, own, ok bool) {
+	if s == nil || ActionName(UsesRef(s.Uses)) != "actions/checkout" {
+		return "", false, false
+	}
+	with := Child(s.Node, "with")
+	if with == nil {
+		return ".", true, true
+	}
+	own = true
+	if r, has := scalar(Child(with.Value, "repository")); has {
+		r = strings.TrimSpace(r)
+		switch {
+		case r == "" || strings.Contains(r, "github.repository"):
+		case strings.Contains(r, "${{"):
+			return "", false, false
+		default:
+			own = false
+		}
+	}
+	p, has := scalar(Child(with.Value, "path"))
+	if !has || strings.TrimSpace(p) == "" {
+		return ".", own, true
+	}
+	p = strings.TrimSpace(p)
+	// path-dialect-exempt: a checkout input's text, relative to the runner's workspace, never opened here
+	if strings.Contains(p, "${{") || strings.HasPrefix(p, "/") {
+		return "", false, false
+	}
+	return path.Clean(p), own, true
 }

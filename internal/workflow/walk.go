@@ -100,8 +100,9 @@ func Walk(f *File, opt WalkOptions) *Walked {
 			// where YAML folds them (a trailing backslash each), so the
 			// logical lines are the commands GitHub runs.
 			logicals := joinLogical(body)
+			urls := URLVars(f, j, s)
 			for _, l := range logicals {
-				calls, toks := ghCallsTok(l)
+				calls, toks := ghCallsTok(l, urls)
 				for k, c := range calls {
 					c.Step = s.Index
 					jw.Calls = append(jw.Calls, c)
