@@ -198,17 +198,34 @@ func BenchmarkAgentStopClean(b *testing.B) {
 
 // BenchmarkAgentEditGatesRatio: edit-gates after an Edit of one markdown
 // file (BenchmarkAgentEditGates' call), beside `gates --version`. Goal: at
-// most 3x.
+// most 3x. Each round writes new bytes to the file first, as an Edit does,
+// so no answer of an earlier call stands for it; one call before the
+// rounds fills the result cache, as any earlier run of this build over the
+// tree (the battery, a hook) would have.
 func BenchmarkAgentEditGatesRatio(b *testing.B) {
 	agentReady(b)
 	rel := "docs/d000/note-00000.md"
 	payload := `{"session_id":"bench-edit","cwd":"` + repoDir + `","hook_event_name":"PostToolUse","tool_name":"Edit","tool_input":{"file_path":"` +
 		repoDir + "/" + rel + `","old_string":"a","new_string":"b"},"tool_response":{"success":true}}`
+	edit := func(round int) {
+		if err := write(repoDir, rel, fmt.Sprintf("# Note 0\n\nEdited in round %d at %d.\n", round, time.Now().UnixNano()), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	edit(-1)
+	if _, out := agentHook(b, "edit-gates", payload); out != "" {
+		b.Fatalf("a clean edit was answered:\n%s", out)
+	}
 	var row, base []time.Duration
 	for i := 0; i < b.N; i++ {
 		base = append(base, floor(b, binPlain, "--version"))
-		wall, _ := agentHook(b, "edit-gates", payload)
+		edit(i)
+		wall, out := agentHook(b, "edit-gates", payload)
+		if out != "" {
+			b.Fatalf("a clean edit was answered:\n%s", out)
+		}
 		row = append(row, wall)
 	}
+	gitIn(b, "checkout", "-q", "--", rel)
 	ratio(b, row, base, "x-version")
 }
