@@ -1,12 +1,17 @@
 package repo
 
 import (
+	"bytes"
+	"crypto/sha1"
 	"fmt"
+	"io"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/walk"
+	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // CommitSnapshot is the snapshot of what the commit rev holds, as a
@@ -46,6 +51,50 @@ func (g Git) CommitSnapshot(top, common, rev string) (*Snapshot, error) {
 	s.staged = true
 	s.blobs = newBlobStore(g, top, src)
 	return s, nil
+}
+
+// commitTreeOf answers the tree id commit rev records, read in process
+// from the object store under src's common dir as written (no replace ref
+// applies: a repository holding any is left to git, false).
+func commitTreeOf(src IndexSource, rev string) (string, bool) {
+	if src.HashLen != sha1.Size || src.CommonDir == "" || anyReplaceRef(src.CommonDir) {
+		return "", false
+	}
+	st, err := objectStore(src.CommonDir)
+	if err != nil {
+		return "", false
+	}
+	obj, err := st.EncodedObject(plumbing.CommitObject, plumbing.NewHash(rev))
+	if err != nil {
+		return "", false
+	}
+	r, err := obj.Reader()
+	if err != nil {
+		return "", false
+	}
+	defer r.Close()
+	head := make([]byte, 5+2*sha1.Size+1)
+	if _, err := io.ReadFull(r, head); err != nil {
+		return "", false
+	}
+	tree, ok := strings.CutPrefix(string(head), "tree ")
+	if !ok || tree[len(tree)-1] != '\n' || !walk.ObjectID(tree[:len(tree)-1]) {
+		return "", false
+	}
+	return tree[:len(tree)-1], true
+}
+
+// anyReplaceRef reports whether the repository may hold a replace ref (a
+// loose one under refs/replace, or a packed one), or cannot tell.
+func anyReplaceRef(common string) bool {
+	if ents, err := os.ReadDir(walk.Child(common, "refs/replace")); err == nil && len(ents) > 0 || err != nil && !os.IsNotExist(err) {
+		return true
+	}
+	packed, err := os.ReadFile(walk.Child(common, "packed-refs"))
+	if err != nil {
+		return !os.IsNotExist(err)
+	}
+	return bytes.Contains(packed, []byte(" refs/replace/"))
 }
 
 // parseLsTree reads `git ls-tree -r -z` records: "<mode> <type> <id>\t<path>".
@@ -118,6 +167,14 @@ func (g Git) entriesFromIndex(top, rev string) (entries []Entry, src IndexSource
 	for _, e := range idx.Entries {
 		if e.Stage != 0 || e.IntentToAdd() {
 			return nil, src, false
+		}
+	}
+	if idx.Tree != "" && len(rev) == 2*src.HashLen && walk.ObjectID(rev) {
+		// assertion M (commit-audit): a commit whose tree is the one the
+		// index's cache-tree records is the index's listing, asked of
+		// no git: the commit read in process, replace refs never applied.
+		if tree, ok := commitTreeOf(src, rev); ok && tree == idx.Tree {
+			return idx.Entries, src, true
 		}
 	}
 	out, err := g.run(top, "compare the commit with the index", "diff-index", "--cached", "-r", "-z", "--raw", "--no-renames", "--no-abbrev", "--ignore-submodules=none", rev, "--")
