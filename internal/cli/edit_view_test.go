@@ -125,4 +125,9 @@ func TestEditGatesKeepsItsResultCache(t *testing.T) {
 	if !strings.Contains(first, "TREE-TERMS-SETS 0 hits, 1 misses") || !strings.Contains(second, "TREE-TERMS-SETS 1 hits, 0 misses") {
 		t.Fatalf("the second call was not answered from the first one's cache:\nfirst:\n%s\nsecond:\n%s", first, second)
 	}
+	// The index it read was verified once and recorded, as the hooks'
+	// reads record it.
+	if _, err := os.Stat(filepath.Join(l.dir, ".git", "gates-cache", "index-verified")); err != nil {
+		t.Fatalf("no record of the verified index: %v", err)
+	}
 }

@@ -152,7 +152,9 @@ func (r hookRunner) ForPaths(paths []string) (harness.Result, error) {
 	top := r.top
 	r.s.treeBuild = func() (*repo.Snapshot, error) { return repo.NewEditSnapshot(top, paths) }
 	if r.edit && !editFullView && !r.ruleInput(paths) {
-		r.s.treeBuild = func() (*repo.Snapshot, error) { return editView(top, paths) }
+		// The index is verified once and recorded, as the hooks' reads are.
+		g := repo.Git{RecordVerified: cacheWanted(r.s)}
+		r.s.treeBuild = func() (*repo.Snapshot, error) { return editView(g, top, paths) }
 	}
 	reg, err := r.registry()
 	if err != nil {
@@ -205,10 +207,10 @@ func (r hookRunner) ForPaths(paths []string) (harness.Result, error) {
 // the index with the edited paths put over it as the work tree holds
 // them. Where the overlay cannot stand for the listing of the index's
 // entries on disk, that listing (NewEditSnapshot) is built instead.
-func editView(top string, paths []string) (*repo.Snapshot, error) {
+func editView(g repo.Git, top string, paths []string) (*repo.Snapshot, error) {
 	// assertion D (edit-gates): no listing, stat or read of a file the
 	// edit did not touch.
-	snap, ok, err := repo.Git{}.NewEditOverlay(top, paths)
+	snap, ok, err := g.NewEditOverlay(top, paths)
 	if editViewTaken != nil {
 		editViewTaken(ok)
 	}
