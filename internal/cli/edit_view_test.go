@@ -131,3 +131,19 @@ func TestEditGatesKeepsItsResultCache(t *testing.T) {
 		t.Fatalf("no record of the verified index: %v", err)
 	}
 }
+
+// assertion D (edit-gates): an Edit of a tracked file starts no git: with
+// none on PATH the overlay still answers, clean and red alike. Not
+// parallel: it sets the process's PATH.
+func TestEditGatesOverlayStartsNoGit(t *testing.T) {
+	l := newLandedRepo(t)
+	t.Setenv("PATH", t.TempDir())
+	l.write("docs/guide.md", "How to use it, edited.\n")
+	if out, overlay := l.editGates("docs/guide.md", false); out != "" || !overlay {
+		t.Fatalf("a clean edit with no git on PATH: overlay %v\n%s", overlay, out)
+	}
+	l.write("docs/guide.md", "Keep notes in /ho"+"me/alice/notes.\n")
+	if out, _ := l.editGates("docs/guide.md", false); !strings.Contains(out, "docs/guide.md:1") || strings.Contains(out, "could not run") {
+		t.Fatalf("a leak with no git on PATH:\n%s", out)
+	}
+}
