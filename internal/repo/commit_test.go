@@ -143,6 +143,14 @@ func TestCommitTreeFromTheCacheTree(t *testing.T) {
 	if entries, _, ok := noGit.entriesFromIndex(top, head); !ok || len(entries) != len(idx.Entries) {
 		t.Fatalf("the commit the cache-tree records asked git: ok %v, %d entries", ok, len(entries))
 	}
+	// The tree's id is the snapshot's digest: no hash over the listing.
+	snap, err := noGit.CommitSnapshot(top, "", head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, ok := snap.TreeDigest(); !ok || d != "tree "+tree {
+		t.Fatalf("the commit snapshot's digest is %q, want the tree's id", d)
+	}
 	// A replace ref: left to git.
 	runGit(t, top, fx.env, "replace", head, head+"^{commit}")
 	if _, ok := commitTreeOf(src, head); ok {
@@ -160,6 +168,13 @@ func TestCommitTreeFromTheCacheTree(t *testing.T) {
 	}
 	if _, _, ok := noGit.entriesFromIndex(top, head); ok {
 		t.Fatal("an index that differs from the commit was taken for its listing without git")
+	}
+	// Listed with git's help, the snapshot digests its listing.
+	if snap, err = g.CommitSnapshot(top, "", head); err != nil {
+		t.Fatal(err)
+	}
+	if d, ok := snap.TreeDigest(); !ok || !strings.HasPrefix(d, "listing ") {
+		t.Fatalf("a commit listed through git digests as %q", d)
 	}
 }
 

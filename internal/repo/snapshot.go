@@ -302,7 +302,8 @@ func keepEntries(entries []Entry, keep func(Entry) bool) []Entry {
 
 // TreeDigest answers, for a staged snapshot, one digest naming every
 // listed path with its mode and blob id: the index file's own checksum
-// (with the scoping prefix) when it carries one, else a SHA-256 over the
+// (with the scoping prefix) when it carries one, a commit's tree id when
+// the snapshot is that tree read from the index, else a SHA-256 over the
 // listing, computed once. A work-tree snapshot offers none (its ids come
 // from reading each file).
 func (s *Snapshot) TreeDigest() (string, bool) {
