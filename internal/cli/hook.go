@@ -50,6 +50,9 @@ func runHook(s *Session, args []string) int {
 	// assertion C: the member runs at the toplevel, so its knob files are
 	// the tree's whatever directory the session's shell stands in.
 	hs := newSession(s.IO)
+	// The result caches the member's gates filled are kept, so the next
+	// call over an unchanged file reads nothing.
+	defer hs.close()
 	hs.cwdOnce.Do(func() { hs.cwd = top })
 	// assertion D: the members judge the working tree as the agent left
 	// it, untracked files included.
@@ -61,7 +64,7 @@ func runHook(s *Session, args []string) int {
 	call := &harness.Call{
 		Member: m.Name, Payload: p, PayloadErr: perr,
 		Stdout: s.Stdout, Stderr: s.Stderr,
-		Gates: hookRunner{s: hs, top: top, cwd: cwd},
+		Gates: hookRunner{s: hs, top: top, cwd: cwd, edit: m.Name == "edit-gates"},
 		Repo:  newHookRepo(hs, top),
 	}
 	return m.Run(call)
@@ -72,7 +75,19 @@ type hookRunner struct {
 	s   *Session
 	top string
 	cwd string // the directory the arm was started in
+	// edit marks edit-gates' runner, whose view is the index with the
+	// edited file put over it (editView).
+	edit bool
 }
+
+// editFullView, set by a test only, makes edit-gates build the view of the
+// whole work tree's index entries (NewEditSnapshot) on every call: the
+// path the overlay is held equal to.
+var editFullView bool
+
+// editViewTaken, when a test sets it, is told which view each edit-gates
+// call built: true for the overlay.
+var editViewTaken func(overlay bool)
 
 // Rel spells a path the harness named relative to the top. A relative
 // path is taken against the directory the arm was started in; both it and
@@ -136,6 +151,11 @@ func (r hookRunner) ForPaths(paths []string) (harness.Result, error) {
 	// all among paths), is judged without walking the work tree.
 	top := r.top
 	r.s.treeBuild = func() (*repo.Snapshot, error) { return repo.NewEditSnapshot(top, paths) }
+	if r.edit && !editFullView && !r.ruleInput(paths) {
+		// The index is verified once and recorded, as the hooks' reads are.
+		g := repo.Git{RecordVerified: cacheWanted(r.s)}
+		r.s.treeBuild = func() (*repo.Snapshot, error) { return editView(g, top, paths) }
+	}
 	reg, err := r.registry()
 	if err != nil {
 		return harness.Result{}, err
@@ -181,6 +201,69 @@ func (r hookRunner) ForPaths(paths []string) (harness.Result, error) {
 		res.Red = append(res.Red, harness.Red{Name: "the fixture pair of an edited gate", Code: code, Output: string(out)})
 	}
 	return res, nil
+}
+
+// editView is edit-gates' view at the cost of the edit (NewEditOverlay):
+// the index with the edited paths put over it as the work tree holds
+// them. Where the overlay cannot stand for the listing of the index's
+// entries on disk, that listing (NewEditSnapshot) is built instead.
+func editView(g repo.Git, top string, paths []string) (*repo.Snapshot, error) {
+	// assertion D (edit-gates): no listing, stat or read of a file the
+	// edit did not touch.
+	snap, ok, err := g.NewEditOverlay(top, paths)
+	if editViewTaken != nil {
+		editViewTaken(ok)
+	}
+	if err != nil || ok {
+		return snap, err
+	}
+	return repo.NewEditSnapshot(top, paths)
+}
+
+// ruleInput reports whether an edited path may change what the gates are
+// or how they read (the registry, a knob or pattern list, a gate's own
+// script or descriptor, a kit, the ignore and attribute files): such an
+// edit is judged over the full view, never the overlay. A locator that
+// does not resolve counts as one (the full view then says why).
+func (r hookRunner) ruleInput(paths []string) bool {
+	// assertion E (edit-gates): an edit of a rule input falls back to
+	// the full view.
+	gatesDir, err := r.s.GatesDir()
+	if err != nil {
+		return true
+	}
+	roots, err := r.s.KitRoots()
+	if err != nil {
+		return true
+	}
+	var under []string
+	for _, d := range append([]string{gatesDir}, roots.Paths()...) {
+		d = strings.TrimSuffix(walk.AbsAgainst(r.top, d), "/")
+		rel, ok := walk.RelUnder(canonicalPath(r.top), canonicalPath(d))
+		if !ok || rel == "" {
+			// A locator outside the work tree, or the top itself.
+			return true
+		}
+		under = append(under, rel+"/")
+	}
+	for _, p := range paths {
+		base := p[strings.LastIndexByte(p, '/')+1:]
+		switch base {
+		case ".gitignore", ".gitattributes", ".gitmodules":
+			return true
+		}
+		for _, ext := range []string{".knobs", ".list", ".gate", ".toml", ".sh", ".ps1"} {
+			if strings.HasSuffix(base, ext) {
+				return true
+			}
+		}
+		for _, u := range under {
+			if strings.HasPrefix(p, u) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // CommitMsg runs every commit-msg tier member over msg, written to a

@@ -134,6 +134,9 @@ type landedHook struct {
 // changed answers the paths the commit changes.
 func (r hookRepo) judgeLanded(id, base, msgFile string) (hooks []landedHook, changed map[string]bool, err error) {
 	g := asWritten()
+	// The index the listing starts from is verified once and recorded, as
+	// the hooks' own reads are (§The snapshot, P).
+	g.RecordVerified = cacheWanted(r.s)
 	common := ""
 	if _, c, err := r.gitDirs(); err == nil {
 		common = c

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/repo"
+	"github.com/gate-sdk/gates/internal/walk"
 )
 
 // msgLine is one line of the message git will record, with its line number
@@ -56,11 +57,15 @@ func recordedMessage(c *gate.Context, msgFile string) ([]msgLine, error) {
 // cleanupConfig answers the effective cleanup mode and comment lead.
 func cleanupConfig(c *gate.Context) (mode, comment string, err error) {
 	mode, comment = cleanupDefault, "#"
-	// One git child reads the three settings; each is as `git config
-	// --get` would answer it.
-	set, err := (repo.Git{Env: c.ChildEnviron()}).ConfigGetEach(c.Dir, "commit.cleanup", "core.commentChar", "core.commentString")
-	if err != nil {
-		return "", "", err
+	// The three settings, each as `git config --get` would answer it:
+	// read in process where the config files git reads can be named for
+	// sure, else by one git child.
+	keys := []string{"commit.cleanup", "core.commentChar", "core.commentString"}
+	set, ok := configInProcess(c.Dir, c.ChildEnviron(), keys)
+	if !ok {
+		if set, err = (repo.Git{Env: c.ChildEnviron()}).ConfigGetEach(c.Dir, keys...); err != nil {
+			return "", "", err
+		}
 	}
 	if v, ok := set["commit.cleanup"]; ok {
 		mode = strings.ToLower(strings.TrimSpace(v))
@@ -81,6 +86,28 @@ func cleanupConfig(c *gate.Context) (mode, comment string, err error) {
 		}
 	}
 	return mode, comment, nil
+}
+
+// configInProcess answers the last value the config files git reads at
+// dir give each of keys, as ConfigGetEach does, without starting git;
+// false where the discovery or the config reader cannot be sure of git's
+// answer (walk.DiscoverCommonDir, walk.ConfigValues).
+func configInProcess(dir string, env []string, keys []string) (map[string]string, bool) {
+	common, ok := walk.DiscoverCommonDir(dir, env)
+	if !ok {
+		return nil, false
+	}
+	vals, ok := walk.ConfigValues(common, env, keys...)
+	if !ok {
+		return nil, false
+	}
+	set := map[string]string{}
+	for _, k := range keys {
+		if v := vals[k]; len(v) > 0 {
+			set[k] = v[len(v)-1]
+		}
+	}
+	return set, true
 }
 
 // cleanMessage applies git's cleanup to msg: verbatim keeps every line;

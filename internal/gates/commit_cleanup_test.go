@@ -3,8 +3,11 @@ package gates
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/gate-sdk/gates/internal/repo"
 )
 
 // recorded joins cleaned lines as git stores them: each line ends in \n.
@@ -96,5 +99,62 @@ func TestCleanMessageEditedScissors(t *testing.T) {
 	}
 	if got := recorded(cleanMessage(msg, cleanupWhitespace, "#", true)); !strings.Contains(got, "diff --git") {
 		t.Errorf("whitespace mode never cuts: %q", got)
+	}
+}
+
+// The cleanup settings read in process are git's own answer: for each
+// spelling git writes, the in-process reader answers (no git child) and
+// agrees with `git config --get-regexp`; a config it cannot vouch for (an
+// include) goes to git.
+func TestCleanupConfigInProcessEqualsGit(t *testing.T) {
+	env := append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull)
+	keys := []string{"commit.cleanup", "core.commentChar", "core.commentString"}
+	for _, settings := range [][]string{
+		nil,
+		{"core.commentChar", ";"},
+		{"core.commentChar", "%"},
+		{"core.commentChar", "#"},
+		{"core.commentChar", "auto"},
+		{"core.commentString", "//"},
+		{"commit.cleanup", "verbatim"},
+		{"commit.cleanup", "SCISSORS"},
+		{"commit.cleanup", "strip", "core.commentChar", ";", "core.commentString", "; x"},
+	} {
+		dir := scratchRepo(t, nil, nil)
+		for i := 0; i+1 < len(settings); i += 2 {
+			git(t, dir, "config", settings[i], settings[i+1])
+		}
+		fromGit, err := (repo.Git{Env: env}).ConfigGetEach(dir, keys...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := configInProcess(dir, env, keys)
+		if !ok {
+			t.Fatalf("%q: the in-process reader declined a plain repository", settings)
+		}
+		if !reflect.DeepEqual(got, fromGit) {
+			t.Errorf("%q: in process %q, git %q", settings, got, fromGit)
+		}
+	}
+	// Written by hand: a valueless key, mixed case, a repeated key (the
+	// last wins), a quoted value with a comment after it.
+	dir := scratchRepo(t, nil, nil)
+	f, err := os.OpenFile(filepath.Join(dir, ".git", "config"), os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("[Core]\n\tCommentChar\n[COMMIT]\n\tcleanup = strip\n\tCleanup = \"Verbatim\" ; a note\n[core]\n\tcommentString = \";;\"\n")
+	f.Close()
+	fromGit, err := (repo.Git{Env: env}).ConfigGetEach(dir, keys...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := configInProcess(dir, env, keys); !ok || !reflect.DeepEqual(got, fromGit) {
+		t.Errorf("hand-written config: in process %q (%v), git %q", got, ok, fromGit)
+	}
+	dir = scratchRepo(t, nil, nil)
+	git(t, dir, "config", "include.path", "other.config")
+	if _, ok := configInProcess(dir, env, keys); ok {
+		t.Error("a config with an include was answered in process")
 	}
 }

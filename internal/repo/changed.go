@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strings"
 
 	"github.com/gate-sdk/gates/internal/walk"
 )
@@ -163,4 +164,114 @@ func appendUntracked(dir string, kept []Entry, others []string) ([]Entry, error)
 	}
 	sort.SliceStable(kept, func(i, j int) bool { return kept[i].Path < kept[j].Path })
 	return kept, nil
+}
+
+// NewEditOverlay is the view an edit is judged in at the cost of the edit:
+// every path as the index records it (its staged blob, named by the
+// index's id, so no other file is listed, stat-tested or read), with the
+// edited paths put over it as the work tree now holds them. A tracked
+// edited path takes its work-tree bytes under its index mode, or leaves
+// the view when it is gone from the work tree; an untracked one joins it
+// when git does not ignore it (a pathspec-limited listing, asked only
+// then). The decoded index is read in process.
+//
+// ok is false, with no error, where this view cannot stand for
+// NewEditSnapshot's without a listing of the work tree: an index holding a
+// conflict, an intent-to-add entry or a sparse (skip-worktree) entry, a
+// scoped index, or an edited path that is neither a regular file, a
+// symbolic link nor gone. The caller then builds NewEditSnapshot.
+func (g Git) NewEditOverlay(dir string, paths []string) (s *Snapshot, ok bool, err error) {
+	entries, blobs, sum, err := g.snapshotIndex(dir, false)
+	if err != nil {
+		return nil, false, err
+	}
+	if blobs.src.Prefix != "" {
+		return nil, false, nil
+	}
+	for _, e := range entries {
+		if e.Stage != 0 || e.IntentToAdd() || e.SkipWorktree() {
+			return nil, false, nil
+		}
+	}
+	// The decoded index may be the process's shared one: the overlay
+	// writes its own copy.
+	ents := append([]Entry(nil), entries...)
+	at := func(p string) (int, bool) {
+		return sort.Find(len(ents), func(i int) int { return strings.Compare(p, ents[i].Path) })
+	}
+	type put struct {
+		path string
+		data []byte
+	}
+	var puts []put
+	var ask []string
+	desc := []string{sum}
+	for _, p := range paths {
+		fi, lerr := os.Lstat(walk.Child(dir, p))
+		gone := lerr != nil && os.IsNotExist(lerr)
+		if lerr != nil && !gone {
+			return nil, false, &ListingError{Dir: dir, What: "stat an edited file", Err: lerr}
+		}
+		if !gone && !fi.Mode().IsRegular() && fi.Mode()&os.ModeSymlink == 0 {
+			return nil, false, nil
+		}
+		i, tracked := at(p)
+		switch {
+		case tracked && gone:
+			ents = append(ents[:i], ents[i+1:]...)
+			desc = append(desc, "gone "+p)
+		case tracked:
+			if ents[i].Mode == ModeGitlink {
+				return nil, false, nil
+			}
+			puts = append(puts, put{path: p})
+		case !gone:
+			ask = append(ask, ":(literal)"+p)
+		}
+	}
+	if len(ask) > 0 {
+		out, err := g.run(dir, "list the edited untracked files", append([]string{"ls-files", "-z", "--others", "--exclude-standard", "--"}, ask...)...)
+		if err != nil {
+			return nil, false, err
+		}
+		others, err := splitZ(out)
+		if err != nil {
+			return nil, false, err
+		}
+		if ents, err = appendUntracked(dir, ents, others); err != nil {
+			return nil, false, err
+		}
+		for _, p := range others {
+			puts = append(puts, put{path: p})
+		}
+	}
+	// The edited files' bytes are read once, here, and named by their own
+	// hash: every reader of this run sees them, never the index's blob.
+	view := &Snapshot{dir: dir}
+	for k := range puts {
+		i, _ := at(puts[k].path)
+		data, err := view.workTree(puts[k].path, ents[i].Mode, -1)
+		if err != nil {
+			return nil, false, err
+		}
+		puts[k].data = data
+		ents[i].Hash = blobs.hashOf(data)
+		ents[i].Flags = 0
+		desc = append(desc, fmt.Sprintf("put %s %o %s", ents[i].Path, ents[i].Mode, ents[i].Hash))
+	}
+	s = SnapshotOf(dir, ents)
+	s.staged = true
+	s.blobs = blobs
+	if sum != "" {
+		// The index's checksum names every path it lists; the overlay's
+		// changes are named after it, so a digest never stands for other
+		// content than this view's.
+		s.indexSum = strings.Join(desc, "\x00")
+	}
+	for _, p := range puts {
+		e, _ := s.lookup(p.path)
+		st := e.state()
+		st.held, st.data = true, p.data
+	}
+	return s, true, nil
 }

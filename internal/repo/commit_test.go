@@ -1,6 +1,7 @@
 package repo
 
 import (
+	"encoding/hex"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -111,4 +112,94 @@ func TestCommitSnapshotIsTheTree(t *testing.T) {
 		t.Fatal(err)
 	}
 	same("with an intent-to-add entry", s, listing(first))
+}
+
+// assertion M (commit-audit): a commit whose tree is the index's
+// cache-tree root is the index's listing with no git asked (the commit
+// read in process); an index changed since, or a repository holding a
+// replace ref, is not taken so.
+func TestCommitTreeFromTheCacheTree(t *testing.T) {
+	fx := newFixture(t)
+	top := fx.top
+	g := Git{Env: fx.env}
+	head := strings.TrimSpace(runGit(t, top, fx.env, "rev-parse", "HEAD"))
+	tree := strings.TrimSpace(runGit(t, top, fx.env, "rev-parse", "HEAD^{tree}"))
+	src, err := g.LocateIndex(top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx, err := g.readIndex(top, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if idx.Tree != tree {
+		t.Fatalf("the cache-tree root read %q, the commit's tree is %s", idx.Tree, tree)
+	}
+	if got, ok := commitTreeOf(src, head); !ok || got != tree {
+		t.Fatalf("the commit read in process: %q %v, want %s", got, ok, tree)
+	}
+	// No git on the path: the listing still comes from the index.
+	noGit := Git{Env: append(append([]string(nil), fx.env...), "PATH="+t.TempDir())}
+	if entries, _, ok := noGit.entriesFromIndex(top, head); !ok || len(entries) != len(idx.Entries) {
+		t.Fatalf("the commit the cache-tree records asked git: ok %v, %d entries", ok, len(entries))
+	}
+	// The tree's id is the snapshot's digest: no hash over the listing.
+	snap, err := noGit.CommitSnapshot(top, "", head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, ok := snap.TreeDigest(); !ok || d != "tree "+tree {
+		t.Fatalf("the commit snapshot's digest is %q, want the tree's id", d)
+	}
+	// A replace ref: left to git.
+	runGit(t, top, fx.env, "replace", head, head+"^{commit}")
+	if _, ok := commitTreeOf(src, head); ok {
+		t.Fatal("a repository holding a replace ref was read in process")
+	}
+	runGit(t, top, fx.env, "replace", "-d", head)
+	// The index changed: its root no longer names the commit's tree.
+	writeFile(t, filepath.Join(top, "more.txt"), "more\n", 0o644)
+	runGit(t, top, fx.env, "add", "more.txt")
+	if idx, err = g.readIndex(top, src); err != nil {
+		t.Fatal(err)
+	}
+	if idx.Tree == tree {
+		t.Fatal("the cache-tree root still names the commit's tree after a change was staged")
+	}
+	if _, _, ok := noGit.entriesFromIndex(top, head); ok {
+		t.Fatal("an index that differs from the commit was taken for its listing without git")
+	}
+	// Listed with git's help, the snapshot digests its listing.
+	if snap, err = g.CommitSnapshot(top, "", head); err != nil {
+		t.Fatal(err)
+	}
+	if d, ok := snap.TreeDigest(); !ok || !strings.HasPrefix(d, "listing ") {
+		t.Fatalf("a commit listed through git digests as %q", d)
+	}
+}
+
+func TestCacheTreeRoot(t *testing.T) {
+	id := strings.Repeat("ab", 20)
+	raw := string([]byte{0}) + "3 1\n" + string(mustHex(t, id))
+	for _, c := range []struct{ ext, want string }{
+		{raw, id},
+		{string([]byte{0}) + "-1 1\n", ""},
+		{"d" + raw, ""},
+		{string([]byte{0}) + "3 1\n" + "short", ""},
+		{string([]byte{0}) + "x 1\n" + string(mustHex(t, id)), ""},
+		{"", ""},
+	} {
+		if got := cacheTreeRoot([]byte(c.ext), 20); got != c.want {
+			t.Errorf("cacheTreeRoot(%q) = %q, want %q", c.ext, got, c.want)
+		}
+	}
+}
+
+func mustHex(t *testing.T, s string) []byte {
+	t.Helper()
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -69,6 +69,10 @@ type Index struct {
 	// Sum is the file's trailing checksum, hex; "" when the file carries
 	// none (index.skipHash writes zeros).
 	Sum string
+	// Tree is the id of the tree `git write-tree` would make of the index,
+	// as its cache-tree extension records it, hex; "" when the extension
+	// is absent or its root was invalidated by a later change.
+	Tree string
 }
 
 // ParseIndex decodes an index file (versions 2, 3 and 4) whose object ids
@@ -300,6 +304,9 @@ func parseEntries(data, body []byte, version uint32, hashLen int, trailer string
 		if uint64(size) > uint64(len(body)-pos) {
 			return nil, badIndex("extension %q runs past the end", sig)
 		}
+		if string(sig) == "TREE" {
+			idx.Tree = cacheTreeRoot(body[pos:pos+int(size)], hashLen)
+		}
 		pos += int(size)
 		if sig[0] >= 'A' && sig[0] <= 'Z' {
 			continue
@@ -313,6 +320,40 @@ func parseEntries(data, body []byte, version uint32, hashLen int, trailer string
 		return nil, &NeedsCLIError{Reason: fmt.Sprintf("the required extension %q", sig)}
 	}
 	return idx, nil
+}
+
+// cacheTreeRoot answers the root tree id the cache-tree extension ext
+// records (its first entry: an empty path, the entry count, the subtree
+// count, then the id when the count is not -1), "" when there is none or
+// the entry is out of shape.
+func cacheTreeRoot(ext []byte, hashLen int) string {
+	if len(ext) == 0 || ext[0] != 0 {
+		return ""
+	}
+	nl := bytes.IndexByte(ext, '\n')
+	if nl < 0 {
+		return ""
+	}
+	count, subtrees, ok := strings.Cut(string(ext[1:nl]), " ")
+	if !ok || count == "" || count[0] == '-' || !allDecimal(count) || !allDecimal(subtrees) {
+		return ""
+	}
+	if len(ext) < nl+1+hashLen {
+		return ""
+	}
+	return hex.EncodeToString(ext[nl+1 : nl+1+hashLen])
+}
+
+func allDecimal(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // varint decodes git's offset varint, answering the value and the bytes

@@ -95,8 +95,12 @@ type Snapshot struct {
 	arm     func()
 	armOnce sync.Once
 	index   map[string]int
-	staged  bool
-	blobs   *blobStore
+	// near holds the places in files where recent lookups found their
+	// paths, nearNext the slot the next search's answer takes (see find).
+	near     [4]atomic.Int32
+	nearNext atomic.Uint32
+	staged   bool
+	blobs    *blobStore
 	// unresolved are the conflicted paths with no stage 2 (ours).
 	unresolved []string
 	// budget is the byte bound of kept reads, kept the bytes kept now.
@@ -298,7 +302,8 @@ func keepEntries(entries []Entry, keep func(Entry) bool) []Entry {
 
 // TreeDigest answers, for a staged snapshot, one digest naming every
 // listed path with its mode and blob id: the index file's own checksum
-// (with the scoping prefix) when it carries one, else a SHA-256 over the
+// (with the scoping prefix) when it carries one, a commit's tree id when
+// the snapshot is that tree read from the index, else a SHA-256 over the
 // listing, computed once. A work-tree snapshot offers none (its ids come
 // from reading each file).
 func (s *Snapshot) TreeDigest() (string, bool) {
@@ -395,7 +400,28 @@ func (s *Snapshot) find(path string) (int, bool) {
 		i, ok := s.index[path]
 		return i, ok
 	}
-	return slices.BinarySearch(s.files, path)
+	// assertion S: a scan asks for the listing's paths in its order, a few
+	// scans at once (the gates of one run, a rule's workers): each slot
+	// holds where one of them was last found, and a path at or just past
+	// a slot's place is found without a search. Any other path is
+	// searched for, and takes a slot in turn.
+	n := len(s.files)
+	for k := range s.near {
+		h := int(s.near[k].Load())
+		for j := h; j < h+3 && j < n; j++ {
+			if s.files[j] == path {
+				if j != h {
+					s.near[k].Store(int32(j))
+				}
+				return j, true
+			}
+		}
+	}
+	i, ok := slices.BinarySearch(s.files, path)
+	if ok {
+		s.near[s.nearNext.Add(1)%uint32(len(s.near))].Store(int32(i))
+	}
+	return i, ok
 }
 
 // lookup answers path's entry.

@@ -2,11 +2,16 @@ package repo
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
+	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strings"
+	"sync"
 	"testing"
 )
 
@@ -250,4 +255,49 @@ func TestSnapshotOfRepeats(t *testing.T) {
 			t.Errorf("%s: entries %+v %+v", name, s.mustLookup("a"), s.mustLookup("b"))
 		}
 	}
+}
+
+// assertion S: lookups answered from where recent ones were found agree
+// with the search, in order, backwards, at random and from several
+// goroutines at once, and an unlisted path is never found.
+func TestSnapshotFindsNearAndFar(t *testing.T) {
+	var entries []Entry
+	for i := 0; i < 2000; i++ {
+		entries = append(entries, Entry{Path: fmt.Sprintf("d%02d/f%05d.md", i%37, i), Mode: ModeRegular})
+	}
+	slices.SortFunc(entries, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) })
+	s := SnapshotOf(t.TempDir(), entries)
+	check := func(order []int) {
+		for _, i := range order {
+			if j, ok := s.find(entries[i].Path); !ok || j != i {
+				t.Errorf("find(%s) = %d %v, want %d", entries[i].Path, j, ok, i)
+				return
+			}
+			if _, ok := s.find(entries[i].Path + "x"); ok {
+				t.Errorf("an unlisted path beside %s was found", entries[i].Path)
+				return
+			}
+		}
+	}
+	n := len(entries)
+	var forward, backward []int
+	for i := 0; i < n; i++ {
+		forward, backward = append(forward, i), append(backward, n-1-i)
+	}
+	check(forward)
+	check(backward)
+	check(rand.New(rand.NewSource(1)).Perm(n))
+	var wg sync.WaitGroup
+	for w := 0; w < 6; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			var mine []int
+			for i := w; i < n; i += 6 {
+				mine = append(mine, i)
+			}
+			check(mine)
+		}(w)
+	}
+	wg.Wait()
 }

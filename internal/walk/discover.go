@@ -155,14 +155,15 @@ func ceilingOffset(start, value string) (int, bool) {
 // discovery, its index or its object format: the ones naming a person, an
 // editor or pager, a transport (HTTP, SSL, SSH, a proxy) or a trace, where
 // git's own programs live and the prefix git hands its hooks and aliases,
-// and the three that pick the user's and system's config files (the
-// repository's own config, which alone says where its work tree is, is
-// read here). Every other GIT_ name, known or not, leaves the question to
+// the switch that turns replace refs off (it changes which objects are
+// read, never where they live), and the three that pick the user's and
+// system's config files (the repository's own config, which alone says
+// where its work tree is, is read here). Every other GIT_ name, known or not, leaves the question to
 // git, but for the ceiling list and the index file, which discover reads.
 func inertGitVar(k string) bool {
 	switch k {
 	case "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER", "GIT_TERMINAL_PROMPT", "GIT_ASKPASS", "GIT_EXEC_PATH", "GIT_PREFIX",
-		"GIT_FLUSH", "GIT_CONFIG_NOSYSTEM", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM":
+		"GIT_FLUSH", "GIT_CONFIG_NOSYSTEM", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_NO_REPLACE_OBJECTS":
 		return true
 	}
 	for _, p := range []string{"GIT_AUTHOR_", "GIT_COMMITTER_", "GIT_SSL_", "GIT_HTTP_", "GIT_CURL_", "GIT_SSH", "GIT_PROXY_", "GIT_TRACE"} {

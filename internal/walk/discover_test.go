@@ -120,6 +120,7 @@ func TestDiscoverAgreesWithGit(t *testing.T) {
 		{"gitfile without gitdir", badFile, env, false},
 		{"no repository", none, env, false},
 		{"a transport variable set", plain, with("GIT_SSL_CAINFO=/nonexistent"), true},
+		{"replace refs turned off (the landed judge's git)", plain, with("GIT_NO_REPLACE_OBJECTS=1"), true},
 		{"GIT_DIR set", plain, with("GIT_DIR=" + filepath.Join(plain, ".git")), false},
 		{"GIT_INDEX_FILE absolute", plain, with("GIT_INDEX_FILE=" + filepath.Join(base, "idx")), true},
 		{"GIT_INDEX_FILE as a hook sees it", filepath.Join(plain, "sub"), with("GIT_INDEX_FILE=.git/index", "GIT_EXEC_PATH=/usr/lib/git-core", "GIT_PREFIX=sub/", "GIT_EDITOR=:"), true},

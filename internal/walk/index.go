@@ -65,3 +65,15 @@ func locateIndex(dir string, env []string) (IndexPlace, error) {
 	}
 	return IndexPlace{File: AbsAgainst(dir, file), CommonDir: AbsAgainst(dir, common), Format: format, Prefix: strings.TrimSuffix(prefix, "\n")}, nil
 }
+
+// DiscoverCommonDir answers the common git directory of the repository
+// holding dir where the in-process discovery can answer it (the cases
+// LocateIndex answers without git); false sends the caller to git. It never
+// starts git.
+func DiscoverCommonDir(dir string, env []string) (string, bool) {
+	_, place, ok := discover(dir, env)
+	if !ok || place.CommonDir == "" {
+		return "", false
+	}
+	return place.CommonDir, true
+}

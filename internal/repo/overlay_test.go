@@ -1,0 +1,66 @@
+package repo
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// assertion D (edit-gates): the overlay is the index with the edited
+// paths put over it: a file the edit did not touch is its staged blob
+// (named by the index's id, whatever the work tree holds), an edited one
+// its work-tree bytes under its own id, a deleted one is gone, an ignored
+// one never joins; and it declines an index it cannot stand for.
+func TestEditOverlay(t *testing.T) {
+	fx := newFixture(t)
+	top := fx.top
+	g := Git{Env: fx.env}
+	// An untouched file changed in the work tree: the overlay keeps the
+	// index's bytes for it.
+	writeFile(t, filepath.Join(top, "plain.txt"), "staged\n", 0o644)
+	runGit(t, top, fx.env, "add", "plain.txt")
+	writeFile(t, filepath.Join(top, "plain.txt"), "unstaged, not edited\n", 0o644)
+	writeFile(t, filepath.Join(top, "edited.md"), "before\n", 0o644)
+	runGit(t, top, fx.env, "add", "edited.md")
+	writeFile(t, filepath.Join(top, "edited.md"), "after the edit\n", 0o644)
+	writeFile(t, filepath.Join(top, "new.md"), "a new file\n", 0o644)
+	writeFile(t, filepath.Join(top, ".git/info/exclude"), "/ignored.md\n", 0o644)
+	writeFile(t, filepath.Join(top, "ignored.md"), "ignored\n", 0o644)
+	if err := os.Remove(filepath.Join(top, "run.sh")); err != nil {
+		t.Fatal(err)
+	}
+	staged, err := g.StagedSnapshot(top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, ok, err := g.NewEditOverlay(top, []string{"edited.md", "new.md", "ignored.md", "run.sh"})
+	if err != nil || !ok {
+		t.Fatalf("overlay: ok %v, %v", ok, err)
+	}
+	for path, want := range map[string]string{"plain.txt": "staged\n", "edited.md": "after the edit\n", "new.md": "a new file\n"} {
+		if got, err := s.Read(path); err != nil || string(got) != want {
+			t.Errorf("Read(%s) = %q, %v; want %q", path, got, err, want)
+		}
+	}
+	if id, _ := s.BlobID("plain.txt"); id != staged.mustLookup("plain.txt").hash {
+		t.Errorf("an untouched file is not named by the index's id: %s", id)
+	}
+	if id, _ := s.BlobID("edited.md"); id != s.blobs.hashOf([]byte("after the edit\n")) {
+		t.Errorf("the edited file is not named by its work-tree bytes' id: %s", id)
+	}
+	if s.Has("run.sh") || s.Has("ignored.md") || !s.Has("new.md") || s.Len() != staged.Len() {
+		t.Errorf("listing: deleted %v, ignored %v, new %v, %d paths beside the index's %d", s.Has("run.sh"), s.Has("ignored.md"), s.Has("new.md"), s.Len(), staged.Len())
+	}
+	// The digest names the overlay, never the index alone.
+	d1, _ := s.TreeDigest()
+	d0, _ := staged.TreeDigest()
+	if d1 == d0 || d1 == "" {
+		t.Errorf("the overlay's digest %q stands for the index's %q", d1, d0)
+	}
+	// An intent-to-add entry: the overlay declines.
+	writeFile(t, filepath.Join(top, "later.md"), "later\n", 0o644)
+	runGit(t, top, fx.env, "add", "-N", "later.md")
+	if _, ok, err := g.NewEditOverlay(top, []string{"edited.md"}); ok || err != nil {
+		t.Errorf("an index with an intent-to-add entry: ok %v, %v", ok, err)
+	}
+}
