@@ -23,7 +23,7 @@ export CGO_ENABLED := 0
 # test compiles take 12 s instead of 57 s.
 export GOFLAGS += -trimpath
 
-.PHONY: build test tools demo-tools unit gates fixtures bench demo vet fmt clean kit-manifest release print-ldflags
+.PHONY: build test tools demo-tools unit gates fixtures bench demo vet cross fmt clean kit-manifest release print-ldflags
 
 build:
 	@test -n "$(STAMP)" || { echo "make build: cannot compute the source stamp (git ls-files or git hash-object failed here)" >&2; exit 2; }
@@ -49,6 +49,7 @@ test:
 	$(call stage,tools); \
 	$(call stage,fmt); \
 	$(call stage,build); \
+	$(call stage,cross); \
 	$(call stage,gates,battery,GATE_SDK_STAGE_LOG='make test'); \
 	mkdir -p .tmp && echo "$$(($$(date +%s) - start)) s fresh=$$fresh $$(date -u +%Y-%m-%dT%H:%M:%SZ)" >.tmp/make-test-time.txt
 
@@ -77,6 +78,13 @@ fmt:
 
 vet:
 	$(GO) vet ./...
+
+# cross: every package compiles for the other systems the binary ships to
+# (the stubs name Windows and macOS), so a file one platform's build
+# constraint keeps out cannot hold what the others need.
+cross:
+	GOOS=windows $(GO) build ./...
+	GOOS=darwin $(GO) build ./...
 
 unit:
 	$(GO) test -count=1 ./...
