@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gate-sdk/gates/internal/testenv"
 )
 
 // editGates runs the edit-gates member in process over an Edit of rel,
@@ -45,7 +47,7 @@ func (l *landedRepo) editGatesEnv(rel string, full bool, env func(string) (strin
 // the full view. Not parallel: it sets the package's test seams.
 func TestEditGatesOverlayAgreesWithTheFullView(t *testing.T) {
 	l := newLandedRepo(t)
-	leak := "Keep notes in /ho" + "me/alice/notes.\n"
+	leak := "Keep notes in /ho" + "me/marta/notes.\n"
 	cases := []struct {
 		name    string
 		rel     string
@@ -133,16 +135,18 @@ func TestEditGatesKeepsItsResultCache(t *testing.T) {
 }
 
 // assertion D (edit-gates): an Edit of a tracked file starts no git: with
-// none on PATH the overlay still answers, clean and red alike. Not
-// parallel: it sets the process's PATH.
+// none on the process's PATH, the overlay still answers, clean and red
+// alike. Not parallel: it sets the process's PATH and the package's seams.
 func TestEditGatesOverlayStartsNoGit(t *testing.T) {
 	l := newLandedRepo(t)
-	t.Setenv("PATH", t.TempDir())
+	// os/exec finds git on the process's own PATH, whatever environment
+	// the hook is handed: only an empty one proves no git starts.
+	testenv.Setenv(t, "PATH", t.TempDir())
 	l.write("docs/guide.md", "How to use it, edited.\n")
 	if out, overlay := l.editGates("docs/guide.md", false); out != "" || !overlay {
 		t.Fatalf("a clean edit with no git on PATH: overlay %v\n%s", overlay, out)
 	}
-	l.write("docs/guide.md", "Keep notes in /ho"+"me/alice/notes.\n")
+	l.write("docs/guide.md", "Keep notes in /ho"+"me/marta/notes.\n")
 	if out, _ := l.editGates("docs/guide.md", false); !strings.Contains(out, "docs/guide.md:1") || strings.Contains(out, "could not run") {
 		t.Fatalf("a leak with no git on PATH:\n%s", out)
 	}

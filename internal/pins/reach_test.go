@@ -23,6 +23,7 @@ var unlinked = map[string]string{
 	"internal/kitgen":        "the generator `make kit-manifest` runs; not part of the binary",
 	"internal/pins":          "these architecture tests: no production code",
 	"internal/shellkit":      "tests of the kit's shell surface: no production code",
+	"internal/testenv":       "a test helper: the one sanctioned write of the process environment",
 }
 
 // linkedFrom answers every module-local package the package at importPath
