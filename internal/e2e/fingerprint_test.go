@@ -128,7 +128,7 @@ func TestBaselineEarlierFormatStillAccepts(t *testing.T) {
 	s := baselineScratch(t)
 	s.write("scripts/gates.list", "check-tree-terms\n", 0o644)
 	s.write("scripts/gates.baseline", "# gates.baseline: findings this repository has accepted.\n"+
-		"check-tree-terms\tREADME.md\tleak\tab3e377e5b893023\n", 0o644)
+		"check-tree-terms\tREADME.md\tleak\tafc2d656f115b454\n", 0o644)
 	s.git("add", "-A")
 	for _, argv := range [][]string{{"--run"}, {"--git-hook", "pre-commit"}} {
 		code, out := s.gates([]string{"GATE_SDK_VERBOSE=1"}, argv...)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/lazyre"
 	"github.com/gate-sdk/gates/internal/workflow"
 )
 
@@ -26,9 +27,9 @@ func checkActionPinning(c *gate.Context) int {
 	}
 	// assertion B: a file's verdict (its findings and its count of refs)
 	// is its own; a warm run reads it from the result cache.
-	memos := openMemos(c, scan, 2, nil)
+	memos := openMemos(c, scan, 3, nil)
 	var found []gate.Finding
-	refs, waived := 0, 0
+	refs, waived, slsa := 0, 0, 0
 	var n shapes
 	for _, p := range scan.files {
 		m, err := scan.memo(c, memos, p, func() (fileMemo, error) {
@@ -49,7 +50,7 @@ func checkActionPinning(c *gate.Context) int {
 			uses := workflow.UsesRefs(f)
 			sites := f.UsesSites()
 			elsewhere := map[string]int{}
-			waived, prose := 0, 0
+			waived, prose, slsa := 0, 0, 0
 			for _, u := range uses {
 				if ok, why := workflow.Pinned(u.Ref); !ok {
 					// assertion D: a commented-out ref holding an expression
@@ -65,6 +66,12 @@ func checkActionPinning(c *gate.Context) int {
 						waived++
 						continue
 					}
+					// assertion E: the SLSA generator's builders verify the
+					// tag they are called at; a commit pin is refused.
+					if slsaBuilder.Get().MatchString(u.Ref) {
+						slsa++
+						continue
+					}
 					msg := "uses: " + u.Ref + " " + why
 					if u.Commented {
 						msg += " (a commented-out step is read like a live one)"
@@ -73,7 +80,7 @@ func checkActionPinning(c *gate.Context) int {
 					here = append(here, gate.Finding{Class: "unpinned", Path: p, Line: u.Line, Msg: msg, Identity: id, About: about})
 				}
 			}
-			return fileMemo{kind: memoOther, n: []int{len(uses) - waived - prose, waived}, found: here}, nil
+			return fileMemo{kind: memoOther, n: []int{len(uses) - waived - prose - slsa, waived, slsa}, found: here}, nil
 		})
 		if err != nil {
 			return c.RefuseErr(err)
@@ -86,6 +93,7 @@ func checkActionPinning(c *gate.Context) int {
 		}
 		refs += m.n[0]
 		waived += m.n[1]
+		slsa += m.n[2]
 		found = append(found, m.found...)
 	}
 	r := c.NewReport(withUnparseable(pinningHelps))
@@ -95,6 +103,9 @@ func checkActionPinning(c *gate.Context) int {
 	note := ""
 	if waived > 0 {
 		note = "; " + plural(waived, "unpinned ref", "unpinned refs") + " left out by a zizmor ignore on its line"
+	}
+	if slsa > 0 {
+		note += "; " + plural(slsa, "SLSA generator builder", "SLSA generator builders") + " called at a release tag, as the builder requires"
 	}
 	return r.Done(plural(refs, "uses: ref", "uses: refs") + " pinned across " + plural(len(scan.files)-n.unparsable-len(n.broken), "YAML file", "YAML files") + note + n.unparsed() + scan.fromIndexNote())
 }
@@ -159,3 +170,9 @@ func zizmorIgnores(line string, rules ...string) bool {
 	}
 	return false
 }
+
+// slsaBuilder matches a call of one of the SLSA GitHub generator's
+// reusable builders at a full release tag (vN.N.N): the builder checks the
+// ref it was called at against its releases, so it cannot be pinned to a
+// commit.
+var slsaBuilder = lazyre.New(`^slsa-framework/slsa-github-generator/\.github/workflows/[A-Za-z0-9_.-]+\.ya?ml@v[0-9]+\.[0-9]+\.[0-9]+$`)

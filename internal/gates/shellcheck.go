@@ -821,6 +821,10 @@ func (s *scriptIdioms) intended(line, col int, text string) bool {
 		// assertion R: a quoted =~ right side with no operator but the
 		// dot is a literal text, matched literally as meant.
 		return literalMatch(l)
+	case strings.HasSuffix(text, "[SC2120]"):
+		// assertion R: a function reading its arguments only with
+		// defaults is meant to be called without them.
+		return s.defaultsOnly(line)
 	case strings.HasSuffix(text, "[SC2043]"):
 		// assertion R: a loop over one literal word is a list of one.
 		return singleWordLoop.Get().MatchString(l)

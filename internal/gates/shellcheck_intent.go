@@ -16,7 +16,7 @@ import (
 
 // idiomCodes are the codes a rule below may leave out; any other report is
 // kept without reading the script.
-var idiomCodes = []string{"[SC2046]", "[SC2206]", "[SC2128]", "[SC2178]", "[SC2064]", "[SC3043]", "[SC1090]", "[SC2034]", "[SC1007]", "[SC2024]", "[SC2050]", "[SC2087]", "[SC2145]", "[SC2076]", "[SC2043]"}
+var idiomCodes = []string{"[SC2046]", "[SC2206]", "[SC2128]", "[SC2178]", "[SC2064]", "[SC3043]", "[SC1090]", "[SC2034]", "[SC1007]", "[SC2024]", "[SC2050]", "[SC2087]", "[SC2145]", "[SC2076]", "[SC2043]", "[SC2120]"}
 
 // scriptIdioms holds what the rules read off one script once: its lines,
 // the names it fills by a deliberate split, and where each name is
@@ -346,6 +346,10 @@ func countOnly(stage string) bool {
 	return flags > 0
 }
 
+// cutField reports a cut stage printing one numbered field of lines cut at
+// blanks (cut -d ' ' -f 2): a field cut at blanks holds none.
+var cutField = lazyre.New(`^cut\s+(?:-d\s*' '\s+-f\s*[0-9]+|-f\s*[0-9]+\s+-d\s*' ')$`)
+
 // awkField reports an awk stage printing one numbered field of each line
 // ('{print $2}', optionally after a pattern): a field holds no blank.
 var awkField = lazyre.New(`^awk\s+'(?:[^'{]*)\{\s*print\s+\$[0-9]+\s*;?\s*\}'$`)
@@ -365,7 +369,7 @@ func oneWordOutput(inner string) bool {
 		// A count, whatever came before it.
 		return true
 	}
-	if len(stages) > 1 && awkField.Get().MatchString(last) {
+	if len(stages) > 1 && (awkField.Get().MatchString(last) || cutField.Get().MatchString(last)) {
 		return true
 	}
 	for _, st := range stages[1:] {
@@ -628,3 +632,32 @@ var quotedMatch = lazyre.New(`=~\s*"([^"]*)"`)
 // singleWordLoop reports a for loop over one literal word (for cmd in
 // openssl; do): a list of one, written to grow.
 var singleWordLoop = lazyre.New(`(?:^|[\s;&|({])for\s+[A-Za-z_][A-Za-z0-9_]*\s+in\s+[A-Za-z0-9_./:+-]+\s*(?:;|$|do(?:\s|$))`)
+
+// defaultsOnly reports whether the function whose definition opens on line
+// (1-based) reads its positional parameters only with a default
+// (${1:-…} or ${1-…}): called with none, it runs on its defaults, as
+// written to.
+func (s *scriptIdioms) defaultsOnly(line int) bool {
+	if line < 1 || line > len(s.lines) || funcOpen.Get().FindStringSubmatch(s.lines[line-1]) == nil {
+		return false
+	}
+	seen := false
+	for k := line; k < len(s.lines); k++ {
+		t := s.lines[k]
+		if strings.TrimSpace(t) == "}" {
+			return seen
+		}
+		for _, m := range positional.Get().FindAllStringSubmatch(t, -1) {
+			if m[1] == "" {
+				return false
+			}
+			seen = true
+		}
+	}
+	return false
+}
+
+// positional matches a positional parameter's expansion, capturing the
+// default operator when it has one (${1:-x}, ${2-x}); $1, ${1}, $@, $*
+// and $# capture nothing.
+var positional = lazyre.New(`\$(?:\{[1-9](:?-)|\{[1-9#@*][^}]*\}|[1-9#@*])`)
