@@ -158,6 +158,12 @@ func TestPackIntoADirectory(t *testing.T) {
 	if want := "pack-installer: 2 kit root(s) and 2 artifact(s) packed into " + in.Out + "\n"; out.String() != want {
 		t.Errorf("said %q, want %q", out.String(), want)
 	}
+	// An empty directory is packed into as an absent one is.
+	empty := filepath.ToSlash(t.TempDir())
+	in.Out = empty
+	if err := Pack(in); err != nil {
+		t.Errorf("an empty directory: %v", err)
+	}
 	// The directory now holds the payload: a second pack refuses.
 	if err := Pack(in); err == nil || !strings.Contains(err.Error(), "is not empty") {
 		t.Errorf("a second pack into the same directory: %v", err)
