@@ -911,3 +911,235 @@ func TestRunInitSettlesAnInterruptedInstall(t *testing.T) {
 		t.Errorf("exit %d err %q", code, f3.err)
 	}
 }
+
+func TestRunInitHistoryDecides(t *testing.T) {
+	f := newInitFake(t)
+	var commits []HistoryCommit
+	for i := 0; i < 10; i++ {
+		commits = append(commits, HistoryCommit{Author: "Ann", Email: "ann@example.com", Message: "release: cut " + strconv.Itoa(i)})
+	}
+	commits = append(commits, HistoryCommit{Author: "dependabot[bot]", Email: "bot@example.com", Message: "chore: bump"})
+	f.w.Messages = func(int) ([]HistoryCommit, error) { return commits, nil }
+	var judged []string
+	f.w.Judge = func(g, msg string, env []string) (bool, error) {
+		judged = append(judged, g+" "+strings.Join(env, ","))
+		// Subjects pass with the history's types admitted; messages fail.
+		return g == "check-commit-subject" && len(env) == 1, nil
+	}
+	if code := f.run(); code != 0 {
+		t.Fatalf("exit %d err %s", code, f.err)
+	}
+	out := f.out.String()
+	for _, want := range []string{
+		"init: the commit-message gates were judged on the last 10 messages by people (1 commit by bots left out)",
+		"init: GATE_SDK_COMMIT_TYPES admits the types this history uses beyond the kit's: release (10 subjects) (set in scripts/gate-sdk-config.knobs)",
+		"init: check-commit-msg: not adopted: 0 of the 10 recent commit messages by people would pass; to adopt: echo check-commit-msg >> scripts/gates.list",
+		"init: check-commit-subject: registered",
+	} {
+		if !hasLine(out, want) {
+			t.Errorf("no line %q in:\n%s", want, out)
+		}
+	}
+	knobs, _ := readFile(t, f.w.Top, "scripts/gate-sdk-config.knobs")
+	if !strings.Contains(knobs, "\n# use (init read them off the last 10 subjects by people).\nGATE_SDK_COMMIT_TYPES = feat fix release\n") {
+		t.Errorf("knob file:\n%s", knobs)
+	}
+	if !strings.Contains(strings.Join(judged, "\n"), "check-commit-subject GATE_SDK_COMMIT_TYPES=feat fix release") {
+		t.Errorf("judged %q", judged)
+	}
+	// The history unread is a reason, not a refusal.
+	f = newInitFake(t)
+	f.w.Messages = func(int) ([]HistoryCommit, error) { return commits, nil }
+	f.w.Judge = func(string, string, []string) (bool, error) { return false, errors.New("no judge") }
+	if code := f.run(); code != 0 || !hasLine(f.out.String(), "init: check-commit-msg: not adopted: the commit history could not be read: no judge") {
+		t.Errorf("exit %d out:\n%s", code, f.out)
+	}
+}
+
+func TestRunInitWithAnAdoptersBaseline(t *testing.T) {
+	f := newInitFake(t)
+	writeFile(t, f.w.Top, "scripts/gates.baseline", "# mine\n")
+	f.probes["check-tree-terms"] = probeAnswer{code: 1, out: "a.txt:1: banned\nb.txt:2: banned\nc.txt:3: banned\nhelp: fix it\nCHECK-TREE-TERMS: FAIL (3)\n"}
+	f.probes["check-core-files"] = probeAnswer{code: 0, out: "x.yml:3: cannot read it (GitHub loads this file)\nx.yml:9: cannot read it (GitHub loads this file)\ny.yml:1: cannot read z (GitHub loads this file)\n1 test input under testdata/ skipped\n1 unparseable YAML file skipped\n"}
+	called := false
+	f.w.Baseline = func(bool) ([]byte, error) { called = true; return nil, nil }
+	if code := f.run(); code != 0 {
+		t.Fatalf("exit %d err %s", code, f.err)
+	}
+	out := f.out.String()
+	for _, want := range []string{
+		"init: check-tree-terms: not adopted: reds on the tree as init found it (3 finding lines), and scripts/gates.baseline is yours, not init's; run `gates baseline` to accept them, then register it",
+		"init: check-core-files: registered; 2 files GitHub loads cannot be read (x.yml, y.yml): accepted in scripts/gates.baseline until fixed; 1 unparseable YAML file skipped (GitHub never loads them; the gate skips them each run); 1 test input under testdata/ skipped (GitHub never loads them; the gate skips them each run)",
+	} {
+		if !hasLine(out, want) {
+			t.Errorf("no line %q in:\n%s", want, out)
+		}
+	}
+	if called {
+		t.Error("the adopter's baseline was rewritten")
+	}
+	if s, _ := readFile(t, f.w.Top, "scripts/gates.baseline"); s != "# mine\n" {
+		t.Errorf("baseline %q", s)
+	}
+}
+
+func TestRunInitRegistryAndPage(t *testing.T) {
+	t.Run("a removed registry is written again", func(t *testing.T) {
+		f := newInitFake(t)
+		if code := f.run(); code != 0 {
+			t.Fatalf("install: exit %d", code)
+		}
+		if err := os.Remove(f.w.Top + "/scripts/gates.list"); err != nil {
+			t.Fatal(err)
+		}
+		if code := f.run(); code != 0 {
+			t.Fatalf("exit %d", code)
+		}
+		if !hasLine(f.out.String(), "init: wrote scripts/gates.list (16 gates registered; each left out is named there with its reason; recreated: it was removed since init)") {
+			t.Errorf("out:\n%s", f.out)
+		}
+	})
+	t.Run("a removed seed stays removed", func(t *testing.T) {
+		f := newInitFake(t)
+		if code := f.run(); code != 0 {
+			t.Fatalf("install: exit %d", code)
+		}
+		if err := os.Remove(f.w.Top + "/scripts/root-allowlist.list"); err != nil {
+			t.Fatal(err)
+		}
+		if code := f.run(); code != 0 {
+			t.Fatalf("exit %d", code)
+		}
+		if !hasLine(f.out.String(), "init: did not write scripts/root-allowlist.list (removed since init, and a seed you removed stays removed; `gates init --uninstall` and init again seed it afresh)") {
+			t.Errorf("out:\n%s", f.out)
+		}
+		if _, ok := readFile(t, f.w.Top, "scripts/root-allowlist.list"); ok {
+			t.Error("written again")
+		}
+	})
+	t.Run("an edited registry grows", func(t *testing.T) {
+		f := newInitFake(t)
+		f.probes["check-exec-bit"] = probeAnswer{code: 2, out: "not yet"}
+		if code := f.run(); code != 0 {
+			t.Fatalf("install: exit %d", code)
+		}
+		list, _ := readFile(t, f.w.Top, "scripts/gates.list")
+		writeFile(t, f.w.Top, "scripts/gates.list", list+"# mine\n")
+		f.probes["check-exec-bit"] = probeAnswer{}
+		if code := f.run(); code != 0 {
+			t.Fatalf("exit %d err %s", code, f.err)
+		}
+		out := f.out.String()
+		if !hasLine(out, "init: kept scripts/gates.list (edited since init)") || !strings.Contains(out, "check-exec-bit") {
+			t.Errorf("out:\n%s", out)
+		}
+		if grown, _ := readFile(t, f.w.Top, "scripts/gates.list"); !strings.Contains(grown, "\ncheck-exec-bit\n") || !strings.HasSuffix(grown, "# mine\n") {
+			t.Errorf("registry:\n%s", grown)
+		}
+	})
+	t.Run("a page path that cannot be read refuses", func(t *testing.T) {
+		f := newInitFake(t)
+		f.tracked = append(f.tracked, "scripts/check-own.sh")
+		writeFile(t, f.w.Top, "docs", "a file where a directory would be")
+		if code := f.run(); code != 2 || !strings.HasPrefix(f.err.String(), "init: cannot read docs/graph.md: ") {
+			t.Errorf("exit %d err %q", code, f.err)
+		}
+	})
+	t.Run("an adopter's page is not planned", func(t *testing.T) {
+		f := newInitFake(t)
+		f.tracked = append(f.tracked, "scripts/check-own.sh")
+		f.w.EmitGraph = func() ([]byte, error) { return []byte("page"), nil }
+		writeFile(t, f.w.Top, "docs/graph.md", "mine\n")
+		if code := f.run(); code != 0 {
+			t.Fatalf("exit %d err %s", code, f.err)
+		}
+		if s, _ := readFile(t, f.w.Top, "docs/graph.md"); s != "mine\n" {
+			t.Errorf("page %q", s)
+		}
+		if strings.Contains(f.out.String(), "git add -A && bash") {
+			t.Errorf("out:\n%s", f.out)
+		}
+	})
+	t.Run("the page's emission fails", func(t *testing.T) {
+		f := newInitFake(t)
+		f.tracked = append(f.tracked, "scripts/check-own.sh")
+		f.w.EmitGraph = func() ([]byte, error) { return nil, errors.New("emit died") }
+		if code := f.run(); code != 2 || f.err.String() != "init: the coupling-graph page: emit died\n" {
+			t.Errorf("exit %d err %q", code, f.err)
+		}
+	})
+	t.Run("check-graph left out writes no page", func(t *testing.T) {
+		f := newInitFake(t)
+		f.tracked = append(f.tracked, "scripts/check-own.sh")
+		f.probes["check-graph"] = probeAnswer{code: 2, out: "no"}
+		f.w.EmitGraph = func() ([]byte, error) { return []byte("page"), nil }
+		if code := f.run(); code != 0 {
+			t.Fatalf("exit %d err %s", code, f.err)
+		}
+		if _, ok := readFile(t, f.w.Top, "docs/graph.md"); ok {
+			t.Error("a page was written")
+		}
+	})
+	t.Run("accepting fails", func(t *testing.T) {
+		f := newInitFake(t)
+		f.probes["check-tree-terms"] = probeAnswer{code: 1, out: "a:1: x\n"}
+		f.w.Baseline = func(bool) ([]byte, error) { return nil, errors.New("baseline died") }
+		if code := f.run(); code != 2 || f.err.String() != "init: gates baseline: baseline died\n" {
+			t.Errorf("exit %d err %q", code, f.err)
+		}
+	})
+	t.Run("the baseline cannot be read", func(t *testing.T) {
+		f := newInitFake(t)
+		if err := os.MkdirAll(f.w.Top+"/scripts/gates.baseline", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if code := f.run(); code != 2 || !strings.HasPrefix(f.err.String(), "init: cannot read scripts/gates.baseline: ") {
+			t.Errorf("exit %d err %q", code, f.err)
+		}
+	})
+}
+
+func TestRunInitWorkflowSeed(t *testing.T) {
+	f := newInitFake(t)
+	f.env["GATES_PAYLOAD_URL"] = "https://example.com/p.tar.gz;rm"
+	if code := f.run(); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if !hasLine(f.out.String(), "init: did not seed .github/workflows/gates.yml: GATES_PAYLOAD_URL holds characters init does not write into a workflow, so a runner would have nothing to install it from. "+CINeeds) {
+		t.Errorf("out:\n%s", f.out)
+	}
+	// A workflow of the adopter's own: nothing said.
+	writeFile(t, f.w.Top, WorkflowPath, "mine\n")
+	if code := f.run(); code != 0 || strings.Contains(f.out.String(), "did not seed") {
+		t.Errorf("exit %d out:\n%s", code, f.out)
+	}
+}
+
+func TestRunInitFixturesAndWithheld(t *testing.T) {
+	f := newInitFake(t)
+	f.knobs["GATE_SDK_PAYLOAD_WITHHOLD"] = "SPEC.md bin/ "
+	if code := f.run("--with-fixtures"); code != 0 {
+		t.Fatalf("exit %d err %s", code, f.err)
+	}
+	files := strings.Join(f.files(t), "\n") + "\n"
+	if !strings.Contains(files, "gate-sdk/gate-tests/") || !strings.Contains(files, "gate-sdk/SPEC.md\n") || strings.Contains(files, "\ngate-sdk/bin/") {
+		t.Errorf("vendored:\n%s", files)
+	}
+	// A later run without the flag keeps the fixtures current.
+	fixture := ""
+	for _, p := range f.files(t) {
+		if strings.HasPrefix(p, "gate-sdk/gate-tests/") {
+			fixture = p
+			break
+		}
+	}
+	if err := os.Remove(f.w.Top + "/" + fixture); err != nil {
+		t.Fatal(err)
+	}
+	if code := f.run(); code != 0 || !hasLine(f.out.String(), "init: vendored 1 file of gate-sdk into gate-sdk/") {
+		t.Errorf("exit %d out:\n%s", code, f.out)
+	}
+	if _, ok := readFile(t, f.w.Top, fixture); !ok {
+		t.Errorf("%s not vendored again", fixture)
+	}
+}
