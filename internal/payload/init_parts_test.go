@@ -1,0 +1,81 @@
+package payload
+
+// Unit tests of init's planner parts: the words init writes into a
+// workflow, the ignore lines still missing, the plan a seeder extends.
+
+import (
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestSafeWord(t *testing.T) {
+	for _, ok := range []string{"a", "z", "A", "Z", "0", "9", "https://h.example/p.tar.gz?x=1&y=2%20~+", "release-1_0"} {
+		if !safeWord(ok) {
+			t.Errorf("safeWord(%q) refused", ok)
+		}
+	}
+	for _, bad := range []string{"", "`", "{", "@", "[", " ", "a b", "a\"b", "a;b", "é", "a\nb", "$x"} {
+		if safeWord(bad) {
+			t.Errorf("safeWord(%q) accepted", bad)
+		}
+	}
+}
+
+func TestMissingAppends(t *testing.T) {
+	tests := []struct {
+		name string
+		cur  string // "" absent
+		want []string
+	}{
+		{"absent", "", []string{"# head", "/a/", "/b"}},
+		{"all present", "x\n# head\n/a/\n/b\n", nil},
+		{"all present, CRLF", "/a/\r\n/b\r\n", nil},
+		{"one missing, header there", "# head\n/a/\n", []string{"/b"}},
+		{"one missing, no header", "/b\n", []string{"# head", "/a/"}},
+		{"a line that only starts the same", "/a/x\n/bb\n", []string{"# head", "/a/", "/b"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			top := t.TempDir()
+			if tc.cur != "" {
+				writeFile(t, top, "dir/.gitignore", tc.cur)
+			}
+			p := &Plan{}
+			p.Append("dir/.gitignore", "# head", "/a/", "/b")
+			got, err := missingAppends(top, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got["dir/.gitignore"], tc.want) || (tc.want == nil && len(got) != 0) {
+				t.Errorf("missing %q, want %q", got, tc.want)
+			}
+		})
+	}
+	// A header-less block: its first line is a line like any other.
+	top := t.TempDir()
+	writeFile(t, top, ".gitignore", "/b\n")
+	p := &Plan{}
+	p.Append(".gitignore", "/a/", "/b")
+	if got, err := missingAppends(top, p); err != nil || !reflect.DeepEqual(got[".gitignore"], []string{"/a/"}) {
+		t.Errorf("missing %q %v", got, err)
+	}
+	if err := os.Mkdir(top+"/x", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p.Append("x", "/c")
+	if _, err := missingAppends(top, p); err == nil || !strings.HasPrefix(err.Error(), "init: cannot read x: ") {
+		t.Errorf("a directory read as a file: %v", err)
+	}
+}
+
+func TestPlanAddByClass(t *testing.T) {
+	p := &Plan{}
+	p.Add("k", []byte("x"), true, false)
+	p.Add("s", nil, false, true)
+	if p.files[0].class != classKit || !p.files[0].exec || p.files[1].class != classSeed || p.files[1].exec {
+		t.Errorf("planned %+v", p.files)
+	}
+}
+
