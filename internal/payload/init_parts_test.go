@@ -78,4 +78,3 @@ func TestPlanAddByClass(t *testing.T) {
 		t.Errorf("planned %+v", p.files)
 	}
 }
-
