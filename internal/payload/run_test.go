@@ -1143,3 +1143,34 @@ func TestRunInitFixturesAndWithheld(t *testing.T) {
 		t.Errorf("%s not vendored again", fixture)
 	}
 }
+
+func TestRunInitJudgesWithTheKnobsAloneWhenNoTypeIsAdded(t *testing.T) {
+	for _, gatesDirKnob := range []bool{false, true} {
+		f := newInitFake(t)
+		commits := []HistoryCommit{{Author: "Ann", Email: "ann@example.com", Message: "feat: a"}}
+		f.w.Messages = func(int) ([]HistoryCommit, error) { return commits, nil }
+		var envs [][]string
+		f.w.Judge = func(g, msg string, env []string) (bool, error) {
+			envs = append(envs, env)
+			return true, nil
+		}
+		if gatesDirKnob {
+			// The adopter's knob file sets the kit's roster itself.
+			writeFile(t, f.w.Top, "scripts/gate-sdk-config.knobs", "GATE_SDK_COMMIT_TYPES = feat fix\n")
+			l := &Lock{Version: LockVersion, Kit: "gate-sdk", KitRoot: "gate-sdk", KitVersion: "v1", BinaryStamp: "v1",
+				Files: []LockFile{{Path: "scripts/gate-sdk-config.knobs", SHA256: Digest([]byte("x")), Class: classSeed}}}
+			writeFile(t, f.w.Top, "scripts/gates.lock", string(l.Encode()))
+		}
+		if code := f.run(); code != 0 {
+			t.Fatalf("exit %d err %s", code, f.err)
+		}
+		if len(envs) != 2 {
+			t.Fatalf("judged %d times", len(envs))
+		}
+		for _, env := range envs {
+			if len(env) != 0 {
+				t.Errorf("judged with %q though the history adds no type", env)
+			}
+		}
+	}
+}
