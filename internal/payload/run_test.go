@@ -660,6 +660,10 @@ func TestRunInitHooks(t *testing.T) {
 		if r := f.hooks.saved; r == nil || r.HadHooksPath || r.HooksPath != "" || r.DirExisted {
 			t.Errorf("recorded %+v", r)
 		}
+		// The hooks placed, the run goes on to say what comes next.
+		if !strings.HasSuffix(f.out.String(), "\n  gate-sdk/templates/adopt.md          the walk that fits the knobs to this repository\n") {
+			t.Errorf("out:\n%s", f.out)
+		}
 		if strings.Contains(f.out.String(), "take its place") {
 			t.Errorf("out:\n%s", f.out)
 		}
@@ -1172,5 +1176,40 @@ func TestRunInitJudgesWithTheKnobsAloneWhenNoTypeIsAdded(t *testing.T) {
 				t.Errorf("judged with %q though the history adds no type", env)
 			}
 		}
+	}
+}
+
+func TestRunInitFollowsAnUneditedTemplate(t *testing.T) {
+	f := newInitFake(t)
+	if code := f.run(); code != 0 {
+		t.Fatalf("install: exit %d", code)
+	}
+	// The pattern list as an older release seeded it, never edited.
+	old := "# an older release's list\n"
+	writeFile(t, f.w.Top, "scripts/patterns.list", old)
+	l := f.lock(t)
+	recordFile(l, "scripts/patterns.list", Digest([]byte(old)), classSeed)
+	writeFile(t, f.w.Top, "scripts/gates.lock", string(l.Encode()))
+	if code := f.run(); code != 0 {
+		t.Fatalf("exit %d err %s", code, f.err)
+	}
+	if !hasLine(f.out.String(), "init: updated scripts/patterns.list (unedited since init, and this release's template differs)") {
+		t.Errorf("out:\n%s", f.out)
+	}
+	if s, _ := readFile(t, f.w.Top, "scripts/patterns.list"); s == old {
+		t.Error("the list was not brought to the template")
+	}
+	// Edited since, it is the adopter's: kept.
+	writeFile(t, f.w.Top, "scripts/patterns.list", "mine\n")
+	if code := f.run(); code != 0 || !hasLine(f.out.String(), "init: kept scripts/patterns.list (edited since init)") {
+		t.Errorf("exit %d out:\n%s", code, f.out)
+	}
+	// A kit file edited since init whose copy here differs too refuses.
+	writeFile(t, f.w.Top, "gate-sdk/README.md", "mine\n")
+	l = f.lock(t)
+	recordFile(l, "gate-sdk/README.md", Digest([]byte("an older kit's\n")), classKit)
+	writeFile(t, f.w.Top, "scripts/gates.lock", string(l.Encode()))
+	if code := f.run(); code != 2 || !hasLine(f.err.String(), "init: refused: gate-sdk/README.md edited since init, and this binary's copy differs too") {
+		t.Errorf("exit %d err:\n%s", code, f.err)
 	}
 }
