@@ -78,3 +78,53 @@ func TestPlanAddByClass(t *testing.T) {
 		t.Errorf("planned %+v", p.files)
 	}
 }
+
+func TestProjectSparesModuleNames(t *testing.T) {
+	for mod, want := range map[string]string{
+		"module example.com/tool/v":      "(tool|v)",
+		"module example.com/tool/v12":    "(tool)",
+		"module example.com/tool/vx":     "(tool|vx)",
+		"  module \"example.com/widget\"": "(tool|widget)",
+		"module ../weird path":           "(tool)",
+	} {
+		top := t.TempDir() + "/tool"
+		writeFile(t, top, "go.mod", "// a comment\n"+mod+"\nmodule second/one\n")
+		got := string(projectSpares(top, nil))
+		if !strings.Contains(got, "/(home|Users)/"+want+"/$\n") {
+			t.Errorf("%q: %q, want %s", mod, got, want)
+		}
+	}
+}
+
+func TestBuildPlanKitRoot(t *testing.T) {
+	for _, tc := range []struct {
+		env  map[string]string
+		root string
+	}{
+		{map[string]string{}, "gate-sdk"},
+		{map[string]string{"GATE_SDK_ROOT": ""}, "gate-sdk"},
+		{map[string]string{"GATE_SDK_ROOT": "third_party/gs/"}, "third_party/gs"},
+	} {
+		f := newInitFake(t)
+		f.env = tc.env
+		p, err := BuildPlan(f.w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.KitRoot != tc.root || p.GatesDir != "scripts" || p.Bin != "bin/gates" {
+			t.Errorf("%v: plan %q %q %q", tc.env, p.KitRoot, p.GatesDir, p.Bin)
+		}
+		n := 0
+		for _, x := range p.files {
+			if x.class == classKit {
+				n++
+				if !strings.HasPrefix(x.path, tc.root+"/") {
+					t.Errorf("%v: kit file at %s", tc.env, x.path)
+				}
+			}
+		}
+		if n == 0 {
+			t.Errorf("%v: no kit file planned", tc.env)
+		}
+	}
+}
