@@ -81,11 +81,11 @@ func TestPlanAddByClass(t *testing.T) {
 
 func TestProjectSparesModuleNames(t *testing.T) {
 	for mod, want := range map[string]string{
-		"module example.com/tool/v":      "(tool|v)",
-		"module example.com/tool/v12":    "(tool)",
-		"module example.com/tool/vx":     "(tool|vx)",
+		"module example.com/tool/v":       "(tool|v)",
+		"module example.com/tool/v12":     "(tool)",
+		"module example.com/tool/vx":      "(tool|vx)",
 		"  module \"example.com/widget\"": "(tool|widget)",
-		"module ../weird path":           "(tool)",
+		"module ../weird path":            "(tool)",
 	} {
 		top := t.TempDir() + "/tool"
 		writeFile(t, top, "go.mod", "// a comment\n"+mod+"\nmodule second/one\n")
