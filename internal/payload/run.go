@@ -379,7 +379,7 @@ func printPlan(w *InitWorld, p *Plan, steps []step, appends map[string][]string)
 	for _, n := range names {
 		fmt.Fprintf(w.Stdout, "would append to %s: %s\n", n, strings.Join(appends[n], " | "))
 	}
-	if len(names) == 0 && counts["create"]+counts["update"] == 0 && !anyWrite(steps) {
+	if len(names) == 0 && !anyWrite(steps) {
 		fmt.Fprintln(w.Stdout, "nothing to do; the tree is as init left it")
 	}
 }
