@@ -607,9 +607,9 @@ func appendTo(top, rel string, lines []string, l *Lock) error {
 		return fmt.Errorf("init: cannot open %s: %v", rel, err)
 	}
 	_, werr := f.WriteString(suffix)
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
+	// A close that fails loses the lines as surely as a write that
+	// fails; either is named.
+	werr = errors.Join(werr, f.Close())
 	if werr != nil {
 		return fmt.Errorf("init: cannot append to %s: %v", rel, werr)
 	}
