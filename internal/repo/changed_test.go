@@ -153,3 +153,49 @@ func TestWorkingSnapshotKeepsAGitlink(t *testing.T) {
 		t.Errorf("the gitlink: mode %o %v in %q", m, ok, s.Files())
 	}
 }
+
+// FromBlob: a staged snapshot's listed files, and a work-tree snapshot's
+// skip-worktree entries, never a link or a gitlink; CommonDir names the
+// object store a snapshot reads, none for one built from entries alone.
+func TestFromBlobAndCommonDir(t *testing.T) {
+	fx := indexRepo(t)
+	g := Git{Env: fx.env}
+	staged, err := g.StagedSnapshot(fx.top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	work, err := g.NewSnapshot(fx.top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		path         string
+		staged, work bool
+	}{
+		{"plain.txt", true, false},
+		{"run.sh", true, true}, // skip-worktree
+		{"vendor/sub", false, false},
+		{"absent.txt", false, false},
+	} {
+		if got := staged.FromBlob(tc.path); got != tc.staged {
+			t.Errorf("staged FromBlob(%s) = %v", tc.path, got)
+		}
+		if got := work.FromBlob(tc.path); got != tc.work {
+			t.Errorf("work FromBlob(%s) = %v", tc.path, got)
+		}
+	}
+	if runtime.GOOS != "windows" && staged.FromBlob("link") {
+		t.Error("a link is read from its blob")
+	}
+	want := filepath.ToSlash(filepath.Join(fx.top, ".git"))
+	if got := staged.CommonDir(); got != want {
+		t.Errorf("CommonDir = %q, want %q", got, want)
+	}
+	if w, err := g.NewWorkingSnapshot(fx.top); err != nil || w.FromBlob("run.sh") || w.CommonDir() != "" {
+		t.Errorf("a working snapshot holds no store: %v", err)
+	}
+	bare := SnapshotOf(fx.top, []Entry{{Path: "plain.txt", Mode: 0o100644}})
+	if bare.CommonDir() != "" || bare.FromBlob("plain.txt") {
+		t.Errorf("a snapshot of entries alone: %q %v", bare.CommonDir(), bare.FromBlob("plain.txt"))
+	}
+}
