@@ -6,6 +6,7 @@ package payload
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -1211,5 +1212,29 @@ func TestRunInitFollowsAnUneditedTemplate(t *testing.T) {
 	writeFile(t, f.w.Top, "scripts/gates.lock", string(l.Encode()))
 	if code := f.run(); code != 2 || !hasLine(f.err.String(), "init: refused: gate-sdk/README.md edited since init, and this binary's copy differs too") {
 		t.Errorf("exit %d err:\n%s", code, f.err)
+	}
+}
+
+func TestRunInitRewritesALockSpelledOtherwise(t *testing.T) {
+	f := newInitFake(t)
+	if code := f.run(); code != 0 {
+		t.Fatalf("install: exit %d", code)
+	}
+	canon, _ := readFile(t, f.w.Top, "scripts/gates.lock")
+	// The same record, spelled on one line: nothing to write but the lock
+	// in its own spelling, and no journal stands in for it.
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, []byte(canon)); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, f.w.Top, "scripts/gates.lock", compact.String())
+	if code := f.run(); code != 0 {
+		t.Fatalf("exit %d err %s", code, f.err)
+	}
+	if !hasLine(f.out.String(), "init: recorded the install in scripts/gates.lock") || strings.Contains(f.out.String(), "nothing to do") {
+		t.Errorf("out:\n%s", f.out)
+	}
+	if got, _ := readFile(t, f.w.Top, "scripts/gates.lock"); got != canon {
+		t.Errorf("lock:\n%s\nwant:\n%s", got, canon)
 	}
 }
