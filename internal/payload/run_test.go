@@ -141,10 +141,26 @@ func hasLine(out, line string) bool {
 
 func TestRunInitFreshInstall(t *testing.T) {
 	f := newInitFake(t)
-	code := f.run()
-	t.Logf("out:\n%s\nerr:\n%s", f.out, f.err)
-	if code != 0 {
-		t.Fatalf("exit %d", code)
+	// A history whose subjects use only the kit's types.
+	f.w.Messages = func(int) ([]HistoryCommit, error) {
+		return []HistoryCommit{{Author: "Ann", Email: "ann@example.com", Message: "fix: a"}}, nil
+	}
+	f.w.Judge = func(string, string, []string) (bool, error) { return true, nil }
+	if code := f.run(); code != 0 || f.err.Len() != 0 {
+		t.Fatalf("exit %d err %s", code, f.err)
+	}
+	// No licence, no shell of its own, no type beyond the kit's: the knob
+	// file names the kit set alone.
+	want := "# gate-sdk's knobs for this repository, seeded by `gates init`; the file is yours.\n" +
+		"# Grammar: NAME = value, one per line; `gates --emit knob-roster` lists every knob.\n\n" +
+		"# The kit set this tree vendors. A vendored tree names it rather than\n" +
+		"# deriving it from what directories exist.\n" +
+		"GATE_SDK_KIT_DIRS = gate-sdk\n"
+	if got, _ := readFile(t, f.w.Top, "scripts/gate-sdk-config.knobs"); got != want {
+		t.Errorf("knob file:\n%s\nwant:\n%s", got, want)
+	}
+	if !hasLine(f.out.String(), "init: the commit-message gates were judged on the last 1 message by people (0 commits by bots left out)") {
+		t.Errorf("out:\n%s", f.out)
 	}
 }
 
