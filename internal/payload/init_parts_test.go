@@ -128,3 +128,14 @@ func TestBuildPlanKitRoot(t *testing.T) {
 		}
 	}
 }
+
+func TestContainerAccountsEveryMatchOfALine(t *testing.T) {
+	top := t.TempDir()
+	home := "/" + "home/" // composed, so this file holds no home path itself
+	writeFile(t, top, "Dockerfile", "ENV HOME="+home+"alpha BUILD_HOME="+home+"beta\n")
+	writeFile(t, top, "k8s/pod.yaml", "volumeMounts: [{mountPath: "+home+"gamma/x}, {mountPath: "+home+"delta/y}]\n")
+	got := strings.Join(containerAccounts(top, []string{"Dockerfile", "k8s/pod.yaml"}), " ")
+	if got != "alpha beta gamma delta" {
+		t.Errorf("accounts %q", got)
+	}
+}
