@@ -5,6 +5,7 @@ package payload
 
 import (
 	"errors"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -159,5 +160,55 @@ func TestRunInitGrowRefusals(t *testing.T) {
 				t.Errorf("exit %d err %q, want %q", code, f.err, tc.want)
 			}
 		})
+	}
+}
+
+// A later init decides the commit-message gates again with the types the
+// history uses admitted where the knob file admits them, and with the
+// knobs alone where the history adds no type.
+func TestRunInitGrowJudgesTheHistoryAsTheFirstRun(t *testing.T) {
+	for _, extra := range []bool{true, false} {
+		f := newInitFake(t)
+		subject := "fix: a"
+		if extra {
+			subject = "release: a"
+		}
+		var commits []HistoryCommit
+		for i := 0; i < 10; i++ {
+			commits = append(commits, HistoryCommit{Author: "Ann", Email: "ann@example.com", Message: subject})
+		}
+		f.w.Messages = func(int) ([]HistoryCommit, error) { return commits, nil }
+		f.w.Judge = func(string, string, []string) (bool, error) { return false, errors.New("no judge yet") }
+		if code := f.run(); code != 0 {
+			t.Fatalf("install: exit %d", code)
+		}
+		if !extra {
+			// The adopter sets the kit's roster in the knob file.
+			knobs, _ := readFile(t, f.w.Top, "scripts/gate-sdk-config.knobs")
+			writeFile(t, f.w.Top, "scripts/gate-sdk-config.knobs", knobs+"GATE_SDK_COMMIT_TYPES = feat fix\n")
+		}
+		envs := map[string]bool{}
+		f.w.Judge = func(g, msg string, env []string) (bool, error) {
+			envs[g+":"+strings.Join(env, ",")] = true
+			return g == "check-commit-msg" || len(env) == 1 || !extra, nil
+		}
+		if code := f.run(); code != 0 {
+			t.Fatalf("exit %d err %s", code, f.err)
+		}
+		want := "check-commit-msg: check-commit-subject:"
+		if extra {
+			want = "check-commit-msg: check-commit-subject:GATE_SDK_COMMIT_TYPES=feat fix release"
+		}
+		var got []string
+		for e := range envs {
+			got = append(got, e)
+		}
+		sort.Strings(got)
+		if strings.Join(got, " ") != want {
+			t.Errorf("extra %v: judged %q, want %q", extra, got, want)
+		}
+		if !hasLine(f.out.String(), "init: check-commit-subject: registered") {
+			t.Errorf("extra %v: out:\n%s", extra, f.out)
+		}
 	}
 }
