@@ -199,3 +199,13 @@ func TestFromBlobAndCommonDir(t *testing.T) {
 		t.Errorf("a snapshot of entries alone: %q %v", bare.CommonDir(), bare.FromBlob("plain.txt"))
 	}
 }
+
+// A one-letter path makes the shortest status entry there is, "?? u".
+func TestChangedReadsTheShortestEntry(t *testing.T) {
+	fx := newFixture(t)
+	writeFile(t, filepath.Join(fx.top, "u"), "x\n", 0o644)
+	got, err := Git{Env: fx.env}.Changed(fx.top)
+	if err != nil || !reflect.DeepEqual(got, []string{"u"}) {
+		t.Errorf("Changed = %q %v", got, err)
+	}
+}
