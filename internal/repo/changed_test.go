@@ -209,3 +209,26 @@ func TestChangedReadsTheShortestEntry(t *testing.T) {
 		t.Errorf("Changed = %q %v", got, err)
 	}
 }
+
+// Unstaged lists the work tree's differences from the index: an edit, a
+// deletion, an intent-to-add entry; not a staged change, not an untracked
+// file; and refuses outside a repository.
+func TestUnstaged(t *testing.T) {
+	fx := newFixture(t)
+	writeFile(t, filepath.Join(fx.top, "plain.txt"), "edited\n", 0o644)
+	writeFile(t, filepath.Join(fx.top, "staged.txt"), "s\n", 0o644)
+	runGit(t, fx.top, fx.env, "add", "staged.txt")
+	writeFile(t, filepath.Join(fx.top, "ita.md"), "i\n", 0o644)
+	runGit(t, fx.top, fx.env, "add", "-N", "ita.md")
+	if err := os.Remove(filepath.Join(fx.top, "nested", "top.sh")); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(fx.top, "untracked.txt"), "u\n", 0o644)
+	got, err := Git{Env: fx.env}.Unstaged(fx.top)
+	if want := []string{"ita.md", "nested/top.sh", "plain.txt"}; err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("Unstaged = %q %v, want %q", got, err, want)
+	}
+	if got, err := (Git{Env: fx.env}).Unstaged(physTemp(t)); err == nil {
+		t.Errorf("outside a repository: %q", got)
+	}
+}
