@@ -2,6 +2,7 @@ package repo
 
 import (
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -76,5 +77,44 @@ func TestHooksPathTipsAndRun(t *testing.T) {
 	}
 	if _, err := g.Run(top, "fail", nil, "rev-parse", "--verify", "no-such-ref"); err == nil {
 		t.Error("a failing git answered no error")
+	}
+}
+
+// Commits answers at most max commits, newest first, and says when more
+// were left out; since keeps the commits made at or after it.
+func TestCommitsMaxAndSince(t *testing.T) {
+	root := physTemp(t)
+	top := filepath.Join(root, "repo")
+	env := testEnv(filepath.Join(root, "home"))
+	writeFile(t, filepath.Join(top, "a.txt"), "a\n", 0o644)
+	runGit(t, top, env, "init", "-q", "-b", "main")
+	runGit(t, top, env, "add", "-A")
+	var ids []string
+	for i, date := range []string{"2001-01-01T00:00:00Z", "2002-01-01T00:00:00Z", "2003-01-01T00:00:00Z"} {
+		cenv := append(append([]string(nil), env...), "GIT_COMMITTER_DATE="+date, "GIT_AUTHOR_DATE="+date)
+		runGit(t, top, cenv, "commit", "-q", "--allow-empty", "-m", "c"+strconv.Itoa(i))
+		ids = append([]string{strings.TrimSpace(runGit(t, top, env, "rev-parse", "HEAD"))}, ids...)
+	}
+	g := Git{Env: env}
+	for _, tc := range []struct {
+		max   int
+		since int64
+		want  []string
+		more  bool
+	}{
+		{3, 0, ids, false},
+		{4, 0, ids, false},
+		{2, 0, ids[:2], true},
+		{1, 0, ids[:1], true},
+		{3, 1009843200, ids[:2], false}, // 2002-01-01
+		{3, 1041379201, nil, false},     // after the last
+	} {
+		got, more, err := g.Commits(top, []string{"HEAD"}, nil, tc.since, tc.max)
+		if err != nil || more != tc.more || strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("max %d since %d: %q %v %v, want %q %v", tc.max, tc.since, got, more, err, tc.want, tc.more)
+		}
+	}
+	if got, more, err := g.Commits(top, nil, nil, 0, 3); got != nil || more || err != nil {
+		t.Errorf("nothing included: %q %v %v", got, more, err)
 	}
 }
