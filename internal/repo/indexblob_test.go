@@ -160,3 +160,16 @@ func TestIndexFileThroughGit(t *testing.T) {
 		t.Errorf("outside a repository: %v %v", found, err)
 	}
 }
+
+// A path that sorts after every entry of the index is not found, in
+// process, without reading past the index's end.
+func TestIndexFileInProcessPastTheLastEntry(t *testing.T) {
+	fx := newFixture(t)
+	g := Git{Env: fx.env}
+	for _, p := range []string{"\u9999.txt", "\U0010FFFF"} {
+		data, found, ok := g.indexFileInProcess(fx.top, p)
+		if !ok || found || data != nil {
+			t.Errorf("%q: %q %v %v", p, data, found, ok)
+		}
+	}
+}
