@@ -171,3 +171,37 @@ func TestCommitChanges(t *testing.T) {
 		t.Error("an unknown commit answered a snapshot")
 	}
 }
+
+// A commit's snapshot through ls-tree: in a bare repository, which has
+// no index to locate, the common dir the caller gives names the store;
+// and an empty tree, read past an intent-to-add entry, is a snapshot of
+// nothing.
+func TestCommitSnapshotThroughLsTree(t *testing.T) {
+	root := physTemp(t)
+	top := filepath.Join(root, "repo")
+	env := testEnv(filepath.Join(root, "home"))
+	writeFile(t, filepath.Join(top, "a.txt"), "a\n", 0o644)
+	runGit(t, top, env, "init", "-q", "-b", "main")
+	runGit(t, top, env, "add", "-A")
+	runGit(t, top, env, "commit", "-q", "-m", "one")
+	rev := strings.TrimSpace(runGit(t, top, env, "rev-parse", "HEAD"))
+	bare := filepath.Join(root, "bare.git")
+	runGit(t, root, env, "clone", "-q", "--bare", top, bare)
+	g := Git{Env: env}
+	s, err := g.CommitSnapshot(bare, filepath.ToSlash(bare), rev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, err := s.Read("a.txt"); err != nil || string(data) != "a\n" || strings.Join(s.Files(), " ") != "a.txt" {
+		t.Errorf("the bare repository's commit: %q %v %q", data, err, s.Files())
+	}
+	empty := filepath.Join(root, "empty")
+	runGit(t, root, env, "init", "-q", "-b", "main", empty)
+	runGit(t, empty, env, "commit", "-q", "--allow-empty", "-m", "nothing")
+	writeFile(t, filepath.Join(empty, "n.txt"), "n\n", 0o644)
+	runGit(t, empty, env, "add", "-N", "n.txt")
+	s, err = g.CommitSnapshot(empty, filepath.ToSlash(filepath.Join(empty, ".git")), "HEAD")
+	if err != nil || s.Len() != 0 {
+		t.Errorf("an empty tree: %v %v", s, err)
+	}
+}
