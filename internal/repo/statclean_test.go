@@ -4,6 +4,7 @@ package repo
 
 import (
 	"crypto/sha1"
+	"encoding/binary"
 	"encoding/hex"
 	"os"
 	"path/filepath"
@@ -239,4 +240,41 @@ func blobOfText(t *testing.T, dir string, env []string, text string) string {
 		t.Fatal(err)
 	}
 	return strings.TrimSpace(runGit(t, dir, env, "hash-object", "-w", "--", p))
+}
+
+// keepCleanStat trusts an entry's stat data only when its recorded mtime
+// is strictly older than the index file's; an equal second with a
+// nanosecond not older, or an unknown one (0), is racily clean. A
+// conflict stage, and any entry of an index whose own time is unknown,
+// is trusted never.
+func TestKeepCleanStatRacyBoundaries(t *testing.T) {
+	stat := func(sec, nsec uint32) *statData {
+		var d statData
+		binary.BigEndian.PutUint32(d[8:12], sec)
+		binary.BigEndian.PutUint32(d[12:16], nsec)
+		return &d
+	}
+	written := fileTime{sec: 100, nsec: 500}
+	for _, tc := range []struct {
+		name      string
+		sec, nsec uint32
+		stage     int
+		written   fileTime
+		kept      bool
+	}{
+		{"a second older", 99, 999, 0, written, true},
+		{"a nanosecond older", 100, 499, 0, written, true},
+		{"the same instant", 100, 500, 0, written, false},
+		{"a nanosecond newer", 100, 501, 0, written, false},
+		{"the same second, no nanoseconds", 100, 0, 0, written, false},
+		{"a second newer", 101, 0, 0, written, false},
+		{"a conflict stage", 99, 0, 2, written, false},
+		{"the index's time unknown", 99, 0, 0, fileTime{}, false},
+	} {
+		es := []Entry{{Path: "a", Stage: tc.stage, stat: stat(tc.sec, tc.nsec)}, {Path: "b"}}
+		keepCleanStat(es, tc.written)
+		if (es[0].stat != nil) != tc.kept || es[1].stat != nil {
+			t.Errorf("%s: kept %v, want %v", tc.name, es[0].stat != nil, tc.kept)
+		}
+	}
 }
