@@ -278,3 +278,82 @@ func TestKeepCleanStatRacyBoundaries(t *testing.T) {
 		}
 	}
 }
+
+// mayConvert answers true where any attribute source git reads for these
+// paths exists, or the configuration may convert line ends, and false
+// where none does.
+func TestMayConvertReadsEveryAttributeSource(t *testing.T) {
+	without := func(env []string, key string) []string {
+		var out []string
+		for _, kv := range env {
+			if !strings.HasPrefix(kv, key+"=") {
+				out = append(out, kv)
+			}
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name  string
+		setup func(t *testing.T, dir, home string, env []string) []string
+		want  bool
+	}{
+		{"no source", func(t *testing.T, dir, home string, env []string) []string { return env }, false},
+		{"the environment names attributes", func(t *testing.T, dir, home string, env []string) []string {
+			return append(env, "GIT_ATTR_SOURCE=HEAD")
+		}, true},
+		{"a subdirectory's .gitattributes", func(t *testing.T, dir, home string, env []string) []string {
+			writeFile(t, filepath.Join(dir, "sub", ".gitattributes"), "*.txt text\n", 0o644)
+			return env
+		}, true},
+		{"the top's .gitattributes", func(t *testing.T, dir, home string, env []string) []string {
+			writeFile(t, filepath.Join(dir, ".gitattributes"), "*.txt text\n", 0o644)
+			return env
+		}, true},
+		{"info/attributes", func(t *testing.T, dir, home string, env []string) []string {
+			writeFile(t, filepath.Join(dir, ".git", "info", "attributes"), "*.txt text\n", 0o644)
+			return env
+		}, true},
+		{"XDG_CONFIG_HOME's attributes", func(t *testing.T, dir, home string, env []string) []string {
+			writeFile(t, filepath.Join(home, "xdg", "git", "attributes"), "*.txt text\n", 0o644)
+			return append(without(env, "XDG_CONFIG_HOME"), "XDG_CONFIG_HOME="+filepath.Join(home, "xdg"))
+		}, true},
+		{"XDG_CONFIG_HOME set: HOME's file is not read", func(t *testing.T, dir, home string, env []string) []string {
+			writeFile(t, filepath.Join(home, ".config", "git", "attributes"), "*.txt text\n", 0o644)
+			return append(without(env, "XDG_CONFIG_HOME"), "XDG_CONFIG_HOME="+filepath.Join(home, "xdg"))
+		}, false},
+		{"HOME's attributes, XDG_CONFIG_HOME unset", func(t *testing.T, dir, home string, env []string) []string {
+			writeFile(t, filepath.Join(home, ".config", "git", "attributes"), "*.txt text\n", 0o644)
+			return without(env, "XDG_CONFIG_HOME")
+		}, true},
+		{"HOME's attributes, XDG_CONFIG_HOME empty", func(t *testing.T, dir, home string, env []string) []string {
+			writeFile(t, filepath.Join(home, ".config", "git", "attributes"), "*.txt text\n", 0o644)
+			return append(without(env, "XDG_CONFIG_HOME"), "XDG_CONFIG_HOME=")
+		}, true},
+		{"core.autocrlf input", func(t *testing.T, dir, home string, env []string) []string {
+			runGit(t, dir, env, "config", "core.autocrlf", "input")
+			return env
+		}, true},
+		{"core.autocrlf false", func(t *testing.T, dir, home string, env []string) []string {
+			runGit(t, dir, env, "config", "core.autocrlf", "false")
+			return env
+		}, false},
+		{"core.attributesFile", func(t *testing.T, dir, home string, env []string) []string {
+			runGit(t, dir, env, "config", "core.attributesFile", filepath.Join(home, "none"))
+			return env
+		}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, env := statRepo(t, map[string]string{"sub/x.txt": "x\n", "top.txt": "t\n"})
+			home := physTemp(t)
+			env = tc.setup(t, dir, home, append(without(env, "HOME"), "HOME="+home))
+			s := SnapshotOf(dir, []Entry{{Path: "sub/x.txt"}, {Path: "top.txt"}})
+			if got := (Git{Env: env}).mayConvert(s, filepath.ToSlash(filepath.Join(dir, ".git"))); got != tc.want {
+				t.Errorf("mayConvert = %v, want %v", got, tc.want)
+			}
+		})
+	}
+	s := SnapshotOf(physTemp(t), []Entry{{Path: "a"}})
+	if !(Git{}).mayConvert(s, "") {
+		t.Error("an unknown common dir vouched for a file")
+	}
+}
