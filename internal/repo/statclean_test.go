@@ -357,3 +357,24 @@ func TestMayConvertReadsEveryAttributeSource(t *testing.T) {
 		t.Error("an unknown common dir vouched for a file")
 	}
 }
+
+// Where the configuration holds an include, git itself is asked for the
+// line-end settings, and its answer decides as the file's would.
+func TestMayConvertAsksGitPastAnInclude(t *testing.T) {
+	for _, tc := range []struct {
+		included string
+		want     bool
+	}{
+		{"[core]\n\tautocrlf = true\n", true},
+		{"[core]\n\tautocrlf = false\n", false},
+		{"[user]\n\tname = x\n", false},
+	} {
+		dir, env := statRepo(t, map[string]string{"a.txt": "a\n"})
+		writeFile(t, filepath.Join(dir, ".git", "extra.config"), tc.included, 0o644)
+		runGit(t, dir, env, "config", "include.path", "extra.config")
+		s := SnapshotOf(dir, []Entry{{Path: "a.txt"}})
+		if got := (Git{Env: env}).mayConvert(s, filepath.ToSlash(filepath.Join(dir, ".git"))); got != tc.want {
+			t.Errorf("%q: mayConvert = %v, want %v", tc.included, got, tc.want)
+		}
+	}
+}
