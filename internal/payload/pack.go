@@ -336,6 +336,14 @@ func writeTarball(dir, out string) error {
 	}
 	gz := gzip.NewWriter(f)
 	tw := tar.NewWriter(gz)
+	// Every writer is closed whatever went wrong before it, the file last,
+	// and the first failure is the one answered.
+	return errors.Join(tarEntries(tw, dir, files), tw.Close(), gz.Close(), f.Close())
+}
+
+// tarEntries writes each of files, relative to dir, as a regular entry
+// with its mode.
+func tarEntries(tw *tar.Writer, dir string, files []string) error {
 	for _, rel := range files {
 		p := walk.Child(dir, rel)
 		fi, err := os.Stat(p)
@@ -353,11 +361,5 @@ func writeTarball(dir, out string) error {
 			return err
 		}
 	}
-	if err := tw.Close(); err != nil {
-		return err
-	}
-	if err := gz.Close(); err != nil {
-		return err
-	}
-	return f.Close()
+	return nil
 }

@@ -379,7 +379,7 @@ func printPlan(w *InitWorld, p *Plan, steps []step, appends map[string][]string)
 	for _, n := range names {
 		fmt.Fprintf(w.Stdout, "would append to %s: %s\n", n, strings.Join(appends[n], " | "))
 	}
-	if len(names) == 0 && counts["create"]+counts["update"] == 0 && !anyWrite(steps) {
+	if len(names) == 0 && !anyWrite(steps) {
 		fmt.Fprintln(w.Stdout, "nothing to do; the tree is as init left it")
 	}
 }
@@ -607,9 +607,9 @@ func appendTo(top, rel string, lines []string, l *Lock) error {
 		return fmt.Errorf("init: cannot open %s: %v", rel, err)
 	}
 	_, werr := f.WriteString(suffix)
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
+	// A close that fails loses the lines as surely as a write that
+	// fails; either is named.
+	werr = errors.Join(werr, f.Close())
 	if werr != nil {
 		return fmt.Errorf("init: cannot append to %s: %v", rel, werr)
 	}

@@ -203,3 +203,96 @@ func mustHex(t *testing.T, s string) []byte {
 	}
 	return b
 }
+
+// CommitChanges lists a root commit's every path as added, and a commit's
+// changes against its parent, a rename as its two sides.
+func TestCommitChanges(t *testing.T) {
+	root := physTemp(t)
+	top := filepath.Join(root, "repo")
+	env := testEnv(filepath.Join(root, "home"))
+	writeFile(t, filepath.Join(top, "a.txt"), "a\n", 0o644)
+	writeFile(t, filepath.Join(top, "b.txt"), "b\n", 0o644)
+	writeFile(t, filepath.Join(top, "d/c.sh"), "c\n", 0o644)
+	runGit(t, top, env, "init", "-q", "-b", "main")
+	runGit(t, top, env, "add", "-A")
+	runGit(t, top, env, "commit", "-q", "-m", "one")
+	first := strings.TrimSpace(runGit(t, top, env, "rev-parse", "HEAD"))
+	writeFile(t, filepath.Join(top, "a.txt"), "a, changed\n", 0o644)
+	runGit(t, top, env, "mv", "b.txt", "moved.txt")
+	if err := os.Chmod(filepath.Join(top, "d", "c.sh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	runGit(t, top, env, "add", "-A")
+	runGit(t, top, env, "commit", "-q", "-m", "two")
+	second := strings.TrimSpace(runGit(t, top, env, "rev-parse", "HEAD"))
+	g := Git{Env: env}
+	got, err := g.CommitChanges(top, "", first)
+	want := []Change{{Path: "a.txt", Status: 'A', NewMode: 0o100644}, {Path: "b.txt", Status: 'A', NewMode: 0o100644}, {Path: "d/c.sh", Status: 'A', NewMode: 0o100644}}
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("root commit: %+v %v, want %+v", got, err, want)
+	}
+	got, err = g.CommitChanges(top, first, second)
+	want = []Change{
+		{Path: "a.txt", Status: 'M', OldMode: 0o100644, NewMode: 0o100644},
+		{Path: "b.txt", Status: 'D', OldMode: 0o100644},
+		{Path: "d/c.sh", Status: 'M', OldMode: 0o100644, NewMode: 0o100755},
+		{Path: "moved.txt", Status: 'A', NewMode: 0o100644},
+	}
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("second commit: %+v %v, want %+v", got, err, want)
+	}
+	if got, err := g.CommitChanges(top, first, "no-such-rev"); err == nil {
+		t.Errorf("an unknown commit: %+v", got)
+	}
+	// A tree read through ls-tree, the common dir given: the commit's own
+	// paths and modes, whatever the index holds.
+	common := filepath.ToSlash(filepath.Join(top, ".git"))
+	runGit(t, top, env, "rm", "-q", "a.txt")
+	s, err := g.CommitSnapshot(top, common, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files := strings.Join(s.Files(), " "); files != "a.txt b.txt d/c.sh" {
+		t.Errorf("the first commit's files: %s", files)
+	}
+	if data, err := s.Read("a.txt"); err != nil || string(data) != "a\n" {
+		t.Errorf("a.txt: %q %v", data, err)
+	}
+	if _, err := g.CommitSnapshot(top, common, "no-such-rev"); err == nil {
+		t.Error("an unknown commit answered a snapshot")
+	}
+}
+
+// A commit's snapshot through ls-tree: in a bare repository, which has
+// no index to locate, the common dir the caller gives names the store;
+// and an empty tree, read past an intent-to-add entry, is a snapshot of
+// nothing.
+func TestCommitSnapshotThroughLsTree(t *testing.T) {
+	root := physTemp(t)
+	top := filepath.Join(root, "repo")
+	env := testEnv(filepath.Join(root, "home"))
+	writeFile(t, filepath.Join(top, "a.txt"), "a\n", 0o644)
+	runGit(t, top, env, "init", "-q", "-b", "main")
+	runGit(t, top, env, "add", "-A")
+	runGit(t, top, env, "commit", "-q", "-m", "one")
+	rev := strings.TrimSpace(runGit(t, top, env, "rev-parse", "HEAD"))
+	bare := filepath.Join(root, "bare.git")
+	runGit(t, root, env, "clone", "-q", "--bare", top, bare)
+	g := Git{Env: env}
+	s, err := g.CommitSnapshot(bare, filepath.ToSlash(bare), rev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, err := s.Read("a.txt"); err != nil || string(data) != "a\n" || strings.Join(s.Files(), " ") != "a.txt" {
+		t.Errorf("the bare repository's commit: %q %v %q", data, err, s.Files())
+	}
+	empty := filepath.Join(root, "empty")
+	runGit(t, root, env, "init", "-q", "-b", "main", empty)
+	runGit(t, empty, env, "commit", "-q", "--allow-empty", "-m", "nothing")
+	writeFile(t, filepath.Join(empty, "n.txt"), "n\n", 0o644)
+	runGit(t, empty, env, "add", "-N", "n.txt")
+	s, err = g.CommitSnapshot(empty, filepath.ToSlash(filepath.Join(empty, ".git")), "HEAD")
+	if err != nil || s.Len() != 0 {
+		t.Errorf("an empty tree: %v %v", s, err)
+	}
+}

@@ -127,3 +127,49 @@ func TestIndexDecodedOnceListingsOwnTheirSlices(t *testing.T) {
 		t.Fatalf("a stateless reader was served the kept decoding: %v", err)
 	}
 }
+
+// An index the decoder leaves to git (a split index) is answered by git
+// cat-file: the staged bytes, false for a path it does not hold, and git's
+// own answer for a gitlink, whose commit the store here does not hold.
+func TestIndexFileThroughGit(t *testing.T) {
+	fx := indexRepo(t)
+	top := fx.top
+	writeFile(t, filepath.Join(top, "spaced name.md"), "staged\n", 0o644)
+	runGit(t, top, fx.env, "add", "spaced name.md")
+	writeFile(t, filepath.Join(top, "spaced name.md"), "work tree\n", 0o644)
+	writeFile(t, filepath.Join(top, "empty.txt"), "", 0o644)
+	runGit(t, top, fx.env, "add", "empty.txt")
+	runGit(t, top, fx.env, "update-index", "--split-index")
+	g := Git{Env: fx.env}
+	if _, _, ok := g.indexFileInProcess(top, "plain.txt"); ok {
+		t.Fatal("the split index was read in process; this test asks git")
+	}
+	for path, want := range map[string]string{"spaced name.md": "staged\n", "empty.txt": "", "nested/deep/x.go": "body of nested/deep/x.go\n"} {
+		got, found, err := g.IndexFile(top, path)
+		if err != nil || !found || string(got) != want {
+			t.Errorf("%s: %q %v %v, want %q", path, got, found, err, want)
+		}
+	}
+	for _, path := range []string{"absent.txt", "vendor/sub"} {
+		if got, found, err := g.IndexFile(top, path); found || err != nil {
+			t.Errorf("%s: %q %v %v, want not found", path, got, found, err)
+		}
+	}
+	// Outside a repository git refuses, and so does IndexFile.
+	if _, found, err := g.IndexFile(physTemp(t), "plain.txt"); err == nil || found {
+		t.Errorf("outside a repository: %v %v", found, err)
+	}
+}
+
+// A path that sorts after every entry of the index is not found, in
+// process, without reading past the index's end.
+func TestIndexFileInProcessPastTheLastEntry(t *testing.T) {
+	fx := newFixture(t)
+	g := Git{Env: fx.env}
+	for _, p := range []string{"\u9999.txt", "\U0010FFFF"} {
+		data, found, ok := g.indexFileInProcess(fx.top, p)
+		if !ok || found || data != nil {
+			t.Errorf("%q: %q %v %v", p, data, found, ok)
+		}
+	}
+}

@@ -199,3 +199,19 @@ func TestMakeBuildRefusesUntrackedCompiledFiles(t *testing.T) {
 		}
 	}
 }
+
+// StampLDFlag is the -X flag naming the stamp symbol and the tree's stamp;
+// where no stamp can be made, no flag is.
+func TestStampLDFlag(t *testing.T) {
+	dir := stampRepo(t)
+	stamp, err := SourceStamp(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := StampLDFlag(dir); err != nil || got != "-X "+StampSymbol+"="+stamp {
+		t.Errorf("StampLDFlag = %q %v", got, err)
+	}
+	if got, err := StampLDFlag(physTemp(t)); err == nil || got != "" {
+		t.Errorf("outside a repository: %q %v", got, err)
+	}
+}

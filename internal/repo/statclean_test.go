@@ -4,6 +4,7 @@ package repo
 
 import (
 	"crypto/sha1"
+	"encoding/binary"
 	"encoding/hex"
 	"os"
 	"path/filepath"
@@ -239,4 +240,141 @@ func blobOfText(t *testing.T, dir string, env []string, text string) string {
 		t.Fatal(err)
 	}
 	return strings.TrimSpace(runGit(t, dir, env, "hash-object", "-w", "--", p))
+}
+
+// keepCleanStat trusts an entry's stat data only when its recorded mtime
+// is strictly older than the index file's; an equal second with a
+// nanosecond not older, or an unknown one (0), is racily clean. A
+// conflict stage, and any entry of an index whose own time is unknown,
+// is trusted never.
+func TestKeepCleanStatRacyBoundaries(t *testing.T) {
+	stat := func(sec, nsec uint32) *statData {
+		var d statData
+		binary.BigEndian.PutUint32(d[8:12], sec)
+		binary.BigEndian.PutUint32(d[12:16], nsec)
+		return &d
+	}
+	written := fileTime{sec: 100, nsec: 500}
+	for _, tc := range []struct {
+		name      string
+		sec, nsec uint32
+		stage     int
+		written   fileTime
+		kept      bool
+	}{
+		{"a second older", 99, 999, 0, written, true},
+		{"a nanosecond older", 100, 499, 0, written, true},
+		{"the same instant", 100, 500, 0, written, false},
+		{"a nanosecond newer", 100, 501, 0, written, false},
+		{"the same second, no nanoseconds", 100, 0, 0, written, false},
+		{"a second newer", 101, 0, 0, written, false},
+		{"a conflict stage", 99, 0, 2, written, false},
+		{"the index's time unknown", 99, 0, 0, fileTime{}, false},
+	} {
+		es := []Entry{{Path: "a", Stage: tc.stage, stat: stat(tc.sec, tc.nsec)}, {Path: "b"}}
+		keepCleanStat(es, tc.written)
+		if (es[0].stat != nil) != tc.kept || es[1].stat != nil {
+			t.Errorf("%s: kept %v, want %v", tc.name, es[0].stat != nil, tc.kept)
+		}
+	}
+}
+
+// mayConvert answers true where any attribute source git reads for these
+// paths exists, or the configuration may convert line ends, and false
+// where none does.
+func TestMayConvertReadsEveryAttributeSource(t *testing.T) {
+	without := func(env []string, key string) []string {
+		var out []string
+		for _, kv := range env {
+			if !strings.HasPrefix(kv, key+"=") {
+				out = append(out, kv)
+			}
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name  string
+		setup func(t *testing.T, dir, home string, env []string) []string
+		want  bool
+	}{
+		{"no source", func(t *testing.T, dir, home string, env []string) []string { return env }, false},
+		{"the environment names attributes", func(t *testing.T, dir, home string, env []string) []string {
+			return append(env, "GIT_ATTR_SOURCE=HEAD")
+		}, true},
+		{"a subdirectory's .gitattributes", func(t *testing.T, dir, home string, env []string) []string {
+			writeFile(t, filepath.Join(dir, "sub", ".gitattributes"), "*.txt text\n", 0o644)
+			return env
+		}, true},
+		{"the top's .gitattributes", func(t *testing.T, dir, home string, env []string) []string {
+			writeFile(t, filepath.Join(dir, ".gitattributes"), "*.txt text\n", 0o644)
+			return env
+		}, true},
+		{"info/attributes", func(t *testing.T, dir, home string, env []string) []string {
+			writeFile(t, filepath.Join(dir, ".git", "info", "attributes"), "*.txt text\n", 0o644)
+			return env
+		}, true},
+		{"XDG_CONFIG_HOME's attributes", func(t *testing.T, dir, home string, env []string) []string {
+			writeFile(t, filepath.Join(home, "xdg", "git", "attributes"), "*.txt text\n", 0o644)
+			return append(without(env, "XDG_CONFIG_HOME"), "XDG_CONFIG_HOME="+filepath.Join(home, "xdg"))
+		}, true},
+		{"XDG_CONFIG_HOME set: HOME's file is not read", func(t *testing.T, dir, home string, env []string) []string {
+			writeFile(t, filepath.Join(home, ".config", "git", "attributes"), "*.txt text\n", 0o644)
+			return append(without(env, "XDG_CONFIG_HOME"), "XDG_CONFIG_HOME="+filepath.Join(home, "xdg"))
+		}, false},
+		{"HOME's attributes, XDG_CONFIG_HOME unset", func(t *testing.T, dir, home string, env []string) []string {
+			writeFile(t, filepath.Join(home, ".config", "git", "attributes"), "*.txt text\n", 0o644)
+			return without(env, "XDG_CONFIG_HOME")
+		}, true},
+		{"HOME's attributes, XDG_CONFIG_HOME empty", func(t *testing.T, dir, home string, env []string) []string {
+			writeFile(t, filepath.Join(home, ".config", "git", "attributes"), "*.txt text\n", 0o644)
+			return append(without(env, "XDG_CONFIG_HOME"), "XDG_CONFIG_HOME=")
+		}, true},
+		{"core.autocrlf input", func(t *testing.T, dir, home string, env []string) []string {
+			runGit(t, dir, env, "config", "core.autocrlf", "input")
+			return env
+		}, true},
+		{"core.autocrlf false", func(t *testing.T, dir, home string, env []string) []string {
+			runGit(t, dir, env, "config", "core.autocrlf", "false")
+			return env
+		}, false},
+		{"core.attributesFile", func(t *testing.T, dir, home string, env []string) []string {
+			runGit(t, dir, env, "config", "core.attributesFile", filepath.Join(home, "none"))
+			return env
+		}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, env := statRepo(t, map[string]string{"sub/x.txt": "x\n", "top.txt": "t\n"})
+			home := physTemp(t)
+			env = tc.setup(t, dir, home, append(without(env, "HOME"), "HOME="+home))
+			s := SnapshotOf(dir, []Entry{{Path: "sub/x.txt"}, {Path: "top.txt"}})
+			if got := (Git{Env: env}).mayConvert(s, filepath.ToSlash(filepath.Join(dir, ".git"))); got != tc.want {
+				t.Errorf("mayConvert = %v, want %v", got, tc.want)
+			}
+		})
+	}
+	s := SnapshotOf(physTemp(t), []Entry{{Path: "a"}})
+	if !(Git{}).mayConvert(s, "") {
+		t.Error("an unknown common dir vouched for a file")
+	}
+}
+
+// Where the configuration holds an include, git itself is asked for the
+// line-end settings, and its answer decides as the file's would.
+func TestMayConvertAsksGitPastAnInclude(t *testing.T) {
+	for _, tc := range []struct {
+		included string
+		want     bool
+	}{
+		{"[core]\n\tautocrlf = true\n", true},
+		{"[core]\n\tautocrlf = false\n", false},
+		{"[user]\n\tname = x\n", false},
+	} {
+		dir, env := statRepo(t, map[string]string{"a.txt": "a\n"})
+		writeFile(t, filepath.Join(dir, ".git", "extra.config"), tc.included, 0o644)
+		runGit(t, dir, env, "config", "include.path", "extra.config")
+		s := SnapshotOf(dir, []Entry{{Path: "a.txt"}})
+		if got := (Git{Env: env}).mayConvert(s, filepath.ToSlash(filepath.Join(dir, ".git"))); got != tc.want {
+			t.Errorf("%q: mayConvert = %v, want %v", tc.included, got, tc.want)
+		}
+	}
 }
