@@ -416,7 +416,7 @@ const noiseClasses = `# NOISE classes. Fixed at the rule by issue 39 work, so th
 #   tree-terms-service-home      a container account's home (init spares the accounts the
 #                                tree's Dockerfiles and Kubernetes mounts name)
 # Not yet addressed by any rule change:
-#   run-shell-input              runs-on from a reusable workflow's input the callers fix
+#   run-shell-input*             runs-on from a reusable workflow's input the callers fix
 #   shellcheck-sourced           a shebang-less file sourced by bash and zsh, or fed to a shell
 #   shellcheck-indirect-read     read -- "$name" into the variable $name holds
 # Met first on the five holdout projects (added after the rules above were written):
@@ -453,7 +453,7 @@ const noiseClasses = `# NOISE classes. Fixed at the rule by issue 39 work, so th
 #   pinning-slsa-builder*        the SLSA generator's builders, which must be called by tag
 #   shellcheck-default-arg*      SC2120 on a function reading its arguments only with defaults
 #   shellcheck-misread           SC2209 on MODE=test (an environment prefix, not a capture)
-#   (run-shell-input and shellcheck-single-word, above, account for the rest)
+#   (run-shell-input, now read from the callers, and shellcheck-single-word account for the rest)
 #
 `
 

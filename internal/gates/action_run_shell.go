@@ -43,6 +43,11 @@ func runShell(c *gate.Context, batch int) int {
 		runs []*workflow.Run
 	}
 	var subject []fileRuns
+	type readFile struct {
+		path string
+		f    *workflow.File
+	}
+	var read []readFile
 	outside := 0
 	var n shapes
 	for _, p := range scan.files {
@@ -62,9 +67,21 @@ func runShell(c *gate.Context, batch int) int {
 			outside++
 			continue
 		}
+		read = append(read, readFile{p, f})
+	}
+	// assertion U: a reusable workflow whose runs-on is one of its inputs
+	// runs where the calls of it in this repository (and the input's
+	// default) say.
+	var all []*workflow.File
+	for _, rf := range read {
+		all = append(all, rf.f)
+	}
+	calls := workflow.CallsOf(all)
+	for _, rf := range read {
+		p, f := rf.path, rf.f
 		// assertion B: the extractor's refusals are a finding when GitHub
 		// loads the file, a counted skip otherwise; never the gate's stop.
-		runs, err := workflow.Extract(f)
+		runs, err := workflow.ExtractCalled(f, calls.InputValues(p, f))
 		if err != nil {
 			m, err := refusedMemo(p, err)
 			if err != nil {

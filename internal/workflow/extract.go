@@ -20,7 +20,11 @@ const (
 
 // RunnerOf classifies a job's runs-on by its labels; why says what made it
 // unreadable.
-func RunnerOf(j *Job) (r Runner, why string) {
+func RunnerOf(j *Job) (r Runner, why string) { return runnerOfIn(j, nil) }
+
+// runnerOfIn is RunnerOf where a runs-on naming one workflow_call input is
+// read from the values its callers give it (inputs; nil for none known).
+func runnerOfIn(j *Job, inputs map[string][]string) (r Runner, why string) {
 	if j == nil || j.RunsOn == nil || j.RunsOn.Value == nil {
 		return Unreadable, "the job has no runs-on:"
 	}
@@ -29,6 +33,9 @@ func RunnerOf(j *Job) (r Runner, why string) {
 		expr = expr || strings.Contains(n.Value, "${{")
 	})
 	if expr {
+		if r, why, ok := inputRunner(j, inputs); ok {
+			return r, why
+		}
 		if l, ok := varsFallback(j.RunsOn.Value); ok {
 			// A repository variable with a literal fallback: the label is
 			// the runner the workflow was written for, the variable a
@@ -282,7 +289,12 @@ const defaultsRun = "defaults.run"
 // is not a string. Literal and folded blocks with any chomping and
 // indentation indicator, anchored and aliased values, and expressions
 // spanning body lines are read as GitHub reads them.
-func Extract(f *File) ([]*Run, error) {
+func Extract(f *File) ([]*Run, error) { return ExtractCalled(f, nil) }
+
+// ExtractCalled is Extract for a reusable workflow whose callers in this
+// repository are known: inputs are the values each workflow_call input
+// takes from them (Calls.InputValues), read where runs-on is one input.
+func ExtractCalled(f *File, inputs map[string][]string) ([]*Run, error) {
 	if f.Rejected != nil {
 		if f.Suspect {
 			return nil, f.Rejected
@@ -302,6 +314,7 @@ func Extract(f *File) ([]*Run, error) {
 	if err != nil {
 		return nil, err
 	}
+	top.inputs = inputs
 	var out []*Run
 	for _, j := range jobs {
 		own, err := readDefaults(f, j.Defaults)
@@ -329,10 +342,14 @@ func Extract(f *File) ([]*Run, error) {
 type runDefaults struct {
 	shell, workDir       string
 	hasShell, hasWorkDir bool
+	// inputs are the values the file's callers give its workflow_call
+	// inputs (ExtractCalled), nil when unknown.
+	inputs map[string][]string
 }
 
 // over answers d with what it leaves unset taken from outer.
 func (d runDefaults) over(outer runDefaults) runDefaults {
+	d.inputs = outer.inputs
 	if !d.hasShell {
 		d.shell, d.hasShell = outer.shell, outer.hasShell
 	}
@@ -670,9 +687,9 @@ func resolveDialect(j *Job, s *Step, d runDefaults) (Res, string, string, string
 	if j.Action {
 		return NoDialect, "", "", "the step has no enclosing job (an action's steps must say shell:)"
 	}
-	switch r, why := StepRunner(j, s); r {
+	switch r, why := stepRunnerIn(j, s, d.inputs); r {
 	case Windows:
-		if StepPinsWindows(j, s) {
+		if stepPinsWindowsIn(j, s, d.inputs) {
 			// The step's own if: sends it to Windows alone: written for
 			// the runner's default shell, pwsh, as if it said so.
 			return OtherShell, "", "", ""

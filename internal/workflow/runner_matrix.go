@@ -26,8 +26,12 @@ type combo map[string]*yaml.Node
 // for each combination, and the step's if: narrows the combinations (a
 // conjunct on runner.os or on a matrix key). A runner.os conjunct pins
 // the OS even where runs-on cannot be read at all.
-func StepRunner(j *Job, s *Step) (Runner, string) {
-	r, why := RunnerOf(j)
+func StepRunner(j *Job, s *Step) (Runner, string) { return stepRunnerIn(j, s, nil) }
+
+// stepRunnerIn is StepRunner with the job's workflow_call inputs' values
+// from its callers (nil when unknown).
+func stepRunnerIn(j *Job, s *Step, inputs map[string][]string) (Runner, string) {
+	r, why := runnerOfIn(j, inputs)
 	if r != Unreadable || why != exprRunsOn {
 		return r, why
 	}
@@ -91,7 +95,11 @@ func stepClass(j *Job, conds []cond, why string) (Runner, string) {
 // conjuncts that leave only Windows combinations of a job whose matrix
 // also runs elsewhere. Such a step was written for the Windows runner and
 // its default shell.
-func StepPinsWindows(j *Job, s *Step) bool {
+func StepPinsWindows(j *Job, s *Step) bool { return stepPinsWindowsIn(j, s, nil) }
+
+// stepPinsWindowsIn is StepPinsWindows with the job's workflow_call
+// inputs' values from its callers (nil when unknown).
+func stepPinsWindowsIn(j *Job, s *Step, inputs map[string][]string) bool {
 	conds := stepConds(s)
 	if len(conds) == 0 {
 		return false
@@ -99,7 +107,7 @@ func StepPinsWindows(j *Job, s *Step) bool {
 	if pinnedOS(conds) == Windows {
 		return true
 	}
-	r, why := RunnerOf(j)
+	r, why := runnerOfIn(j, inputs)
 	if r != Unreadable || why != exprRunsOn {
 		return false
 	}

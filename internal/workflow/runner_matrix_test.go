@@ -127,3 +127,44 @@ func TestStepPinsWindows(t *testing.T) {
 		})
 	}
 }
+
+// TestRunnerFromCallers: a reusable workflow's runs-on naming one input
+// is read from the calls of it in the repository and the input's default;
+// with no local call, or a call passing an expression, it stays
+// unreadable.
+func TestRunnerFromCallers(t *testing.T) {
+	tmpl := read("on:\n  workflow_call:\n    inputs:\n      os:\n        default: ubuntu-latest\n      oses:\n        default: '[\"ubuntu-latest\"]'\njobs:\n  a:\n    runs-on: ${{ inputs.os }}\n    steps:\n      - run: echo\n  b:\n    runs-on: ${{ fromJSON(inputs.oses) }}\n    steps:\n      - run: echo\n")
+	if tmpl.Rejected != nil {
+		t.Fatal(tmpl.Rejected)
+	}
+	const at = ".github/workflows/t.yml"
+	cases := []struct {
+		name, callers string
+		wantA, wantB  Runner
+	}{
+		{"no local call", "", Unreadable, Unreadable},
+		{"defaults only", "  c:\n    uses: ./.github/workflows/t.yml\n", NonWindows, NonWindows},
+		{"a Windows call", "  c:\n    uses: ./.github/workflows/t.yml\n    with:\n      os: windows-2022\n      oses: \"['windows-latest']\"\n", Windows, Windows},
+		{"mixed calls", "  c:\n    uses: ./.github/workflows/t.yml\n    with:\n      os: windows-2022\n  d:\n    uses: ./.github/workflows/t.yml\n", Unreadable, NonWindows},
+		{"an expression passed", "  c:\n    uses: ./.github/workflows/t.yml\n    with:\n      os: ${{ matrix.os }}\n", Unreadable, NonWindows},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			files := []*File{tmpl}
+			if tc.callers != "" {
+				c := read("on: push\njobs:\n" + tc.callers)
+				if c.Rejected != nil {
+					t.Fatal(c.Rejected)
+				}
+				files = append(files, c)
+			}
+			inputs := CallsOf(files).InputValues(at, tmpl)
+			for i, want := range []Runner{tc.wantA, tc.wantB} {
+				j := tmpl.Jobs[i]
+				if got, _ := stepRunnerIn(j, j.Steps[0], inputs); got != want {
+					t.Errorf("job %s: got %v, want %v", j.ID, got, want)
+				}
+			}
+		})
+	}
+}
