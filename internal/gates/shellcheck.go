@@ -821,6 +821,12 @@ func (s *scriptIdioms) intended(line, col int, text string) bool {
 		// assertion R: a quoted =~ right side with no operator but the
 		// dot is a literal text, matched literally as meant.
 		return literalMatch(l)
+	case strings.HasSuffix(text, "[SC2091]"):
+		// assertion R: $(exit N) runs the status N on purpose (with -e,
+		// a non-zero count fails the script there).
+		sub, _, ok := substitutionAt(l, col)
+		w := strings.Fields(sub)
+		return ok && len(w) > 0 && w[0] == "exit"
 	case strings.HasSuffix(text, "[SC2120]"):
 		// assertion R: a function reading its arguments only with
 		// defaults is meant to be called without them.

@@ -16,7 +16,7 @@ import (
 
 // idiomCodes are the codes a rule below may leave out; any other report is
 // kept without reading the script.
-var idiomCodes = []string{"[SC2046]", "[SC2206]", "[SC2128]", "[SC2178]", "[SC2064]", "[SC3043]", "[SC1090]", "[SC2034]", "[SC1007]", "[SC2024]", "[SC2050]", "[SC2087]", "[SC2145]", "[SC2076]", "[SC2043]", "[SC2120]"}
+var idiomCodes = []string{"[SC2046]", "[SC2206]", "[SC2128]", "[SC2178]", "[SC2064]", "[SC3043]", "[SC1090]", "[SC2034]", "[SC1007]", "[SC2024]", "[SC2050]", "[SC2087]", "[SC2145]", "[SC2076]", "[SC2043]", "[SC2120]", "[SC2091]"}
 
 // scriptIdioms holds what the rules read off one script once: its lines,
 // the names it fills by a deliberate split, and where each name is
@@ -196,9 +196,11 @@ func substitutionAt(l string, col int) (inner, before string, ok bool) {
 		case l[i] == '\\':
 			i++
 		case strings.HasPrefix(l[i:], "$(") && !strings.HasPrefix(l[i:], "$(("):
+			// A substitution nested inside this one is a site too: the
+			// scan goes on inside rather than past its end.
 			if end := closeParen(l, i+2); end > 0 {
 				sites = append(sites, site{i, end})
-				i = end
+				i++
 			}
 		case l[i] == '`':
 			if end := strings.IndexByte(l[i+1:], '`'); end >= 0 {
