@@ -5,6 +5,7 @@ package gates
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/gate"
@@ -145,31 +146,18 @@ func pinningIdentity(u workflow.UsesLine, sites map[int]workflow.Site, elsewhere
 // zizmorIgnores reports whether line carries zizmor's inline ignore
 // comment (# zizmor: ignore[rule,...]) naming one of rules.
 func zizmorIgnores(line string, rules ...string) bool {
-	i := strings.Index(line, "#")
-	for i >= 0 {
-		c := strings.TrimLeft(line[i+1:], " \t")
-		if rest, ok := strings.CutPrefix(c, "zizmor:"); ok {
-			rest = strings.TrimLeft(rest, " \t")
-			if list, ok := strings.CutPrefix(rest, "ignore["); ok {
-				if k := strings.IndexByte(list, ']'); k >= 0 {
-					for _, name := range strings.Split(list[:k], ",") {
-						for _, r := range rules {
-							if strings.TrimSpace(name) == r {
-								return true
-							}
-						}
-					}
-				}
+	for _, m := range zizmorIgnore.Get().FindAllStringSubmatch(line, -1) {
+		for _, name := range strings.Split(m[1], ",") {
+			if slices.Contains(rules, strings.TrimSpace(name)) {
+				return true
 			}
 		}
-		j := strings.Index(line[i+1:], "#")
-		if j < 0 {
-			break
-		}
-		i += 1 + j
 	}
 	return false
 }
+
+// zizmorIgnore matches one zizmor ignore comment, capturing its rule list.
+var zizmorIgnore = lazyre.New(`#\s*zizmor:\s*ignore\[([^\]]*)\]`)
 
 // slsaBuilder matches a call of one of the SLSA GitHub generator's
 // reusable builders at a full release tag (vN.N.N): the builder checks the

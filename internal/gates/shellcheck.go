@@ -311,12 +311,17 @@ func goTestInputs(c *gate.Context, targets []string) (kept []string, inputs int,
 			tests[d] = append(tests[d], f)
 		}
 	}
+	texts := map[string][]byte{} // each test file read once, however many targets share its directory
 	for _, t := range targets {
 		named := false
 		for _, tf := range tests[path.Dir(t)] {
-			data, rerr := c.Tree.Read(tf)
-			if rerr != nil {
-				return nil, 0, fmt.Errorf("cannot read %s: %w", tf, unwrapPath(rerr))
+			data, seen := texts[tf]
+			if !seen {
+				var rerr error
+				if data, rerr = c.Tree.Read(tf); rerr != nil {
+					return nil, 0, fmt.Errorf("cannot read %s: %w", tf, unwrapPath(rerr))
+				}
+				texts[tf] = data
 			}
 			base := path.Base(t)
 			if bytes.Contains(data, []byte(`"`+base+`"`)) || bytes.Contains(data, []byte("`"+base+"`")) {
@@ -878,7 +883,8 @@ func (s *scriptIdioms) intended(line, col int, text string) bool {
 		return strings.Contains(l, workflow.Expr)
 	case strings.HasSuffix(text, "[SC2087]"):
 		// assertion P: a here-document whose only expansions are GitHub
-		// expressions expands the same on either side of ssh.
+		// expressions and names the script set before it expands as meant
+		// on this side of ssh.
 		return s.exprOnlyHeredoc(line - 1)
 	}
 	return false

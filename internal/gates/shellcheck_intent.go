@@ -118,7 +118,7 @@ func emptyPrefix(l string, col int) bool {
 		}
 		// A command named by a variable ($go run …) with operands after
 		// it: the program a script chose earlier.
-		if _, ok := varCommand(w); ok && k+1 < len(words) && !strings.HasPrefix(words[k+1], ")") {
+		if _, ok := workflow.VarRef(w); ok && k+1 < len(words) && !strings.HasPrefix(words[k+1], ")") {
 			return true
 		}
 		// path-dialect-exempt: a word of a script's text, never a path this process opens
@@ -126,19 +126,6 @@ func emptyPrefix(l string, col int) bool {
 	}
 	return false
 }
-
-// varCommand reads a command word that is one variable expansion, $NAME
-// or ${NAME}.
-func varCommand(w string) (string, bool) {
-	m := wholeVar.Get().FindStringSubmatch(w)
-	if m == nil {
-		return "", false
-	}
-	return m[1] + m[2], true
-}
-
-// wholeVar matches a word that is one unquoted variable expansion.
-var wholeVar = lazyre.New(`^\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})$`)
 
 // assignWord is a prefix assignment word: NAME= or NAME=value.
 var assignWord = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*=`)
@@ -301,7 +288,7 @@ var goPackageSubcommands = map[string]bool{"build": true, "test": true, "vet": t
 func goPackageOperand(before string) bool {
 	cut := strings.LastIndexAny(before, ";&|(")
 	words := strings.Fields(before[cut+1:])
-	for len(words) > 0 && (isAssignmentWord(words[0]) || words[0] == "then" || words[0] == "do" || words[0] == "!") {
+	for len(words) > 0 && (workflow.IsAssignment(words[0]) || words[0] == "then" || words[0] == "do" || words[0] == "!") {
 		words = words[1:]
 	}
 	if len(words) < 2 {
@@ -309,20 +296,6 @@ func goPackageOperand(before string) bool {
 	}
 	name := words[0][strings.LastIndexByte(words[0], '/')+1:]
 	return name == "go" && goPackageSubcommands[words[1]]
-}
-
-// isAssignmentWord reports NAME=value.
-func isAssignmentWord(w string) bool {
-	i := strings.IndexByte(w, '=')
-	if i <= 0 {
-		return false
-	}
-	for k, r := range w[:i] {
-		if !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || k > 0 && r >= '0' && r <= '9') {
-			return false
-		}
-	}
-	return true
 }
 
 // countOnly reports a wc stage printing only a count: -l, -c, -w or -m

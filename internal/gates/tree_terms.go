@@ -16,6 +16,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/gate-sdk/gates/internal/cache"
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/patterns"
@@ -132,7 +134,7 @@ func checkTreeTerms(c *gate.Context) int {
 	var left atomic.Int64 // files left to the battery (Verdicts.Leave)
 	done := func(records [][]gate.Finding) int {
 		r := c.NewReport(map[string]string{"leak": treeTermsHelp})
-		lfs := ""
+		notes := "" // what the clean line adds: prompt data left out, LFS pointers not judged
 		// assertion N: a git-lfs pointer is matched as the bytes git
 		// records, but not counted as a judged file: the clean line says
 		// how many pointers stood in for content the scan never read.
@@ -151,18 +153,18 @@ func checkTreeTerms(c *gate.Context) int {
 			}
 		}
 		if promptData > 0 {
-			lfs += "; " + plural(promptData, "matching line", "matching lines") + " of prompt-file test data left out"
+			notes += "; " + plural(promptData, "matching line", "matching lines") + " of prompt-file test data left out"
 		}
 		if pointers > 0 {
-			lfs += fmt.Sprintf("; %d git-lfs pointers not judged: their content is not in the tree", pointers)
+			notes += fmt.Sprintf("; %d git-lfs pointers not judged: their content is not in the tree", pointers)
 			if c.LFSPointers != nil {
 				c.LFSPointers(pointers)
 			}
 		}
 		if n := int(left.Load()); n > 0 {
-			return r.Done(fmt.Sprintf("%d tracked files the commit changes match none of %d banned patterns; %d unchanged files left to the battery (not yet judged under this binary and these patterns)%s", len(todo)-n-pointers, len(set.Patterns), n, lfs))
+			return r.Done(fmt.Sprintf("%d tracked files the commit changes match none of %d banned patterns; %d unchanged files left to the battery (not yet judged under this binary and these patterns)%s", len(todo)-n-pointers, len(set.Patterns), n, notes))
 		}
-		return r.Done(fmt.Sprintf("%d tracked files match none of %d banned patterns%s%s", len(todo)-pointers, len(set.Patterns), inputsNote(inputs), lfs))
+		return r.Done(fmt.Sprintf("%d tracked files match none of %d banned patterns%s%s", len(todo)-pointers, len(set.Patterns), inputsNote(inputs), notes))
 	}
 	// assertion I: over a tree naming its whole listing in one digest (the
 	// hook's staged snapshot) the scan's findings are also kept whole,
@@ -327,8 +329,9 @@ func judgeTerms(set *patterns.Set, p string, data []byte, cand []int) ([]gate.Fi
 	var hits map[string]bool
 	var firstPattern = -1
 	// assertion O: the testData: of a GitHub Models prompt file is test
-	// input: a hit there is not reported, only counted.
-	from, to := promptTestData(p, data)
+	// input: a hit there is not reported, only counted. Read at the first
+	// hit, so a file with none is never parsed.
+	from, to, read := 0, 0, false
 	for n, line, text := 0, []byte(nil), data; len(text) > 0; {
 		n++
 		if i := bytes.IndexByte(text, '\n'); i >= 0 {
@@ -347,6 +350,10 @@ func judgeTerms(set *patterns.Set, p string, data []byte, cand []int) ([]gate.Fi
 			}
 			hits[id] = true
 			continue
+		}
+		if !read {
+			from, to = promptTestData(p, data)
+			read = true
 		}
 		if n >= from && n < to {
 			records = append(records, gate.Finding{Class: promptDataClass, Path: p, Line: n})
@@ -442,45 +449,40 @@ func eachIndex(n int, fn func(i int, scratch []int) []int) {
 const promptDataClass = "prompt-test-data"
 
 // promptTestData answers the lines [from, to) of a GitHub Models prompt
-// file's testData: value (a .yml or .yaml file whose top level holds
-// messages: and testData:), 0, 0 when p is no such file. The entries are
-// the inputs the prompt is evaluated on, quoted from elsewhere by design,
-// as a fixture's are.
+// file's testData: value (a .yml or .yaml file whose top-level mapping
+// holds messages: and testData:), 0, 0 when p is no such file or does not
+// parse (its hits are then reported as any file's). The entries are the
+// inputs the prompt is evaluated on, quoted from elsewhere by design, as a
+// fixture's are. The value runs to the next top-level key, or to the end.
 func promptTestData(p string, data []byte) (int, int) {
-	if !strings.HasSuffix(p, ".yml") && !strings.HasSuffix(p, ".yaml") {
+	if !strings.HasSuffix(p, ".yml") && !strings.HasSuffix(p, ".yaml") || !bytes.Contains(data, []byte("testData")) {
 		return 0, 0
 	}
-	if !bytes.HasPrefix(data, []byte("messages:")) && !bytes.Contains(data, []byte("\nmessages:")) {
+	var doc yaml.Node
+	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
 		return 0, 0
 	}
-	from, to := 0, 0
-	n := 0
-	for text := data; len(text) > 0; {
-		n++
-		line := text
-		if i := bytes.IndexByte(text, '\n'); i >= 0 {
-			line, text = text[:i], text[i+1:]
-		} else {
-			text = nil
-		}
-		if len(line) == 0 || line[0] == ' ' || line[0] == '\t' || line[0] == '#' || line[0] == '\r' || line[0] == '-' {
-			// Indented, blank, a comment, or an item of the key above (a
-			// sequence may sit at the margin under its key).
-			continue
-		}
-		// A line at the left margin is a top-level key.
-		if from > 0 && to == 0 {
-			to = n
-		}
-		if from == 0 && bytes.HasPrefix(line, []byte("testData:")) {
-			from = n
+	top := doc.Content[0].Content
+	from, to, messages := 0, 0, false
+	for i := 0; i+1 < len(top); i += 2 {
+		switch top[i].Value {
+		case "messages":
+			messages = true
+		case "testData":
+			from = top[i].Line
+			to = bytes.Count(data, []byte("\n")) + 1 // past the last line
+			if !bytes.HasSuffix(data, []byte("\n")) {
+				to++
+			}
+			for k := 0; k+1 < len(top); k += 2 {
+				if l := top[k].Line; l > from && l < to {
+					to = l
+				}
+			}
 		}
 	}
-	if from == 0 {
+	if !messages || from == 0 {
 		return 0, 0
-	}
-	if to == 0 {
-		to = n + 1
 	}
 	return from, to
 }

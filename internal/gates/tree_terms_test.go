@@ -660,3 +660,31 @@ func TestTreeTermsLeavesTestInputs(t *testing.T) {
 	wantCode(t, clean, 0)
 	wantOut(t, clean, "TREE-TERMS: clean (1 tracked files match none of 1 banned patterns; 2 test inputs left out: testdata/, _testdata/, fixtures/, __fixtures__/, *_test.go)")
 }
+
+// TestPromptTestData: the testData: value of a GitHub Models prompt file
+// is found by the YAML parser in each spelling the format allows (a quoted
+// key, a sequence at the margin, a flow mapping, testData: first), and a
+// file without messages:, or one that does not parse, has none.
+func TestPromptTestData(t *testing.T) {
+	cases := []struct {
+		name, text string
+		from, to   int
+	}{
+		{"block", "messages:\n  - role: user\ntestData:\n  - input: x\n    expected: y\nevaluators: []\n", 3, 6},
+		{"quoted key, at the end", "messages: []\n\"testData\":\n- input: x\n- input: y\n", 2, 5},
+		{"at the end, no final newline", "messages: []\ntestData:\n- input: x", 2, 4},
+		{"testData first", "testData:\n  - input: x\nmessages: []\n", 1, 3},
+		{"flow mapping", "{messages: [], testData: [{input: x}]}\n", 1, 2},
+		{"no messages", "testData:\n  - input: x\n", 0, 0},
+		{"does not parse", "messages: [\ntestData:\n  - input: x\n", 0, 0},
+	}
+	for _, c := range cases {
+		from, to := promptTestData("p.prompt.yml", []byte(c.text))
+		if from != c.from || to != c.to {
+			t.Errorf("%s: [%d, %d), want [%d, %d)", c.name, from, to, c.from, c.to)
+		}
+	}
+	if from, _ := promptTestData("notes.md", []byte("messages: []\ntestData:\n  - x\n")); from != 0 {
+		t.Errorf("a markdown file read as a prompt file")
+	}
+}

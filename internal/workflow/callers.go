@@ -133,11 +133,7 @@ func inputRunner(j *Job, inputs map[string][]string) (Runner, string, bool) {
 				return Unreadable, "", false
 			}
 		}
-		w := false
-		for _, l := range labels {
-			l = strings.ToLower(strings.TrimSpace(l))
-			w = w || l == "windows" || strings.HasPrefix(l, "windows-")
-		}
+		w := classOf(labels) == Windows
 		win, other = win || w, other || !w
 	}
 	switch {

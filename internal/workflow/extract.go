@@ -40,10 +40,7 @@ func runnerOfIn(j *Job, inputs map[string][]string) (r Runner, why string) {
 			// A repository variable with a literal fallback: the label is
 			// the runner the workflow was written for, the variable a
 			// same-system override (a larger or self-hosted machine).
-			if l = strings.ToLower(l); l == "windows" || strings.HasPrefix(l, "windows-") {
-				return Windows, ""
-			}
-			return NonWindows, ""
+			return classOf([]string{l}), ""
 		}
 		return Unreadable, exprRunsOn
 	}
@@ -59,13 +56,25 @@ func runnerOfIn(j *Job, inputs map[string][]string) (r Runner, why string) {
 		}
 		return Unreadable, "runs-on: names no runner label"
 	}
+	return classOf(labels), ""
+}
+
+// windowsLabel reports a runner label naming a Windows machine
+// (windows, windows-2022, windows-latest, any case).
+func windowsLabel(l string) bool {
+	l = strings.ToLower(strings.TrimSpace(l))
+	return l == "windows" || strings.HasPrefix(l, "windows-")
+}
+
+// classOf answers the class of a runner whose labels are labels: Windows
+// when one of them names it.
+func classOf(labels []string) Runner {
 	for _, l := range labels {
-		l = strings.ToLower(l)
-		if l == "windows" || strings.HasPrefix(l, "windows-") {
-			return Windows, ""
+		if windowsLabel(l) {
+			return Windows
 		}
 	}
-	return NonWindows, ""
+	return NonWindows
 }
 
 // varsFallback reads a runs-on that is one expression of repository

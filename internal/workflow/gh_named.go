@@ -141,7 +141,7 @@ func urlSelector(args []string, urlVars map[string]bool) bool {
 			e := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(w), "${{"), "}}"))
 			return e == "github.event.issue.html_url" || e == "github.event.pull_request.html_url"
 		}
-		if name, ok := varRef(strings.Trim(w, `"`)); ok {
+		if name, ok := VarRef(strings.Trim(w, `"`)); ok {
 			// A variable the step's env: sets to such a URL.
 			return urlVars[name]
 		}
@@ -236,9 +236,9 @@ func repoShaped(w string) bool {
 	return ok && owner != "" && name != "" && !strings.Contains(name, "/")
 }
 
-// varRef reads a word that is one variable expansion, $NAME or ${NAME},
+// VarRef reads a word that is one variable expansion, $NAME or ${NAME},
 // and answers the name.
-func varRef(w string) (string, bool) {
+func VarRef(w string) (string, bool) {
 	if !strings.HasPrefix(w, "$") {
 		return "", false
 	}
@@ -250,16 +250,6 @@ func varRef(w string) (string, bool) {
 		return "", false
 	}
 	return n, true
-}
-
-// isName reports a shell variable name.
-func isName(n string) bool {
-	for k, c := range n {
-		if !(c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || k > 0 && c >= '0' && c <= '9') {
-			return false
-		}
-	}
-	return n != ""
 }
 
 // URLVars answers the names the env: blocks in scope of step s (the

@@ -361,8 +361,7 @@ func comboRunner(runsOn *yaml.Node, c combo) (Runner, bool) {
 			continue
 		}
 		any = true
-		l = strings.ToLower(l)
-		if l == "windows" || strings.HasPrefix(l, "windows-") {
+		if windowsLabel(l) {
 			return Windows, true
 		}
 	}

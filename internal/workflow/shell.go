@@ -113,19 +113,21 @@ func commandName(w string) string {
 	return w
 }
 
-// isAssignment reports a NAME=value word.
-func isAssignment(w string) bool {
+// IsAssignment reports a NAME=value word.
+func IsAssignment(w string) bool {
 	i := strings.IndexByte(w, '=')
-	if i <= 0 {
-		return false
-	}
-	for k := 0; k < i; k++ {
-		c := w[k]
+	return i > 0 && isName(w[:i])
+}
+
+// isName reports a shell variable name.
+func isName(n string) bool {
+	for k := 0; k < len(n); k++ {
+		c := n[k]
 		if !(c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || k > 0 && c >= '0' && c <= '9') {
 			return false
 		}
 	}
-	return true
+	return n != ""
 }
 
 // wordByte reports the bytes a token's neighbour may not be for the token
@@ -193,11 +195,11 @@ func ghCallsTok(l logical, urlVars map[string]bool) ([]Call, []string) {
 				out = append(out, Call{Line: l.lineAt(i), Repo: namesRepoIn(s[i:], urlVars) || assignsRepo(assigned)})
 				toks = append(toks, assignedToken(assigned))
 				cmd, wrap = false, nil
-			case wrap != nil && (strings.HasPrefix(w, "-") || isAssignment(w)):
+			case wrap != nil && (strings.HasPrefix(w, "-") || IsAssignment(w)):
 				if wrap[w] {
 					skipArg = true
 				}
-				if isAssignment(w) {
+				if IsAssignment(w) {
 					assigned = append(assigned, w)
 				}
 			case skipArg:
@@ -206,7 +208,7 @@ func ghCallsTok(l logical, urlVars map[string]bool) ([]Call, []string) {
 				wrapOperand = false
 			case wrappers[name] != nil:
 				wrap, wrapOperand = wrappers[name], name == "timeout"
-			case isAssignment(w):
+			case IsAssignment(w):
 				assigned = append(assigned, w)
 			case cmdKeywords[w]:
 			default:
@@ -321,7 +323,7 @@ func ScriptTokens(line string) []string {
 	for _, seg := range strings.FieldsFunc(t, func(r rune) bool { return r == ';' || r == '|' || r == '&' }) {
 		ws := strings.Fields(seg)
 		k := 0
-		for k < len(ws) && (shellKeywords[ws[k]] || isAssignment(ws[k])) {
+		for k < len(ws) && (shellKeywords[ws[k]] || IsAssignment(ws[k])) {
 			k++
 		}
 		if k >= len(ws) {
