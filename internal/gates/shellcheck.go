@@ -54,11 +54,14 @@ func checkShellcheck(c *gate.Context) int {
 	// A script whose #! names a shell ShellCheck does not read, and a file
 	// with no #! holding a <% %> tag outside a quote (a template rendered
 	// into shell later), are skipped and counted; each target is read once.
-	targets, texts, foreign, templates, err := screenTargets(c, targets)
+	targets, texts, foreign, templates, generated, err := screenTargets(c, targets)
 	if err != nil {
 		return c.RefuseErr(err)
 	}
 	notes := foreignNote(foreign) + templateNote(templates)
+	if generated > 0 {
+		notes += "; " + plural(generated, "generated file", "generated files") + " skipped (marked generated: their generator is where a fix goes)"
+	}
 	// assertion M: a script a Go test of its own directory names is that
 	// test's input, skipped and counted.
 	targets, inputs, err := goTestInputs(c, targets)
@@ -272,7 +275,7 @@ func callerEnv(c *gate.Context, targets []string, texts map[string][]byte, judge
 // target that is gone stays, for the lint to say so; one that is no
 // regular file (a FIFO, a device) is refused, never handed to ShellCheck,
 // whose open would wait on it.
-func screenTargets(c *gate.Context, targets []string) (kept []string, texts map[string][]byte, foreign map[string]int, templates int, err error) {
+func screenTargets(c *gate.Context, targets []string) (kept []string, texts map[string][]byte, foreign map[string]int, templates, generated int, err error) {
 	texts = map[string][]byte{}
 	foreign = map[string]int{}
 	for _, t := range targets {
@@ -280,19 +283,44 @@ func screenTargets(c *gate.Context, targets []string) (kept []string, texts map[
 		switch {
 		case errors.Is(rerr, fs.ErrNotExist):
 		case rerr != nil:
-			return nil, nil, nil, 0, fmt.Errorf("cannot read shell target %s: %w", t, unwrapPath(rerr))
+			return nil, nil, nil, 0, 0, fmt.Errorf("cannot read shell target %s: %w", t, unwrapPath(rerr))
 		case foreignShell(data) != "":
 			foreign[foreignShell(data)]++
 			continue
 		case isTemplate(data):
 			templates++
 			continue
+		case generatedScript(data):
+			// assertion S: a file marked generated is skipped, and
+			// counted.
+			generated++
+			continue
 		default:
 			texts[t] = data
 		}
 		kept = append(kept, t)
 	}
-	return kept, texts, foreign, templates, nil
+	return kept, texts, foreign, templates, generated, nil
+}
+
+// generatedMark is the line that marks a generated file: Go's convention
+// (a comment "Code generated … DO NOT EDIT."), or the first line of the
+// bash completion script cobra writes for a command.
+var generatedMark = lazyre.New(`(?m)^#\s*Code generated .* DO NOT EDIT\.\s*$|\A# bash completion (?:V2 )?for [^\s]+ +-\*- shell-script -\*-\s*$`)
+
+// generatedScript reports a script marked generated within its first ten
+// lines.
+func generatedScript(data []byte) bool {
+	head := data
+	for i, n := 0, 0; i < len(data); i++ {
+		if data[i] == '\n' {
+			if n++; n == 10 {
+				head = data[:i]
+				break
+			}
+		}
+	}
+	return generatedMark.Get().Match(head)
 }
 
 // goTestInputs sets apart the targets a Go test file (*_test.go) of the

@@ -375,6 +375,8 @@ func TestMsgPatternsTemplateShapes(t *testing.T) {
 		"https://claude" + ".ai/share/abc123",
 		// Near misses of the second holdout's spares (2026-12-06).
 		"cd " + "/" + "home/myles/src",
+		"scan [" + "/" + "home/philip/restic-demo/test.bin]",
+		"cd " + "/" + "home/otherwise/src",
 		"the account " + bt + "marta-dev" + bt,
 		`C:` + `\Users\Martin\AppData`,
 	}
@@ -430,6 +432,12 @@ func TestMsgPatternsTemplateShapes(t *testing.T) {
 		"mkdir -p " + "/" + "home/kubernetes/bin",
 		"rm -f " + "/" + "home/httpd/cgi-bin/x",
 		"https://claude" + ".ai/code/",
+		// The fifth holdout (restic's manual): placeholder words and a
+		// build account.
+		"restic dump latest " + "/" + "home/other/work > restore.tar",
+		"--target " + "/" + "home/linux.user/output.tar",
+		"GOPATH=" + "/" + "home/build/go",
+		`"` + "/" + `home/work/doc"`,
 	}
 	for _, s := range red {
 		if set.First(s) < 0 {

@@ -90,22 +90,6 @@ func TestCallWordsQuotes(t *testing.T) {
 	}
 }
 
-func TestSplitAnd(t *testing.T) {
-	for in, want := range map[string]string{
-		"a && b":         "[a | b] true",
-		"f(a && b) && c": "[f(a && b) | c] true",
-		"'x && y' && z":  "['x && y' | z] true",
-		"a || b":         "[] false",
-		"(a":             "[(a] false",
-		"a&&b&&c":        "[a|b|c] true",
-	} {
-		parts, ok := splitAnd(in)
-		if got := fmt.Sprintf("[%s] %v", strings.Join(parts, "|"), ok); got != want {
-			t.Errorf("splitAnd(%q) = %s, want %s", in, got, want)
-		}
-	}
-}
-
 func TestCommentStartAndExports(t *testing.T) {
 	for in, want := range map[string]int{"#x": 0, "a#b #c": 4, "a\t#b": 2, "x": -1, "a#b": -1} {
 		if got := commentStart(in); got != want {
@@ -147,22 +131,6 @@ func TestAnchorEndingItsLine(t *testing.T) {
 		runs, err := Extract(f)
 		if err != nil || len(runs) != 1 || len(runs[0].Lines) == 0 || runs[0].Lines[0] != "echo a" {
 			t.Errorf("%q: runs %+v, %v", src, runs, err)
-		}
-	}
-}
-
-func TestUnparen(t *testing.T) {
-	for in, want := range map[string]string{
-		"(a)":        "a",
-		"(( a ))":    "a",
-		"(a) && (b)": "(a) && (b)",
-		"(a || b)":   "(a || b)",
-		"(f(x))":     "f(x)",
-		"a":          "a",
-		"()":         "",
-	} {
-		if got := unparen(in); got != want {
-			t.Errorf("unparen(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -35,18 +35,18 @@ func stepRunnerIn(j *Job, s *Step, inputs map[string][]string) (Runner, string) 
 	if r != Unreadable || why != exprRunsOn {
 		return r, why
 	}
-	return stepClass(j, stepConds(s), why)
+	return stepClass(j, stepIf(s), why)
 }
 
 // stepClass answers the runner class of a job whose runs-on is an
-// expression, for a step under conds (its if:'s conjuncts).
-func stepClass(j *Job, conds []cond, why string) (Runner, string) {
+// expression, for a step under its if: (nil: none, or not read).
+func stepClass(j *Job, e *ifExpr, why string) (Runner, string) {
 	combos, ok := matrixCombos(j)
 	var classes []Runner
 	admitted := 0
 	if ok {
 		for _, c := range combos {
-			if !c.admits(conds) {
+			if !e.mayRunOn(c, Unreadable) {
 				continue
 			}
 			admitted++
@@ -55,7 +55,7 @@ func stepClass(j *Job, conds []cond, why string) (Runner, string) {
 				classes = nil
 				break
 			}
-			if osAdmits(conds, cls) {
+			if e.mayRunOn(c, cls) {
 				classes = append(classes, cls)
 			}
 		}
@@ -67,8 +67,8 @@ func stepClass(j *Job, conds []cond, why string) (Runner, string) {
 		return NonWindows, ""
 	}
 	if len(classes) == 0 {
-		// No matrix reading: only a runner.os conjunct can say.
-		switch pinnedOS(conds) {
+		// No matrix reading: only the if:'s test of runner.os can say.
+		switch pinnedOS(e) {
 		case NonWindows:
 			return NonWindows, ""
 		case Windows:
@@ -91,27 +91,27 @@ func stepClass(j *Job, conds []cond, why string) (Runner, string) {
 }
 
 // StepPinsWindows reports whether a step's own if: is what confines it to
-// Windows: a runner.os conjunct admitting Windows alone, or matrix
-// conjuncts that leave only Windows combinations of a job whose matrix
-// also runs elsewhere. Such a step was written for the Windows runner and
-// its default shell.
+// Windows: a test of runner.os admitting Windows alone, or matrix tests
+// that leave only Windows combinations of a job whose matrix also runs
+// elsewhere. Such a step was written for the Windows runner and its
+// default shell.
 func StepPinsWindows(j *Job, s *Step) bool { return stepPinsWindowsIn(j, s, nil) }
 
 // stepPinsWindowsIn is StepPinsWindows with the job's workflow_call
 // inputs' values from its callers (nil when unknown).
 func stepPinsWindowsIn(j *Job, s *Step, inputs map[string][]string) bool {
-	conds := stepConds(s)
-	if len(conds) == 0 {
+	e := stepIf(s)
+	if e == nil {
 		return false
 	}
-	if pinnedOS(conds) == Windows {
+	if pinnedOS(e) == Windows {
 		return true
 	}
 	r, why := runnerOfIn(j, inputs)
 	if r != Unreadable || why != exprRunsOn {
 		return false
 	}
-	if c, _ := stepClass(j, conds, why); c != Windows {
+	if c, _ := stepClass(j, e, why); c != Windows {
 		return false
 	}
 	c, _ := stepClass(j, nil, why)
@@ -368,167 +368,20 @@ func comboRunner(runsOn *yaml.Node, c combo) (Runner, bool) {
 	return NonWindows, any
 }
 
-// cond is one conjunct of a step's if: that the reader understands: a
-// test of runner.os or of a matrix path against a string.
-type cond struct {
-	subject string // "runner.os" or a matrix path
-	op      string // ==, !=, startsWith, endsWith, contains
-	neg     bool   // a negated function test
-	value   string
-}
-
-var (
-	condCmp  = lazyre.New(`^(runner\.os|matrix\.[A-Za-z0-9_.-]+)\s*(==|!=)\s*'([^']*)'$`)
-	condCmpR = lazyre.New(`^'([^']*)'\s*(==|!=)\s*(runner\.os|matrix\.[A-Za-z0-9_.-]+)$`)
-	condFn   = lazyre.New(`^(!?)\s*(startsWith|endsWith|contains)\(\s*(runner\.os|matrix\.[A-Za-z0-9_.-]+)\s*,\s*'([^']*)'\s*\)$`)
-)
-
-// stepConds reads the step's if: as a conjunction and answers the
-// conjuncts it understands. An if: with a top-level || (or anything it
-// cannot split) answers none: every combination may run the step.
-func stepConds(s *Step) []cond {
-	e := Child(s.Node, "if")
-	v, ok := scalar(e)
+// stepIf parses the step's if: (nil when it has none or it is not read).
+func stepIf(s *Step) *ifExpr {
+	v, ok := scalar(Child(s.Node, "if"))
 	if !ok {
 		return nil
 	}
-	v = strings.TrimSpace(v)
-	if strings.HasPrefix(v, "${{") && strings.HasSuffix(v, "}}") {
-		v = strings.TrimSpace(v[3 : len(v)-2])
-	}
-	parts, ok := splitAnd(v)
-	if !ok {
-		return nil
-	}
-	var out []cond
-	for _, p := range parts {
-		p = unparen(strings.TrimSpace(p))
-		if m := condCmp.Get().FindStringSubmatch(p); m != nil {
-			out = append(out, cond{subject: m[1], op: m[2], value: m[3]})
-		} else if m := condCmpR.Get().FindStringSubmatch(p); m != nil {
-			out = append(out, cond{subject: m[3], op: m[2], value: m[1]})
-		} else if m := condFn.Get().FindStringSubmatch(p); m != nil {
-			out = append(out, cond{subject: m[3], op: m[2], neg: m[1] == "!", value: m[4]})
-		}
-	}
-	return out
+	return parseIf(v)
 }
 
-// splitAnd splits an expression at its top-level && (outside quotes and
-// parentheses); ok is false when it holds a top-level ||.
-func splitAnd(s string) ([]string, bool) {
-	var parts []string
-	depth, from := 0, 0
-	quoted := false
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '\'':
-			quoted = !quoted
-		case quoted:
-		case c == '(':
-			depth++
-		case c == ')':
-			depth--
-		case depth == 0 && strings.HasPrefix(s[i:], "||"):
-			return nil, false
-		case depth == 0 && strings.HasPrefix(s[i:], "&&"):
-			parts = append(parts, s[from:i])
-			from = i + 2
-			i++
-		}
-	}
-	return append(parts, s[from:]), !quoted && depth == 0
-}
-
-// unparen drops parentheses wrapping a whole conjunct.
-func unparen(s string) string {
-	for strings.HasPrefix(s, "(") && strings.HasSuffix(s, ")") {
-		inner := s[1 : len(s)-1]
-		if _, ok := splitAnd(inner); !ok && strings.Contains(inner, "||") {
-			return s
-		}
-		depth := 0
-		whole := true
-		for i := 0; i < len(inner); i++ {
-			switch inner[i] {
-			case '(':
-				depth++
-			case ')':
-				depth--
-				if depth < 0 {
-					whole = false
-				}
-			}
-		}
-		if !whole {
-			return s
-		}
-		s = strings.TrimSpace(inner)
-	}
-	return s
-}
-
-// holds reports one conjunct true of a value, as GitHub compares strings:
-// without regard to letter case.
-func (k cond) holds(v string) bool {
-	v, w := strings.ToLower(v), strings.ToLower(k.value)
-	var r bool
-	switch k.op {
-	case "==":
-		return v == w
-	case "!=":
-		return v != w
-	case "startsWith":
-		r = strings.HasPrefix(v, w)
-	case "endsWith":
-		r = strings.HasSuffix(v, w)
-	case "contains":
-		r = strings.Contains(v, w)
-	}
-	return r != k.neg
-}
-
-// admits reports a combination every matrix conjunct holds of.
-func (c combo) admits(conds []cond) bool {
-	for _, k := range conds {
-		path, ok := strings.CutPrefix(k.subject, "matrix.")
-		if !ok {
-			continue
-		}
-		v, found := c.lookup(path)
-		if !found || v.Kind != yaml.ScalarNode {
-			continue // not read: the conjunct may hold
-		}
-		if !k.holds(v.Value) {
-			return false
-		}
-	}
-	return true
-}
-
-// osAdmits reports a runner class every runner.os conjunct may hold of.
-// A non-Windows runner is Linux or macOS, so a test it could pass on
-// either is kept.
-func osAdmits(conds []cond, r Runner) bool {
-	for _, k := range conds {
-		if k.subject != "runner.os" {
-			continue
-		}
-		if r == Windows && !k.holds("Windows") {
-			return false
-		}
-		if r == NonWindows && !k.holds("Linux") && !k.holds("macOS") {
-			return false
-		}
-	}
-	return true
-}
-
-// pinnedOS answers the class the runner.os conjuncts leave, or Unreadable
-// when they leave both (or there are none).
-func pinnedOS(conds []cond) Runner {
-	win, other := osAdmits(conds, Windows), osAdmits(conds, NonWindows)
+// pinnedOS answers the runner class the if: leaves whatever the matrix
+// holds, or Unreadable when it leaves both (or says nothing of the OS).
+func pinnedOS(e *ifExpr) Runner {
+	win := e.mayRunOn(nil, Windows)
+	other := e.mayRunOn(nil, NonWindows)
 	switch {
 	case win && !other:
 		return Windows
