@@ -447,7 +447,7 @@ const noiseClasses = `# NOISE classes. Fixed at the rule by issue 39 work, so th
 #   shellcheck-echo-wrapper*     "$@" inside a function that only echoes
 #   shellcheck-trap-string       a name assigned inside a single-quoted trap action
 #   run-shell-runs-on-label      a runs-on.com label with an expression in it
-#   fail-closed-checked-after    a capture whose emptiness the next test refuses
+#   fail-closed-checked-after*   a project's own check-*.sh helper judged as a gate (init now asks for a # graph: line)
 # Met first on the third holdout (four projects added 2026-12-06 after the
 # second's rules: 16 of their 91 findings NOISE on first reading):
 #   pinning-slsa-builder*        the SLSA generator's builders, which must be called by tag

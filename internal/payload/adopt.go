@@ -7,12 +7,15 @@ package payload
 // for a history that already keeps their rule.
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"path"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/walk"
 )
 
@@ -102,6 +105,45 @@ type repoShape struct {
 	ownGates  []string // the gates dir's own members, tracked
 	kits      []string // kit roots the repository authors (not the vendored one)
 	shellDirs []string // directories of the repository's own tracked *.sh
+	// gatesDirShell counts the tracked *.sh directly in the gates dir
+	// that are not gates (check-shellcheck lints them where they are).
+	gatesDirShell int
+}
+
+// keepDeclaredGates keeps of the shape's own gates the ones that are
+// gates: a descriptor, or a script whose header carries a # graph:
+// manifest line (every registered shell gate must), or one init cannot
+// read as a plain header (left for the gates to refuse). A check-*.sh helper of the project's own in the gates
+// dir (Prometheus keeps scripts/check-go-mod-version.sh there) is shell,
+// not a gate: the gates that judge gates have nothing to judge in it.
+// read answers a tracked file's content.
+func (s *repoShape) keepDeclaredGates(read func(string) ([]byte, error)) error {
+	kept := s.ownGates[:0:0]
+	for _, g := range s.ownGates {
+		base := path.Base(g)
+		// assertion W: a check-*.sh in the gates dir with no manifest and
+		// no registration is the project's shell, not its gate.
+		if strings.HasSuffix(base, ".gate") {
+			kept = append(kept, g)
+			continue
+		}
+		data, err := read(g)
+		if errors.Is(err, fs.ErrNotExist) {
+			// Tracked but gone from the work tree: read as before, a gate.
+			kept = append(kept, g)
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("cannot read %s: %w", g, err)
+		}
+		if m, herr := registry.ParseHeader(g, data); herr != nil || m.Graph != nil {
+			kept = append(kept, g)
+			continue
+		}
+		s.gatesDirShell++
+	}
+	s.ownGates = kept
+	return nil
 }
 
 // shapeOf reads the tracked listing: a tracked descriptor or shell gate
@@ -115,6 +157,9 @@ func shapeOf(tracked []string, gatesDir, kitRoot string) repoShape {
 		dir, base := path.Dir(t), path.Base(t)
 		isGate := strings.HasSuffix(base, ".gate") || (strings.HasPrefix(base, "check-") && strings.HasSuffix(base, ".sh"))
 		if !isGate {
+			if dir == gatesDir && strings.HasSuffix(base, ".sh") {
+				s.gatesDirShell++
+			}
 			continue
 		}
 		if dir == gatesDir {
@@ -142,7 +187,7 @@ func (s repoShape) considered(gate, gatesDir string) string {
 			return fmt.Sprintf("it judges gates, and %s/ holds none of this repository's own; to adopt: add one there and run init again", gatesDir)
 		}
 	case needsShell:
-		if len(s.ownGates) == 0 && len(s.shellDirs) == 0 {
+		if len(s.ownGates) == 0 && len(s.shellDirs) == 0 && s.gatesDirShell == 0 {
 			return fmt.Sprintf("it lints shell, and this repository tracks no *.sh of its own (none outside the vendored kit, test data and vendored code) and no gate in %s/; to adopt: add either and run init again", gatesDir)
 		}
 	case needsKit:

@@ -7,6 +7,7 @@ package payload
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -489,5 +490,64 @@ func TestRegistryBody(t *testing.T) {
 func TestIsBotAuthorPlusFirst(t *testing.T) {
 	if !IsBotAuthor("Someone", "+dependabot@users.noreply.github.com") {
 		t.Error("a bot named after a leading + is not one")
+	}
+}
+
+// TestKeepDeclaredGates: a check-*.sh in the gates dir is a gate only
+// when its header carries a # graph: line (or cannot be read as a plain
+// header); a project's own helper of that name is shell, counted for
+// check-shellcheck, and the gates that judge gates are not considered for
+// it alone.
+func TestKeepDeclaredGates(t *testing.T) {
+	files := map[string]string{
+		"scripts/check-go-mod-version.sh": "#!/usr/bin/env bash\n# Checks the go directive of every go.mod.\nset -euo pipefail\n",
+		"scripts/check-mine.sh":           "#!/bin/sh\n# graph: couples=*.md dir=one valve=none tier=precommit\nexit 0\n",
+		"scripts/check-broken.sh":         "#!/bin/sh\n# graph: couples=*.md\n# graph: couples=*.go\n",
+	}
+	read := func(p string) ([]byte, error) {
+		if s, ok := files[p]; ok {
+			return []byte(s), nil
+		}
+		return nil, fs.ErrNotExist
+	}
+	cases := []struct {
+		name    string
+		tracked []string
+		gates   []string
+		shell   int
+		meta    bool // check-gate-fail-closed considered
+		sc      bool // check-shellcheck considered
+	}{
+		{"a helper only", []string{"scripts/check-go-mod-version.sh", "scripts/genproto.sh"}, []string{}, 2, false, true},
+		{"a helper beside a gate", []string{"scripts/check-go-mod-version.sh", "scripts/check-mine.sh"}, []string{"scripts/check-mine.sh"}, 1, true, true},
+		{"a header that does not parse is left to the gates", []string{"scripts/check-broken.sh"}, []string{"scripts/check-broken.sh"}, 0, true, true},
+		{"a descriptor", []string{"scripts/check-a.gate"}, []string{"scripts/check-a.gate"}, 0, true, true},
+		{"tracked but gone from the work tree", []string{"scripts/check-gone.sh"}, []string{"scripts/check-gone.sh"}, 0, true, true},
+		{"nothing", nil, []string{}, 0, false, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := shapeOf(tc.tracked, "scripts", "gate-sdk")
+			if err := s.keepDeclaredGates(read); err != nil {
+				t.Fatal(err)
+			}
+			if len(s.ownGates) != len(tc.gates) || (len(tc.gates) > 0 && !reflect.DeepEqual(s.ownGates, tc.gates)) {
+				t.Errorf("own gates %q, want %q", s.ownGates, tc.gates)
+			}
+			if s.gatesDirShell != tc.shell {
+				t.Errorf("gates-dir shell %d, want %d", s.gatesDirShell, tc.shell)
+			}
+			if got := s.considered("check-gate-fail-closed", "scripts") == ""; got != tc.meta {
+				t.Errorf("check-gate-fail-closed considered %v, want %v", got, tc.meta)
+			}
+			if got := s.considered("check-shellcheck", "scripts") == ""; got != tc.sc {
+				t.Errorf("check-shellcheck considered %v, want %v", got, tc.sc)
+			}
+		})
+	}
+	unreadable := func(string) ([]byte, error) { return nil, fs.ErrPermission }
+	s := shapeOf([]string{"scripts/check-x.sh"}, "scripts", "gate-sdk")
+	if err := s.keepDeclaredGates(unreadable); err == nil || !strings.Contains(err.Error(), "scripts/check-x.sh") {
+		t.Errorf("an unreadable gate answered %v, want a refusal naming it", err)
 	}
 }

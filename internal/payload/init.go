@@ -366,6 +366,11 @@ func seedConsumer(p *Plan, w *InitWorld, files []kits.File) error {
 	}
 
 	p.shape = shapeOf(tracked, p.GatesDir, p.KitRoot)
+	if err := p.shape.keepDeclaredGates(func(rel string) ([]byte, error) {
+		return walk.ReadConfig(joinTop(w.Top, rel))
+	}); err != nil {
+		return err
+	}
 	roster, err := w.Knob("GATE_SDK_COMMIT_TYPES")
 	if err != nil {
 		return err

@@ -175,7 +175,7 @@ func richFake(t *testing.T) *initFake {
 	writeFile(t, f.w.Top, "go.mod", "module example.com/widget/v2\n")
 	writeFile(t, f.w.Top, "Dockerfile", "FROM x\nUSER app\n")
 	writeFile(t, f.w.Top, "README.md", "readme\n")
-	writeFile(t, f.w.Top, "scripts/check-own.sh", "#!/bin/sh\n")
+	writeFile(t, f.w.Top, "scripts/check-own.sh", "#!/bin/sh\n# graph: couples=*.md dir=one valve=none tier=precommit\n")
 	f.env["GATES_PAYLOAD_URL"] = "https://example.com/p.tar.gz"
 	f.env["GATES_PAYLOAD_SHA256"] = strings.Repeat("ab", 32)
 	f.probes["check-tree-terms"] = probeAnswer{code: 1, out: "a.txt:1: banned\nb.txt:2: banned\nhelp: fix it\nCHECK-TREE-TERMS: FAIL (2)\n"}
