@@ -433,15 +433,7 @@ func mapReports(b scBlock, reports []scReport) []colFinding {
 			}
 		}
 		// SC1083 on the braces of a git revision spelling (@{upstream},
-		// HEAD@{1}) is not reported (run-shell's K).
-		if strings.HasSuffix(r.text, "[SC1083]") {
-			if lines == nil {
-				lines = strings.Split(sc.text, "\n")
-			}
-			if r.line <= len(lines) && gitRevisionBrace(lines[r.line-1], r.col) {
-				continue
-			}
-		}
+		// HEAD@{1}) is left out among the idioms above (run-shell's K).
 		// SC2034 on the unread variable of a loop over literal numbers is
 		// a repeat count, not a forgotten name (run-shell's M).
 		if strings.HasSuffix(r.text, "[SC2034]") {

@@ -303,6 +303,42 @@ func screenTargets(c *gate.Context, targets []string) (kept []string, texts map[
 	return kept, texts, foreign, templates, generated, nil
 }
 
+// silentAssign matches NAME=word at the start of what it is given.
+var silentAssign = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*=([A-Za-z]+)(?:$|[\s;&|)])`)
+
+// silentCommandValue reports an assignment at col (1-based) whose value
+// is the name of a command that prints nothing: the word is the value.
+func silentCommandValue(l string, col int) bool {
+	if col < 1 || col > len(l) {
+		return false
+	}
+	m := silentAssign.Get().FindStringSubmatch(l[col-1:])
+	return m != nil && (m[1] == "test" || m[1] == "true" || m[1] == "false")
+}
+
+// goTemplateBrace reports a brace at col (1-based, in characters) inside
+// a word holding a Go template action ({{ then }}, no blank between), as
+// docker and kubectl take for --format.
+func goTemplateBrace(line string, col int) bool {
+	runes := []rune(line)
+	i := col - 1
+	if i < 0 || i >= len(runes) || (runes[i] != '{' && runes[i] != '}') {
+		return false
+	}
+	from, to := i, i
+	for from > 0 && !strings.ContainsRune(" \t\"'", runes[from-1]) {
+		from--
+	}
+	for to < len(runes)-1 && !strings.ContainsRune(" \t\"'", runes[to+1]) {
+		to++
+	}
+	word := string(runes[from : to+1])
+	open := strings.Index(word, "{{")
+	shut := strings.LastIndex(word, "}}")
+	at := len(string(runes[from:i]))
+	return open >= 0 && shut > open && at >= open && at <= shut+1
+}
+
 // generatedMark is the line that marks a generated file: Go's convention
 // (a comment "Code generated … DO NOT EDIT."), or the first line of the
 // bash completion script cobra writes for a command.
@@ -838,9 +874,12 @@ func (s *scriptIdioms) intended(line, col int, text string) bool {
 		// split.
 		sub, before, ok := substitutionAt(l, col)
 		if !ok {
-			// A substitution that does not close on its line (eval $(…
-			// spanning lines) is read by what stands before it.
-			return col >= 1 && col-1 <= len(l) && commandWord(l[:col-1]) == "eval"
+			// A substitution that does not close on its line is read over
+			// the lines a trailing backslash continues it on; failing
+			// that (eval $(… spanning lines), by what stands before it.
+			if sub, before, ok = substitutionAt(s.joined(line), col); !ok {
+				return col >= 1 && col-1 <= len(l) && commandWord(l[:col-1]) == "eval"
+			}
 		}
 		before = s.continued(line, before)
 		return commandWord(before) == "eval" || goPackageOperand(before) || oneWordOutput(sub) ||
@@ -896,6 +935,14 @@ func (s *scriptIdioms) intended(line, col int, text string) bool {
 		// assertion I: trap "…$V…" where every V is set before and never
 		// after: expanding now is expanding what the trap means.
 		return s.trapSetBefore(line, l)
+	case strings.HasSuffix(text, "[SC2209]"):
+		// assertion T: NAME=test assigns the word; test prints nothing,
+		// so no one means its output.
+		return silentCommandValue(l, col)
+	case strings.HasSuffix(text, "[SC1083]"):
+		// assertion T: the braces of a Go template operand ({{.ID}}) and
+		// of a git revision (@{upstream}) are literal on purpose.
+		return goTemplateBrace(l, col) || gitRevisionBrace(l, col)
 	case strings.HasSuffix(text, "[SC2034]"):
 		// assertion J: the last name of a read holds the rest of the line,
 		// so the name before it gets one field.

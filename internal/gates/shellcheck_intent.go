@@ -16,7 +16,7 @@ import (
 
 // idiomCodes are the codes a rule below may leave out; any other report is
 // kept without reading the script.
-var idiomCodes = []string{"[SC2046]", "[SC2206]", "[SC2128]", "[SC2178]", "[SC2064]", "[SC3043]", "[SC1090]", "[SC2034]", "[SC1007]", "[SC2024]", "[SC2050]", "[SC2087]", "[SC2145]", "[SC2076]", "[SC2043]", "[SC2120]", "[SC2091]"}
+var idiomCodes = []string{"[SC2046]", "[SC2206]", "[SC2128]", "[SC2178]", "[SC2064]", "[SC3043]", "[SC1090]", "[SC2034]", "[SC1007]", "[SC2024]", "[SC2050]", "[SC2087]", "[SC2145]", "[SC2076]", "[SC2043]", "[SC2120]", "[SC2091]", "[SC2209]", "[SC1083]"}
 
 // scriptIdioms holds what the rules read off one script once: its lines,
 // the names it fills by a deliberate split, and where each name is
@@ -51,6 +51,12 @@ func readIdioms(text string) *scriptIdioms {
 				s.split[m[1]] = true
 			}
 		}
+		// NAME=($NAME): a list held as a string turned into its words.
+		for _, m := range selfSplit.Get().FindAllStringSubmatch(l, -1) {
+			if m[1] == m[2] {
+				s.split[m[1]] = true
+			}
+		}
 		// NAME=(${x//<sep>/ }): the separator made a blank to split on.
 		for _, m := range spaceSplit.Get().FindAllStringSubmatch(l, -1) {
 			s.split[m[1]] = true
@@ -69,9 +75,15 @@ var (
 	// splitArray matches NAME=( $x ) or NAME=( ${x} ): one unquoted
 	// expansion split into the array.
 	splitArray = lazyre.New(`(?:^|[\s;&|(])([A-Za-z_][A-Za-z0-9_]*)=\(\s*\$\{?[A-Za-z_0-9@*#?]+\}?\s*\)`)
+	// selfSplit matches NAME=( $OTHER or NAME=( ${OTHER, capturing both
+	// names (the rule keeps the lines where they are one).
+	selfSplit = lazyre.New(`(?:^|[\s;&|(])([A-Za-z_][A-Za-z0-9_]*)=\(\s*\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?\s*\)`)
 	// spaceSplit matches NAME=( ${x//<sep>/ } ): a separator replaced by
 	// a blank inside an array assignment, split on it on purpose.
 	spaceSplit = lazyre.New(`(?:^|[\s;&|(])([A-Za-z_][A-Za-z0-9_]*)=\(\s*\$\{[A-Za-z_][A-Za-z0-9_]*//[^}]*/ \}\s*\)`)
+	// prefixAssign matches NAME=value (plain, or quoted stretches) then
+	// blanks and a word that is no assignment: a command's prefix.
+	prefixAssign = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*=(?:"[^"]*"|'[^']*'|[^\s;&|()"'])*(?:[ \t]+[A-Za-z_][A-Za-z0-9_]*=(?:"[^"]*"|'[^']*'|[^\s;&|()"'])*)*[ \t]+[A-Za-z0-9_./-]+(?:$|[\s;&|)])`)
 	// readNames matches a read command's names after its options.
 	readNames = lazyre.New(`(?:^|[\s;&|(])read((?:\s+-[A-Za-z]+(?:\s+\S+)?)*)((?:\s+[A-Za-z_][A-Za-z0-9_]*)+)\s*(?:<|$|;|\|)`)
 	// trapNow matches trap "…" with its double-quoted action.
@@ -144,11 +156,44 @@ func (s *scriptIdioms) trapSetBefore(line int, l string) bool {
 	}
 	for _, n := range names {
 		at := s.assigned[n[1]]
-		if len(at) == 0 || at[0] >= line || at[len(at)-1] > line {
+		if len(at) == 0 || at[0] >= line {
 			return false
+		}
+		for _, later := range at {
+			// A later NAME=value before a command word sets the name for
+			// that one command (REKORTMPDIR=$REKORTMPDIR go test …), not
+			// in the shell the trap expands in.
+			if later > line && !prefixOnly(s.lines[later-1], n[1]) {
+				return false
+			}
 		}
 	}
 	return true
+}
+
+// prefixOnly reports whether every assignment of name on line l is a
+// prefix of a command: NAME=value followed by a word that is no
+// assignment, with no export, local, readonly or declare before it.
+func prefixOnly(l, name string) bool {
+	re := prefixAssign.Get()
+	any := false
+	for _, m := range assignment.Get().FindAllStringSubmatchIndex(l, -1) {
+		if l[m[2]:m[3]] != name {
+			continue
+		}
+		any = true
+		before := strings.Fields(l[:m[2]])
+		if len(before) > 0 {
+			switch before[len(before)-1] {
+			case "export", "local", "readonly", "declare", "typeset":
+				return false
+			}
+		}
+		if !re.MatchString(l[m[2]:]) {
+			return false
+		}
+	}
+	return any
 }
 
 func unusedNameOf(text string) (string, bool) {
@@ -277,6 +322,18 @@ func (s *scriptIdioms) continued(line int, before string) string {
 	return before
 }
 
+// joined answers line (1-based) with the lines a trailing backslash
+// continues it on, each backslash and line break made one blank (at most
+// 20 lines): a column on the first line stays where it was.
+func (s *scriptIdioms) joined(line int) string {
+	out := strings.TrimRight(s.lines[line-1], " \t\r")
+	for k := line; k < len(s.lines) && k < line+20 && strings.HasSuffix(out, "\\"); k++ {
+		out = strings.TrimSuffix(out, "\\") + " " + strings.TrimSpace(s.lines[k])
+		out = strings.TrimRight(out, " \t\r")
+	}
+	return out
+}
+
 // goPackageSubcommands are the go subcommands whose operands are package
 // patterns: an import path holds no blank, so a list of them is split on
 // purpose.
@@ -300,6 +357,46 @@ func goPackageOperand(before string) bool {
 
 // countOnly reports a wc stage printing only a count: -l, -c, -w or -m
 // (one or more) and no file operand (its input a pipe or a redirection).
+// idFormat reports a --format whose template prints the object's id
+// alone ({{.ID}}), which is what -q prints.
+func idFormat(w []string) bool {
+	for k, a := range w {
+		v, ok := strings.CutPrefix(a, "--format=")
+		if !ok && a == "--format" && k+1 < len(w) {
+			v, ok = w[k+1], true
+		}
+		if ok && strings.Trim(v, `'"`) == "{{.ID}}" {
+			return true
+		}
+	}
+	return false
+}
+
+// grepCount reports a grep -c stage with its pattern alone (it reads the
+// pipe): it prints one number.
+func grepCount(stage string) bool {
+	w := strings.Fields(stage)
+	if len(w) < 2 || w[0] != "grep" {
+		return false
+	}
+	count, operands := false, 0
+	for _, a := range w[1:] {
+		switch {
+		case a == "--count":
+			count = true
+		case strings.HasPrefix(a, "--"):
+		case len(a) > 1 && a[0] == '-':
+			count = count || strings.Contains(a, "c")
+			if strings.ContainsAny(a, "efmABC") {
+				return false // an option taking a value: not read here
+			}
+		default:
+			operands++
+		}
+	}
+	return count && operands == 1
+}
+
 func countOnly(stage string) bool {
 	w := strings.Fields(stage)
 	if len(w) < 2 || w[0] != "wc" {
@@ -340,7 +437,7 @@ var lineFilters = map[string]bool{"grep": true, "egrep": true, "fgrep": true, "s
 func oneWordOutput(inner string) bool {
 	stages := strings.Split(inner, "|")
 	last := strings.TrimSpace(stages[len(stages)-1])
-	if countOnly(last) {
+	if countOnly(last) || (len(stages) > 1 && grepCount(last)) {
 		// A count, whatever came before it.
 		return true
 	}
@@ -382,6 +479,9 @@ func oneWordOutput(inner string) bool {
 	switch cmd {
 	case "nproc", "whoami", "arch", "hostname":
 		return len(w) == 1
+	case "jobs":
+		// The background jobs' process ids, one per line.
+		return len(w) == 2 && w[1] == "-p"
 	case "uname":
 		return len(w) == 1 || (len(w) == 2 && len(w[1]) == 2 && strings.ContainsAny(w[1][1:], "srmnpio"))
 	case "id":
@@ -414,7 +514,7 @@ func oneWordOutput(inner string) bool {
 		}
 		switch sub {
 		case "ps", "images", "image ls", "container ls", "volume ls", "network ls":
-			return quiet()
+			return quiet() || idFormat(w)
 		}
 		return false
 	case "git":
