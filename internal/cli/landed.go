@@ -145,9 +145,15 @@ func (r hookRepo) judgeLanded(id, base, msgFile string) (hooks []landedHook, cha
 	if err != nil {
 		return nil, nil, err
 	}
-	changes, err := g.CommitChanges(r.top, base, id)
-	if err != nil {
-		return nil, nil, err
+	var changes []repo.Change
+	ok := false
+	if o, open := r.objects(); open {
+		changes, ok = o.Changes(base, id)
+	}
+	if !ok {
+		if changes, err = g.CommitChanges(r.top, base, id); err != nil {
+			return nil, nil, err
+		}
 	}
 	c := &landedCommit{id: id, base: base, tree: tree, deleted: map[string]bool{}, scratch: filepath.Dir(msgFile)}
 	changed = map[string]bool{}
