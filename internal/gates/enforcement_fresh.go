@@ -7,7 +7,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gate-sdk/gates/internal/cache"
 	"github.com/gate-sdk/gates/internal/gate"
@@ -102,16 +104,39 @@ func scanMonitors(c *gate.Context, scanned []string, selection *cache.Config) ([
 	// path and bytes alone, so they are cached by path and blob id under
 	// one table the gate and the emit arm share.
 	cached := c.PerFile(monitorsTable, nil)
+	found := make([][]graph.Monitor, len(scanned))
+	failed := make([]error, len(scanned))
+	// The cached answers first, so only the files to read are claimed (a
+	// claim and its drop cost a lookup and a lock per file).
+	blobs := make([]string, len(scanned))
+	var misses []int
+	var missMu sync.Mutex
+	eachIndex(len(scanned), func(i int, scratch []int) []int {
+		out, blob, hit := cachedMonitors(c, cached, scanned[i])
+		if hit {
+			found[i] = out
+			return scratch
+		}
+		blobs[i] = blob
+		missMu.Lock()
+		misses = append(misses, i)
+		missMu.Unlock()
+		return scratch
+	})
+	slices.Sort(misses)
+	readPaths := make([]string, len(misses))
+	for k, i := range misses {
+		readPaths[k] = scanned[i]
+	}
 	// Claimed before the first read: another whole-tree reader's bytes
 	// are shared, then let go (see gate.Claimer).
-	claim := c.ClaimReads(scanned)
+	claim := c.ClaimReads(readPaths)
 	defer claim.Done()
 	// Read and scanned on every CPU, joined in listing order: the answer
 	// (and the first error, in that order) never depends on the pool.
-	found := make([][]graph.Monitor, len(scanned))
-	failed := make([]error, len(scanned))
-	eachIndex(len(scanned), func(i int, scratch []int) []int {
-		found[i], failed[i] = monitorsOf(c, cached, claim, scanned[i])
+	eachIndex(len(misses), func(k int, scratch []int) []int {
+		i := misses[k]
+		found[i], failed[i] = monitorsRead(c, cached, claim, scanned[i], blobs[i])
 		return scratch
 	})
 	var monitors []graph.Monitor
@@ -137,26 +162,36 @@ const monitorSetTable = "ENFORCEMENT-MONITOR-SETS"
 // monitorsTable names the cache table of the per-file monitor scan.
 const monitorsTable = "ENFORCEMENT-MONITORS"
 
-// monitorsOf answers the monitor declarations tracked file f holds: from
-// the cache when its blob was scanned before, else read and scanned (and
-// stored). A link is read afresh: its bytes are its target string.
-func monitorsOf(c *gate.Context, cached *gate.PerFile, claim gate.Claim, f string) ([]graph.Monitor, error) {
-	var blob string
+// cachedMonitors answers the monitor declarations tracked file f holds
+// when its blob was scanned before (hit), else the blob id to store its
+// scan under. A link is never served from the cache: its bytes are its
+// target string, read afresh.
+func cachedMonitors(c *gate.Context, cached *gate.PerFile, f string) ([]graph.Monitor, string, bool) {
+	if mode, _ := c.Tree.Mode(f); mode == 0o120000 {
+		return nil, "", false
+	}
+	v, id, hit := cached.Lookup(f)
+	if !hit {
+		return nil, id, false
+	}
+	fs, err := gate.DecodeFindings(v)
+	if err != nil {
+		return nil, id, false
+	}
+	out := make([]graph.Monitor, 0, len(fs))
+	for _, x := range fs {
+		out = append(out, graph.Monitor{Path: f, Line: x.Line, Text: x.Msg})
+	}
+	return out, id, true
+}
+
+// monitorsRead reads tracked file f through claim and answers its
+// monitor declarations, storing them under blob (a link's are not
+// stored).
+func monitorsRead(c *gate.Context, cached *gate.PerFile, claim gate.Claim, f, blob string) ([]graph.Monitor, error) {
 	link := false
 	if mode, _ := c.Tree.Mode(f); mode == 0o120000 {
 		link = true
-	} else if v, id, hit := cached.Lookup(f); hit {
-		if fs, err := gate.DecodeFindings(v); err == nil {
-			claim.Drop(f)
-			out := make([]graph.Monitor, 0, len(fs))
-			for _, x := range fs {
-				out = append(out, graph.Monitor{Path: f, Line: x.Line, Text: x.Msg})
-			}
-			return out, nil
-		}
-		blob = id
-	} else {
-		blob = id
 	}
 	data, err := claim.Read(f)
 	if err != nil {
@@ -175,6 +210,18 @@ func monitorsOf(c *gate.Context, cached *gate.PerFile, claim gate.Claim, f strin
 		cached.Store(f, blob, gate.EncodeFindings(fs))
 	}
 	return found, nil
+}
+
+// monitorsOf answers the monitor declarations tracked file f holds: from
+// the cache when its blob was scanned before (the claim on it dropped),
+// else read through claim and scanned (and stored).
+func monitorsOf(c *gate.Context, cached *gate.PerFile, claim gate.Claim, f string) ([]graph.Monitor, error) {
+	out, blob, hit := cachedMonitors(c, cached, f)
+	if hit {
+		claim.Drop(f)
+		return out, nil
+	}
+	return monitorsRead(c, cached, claim, f, blob)
 }
 
 var monitorMarker = []byte(graph.MonitorMarker)
