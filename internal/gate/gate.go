@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strings"
 	"time"
 
@@ -160,6 +161,12 @@ type Context struct {
 	// LeftToBattery receives, once per rule run, how many files the rule
 	// left unjudged (never called with 0).
 	LeftToBattery func(n int)
+	// Prior, when set, names the tree this run's tree was made from (a
+	// landed commit's first parent) and the listed paths whose bytes
+	// differ between the two; every other path, and every mode, is the
+	// same. A whole-listing rule may start from the result it kept for
+	// that tree and judge the changed paths alone (see Prior).
+	Prior *Prior
 	// LFSPointers, when set, receives once per rule run how many tracked
 	// git-lfs pointers the rule read as text but did not count as judged
 	// files, their content being elsewhere (never called with 0).
@@ -481,4 +488,23 @@ type Root struct {
 	// "dynamic@<path>:<line>[ via <symbol>]".
 	Dynamic bool
 	Ground  string
+}
+
+// Prior is a tree a run's tree differs from only in the bytes of some
+// listed paths: no path added, dropped or re-moded.
+type Prior struct {
+	// Digest is the prior tree's whole-listing digest, spelled as a
+	// snapshot of it spells TreeDigest.
+	Digest string
+	// Changed are the paths whose bytes differ, in byte order.
+	Changed []string
+}
+
+// IsChanged reports whether path is one of p's changed paths.
+func (p *Prior) IsChanged(path string) bool {
+	if p == nil {
+		return false
+	}
+	i := sort.SearchStrings(p.Changed, path)
+	return i < len(p.Changed) && p.Changed[i] == path
 }
