@@ -104,6 +104,11 @@ func scanMonitors(c *gate.Context, scanned []string, selection *cache.Config) ([
 	// path and bytes alone, so they are cached by path and blob id under
 	// one table the gate and the emit arm share.
 	cached := c.PerFile(monitorsTable, nil)
+	if keyed {
+		if found, ok := monitorsFromPrior(c, sets, selection, cached, scanned); ok {
+			return joinMonitors(sets, key, found), nil
+		}
+	}
 	found := make([][]graph.Monitor, len(scanned))
 	failed := make([]error, len(scanned))
 	// The cached answers first, so only the files to read are claimed (a
@@ -139,21 +144,84 @@ func scanMonitors(c *gate.Context, scanned []string, selection *cache.Config) ([
 		found[i], failed[i] = monitorsRead(c, cached, claim, scanned[i], blobs[i])
 		return scratch
 	})
-	var monitors []graph.Monitor
 	for i := range scanned {
 		if failed[i] != nil {
 			return nil, failed[i]
 		}
-		monitors = append(monitors, found[i]...)
 	}
-	if keyed {
+	if !keyed {
+		key = ""
+	}
+	return joinMonitors(sets, key, found), nil
+}
+
+// joinMonitors joins the scan's declarations in listing order and keeps
+// them whole under key (none kept for "").
+func joinMonitors(sets *gate.SetResults, key string, found [][]graph.Monitor) []graph.Monitor {
+	var monitors []graph.Monitor
+	for _, f := range found {
+		monitors = append(monitors, f...)
+	}
+	if key != "" {
 		fs := make([]gate.Finding, 0, len(monitors))
 		for _, m := range monitors {
 			fs = append(fs, gate.Finding{Path: m.Path, Line: m.Line, Msg: m.Text})
 		}
 		sets.Store(key, gate.EncodeFindings(fs))
 	}
-	return monitors, nil
+	return monitors
+}
+
+// monitorsFromPrior answers the scan's declarations, file by file, from
+// the whole answer kept for the prior tree (gate.Context.Prior) under the
+// same selection: every unchanged file's as kept, each changed file's
+// from its per-file entry or its bytes. ok is false, and the scan runs as
+// before, when there is no prior tree, no answer kept for it, a kept
+// declaration names a file the scan does not list, or a changed file
+// cannot be read.
+func monitorsFromPrior(c *gate.Context, sets *gate.SetResults, selection *cache.Config, cached *gate.PerFile, scanned []string) ([][]graph.Monitor, bool) {
+	prior := c.Prior
+	if prior == nil || !c.WholeListing() || !slices.IsSorted(scanned) {
+		return nil, false
+	}
+	key, ok := sets.KeyAt(prior.Digest, selection)
+	if !ok {
+		return nil, false
+	}
+	v, hit := sets.Lookup(key)
+	if !hit {
+		return nil, false
+	}
+	kept, err := gate.DecodeFindings(v)
+	if err != nil {
+		return nil, false
+	}
+	// assertion E: a tree that differs from the prior one only in some
+	// listed files' bytes takes the prior tree's whole answer and scans
+	// the changed files again: the answer equals a whole scan's.
+	found := make([][]graph.Monitor, len(scanned))
+	for _, x := range kept {
+		if prior.IsChanged(x.Path) {
+			continue
+		}
+		i, ok := slices.BinarySearch(scanned, x.Path)
+		if !ok {
+			return nil, false
+		}
+		found[i] = append(found[i], graph.Monitor{Path: x.Path, Line: x.Line, Text: x.Msg})
+	}
+	for _, p := range prior.Changed {
+		i, ok := slices.BinarySearch(scanned, p)
+		if !ok {
+			continue // not one the scan reads
+		}
+		ms, err := monitorsOf(c, cached, gate.PlainClaim(c.Tree), p)
+		if err != nil {
+			return nil, false
+		}
+		found[i] = ms
+	}
+	return found, true
 }
 
 // monitorSetTable names the cache table of whole monitor scans.
