@@ -171,6 +171,9 @@ type Context struct {
 	// same. A whole-listing rule may start from the result it kept for
 	// that tree and judge the changed paths alone (see Prior).
 	Prior *Prior
+	// PriorFn, when set and Prior is not, answers Prior once the tree is
+	// known (an edit's view is built on first use).
+	PriorFn func() *Prior
 	// LFSPointers, when set, receives once per rule run how many tracked
 	// git-lfs pointers the rule read as text but did not count as judged
 	// files, their content being elsewhere (never called with 0).
@@ -511,4 +514,16 @@ func (p *Prior) IsChanged(path string) bool {
 	}
 	i := sort.SearchStrings(p.Changed, path)
 	return i < len(p.Changed) && p.Changed[i] == path
+}
+
+// TreePrior answers the run's prior tree: Prior, else PriorFn's answer,
+// else nil.
+func (c *Context) TreePrior() *Prior {
+	if c.Prior != nil {
+		return c.Prior
+	}
+	if c.PriorFn != nil {
+		return c.PriorFn()
+	}
+	return nil
 }

@@ -180,7 +180,7 @@ func joinMonitors(sets *gate.SetResults, key string, found [][]graph.Monitor) []
 // declaration names a file the scan does not list, or a changed file
 // cannot be read.
 func monitorsFromPrior(c *gate.Context, sets *gate.SetResults, selection *cache.Config, cached *gate.PerFile, scanned []string) ([][]graph.Monitor, bool) {
-	prior := c.Prior
+	prior := c.TreePrior()
 	if prior == nil || !c.WholeListing() || !slices.IsSorted(scanned) {
 		return nil, false
 	}

@@ -297,7 +297,7 @@ func checkTreeTerms(c *gate.Context) int {
 // it, a kept record names a path the scan does not list, or a changed path
 // cannot be read.
 func treeTermsFromPrior(c *gate.Context, sets *gate.SetResults, sel *cache.Config, set *patterns.Set, config *cache.Config, todo []string, modes []uint32) ([][]gate.Finding, bool) {
-	prior := c.Prior
+	prior := c.TreePrior()
 	if prior == nil || !slices.IsSorted(todo) {
 		return nil, false
 	}
