@@ -151,3 +151,64 @@ func TestEditGatesOverlayStartsNoGit(t *testing.T) {
 		t.Fatalf("a leak with no git on PATH:\n%s", out)
 	}
 }
+
+// assertion F (edit-gates): an Edit judged over the overlay starts from
+// the overlay the last Edit of the same index was judged in: the members
+// that keep whole results take that overlay's and judge the edited paths
+// of both again, and the verdict is an uncached overlay's. A new index, or an
+// edit that adds or removes a path, starts from none. Not parallel: it
+// sets the build's stamp and the package's seams.
+func TestEditGatesStartsFromTheLastOverlay(t *testing.T) {
+	saved := sourceStamp
+	defer func() { sourceStamp = saved }()
+	sourceStamp = "edit-gates-prior-test"
+	l := newLandedRepo(t)
+	cached := func(k string) (string, bool) {
+		switch k {
+		case "GATE_SDK_CACHE":
+			return "on", true
+		case "GATE_SDK_VERBOSE":
+			return "1", true
+		}
+		return l.env(l.dir)(k)
+	}
+	leak := "Keep notes in /ho" + "me/marta/notes.\n"
+	verdict := func(out string) string {
+		// The verbose lines are the cache's; the rest is the verdict.
+		var keep []string
+		for _, line := range strings.Split(out, "\n") {
+			if !strings.Contains(line, " hits, ") && !strings.HasPrefix(line, "gates: ") {
+				keep = append(keep, line)
+			}
+		}
+		return strings.Join(keep, "\n")
+	}
+	step := func(what, rel string, prior bool) {
+		t.Helper()
+		got, overlay := l.editGatesEnv(rel, false, cached)
+		// The same overlay judged with the cache off: no prior, no kept
+		// result.
+		want, _ := l.editGates(rel, false)
+		if !overlay {
+			t.Fatalf("%s: the overlay was not judged", what)
+		}
+		if verdict(got) != verdict(want) {
+			t.Errorf("%s: the overlay from the last one answers\n%s\nuncached\n%s", what, got, want)
+		}
+		started := strings.Contains(got, "TREE-TERMS-SETS 1 hits, 1 misses")
+		if started != prior {
+			t.Errorf("%s: started from the last overlay %v, want %v:\n%s", what, started, prior, got)
+		}
+	}
+	l.write("docs/guide.md", "How to use it, edited.\n")
+	step("the first edit", "docs/guide.md", false)
+	l.write("docs/guide.md", leak)
+	step("a second edit of the file", "docs/guide.md", true)
+	l.write("README.md", "# readme, edited\n")
+	step("an edit of another file", "README.md", true)
+	l.git(l.dir, "add", "README.md")
+	l.write("docs/guide.md", "How to use it, clean again.\n")
+	step("an edit over a new index", "docs/guide.md", false)
+	l.write("docs/new.md", leak)
+	step("a new file", "docs/new.md", false)
+}

@@ -76,6 +76,7 @@ func (s *Session) bareContext(def gate.Def, args []string, out, errw io.Writer, 
 		c.ConfigCopy = s.indexConfigCopy
 	}
 	c.Cache = s.treeCache()
+	c.PriorFn = s.editPrior
 	if def.OwnOnly {
 		// A rule judging gates skips the kit root init vendored (gate/own.go).
 		vendored, shipped, err := s.vendoredRoots(roots, gatesDir)

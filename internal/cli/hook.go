@@ -4,9 +4,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gate-sdk/gates/internal/battery"
+	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/gates"
 	"github.com/gate-sdk/gates/internal/harness"
 	"github.com/gate-sdk/gates/internal/registry"
@@ -155,6 +158,16 @@ func (r hookRunner) ForPaths(paths []string) (harness.Result, error) {
 		// The index is verified once and recorded, as the hooks' reads are.
 		g := repo.Git{RecordVerified: cacheWanted(r.s)}
 		r.s.treeBuild = func() (*repo.Snapshot, error) { return editView(g, top, paths) }
+		if cacheWanted(r.s) {
+			s := r.s
+			r.s.editPrior = sync.OnceValue(func() *gate.Prior {
+				snap, err := s.Snapshot()
+				if err != nil {
+					return nil
+				}
+				return editPriorOf(snap)
+			})
+		}
 	}
 	reg, err := r.registry()
 	if err != nil {
@@ -349,4 +362,56 @@ func (r hookRunner) runIn(reg *loadedRegistry, plan []selection, scratch string)
 		res.Red = append(res.Red, harness.Red{Name: v.Name, Code: code, Output: out})
 	}
 	return res, nil
+}
+
+// editOverlayRecord names the file, under the result cache's directory,
+// that records the last edit overlay judged over an index.
+const editOverlayRecord = "edit-overlay.last"
+
+// editPriorOf answers the prior tree an edit's overlay snap may start
+// from: the overlay the last edit of the same index was judged in, whose
+// whole results the members kept, differing from snap only in the bytes
+// of both overlays' edited paths (every one tracked and present, under
+// the index's modes). It records snap as the last overlay. nil when snap
+// is no such overlay, no record names the same index, or the record
+// cannot be read.
+func editPriorOf(snap *repo.Snapshot) *gate.Prior {
+	index, puts, ok := snap.EditOverlay()
+	if !ok || snap.CommonDir() == "" {
+		return nil
+	}
+	digest, ok := snap.TreeDigest()
+	if !ok {
+		return nil
+	}
+	dir := walk.Child(snap.CommonDir(), "gates-cache")
+	file := walk.Child(dir, editOverlayRecord)
+	var prior *gate.Prior
+	if data, err := os.ReadFile(file); err == nil {
+		// assertion F (edit-gates): the record is the index's checksum,
+		// the overlay's digest and its edited paths, one a line.
+		lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+		if len(lines) >= 3 && lines[0] == "overlay 1" && lines[1] == index {
+			if last := lines[2]; last != digest {
+				changed := append(append([]string(nil), puts...), lines[3:]...)
+				slices.Sort(changed)
+				prior = &gate.Prior{Digest: last, Changed: slices.Compact(changed)}
+			}
+		}
+	}
+	rec := "overlay 1\n" + index + "\n" + digest + "\n"
+	for _, p := range puts {
+		rec += p + "\n"
+	}
+	if err := os.MkdirAll(dir, 0o755); err == nil {
+		tmp, err := os.CreateTemp(dir, editOverlayRecord+".*")
+		if err == nil {
+			_, werr := tmp.WriteString(rec)
+			cerr := tmp.Close()
+			if werr != nil || cerr != nil || os.Rename(tmp.Name(), file) != nil {
+				os.Remove(tmp.Name())
+			}
+		}
+	}
+	return prior
 }

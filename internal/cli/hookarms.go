@@ -222,6 +222,9 @@ func (s *Session) runCompiled(run githook.CompiledRun) (int, []byte) {
 			// A landed commit's judge: files it does not hold are absent
 			// but for the clone's own local lists.
 			c.ConfigCopy = s.landed.copyOf
+			if run.Tree == s.landed.tree {
+				c.Prior = s.landed.prior
+			}
 		}
 	}
 	if len(run.ChildEnv) > 0 {

@@ -23,6 +23,8 @@ type hookRepo struct {
 	top string
 	// dirs are the git dirs, asked of git once per call.
 	dirs *gitDirsOnce
+	// objs is the in-process reader of refs and objects, opened once.
+	objs *objectsOnce
 }
 
 type gitDirsOnce struct {
@@ -31,8 +33,30 @@ type gitDirsOnce struct {
 	err            error
 }
 
+type objectsOnce struct {
+	once sync.Once
+	o    *repo.Objects
+	ok   bool
+}
+
 func newHookRepo(s *Session, top string) hookRepo {
-	return hookRepo{s: s, top: top, dirs: &gitDirsOnce{}}
+	return hookRepo{s: s, top: top, dirs: &gitDirsOnce{}, objs: &objectsOnce{}}
+}
+
+// objects answers the in-process reader of the clone's refs and objects,
+// or false where its shape leaves those reads to git (§commit-audit N).
+func (r hookRepo) objects() (*repo.Objects, bool) {
+	if r.objs == nil {
+		return nil, false
+	}
+	r.objs.once.Do(func() {
+		gd, common, err := r.gitDirs()
+		if err != nil {
+			return
+		}
+		r.objs.o, r.objs.ok = repo.OpenObjects(gd, common, nil)
+	})
+	return r.objs.o, r.objs.ok
 }
 
 // gitDirs answers the git dir and the common dir, absolute.
@@ -107,7 +131,17 @@ func (r hookRepo) Hooks() (harness.HooksState, error) {
 }
 
 func (r hookRepo) Tips() ([]harness.Tip, error) {
-	tips, err := repo.Git{}.Tips(r.top)
+	var tips []repo.Tip
+	var err error
+	// assertion N (commit-audit): the refs read in process where a plain
+	// read answers as show-ref would; git lists them otherwise.
+	if o, ok := r.objects(); ok {
+		if tips, ok = o.Tips(); !ok {
+			tips, err = repo.Git{}.Tips(r.top)
+		}
+	} else {
+		tips, err = repo.Git{}.Tips(r.top)
+	}
 	if err != nil {
 		// show-ref refuses the whole listing over one broken ref; the
 		// refs git can read still say where the commits are.
@@ -174,6 +208,17 @@ func (r hookRepo) worktreeHeads() []harness.Tip {
 }
 
 func (r hookRepo) Commits(include, exclude []string, since int64, max int) ([]string, bool, error) {
+	if len(include) == 0 {
+		return nil, false, nil
+	}
+	if o, ok := r.objects(); ok {
+		if ids, ok := o.Commits(include, exclude, since); ok {
+			if len(ids) > max {
+				return ids[:max], true, nil
+			}
+			return ids, false, nil
+		}
+	}
 	return asWritten().Commits(r.top, include, exclude, since, max)
 }
 
@@ -446,21 +491,10 @@ func (r hookRepo) Canonical(abs string) string {
 // member, a touched gate's fixture pair) is judged on a scratch checkout.
 // The repository's own work tree, index and refs are not touched.
 func (r hookRepo) Judge(id string) (harness.CommitVerdict, error) {
-	g := asWritten()
-	// One git process for the short id, the subject, the parents and the
-	// message as the commit records it (%B is its raw text).
-	meta, err := g.Run(r.top, "read the commit", nil, "log", "-1", "--no-walk", "--format=format:%h%x00%s%x00%P%x00%B", id)
+	v, parents, msg, err := r.commitMeta(id)
 	if err != nil {
-		return harness.CommitVerdict{}, err
+		return v, err
 	}
-	f := strings.SplitN(string(meta), "\x00", 4)
-	if len(f) != 4 {
-		return harness.CommitVerdict{}, fmt.Errorf("git log answered %q for %s", meta, id)
-	}
-	v := harness.CommitVerdict{ID: id, Short: f[0], Subject: f[1]}
-	parents := strings.Fields(f[2])
-	v.Root = len(parents) == 0
-	msg := f[3]
 	scratch, err := r.s.scratchDir("gates-audit-")
 	if err != nil {
 		return v, fmt.Errorf("cannot make a scratch directory: %v", err)
@@ -486,6 +520,9 @@ func (r hookRepo) Judge(id string) (harness.CommitVerdict, error) {
 		if h.code == 0 {
 			continue
 		}
+		if err := r.shortOf(&v); err != nil {
+			return v, err
+		}
 		out := h.out
 		if h.hook == githook.CommitMsg {
 			out = landedMessage(out, msgFile, v.Short)
@@ -505,9 +542,52 @@ func (r hookRepo) Judge(id string) (harness.CommitVerdict, error) {
 		return v, err
 	}
 	if red != nil {
+		if err := r.shortOf(&v); err != nil {
+			return v, err
+		}
 		v.Red = append(v.Red, *red)
 	}
 	return v, nil
+}
+
+// commitMeta reads commit id's subject, parents and raw message: in
+// process where the clone's shape allows (the short id is then asked of
+// git only for a commit judged red, the one place it is shown), in one
+// git process otherwise.
+func (r hookRepo) commitMeta(id string) (harness.CommitVerdict, []string, string, error) {
+	if o, ok := r.objects(); ok {
+		if m, ok := o.Meta(id); ok {
+			v := harness.CommitVerdict{ID: id, Subject: m.Subject, Root: len(m.Parents) == 0}
+			return v, m.Parents, m.Message, nil
+		}
+	}
+	// One git process for the short id, the subject, the parents and the
+	// message as the commit records it (%B is its raw text).
+	meta, err := asWritten().Run(r.top, "read the commit", nil, "log", "-1", "--no-walk", "--format=format:%h%x00%s%x00%P%x00%B", id)
+	if err != nil {
+		return harness.CommitVerdict{}, nil, "", err
+	}
+	f := strings.SplitN(string(meta), "\x00", 4)
+	if len(f) != 4 {
+		return harness.CommitVerdict{}, nil, "", fmt.Errorf("git log answered %q for %s", meta, id)
+	}
+	parents := strings.Fields(f[2])
+	return harness.CommitVerdict{ID: id, Short: f[0], Subject: f[1], Root: len(parents) == 0}, parents, f[3], nil
+}
+
+// shortOf fills v's short id, as git abbreviates it, when not known yet.
+func (r hookRepo) shortOf(v *harness.CommitVerdict) error {
+	if v.Short != "" {
+		return nil
+	}
+	out, err := asWritten().Run(r.top, "abbreviate the commit id", nil, "log", "-1", "--no-walk", "--format=format:%h", v.ID)
+	if err != nil {
+		return err
+	}
+	if v.Short = strings.TrimSpace(string(out)); v.Short == "" {
+		return fmt.Errorf("git log answered no short id for %s", v.ID)
+	}
+	return nil
 }
 
 // judgeOnCheckout runs the git hooks over one commit in a scratch

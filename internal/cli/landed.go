@@ -6,9 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/githook"
 	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/repo"
@@ -30,6 +32,10 @@ type landedCommit struct {
 	// scratch is the directory the judge writes its own inputs in (the
 	// message file), read from the disk wherever it lies.
 	scratch string
+	// prior is the first parent's tree when the commit changes only the
+	// bytes of paths it lists (nil otherwise): the members that keep whole
+	// results start from that tree's (gate.Context.Prior).
+	prior *gate.Prior
 }
 
 // errNeedsCheckout is a landed commit's in-process judge giving way: a
@@ -145,9 +151,15 @@ func (r hookRepo) judgeLanded(id, base, msgFile string) (hooks []landedHook, cha
 	if err != nil {
 		return nil, nil, err
 	}
-	changes, err := g.CommitChanges(r.top, base, id)
-	if err != nil {
-		return nil, nil, err
+	var changes []repo.Change
+	ok := false
+	if o, open := r.objects(); open {
+		changes, ok = o.Changes(base, id)
+	}
+	if !ok {
+		if changes, err = g.CommitChanges(r.top, base, id); err != nil {
+			return nil, nil, err
+		}
 	}
 	c := &landedCommit{id: id, base: base, tree: tree, deleted: map[string]bool{}, scratch: filepath.Dir(msgFile)}
 	changed = map[string]bool{}
@@ -157,6 +169,7 @@ func (r hookRepo) judgeLanded(id, base, msgFile string) (hooks []landedHook, cha
 			c.deleted[ch.Path] = true
 		}
 	}
+	c.prior = r.priorOf(base, tree, changes)
 	var out bytes.Buffer
 	env := r.s.Env
 	if env == nil {
@@ -214,4 +227,36 @@ func landedEnv(env func(string) (string, bool)) func(string) (string, bool) {
 		}
 		return env(name)
 	}
+}
+
+// priorOf answers the prior tree a landed commit's whole-listing members
+// may start from: its first parent's tree, named as a snapshot read from
+// the index names a commit's tree ("tree <id>"), when the commit's own
+// snapshot is named so and every change keeps its path and mode (no path
+// added, deleted or re-typed). nil otherwise, or when the parent's tree
+// is not read in process.
+func (r hookRepo) priorOf(base string, tree *repo.Snapshot, changes []repo.Change) *gate.Prior {
+	if base == "" || len(changes) == 0 {
+		return nil
+	}
+	if d, ok := tree.TreeDigest(); !ok || !strings.HasPrefix(d, "tree ") {
+		return nil
+	}
+	o, ok := r.objects()
+	if !ok {
+		return nil
+	}
+	m, ok := o.Meta(base)
+	if !ok {
+		return nil
+	}
+	paths := make([]string, 0, len(changes))
+	for _, ch := range changes {
+		if ch.Status != 'M' || ch.OldMode != ch.NewMode {
+			return nil
+		}
+		paths = append(paths, ch.Path)
+	}
+	slices.Sort(paths)
+	return &gate.Prior{Digest: "tree " + m.Tree, Changed: paths}
 }

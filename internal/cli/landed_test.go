@@ -231,3 +231,74 @@ func TestLandedJudgeIsTheHook(t *testing.T) {
 		}
 	}
 }
+
+// assertion N (commit-audit): the judge names the first parent's tree to
+// the members that keep whole results only for a commit that changes the
+// bytes of paths its parent lists (each path and mode kept); a commit
+// that adds, deletes or re-modes a path, or a root commit, names none.
+func TestLandedPriorOnlyForEditedPaths(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := &landedRepo{t: t, dir: filepath.Join(root, "repo"), root: root}
+	if err := os.MkdirAll(l.dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	l.git(l.dir, "init", "-q", "-b", "main")
+	l.write("a.md", "a\n")
+	l.write("d/b.md", "b\n")
+	first := l.commit("one")
+	firstTree := l.git(l.dir, "rev-parse", first+"^{tree}")
+	s := newSession(IO{Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}, Env: l.env(l.dir)})
+	defer s.close()
+	r := newHookRepo(s, l.dir)
+	_, common, err := r.gitDirs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	prior := func(base, id string) []string {
+		t.Helper()
+		o, ok := r.objects()
+		if !ok {
+			t.Fatal("a plain repository was left to git")
+		}
+		tree, err := asWritten().CommitSnapshot(l.dir, common, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		changes, ok := o.Changes(base, id)
+		if !ok {
+			t.Fatal("the changes were left to git")
+		}
+		p := r.priorOf(base, tree, changes)
+		if p == nil {
+			return nil
+		}
+		return append([]string{p.Digest}, p.Changed...)
+	}
+	l.write("d/b.md", "b2\n")
+	l.write("a.md", "a2\n")
+	edited := l.commit("two")
+	if got, want := prior(first, edited), []string{"tree " + firstTree, "a.md", "d/b.md"}; strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("an edit of two files named %q, want %q", got, want)
+	}
+	if got := prior("", first); got != nil {
+		t.Errorf("a root commit named a prior tree %q", got)
+	}
+	l.write("c.md", "new\n")
+	added := l.commit("three")
+	if got := prior(edited, added); got != nil {
+		t.Errorf("a commit adding a path named a prior tree %q", got)
+	}
+	if err := os.Chmod(filepath.Join(l.dir, "a.md"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	moded := l.commit("four")
+	if got := prior(added, moded); got != nil {
+		t.Errorf("a commit re-moding a path named a prior tree %q", got)
+	}
+}

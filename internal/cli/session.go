@@ -50,6 +50,10 @@ type Session struct {
 	// treeBuild, when set, is how Snapshot lists the tree (the hook arm's
 	// working-tree snapshot); nil is the index under the working directory.
 	treeBuild func() (*repo.Snapshot, error)
+	// editPrior, set for an edit judged over the index overlay, answers
+	// the overlay an earlier edit of this index was judged in, for the
+	// members that keep whole results (gate.Context.PriorFn).
+	editPrior func() *gate.Prior
 	tree      *repo.Snapshot
 	treeErr   error
 

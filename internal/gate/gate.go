@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strings"
 	"time"
 
@@ -92,6 +93,10 @@ func (c *Context) ClaimReads(paths []string) Claim {
 
 type plainReads struct{ t Tree }
 
+// PlainClaim answers a Claim that reads t as it is, registering nothing:
+// for a read of a few files outside a claimed scan.
+func PlainClaim(t Tree) Claim { return plainReads{t} }
+
 func (p plainReads) Read(path string) ([]byte, error) { return p.t.Read(path) }
 func (plainReads) Drop(string)                        {}
 func (plainReads) Done()                              {}
@@ -160,6 +165,15 @@ type Context struct {
 	// LeftToBattery receives, once per rule run, how many files the rule
 	// left unjudged (never called with 0).
 	LeftToBattery func(n int)
+	// Prior, when set, names the tree this run's tree was made from (a
+	// landed commit's first parent) and the listed paths whose bytes
+	// differ between the two; every other path, and every mode, is the
+	// same. A whole-listing rule may start from the result it kept for
+	// that tree and judge the changed paths alone (see Prior).
+	Prior *Prior
+	// PriorFn, when set and Prior is not, answers Prior once the tree is
+	// known (an edit's view is built on first use).
+	PriorFn func() *Prior
 	// LFSPointers, when set, receives once per rule run how many tracked
 	// git-lfs pointers the rule read as text but did not count as judged
 	// files, their content being elsewhere (never called with 0).
@@ -481,4 +495,35 @@ type Root struct {
 	// "dynamic@<path>:<line>[ via <symbol>]".
 	Dynamic bool
 	Ground  string
+}
+
+// Prior is a tree a run's tree differs from only in the bytes of some
+// listed paths: no path added, dropped or re-moded.
+type Prior struct {
+	// Digest is the prior tree's whole-listing digest, spelled as a
+	// snapshot of it spells TreeDigest.
+	Digest string
+	// Changed are the paths whose bytes differ, in byte order.
+	Changed []string
+}
+
+// IsChanged reports whether path is one of p's changed paths.
+func (p *Prior) IsChanged(path string) bool {
+	if p == nil {
+		return false
+	}
+	i := sort.SearchStrings(p.Changed, path)
+	return i < len(p.Changed) && p.Changed[i] == path
+}
+
+// TreePrior answers the run's prior tree: Prior, else PriorFn's answer,
+// else nil.
+func (c *Context) TreePrior() *Prior {
+	if c.Prior != nil {
+		return c.Prior
+	}
+	if c.PriorFn != nil {
+		return c.PriorFn()
+	}
+	return nil
 }

@@ -277,17 +277,26 @@ func (s *SetResults) KeyOf(selection *cache.Config, paths []string) (string, boo
 	}
 	if d, ok := s.tree.(TreeDigests); ok {
 		if digest, ok := d.TreeDigest(); ok {
-			// assertion J: a whole-listing key is the tree's digest and the
-			// selection, framed apart from a per-path key.
-			var k cache.Config
-			k.AddString("tree", digest)
-			if selection != nil {
-				k.AddString("selection", selection.Digest())
-			}
-			return k.Digest(), true
+			return s.KeyAt(digest, selection)
 		}
 	}
 	return s.Key(paths)
+}
+
+// KeyAt answers the whole-listing key KeyOf makes for a tree whose digest
+// is digest, under selection: a prior tree's key (Context.Prior).
+func (s *SetResults) KeyAt(digest string, selection *cache.Config) (string, bool) {
+	if s == nil || digest == "" {
+		return "", false
+	}
+	// assertion J: a whole-listing key is the tree's digest and the
+	// selection, framed apart from a per-path key.
+	var k cache.Config
+	k.AddString("tree", digest)
+	if selection != nil {
+		k.AddString("selection", selection.Digest())
+	}
+	return k.Digest(), true
 }
 
 // Key answers the digest of paths (in the order given); false when some

@@ -185,3 +185,66 @@ func TestMonitorSetKeyMode(t *testing.T) {
 		t.Fatalf("the mode did not move the key: %q %q", k1, k2)
 	}
 }
+
+// assertion E: a tree that differs from a prior one only in some files'
+// bytes takes the prior tree's whole answer: equal to a whole uncached
+// scan (a declaration kept in an unchanged file, one gone from a changed
+// file, one new in another), reading only the changed files; a prior tree
+// with no answer kept, or a kept declaration of a file the scan lacks, is
+// scanned as before.
+func TestMonitorScanFromThePriorTree(t *testing.T) {
+	dir := t.TempDir()
+	var lookups int // the last cached scan's per-file entries looked up
+	scan := func(digest string, files map[string]string, names []string, prior *gate.Prior, cached bool) ([]graph.Monitor, map[string]int) {
+		t.Helper()
+		ct := &countTree{Tree: memTree(files), reads: map[string]int{}, fail: map[string]bool{}}
+		c := &gate.Context{Tree: digestTree{blobTree{ct}, digest}, Prior: prior}
+		if cached {
+			c.Cache = cache.Open("s1", func() (string, error) { return dir, nil })
+		}
+		got, err := scanMonitors(c, names, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lookups = 0
+		for _, st := range c.Cache.Stats() {
+			if st.Gate == monitorsTable {
+				lookups = st.Hits + st.Misses
+			}
+		}
+		if err := c.Cache.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		return got, ct.reads
+	}
+	base := map[string]string{
+		"a.md":   graph.MonitorMarker + " one\n",
+		"b.md":   "x\n" + graph.MonitorMarker + " two\n",
+		"c/d.md": "nothing\n",
+		"e.md":   graph.MonitorMarker + " five\n",
+	}
+	names := []string{"a.md", "b.md", "c/d.md", "e.md"}
+	scan("t1", base, names, nil, true)
+	next := map[string]string{"a.md": base["a.md"], "b.md": "gone\n", "c/d.md": graph.MonitorMarker + " three\n", "e.md": base["e.md"]}
+	want, _ := scan("t2", next, names, nil, false)
+	got, reads := scan("t2", next, names, &gate.Prior{Digest: "t1", Changed: []string{"b.md", "c/d.md"}}, true)
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("from the prior tree: %+v\nwant %+v", got, want)
+	}
+	if len(reads) != 2 || reads["b.md"] != 1 || reads["c/d.md"] != 1 || lookups != 2 {
+		t.Fatalf("from the prior tree read %v and looked up %d entries; want the two changed files", reads, lookups)
+	}
+	if warm, reads := scan("t2", next, names, nil, true); !reflect.DeepEqual(warm, want) || len(reads) != 0 {
+		t.Fatalf("the new tree's answer was not kept: %+v, reads %v", warm, reads)
+	}
+	third := map[string]string{"a.md": "plain\n", "b.md": next["b.md"], "c/d.md": next["c/d.md"], "e.md": base["e.md"]}
+	want3, _ := scan("t3", third, names, nil, false)
+	if got3, reads := scan("t3", third, names, &gate.Prior{Digest: "never-judged", Changed: []string{"a.md"}}, true); !reflect.DeepEqual(got3, want3) || reads["a.md"] != 1 {
+		t.Fatalf("a prior tree with no answer: %+v (want %+v), reads %v", got3, want3, reads)
+	}
+	fewer := []string{"a.md", "c/d.md"}
+	want4, _ := scan("t4", base, fewer, nil, false)
+	if got4, _ := scan("t4", base, fewer, &gate.Prior{Digest: "t1", Changed: []string{"c/d.md"}}, true); !reflect.DeepEqual(got4, want4) {
+		t.Fatalf("a kept declaration of a file the scan lacks: %+v, want %+v", got4, want4)
+	}
+}

@@ -7,7 +7,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gate-sdk/gates/internal/cache"
 	"github.com/gate-sdk/gates/internal/gate"
@@ -102,33 +104,124 @@ func scanMonitors(c *gate.Context, scanned []string, selection *cache.Config) ([
 	// path and bytes alone, so they are cached by path and blob id under
 	// one table the gate and the emit arm share.
 	cached := c.PerFile(monitorsTable, nil)
+	if keyed {
+		if found, ok := monitorsFromPrior(c, sets, selection, cached, scanned); ok {
+			return joinMonitors(sets, key, found), nil
+		}
+	}
+	found := make([][]graph.Monitor, len(scanned))
+	failed := make([]error, len(scanned))
+	// The cached answers first, so only the files to read are claimed (a
+	// claim and its drop cost a lookup and a lock per file).
+	blobs := make([]string, len(scanned))
+	var misses []int
+	var missMu sync.Mutex
+	eachIndex(len(scanned), func(i int, scratch []int) []int {
+		out, blob, hit := cachedMonitors(c, cached, scanned[i])
+		if hit {
+			found[i] = out
+			return scratch
+		}
+		blobs[i] = blob
+		missMu.Lock()
+		misses = append(misses, i)
+		missMu.Unlock()
+		return scratch
+	})
+	slices.Sort(misses)
+	readPaths := make([]string, len(misses))
+	for k, i := range misses {
+		readPaths[k] = scanned[i]
+	}
 	// Claimed before the first read: another whole-tree reader's bytes
 	// are shared, then let go (see gate.Claimer).
-	claim := c.ClaimReads(scanned)
+	claim := c.ClaimReads(readPaths)
 	defer claim.Done()
 	// Read and scanned on every CPU, joined in listing order: the answer
 	// (and the first error, in that order) never depends on the pool.
-	found := make([][]graph.Monitor, len(scanned))
-	failed := make([]error, len(scanned))
-	eachIndex(len(scanned), func(i int, scratch []int) []int {
-		found[i], failed[i] = monitorsOf(c, cached, claim, scanned[i])
+	eachIndex(len(misses), func(k int, scratch []int) []int {
+		i := misses[k]
+		found[i], failed[i] = monitorsRead(c, cached, claim, scanned[i], blobs[i])
 		return scratch
 	})
-	var monitors []graph.Monitor
 	for i := range scanned {
 		if failed[i] != nil {
 			return nil, failed[i]
 		}
-		monitors = append(monitors, found[i]...)
 	}
-	if keyed {
+	if !keyed {
+		key = ""
+	}
+	return joinMonitors(sets, key, found), nil
+}
+
+// joinMonitors joins the scan's declarations in listing order and keeps
+// them whole under key (none kept for "").
+func joinMonitors(sets *gate.SetResults, key string, found [][]graph.Monitor) []graph.Monitor {
+	var monitors []graph.Monitor
+	for _, f := range found {
+		monitors = append(monitors, f...)
+	}
+	if key != "" {
 		fs := make([]gate.Finding, 0, len(monitors))
 		for _, m := range monitors {
 			fs = append(fs, gate.Finding{Path: m.Path, Line: m.Line, Msg: m.Text})
 		}
 		sets.Store(key, gate.EncodeFindings(fs))
 	}
-	return monitors, nil
+	return monitors
+}
+
+// monitorsFromPrior answers the scan's declarations, file by file, from
+// the whole answer kept for the prior tree (gate.Context.Prior) under the
+// same selection: every unchanged file's as kept, each changed file's
+// from its per-file entry or its bytes. ok is false, and the scan runs as
+// before, when there is no prior tree, no answer kept for it, a kept
+// declaration names a file the scan does not list, or a changed file
+// cannot be read.
+func monitorsFromPrior(c *gate.Context, sets *gate.SetResults, selection *cache.Config, cached *gate.PerFile, scanned []string) ([][]graph.Monitor, bool) {
+	prior := c.TreePrior()
+	if prior == nil || !c.WholeListing() || !slices.IsSorted(scanned) {
+		return nil, false
+	}
+	key, ok := sets.KeyAt(prior.Digest, selection)
+	if !ok {
+		return nil, false
+	}
+	v, hit := sets.Lookup(key)
+	if !hit {
+		return nil, false
+	}
+	kept, err := gate.DecodeFindings(v)
+	if err != nil {
+		return nil, false
+	}
+	// assertion E: a tree that differs from the prior one only in some
+	// listed files' bytes takes the prior tree's whole answer and scans
+	// the changed files again: the answer equals a whole scan's.
+	found := make([][]graph.Monitor, len(scanned))
+	for _, x := range kept {
+		if prior.IsChanged(x.Path) {
+			continue
+		}
+		i, ok := slices.BinarySearch(scanned, x.Path)
+		if !ok {
+			return nil, false
+		}
+		found[i] = append(found[i], graph.Monitor{Path: x.Path, Line: x.Line, Text: x.Msg})
+	}
+	for _, p := range prior.Changed {
+		i, ok := slices.BinarySearch(scanned, p)
+		if !ok {
+			continue // not one the scan reads
+		}
+		ms, err := monitorsOf(c, cached, gate.PlainClaim(c.Tree), p)
+		if err != nil {
+			return nil, false
+		}
+		found[i] = ms
+	}
+	return found, true
 }
 
 // monitorSetTable names the cache table of whole monitor scans.
@@ -137,26 +230,36 @@ const monitorSetTable = "ENFORCEMENT-MONITOR-SETS"
 // monitorsTable names the cache table of the per-file monitor scan.
 const monitorsTable = "ENFORCEMENT-MONITORS"
 
-// monitorsOf answers the monitor declarations tracked file f holds: from
-// the cache when its blob was scanned before, else read and scanned (and
-// stored). A link is read afresh: its bytes are its target string.
-func monitorsOf(c *gate.Context, cached *gate.PerFile, claim gate.Claim, f string) ([]graph.Monitor, error) {
-	var blob string
+// cachedMonitors answers the monitor declarations tracked file f holds
+// when its blob was scanned before (hit), else the blob id to store its
+// scan under. A link is never served from the cache: its bytes are its
+// target string, read afresh.
+func cachedMonitors(c *gate.Context, cached *gate.PerFile, f string) ([]graph.Monitor, string, bool) {
+	if mode, _ := c.Tree.Mode(f); mode == 0o120000 {
+		return nil, "", false
+	}
+	v, id, hit := cached.Lookup(f)
+	if !hit {
+		return nil, id, false
+	}
+	fs, err := gate.DecodeFindings(v)
+	if err != nil {
+		return nil, id, false
+	}
+	out := make([]graph.Monitor, 0, len(fs))
+	for _, x := range fs {
+		out = append(out, graph.Monitor{Path: f, Line: x.Line, Text: x.Msg})
+	}
+	return out, id, true
+}
+
+// monitorsRead reads tracked file f through claim and answers its
+// monitor declarations, storing them under blob (a link's are not
+// stored).
+func monitorsRead(c *gate.Context, cached *gate.PerFile, claim gate.Claim, f, blob string) ([]graph.Monitor, error) {
 	link := false
 	if mode, _ := c.Tree.Mode(f); mode == 0o120000 {
 		link = true
-	} else if v, id, hit := cached.Lookup(f); hit {
-		if fs, err := gate.DecodeFindings(v); err == nil {
-			claim.Drop(f)
-			out := make([]graph.Monitor, 0, len(fs))
-			for _, x := range fs {
-				out = append(out, graph.Monitor{Path: f, Line: x.Line, Text: x.Msg})
-			}
-			return out, nil
-		}
-		blob = id
-	} else {
-		blob = id
 	}
 	data, err := claim.Read(f)
 	if err != nil {
@@ -175,6 +278,18 @@ func monitorsOf(c *gate.Context, cached *gate.PerFile, claim gate.Claim, f strin
 		cached.Store(f, blob, gate.EncodeFindings(fs))
 	}
 	return found, nil
+}
+
+// monitorsOf answers the monitor declarations tracked file f holds: from
+// the cache when its blob was scanned before (the claim on it dropped),
+// else read through claim and scanned (and stored).
+func monitorsOf(c *gate.Context, cached *gate.PerFile, claim gate.Claim, f string) ([]graph.Monitor, error) {
+	out, blob, hit := cachedMonitors(c, cached, f)
+	if hit {
+		claim.Drop(f)
+		return out, nil
+	}
+	return monitorsRead(c, cached, claim, f, blob)
 }
 
 var monitorMarker = []byte(graph.MonitorMarker)

@@ -25,6 +25,7 @@ type run struct {
 	kitRoots []string
 	args     []string
 	cache    *cache.Store
+	prior    *gate.Prior
 }
 
 func (r run) exec() gatetest.Run {
@@ -42,6 +43,7 @@ func (r run) exec() gatetest.Run {
 		Out:      &out,
 		Err:      &errb,
 		Cache:    r.cache,
+		Prior:    r.prior,
 	}
 	code := r.rule(c)
 	return gatetest.Run{Code: code, Stdout: out.String(), Stderr: errb.String(), Ctx: c}

@@ -696,3 +696,93 @@ func TestPromptTestData(t *testing.T) {
 		t.Errorf("a markdown file read as a prompt file")
 	}
 }
+
+// assertion P: a tree that differs from a prior one only in some files'
+// bytes is judged from the prior tree's whole result: the answer equals a
+// whole uncached scan's (a finding kept in an unchanged file, one gone
+// from a changed file, one new in another), only the changed files are
+// read, and the new tree's whole result is kept for the next one. A prior
+// tree with no result kept, or a kept record the listing does not hold,
+// is scanned as before.
+func TestTreeTermsFromThePriorTree(t *testing.T) {
+	cacheDir := filepath.Join(t.TempDir(), "c")
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"p.list": "/home/[a-z]+/\n"})
+	var stats map[string]cache.Stat
+	scan := func(digest string, files map[string]string, prior *gate.Prior, cached bool) (gatetest.Run, map[string]int) {
+		t.Helper()
+		ct := newCountTree(files)
+		r := run{rule: checkTreeTerms, name: "check-tree-terms", dir: dir, tree: digestTree{blobTree{ct}, digest},
+			knobs: gatetest.Knobs{"GATE_SDK_PRUNE_DIRS": defaultPrune}, args: []string{".", "p.list"}, prior: prior}
+		var store *cache.Store
+		if cached {
+			store = cache.Open("s1", func() (string, error) { return cacheDir, nil })
+			r.cache = store
+		}
+		got := r.exec()
+		stats = map[string]cache.Stat{}
+		for _, st := range store.Stats() {
+			stats[st.Gate] = st
+		}
+		if err := store.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		return got, ct.reads
+	}
+	same := func(what string, got, want gatetest.Run) {
+		t.Helper()
+		if got.Stdout != want.Stdout || got.Code != want.Code {
+			t.Fatalf("%s: exit %d\n%s\nwant exit %d\n%s", what, got.Code, got.Stdout, want.Code, want.Stdout)
+		}
+	}
+	base := map[string]string{
+		"a/keep.md":   "see " + homeA + "x\n",
+		"b/fixed.md":  "was " + homeB + "y\n",
+		"c/clean.md":  "clean\n",
+		"d/later.md":  "clean for now\n",
+		"e/other.txt": "also " + homeA + "z\n",
+	}
+	if _, _ = scan("t1", base, nil, true); stats[treeTermsSetTable].Misses != 1 {
+		t.Fatalf("the first tree's whole result was not looked up: %+v", stats)
+	}
+	next := map[string]string{}
+	for p, b := range base {
+		next[p] = b
+	}
+	next["b/fixed.md"] = "now clean\n"
+	next["d/later.md"] = "now " + homeB + "w\n"
+	prior := &gate.Prior{Digest: "t1", Changed: []string{"b/fixed.md", "d/later.md"}}
+	want, _ := scan("t2", next, nil, false)
+	wantCode(t, want, 1)
+	got, reads := scan("t2", next, prior, true)
+	same("from the prior tree", got, want)
+	if len(reads) != 2 || reads["b/fixed.md"] != 1 || reads["d/later.md"] != 1 {
+		t.Fatalf("the scan from the prior tree read %v; want the two changed files alone", reads)
+	}
+	if st := stats["TREE-TERMS"]; st.Hits+st.Misses != 2 {
+		t.Fatalf("the scan from the prior tree looked up %+v per-file entries; want the two changed files", st)
+	}
+	// The new tree's whole result is kept: a warm run over it reads nothing.
+	again, reads := scan("t2", next, nil, true)
+	same("the new tree warm", again, want)
+	if len(reads) != 0 {
+		t.Fatalf("a warm run over the new tree read %v", reads)
+	}
+	// No result kept for the prior tree: scanned as before.
+	third := map[string]string{}
+	for p, b := range next {
+		third[p] = b
+	}
+	third["c/clean.md"] = "x " + homeA + "q\n"
+	wantThird, _ := scan("t3", third, nil, false)
+	gotThird, reads := scan("t3", third, &gate.Prior{Digest: "never-judged", Changed: []string{"c/clean.md"}}, true)
+	same("a prior tree with no kept result", gotThird, wantThird)
+	if reads["c/clean.md"] != 1 {
+		t.Fatalf("the changed file was not read: %v", reads)
+	}
+	// A kept record of a path this listing lacks: the prior is not used.
+	fourth := map[string]string{"a/keep.md": base["a/keep.md"], "c/clean.md": "clean\n"}
+	wantFourth, _ := scan("t4", fourth, nil, false)
+	gotFourth, _ := scan("t4", fourth, &gate.Prior{Digest: "t1", Changed: []string{"c/clean.md"}}, true)
+	same("a prior result naming a path the listing lacks", gotFourth, wantFourth)
+}

@@ -32,6 +32,7 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/gate-sdk/gates/internal/ere"
@@ -386,6 +387,25 @@ func (e *CompileError) Error() string {
 
 func (e *CompileError) Unwrap() error { return e.Err }
 
+// compiled keeps each pattern text compiled once per process: the gates
+// of one hook run (check-commit-msg on the message, check-tree-terms on
+// the tree) load the same lists, and a compiled pattern is a pure function
+// of its text, safe to share between readers.
+var compiled sync.Map // text -> *ere.Ere
+
+// compile is ere.Compile through compiled; a refusal is never kept.
+func compile(text string) (*ere.Ere, error) {
+	if re, ok := compiled.Load(text); ok {
+		return re.(*ere.Ere), nil
+	}
+	re, err := ere.Compile(text)
+	if err != nil {
+		return nil, err
+	}
+	compiled.Store(text, re)
+	return re, nil
+}
+
 // Load reads and compiles every source through read, which answers a
 // file's bytes for a path as named (an error satisfying
 // errors.Is(err, fs.ErrNotExist) for a path that does not exist).
@@ -406,20 +426,20 @@ func Load(read func(path string) ([]byte, error), srcs []Source) (*Set, error) {
 		set.Read = append(set.Read, src)
 		for _, l := range LiveLines(data) {
 			if spare, ok := strings.CutPrefix(strings.TrimLeft(l.Text, " \t"), "!"); ok {
-				re, err := ere.Compile(spare)
+				re, err := compile(spare)
 				if err != nil {
 					return nil, &CompileError{Source: src, Line: l.N, Pattern: l.Text, Err: err}
 				}
 				set.Spares = append(set.Spares, Pattern{Text: l.Text, File: src.Path, Line: l.N, re: re})
 				continue
 			}
-			re, err := ere.Compile(l.Text)
+			re, err := compile(l.Text)
 			if err != nil {
 				return nil, &CompileError{Source: src, Line: l.N, Pattern: l.Text, Err: err}
 			}
 			pat := Pattern{Text: l.Text, File: src.Path, Line: l.N, re: re}
 			if wide, ok := widenAnchors(l.Text); ok {
-				pre, err := ere.Compile(wide)
+				pre, err := compile(wide)
 				if err != nil {
 					return nil, fmt.Errorf("%s:%d: widening the anchors of %q for the whole-text prefilter: %w", src.Path, l.N, l.Text, err)
 				}

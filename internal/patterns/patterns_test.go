@@ -388,3 +388,28 @@ func anchoredCR(t *testing.T, set *Set) {
 		}
 	}
 }
+
+// Two loads of one list in a process (check-commit-msg and
+// check-tree-terms in one hook run) share the compiled patterns: each
+// text is compiled once, and a refused text is refused every time.
+func TestLoadCompilesEachTextOnce(t *testing.T) {
+	read := func(string) ([]byte, error) { return []byte("compile-once-[a-z]+\n!compile-once-spare\n"), nil }
+	src := []Source{{Path: "p.list", Required: true}}
+	a, err := Load(read, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Load(read, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Patterns[0].re != b.Patterns[0].re || a.Spares[0].re != b.Spares[0].re {
+		t.Error("a second load compiled the same texts again")
+	}
+	bad := func(string) ([]byte, error) { return []byte("compile-once-(\n"), nil }
+	for i := 0; i < 2; i++ {
+		if _, err := Load(bad, src); err == nil {
+			t.Fatalf("load %d: a malformed pattern was accepted", i+1)
+		}
+	}
+}

@@ -267,6 +267,15 @@ func (g Git) NewEditOverlay(dir string, paths []string) (s *Snapshot, ok bool, e
 		// changes are named after it, so a digest never stands for other
 		// content than this view's.
 		s.indexSum = strings.Join(desc, "\x00")
+		if len(desc) == len(puts)+1 && len(ask) == 0 {
+			// Every edited path tracked and present: the view differs
+			// from the index only in those paths' bytes.
+			s.overlayBase = sum
+			for _, p := range puts {
+				s.overlayPuts = append(s.overlayPuts, p.path)
+			}
+			sort.Strings(s.overlayPuts)
+		}
 	}
 	for _, p := range puts {
 		e, _ := s.lookup(p.path)

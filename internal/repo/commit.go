@@ -65,7 +65,7 @@ func commitTreeOf(src IndexSource, rev string) (string, bool) {
 	if src.HashLen != sha1.Size || src.CommonDir == "" || anyReplaceRef(src.CommonDir) {
 		return "", false
 	}
-	st, err := objectStore(src.CommonDir)
+	st, err := sharedStore(src.CommonDir)
 	if err != nil {
 		return "", false
 	}

@@ -112,9 +112,14 @@ type Snapshot struct {
 	claimKept   atomic.Int64
 	// indexSum names a staged snapshot's index by its checksum; digest is
 	// the listing's own digest when it has none (TreeDigest).
-	indexSum   string
-	digestOnce sync.Once
-	digest     string
+	indexSum string
+	// overlay, for an edit overlay whose edited paths are all tracked and
+	// present (NewEditOverlay), names the index it lies over (its
+	// checksum) and the paths put over it; "" otherwise.
+	overlayBase string
+	overlayPuts []string
+	digestOnce  sync.Once
+	digest      string
 }
 
 // SetByteBudget changes the bound on the bytes the snapshot keeps (see
@@ -868,4 +873,16 @@ func readErr(path string, err error) error {
 		return fmt.Errorf("%s: tracked but missing from the work tree: %w", path, fs.ErrNotExist)
 	}
 	return fmt.Errorf("could not read %s: %w", path, err)
+}
+
+// EditOverlay answers, for an edit overlay (NewEditOverlay) whose edited
+// paths are all tracked and present, the checksum of the index it lies
+// over and the paths put over it, in byte order: two such overlays of one
+// index differ only in the bytes of the union of their paths, under the
+// index's modes. ok is false for any other snapshot.
+func (s *Snapshot) EditOverlay() (index string, puts []string, ok bool) {
+	if s.overlayBase == "" {
+		return "", nil, false
+	}
+	return s.overlayBase, append([]string(nil), s.overlayPuts...), true
 }

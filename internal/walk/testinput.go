@@ -15,12 +15,19 @@ func InTestInputDir(p string) bool {
 	if i < 0 {
 		return false
 	}
-	for _, seg := range strings.Split(p[:i], "/") {
+	// The segments are visited in place: a scan asks this of every tracked
+	// path, and a split allocated for each.
+	dirs := p[:i]
+	for {
+		seg, rest, more := strings.Cut(dirs, "/")
 		for _, d := range TestInputDirs {
 			if seg == d {
 				return true
 			}
 		}
+		if !more {
+			return false
+		}
+		dirs = rest
 	}
-	return false
 }
