@@ -785,4 +785,20 @@ func TestTreeTermsFromThePriorTree(t *testing.T) {
 	wantFourth, _ := scan("t4", fourth, nil, false)
 	gotFourth, _ := scan("t4", fourth, &gate.Prior{Digest: "t1", Changed: []string{"c/clean.md"}}, true)
 	same("a prior result naming a path the listing lacks", gotFourth, wantFourth)
+	// The patterns changed since the prior tree was judged (a commit
+	// editing the pattern list): its kept result answers other rules, so
+	// the whole tree is judged again, and an unchanged file's new finding
+	// is reported.
+	writeFiles(t, dir, map[string]string{"p.list": "/home/[a-z]+/\nclean\n"})
+	fifth := map[string]string{}
+	for p, b := range next {
+		fifth[p] = b
+	}
+	fifth["b/fixed.md"] = "fixed again\n"
+	wantFifth, _ := scan("t5", fifth, nil, false)
+	if !strings.Contains(wantFifth.Stdout, "c/clean.md") {
+		t.Fatalf("the widened patterns find nothing in c/clean.md:\n%s", wantFifth.Stdout)
+	}
+	gotFifth, _ := scan("t5", fifth, &gate.Prior{Digest: "t2", Changed: []string{"b/fixed.md"}}, true)
+	same("a prior tree judged under other patterns", gotFifth, wantFifth)
 }
