@@ -181,34 +181,21 @@ func joinMonitors(sets *gate.SetResults, key string, found [][]graph.Monitor) []
 // cannot be read.
 func monitorsFromPrior(c *gate.Context, sets *gate.SetResults, selection *cache.Config, cached *gate.PerFile, scanned []string) ([][]graph.Monitor, bool) {
 	prior := c.TreePrior()
-	if prior == nil || !c.WholeListing() || !slices.IsSorted(scanned) {
-		return nil, false
-	}
-	key, ok := sets.KeyAt(prior.Digest, selection)
-	if !ok {
-		return nil, false
-	}
-	v, hit := sets.Lookup(key)
-	if !hit {
-		return nil, false
-	}
-	kept, err := gate.DecodeFindings(v)
-	if err != nil {
+	if !c.WholeListing() {
 		return nil, false
 	}
 	// assertion E: a tree that differs from the prior one only in some
 	// listed files' bytes takes the prior tree's whole answer and scans
 	// the changed files again: the answer equals a whole scan's.
+	kept, ok := priorKept(c, sets, selection, scanned)
+	if !ok {
+		return nil, false
+	}
 	found := make([][]graph.Monitor, len(scanned))
-	for _, x := range kept {
-		if prior.IsChanged(x.Path) {
-			continue
+	for i, fs := range kept {
+		for _, x := range fs {
+			found[i] = append(found[i], graph.Monitor{Path: x.Path, Line: x.Line, Text: x.Msg})
 		}
-		i, ok := slices.BinarySearch(scanned, x.Path)
-		if !ok {
-			return nil, false
-		}
-		found[i] = append(found[i], graph.Monitor{Path: x.Path, Line: x.Line, Text: x.Msg})
 	}
 	for _, p := range prior.Changed {
 		i, ok := slices.BinarySearch(scanned, p)

@@ -298,35 +298,13 @@ func checkTreeTerms(c *gate.Context) int {
 // cannot be read.
 func treeTermsFromPrior(c *gate.Context, sets *gate.SetResults, sel *cache.Config, set *patterns.Set, config *cache.Config, todo []string, modes []uint32) ([][]gate.Finding, bool) {
 	prior := c.TreePrior()
-	if prior == nil || !slices.IsSorted(todo) {
-		return nil, false
-	}
-	key, ok := sets.KeyAt(prior.Digest, sel)
-	if !ok {
-		return nil, false
-	}
-	v, hit := sets.Lookup(key)
-	if !hit {
-		return nil, false
-	}
-	kept, err := gate.DecodeFindings(v)
-	if err != nil {
-		return nil, false
-	}
 	// assertion P: a tree that differs from the prior one only in the
 	// bytes of some listed paths is judged from the prior tree's whole
 	// result, each changed path judged again: the records equal a whole
 	// scan's, at the cost of the change.
-	records := make([][]gate.Finding, len(todo))
-	for _, f := range kept {
-		if prior.IsChanged(f.Path) {
-			continue
-		}
-		i, found := slices.BinarySearch(todo, f.Path)
-		if !found {
-			return nil, false
-		}
-		records[i] = append(records[i], f)
+	records, ok := priorKept(c, sets, sel, todo)
+	if !ok {
+		return nil, false
 	}
 	verdicts := c.Verdicts(config)
 	for _, p := range prior.Changed {
@@ -357,6 +335,43 @@ func treeTermsFromPrior(c *gate.Context, sets *gate.SetResults, sel *cache.Confi
 		records[i] = fs
 	}
 	return records, true
+}
+
+// priorKept answers, path by path of the sorted listing, the findings a
+// whole result kept for the prior tree (gate.Context.TreePrior) under
+// the same selection holds for each path the prior change left alone.
+// ok is false when there is no prior tree, no result kept for it, or a
+// kept finding names a path the listing lacks: the caller then scans as
+// before.
+func priorKept(c *gate.Context, sets *gate.SetResults, sel *cache.Config, listing []string) ([][]gate.Finding, bool) {
+	prior := c.TreePrior()
+	if prior == nil || !slices.IsSorted(listing) {
+		return nil, false
+	}
+	key, ok := sets.KeyAt(prior.Digest, sel)
+	if !ok {
+		return nil, false
+	}
+	v, hit := sets.Lookup(key)
+	if !hit {
+		return nil, false
+	}
+	kept, err := gate.DecodeFindings(v)
+	if err != nil {
+		return nil, false
+	}
+	out := make([][]gate.Finding, len(listing))
+	for _, f := range kept {
+		if prior.IsChanged(f.Path) {
+			continue
+		}
+		i, found := slices.BinarySearch(listing, f.Path)
+		if !found {
+			return nil, false
+		}
+		out[i] = append(out[i], f)
+	}
+	return out, true
 }
 
 // listingSelection spells what chose a scan's files from the tracked
