@@ -303,6 +303,23 @@ func screenTargets(c *gate.Context, targets []string) (kept []string, texts map[
 	return kept, texts, foreign, templates, generated, nil
 }
 
+// constantTestHoldsExpr reports whether the test ShellCheck placed at col
+// (1-based, anywhere in it; the test runs from the [ before it to the ]
+// after it) holds a GitHub expression: the
+// comparison is of a value GitHub writes in, not of two constants. A
+// constant test beside an expression elsewhere on the line is not.
+func constantTestHoldsExpr(l string, col int) bool {
+	if col < 1 || col > len(l) {
+		return false
+	}
+	from := strings.LastIndexByte(l[:col-1], '[') + 1
+	rest := l[from:]
+	if end := strings.IndexByte(l[col-1:], ']'); end >= 0 {
+		rest = l[from : col-1+end]
+	}
+	return strings.Contains(rest, workflow.Expr)
+}
+
 // silentAssign matches NAME=word at the start of what it is given.
 var silentAssign = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*=([A-Za-z]+)(?:$|[\s;&|)])`)
 
@@ -955,7 +972,7 @@ func (s *scriptIdioms) intended(line, col int, text string) bool {
 	case strings.HasSuffix(text, "[SC2050]"):
 		// assertion P: a test ShellCheck calls constant compares a value
 		// GitHub writes into the body (a run: body's expression).
-		return strings.Contains(l, workflow.Expr)
+		return constantTestHoldsExpr(l, col)
 	case strings.HasSuffix(text, "[SC2087]"):
 		// assertion P: a here-document whose only expansions are GitHub
 		// expressions and names the script set before it expands as meant

@@ -98,6 +98,8 @@ func TestIdiomsAgainstShellCheck(t *testing.T) {
 		{"sudo output into etc", "sudo echo 1 > /etc/x.conf", "SC2024", false},
 		{"expression compared", "if [ '${GHEXPR}' == 'ltsc2022' ]; then echo y; fi", "SC2050", true},
 		{"constant compared", "if [ 'a' == 'b' ]; then echo y; fi", "SC2050", false},
+		{"constant compared beside an expression", "if [ 'a' == 'b' ] && [ \"${GHEXPR}\" = 'x' ]; then echo y; fi", "SC2050", false},
+		{"constant test, expression echoed", "[[ 'a' == 'b' ]] && echo \"${GHEXPR}\"", "SC2050", false},
 		{"ssh here-document of expressions", "ssh host sh -s << EOF\n  make | tee ${GHEXPR}\nEOF", "SC2087", true},
 		{"ssh here-document of a variable", "ssh host sh -s << EOF\n  cd $HOME\nEOF", "SC2087", false},
 		{"ssh here-document of a name set here", "SKIP=''\n[ -n \"$1\" ] && SKIP='-x'\nssh host sh -s <<EOF\n  run $SKIP --report '[^Restart$]'\nEOF", "SC2087", true},
