@@ -8,6 +8,10 @@ import (
 	"testing"
 
 	"github.com/gate-sdk/gates/internal/ciskip"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"sort"
 )
 
 // TestIdiomsAgainstShellCheck runs the real ShellCheck over scripts shaped
@@ -193,5 +197,49 @@ func TestGeneratedScript(t *testing.T) {
 		if got := generatedScript([]byte(src)); got != want {
 			t.Errorf("generatedScript(%q) = %v, want %v", src, got, want)
 		}
+	}
+}
+
+// TestIdiomCodesMatchTheRules: the codes idiomMayApply lets through are
+// exactly the codes intended's switch has a rule for, read from the
+// source, so neither list can grow without the other.
+func TestIdiomCodesMatchTheRules(t *testing.T) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "shellcheck.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		fn, ok := n.(*ast.FuncDecl)
+		if !ok || fn.Name.Name != "intended" || fn.Recv == nil {
+			return true
+		}
+		ast.Inspect(fn.Body, func(n ast.Node) bool {
+			cc, ok := n.(*ast.CaseClause)
+			if !ok {
+				return true
+			}
+			for _, e := range cc.List {
+				call, ok := e.(*ast.CallExpr)
+				if !ok || len(call.Args) != 2 {
+					continue
+				}
+				if lit, ok := call.Args[1].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+					cases = append(cases, strings.Trim(lit.Value, `"`))
+				}
+			}
+			return true
+		})
+		return false
+	})
+	if len(cases) == 0 {
+		t.Fatal("no case of intended's switch read")
+	}
+	got := append([]string(nil), idiomCodes...)
+	sort.Strings(got)
+	sort.Strings(cases)
+	if strings.Join(got, " ") != strings.Join(cases, " ") {
+		t.Errorf("idiomCodes %v, but intended's switch has rules for %v", got, cases)
 	}
 }
