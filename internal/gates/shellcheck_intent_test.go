@@ -243,3 +243,31 @@ func TestIdiomCodesMatchTheRules(t *testing.T) {
 		t.Errorf("idiomCodes %v, but intended's switch has rules for %v", got, cases)
 	}
 }
+
+// TestSourcedNames: a library's name is the sourcing script's business
+// when that script reads it (SC2034) or sets it before the source
+// (SC2154); a name no sourcer deals with, a script that sources another
+// file, or a name set only after the source keeps its report.
+func TestSourcedNames(t *testing.T) {
+	texts := map[string][]byte{
+		"make/cluster.sh": []byte("#!/bin/bash\nhere=$(dirname \"$0\")\nK8S=1\nsource \"$here/config/lib.sh\"\necho \"${green}$K8S\"\nLATE=2\n"),
+		"make/other.sh":   []byte("#!/bin/bash\n. ./helpers.sh\necho \"$red\"\n"),
+	}
+	s := readSourcers(texts)
+	for _, tc := range []struct {
+		target, text string
+		want         bool
+	}{
+		{"make/config/lib.sh", "green appears unused. Verify use (or export if used externally). [SC2034]", true},
+		{"make/config/lib.sh", "gray appears unused. Verify use (or export if used externally). [SC2034]", false},
+		{"make/config/lib.sh", "K8S is referenced but not assigned. [SC2154]", true},
+		{"make/config/lib.sh", "LATE is referenced but not assigned. [SC2154]", false},
+		{"make/config/lib.sh", "red appears unused. Verify use (or export if used externally). [SC2034]", false},
+		{"make/helpers.sh", "red appears unused. Verify use (or export if used externally). [SC2034]", true},
+		{"make/cluster.sh", "green appears unused. Verify use (or export if used externally). [SC2034]", false},
+	} {
+		if got := s.sourcedName(tc.target, tc.text); got != tc.want {
+			t.Errorf("sourcedName(%s, %q) = %v, want %v", tc.target, tc.text, got, tc.want)
+		}
+	}
+}

@@ -377,6 +377,10 @@ func TestMsgPatternsTemplateShapes(t *testing.T) {
 		"cd " + "/" + "home/myles/src",
 		"scan [" + "/" + "home/philip/restic-demo/test.bin]",
 		"cd " + "/" + "home/otherwise/src",
+		"the deploy account " + bt + "ops-bot7" + bt + " pushes tags",
+		"the account " + bt + "ops-bot7" + bt + " pushes tags",
+		"the device account " + bt + "ops-bot7" + bt,
+		"account " + bt + "ops-bot7" + bt,
 		"the account " + bt + "marta-dev" + bt,
 		`C:` + `\Users\Martin\AppData`,
 	}
@@ -438,6 +442,12 @@ func TestMsgPatternsTemplateShapes(t *testing.T) {
 		"--target " + "/" + "home/linux.user/output.tar",
 		"GOPATH=" + "/" + "home/build/go",
 		`"` + "/" + `home/work/doc"`,
+		// The seventh holdout: Kubernetes service accounts and the
+		// distroless image's account.
+		"creates a Kubernetes service account " + bt + "external-secrets" + bt + " in the namespace",
+		"the Service account " + bt + "builder-2x" + bt,
+		"then " + bt + "test-task" + bt + " will execute using the " + bt + "sa-1" + bt + " account",
+		"cp known_hosts " + "/" + "home/nonroot/.ssh/known_hosts",
 	}
 	for _, s := range red {
 		if set.First(s) < 0 {

@@ -105,6 +105,7 @@ var boolFlags = map[string]bool{
 	"--include": true, "-i": true, "--verbose": true,
 	"--auto": true, "--disable-auto": true, "--squash": true, "--merge": true,
 	"--rebase": true, "--delete-branch": true, "--admin": true,
+	"--approve": true, "-a": true, "--request-changes": true, "-r": true,
 }
 
 // selectorCommands are gh's commands that act on one issue or pull

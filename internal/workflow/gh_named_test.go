@@ -122,6 +122,9 @@ func TestURLVarsFollowEnv(t *testing.T) {
 		`gh pr merge --auto "$PR"`:             false,
 		`gh pr merge --auto "$UNSET"`:          false,
 		`gh pr merge --auto "$PR_URL$PR"`:      false,
+		`gh pr review --approve "$PR_URL"`:     true,
+		`gh pr review -r "$PR_URL"`:            true,
+		`gh pr review --body "$PR_URL"`:        false, // the body, then no operand
 	} {
 		if named := namesRepoIn(line, got); named != want {
 			t.Errorf("namesRepoIn(%q) = %v, want %v", line, named, want)
