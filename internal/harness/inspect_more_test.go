@@ -88,3 +88,14 @@ func TestInspectRedirectionAtTheEnd(t *testing.T) {
 		}
 	}
 }
+
+// A here-document opened inside a command substitution whose body comes
+// after it on the outer line: the substitution's list holds the operator
+// and not the body, which is read without running off the documents.
+func TestInspectHeredocBodyOutsideItsSubstitution(t *testing.T) {
+	for _, c := range []string{"echo $(git commit -F - <<EOF)\nwip\nEOF\n", "git commit -m \"$(cat <<EOF)\"\nwip\nEOF\n"} {
+		if _, err := Inspect(c); err != nil {
+			t.Errorf("%q: %v", c, err)
+		}
+	}
+}

@@ -39,3 +39,27 @@ func TestMergeSettingsParsesMatcherPresence(t *testing.T) {
 		t.Errorf("the groups were mixed:\n%s", out)
 	}
 }
+
+// A template group joins only a group with its own matcher; a user's
+// group under another matcher stays theirs alone.
+func TestMergeSettingsJoinsOnlyTheSameMatcher(t *testing.T) {
+	user := `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "audit-bash"}]}]}}`
+	tmpl := `{"hooks": {"PreToolUse": [{"matcher": "Edit", "hooks": [{"type": "command", "command": "` + Placeholder + `", "args": ["--hook", "git-dir-guard"]}]}]}}`
+	out, changed, err := MergeSettings([]byte(user), []byte(tmpl), "bin/gates")
+	if err != nil || !changed {
+		t.Fatalf("%v %v", changed, err)
+	}
+	var doc struct {
+		Hooks map[string][]struct {
+			Matcher string `json:"matcher"`
+			Hooks   []any  `json:"hooks"`
+		} `json:"hooks"`
+	}
+	if err := json.Unmarshal(out, &doc); err != nil {
+		t.Fatal(err)
+	}
+	pre := doc.Hooks["PreToolUse"]
+	if len(pre) != 2 || pre[0].Matcher != "Bash" || len(pre[0].Hooks) != 1 || pre[1].Matcher != "Edit" || len(pre[1].Hooks) != 1 {
+		t.Errorf("the groups were mixed:\n%s", out)
+	}
+}
