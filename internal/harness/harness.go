@@ -110,7 +110,7 @@ func readPayload(r io.Reader, wait time.Duration, limit int64) (*Payload, error)
 		return nil, fmt.Errorf("the payload is larger than %d bytes", limit)
 	case errors.Is(err, errWaited):
 		return nil, fmt.Errorf("the payload was not complete within %s (stdin did not close)", wait)
-	case err == io.EOF && len(bytes.TrimSpace(tr.head)) == 0:
+	case err == io.EOF && !tr.inked:
 		return nil, ErrNoPayload
 	case err == io.EOF:
 		return nil, fmt.Errorf("the payload is not a JSON object of the hook shape: %v", io.ErrUnexpectedEOF)
@@ -157,7 +157,9 @@ type timedReader struct {
 	buf   []byte
 	err   error
 	seen  int
-	head  []byte // the first bytes read, to tell blank from truncated
+	// inked: a byte other than white space was read, which tells a
+	// payload cut short from a blank stdin.
+	inked bool
 }
 
 func (t *timedReader) pump(r io.Reader) {
@@ -192,8 +194,8 @@ func (t *timedReader) Read(p []byte) (int, error) {
 		}
 	}
 	n := copy(p, t.buf)
-	if len(t.head) < 64 {
-		t.head = append(t.head, t.buf[:min(n, 64)]...)
+	if !t.inked && len(bytes.TrimSpace(t.buf[:n])) > 0 {
+		t.inked = true
 	}
 	t.buf = t.buf[n:]
 	t.seen += n

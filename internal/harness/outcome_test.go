@@ -25,16 +25,39 @@ type fakeRepo struct {
 	// fetched are the tips fetch left; foreign the commits others made.
 	fetched []string
 	foreign map[string]bool
+	// pushed are the tips this clone's push wrote; reds, when set, is a
+	// commit's findings in place of red's one; foreignErr fails Foreign.
+	pushed     []string
+	reds       map[string][]Red
+	foreignErr error
+	// fetchedCalls counts the reads of what fetch left.
+	fetchedCalls int
 }
 
 func (f *fakeRepo) Elsewhere(string) bool          { return false }
-func (f *fakeRepo) Pushed([]Tip) ([]string, error) { return nil, nil }
+func (f *fakeRepo) Pushed([]Tip) ([]string, error) { return f.pushed, nil }
 func (f *fakeRepo) Binary() (string, string, error) {
 	return "", "", errors.New("no binary in the fake")
 }
-func (f *fakeRepo) Fetched([]Tip) ([]string, error) { return f.fetched, nil }
+func (f *fakeRepo) Fetched([]Tip) ([]string, error) {
+	f.fetchedCalls++
+	return f.fetched, nil
+}
+
+// Foreign answers, as a repository would, only the others' commits
+// reachable from tips and from none of exclude.
 func (f *fakeRepo) Foreign(tips, exclude []string, since int64) (map[string]bool, error) {
-	return f.foreign, nil
+	if f.foreignErr != nil {
+		return nil, f.foreignErr
+	}
+	ids, _, _ := f.Commits(tips, exclude, 0, 0)
+	out := map[string]bool{}
+	for _, id := range ids {
+		if f.foreign[id] {
+			out[id] = true
+		}
+	}
+	return out, nil
 }
 
 func (f *fakeRepo) Hooks() (HooksState, error) { return f.hooks, nil }
@@ -78,6 +101,9 @@ func (f *fakeRepo) Judge(id string) (CommitVerdict, error) {
 	v := CommitVerdict{ID: id, Short: id[:4], Subject: "docs: x"}
 	if f.red[id] {
 		v.Red = []Red{{Name: "check-tree-terms", Code: 1, Output: "docs/a.md:1: a home path"}}
+	}
+	if rs, ok := f.reds[id]; ok {
+		v.Red = rs
 	}
 	return v, nil
 }
@@ -273,5 +299,58 @@ func write(t *testing.T, p, data string) {
 	}
 	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A safe session id is its own file name, up to the length and the
+// characters stateName allows; one a byte past either edge is hashed.
+func TestStateNameKeepsASafeIDAsItIs(t *testing.T) {
+	dir := t.TempDir()
+	for _, id := range []string{"azAZ09-_", "a", "z", "A", "Z", "0", "9", strings.Repeat("z", 64)} {
+		if got, want := stateName(dir, id, "tips"), filepath.Join(dir, id+".tips"); got != want {
+			t.Errorf("safe id %q: state file %s, want %s", id, got, want)
+		}
+	}
+	for _, id := range []string{"", strings.Repeat("z", 65), "`", "{", "@", "[", "/", ":", ".", "a b"} {
+		if got, want := stateName(dir, id, "tips"), filepath.Join(dir, "="+hashedName(id)+".tips"); got != want {
+			t.Errorf("unsafe id %q: state file %s, want %s", id, got, want)
+		}
+	}
+}
+
+// The status line's readers of the kept state: the red commits by full id
+// to short id (green and empty verdicts left out), the count left
+// unjudged, and nothing at all from a record that is absent or unreadable.
+func TestSessionRedAndUnjudgedReadTheKeptState(t *testing.T) {
+	dir := t.TempDir()
+	if got := SessionRed(dir, "s1"); got != nil {
+		t.Errorf("no record: SessionRed %v", got)
+	}
+	if got := SessionUnjudged(dir, "s1"); got != 0 {
+		t.Errorf("no record: SessionUnjudged %d", got)
+	}
+	write(t, stateName(dir, "s1", stateVerdicts), `{
+		"c1aaaa": {"id": "c1aaaa", "short": "c1aa"},
+		"c2bbbb": {"id": "c2bbbb", "short": "c2bb", "red": [{"name": "check-tree-terms", "code": 1}]},
+		"c3cccc": null,
+		"c4dddd": {"id": "c4dddd", "short": "c4dd", "red": []}}`)
+	write(t, stateName(dir, "s1", stateUnjudged), `["c5eeee", "c6ffff", "c7aaaa"]`)
+	got := SessionRed(dir, "s1")
+	if len(got) != 1 || got["c2bbbb"] != "c2bb" {
+		t.Errorf("SessionRed = %v, want only c2bbbb as c2bb", got)
+	}
+	if n := SessionUnjudged(dir, "s1"); n != 3 {
+		t.Errorf("SessionUnjudged = %d, want 3", n)
+	}
+	if other := SessionRed(dir, "s2"); other != nil {
+		t.Errorf("another session read this one's record: %v", other)
+	}
+	write(t, stateName(dir, "s1", stateVerdicts), `{"c2bbbb": `)
+	write(t, stateName(dir, "s1", stateUnjudged), `["c5eeee",`)
+	if got := SessionRed(dir, "s1"); got != nil {
+		t.Errorf("a record cut short: SessionRed %v", got)
+	}
+	if n := SessionUnjudged(dir, "s1"); n != 0 {
+		t.Errorf("a record cut short: SessionUnjudged %d", n)
 	}
 }

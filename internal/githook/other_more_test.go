@@ -1,0 +1,58 @@
+package githook
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// assertion T: a hooks path naming another manager's live directory is
+// that manager's (Other, and a problem naming both directories); one with
+// no active hook is only a problem; a copy of the placed hooks, byte for
+// byte, serves as they do and is neither.
+func TestCheckPlacedNamesAnotherManagerOnlyWhenLive(t *testing.T) {
+	r := newInstallRig(t)
+	if code := r.install(); code != 0 {
+		t.Fatalf("install: %d %s", code, r.errb.String())
+	}
+	husky := filepath.Join(r.dir, ".husky")
+	if err := os.MkdirAll(husky, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r.git("config", "core.hooksPath", ".husky")
+	st, err := CheckPlaced(r.dir)
+	if err != nil || st.Other != "" || !strings.Contains(strings.Join(st.Problems, "\n"), "not the gates'") {
+		t.Fatalf("an empty foreign directory: %+v %v", st, err)
+	}
+	mustWrite(t, filepath.Join(husky, PreCommit), "#!/bin/sh\nexit 0\n")
+	if err := os.Chmod(filepath.Join(husky, PreCommit), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	st, err = CheckPlaced(r.dir)
+	if err != nil || st.Other == "" || !strings.HasSuffix(st.Other, ".husky") || !strings.Contains(strings.Join(st.Problems, "\n"), "not the gates'") {
+		t.Fatalf("a live foreign directory: %+v %v", st, err)
+	}
+	// A byte-for-byte copy of the placed hooks.
+	cp := filepath.Join(r.dir, "hooks-copy")
+	if err := os.MkdirAll(cp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(r.hooksDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(r.hooksDir(), e.Name()))
+		if err != nil {
+			continue
+		}
+		if err := os.WriteFile(filepath.Join(cp, e.Name()), data, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r.git("config", "core.hooksPath", "hooks-copy")
+	if st, err := CheckPlaced(r.dir); err != nil || st.Other != "" || len(st.Problems) != 0 {
+		t.Fatalf("a copy of the placed hooks: %+v %v", st, err)
+	}
+}
