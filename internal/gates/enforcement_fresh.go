@@ -128,14 +128,7 @@ func scanMonitors(c *gate.Context, scanned []string, selection *cache.Config) ([
 		missMu.Unlock()
 		return scratch
 	})
-	slices.Sort(misses)
-	readPaths := make([]string, len(misses))
-	for k, i := range misses {
-		readPaths[k] = scanned[i]
-	}
-	// Claimed before the first read: another whole-tree reader's bytes
-	// are shared, then let go (see gate.Claimer).
-	claim := c.ClaimReads(readPaths)
+	claim := claimMisses(c, misses, scanned)
 	defer claim.Done()
 	// Read and scanned on every CPU, joined in listing order: the answer
 	// (and the first error, in that order) never depends on the pool.

@@ -230,14 +230,7 @@ func checkTreeTerms(c *gate.Context) int {
 		missMu.Unlock()
 		return cand
 	})
-	slices.Sort(misses)
-	readPaths := make([]string, len(misses))
-	for k, i := range misses {
-		readPaths[k] = todo[i]
-	}
-	// The scan's reads are claimed before any is made, so a file another
-	// whole-tree reader also reads is read once and let go after both.
-	claim := c.ClaimReads(readPaths)
+	claim := claimMisses(c, misses, todo)
 	defer claim.Done()
 	eachIndex(len(misses), func(k int, cand []int) []int {
 		i := misses[k]
@@ -335,6 +328,19 @@ func treeTermsFromPrior(c *gate.Context, sets *gate.SetResults, sel *cache.Confi
 		records[i] = fs
 	}
 	return records, true
+}
+
+// claimMisses sorts the indexes of the listing a scan must read (its
+// cache misses) and claims their paths before the first read, so a file
+// another whole-tree reader also reads is read once and let go after both
+// (see gate.Claimer).
+func claimMisses(c *gate.Context, misses []int, listing []string) gate.Claim {
+	slices.Sort(misses)
+	paths := make([]string, len(misses))
+	for k, i := range misses {
+		paths[k] = listing[i]
+	}
+	return c.ClaimReads(paths)
 }
 
 // priorKept answers, path by path of the sorted listing, the findings a
