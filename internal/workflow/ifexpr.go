@@ -463,8 +463,34 @@ func (env ifEnv) pathValue(path []string) val {
 			return unknown
 		}
 	}
-	n, found := env.matrix.lookup(strings.Join(path[1:], "."))
-	if !found {
+	// GitHub reads a property name without regard to case: matrix.OS is
+	// the key os.
+	var n *yaml.Node
+	for k, v := range env.matrix {
+		if strings.EqualFold(k, path[1]) {
+			if n != nil {
+				return unknown // two keys one name: not read
+			}
+			n = v
+		}
+	}
+	for _, seg := range path[2:] {
+		if n = resolve(n); n == nil || n.Kind != yaml.MappingNode {
+			n = nil
+			break
+		}
+		var next *yaml.Node
+		for _, e := range entries(n) {
+			if strings.EqualFold(e.Key, seg) {
+				if next != nil {
+					return unknown
+				}
+				next = e.Value
+			}
+		}
+		n = next
+	}
+	if n = resolve(n); n == nil {
 		return val{kind: vNull}
 	}
 	return nodeVal(n)

@@ -64,6 +64,9 @@ func TestIfEval(t *testing.T) {
 		{"matrix.os != 1", "", triTrue},
 		{"matrix.x[0]", "", triUnknown}, // an index the reader does not follow
 		{"matrix.obj.*", "", triUnknown},
+		{"matrix.OS == 'ubuntu-latest'", "", triTrue}, // property names read without regard to case
+		{"matrix.Obj.A == 'b'", "", triTrue},
+		{"matrix.os.x", "", triFalse}, // a scalar has no property: null
 	}
 	for _, tc := range cases {
 		e := parseIf(tc.expr)
