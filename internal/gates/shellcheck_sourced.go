@@ -23,9 +23,9 @@ type sourcers struct {
 func readSourcers(texts map[string][]byte) sourcers {
 	s := sourcers{sets: map[string]map[string]bool{}, reads: map[string]map[string]bool{}}
 	for _, text := range texts {
-		lines := strings.Split(string(text), "\n")
-		var read map[string]bool // the script's expansions, read once it sources
-		for i, l := range lines {
+		var read map[string]bool    // the script's expansions, read once it sources
+		before := map[string]bool{} // names assigned on the lines read so far
+		for _, l := range strings.Split(string(text), "\n") {
 			for _, m := range sourceLine.Get().FindAllStringSubmatch(l, -1) {
 				op := strings.Trim(m[1], `"'`)
 				base := path.Base(op)
@@ -41,14 +41,15 @@ func readSourcers(texts map[string][]byte) sourcers {
 				if s.sets[base] == nil {
 					s.sets[base], s.reads[base] = map[string]bool{}, map[string]bool{}
 				}
-				for _, prev := range lines[:i] {
-					for _, a := range assignment.Get().FindAllStringSubmatch(prev, -1) {
-						s.sets[base][a[1]] = true
-					}
+				for n := range before {
+					s.sets[base][n] = true
 				}
 				for n := range read {
 					s.reads[base][n] = true
 				}
+			}
+			for _, a := range assignment.Get().FindAllStringSubmatch(l, -1) {
+				before[a[1]] = true
 			}
 		}
 	}

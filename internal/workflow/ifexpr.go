@@ -173,59 +173,30 @@ func (p *ifParser) eat(tok string) bool {
 	return false
 }
 
-func (p *ifParser) or() *ifExpr {
-	l := p.and()
-	for !p.bad && p.eat("||") {
-		l = &ifExpr{op: "||", args: []*ifExpr{l, p.and()}}
-	}
-	return l
-}
-
-func (p *ifParser) and() *ifExpr {
-	l := p.eq()
-	for !p.bad && p.eat("&&") {
-		l = &ifExpr{op: "&&", args: []*ifExpr{l, p.eq()}}
-	}
-	return l
-}
-
-func (p *ifParser) eq() *ifExpr {
-	l := p.rel()
+// binary parses one level of precedence: operands of next joined, left
+// to right, by any of ops (a longer operator listed before its prefix).
+func (p *ifParser) binary(next func() *ifExpr, ops ...string) *ifExpr {
+	l := next()
 	for !p.bad {
-		var op string
-		switch {
-		case p.eat("=="):
-			op = "=="
-		case p.eat("!="):
-			op = "!="
-		default:
+		op := ""
+		for _, o := range ops {
+			if p.eat(o) {
+				op = o
+				break
+			}
+		}
+		if op == "" {
 			return l
 		}
-		l = &ifExpr{op: op, args: []*ifExpr{l, p.rel()}}
+		l = &ifExpr{op: op, args: []*ifExpr{l, next()}}
 	}
 	return l
 }
 
-func (p *ifParser) rel() *ifExpr {
-	l := p.unary()
-	for !p.bad {
-		var op string
-		switch {
-		case p.eat("<="):
-			op = "<="
-		case p.eat(">="):
-			op = ">="
-		case p.eat("<"):
-			op = "<"
-		case p.eat(">"):
-			op = ">"
-		default:
-			return l
-		}
-		l = &ifExpr{op: op, args: []*ifExpr{l, p.unary()}}
-	}
-	return l
-}
+func (p *ifParser) or() *ifExpr  { return p.binary(p.and, "||") }
+func (p *ifParser) and() *ifExpr { return p.binary(p.eq, "&&") }
+func (p *ifParser) eq() *ifExpr  { return p.binary(p.rel, "==", "!=") }
+func (p *ifParser) rel() *ifExpr { return p.binary(p.unary, "<=", ">=", "<", ">") }
 
 func (p *ifParser) unary() *ifExpr {
 	p.space()
