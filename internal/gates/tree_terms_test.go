@@ -382,6 +382,12 @@ func TestMsgPatternsTemplateShapes(t *testing.T) {
 		"the device account " + bt + "ops-bot7" + bt,
 		"account " + bt + "ops-bot7" + bt,
 		"the account " + bt + "marta-dev" + bt,
+		// Before "account", only the word "the" spares the token.
+		"log in to your " + bt + "marta-dev" + bt + " account",
+		"she " + bt + "ops-bot7" + bt + " account",
+		"breathe " + bt + "ops-bot7" + bt + " account",
+		"other  " + bt + "ops-bot7" + bt + " accounts",
+		"the service runs as " + bt + "ops-bot7" + bt + " account",
 		`C:` + `\Users\Martin\AppData`,
 	}
 	pass := []string{
@@ -448,6 +454,13 @@ func TestMsgPatternsTemplateShapes(t *testing.T) {
 		"the Service account " + bt + "builder-2x" + bt,
 		"then " + bt + "test-task" + bt + " will execute using the " + bt + "sa-1" + bt + " account",
 		"cp known_hosts " + "/" + "home/nonroot/.ssh/known_hosts",
+		// The eighth holdout: an account in a role (the one the page has
+		// the reader create) and the buildpacks image's account.
+		"find the " + bt + "heptio-ark" + bt + " account you just created",
+		"The " + bt + "QA-2" + bt + " account",
+		"then the  " + bt + "ops-bot7" + bt + " accounts",
+		"(the " + bt + "ops-bot7" + bt + " account)",
+		"mkdir " + "/" + "home/cnb/udmrepo: read-only file system",
 	}
 	for _, s := range red {
 		if set.First(s) < 0 {
