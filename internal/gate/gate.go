@@ -317,6 +317,9 @@ type Report struct {
 	seen    map[string]bool
 	// accepted counts the findings the baseline accepted.
 	accepted int
+	// notes are what the gate says it held back, printed with the
+	// report whatever its verdict.
+	notes []string
 }
 
 // NewReport starts a report. helps maps each failure class the gate can
@@ -350,6 +353,13 @@ func (r *Report) Add(f Finding) {
 	}
 }
 
+// Note records what the gate left unjudged or held back: a clause of the
+// clean line's parenthetical on a clean report, a note: line after the
+// help lines on a red one, so neither verdict hides it.
+func (r *Report) Note(s string) {
+	r.notes = append(r.notes, s)
+}
+
 // Failed reports whether any finding was added.
 func (r *Report) Failed() bool { return len(r.classes) > 0 }
 
@@ -368,7 +378,7 @@ func (r *Report) Done(parenthetical string) int {
 			}
 			parenthetical += r.acceptedPhrase()
 		}
-		for _, note := range []string{r.c.vendoredNote(), r.c.partNote()} {
+		for _, note := range append(append([]string(nil), r.notes...), r.c.vendoredNote(), r.c.partNote()) {
 			if note == "" {
 				continue
 			}
@@ -386,6 +396,9 @@ func (r *Report) Done(parenthetical string) int {
 	}
 	if r.accepted > 0 {
 		fmt.Fprintf(r.c.Out, "note: %s, not shown\n", r.acceptedPhrase())
+	}
+	for _, note := range r.notes {
+		fmt.Fprintf(r.c.Out, "note: %s\n", note)
 	}
 	if note := r.c.vendoredNote(); note != "" {
 		fmt.Fprintf(r.c.Out, "note: %s\n", note)

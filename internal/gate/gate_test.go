@@ -136,3 +136,29 @@ func TestRedReportHidesOnlyAcceptedFindings(t *testing.T) {
 		t.Fatalf("structured findings: %d, want all 4", n)
 	}
 }
+
+// A note the gate records is printed whatever the verdict: a clause of the
+// clean line, a note: line after the help lines of a red report.
+func TestReportNoteOnBothVerdicts(t *testing.T) {
+	for _, tc := range []struct {
+		red  bool
+		want string
+	}{
+		{false, "X: clean (2 files read; 1 finding accepted by scripts/gates.baseline; 3 reports on a.sh held back)\n"},
+		{true, "y.md:1: new\nhelp: fix the b\nnote: 1 finding accepted by scripts/gates.baseline, not shown\nnote: 3 reports on a.sh held back\n"},
+	} {
+		run := gatetest.Exec(func(c *gate.Context) int {
+			c.Accepts = acceptText{"old": 1}
+			r := c.NewReport(helps)
+			r.Note("3 reports on a.sh held back")
+			r.Add(gate.Finding{Class: "a", Path: "a.sh", Line: 6, Msg: "old"})
+			if tc.red {
+				r.Add(gate.Finding{Class: "b", Path: "y.md", Line: 1, Msg: "new"})
+			}
+			return r.Done("2 files read")
+		}, "check-x", "/r", &gatetest.Tree{}, gatetest.Knobs{}, nil)
+		if run.Stdout != tc.want {
+			t.Errorf("red=%v: exit %d\n%s\nwant\n%s", tc.red, run.Code, run.Stdout, tc.want)
+		}
+	}
+}

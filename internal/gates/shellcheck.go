@@ -102,7 +102,15 @@ func checkShellcheck(c *gate.Context) int {
 			continue
 		}
 		var idioms *scriptIdioms
-		for _, rp := range units[i] {
+		reports := units[i]
+		// assertion V: a file ShellCheck could not parse is reported by
+		// its parse errors; what it says of the part it read is held
+		// back, counted, until the file parses.
+		if parsed, held := parseErrors(reports); held > 0 {
+			reports = parsed
+			r.Note(fmt.Sprintf("%s on %s held back until it parses", plural(held, "ShellCheck report", "ShellCheck reports"), gate.QuotePath(t)))
+		}
+		for _, rp := range reports {
 			// assertion K: a file git records as not executable, with no
 			// #!, is sourced, not run: it names no shell on purpose.
 			if strings.HasSuffix(rp.text, "[SC2148]") {
@@ -155,6 +163,32 @@ func checkShellcheck(c *gate.Context) int {
 		notes += "; " + plural(dropped, "SC2154 report on names the calling step's env: sets", "SC2154 reports on names the calling step's env: sets") + " dropped"
 	}
 	return r.Done(fmt.Sprintf("%s pass shellcheck -S warning", plural(n, "shell file", "shell files")) + notes)
+}
+
+// parseStops are the codes ShellCheck gives a file it could not parse to
+// its end: parsing stopped at a token, or a construct it could not close.
+var parseStops = []string{"[SC1070]", "[SC1072]", "[SC1073]", "[SC1088]", "[SC1089]"}
+
+// parseErrors answers, for the reports on a file ShellCheck could not
+// parse, its parser's errors (SC1xxx at error level) and how many other
+// reports it held back; for a file it parsed, (nil, 0).
+func parseErrors(reports []scReport) ([]scReport, int) {
+	stopped := false
+	for _, rp := range reports {
+		for _, code := range parseStops {
+			stopped = stopped || strings.HasSuffix(rp.text, code)
+		}
+	}
+	if !stopped {
+		return nil, 0
+	}
+	var kept []scReport
+	for _, rp := range reports {
+		if k := strings.LastIndex(rp.text, "[SC"); rp.level == "error" && k >= 0 && len(rp.text)-k == 8 && rp.text[k+3] == '1' {
+			kept = append(kept, rp)
+		}
+	}
+	return kept, len(reports) - len(kept)
 }
 
 // unassigned matches ShellCheck's SC2154 report, capturing the name.

@@ -271,3 +271,31 @@ func TestSourcedNames(t *testing.T) {
 		}
 	}
 }
+
+// TestParseErrors holds assertion V: only a file ShellCheck stopped
+// parsing is cut to its parser's errors; a parsed file keeps every report.
+func TestParseErrors(t *testing.T) {
+	stopped := []scReport{
+		{line: 4, level: "error", text: "This is interpreted as a command name containing '='. Bad assignment or comparison? [SC2276]"},
+		{line: 4, level: "warning", text: "This { is literal. Check expression (missing ;/\\n?) or quote it. [SC1083]"},
+		{line: 6, level: "error", text: "Parsing stopped here. Mismatched keywords or invalid parentheses? [SC1070]"},
+		{line: 6, level: "error", text: "Unexpected start of line. If breaking lines, |/||/&& should be at the end of the previous one. [SC1133]"},
+	}
+	kept, held := parseErrors(stopped)
+	if held != 2 || len(kept) != 2 || kept[0].line != 6 || kept[1].text != stopped[3].text {
+		t.Errorf("stopped file: kept %+v, held %d; want the two SC1xxx errors, 2 held", kept, held)
+	}
+	for _, code := range parseStops {
+		if _, held := parseErrors([]scReport{{level: "error", text: "x " + code}, {level: "warning", text: "y [SC2086]"}}); held != 1 {
+			t.Errorf("%s does not mark the file unparsed", code)
+		}
+	}
+	parsed := []scReport{
+		{line: 2, level: "error", text: "Iterating over ls output is fragile. Use globs. [SC2045]"},
+		{line: 3, level: "error", text: "Couldn't parse this as a number [SC1119]"},
+		{line: 5, level: "warning", text: "x appears unused. [SC2034]"},
+	}
+	if kept, held := parseErrors(parsed); kept != nil || held != 0 {
+		t.Errorf("parsed file cut: %+v, %d", kept, held)
+	}
+}
