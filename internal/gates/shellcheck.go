@@ -949,6 +949,11 @@ func (s *scriptIdioms) intended(line, col int, text string) bool {
 		before = s.continued(line, before)
 		return commandWord(before) == "eval" || goPackageOperand(before) || oneWordOutput(sub) ||
 			hereStringOperand(l, col)
+	case strings.HasSuffix(text, "[SC2207]"):
+		// assertion G: an array filled from a command whose output is
+		// words holding no blank, one per line (NAMES=($(go list ./...))).
+		sub, _, ok := substitutionAt(l, col)
+		return ok && oneWordOutput(sub)
 	case strings.HasSuffix(text, "[SC2145]"):
 		// assertion Q: an array joined inside a quoted operand of echo
 		// (or of a function that only echoes) prints the same words as $*
@@ -1010,9 +1015,10 @@ func (s *scriptIdioms) intended(line, col int, text string) bool {
 		return goTemplateBrace(l, col) || gitRevisionBrace(l, col)
 	case strings.HasSuffix(text, "[SC2034]"):
 		// assertion J: the last name of a read holds the rest of the line,
-		// so the name before it gets one field.
+		// so the name before it gets one field; a name before the field
+		// the script wants only skips a field.
 		name, ok := unusedNameOf(text)
-		return ok && lastReadName(l, name)
+		return ok && (lastReadName(l, name) || s.placeholderReadName(l, name))
 	case strings.HasSuffix(text, "[SC2024]"):
 		// assertion O: sudo's output redirected where the user may write:
 		// root runs the command, the file is the user's, as meant.

@@ -16,7 +16,7 @@ import (
 
 // idiomCodes are the codes a rule below may leave out; any other report is
 // kept without reading the script.
-var idiomCodes = []string{"[SC2046]", "[SC2206]", "[SC2128]", "[SC2178]", "[SC2064]", "[SC3043]", "[SC1090]", "[SC2034]", "[SC1007]", "[SC2024]", "[SC2050]", "[SC2087]", "[SC2145]", "[SC2076]", "[SC2043]", "[SC2120]", "[SC2091]", "[SC2209]", "[SC1083]"}
+var idiomCodes = []string{"[SC2046]", "[SC2207]", "[SC2206]", "[SC2128]", "[SC2178]", "[SC2064]", "[SC3043]", "[SC1090]", "[SC2034]", "[SC1007]", "[SC2024]", "[SC2050]", "[SC2087]", "[SC2145]", "[SC2076]", "[SC2043]", "[SC2120]", "[SC2091]", "[SC2209]", "[SC1083]"}
 
 // scriptIdioms holds what the rules read off one script once: its lines,
 // the names it fills by a deliberate split, and where each name is
@@ -27,6 +27,7 @@ type scriptIdioms struct {
 	split    map[string]bool
 	assigned map[string][]int // name -> 1-based lines assigning it
 	ifsLine  int              // first line assigning IFS (0: none)
+	expanded map[string]bool  // names the script expands, read on first use
 }
 
 func readIdioms(text string) *scriptIdioms {
@@ -85,7 +86,10 @@ var (
 	// blanks and a word that is no assignment: a command's prefix.
 	prefixAssign = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*=(?:"[^"]*"|'[^']*'|[^\s;&|()"'])*(?:[ \t]+[A-Za-z_][A-Za-z0-9_]*=(?:"[^"]*"|'[^']*'|[^\s;&|()"'])*)*[ \t]+[A-Za-z0-9_./-]+(?:$|[\s;&|)])`)
 	// readNames matches a read command's names after its options.
-	readNames = lazyre.New(`(?:^|[\s;&|(])read((?:\s+-[A-Za-z]+(?:\s+\S+)?)*)((?:\s+[A-Za-z_][A-Za-z0-9_]*)+)\s*(?:<|$|;|\|)`)
+	// An option cluster ending in a letter that takes a value (-a, -d,
+	// -i, -n, -N, -p, -t, -u) consumes the next word; -r, -s and -e
+	// take none, so the word after them is a name.
+	readNames = lazyre.New(`(?:^|[\s;&|(])read((?:\s+-[rse]*[adinNptu]\s+\S+|\s+-[A-Za-z]+)*)((?:\s+[A-Za-z_][A-Za-z0-9_]*)+)\s*(?:<|$|;|\|)`)
 	// trapNow matches trap "…" with its double-quoted action.
 	trapNow = lazyre.New(`(?:^|[\s;&|(])trap\s+"([^"]*)"`)
 	// expansion matches $NAME and ${NAME…}, capturing the name.
@@ -214,6 +218,40 @@ func lastReadName(l, name string) bool {
 		}
 	}
 	return false
+}
+
+// placeholderReadName reports whether name is filled by a read on line l
+// only to reach a later name of the same read that the script expands:
+// the fields before the one wanted must be named to be skipped.
+func (s *scriptIdioms) placeholderReadName(l, name string) bool {
+	for _, m := range readNames.Get().FindAllStringSubmatch(l, -1) {
+		names := strings.Fields(m[2])
+		for k, n := range names {
+			if n != name {
+				continue
+			}
+			for _, later := range names[k+1:] {
+				if s.expands(later) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// expands reports whether the script expands name anywhere ($name,
+// ${name…}).
+func (s *scriptIdioms) expands(name string) bool {
+	if s.expanded == nil {
+		s.expanded = map[string]bool{}
+		for _, l := range s.lines {
+			for _, m := range expansion.Get().FindAllStringSubmatch(l, -1) {
+				s.expanded[m[1]] = true
+			}
+		}
+	}
+	return s.expanded[name]
 }
 
 // substitutionAt answers the command substitution ($(…) or `…`) ShellCheck
@@ -422,20 +460,55 @@ func countOnly(stage string) bool {
 // blanks (cut -d ' ' -f 2): a field cut at blanks holds none.
 var cutField = lazyre.New(`^cut\s+(?:-d\s*' '\s+-f\s*[0-9]+|-f\s*[0-9]+\s+-d\s*' ')$`)
 
-// awkField reports an awk stage printing one numbered field of each line
-// ('{print $2}', optionally after a pattern): a field holds no blank.
-var awkField = lazyre.New(`^awk\s+'(?:[^'{]*)\{\s*print\s+\$[0-9]+\s*;?\s*\}'$`)
+// awkField reports an awk stage printing one numbered field of each line,
+// or its last ('{print $2}', '{print $NF}', optionally after a pattern),
+// fields cut at blanks (no -F): a field holds no blank.
+var awkField = lazyre.New(`^awk\s+'(?:[^'{]*)\{\s*print\s+\$(?:[0-9]+|NF)\s*;?\s*\}'$`)
 
 // lineFilters are programs that pass on or drop whole lines of their
 // input: a list of words stays a list of words through them.
 var lineFilters = map[string]bool{"grep": true, "egrep": true, "fgrep": true, "sort": true, "uniq": true, "head": true, "tail": true}
+
+// pipelineStages cuts a command line at each | outside quotes: a grep
+// pattern's alternation ("a|b") is no pipe.
+func pipelineStages(cmd string) []string {
+	var stages []string
+	start := 0
+	var quote byte
+	for i := 0; i < len(cmd); i++ {
+		switch c := cmd[i]; {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			} else if c == '\\' && quote == '"' {
+				i++
+			}
+		case c == '\\':
+			i++
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '|':
+			stages = append(stages, cmd[start:i])
+			start = i + 1
+		}
+	}
+	return append(stages, cmd[start:])
+}
+
+// goOneWordEnv are the go env variables whose value is one word: names of
+// architectures, systems, feature levels and versions.
+var goOneWordEnv = map[string]bool{
+	"GOARCH": true, "GOOS": true, "GOHOSTARCH": true, "GOHOSTOS": true, "GOVERSION": true,
+	"GOAMD64": true, "GOARM": true, "GOARM64": true, "GO386": true, "GOMIPS": true, "GOMIPS64": true,
+	"GOPPC64": true, "GORISCV64": true, "GOWASM": true, "CGO_ENABLED": true,
+}
 
 // oneWordOutput reports whether a substitution's command prints words
 // that hold no blank and no glob character, one per line or one in all:
 // package paths, object ids, counts, dates in a compact format, kernel
 // names. Its first stage decides; later stages must be line filters.
 func oneWordOutput(inner string) bool {
-	stages := strings.Split(inner, "|")
+	stages := pipelineStages(inner)
 	last := strings.TrimSpace(stages[len(stages)-1])
 	if countOnly(last) || (len(stages) > 1 && grepCount(last)) {
 		// A count, whatever came before it.
@@ -501,7 +574,17 @@ func oneWordOutput(inner string) bool {
 		return true
 	case "go":
 		// Import paths hold no blank; -f, -json and -m print other shapes.
-		// (go env GOPATH is a directory, which may hold one.)
+		// go env prints one line per variable asked for: a target's
+		// architecture, system or Go version is one word (go env GOPATH is
+		// a directory, which may hold a blank).
+		if len(w) >= 3 && w[1] == "env" {
+			for _, v := range w[2:] {
+				if !goOneWordEnv[v] {
+					return false
+				}
+			}
+			return true
+		}
 		return len(w) >= 2 && w[1] == "list" && !has("-f", "-json", "-m", "-deps")
 	case "docker":
 		// Object ids, one per line, under -q.
