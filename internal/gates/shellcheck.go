@@ -90,10 +90,15 @@ func checkShellcheck(c *gate.Context) int {
 	if n == 0 {
 		return r.Nothing("0 shell files hash to this shard")
 	}
-	units, err := lintFiles(c, targets, judged)
+	// assertion W: a tracked file a target sources by a literal path,
+	// outside the linted dirs, goes to ShellCheck as an input it may
+	// follow, never judged.
+	libs := sourcedLibraries(c, targets, texts)
+	units, err := lintFiles(c, append(append([]string(nil), targets...), libs...), append(judged, make([]bool, len(libs))...))
 	if err != nil {
 		return c.RefuseErr(err)
 	}
+	units = units[:len(targets)]
 	callers := callerEnv(c, targets, texts, judged, units)
 	dropped, idiomatic := 0, 0
 	var src *sourcers
@@ -135,7 +140,7 @@ func checkShellcheck(c *gate.Context) int {
 			// script's business, left out and counted.
 			if strings.HasSuffix(rp.text, "[SC2034]") || strings.HasSuffix(rp.text, "[SC2154]") {
 				if src == nil {
-					s := readSourcers(texts)
+					s := readSourcers(shellTexts(c, texts))
 					src = &s
 				}
 				if src.sourcedName(t, rp.text) {
@@ -623,6 +628,13 @@ func lintFiles(c *gate.Context, targets []string, judged []bool) ([][]scReport, 
 	// assertion B: the misses and every target they could follow go to
 	// one ShellCheck run.
 	in := scReach(ts, miss...)
+	if _, part := c.Part(); !part && sc == nil {
+		// Uncached and whole: no deps were read, so every target goes,
+		// the unjudged libraries W adds among them.
+		for i := range targets {
+			in[i] = true
+		}
+	}
 	var batch []string
 	index := map[string]int{}
 	for i, t := range targets {

@@ -309,3 +309,23 @@ func TestParseErrors(t *testing.T) {
 		t.Errorf("parsed file cut: %+v, %d", kept, held)
 	}
 }
+
+// TestSourceOperands reads a source command's operand as one shell word,
+// through quotes and $(…).
+func TestSourceOperands(t *testing.T) {
+	for line, want := range map[string][]string{
+		`source "$(dirname "$0")/../common.sh"`:          {`$(dirname "$0")/../common.sh`},
+		`. ../../third_party/demo-magic/demo-magic.sh`:   {`../../third_party/demo-magic/demo-magic.sh`},
+		`if true; then . 'lib dir/x.sh'; fi`:             {`lib dir/x.sh`},
+		`source "$here"/lib.sh && echo ok`:               {`$here/lib.sh`},
+		`(source ./env.sh)`:                              {`./env.sh`},
+		`[ -f x ] && . "${ROOT}/hack/lib/init.sh" # why`: {`${ROOT}/hack/lib/init.sh`},
+		`echo source of truth`:                           nil,
+		`x=./a.sh`:                                       nil,
+	} {
+		got := sourceOperands(line)
+		if strings.Join(got, "\x00") != strings.Join(want, "\x00") {
+			t.Errorf("%s: got %q, want %q", line, got, want)
+		}
+	}
+}

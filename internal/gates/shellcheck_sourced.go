@@ -2,13 +2,58 @@ package gates
 
 import (
 	"path"
+	"sort"
 	"strings"
 
+	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/lazyre"
 )
 
-// sourceLine matches a source or . command and its operand.
-var sourceLine = lazyre.New(`(?:^|[;&|({]|\bthen|\bdo|\belse)\s*(?:source|\.)\s+("[^"]+"|'[^']+'|[^\s;&|)]+)`)
+// sourceLine matches a source or . command up to its operand.
+var sourceLine = lazyre.New(`(?:^|[;&|({]|\bthen|\bdo|\belse)\s*(?:source|\.)\s+`)
+
+// sourceOperands answers the operand of each source or . command on line
+// l with its quotes dropped: one shell word, read through quotes and
+// $(…) (source "$(dirname "$0")/lib.sh" is one word).
+func sourceOperands(l string) []string {
+	var ops []string
+	for _, loc := range sourceLine.Get().FindAllStringIndex(l, -1) {
+		var b strings.Builder
+		var quote byte
+		depth := 0
+	scan:
+		for i := loc[1]; i < len(l); i++ {
+			c := l[i]
+			switch {
+			case quote == '\'':
+				if c == quote {
+					quote = 0
+					continue
+				}
+			case c == '\\' && i+1 < len(l):
+				i++
+				c = l[i]
+			case c == '\'' && depth == 0, c == '"' && quote == 0 && depth == 0:
+				quote = c
+				continue
+			case c == '"' && quote == '"' && depth == 0:
+				quote = 0
+				continue
+			case c == '(' && i > 0 && l[i-1] == '$':
+				depth++
+			case c == ')' && depth > 0:
+				depth--
+			case quote == 0 && depth == 0 && strings.IndexByte(" \t;&|)<>", c) >= 0:
+				break scan
+			}
+			b.WriteByte(c)
+		}
+		if b.Len() > 0 {
+			ops = append(ops, b.String())
+		}
+	}
+	return ops
+}
 
 // sourcers holds, per base name of a sourced file, what the scripts that
 // source it by that name assign before the source command and read
@@ -26,8 +71,7 @@ func readSourcers(texts map[string][]byte) sourcers {
 		var read map[string]bool    // the script's expansions, read once it sources
 		before := map[string]bool{} // names assigned on the lines read so far
 		for _, l := range strings.Split(string(text), "\n") {
-			for _, m := range sourceLine.Get().FindAllStringSubmatch(l, -1) {
-				op := strings.Trim(m[1], `"'`)
+			for _, op := range sourceOperands(l) {
 				base := path.Base(op)
 				if base == "." || base == "/" || strings.ContainsAny(base, "$`*?[") {
 					continue
@@ -68,4 +112,65 @@ func (s sourcers) sourcedName(target, text string) bool {
 		return s.sets[base][name]
 	}
 	return false
+}
+
+// sourcedLibraries answers the tracked regular files the targets source
+// by a literal operand (looked up from the script's directory, as
+// --source-path=SCRIPTDIR does, and from the top) that are no target
+// themselves: a library kept outside the linted dirs (third_party/,
+// say). ShellCheck follows a sourced file only when it is one of its
+// inputs; given them, it sees what the library reads and sets.
+func sourcedLibraries(c *gate.Context, targets []string, texts map[string][]byte) []string {
+	isTarget := map[string]bool{}
+	for _, t := range targets {
+		isTarget[t] = true
+	}
+	found := map[string]bool{}
+	for _, t := range targets {
+		for _, l := range strings.Split(string(texts[t]), "\n") {
+			for _, op := range sourceOperands(l) {
+				if op == "" || path.IsAbs(op) || strings.ContainsAny(op, "$`*?[~") {
+					continue
+				}
+				for _, cand := range []string{path.Join(path.Dir(t), op), path.Clean(op)} {
+					if cand == "." || cand == ".." || strings.HasPrefix(cand, "../") || isTarget[cand] {
+						continue
+					}
+					if mode, tracked := c.Tree.Mode(cand); tracked && (mode == 0o100644 || mode == 0o100755) {
+						found[cand] = true
+					}
+				}
+			}
+		}
+	}
+	libs := make([]string, 0, len(found))
+	for f := range found {
+		libs = append(libs, f)
+	}
+	sort.Strings(libs)
+	return libs
+}
+
+// shellTexts answers the targets' texts and every other tracked *.sh
+// file's: a script outside the linted dirs (a test's generator, say) may
+// source a target library and read its names. A file that cannot be
+// read adds nothing (its sourcing is then unseen, and the report stands).
+func shellTexts(c *gate.Context, texts map[string][]byte) map[string][]byte {
+	files, err := c.Tree.Files()
+	if err != nil {
+		return texts
+	}
+	all := make(map[string][]byte, len(texts))
+	for t, b := range texts {
+		all[t] = b
+	}
+	for _, f := range files {
+		if _, ok := all[f]; ok || !strings.HasSuffix(f, ".sh") {
+			continue
+		}
+		if b, err := c.Tree.Read(f); err == nil {
+			all[f] = b
+		}
+	}
+	return all
 }
