@@ -169,8 +169,14 @@ func runPathMemo(rootRel, p string, runs []*workflow.Run) fileMemo {
 				}
 			}
 			// assertion C: the script word of each segment, by the shared
-			// token predicate.
-			for _, tok := range workflow.ScriptTokens(line) {
+			// token predicate. A line a backslash continues goes on with
+			// the arguments of the command before it: its words up to the
+			// first separator are no command.
+			words := line
+			if i > 0 && continuesLine(run.Lines[i-1]) {
+				words = afterArguments(line)
+			}
+			for _, tok := range workflow.ScriptTokens(words) {
 				if walk.PathRoot(tok) || strings.HasPrefix(tok, "~") {
 					skipped[skipAbsolute]++
 					continue
@@ -198,6 +204,41 @@ func runPathMemo(rootRel, p string, runs []*workflow.Run) fileMemo {
 	}
 	m.n = append(m.n, bodies)
 	return m
+}
+
+// continuesLine reports a body line ending in a backslash that escapes
+// the newline (an odd run of them), outside a comment line.
+func continuesLine(line string) bool {
+	t := strings.TrimRight(line, " \t\r")
+	if strings.HasPrefix(strings.TrimSpace(t), "#") {
+		return false
+	}
+	n := len(t) - len(strings.TrimRight(t, "\\"))
+	return n%2 == 1
+}
+
+// afterArguments answers what follows the first command separator (;, &,
+// |, outside quotes) of a continued line, "" when it has none: the words
+// before it are the previous line's command's arguments.
+func afterArguments(line string) string {
+	var quote byte
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			} else if c == '\\' && quote == '"' {
+				i++
+			}
+		case c == '\\':
+			i++
+		case c == '\'' || c == '"':
+			quote = c
+		case c == ';' || c == '&' || c == '|':
+			return strings.TrimLeft(line[i:], ";&|")
+		}
+	}
+	return ""
 }
 
 // resolvesTo reports a tracked regular file at p (relative to the run

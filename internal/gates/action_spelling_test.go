@@ -144,6 +144,14 @@ func TestRunPathSpellings(t *testing.T) {
 			want: []string{"1 non-shell step"}},
 		{name: "flow steps", files: with(wf("jobs:\n  b: {runs-on: ubuntu-latest, steps: [{run: scripts/gone.sh}]}\n")), code: 1, want: []string{"ci.yml:4: run: invokes scripts/gone.sh"}},
 		{name: "double-quoted value decoded", files: with(wf("jobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - run: \"scripts/gone.sh\\tx\"\n")), code: 1, want: []string{"ci.yml:7: run: invokes scripts/gone.sh"}},
+		// A continued line's first words are the previous command's
+		// arguments (a resource named like a script); a command after a
+		// separator on it is still read, and so is the line after an even
+		// run of backslashes or a comment ending in one.
+		{name: "argument on a continued line", files: with(wf("jobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - run: |\n          kubectl wait --for=condition=established \\\n            crd/templates.policy.sh\n          scripts/build.sh \\\n            web/gone.sh; scripts/gone.sh\n")), code: 1,
+			want: []string{"ci.yml:11: run: invokes scripts/gone.sh"}, not: []string{"templates.policy.sh", "web/gone.sh"}},
+		{name: "command after an even run of backslashes", files: with(wf("jobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - run: |\n          echo a\\\\\n          scripts/gone.sh\n          # note \\\n          tools/gone.sh\n")), code: 1,
+			want: []string{"ci.yml:9: run: invokes scripts/gone.sh", "ci.yml:11: run: invokes tools/gone.sh"}},
 	})
 }
 
