@@ -1000,6 +1000,15 @@ func (s *scriptIdioms) intended(line, col int, text string) bool {
 			}
 		}
 		return false
+	case strings.HasSuffix(text, "[SC2048]"), strings.HasSuffix(text, "[SC2068]"):
+		// assertion H: an array holding only background process ids ($!)
+		// expanded unquoted: digits neither split nor glob.
+		name, ok := expansionAt(l, col)
+		return ok && s.pidArray(name)
+	case strings.HasSuffix(text, "[SC1014]"):
+		// assertion H: [[ name -lt 0 ]] compares the variable name
+		// arithmetically; ShellCheck took the word for a command.
+		return s.arithmeticName(l, col)
 	case strings.HasSuffix(text, "[SC2128]"):
 		name, ok := expansionAt(l, col)
 		return ok && (s.split[name] || firstElementArrays[name])

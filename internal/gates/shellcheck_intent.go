@@ -16,7 +16,7 @@ import (
 
 // idiomCodes are the codes a rule below may leave out; any other report is
 // kept without reading the script.
-var idiomCodes = []string{"[SC2046]", "[SC2207]", "[SC2206]", "[SC2128]", "[SC2178]", "[SC2064]", "[SC3043]", "[SC1090]", "[SC2034]", "[SC1007]", "[SC2024]", "[SC2050]", "[SC2087]", "[SC2145]", "[SC2076]", "[SC2043]", "[SC2120]", "[SC2091]", "[SC2209]", "[SC1083]"}
+var idiomCodes = []string{"[SC2046]", "[SC2207]", "[SC2048]", "[SC2068]", "[SC1014]", "[SC2206]", "[SC2128]", "[SC2178]", "[SC2064]", "[SC3043]", "[SC1090]", "[SC2034]", "[SC1007]", "[SC2024]", "[SC2050]", "[SC2087]", "[SC2145]", "[SC2076]", "[SC2043]", "[SC2120]", "[SC2091]", "[SC2209]", "[SC1083]"}
 
 // scriptIdioms holds what the rules read off one script once: its lines,
 // the names it fills by a deliberate split, and where each name is
@@ -238,6 +238,46 @@ func (s *scriptIdioms) placeholderReadName(l, name string) bool {
 		}
 	}
 	return false
+}
+
+// arrayAssign matches an assignment to an array or one of its elements:
+// the name and the value.
+var arrayAssign = lazyre.New(`(?:^|[\s;&|(])([A-Za-z_][A-Za-z0-9_]*)(?:\[[^]=]*\])?\+?=(\S*)`)
+
+// pidArray reports whether every assignment of name in the script sets it
+// (or an element of it) to $! or to an empty list, and there is one: the
+// array holds background process ids only.
+func (s *scriptIdioms) pidArray(name string) bool {
+	seen := false
+	for _, l := range s.lines {
+		for _, m := range arrayAssign.Get().FindAllStringSubmatch(l, -1) {
+			if m[1] != name {
+				continue
+			}
+			switch m[2] {
+			case "$!", `"$!"`, "($!)", `("$!")`, "()":
+				seen = seen || strings.Contains(m[2], "$!")
+			default:
+				return false
+			}
+		}
+	}
+	return seen
+}
+
+// arithWord matches a test's word followed by an arithmetic comparison.
+var arithWord = lazyre.New(`^([A-Za-z_][A-Za-z0-9_]*)\s+-(?:eq|ne|lt|le|gt|ge)\s`)
+
+// arithmeticName reports whether the word at col of line l opens a [[ ]]
+// test comparing it arithmetically (-eq … -ge) and the script assigns a
+// variable of that name: [[ n -lt 0 ]] reads $n.
+func (s *scriptIdioms) arithmeticName(l string, col int) bool {
+	i := col - 1
+	if i < 0 || i >= len(l) || !strings.HasSuffix(strings.TrimRight(l[:i], " \t"), "[[") {
+		return false
+	}
+	m := arithWord.Get().FindStringSubmatch(l[i:])
+	return m != nil && len(s.assigned[m[1]]) > 0
 }
 
 // expands reports whether the script expands name anywhere ($name,
