@@ -640,11 +640,23 @@ func oneWordOutput(inner string) bool {
 			return quiet() || idFormat(w)
 		}
 		return false
+	case "ko":
+		// ko build and ko publish print the image reference of each
+		// package they build, one per line; a reference holds no blank.
+		return len(w) >= 2 && (w[1] == "build" || w[1] == "publish")
+	case "crane":
+		// The digest of an image, or the reference of the image pushed.
+		return len(w) >= 2 && (w[1] == "digest" || w[1] == "append" || w[1] == "mutate" || w[1] == "push")
 	case "git":
 		if len(w) < 2 {
 			return false
 		}
 		switch w[1] {
+		case "describe", "symbolic-ref":
+			// A ref name holds no blank (git check-ref-format).
+			return true
+		case "branch":
+			return has("--show-current")
 		case "rev-parse":
 			// path-dialect-exempt: git options a script's text is matched against, never run
 			// probe-literal-exempt: the same words, matched in a script, never asked of git
