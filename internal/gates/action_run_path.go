@@ -32,9 +32,10 @@ const (
 	skipSingleForm = "single-line value not read"
 	skipAfterCd    = "script after a cd the gate cannot follow"
 	skipOtherRepo  = "script in another repository's checkout"
+	skipOutside    = "script outside the workspace"
 )
 
-var runPathCauses = []string{skipNonShell, skipWindows, skipNoDialect, skipWorkDir, skipSingleForm, skipAbsolute, skipAfterCd, skipOtherRepo}
+var runPathCauses = []string{skipNonShell, skipWindows, skipNoDialect, skipWorkDir, skipSingleForm, skipAbsolute, skipAfterCd, skipOtherRepo, skipOutside}
 
 func checkActionRunPath(c *gate.Context) int {
 	scan, err := scanActions(c, yamlExts...)
@@ -183,6 +184,12 @@ func runPathMemo(rootRel, p string, runs []*workflow.Run) fileMemo {
 				}
 				if lineLost {
 					skipped[skipAfterCd]++
+					continue
+				}
+				// A path that climbs out of the workspace names what an
+				// earlier step put there, which no tree holds.
+				if w := path.Join(lineDir, tok); w == ".." || strings.HasPrefix(w, "../") {
+					skipped[skipOutside]++
 					continue
 				}
 				// assertion F: a path at or under where a checkout of this

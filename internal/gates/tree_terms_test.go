@@ -382,6 +382,10 @@ func TestMsgPatternsTemplateShapes(t *testing.T) {
 		"the device account " + bt + "ops-bot7" + bt,
 		"account " + bt + "ops-bot7" + bt,
 		"the account " + bt + "marta-dev" + bt,
+		// Near misses of the ninth holdout's spares.
+		"/" + "home/rooted/x",
+		"/" + "home/dirk/x",
+		"/" + "Users/argocdev/x",
 		// Before "account", only the word "the" spares the token.
 		"log in to your " + bt + "marta-dev" + bt + " account",
 		"she " + bt + "ops-bot7" + bt + " account",
@@ -461,6 +465,11 @@ func TestMsgPatternsTemplateShapes(t *testing.T) {
 		"then the  " + bt + "ops-bot7" + bt + " accounts",
 		"(the " + bt + "ops-bot7" + bt + " account)",
 		"mkdir " + "/" + "home/cnb/udmrepo: read-only file system",
+		// The ninth holdout: an image's root under /home, the Argo CD
+		// image's account, a directory placeholder.
+		"mkdir -p " + "/" + "home/root/go/src/github.com/cilium/",
+		`ENV HELM_PLUGINS="` + "/" + `home/argocd/.local/share/helm/plugins/"`,
+		"--local foo1=" + "/" + "home/dir/abc",
 	}
 	for _, s := range red {
 		if set.First(s) < 0 {

@@ -40,14 +40,49 @@ func envValue(e *Entry, name string) (string, bool) {
 // GITHUB_TOKEN when GH_TOKEN is unset; each resolves the step's env:
 // first, then the job's, then the workflow's.
 func ghOnOtherToken(f *File, j *Job, s *Step) bool {
+	v, _ := ghEnvToken(f, j, s)
+	return OtherToken(v)
+}
+
+// ghEnvToken answers the value gh's token takes from the env: blocks in
+// force for step s (GH_TOKEN over GITHUB_TOKEN, the step's over the job's
+// over the workflow's), and whether any of them sets one.
+func ghEnvToken(f *File, j *Job, s *Step) (string, bool) {
 	for _, name := range []string{"GH_TOKEN", "GITHUB_TOKEN"} {
 		for _, e := range []*Entry{s.Env, j.Env, f.Env} {
 			if v, ok := envValue(e, name); ok {
-				return OtherToken(v)
+				return v, true
 			}
 		}
 	}
-	return false
+	return "", false
+}
+
+// loginPat is gh auth login reading its token from standard input: the
+// value echoed or printed into it, or the word of a here-string.
+var loginPat = lazyre.New(`(?:(?:echo|printf(?:\s+'%s'|\s+"%s")?)\s+("?\$\{?[A-Za-z_][A-Za-z0-9_]*\}?"?|"?\$\{\{[^}]*\}\}"?)\s*\|\s*gh\s+auth\s+login\b[^|;&]*--with-token|gh\s+auth\s+login\b[^|;&]*--with-token[^|;&]*<<<\s*("?\$\{?[A-Za-z_][A-Za-z0-9_]*\}?"?|"?\$\{\{[^}]*\}\}"?))`)
+
+// loginToken answers the token a body line hands gh auth login
+// --with-token, resolved through the step's, job's and workflow's env:
+// when it names a variable, and whether the line logs in so.
+func loginToken(f *File, j *Job, s *Step, line string) (string, bool) {
+	m := loginPat.Get().FindStringSubmatch(line)
+	if m == nil {
+		return "", false
+	}
+	v := strings.Trim(m[1]+m[2], `"`)
+	if strings.HasPrefix(v, "${{") {
+		return v, true
+	}
+	name := strings.Trim(strings.TrimPrefix(v, "$"), "{}")
+	for _, e := range []*Entry{s.Env, j.Env, f.Env} {
+		if val, ok := envValue(e, name); ok {
+			return val, true
+		}
+	}
+	// A name no env: block sets (the body's own, or the runner's): the
+	// token it holds is unknown, so it counts as the GitHub token.
+	return "${{ github.token }}", true
 }
 
 // checkoutOnOtherToken reports whether a checkout step is handed another

@@ -75,6 +75,7 @@ func Walk(f *File, opt WalkOptions) *Walked {
 			continue
 		}
 		jw.GHRepoJob = hasKey(EnvKeys(j.Env), "GH_REPO")
+		login := "" // the token an earlier step's gh auth login stored
 		for _, s := range j.Steps {
 			if exStep[s] {
 				continue
@@ -94,7 +95,13 @@ func Walk(f *File, opt WalkOptions) *Walked {
 			}
 			stepRepo := hasKey(EnvKeys(s.Env), "GH_REPO")
 			other := ghOnOtherToken(f, j, s)
+			_, envSet := ghEnvToken(f, j, s)
 			exported := "" // a token the body exported before the call
+			if !envSet && login != "" {
+				// gh reads the token a login stored when no GH_TOKEN or
+				// GITHUB_TOKEN is set.
+				other = OtherToken(login)
+			}
 			body := BodyLines(f, s.Run)
 			// A folded block's lines come from BodyLines already joined
 			// where YAML folds them (a trailing backslash each), so the
@@ -102,6 +109,12 @@ func Walk(f *File, opt WalkOptions) *Walked {
 			logicals := joinLogical(body)
 			urls := URLVars(f, j, s)
 			for _, l := range logicals {
+				if v, ok := loginToken(f, j, s, l.text); ok && !envSet {
+					// assertion F: gh auth login --with-token stores the
+					// token it reads for this call and every later one the
+					// environment does not override.
+					login, other, exported = v, OtherToken(v), ""
+				}
 				calls, toks := ghCallsTok(l, urls)
 				for k, c := range calls {
 					c.Step = s.Index
