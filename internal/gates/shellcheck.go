@@ -196,8 +196,9 @@ func parseErrors(reports []scReport) ([]scReport, int) {
 	return kept, len(reports) - len(kept)
 }
 
-// unassigned matches ShellCheck's SC2154 report, capturing the name.
-var unassigned = lazyre.New(`^warning: ([A-Za-z_][A-Za-z0-9_]*) is referenced but not assigned\. \[SC2154\]$`)
+// unassigned matches ShellCheck's SC2154 report, capturing the name; the
+// report may suggest a near name ("(did you mean 'TEST_NS'?)").
+var unassigned = lazyre.New(`^warning: ([A-Za-z_][A-Za-z0-9_]*) is referenced but not assigned(?: \(did you mean '[A-Za-z_][A-Za-z0-9_]*'\?\))?\. \[SC2154\]$`)
 
 // unassignedName answers the name an SC2154 report is about.
 func unassignedName(text string) (string, bool) {
@@ -512,6 +513,15 @@ var foreignShells = []string{"zsh", "fish", "csh", "tcsh"}
 // foreignShell answers the shell a script's #! line (in data) names when
 // ShellCheck does not read it, "" otherwise.
 func foreignShell(data []byte) string {
+	if prog := shebangProgram(data); slices.Contains(foreignShells, prog) {
+		return prog
+	}
+	return ""
+}
+
+// shebangProgram answers the program a #! line (the first of data) names,
+// through env and its options; "" with no #!.
+func shebangProgram(data []byte) string {
 	first, _, _ := strings.Cut(string(data[:min(len(data), 256)]), "\n")
 	rest, ok := strings.CutPrefix(first, "#!")
 	if !ok {
@@ -531,10 +541,7 @@ func foreignShell(data []byte) string {
 			}
 		}
 	}
-	if slices.Contains(foreignShells, prog) {
-		return prog
-	}
-	return ""
+	return prog
 }
 
 // foreignNote is the clean-line clause counting the skipped scripts by

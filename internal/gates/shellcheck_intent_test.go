@@ -283,6 +283,7 @@ func TestSourcedNames(t *testing.T) {
 		{"make/config/lib.sh", "green appears unused. Verify use (or export if used externally). [SC2034]", true},
 		{"make/config/lib.sh", "gray appears unused. Verify use (or export if used externally). [SC2034]", false},
 		{"make/config/lib.sh", "K8S is referenced but not assigned. [SC2154]", true},
+		{"make/config/lib.sh", "K8S is referenced but not assigned (did you mean 'K8s'?). [SC2154]", true},
 		{"make/config/lib.sh", "LATE is referenced but not assigned. [SC2154]", false},
 		{"make/config/lib.sh", "red appears unused. Verify use (or export if used externally). [SC2034]", false},
 		{"make/helpers.sh", "red appears unused. Verify use (or export if used externally). [SC2034]", true},

@@ -1,6 +1,8 @@
 package gates
 
 import (
+	"io"
+	"os"
 	"path"
 	"sort"
 	"strings"
@@ -151,10 +153,12 @@ func sourcedLibraries(c *gate.Context, targets []string, texts map[string][]byte
 	return libs
 }
 
-// shellTexts answers the targets' texts and every other tracked *.sh
-// file's: a script outside the linted dirs (a test's generator, say) may
-// source a target library and read its names. A file that cannot be
-// read adds nothing (its sourcing is then unseen, and the report stands).
+// shellTexts answers the targets' texts and every other tracked shell
+// script's (a *.sh file, or a file with no extension whose #! names a
+// shell): a script outside the linted dirs (a test's generator, a
+// backporting tool) may source a target library and read its names. A
+// file that cannot be read adds nothing (its sourcing is then unseen, and
+// the report stands).
 func shellTexts(c *gate.Context, texts map[string][]byte) map[string][]byte {
 	files, err := c.Tree.Files()
 	if err != nil {
@@ -165,7 +169,14 @@ func shellTexts(c *gate.Context, texts map[string][]byte) map[string][]byte {
 		all[t] = b
 	}
 	for _, f := range files {
-		if _, ok := all[f]; ok || !strings.HasSuffix(f, ".sh") {
+		if _, ok := all[f]; ok {
+			continue
+		}
+		base := path.Base(f)
+		switch {
+		case strings.HasSuffix(base, ".sh"):
+		case !strings.Contains(base, ".") && shellShebang(runPath(c, f)):
+		default:
 			continue
 		}
 		if b, err := c.Tree.Read(f); err == nil {
@@ -173,4 +184,21 @@ func shellTexts(c *gate.Context, texts map[string][]byte) map[string][]byte {
 		}
 	}
 	return all
+}
+
+// shellShebang reports whether the file at p opens with a #! naming sh,
+// bash, dash or ksh (directly or through env); only its head is read.
+func shellShebang(p string) bool {
+	fh, err := os.Open(p)
+	if err != nil {
+		return false
+	}
+	defer fh.Close()
+	buf := make([]byte, 256)
+	n, _ := io.ReadFull(fh, buf)
+	switch shebangProgram(buf[:n]) {
+	case "sh", "bash", "dash", "ksh":
+		return true
+	}
+	return false
 }
