@@ -197,8 +197,9 @@ func parseErrors(reports []scReport) ([]scReport, int) {
 }
 
 // unassigned matches ShellCheck's SC2154 report, capturing the name; the
-// report may suggest a near name ("(did you mean 'TEST_NS'?)").
-var unassigned = lazyre.New(`^warning: ([A-Za-z_][A-Za-z0-9_]*) is referenced but not assigned(?: \(did you mean '[A-Za-z_][A-Za-z0-9_]*'\?\))?\. \[SC2154\]$`)
+// report may add a hint in parentheses ("(did you mean 'TEST_NS'?)", "(for
+// output from commands, use "$(diff ...)" )").
+var unassigned = lazyre.New(`^warning: ([A-Za-z_][A-Za-z0-9_]*) is referenced but not assigned(?: \(.*\))?\. \[SC2154\]$`)
 
 // unassignedName answers the name an SC2154 report is about.
 func unassignedName(text string) (string, bool) {
@@ -372,6 +373,118 @@ func constantTestHoldsExpr(l string, col int) bool {
 		rest = l[from : col-1+end]
 	}
 	return strings.Contains(rest, workflow.Expr)
+}
+
+// exprAt reports whether the expansion ShellCheck placed at col of line l
+// is a GitHub expression's placeholder.
+func exprAt(l string, col int) bool {
+	name, ok := expansionAt(l, col)
+	return ok && "${"+name+"}" == workflow.Expr
+}
+
+// exprRange reports a brace range at col of line l whose bounds are
+// digits or GitHub expressions, one at least.
+func exprRange(l string, col int) bool {
+	if col < 1 || col > len(l) || l[col-1] != '{' {
+		return false
+	}
+	end, depth := -1, 1
+	for i := col; i < len(l) && end < 0; i++ {
+		switch l[i] {
+		case '{':
+			depth++
+		case '}':
+			if depth--; depth == 0 {
+				end = i
+			}
+		}
+	}
+	if end < 0 {
+		return false
+	}
+	body := l[col:end]
+	lo, hi, ok := strings.Cut(body, "..")
+	if !ok || !strings.Contains(body, workflow.Expr) {
+		return false
+	}
+	for _, b := range []string{lo, hi} {
+		if b != workflow.Expr && (b == "" || strings.Trim(b, "0123456789") != "") {
+			return false
+		}
+	}
+	return true
+}
+
+// passOnLine matches a line that echoes or prints into one of the files
+// the runner reads after the step ($GITHUB_OUTPUT, $GITHUB_ENV,
+// $GITHUB_STEP_SUMMARY).
+var passOnLine = lazyre.New(`^\s*(?:echo|printf)\b.*>>?\s*"?\$\{?GITHUB_(?:OUTPUT|ENV|STEP_SUMMARY)\}?"?\s*$`)
+
+// The quotes a passed-on value holds are read by the step that pastes it
+// into its body; SC2089 and SC2090 are about the shell that runs this one.
+
+// passesOn reports whether line l hands its text to a runner file.
+func passesOn(l string) bool {
+	return passOnLine.Get().MatchString(l)
+}
+
+// onlyPassedOn reports whether some name assigned on line l is expanded
+// only on lines passing their text on to a runner file, or into its own
+// value again (X="$X --flag"), and is passed on once at least: the quotes
+// its value holds are for the step that reads it. Lines are read whole,
+// backslash continuations joined.
+func (s *scriptIdioms) onlyPassedOn(l string) bool {
+	for _, m := range arrayAssign.Get().FindAllStringSubmatch(l, -1) {
+		name, passed, ok := m[1], 0, true
+		for k := 1; k <= len(s.lines) && ok; k++ {
+			if k > 1 && continues(s.lines[k-2]) {
+				continue // read with the line it continues
+			}
+			other := s.joined(k)
+			uses := 0
+			for _, x := range expansion.Get().FindAllStringSubmatch(other, -1) {
+				if x[1] == name {
+					uses++
+				}
+			}
+			switch {
+			case uses == 0:
+			case passesOn(other):
+				passed++
+			case assignsTo(other, name):
+			default:
+				ok = false
+			}
+		}
+		if ok && passed > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// assignsTo reports whether line l assigns to name.
+func assignsTo(l, name string) bool {
+	for _, m := range arrayAssign.Get().FindAllStringSubmatch(l, -1) {
+		if m[1] == name {
+			return true
+		}
+	}
+	return false
+}
+
+// continues reports a line a trailing backslash continues.
+func continues(l string) bool {
+	return strings.HasSuffix(strings.TrimRight(l, " \t\r"), "\\")
+}
+
+// logicalStart answers the first line (1-based) of the backslash-continued
+// line that line belongs to.
+func (s *scriptIdioms) logicalStart(line int) int {
+	for line > 1 && continues(s.lines[line-2]) {
+		line--
+	}
+	return line
 }
 
 // silentAssign matches NAME=word at the start of what it is given.
@@ -998,7 +1111,11 @@ func (s *scriptIdioms) intended(line, col int, text string) bool {
 	case strings.HasSuffix(text, "[SC2206]"):
 		// assertion H: an array filled by a split the script set up: an
 		// IFS it set, or a separator made a blank; and bash's own arrays
-		// whose first element the bare name means.
+		// whose first element the bare name means. (P: the words a GitHub
+		// expression writes are literal text.)
+		if exprAt(l, col) {
+			return true
+		}
 		for _, re := range []*lazyre.RE{splitArray, spaceSplit} {
 			for _, m := range re.Get().FindAllStringSubmatch(l, -1) {
 				if s.split[m[1]] {
@@ -1007,6 +1124,22 @@ func (s *scriptIdioms) intended(line, col int, text string) bool {
 			}
 		}
 		return false
+	case strings.HasSuffix(text, "[SC2053]"):
+		// assertion P: the right side of == or the words of an array
+		// that a GitHub expression writes into the body are literal text
+		// before the shell runs, not a variable's value.
+		return exprAt(l, col)
+	case strings.HasSuffix(text, "[SC2051]"):
+		// assertion P: a brace range whose bound is a GitHub expression
+		// ({1..${{ inputs.n }}}) holds a number when bash reads it.
+		return exprRange(l, col)
+	case strings.HasSuffix(text, "[SC2090]"):
+		// assertion P: a value whose quotes are passed on as text to
+		// $GITHUB_OUTPUT (or the env or summary file) for a later step to
+		// read as shell: its quotes are meant for that reader.
+		return passesOn(s.joined(s.logicalStart(line)))
+	case strings.HasSuffix(text, "[SC2089]"):
+		return s.onlyPassedOn(s.joined(s.logicalStart(line)))
 	case strings.HasSuffix(text, "[SC2048]"), strings.HasSuffix(text, "[SC2068]"):
 		// assertion H: an array holding only background process ids ($!)
 		// expanded unquoted: digits neither split nor glob.

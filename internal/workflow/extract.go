@@ -42,6 +42,9 @@ func runnerOfIn(j *Job, inputs map[string][]string) (r Runner, why string) {
 			// same-system override (a larger or self-hosted machine).
 			return classOf([]string{l}), ""
 		}
+		if r, ok := varsNamedSystem(j.RunsOn.Value); ok {
+			return r, ""
+		}
 		return Unreadable, exprRunsOn
 	}
 	labels := runnerLabels(j.RunsOn.Value, 0)
@@ -103,6 +106,49 @@ func varsFallback(n *yaml.Node) (string, bool) {
 		return "", false
 	}
 	return last[1 : len(last)-1], true
+}
+
+// varsNamedSystem reads a runs-on that is one repository variable,
+// ${{ vars.UBUNTU_2404_AMD64 }}, whose name names the runner's system, as
+// a runner group is read by its name; ok is false for any other shape.
+func varsNamedSystem(n *yaml.Node) (Runner, bool) {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.ScalarNode {
+		return Unreadable, false
+	}
+	return namedSystem(n.Value)
+}
+
+// namedSystem reads v, one ${{ vars.NAME }} expression: Windows when the
+// name says so, not Windows when it names a Linux distribution or macOS;
+// ok is false for a name that names neither, or both, and for any other
+// value.
+func namedSystem(v string) (Runner, bool) {
+	v = strings.TrimSpace(v)
+	if !strings.HasPrefix(v, "${{") || !strings.HasSuffix(v, "}}") {
+		return Unreadable, false
+	}
+	ref := strings.TrimSpace(v[3 : len(v)-2])
+	if !varsName.Get().MatchString(ref) {
+		return Unreadable, false
+	}
+	words := strings.FieldsFunc(strings.ToLower(ref[len("vars."):]), func(r rune) bool { return r == '_' })
+	win, other := false, false
+	for _, w := range words {
+		switch {
+		case w == "win" || strings.HasPrefix(w, "windows"):
+			win = true
+		case w == "linux" || w == "debian" || w == "fedora" || w == "centos" || w == "rhel" || w == "alpine" || w == "macos" || w == "darwin" || strings.HasPrefix(w, "ubuntu"):
+			other = true
+		}
+	}
+	switch {
+	case win && !other:
+		return Windows, true
+	case other && !win:
+		return NonWindows, true
+	}
+	return Unreadable, false
 }
 
 // varsName is one repository (or organisation) variable reference.

@@ -136,7 +136,11 @@ func matrixCombos(j *Job) ([]combo, bool) {
 	}
 	hasExpr := func(n *yaml.Node) bool {
 		expr := false
-		Scalars(n, func(n *yaml.Node) { expr = expr || strings.Contains(n.Value, "${{") })
+		Scalars(n, func(n *yaml.Node) {
+			if _, named := namedSystem(n.Value); !named {
+				expr = expr || strings.Contains(n.Value, "${{")
+			}
+		})
 		return expr
 	}
 	var keys []string
@@ -319,6 +323,13 @@ func comboRunner(runsOn *yaml.Node, c combo) (Runner, bool) {
 			}
 			return v.Value
 		})
+		if r, named := namedSystem(out); named {
+			// A matrix value naming its system by a variable's name.
+			if r == Windows {
+				return "windows-latest"
+			}
+			return "ubuntu-latest"
+		}
 		if strings.Contains(out, "${{") {
 			ok = false
 		}

@@ -72,6 +72,20 @@ func TestStepRunner(t *testing.T) {
 			job: "runs-on: ${{ inputs.runner || 'ubuntu-latest' }}"},
 		{name: "a variable with no fallback is unreadable", want: Unreadable, why: "GitHub expression",
 			job: "runs-on: ${{ vars.WORKER }}"},
+		{name: "a variable named for Ubuntu", want: NonWindows,
+			job: "runs-on: ${{ vars.UBUNTU_2404_AMD64_4CPU_16GB }}"},
+		{name: "a variable named for Windows", want: Windows,
+			job: "runs-on: ${{ vars.WINDOWS_2022_LARGE }}"},
+		{name: "a matrix of variables named for Ubuntu", want: NonWindows,
+			job: "strategy:\n      matrix:\n        arch: [\"${{ vars.UBUNTU_2404_AMD64 }}\", \"${{ vars.UBUNTU_2404_ARM64 }}\"]\n    runs-on: ${{ matrix.arch }}"},
+		{name: "a matrix of variables, one named for Windows", want: Unreadable, why: "Windows and non-Windows runners",
+			job: "strategy:\n      matrix:\n        os: [\"${{ vars.UBUNTU_RUNNER }}\", \"${{ vars.WINDOWS_RUNNER }}\"]\n    runs-on: ${{ matrix.os }}"},
+		{name: "a matrix of a variable naming no system", want: Unreadable, why: "GitHub expression",
+			job: "strategy:\n      matrix:\n        os: [\"${{ vars.RUNNER }}\"]\n    runs-on: ${{ matrix.os }}"},
+		{name: "a variable named for both is unreadable", want: Unreadable, why: "GitHub expression",
+			job: "runs-on: ${{ vars.LINUX_OR_WINDOWS }}"},
+		{name: "a word holding ubuntu's letters is no system", want: Unreadable, why: "GitHub expression",
+			job: "runs-on: ${{ vars.WINDOWLESS_RUNNER }}"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
