@@ -1,0 +1,404 @@
+package repo
+
+import (
+	"bytes"
+	"crypto/sha1"
+	"encoding/hex"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/gate-sdk/gates/internal/walk"
+)
+
+// The Stop's question "is the work tree clean?" answered at the cost of a
+// stat per tracked file rather than a `git status` (§stop-gates, the
+// harness section's tree memo). The answer in process is only ever
+// "clean, vouched": every shape or doubt goes to git, whose listing then
+// stands, and a clean listing leaves a memo for the next Stop.
+//
+// The memo holds what git's clean verdict depended on beyond the index
+// entries' own stat data: each directory git descends into, with its stat
+// stamp (an entry is added to or removed from a directory only by moving
+// its modification time), the files the ignore rules and the config come
+// from, the index file's stamp (the set of tracked paths) and the
+// environment git ran under. While every one of them is as recorded, no
+// untracked file can have appeared; the tracked files are then stat-tested
+// against the index the way git tests them, and the index's cache tree
+// compared with HEAD's tree for the staged side.
+
+// treeMemoName is the memo's file in the harness state directory; the
+// clock file beside it gives the file system's own time.
+const (
+	treeMemoName  = "tree-memo"
+	treeClockName = "tree-clock"
+	treeMemoHead  = "gates tree memo 1"
+)
+
+// treeMemo is a clean verdict's record (see above).
+type treeMemo struct {
+	env   string
+	index string
+	files []memoStamp // stat followed: git reads these through links
+	dirs  []memoStamp // not followed: git never descends a link
+}
+
+type memoStamp struct{ stamp, path string }
+
+// ChangedMemo is Changed for the Stop: when the memo stateDir keeps from
+// the last clean listing still vouches for the tree (cleanByMemo), the
+// answer is nothing changed, with no git started; otherwise git lists the
+// change, and a clean listing leaves a new memo there. A memo that cannot
+// be read or written costs a listing, never a verdict.
+func (g Git) ChangedMemo(top, stateDir string) ([]string, error) {
+	memoFile := walk.Child(stateDir, treeMemoName)
+	// assertion E (stop-gates): in process the tree is only ever vouched
+	// clean; anything else is git's listing.
+	if g.cleanByMemo(top, memoFile) {
+		return nil, nil
+	}
+	// The clock is read before git lists: whatever moved after it carries
+	// a time no older than it, and is not recorded (racily clean).
+	clock, clockOK := fsClock(stateDir)
+	base, baseOK := g.memoBase(top)
+	paths, ignoredDirs, err := g.changedIgnored(top)
+	if err != nil || len(paths) > 0 || !clockOK || !baseOK {
+		return paths, err
+	}
+	if m, ok := buildMemo(top, base, ignoredDirs, clock); ok {
+		_ = walk.ReplaceFile(memoFile, m.encode())
+	}
+	return nil, nil
+}
+
+// changedIgnored is Changed that also answers the directories git left
+// whole as ignored ("!! dir/" under --ignored=matching: the directory
+// itself matches an ignore rule, so nothing inside it can be untracked).
+func (g Git) changedIgnored(dir string) ([]string, map[string]bool, error) {
+	out, err := g.run(dir, "list the uncommitted change", "status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignored=matching", "--no-renames", "--ignore-submodules=none")
+	if err != nil {
+		return nil, nil, err
+	}
+	var kept bytes.Buffer
+	ignored := map[string]bool{}
+	for rest := out; len(rest) > 0; {
+		i := bytes.IndexByte(rest, 0)
+		if i < 0 {
+			break // parseStatus refuses it
+		}
+		rec := rest[:i+1]
+		rest = rest[i+1:]
+		if bytes.HasPrefix(rec, []byte("!! ")) {
+			if p := string(rec[3 : len(rec)-1]); strings.HasSuffix(p, "/") {
+				ignored[strings.TrimSuffix(p, "/")] = true
+			}
+			continue
+		}
+		kept.Write(rec)
+	}
+	paths, err := parseStatus(dir, kept.Bytes())
+	return paths, ignored, err
+}
+
+// memoBase answers the parts of a memo read before git lists: false where
+// the repository's shape is one the memo does not cover (a linked
+// worktree, another index file, a scoped top, config the in-process
+// reader cannot vouch for, a file-system monitor).
+func (g Git) memoBase(top string) (treeMemo, bool) {
+	src, err := g.LocateIndex(top)
+	if err != nil || src.Prefix != "" || src.CommonDir == "" || src.File != walk.Child(src.CommonDir, "index") {
+		return treeMemo{}, false
+	}
+	if fi, err := os.Lstat(walk.Child(top, ".git")); err != nil || !fi.IsDir() {
+		return treeMemo{}, false
+	}
+	idx, _, ok := indexStamp(src.File)
+	if !ok {
+		return treeMemo{}, false
+	}
+	env := g.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	vals, ok := walk.ConfigValues(src.CommonDir, env, "core.excludesfile", "core.fsmonitor")
+	if !ok {
+		return treeMemo{}, false
+	}
+	for _, v := range vals["core.fsmonitor"] {
+		switch strings.ToLower(v) {
+		case "false", "no", "off", "0", "":
+		default:
+			return treeMemo{}, false
+		}
+	}
+	lookup := walk.EnvLookup(env)
+	home, _ := lookup("HOME")
+	xdg, _ := lookup("XDG_CONFIG_HOME")
+	if xdg == "" && home != "" {
+		xdg = walk.Child(home, ".config")
+	}
+	files := []string{"/etc/gitconfig", walk.Child(src.CommonDir, "config"), walk.Child(src.CommonDir, "info/exclude")}
+	if xdg != "" {
+		files = append(files, walk.Child(xdg, "git/config"), walk.Child(xdg, "git/ignore"))
+	}
+	if home != "" {
+		files = append(files, walk.Child(home, ".gitconfig"))
+	}
+	for _, k := range []string{"GIT_CONFIG_SYSTEM", "GIT_CONFIG_GLOBAL"} {
+		if v, set := lookup(k); set && v != "" {
+			files = append(files, v)
+		}
+	}
+	for _, v := range vals["core.excludesfile"] {
+		if rest, ok := strings.CutPrefix(v, "~/"); ok && home != "" {
+			v = walk.Child(home, rest)
+		}
+		if !walk.PathRoot(v) {
+			// Relative to where git runs: the top.
+			v = walk.AbsAgainst(top, v)
+		}
+		files = append(files, v)
+	}
+	m := treeMemo{env: envDigest(env), index: idx}
+	for _, f := range files {
+		m.files = append(m.files, memoStamp{path: f})
+	}
+	return m, true
+}
+
+// envDigest names the environment a listing ran under: every GIT_
+// variable and what picks git and its config files.
+func envDigest(env []string) string {
+	var keep []string
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "GIT_") || k == "HOME" || k == "XDG_CONFIG_HOME" || k == "PATH" || k == "PREFIX" {
+			keep = append(keep, kv)
+		}
+	}
+	sort.Strings(keep)
+	h := sha1.Sum([]byte(strings.Join(keep, "\x00")))
+	return hex.EncodeToString(h[:])
+}
+
+// buildMemo walks the work tree after a clean listing: every directory
+// git descends into (all but .git and those ignored whole) with its stamp,
+// and the stamps of base's files and of every .gitignore met. false when
+// something recorded moved at or after clock (it may move again unseen
+// within the time stamps' grain), when a nested repository is met (git
+// would not look inside it), or when anything cannot be read.
+func buildMemo(top string, base treeMemo, ignoredDirs map[string]bool, clock fileTime) (treeMemo, bool) {
+	m := base
+	for i := range m.files {
+		s, ok := fileStamp(m.files[i].path, true, clock)
+		if !ok {
+			return treeMemo{}, false
+		}
+		m.files[i].stamp = s
+	}
+	stack := []string{""}
+	for len(stack) > 0 {
+		rel := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		full := top
+		if rel != "" {
+			full = walk.Child(top, rel)
+		}
+		s, ok := fileStamp(full, false, clock)
+		if !ok {
+			return treeMemo{}, false
+		}
+		m.dirs = append(m.dirs, memoStamp{stamp: s, path: rel})
+		ents, err := os.ReadDir(full)
+		if err != nil {
+			return treeMemo{}, false
+		}
+		for _, e := range ents {
+			name := e.Name()
+			child := name
+			if rel != "" {
+				child = rel + "/" + name
+			}
+			switch {
+			case name == ".git" && rel == "":
+				continue
+			case name == ".git":
+				return treeMemo{}, false
+			case e.IsDir():
+				if !ignoredDirs[child] {
+					stack = append(stack, child)
+				}
+			case name == ".gitignore":
+				p := walk.Child(top, child)
+				gs, ok := fileStamp(p, true, clock)
+				if !ok {
+					return treeMemo{}, false
+				}
+				m.files = append(m.files, memoStamp{stamp: gs, path: p})
+			}
+		}
+	}
+	return m, true
+}
+
+// encode spells the memo as NUL-ended records, a kind, a stamp, a tab
+// and a path (a stamp holds no tab; a path may).
+func (m treeMemo) encode() []byte {
+	var b bytes.Buffer
+	rec := func(kind, stamp, path string) {
+		b.WriteString(kind + " " + stamp + "\t" + path + "\x00")
+	}
+	b.WriteString(treeMemoHead + "\x00")
+	rec("e", m.env, "")
+	rec("i", m.index, "")
+	for _, f := range m.files {
+		rec("f", f.stamp, f.path)
+	}
+	for _, d := range m.dirs {
+		rec("d", d.stamp, d.path)
+	}
+	return b.Bytes()
+}
+
+// decodeTreeMemo reads encode's spelling; false for anything else.
+func decodeTreeMemo(data []byte) (treeMemo, bool) {
+	var m treeMemo
+	head, rest, ok := bytes.Cut(data, []byte{0})
+	if !ok || string(head) != treeMemoHead {
+		return treeMemo{}, false
+	}
+	seen := 0
+	for len(rest) > 0 {
+		i := bytes.IndexByte(rest, 0)
+		if i < 0 {
+			return treeMemo{}, false
+		}
+		rec := string(rest[:i])
+		rest = rest[i+1:]
+		kindStamp, path, ok := strings.Cut(rec, "\t")
+		kind, stamp, ok2 := strings.Cut(kindStamp, " ")
+		if !ok || !ok2 || stamp == "" {
+			return treeMemo{}, false
+		}
+		switch kind {
+		case "e":
+			m.env = stamp
+			seen |= 1
+		case "i":
+			m.index = stamp
+			seen |= 2
+		case "f":
+			m.files = append(m.files, memoStamp{stamp, path})
+		case "d":
+			m.dirs = append(m.dirs, memoStamp{stamp, path})
+		default:
+			return treeMemo{}, false
+		}
+	}
+	// The top directory is always recorded: a memo without it is not one
+	// buildMemo wrote.
+	if seen != 3 || len(m.dirs) == 0 || m.dirs[0].path != "" {
+		return treeMemo{}, false
+	}
+	return m, true
+}
+
+// cleanByMemo reports whether the tree at top is vouched clean in
+// process: the memo in memoFile read, the environment, the index file,
+// every recorded file and directory as recorded, the index readable here
+// with its cache tree equal to HEAD's tree, and every entry an ordinary
+// file or link whose stat data the index may vouch for and the file on
+// disk matches field for field. Any doubt answers false.
+func (g Git) cleanByMemo(top, memoFile string) bool {
+	data, err := os.ReadFile(memoFile)
+	if err != nil {
+		return false
+	}
+	m, ok := decodeTreeMemo(data)
+	if !ok {
+		return false
+	}
+	env := g.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	if m.env != envDigest(env) {
+		return false
+	}
+	src, err := g.LocateIndex(top)
+	if err != nil || src.Prefix != "" || src.CommonDir == "" || src.File != walk.Child(src.CommonDir, "index") || src.HashLen != sha1.Size {
+		return false
+	}
+	if s, _, ok := indexStamp(src.File); !ok || s != m.index {
+		return false
+	}
+	for _, f := range m.files {
+		if s, ok := fileStamp(f.path, true, fileTime{}); !ok || s != f.stamp {
+			return false
+		}
+	}
+	for _, d := range m.dirs {
+		full := top
+		if d.path != "" {
+			full = walk.Child(top, d.path)
+		}
+		if s, ok := fileStamp(full, false, fileTime{}); !ok || s != d.stamp {
+			return false
+		}
+	}
+	// assertion F (stop-gates): the index's stat data vouches only for
+	// entries older than the index file (keepCleanStat); a racily clean
+	// entry leaves the answer to git.
+	idx, err := g.readIndexWith(top, src, true)
+	if err != nil || idx == nil || idx.Tree == "" {
+		return false
+	}
+	if tree, ok := headTree(src.CommonDir, env); !ok || tree != idx.Tree {
+		return false
+	}
+	r := trackedStatClean(top, idx.Entries)
+	if !r {
+	}
+	return r
+}
+
+// headTree answers the tree of the commit HEAD names, read in process;
+// false where HEAD is unborn, not a plain ref, or the object reader
+// leaves the repository to git.
+func headTree(common string, env []string) (string, bool) {
+	data, err := os.ReadFile(walk.Child(common, "HEAD"))
+	if err != nil {
+		return "", false
+	}
+	id := strings.TrimSpace(string(data))
+	if ref, ok := strings.CutPrefix(id, "ref: "); ok {
+		if !plainRefName(ref) {
+			return "", false
+		}
+		id = ""
+		if loose, err := os.ReadFile(walk.Child(common, ref)); err == nil {
+			id = strings.TrimSpace(string(loose))
+		} else if !os.IsNotExist(err) {
+			return "", false
+		} else if packed, err := os.ReadFile(walk.Child(common, "packed-refs")); err == nil {
+			for _, l := range strings.Split(string(packed), "\n") {
+				if h, name, ok := strings.Cut(l, " "); ok && name == ref {
+					id = h
+					break
+				}
+			}
+		}
+	}
+	if !walk.ObjectID(id) || len(id) != 2*sha1.Size {
+		return "", false
+	}
+	o, ok := OpenObjects(common, common, env)
+	if !ok {
+		return "", false
+	}
+	c, err := o.commit(id)
+	if err != nil {
+		return "", false
+	}
+	return c.tree, true
+}
