@@ -60,11 +60,20 @@ func (g Git) ChangedMemo(top, stateDir string) ([]string, error) {
 	// The clock is read before git lists: whatever moved after it carries
 	// a time no older than it, and is not recorded (racily clean).
 	clock, clockOK := fsClock(stateDir)
-	base, baseOK := g.memoBase(top)
+	base, src, tracked, baseOK := g.memoBase(top)
 	paths, ignoredDirs, err := g.changedIgnored(top)
 	if err != nil || len(paths) > 0 || !clockOK || !baseOK {
 		return paths, err
 	}
+	// git status may have rewritten the index (refreshing entries it had
+	// to hash): its new stamp is recorded only when it tracks the same
+	// paths as the index git read, so no path it untracked meanwhile is
+	// taken for a tracked one.
+	after, ok := g.indexAfter(top, src, base.index, tracked)
+	if !ok {
+		return nil, nil
+	}
+	base.index = after
 	if m, ok := buildMemo(top, base, ignoredDirs, clock); ok {
 		_ = walk.ReplaceFile(memoFile, m.encode())
 	}
@@ -104,17 +113,20 @@ func (g Git) changedIgnored(dir string) ([]string, map[string]bool, error) {
 // the repository's shape is one the memo does not cover (a linked
 // worktree, another index file, a scoped top, config the in-process
 // reader cannot vouch for, a file-system monitor).
-func (g Git) memoBase(top string) (treeMemo, bool) {
+func (g Git) memoBase(top string) (m treeMemo, src IndexSource, tracked string, ok bool) {
 	src, err := g.LocateIndex(top)
 	if err != nil || src.Prefix != "" || src.CommonDir == "" || src.File != walk.Child(src.CommonDir, "index") {
-		return treeMemo{}, false
+		return treeMemo{}, src, "", false
 	}
 	if fi, err := os.Lstat(walk.Child(top, ".git")); err != nil || !fi.IsDir() {
-		return treeMemo{}, false
+		return treeMemo{}, src, "", false
 	}
 	idx, _, ok := indexStamp(src.File)
 	if !ok {
-		return treeMemo{}, false
+		return treeMemo{}, src, "", false
+	}
+	if tracked, ok = g.trackedDigest(top, src); !ok {
+		return treeMemo{}, src, "", false
 	}
 	env := g.Env
 	if env == nil {
@@ -122,13 +134,13 @@ func (g Git) memoBase(top string) (treeMemo, bool) {
 	}
 	vals, ok := walk.ConfigValues(src.CommonDir, env, "core.excludesfile", "core.fsmonitor")
 	if !ok {
-		return treeMemo{}, false
+		return treeMemo{}, src, "", false
 	}
 	for _, v := range vals["core.fsmonitor"] {
 		switch strings.ToLower(v) {
 		case "false", "no", "off", "0", "":
 		default:
-			return treeMemo{}, false
+			return treeMemo{}, src, "", false
 		}
 	}
 	lookup := walk.EnvLookup(env)
@@ -159,11 +171,43 @@ func (g Git) memoBase(top string) (treeMemo, bool) {
 		}
 		files = append(files, v)
 	}
-	m := treeMemo{env: envDigest(env), index: idx}
+	m = treeMemo{env: envDigest(env), index: idx}
 	for _, f := range files {
 		m.files = append(m.files, memoStamp{path: f})
 	}
-	return m, true
+	return m, src, tracked, true
+}
+
+// indexAfter answers the index file's stamp now, given its stamp before
+// (and the digest of the paths it tracked then): the same stamp, or a new
+// one whose index tracks the same paths. false when the tracked paths
+// changed or the index cannot be read.
+func (g Git) indexAfter(top string, src IndexSource, before, tracked string) (string, bool) {
+	after, _, ok := indexStamp(src.File)
+	if !ok {
+		return "", false
+	}
+	if after != before {
+		if now, ok := g.trackedDigest(top, src); !ok || now != tracked {
+			return "", false
+		}
+	}
+	return after, true
+}
+
+// trackedDigest names the paths the index at src tracks, each with its
+// stage; false when the index cannot be decoded here.
+func (g Git) trackedDigest(top string, src IndexSource) (string, bool) {
+	idx, err := g.readIndexWith(top, src, false)
+	if err != nil || idx == nil {
+		return "", false
+	}
+	h := sha1.New()
+	for _, e := range idx.Entries {
+		h.Write([]byte(e.Path))
+		h.Write([]byte{0, byte('0' + e.Stage)})
+	}
+	return hex.EncodeToString(h.Sum(nil)), true
 }
 
 // envDigest names the environment a listing ran under: every GIT_

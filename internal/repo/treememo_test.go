@@ -223,7 +223,7 @@ func TestTreeMemoLeavesRacilyCleanToGit(t *testing.T) {
 // What moved at or after the clock is not recorded: a memo is not made.
 func TestTreeMemoRefusesWhatMovedAfterTheClock(t *testing.T) {
 	r := newMemoRepo(t)
-	base, ok := r.g.memoBase(r.dir)
+	base, _, _, ok := r.g.memoBase(r.dir)
 	if !ok {
 		t.Fatal("no memo base for a plain repository")
 	}
@@ -246,5 +246,34 @@ func TestTreeMemoDecodeRefusesOtherBytes(t *testing.T) {
 		if r.g.cleanByMemo(r.dir, r.memoFile()) {
 			t.Fatalf("the memo %q vouched clean", bad)
 		}
+	}
+}
+
+// git status may rewrite the index while it lists (refreshing entries it
+// hashed): the memo then keeps the new index's stamp, but only while it
+// tracks the paths the index git read tracked.
+func TestTreeMemoFollowsAnIndexGitRewrote(t *testing.T) {
+	r := newMemoRepo(t)
+	base, src, tracked, ok := r.g.memoBase(r.dir)
+	if !ok {
+		t.Fatal("no memo base for a plain repository")
+	}
+	if got, ok := r.g.indexAfter(r.dir, src, base.index, tracked); !ok || got != base.index {
+		t.Fatalf("an unchanged index: %q %v", got, ok)
+	}
+	// A refresh rewrites the index over the same paths.
+	now := time.Now()
+	if err := os.Chtimes(filepath.Join(r.dir, "docs/a.md"), now, now); err != nil {
+		t.Fatal(err)
+	}
+	runGit(t, r.dir, r.g.Env, "update-index", "-q", "--refresh")
+	got, ok := r.g.indexAfter(r.dir, src, base.index, tracked)
+	if !ok || got == base.index {
+		t.Fatalf("an index rewritten over the same paths: %q %v (before %q)", got, ok, base.index)
+	}
+	// A path untracked meanwhile: no stamp is taken.
+	runGit(t, r.dir, r.g.Env, "rm", "-q", "--cached", "docs/a.md")
+	if got, ok := r.g.indexAfter(r.dir, src, base.index, tracked); ok {
+		t.Fatalf("an index tracking other paths was taken: %q", got)
 	}
 }
