@@ -21,8 +21,8 @@ import (
 // entries' own stat data: each directory git descends into, with its stat
 // stamp (an entry is added to or removed from a directory only by moving
 // its modification time), the files the ignore rules and the config come
-// from, the index file's stamp (the set of tracked paths) and the
-// environment git ran under. While every one of them is as recorded, no
+// from, a digest of the paths the index tracks (each with its stage) and
+// the environment git ran under. While every one of them is as recorded, no
 // untracked file can have appeared; the tracked files are then stat-tested
 // against the index the way git tests them, and the index's cache tree
 // compared with HEAD's tree for the staged side.
@@ -32,15 +32,15 @@ import (
 const (
 	treeMemoName  = "tree-memo"
 	treeClockName = "tree-clock"
-	treeMemoHead  = "gates tree memo 1"
+	treeMemoHead  = "gates tree memo 2"
 )
 
 // treeMemo is a clean verdict's record (see above).
 type treeMemo struct {
-	env   string
-	index string
-	files []memoStamp // stat followed: git reads these through links
-	dirs  []memoStamp // not followed: git never descends a link
+	env     string
+	tracked string      // trackedDigest of the index at the verdict
+	files   []memoStamp // stat followed: git reads these through links
+	dirs    []memoStamp // not followed: git never descends a link
 }
 
 type memoStamp struct{ stamp, path string }
@@ -60,7 +60,7 @@ func (g Git) ChangedMemo(top, stateDir string) ([]string, error) {
 	// The clock is read before git lists: whatever moved after it carries
 	// a time no older than it, and is not recorded (racily clean).
 	clock, clockOK := fsClock(stateDir)
-	base, src, tracked, baseOK := g.memoBase(top)
+	base, src, before, tracked, baseOK := g.memoBase(top)
 	paths, ignoredDirs, err := g.changedIgnored(top)
 	if err != nil || len(paths) > 0 || !clockOK || !baseOK {
 		return paths, err
@@ -69,11 +69,10 @@ func (g Git) ChangedMemo(top, stateDir string) ([]string, error) {
 	// to hash): its new stamp is recorded only when it tracks the same
 	// paths as the index git read, so no path it untracked meanwhile is
 	// taken for a tracked one.
-	after, ok := g.indexAfter(top, src, base.index, tracked)
-	if !ok {
+	if !g.indexAfter(top, src, before, tracked) {
 		return nil, nil
 	}
-	base.index = after
+	base.tracked = tracked
 	if m, ok := buildMemo(top, base, ignoredDirs, clock); ok {
 		_ = walk.ReplaceFile(memoFile, m.encode())
 	}
@@ -113,20 +112,20 @@ func (g Git) changedIgnored(dir string) ([]string, map[string]bool, error) {
 // the repository's shape is one the memo does not cover (a linked
 // worktree, another index file, a scoped top, config the in-process
 // reader cannot vouch for, a file-system monitor).
-func (g Git) memoBase(top string) (m treeMemo, src IndexSource, tracked string, ok bool) {
+func (g Git) memoBase(top string) (m treeMemo, src IndexSource, before, tracked string, ok bool) {
 	src, err := g.LocateIndex(top)
 	if err != nil || src.Prefix != "" || src.CommonDir == "" || src.File != walk.Child(src.CommonDir, "index") {
-		return treeMemo{}, src, "", false
+		return treeMemo{}, src, "", "", false
 	}
 	if fi, err := os.Lstat(walk.Child(top, ".git")); err != nil || !fi.IsDir() {
-		return treeMemo{}, src, "", false
+		return treeMemo{}, src, "", "", false
 	}
-	idx, _, ok := indexStamp(src.File)
+	before, _, ok = indexStamp(src.File)
 	if !ok {
-		return treeMemo{}, src, "", false
+		return treeMemo{}, src, "", "", false
 	}
 	if tracked, ok = g.trackedDigest(top, src); !ok {
-		return treeMemo{}, src, "", false
+		return treeMemo{}, src, "", "", false
 	}
 	env := g.Env
 	if env == nil {
@@ -134,13 +133,13 @@ func (g Git) memoBase(top string) (m treeMemo, src IndexSource, tracked string, 
 	}
 	vals, ok := walk.ConfigValues(src.CommonDir, env, "core.excludesfile", "core.fsmonitor")
 	if !ok {
-		return treeMemo{}, src, "", false
+		return treeMemo{}, src, "", "", false
 	}
 	for _, v := range vals["core.fsmonitor"] {
 		switch strings.ToLower(v) {
 		case "false", "no", "off", "0", "":
 		default:
-			return treeMemo{}, src, "", false
+			return treeMemo{}, src, "", "", false
 		}
 	}
 	lookup := walk.EnvLookup(env)
@@ -171,28 +170,27 @@ func (g Git) memoBase(top string) (m treeMemo, src IndexSource, tracked string, 
 		}
 		files = append(files, v)
 	}
-	m = treeMemo{env: envDigest(env), index: idx}
+	m = treeMemo{env: envDigest(env)}
 	for _, f := range files {
 		m.files = append(m.files, memoStamp{path: f})
 	}
-	return m, src, tracked, true
+	return m, src, before, tracked, true
 }
 
-// indexAfter answers the index file's stamp now, given its stamp before
-// (and the digest of the paths it tracked then): the same stamp, or a new
-// one whose index tracks the same paths. false when the tracked paths
-// changed or the index cannot be read.
-func (g Git) indexAfter(top string, src IndexSource, before, tracked string) (string, bool) {
+// indexAfter reports whether the index tracks now the paths it tracked
+// before git listed (its stamp then, and the digest of those paths):
+// unchanged, or rewritten over the same paths.
+func (g Git) indexAfter(top string, src IndexSource, before, tracked string) bool {
 	after, _, ok := indexStamp(src.File)
 	if !ok {
-		return "", false
+		return false
 	}
 	if after != before {
 		if now, ok := g.trackedDigest(top, src); !ok || now != tracked {
-			return "", false
+			return false
 		}
 	}
-	return after, true
+	return true
 }
 
 // trackedDigest names the paths the index at src tracks, each with its
@@ -202,12 +200,22 @@ func (g Git) trackedDigest(top string, src IndexSource) (string, bool) {
 	if err != nil || idx == nil {
 		return "", false
 	}
+	return trackedOf(idx.Entries), true
+}
+
+// trackedOf digests entries' paths, each with its stage, in index order.
+func trackedOf(entries []Entry) string {
 	h := sha1.New()
-	for _, e := range idx.Entries {
-		h.Write([]byte(e.Path))
-		h.Write([]byte{0, byte('0' + e.Stage)})
+	buf := make([]byte, 0, 64<<10)
+	for _, e := range entries {
+		if len(buf)+len(e.Path)+2 > cap(buf) {
+			h.Write(buf)
+			buf = buf[:0]
+		}
+		buf = append(append(buf, e.Path...), 0, byte('0'+e.Stage))
 	}
-	return hex.EncodeToString(h.Sum(nil)), true
+	h.Write(buf)
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // envDigest names the environment a listing ran under: every GIT_
@@ -294,7 +302,7 @@ func (m treeMemo) encode() []byte {
 	}
 	b.WriteString(treeMemoHead + "\x00")
 	rec("e", m.env, "")
-	rec("i", m.index, "")
+	rec("t", m.tracked, "")
 	for _, f := range m.files {
 		rec("f", f.stamp, f.path)
 	}
@@ -328,8 +336,8 @@ func decodeTreeMemo(data []byte) (treeMemo, bool) {
 		case "e":
 			m.env = stamp
 			seen |= 1
-		case "i":
-			m.index = stamp
+		case "t":
+			m.tracked = stamp
 			seen |= 2
 		case "f":
 			m.files = append(m.files, memoStamp{stamp, path})
@@ -373,9 +381,6 @@ func (g Git) cleanByMemo(top, memoFile string) bool {
 	if err != nil || src.Prefix != "" || src.CommonDir == "" || src.File != walk.Child(src.CommonDir, "index") || src.HashLen != sha1.Size {
 		return false
 	}
-	if s, _, ok := indexStamp(src.File); !ok || s != m.index {
-		return false
-	}
 	for _, f := range m.files {
 		if s, ok := fileStamp(f.path, true, fileTime{}); !ok || s != f.stamp {
 			return false
@@ -395,6 +400,11 @@ func (g Git) cleanByMemo(top, memoFile string) bool {
 	// entry leaves the answer to git.
 	idx, err := g.readIndexWith(top, src, true)
 	if err != nil || idx == nil || idx.Tree == "" {
+		return false
+	}
+	// The index may have been rewritten since (a commit, a refresh): what
+	// the memo needs of it is the set of paths it tracks.
+	if trackedOf(idx.Entries) != m.tracked {
 		return false
 	}
 	if tree, ok := headTree(src.CommonDir, env); !ok || tree != idx.Tree {

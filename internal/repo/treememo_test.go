@@ -191,28 +191,13 @@ func TestTreeMemoLeavesRacilyCleanToGit(t *testing.T) {
 	if err := os.Chtimes(src.File, ancient, ancient); err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(r.memoFile())
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, ok := decodeTreeMemo(data)
-	if !ok {
-		t.Fatal("the memo does not decode")
-	}
-	// The memo rewritten for the index as it stands, so only the racy
-	// rule stands between the entries and a clean verdict.
-	m.index, _, _ = indexStamp(src.File)
-	if err := os.WriteFile(r.memoFile(), m.encode(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	// Every stamp the memo holds is as recorded (the index's own time is
+	// none of them), so only the racy rule stands between the entries and
+	// a clean verdict.
 	if r.g.cleanByMemo(r.dir, r.memoFile()) {
 		t.Fatal("entries newer than the index file were vouched clean")
 	}
 	if err := os.Chtimes(src.File, time.Now(), time.Now()); err != nil {
-		t.Fatal(err)
-	}
-	m.index, _, _ = indexStamp(src.File)
-	if err := os.WriteFile(r.memoFile(), m.encode(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if !r.g.cleanByMemo(r.dir, r.memoFile()) {
@@ -223,7 +208,7 @@ func TestTreeMemoLeavesRacilyCleanToGit(t *testing.T) {
 // What moved at or after the clock is not recorded: a memo is not made.
 func TestTreeMemoRefusesWhatMovedAfterTheClock(t *testing.T) {
 	r := newMemoRepo(t)
-	base, _, _, ok := r.g.memoBase(r.dir)
+	base, _, _, _, ok := r.g.memoBase(r.dir)
 	if !ok {
 		t.Fatal("no memo base for a plain repository")
 	}
@@ -254,12 +239,12 @@ func TestTreeMemoDecodeRefusesOtherBytes(t *testing.T) {
 // tracks the paths the index git read tracked.
 func TestTreeMemoFollowsAnIndexGitRewrote(t *testing.T) {
 	r := newMemoRepo(t)
-	base, src, tracked, ok := r.g.memoBase(r.dir)
+	_, src, before, tracked, ok := r.g.memoBase(r.dir)
 	if !ok {
 		t.Fatal("no memo base for a plain repository")
 	}
-	if got, ok := r.g.indexAfter(r.dir, src, base.index, tracked); !ok || got != base.index {
-		t.Fatalf("an unchanged index: %q %v", got, ok)
+	if !r.g.indexAfter(r.dir, src, before, tracked) {
+		t.Fatal("an unchanged index was not taken")
 	}
 	// A refresh rewrites the index over the same paths.
 	now := time.Now()
@@ -267,13 +252,47 @@ func TestTreeMemoFollowsAnIndexGitRewrote(t *testing.T) {
 		t.Fatal(err)
 	}
 	runGit(t, r.dir, r.g.Env, "update-index", "-q", "--refresh")
-	got, ok := r.g.indexAfter(r.dir, src, base.index, tracked)
-	if !ok || got == base.index {
-		t.Fatalf("an index rewritten over the same paths: %q %v (before %q)", got, ok, base.index)
+	if after, _, _ := indexStamp(src.File); after == before {
+		t.Fatal("the refresh did not rewrite the index; the case proves nothing")
 	}
-	// A path untracked meanwhile: no stamp is taken.
+	if !r.g.indexAfter(r.dir, src, before, tracked) {
+		t.Fatal("an index rewritten over the same paths was not taken")
+	}
+	// A path untracked meanwhile: the memo is not made.
 	runGit(t, r.dir, r.g.Env, "rm", "-q", "--cached", "docs/a.md")
-	if got, ok := r.g.indexAfter(r.dir, src, base.index, tracked); ok {
-		t.Fatalf("an index tracking other paths was taken: %q", got)
+	if r.g.indexAfter(r.dir, src, before, tracked) {
+		t.Fatal("an index tracking other paths was taken")
 	}
+}
+
+// A commit that changes only the bytes of tracked files rewrites the index
+// but tracks the same paths: the memo still vouches once the committed
+// files are older than the index; a commit that adds a path does not.
+func TestTreeMemoOutlivesACommitOfTheSamePaths(t *testing.T) {
+	r := newMemoRepo(t)
+	r.settle()
+	p := filepath.Join(r.dir, "docs/a.md")
+	writeFile(t, p, "alpha, edited\n", 0o644)
+	old := time.Now().Add(-time.Minute)
+	if err := os.Chtimes(p, old, old); err != nil {
+		t.Fatal(err)
+	}
+	runGit(t, r.dir, r.g.Env, "commit", "-q", "-am", "edit")
+	if !r.gitClean() {
+		t.Fatal("git lists the committed tree")
+	}
+	if !r.g.cleanByMemo(r.dir, r.memoFile()) {
+		t.Fatal("a commit of the same paths voided the memo")
+	}
+	// A path untracked and committed leaves every directory as it was;
+	// only the tracked paths tell.
+	runGit(t, r.dir, r.g.Env, "rm", "-q", "--cached", "docs/deep/b.md")
+	runGit(t, r.dir, r.g.Env, "commit", "-q", "-m", "untrack")
+	if r.g.cleanByMemo(r.dir, r.memoFile()) {
+		t.Fatal("the memo vouched for an index tracking other paths")
+	}
+	if r.gitClean() {
+		t.Fatal("git does not list the file untracked")
+	}
+	r.settle()
 }
