@@ -3,8 +3,10 @@ package repo
 import (
 	"bytes"
 	"crypto/sha1"
+	"encoding/binary"
 	"encoding/hex"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -32,7 +34,7 @@ import (
 const (
 	treeMemoName  = "tree-memo"
 	treeClockName = "tree-clock"
-	treeMemoHead  = "gates tree memo 2"
+	treeMemoHead  = "gates tree memo 3"
 )
 
 // treeMemo is a clean verdict's record (see above).
@@ -41,6 +43,10 @@ type treeMemo struct {
 	tracked string      // trackedDigest of the index at the verdict
 	files   []memoStamp // stat followed: git reads these through links
 	dirs    []memoStamp // not followed: git never descends a link
+	// skipped are the subdirectories of recorded directories that git
+	// left whole as ignored, not descended: with dirs, every
+	// subdirectory a recorded directory held.
+	skipped []string
 }
 
 type memoStamp struct{ stamp, path string }
@@ -52,9 +58,10 @@ type memoStamp struct{ stamp, path string }
 // be read or written costs a listing, never a verdict.
 func (g Git) ChangedMemo(top, stateDir string) ([]string, error) {
 	memoFile := walk.Child(stateDir, treeMemoName)
+	prev, prevOK := readTreeMemo(memoFile)
 	// assertion E (stop-gates): in process the tree is only ever vouched
 	// clean; anything else is git's listing.
-	if g.cleanByMemo(top, memoFile) {
+	if prevOK && g.cleanBy(top, prev) {
 		return nil, nil
 	}
 	// The clock is read before git lists: whatever moved after it carries
@@ -73,7 +80,11 @@ func (g Git) ChangedMemo(top, stateDir string) ([]string, error) {
 		return nil, nil
 	}
 	base.tracked = tracked
-	if m, ok := buildMemo(top, base, ignoredDirs, clock); ok {
+	var from *treeMemo
+	if prevOK {
+		from = &prev
+	}
+	if m, ok := buildMemo(top, base, ignoredDirs, clock, from); ok {
 		_ = walk.ReplaceFile(memoFile, m.encode())
 	}
 	return nil, nil
@@ -195,12 +206,86 @@ func (g Git) indexAfter(top string, src IndexSource, before, tracked string) boo
 
 // trackedDigest names the paths the index at src tracks, each with its
 // stage; false when the index cannot be decoded here.
+//
+// Only the names and stages are read, from the mapped file, unverified:
+// the digest decides whether a memo is written, and the Stop that would
+// trust the memo decodes and verifies the index itself and compares its
+// entries' digest (trackedOf) with this one.
 func (g Git) trackedDigest(top string, src IndexSource) (string, bool) {
-	idx, err := g.readIndexWith(top, src, false)
-	if err != nil || idx == nil {
+	data, release, err := mapFile(src.File)
+	if err != nil {
 		return "", false
 	}
-	return trackedOf(idx.Entries), true
+	defer release()
+	var d string
+	var ok bool
+	if faultGuard(func() { d, ok = indexTrackedDigest(data, src.HashLen) }) != nil {
+		return "", false
+	}
+	return d, ok
+}
+
+// indexTrackedDigest is trackedOf over an index file's bytes: each
+// entry's name (version 4's prefix compression undone) and stage, in
+// file order; false for a file out of shape.
+func indexTrackedDigest(data []byte, hashLen int) (string, bool) {
+	if len(data) < 12+hashLen || string(data[:4]) != "DIRC" {
+		return "", false
+	}
+	version := binary.BigEndian.Uint32(data[4:8])
+	if version < 2 || version > 4 {
+		return "", false
+	}
+	count := int(binary.BigEndian.Uint32(data[8:12]))
+	body := data[:len(data)-hashLen]
+	fixed := 40 + hashLen + 2
+	h := sha1.New()
+	buf := make([]byte, 0, 64<<10)
+	var prev []byte
+	pos := 12
+	for i := 0; i < count; i++ {
+		start := pos
+		if pos+fixed > len(body) {
+			return "", false
+		}
+		flags16 := uint32(binary.BigEndian.Uint16(body[pos+40+hashLen : pos+fixed]))
+		pos += fixed
+		if flags16&FlagExtended != 0 {
+			if version < 3 || pos+2 > len(body) {
+				return "", false
+			}
+			pos += 2
+		}
+		var name []byte
+		if version == 4 {
+			strip, n := varint(body[pos:])
+			if n == 0 || strip > uint64(len(prev)) {
+				return "", false
+			}
+			pos += n
+			end := bytes.IndexByte(body[pos:], 0)
+			if end < 0 {
+				return "", false
+			}
+			name = append(prev[:len(prev)-int(strip):len(prev)-int(strip)], body[pos:pos+end]...)
+			pos += end + 1
+			prev = name
+		} else {
+			end := bytes.IndexByte(body[pos:], 0)
+			if end < 0 {
+				return "", false
+			}
+			name = body[pos : pos+end]
+			pos = start + ((pos - start + end + 8) &^ 7)
+		}
+		if len(buf)+len(name)+2 > cap(buf) {
+			h.Write(buf)
+			buf = buf[:0]
+		}
+		buf = append(append(buf, name...), 0, byte('0'+(flags16&flagStageMask)>>12))
+	}
+	h.Write(buf)
+	return hex.EncodeToString(h.Sum(nil)), true
 }
 
 // trackedOf digests entries' paths, each with its stage, in index order.
@@ -239,7 +324,7 @@ func envDigest(env []string) string {
 // something recorded moved at or after clock (it may move again unseen
 // within the time stamps' grain), when a nested repository is met (git
 // would not look inside it), or when anything cannot be read.
-func buildMemo(top string, base treeMemo, ignoredDirs map[string]bool, clock fileTime) (treeMemo, bool) {
+func buildMemo(top string, base treeMemo, ignoredDirs map[string]bool, clock fileTime, prev *treeMemo) (treeMemo, bool) {
 	m := base
 	for i := range m.files {
 		s, ok := fileStamp(m.files[i].path, true, clock)
@@ -247,6 +332,49 @@ func buildMemo(top string, base treeMemo, ignoredDirs map[string]bool, clock fil
 			return treeMemo{}, false
 		}
 		m.files[i].stamp = s
+	}
+	// assertion G (stop-gates): a directory whose stamp is the one the
+	// last memo recorded holds the entries it held then: its
+	// subdirectories (descended or skipped as ignored) are the last
+	// memo's, taken without listing it again, while the environment and
+	// the config and exclude files are as they were.
+	var oldStamp map[string]string
+	var oldChildren map[string][]string
+	var oldIgnore map[string]bool // the .gitignore files the last walk met
+	if prev != nil && prev.env == m.env && len(prev.files) >= len(m.files) && slices.Equal(prev.files[:len(m.files)], m.files) {
+		oldStamp = make(map[string]string, len(prev.dirs))
+		oldIgnore = map[string]bool{}
+		for _, f := range prev.files[len(m.files):] {
+			oldIgnore[f.path] = true
+		}
+		oldChildren = make(map[string][]string, len(prev.dirs))
+		child := func(p string) {
+			parent := ""
+			if i := strings.LastIndexByte(p, '/'); i >= 0 {
+				parent = p[:i]
+			}
+			oldChildren[parent] = append(oldChildren[parent], p)
+		}
+		for _, d := range prev.dirs {
+			oldStamp[d.path] = d.stamp
+			if d.path != "" {
+				child(d.path)
+			}
+		}
+		for _, p := range prev.skipped {
+			child(p)
+		}
+	}
+	gitignore := func(child string) bool {
+		p := walk.Child(top, child)
+		gs, ok := fileStamp(p, true, clock)
+		if !ok {
+			return false
+		}
+		if gs != "absent" {
+			m.files = append(m.files, memoStamp{stamp: gs, path: p})
+		}
+		return true
 	}
 	stack := []string{""}
 	for len(stack) > 0 {
@@ -261,6 +389,28 @@ func buildMemo(top string, base treeMemo, ignoredDirs map[string]bool, clock fil
 			return treeMemo{}, false
 		}
 		m.dirs = append(m.dirs, memoStamp{stamp: s, path: rel})
+		if old, ok := oldStamp[rel]; ok && old == s {
+			// Whether a subdirectory is descended is this listing's
+			// answer, never the last memo's.
+			for _, child := range oldChildren[rel] {
+				if ignoredDirs[child] {
+					m.skipped = append(m.skipped, child)
+				} else {
+					stack = append(stack, child)
+				}
+			}
+			// Its .gitignore, if the last walk met one there, is still
+			// there (the directory's entries are the same); its bytes
+			// are stamped anew.
+			ig := ".gitignore"
+			if rel != "" {
+				ig = rel + "/.gitignore"
+			}
+			if oldIgnore[walk.Child(top, ig)] && !gitignore(ig) {
+				return treeMemo{}, false
+			}
+			continue
+		}
 		ents, err := os.ReadDir(full)
 		if err != nil {
 			return treeMemo{}, false
@@ -277,16 +427,15 @@ func buildMemo(top string, base treeMemo, ignoredDirs map[string]bool, clock fil
 			case name == ".git":
 				return treeMemo{}, false
 			case e.IsDir():
-				if !ignoredDirs[child] {
+				if ignoredDirs[child] {
+					m.skipped = append(m.skipped, child)
+				} else {
 					stack = append(stack, child)
 				}
 			case name == ".gitignore":
-				p := walk.Child(top, child)
-				gs, ok := fileStamp(p, true, clock)
-				if !ok {
+				if !gitignore(child) {
 					return treeMemo{}, false
 				}
-				m.files = append(m.files, memoStamp{stamp: gs, path: p})
 			}
 		}
 	}
@@ -308,6 +457,9 @@ func (m treeMemo) encode() []byte {
 	}
 	for _, d := range m.dirs {
 		rec("d", d.stamp, d.path)
+	}
+	for _, p := range m.skipped {
+		rec("x", "-", p)
 	}
 	return b.Bytes()
 }
@@ -343,6 +495,8 @@ func decodeTreeMemo(data []byte) (treeMemo, bool) {
 			m.files = append(m.files, memoStamp{stamp, path})
 		case "d":
 			m.dirs = append(m.dirs, memoStamp{stamp, path})
+		case "x":
+			m.skipped = append(m.skipped, path)
 		default:
 			return treeMemo{}, false
 		}
@@ -362,14 +516,22 @@ func decodeTreeMemo(data []byte) (treeMemo, bool) {
 // file or link whose stat data the index may vouch for and the file on
 // disk matches field for field. Any doubt answers false.
 func (g Git) cleanByMemo(top, memoFile string) bool {
+	m, ok := readTreeMemo(memoFile)
+	return ok && g.cleanBy(top, m)
+}
+
+// readTreeMemo reads and decodes the memo file; false when there is none
+// or it is not one buildMemo wrote.
+func readTreeMemo(memoFile string) (treeMemo, bool) {
 	data, err := os.ReadFile(memoFile)
 	if err != nil {
-		return false
+		return treeMemo{}, false
 	}
-	m, ok := decodeTreeMemo(data)
-	if !ok {
-		return false
-	}
+	return decodeTreeMemo(data)
+}
+
+// cleanBy is cleanByMemo over a decoded memo.
+func (g Git) cleanBy(top string, m treeMemo) bool {
 	env := g.Env
 	if env == nil {
 		env = os.Environ()

@@ -212,10 +212,10 @@ func TestTreeMemoRefusesWhatMovedAfterTheClock(t *testing.T) {
 	if !ok {
 		t.Fatal("no memo base for a plain repository")
 	}
-	if _, ok := buildMemo(r.dir, base, nil, fileTime{sec: 1}); ok {
+	if _, ok := buildMemo(r.dir, base, nil, fileTime{sec: 1}, nil); ok {
 		t.Fatal("a memo was built over directories newer than its clock")
 	}
-	if _, ok := buildMemo(r.dir, base, nil, fileTime{sec: time.Now().Add(time.Hour).Unix()}); !ok {
+	if _, ok := buildMemo(r.dir, base, nil, fileTime{sec: time.Now().Add(time.Hour).Unix()}, nil); !ok {
 		t.Fatal("no memo over directories older than its clock")
 	}
 }
@@ -295,4 +295,86 @@ func TestTreeMemoOutlivesACommitOfTheSamePaths(t *testing.T) {
 		t.Fatal("git does not list the file untracked")
 	}
 	r.settle()
+}
+
+// A memo built from the last one takes an unchanged directory's
+// subdirectories from it, but whether each is descended is the new
+// listing's answer: a directory ignored whole before and not now (its
+// rule narrowed to its files) is watched from then on.
+func TestTreeMemoFromTheLastWatchesADirectoryNoLongerIgnored(t *testing.T) {
+	r := newMemoRepo(t)
+	r.settle()
+	m, ok := readTreeMemo(r.memoFile())
+	if !ok || !slices.Contains(m.skipped, "out") {
+		t.Fatalf("the first memo does not record out/ as skipped: %+v", m.skipped)
+	}
+	// out/ holds only kept.bin; the rule now names its files, not it.
+	writeFile(t, filepath.Join(r.dir, ".gitignore"), "*.log\n*.bin\n", 0o644)
+	runGit(t, r.dir, r.g.Env, "commit", "-q", "-am", "narrow the rule")
+	time.Sleep(30 * time.Millisecond)
+	if got := r.settle(); len(got) != 0 {
+		t.Fatalf("the narrowed tree lists %q", got)
+	}
+	m, ok = readTreeMemo(r.memoFile())
+	if !ok || slices.Contains(m.skipped, "out") || !slices.ContainsFunc(m.dirs, func(d memoStamp) bool { return d.path == "out" }) {
+		t.Fatalf("the memo built from the last does not watch out/: dirs %v skipped %v", m.dirs, m.skipped)
+	}
+	writeFile(t, filepath.Join(r.dir, "out/new.txt"), "new\n", 0o644)
+	if r.gitClean() {
+		t.Fatal("git does not list the new file")
+	}
+	if r.g.cleanByMemo(r.dir, r.memoFile()) {
+		t.Fatal("a new file in a directory no longer ignored was vouched clean")
+	}
+	r.settle()
+}
+
+// The memo's tracked-path digest read straight from the index file equals
+// the one the Stop computes over the decoded entries, in every index
+// version git writes, with extended flags and a conflict's stages.
+func TestIndexTrackedDigestIsTheDecodedOnes(t *testing.T) {
+	r := newMemoRepo(t)
+	env := r.g.Env
+	// A conflict: three stages of one path.
+	runGit(t, r.dir, env, "checkout", "-q", "-b", "side")
+	writeFile(t, filepath.Join(r.dir, "docs/a.md"), "side\n", 0o644)
+	runGit(t, r.dir, env, "commit", "-q", "-am", "side")
+	runGit(t, r.dir, env, "checkout", "-q", "main")
+	writeFile(t, filepath.Join(r.dir, "docs/a.md"), "main\n", 0o644)
+	runGit(t, r.dir, env, "commit", "-q", "-am", "main")
+	if _, err := (Git{Env: env}).run(r.dir, "merge", "merge", "-q", "side"); err == nil {
+		t.Fatal("the merge did not conflict")
+	}
+	// An intent-to-add entry sets the extended flags (version 3).
+	writeFile(t, filepath.Join(r.dir, "docs/new.md"), "n\n", 0o644)
+	runGit(t, r.dir, env, "add", "-N", "docs/new.md")
+	src, err := r.g.LocateIndex(r.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, version := range []string{"3", "4", "2"} {
+		if version == "2" {
+			// Version 2 holds no extended flags: the intent-to-add goes.
+			runGit(t, r.dir, env, "rm", "-q", "--cached", "docs/new.md")
+		}
+		runGit(t, r.dir, env, "update-index", "--index-version", version)
+		data, err := os.ReadFile(src.File)
+		if err != nil {
+			t.Fatal(err)
+		}
+		idx, err := ParseIndex(data, src.HashLen)
+		if err != nil {
+			t.Fatalf("version %s: %v", version, err)
+		}
+		if idx.Version != int(version[0]-'0') {
+			t.Fatalf("asked for version %s, git wrote %d", version, idx.Version)
+		}
+		got, ok := indexTrackedDigest(data, src.HashLen)
+		if want := trackedOf(idx.Entries); !ok || got != want {
+			t.Fatalf("version %s: digest %q %v, decoded entries' %q", version, got, ok, want)
+		}
+	}
+	if _, ok := indexTrackedDigest([]byte("DIRC\x00\x00\x00\x05"), 20); ok {
+		t.Fatal("an index of version 5 was read")
+	}
 }
