@@ -34,7 +34,7 @@ import (
 const (
 	treeMemoName  = "tree-memo"
 	treeClockName = "tree-clock"
-	treeMemoHead  = "gates tree memo 3"
+	treeMemoHead  = "gates tree memo 4"
 )
 
 // treeMemo is a clean verdict's record (see above).
@@ -42,7 +42,10 @@ type treeMemo struct {
 	env     string
 	tracked string      // trackedDigest of the index at the verdict
 	files   []memoStamp // stat followed: git reads these through links
-	dirs    []memoStamp // not followed: git never descends a link
+	// dirs are not followed (git never descends a link); each stamp is
+	// the stat stamp, " #", and the digest of the entries' names
+	// (entryNames).
+	dirs []memoStamp
 	// skipped are the subdirectories of recorded directories that git
 	// left whole as ignored, not descended: with dirs, every
 	// subdirectory a recorded directory held.
@@ -389,7 +392,8 @@ func buildMemo(top string, base treeMemo, ignoredDirs map[string]bool, clock fil
 			return treeMemo{}, false
 		}
 		m.dirs = append(m.dirs, memoStamp{stamp: s, path: rel})
-		if old, ok := oldStamp[rel]; ok && old == s {
+		if old, ok := oldStamp[rel]; ok && strings.HasPrefix(old, s+" #") {
+			m.dirs[len(m.dirs)-1].stamp = old
 			// Whether a subdirectory is descended is this listing's
 			// answer, never the last memo's.
 			for _, child := range oldChildren[rel] {
@@ -415,6 +419,7 @@ func buildMemo(top string, base treeMemo, ignoredDirs map[string]bool, clock fil
 		if err != nil {
 			return treeMemo{}, false
 		}
+		m.dirs[len(m.dirs)-1].stamp = s + " #" + entryNames(ents)
 		for _, e := range ents {
 			name := e.Name()
 			child := name
@@ -440,6 +445,20 @@ func buildMemo(top string, base treeMemo, ignoredDirs map[string]bool, clock fil
 		}
 	}
 	return m, true
+}
+
+// entryNames digests a directory's entries as os.ReadDir lists them
+// (sorted by name): each name, marked when it is a directory.
+func entryNames(ents []os.DirEntry) string {
+	h := sha1.New()
+	for _, e := range ents {
+		h.Write([]byte(e.Name()))
+		if e.IsDir() {
+			h.Write([]byte{'/'})
+		}
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // encode spells the memo as NUL-ended records, a kind, a stamp, a tab
@@ -553,7 +572,19 @@ func (g Git) cleanBy(top string, m treeMemo) bool {
 		if d.path != "" {
 			full = walk.Child(top, d.path)
 		}
-		if s, ok := fileStamp(full, false, fileTime{}); !ok || s != d.stamp {
+		stat, names, _ := strings.Cut(d.stamp, " #")
+		s, ok := fileStamp(full, false, fileTime{})
+		if !ok {
+			return false
+		}
+		if s == stat {
+			continue
+		}
+		// assertion H (stop-gates): a directory that moved still vouches
+		// when it holds the entries it held (a file replaced under its
+		// own name, as a checkout or an editor's rename does).
+		ents, err := os.ReadDir(full)
+		if err != nil || entryNames(ents) != names {
 			return false
 		}
 	}

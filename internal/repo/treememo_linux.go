@@ -3,8 +3,8 @@
 package repo
 
 import (
-	"fmt"
 	"os"
+	"strconv"
 	"syscall"
 
 	"github.com/gate-sdk/gates/internal/walk"
@@ -33,7 +33,23 @@ func fileStamp(p string, follow bool, clock fileTime) (string, bool) {
 	if clock.sec != 0 && (!olderThan(st.Mtim, clock) || !olderThan(st.Ctim, clock)) {
 		return "", false
 	}
-	return fmt.Sprintf("%d %d %d %o %d.%d %d.%d", st.Ino, st.Dev, st.Size, st.Mode, st.Mtim.Sec, st.Mtim.Nsec, st.Ctim.Sec, st.Ctim.Nsec), true
+	// Spelled by hand, not by fmt: a memo holds a stamp per directory,
+	// and a Stop compares hundreds of them.
+	var buf [160]byte
+	b := strconv.AppendUint(buf[:0], st.Ino, 10)
+	b = append(b, ' ')
+	b = strconv.AppendUint(b, st.Dev, 10)
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, st.Size, 10)
+	b = append(b, ' ')
+	b = strconv.AppendUint(b, uint64(st.Mode), 8)
+	for _, t := range []syscall.Timespec{st.Mtim, st.Ctim} {
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, t.Sec, 10)
+		b = append(b, '.')
+		b = strconv.AppendInt(b, t.Nsec, 10)
+	}
+	return string(b), true
 }
 
 func olderThan(t syscall.Timespec, clock fileTime) bool {

@@ -378,3 +378,41 @@ func TestIndexTrackedDigestIsTheDecodedOnes(t *testing.T) {
 		t.Fatal("an index of version 5 was read")
 	}
 }
+
+// A directory that moved because a file in it was replaced under its own
+// name (git checkout writes a new file) holds the same entries: the memo
+// still vouches, once the index records the new file. A directory that
+// gained an entry, even an ignored one, does not.
+func TestTreeMemoVouchesForADirectoryHoldingTheSameEntries(t *testing.T) {
+	r := newMemoRepo(t)
+	r.settle()
+	p := filepath.Join(r.dir, "docs/a.md")
+	dir := filepath.Join(r.dir, "docs")
+	before, _ := fileStamp(dir, false, fileTime{})
+	writeFile(t, p, "scratch\n", 0o644)
+	runGit(t, r.dir, r.g.Env, "checkout", "-q", "--", "docs/a.md")
+	if now, _ := fileStamp(dir, false, fileTime{}); now == before {
+		t.Fatal("git checkout left the directory unmoved; the case proves nothing")
+	}
+	// The index newer than the file git wrote, so its entry is not
+	// racily clean.
+	src, err := r.g.LocateIndex(r.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Second)
+	if err := os.Chtimes(src.File, later, later); err != nil {
+		t.Fatal(err)
+	}
+	if !r.gitClean() {
+		t.Fatal("git lists the restored tree")
+	}
+	if !r.g.cleanByMemo(r.dir, r.memoFile()) {
+		t.Fatal("a directory holding the same entries voided the memo")
+	}
+	writeFile(t, filepath.Join(r.dir, "docs/build.log"), "ignored\n", 0o644)
+	if r.g.cleanByMemo(r.dir, r.memoFile()) {
+		t.Fatal("a directory that gained an entry was vouched for")
+	}
+	r.settle()
+}
