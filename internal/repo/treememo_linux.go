@@ -85,8 +85,8 @@ func trackedStatClean(top string, entries []Entry) bool {
 		if e.stat == nil || e.Stage != 0 || e.IntentToAdd() || e.SkipWorktree() || e.Mode == ModeGitlink {
 			return false
 		}
-		buf = append(append(append(buf[:0], top...), '/'), e.Path...)
-		if err := syscall.Lstat(string(buf), &st); err != nil {
+		buf = append(append(append(append(buf[:0], top...), '/'), e.Path...), 0)
+		if err := lstatZ(buf, &st); err != nil {
 			return false
 		}
 		if !statMatches(&st, e.stat, e.Mode) {
