@@ -64,11 +64,12 @@ func runHook(s *Session, args []string) int {
 	// no listing.
 	hs.treeBuild = func() (*repo.Snapshot, error) { return repo.NewWorkingSnapshot(top) }
 	p, perr := harness.ReadPayload(s.Stdin)
+	hr := newHookRepo(hs, top)
 	call := &harness.Call{
 		Member: m.Name, Payload: p, PayloadErr: perr,
 		Stdout: s.Stdout, Stderr: s.Stderr,
-		Gates: hookRunner{s: hs, top: top, cwd: cwd, edit: m.Name == "edit-gates"},
-		Repo:  newHookRepo(hs, top),
+		Gates: hookRunner{s: hs, top: top, cwd: cwd, edit: m.Name == "edit-gates", state: hr.StateDir},
+		Repo:  hr,
 	}
 	return m.Run(call)
 }
@@ -81,6 +82,9 @@ type hookRunner struct {
 	// edit marks edit-gates' runner, whose view is the index with the
 	// edited file put over it (editView).
 	edit bool
+	// state answers the harness state directory, where Changed keeps the
+	// tree memo of the last clean listing; nil keeps none.
+	state func() (string, error)
 }
 
 // editFullView, set by a test only, makes edit-gates build the view of the
@@ -136,7 +140,18 @@ func canonicalPath(p string) string {
 	}
 }
 
-func (r hookRunner) Changed() ([]string, error) { return repo.Changed(r.top) }
+// Changed lists the uncommitted change; a Stop over a tree the last
+// clean listing's memo still vouches for starts no git (repo.ChangedMemo).
+func (r hookRunner) Changed() ([]string, error) {
+	if r.state == nil {
+		return repo.Changed(r.top)
+	}
+	dir, err := r.state()
+	if err != nil {
+		return repo.Changed(r.top)
+	}
+	return repo.Git{RecordVerified: cacheWanted(r.s)}.ChangedMemo(r.top, dir)
+}
 
 func (r hookRunner) registry() (*loadedRegistry, error) {
 	gatesDir, err := r.s.GatesDir()

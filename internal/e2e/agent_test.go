@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // agentScratch is a consumer with three shipped gates registered: a
@@ -111,6 +112,41 @@ func TestAgentStopGatesHoldsADirtyTree(t *testing.T) {
 	stop["stop_hook_active"] = true
 	if code, out, _ := s.hook("", "stop-gates", stop); code != 0 || out != "" {
 		t.Fatalf("loop guard: exit %d %q", code, out)
+	}
+}
+
+// A Stop over a clean tree leaves a memo the next Stop trusts instead of
+// git status; a red file written after it, tracked or new, still holds
+// the turn.
+func TestAgentStopGatesMemoStillSeesTheChange(t *testing.T) {
+	t.Parallel()
+	s := agentScratch(t)
+	stop := map[string]any{"session_id": "s1", "cwd": s.dir, "hook_event_name": "Stop", "stop_hook_active": false}
+	// Past the time stamps' grain: the scratch's directories are older
+	// than the memo's clock, so a memo is made.
+	time.Sleep(50 * time.Millisecond)
+	for i := 0; i < 2; i++ {
+		if code, out, errs := s.hook("", "stop-gates", stop); code != 0 || out != "" {
+			t.Fatalf("clean tree, Stop %d: exit %d %q %q", i, code, out, errs)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(s.dir, ".git", "gates-agent", "tree-memo")); err != nil {
+		t.Fatalf("a clean Stop left no memo: %v", err)
+	}
+	s.write("docs/new.md", "see /ho"+"me/marta/x\n", 0o644)
+	if _, out, _ := s.hook("", "stop-gates", stop); !strings.Contains(out, "docs/new.md:1:") {
+		t.Fatalf("a new file after the memo was not judged: %s", out)
+	}
+	if err := os.Remove(filepath.Join(s.dir, "docs/new.md")); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond)
+	if code, out, errs := s.hook("", "stop-gates", stop); code != 0 || out != "" {
+		t.Fatalf("clean again: exit %d %q %q", code, out, errs)
+	}
+	s.write("docs/guide.md", "see /ho"+"me/marta/y\n", 0o644)
+	if _, out, _ := s.hook("", "stop-gates", stop); !strings.Contains(out, "docs/guide.md:1:") {
+		t.Fatalf("a tracked file edited after the memo was not judged: %s", out)
 	}
 }
 

@@ -23,6 +23,12 @@ func (g Git) Changed(dir string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parseStatus(dir, out)
+}
+
+// parseStatus reads `git status --porcelain=v1 -z` records into Changed's
+// answer.
+func parseStatus(dir string, out []byte) ([]string, error) {
 	seen := map[string]bool{}
 	var paths []string
 	for len(out) > 0 {

@@ -30,6 +30,9 @@ type Objects struct {
 	gitDir, common string
 	st             *filesystem.Storage
 	commits        map[string]*rawCommit
+	// files reads objects at the cost of the objects (packread.go); nil,
+	// or an object it cannot read, leaves the read to st.
+	files *objectFiles
 }
 
 // OpenObjects answers the in-process reader of the repository whose git
@@ -85,7 +88,7 @@ func OpenObjects(gitDir, common string, env []string) (*Objects, bool) {
 	if err != nil {
 		return nil, false
 	}
-	return &Objects{gitDir: gitDir, common: common, st: st, commits: map[string]*rawCommit{}}, true
+	return &Objects{gitDir: gitDir, common: common, st: st, commits: map[string]*rawCommit{}, files: sharedObjectFiles(common)}, true
 }
 
 var stores sync.Map // common dir -> *filesystem.Storage
@@ -109,6 +112,11 @@ func (o *Objects) raw(id string) (plumbing.ObjectType, []byte, error) {
 	if !walk.ObjectID(id) || len(id) != 2*sha1.Size {
 		return plumbing.InvalidObject, nil, errNoInProcess
 	}
+	if o.files != nil {
+		if t, data, err := o.files.read(id); err == nil {
+			return t, data, nil
+		}
+	}
 	obj, err := o.st.EncodedObject(plumbing.AnyObject, plumbing.NewHash(id))
 	if err != nil {
 		return plumbing.InvalidObject, nil, err
@@ -129,6 +137,9 @@ func (o *Objects) raw(id string) (plumbing.ObjectType, []byte, error) {
 func (o *Objects) has(id string) bool {
 	if !walk.ObjectID(id) || len(id) != 2*sha1.Size {
 		return false
+	}
+	if o.files != nil && o.files.has(id) {
+		return true
 	}
 	return o.st.HasEncodedObject(plumbing.NewHash(id)) == nil
 }

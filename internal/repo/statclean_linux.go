@@ -14,6 +14,11 @@ func statClean(full string, d *statData, mode uint32) bool {
 	if err := syscall.Lstat(full, &st); err != nil {
 		return false
 	}
+	return statMatches(&st, d, mode)
+}
+
+// statMatches is statClean's test over stat fields already read.
+func statMatches(st *syscall.Stat_t, d *statData, mode uint32) bool {
 	switch st.Mode & syscall.S_IFMT {
 	case syscall.S_IFREG:
 		exec := st.Mode&0o100 != 0
