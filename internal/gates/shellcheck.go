@@ -138,12 +138,18 @@ func checkShellcheck(c *gate.Context) int {
 			// assertion U: a library's name that a script sourcing it
 			// reads (SC2034) or sets before the source (SC2154) is the
 			// script's business, left out and counted.
-			if strings.HasSuffix(rp.text, "[SC2034]") || strings.HasSuffix(rp.text, "[SC2154]") {
+			if strings.HasSuffix(rp.text, "[SC2034]") || strings.HasSuffix(rp.text, "[SC2154]") || strings.HasSuffix(rp.text, "[SC2164]") {
 				if src == nil {
 					s := readSourcers(shellTexts(c, texts))
 					src = &s
 				}
 				if src.sourcedName(t, rp.text) {
+					idiomatic++
+					continue
+				}
+				// A cd with no exit in a library that only scripts under
+				// set -e source: a failed cd ends their run.
+				if strings.HasSuffix(rp.text, "[SC2164]") && src.sourcedUnderErrexit(t) {
 					idiomatic++
 					continue
 				}

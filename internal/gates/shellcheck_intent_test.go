@@ -292,6 +292,20 @@ func TestSourcedNames(t *testing.T) {
 		"make/other.sh":   []byte("#!/bin/bash\n. ./helpers.sh\necho \"$red\"\n"),
 	}
 	s := readSourcers(texts)
+	strict := readSourcers(map[string][]byte{
+		"run.sh":   []byte("#!/bin/bash\nset -eo pipefail\n. ${dir}/cases/one.sh\n"),
+		"other.sh": []byte("#!/bin/bash\n. ./cases/two.sh\nset -e\n"),
+		"third.sh": []byte("#!/bin/bash\nset -o errexit\nsource ./cases/two.sh\n"),
+	})
+	if !strict.sourcedUnderErrexit("cases/one.sh") {
+		t.Error("one.sh is sourced only after set -e")
+	}
+	if strict.sourcedUnderErrexit("cases/two.sh") {
+		t.Error("two.sh is also sourced before a set -e")
+	}
+	if strict.sourcedUnderErrexit("cases/three.sh") || s.sourcedUnderErrexit("make/helpers.sh") {
+		t.Error("a file sourced by no script under set -e")
+	}
 	for _, tc := range []struct {
 		target, text string
 		want         bool

@@ -64,15 +64,26 @@ func sourceOperands(l string) []string {
 type sourcers struct {
 	sets  map[string]map[string]bool // base name -> names assigned before a source of it
 	reads map[string]map[string]bool // base name -> names the sourcing scripts expand
+	// errexit: base name -> every source of it comes after a set -e of
+	// its sourcing script.
+	errexit map[string]bool
 }
+
+// errexitLine matches a line turning on errexit: set -e (in any cluster
+// of short options, as set -eu or set -euo pipefail) or set -o errexit.
+var errexitLine = lazyre.New(`(?:^|[;&|]\s*)\s*set\s+(?:-[a-zA-Z]*e[a-zA-Z]*\b|-o\s+errexit\b)`)
 
 // readSourcers reads every target's source commands.
 func readSourcers(texts map[string][]byte) sourcers {
-	s := sourcers{sets: map[string]map[string]bool{}, reads: map[string]map[string]bool{}}
+	s := sourcers{sets: map[string]map[string]bool{}, reads: map[string]map[string]bool{}, errexit: map[string]bool{}}
 	for _, text := range texts {
 		var read map[string]bool    // the script's expansions, read once it sources
 		before := map[string]bool{} // names assigned on the lines read so far
+		errexit := false            // a set -e was read (at the top level or not)
 		for _, l := range strings.Split(string(text), "\n") {
+			if errexitLine.Get().MatchString(l) {
+				errexit = true
+			}
 			for _, op := range sourceOperands(l) {
 				base := path.Base(op)
 				if base == "." || base == "/" || strings.ContainsAny(base, "$`*?[") {
@@ -86,7 +97,9 @@ func readSourcers(texts map[string][]byte) sourcers {
 				}
 				if s.sets[base] == nil {
 					s.sets[base], s.reads[base] = map[string]bool{}, map[string]bool{}
+					s.errexit[base] = errexit
 				}
+				s.errexit[base] = s.errexit[base] && errexit
 				for n := range before {
 					s.sets[base][n] = true
 				}
@@ -100,6 +113,13 @@ func readSourcers(texts map[string][]byte) sourcers {
 		}
 	}
 	return s
+}
+
+// sourcedUnderErrexit reports whether target is sourced, by its name, only
+// by scripts that turned errexit on first: a failing cd in it ends the
+// run, as set -e in the library itself would make ShellCheck see.
+func (s sourcers) sourcedUnderErrexit(target string) bool {
+	return s.errexit[path.Base(target)]
 }
 
 // sourcedName reports a report on a library's name that a script sourcing
