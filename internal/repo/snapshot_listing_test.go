@@ -171,3 +171,85 @@ func TestVouchedFileRemovedReadsAsMissing(t *testing.T) {
 		}
 	}
 }
+
+// assertion F: bytes that fill the byte budget exactly are kept; bytes
+// past it are not, and leave the budget as they found it, so a smaller
+// file read after them is kept.
+func TestByteBudgetExactAndGivenBack(t *testing.T) {
+	_, s := unbudgeted(t)
+	s.SetByteBudget(int64(len("#!/bin/sh\n")))
+	if _, err := s.Read("run.sh"); err != nil {
+		t.Fatal(err)
+	}
+	if st := s.mustLookup("run.sh").state(); !st.held {
+		t.Error("bytes filling the budget exactly were not kept")
+	}
+	_, s = unbudgeted(t)
+	s.SetByteBudget(int64(len("#!/bin/sh\n")))
+	if _, err := s.Read("spaced name.md"); err != nil {
+		t.Fatal(err)
+	}
+	if s.kept.Load() != 0 {
+		t.Errorf("a read past the budget left %d bytes counted", s.kept.Load())
+	}
+	if _, err := s.Read("run.sh"); err != nil {
+		t.Fatal(err)
+	}
+	if st := s.mustLookup("run.sh").state(); !st.held {
+		t.Error("a file within what was left of the budget was not kept")
+	}
+}
+
+// assertion M: the same for the claim budget, and a claim's count of
+// what it still has to read falls to 0 as it reads and drops.
+func TestClaimBudgetExactAndGivenBack(t *testing.T) {
+	_, s := unbudgeted(t)
+	s.SetClaimBudget(int64(len("#!/bin/sh\n")))
+	a, b := s.Claim([]string{"spaced name.md", "run.sh", "link"}), s.Claim([]string{"spaced name.md", "run.sh"})
+	if a.left.Load() != 3 || b.left.Load() != 2 {
+		t.Fatalf("claims outstanding %d and %d, want 3 and 2", a.left.Load(), b.left.Load())
+	}
+	if _, err := a.Read("spaced name.md"); err != nil {
+		t.Fatal(err)
+	}
+	if st := s.mustLookup("spaced name.md").state(); st.held || s.claimKept.Load() != 0 {
+		t.Errorf("a claimed read past the claim budget: held %v, %d bytes counted", st.held, s.claimKept.Load())
+	}
+	if _, err := a.Read("run.sh"); err != nil {
+		t.Fatal(err)
+	}
+	if st := s.mustLookup("run.sh").state(); !st.held || !st.claimed {
+		t.Error("claimed bytes filling the claim budget exactly were not kept")
+	}
+	if a.left.Load() != 1 {
+		t.Errorf("after two reads %d claims outstanding, want 1", a.left.Load())
+	}
+	a.Drop("link")
+	if a.left.Load() != 0 {
+		t.Errorf("after the drop %d claims outstanding, want 0", a.left.Load())
+	}
+	b.Done()
+	if b.left.Load() != 0 || s.claimKept.Load() != 0 {
+		t.Errorf("after Done: %d claims outstanding, %d bytes kept for claims", b.left.Load(), s.claimKept.Load())
+	}
+}
+
+// assertion I: a staged read takes the work-tree file when it hashes to
+// the staged id, without the object store (here the staged blob's loose
+// object is gone).
+func TestStagedReadTakesAMatchingWorkTreeFile(t *testing.T) {
+	dir, env := statRepo(t, map[string]string{"a.txt": "alpha\n"})
+	writeFile(t, filepath.Join(dir, "a.txt"), "a body no other object holds\n", 0o644)
+	runGit(t, dir, env, "add", "a.txt")
+	id := blobOf(t, dir, env, "a.txt")
+	if err := os.Remove(filepath.Join(dir, ".git", "objects", id[:2], id[2:])); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Git{Env: env}.StagedSnapshot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, err := s.Read("a.txt"); err != nil || string(data) != "a body no other object holds\n" {
+		t.Fatalf("Read = %q %v, want the work-tree bytes", data, err)
+	}
+}
