@@ -3,6 +3,7 @@ package repo
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -62,5 +63,50 @@ func TestEditOverlay(t *testing.T) {
 	runGit(t, top, fx.env, "add", "-N", "later.md")
 	if _, ok, err := g.NewEditOverlay(top, []string{"edited.md"}); ok || err != nil {
 		t.Errorf("an index with an intent-to-add entry: ok %v, %v", ok, err)
+	}
+}
+
+// An edit overlay whose edited paths are all tracked and present names
+// the index it lies over and its paths in byte order; an overlay with an
+// untracked path, a staged snapshot and a work-tree one name none.
+func TestEditOverlayNamesItsIndex(t *testing.T) {
+	fx := newFixture(t)
+	top := fx.top
+	g := Git{Env: fx.env}
+	writeFile(t, filepath.Join(top, "run.sh"), "#!/bin/sh\nedited\n", 0o755)
+	writeFile(t, filepath.Join(top, "plain.txt"), "edited\n", 0o644)
+	a, ok, err := g.NewEditOverlay(top, []string{"run.sh", "plain.txt"})
+	if err != nil || !ok {
+		t.Fatalf("overlay: ok %v, %v", ok, err)
+	}
+	b, ok, err := g.NewEditOverlay(top, []string{"plain.txt"})
+	if err != nil || !ok {
+		t.Fatalf("overlay: ok %v, %v", ok, err)
+	}
+	ia, pa, oka := a.EditOverlay()
+	ib, pb, okb := b.EditOverlay()
+	if !oka || !okb || ia == "" || ia != ib {
+		t.Errorf("two overlays of one index: %q %v, %q %v", ia, oka, ib, okb)
+	}
+	if !slices.Equal(pa, []string{"plain.txt", "run.sh"}) || !slices.Equal(pb, []string{"plain.txt"}) {
+		t.Errorf("paths put over the index: %q, %q", pa, pb)
+	}
+	writeFile(t, filepath.Join(top, "new.md"), "new\n", 0o644)
+	c, ok, err := g.NewEditOverlay(top, []string{"plain.txt", "new.md"})
+	if err != nil || !ok {
+		t.Fatalf("overlay with a new path: ok %v, %v", ok, err)
+	}
+	staged, err := g.StagedSnapshot(top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	work, err := g.NewSnapshot(top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, s := range map[string]*Snapshot{"an overlay with an untracked path": c, "a staged snapshot": staged, "a work-tree snapshot": work} {
+		if index, puts, ok := s.EditOverlay(); ok || index != "" || puts != nil {
+			t.Errorf("%s: EditOverlay = %q %q %v", name, index, puts, ok)
+		}
 	}
 }
