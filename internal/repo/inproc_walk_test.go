@@ -154,6 +154,11 @@ func TestObjectsListClockSkew(t *testing.T) {
 	if got := listed(t, r.objects(), []string{in}, []string{ex}, 0); len(got) != 2 || got[1] != s {
 		t.Errorf("skewed: %v, want I and S (git stops before the excluded chain reaches S)", got)
 	}
+	// Every length of the excluded chain: the walk stops as git's does,
+	// one commit early or late changing whether S is reached.
+	for k := 2; k < len(ids); k++ {
+		r.assertList([]string{in}, []string{ids[k]}, 0, fmt.Sprintf("skewed, a chain of %d", k-1))
+	}
 	// Three excluded commits only: the chain reaches S within the slop.
 	r.assertList([]string{in}, []string{ids[4]}, 0, "skewed, short chain")
 	if got := listed(t, r.objects(), []string{in}, []string{ids[4]}, 0); len(got) != 1 {
