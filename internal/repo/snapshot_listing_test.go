@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -251,5 +252,42 @@ func TestStagedReadTakesAMatchingWorkTreeFile(t *testing.T) {
 	}
 	if data, err := s.Read("a.txt"); err != nil || string(data) != "a body no other object holds\n" {
 		t.Fatalf("Read = %q %v, want the work-tree bytes", data, err)
+	}
+}
+
+// A path in conflict with no stage 2 (deleted on our side, changed and
+// made executable on theirs) is its first stage in every work-tree view:
+// the working listing, which sorts the untracked files in, answers what
+// the index's own listing answers.
+func TestConflictWithoutOursIsItsFirstStageInEveryView(t *testing.T) {
+	dir, env := statRepo(t, map[string]string{"f.sh": "base\n", "keep.txt": "k\n"})
+	runGit(t, dir, env, "checkout", "-q", "-b", "theirs")
+	writeFile(t, filepath.Join(dir, "f.sh"), "theirs\n", 0o755)
+	if err := os.Chmod(filepath.Join(dir, "f.sh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	runGit(t, dir, env, "commit", "-q", "-am", "theirs")
+	runGit(t, dir, env, "checkout", "-q", "main")
+	runGit(t, dir, env, "rm", "-q", "f.sh")
+	runGit(t, dir, env, "commit", "-q", "-m", "ours")
+	cmd := exec.Command("git", "merge", "-q", "theirs")
+	cmd.Dir, cmd.Env = dir, env
+	if err := cmd.Run(); err == nil {
+		t.Fatal("the merge did not conflict")
+	}
+	writeFile(t, filepath.Join(dir, "untracked.txt"), "u\n", 0o644)
+	g := Git{Env: env}
+	index, err := g.NewSnapshot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	working, err := g.NewWorkingSnapshot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mi, oki := index.Mode("f.sh")
+	mw, okw := working.Mode("f.sh")
+	if !oki || !okw || mi != ModeRegular || mw != mi {
+		t.Errorf("f.sh: the index's view %o %v, the working view %o %v; want both stage 1's %o", mi, oki, mw, okw, ModeRegular)
 	}
 }
