@@ -2,6 +2,7 @@ package repo
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -108,5 +109,51 @@ func TestEditOverlayNamesItsIndex(t *testing.T) {
 		if index, puts, ok := s.EditOverlay(); ok || index != "" || puts != nil {
 			t.Errorf("%s: EditOverlay = %q %q %v", name, index, puts, ok)
 		}
+	}
+}
+
+// The overlay's edited paths: a symbolic link is put over the index as
+// its target's text; a path that is neither a file nor a link (a
+// directory, a FIFO) declines the overlay; an untracked file the edit did
+// not name never joins the view.
+func TestEditOverlayEditedShapes(t *testing.T) {
+	fx := newFixture(t)
+	top := fx.top
+	g := Git{Env: fx.env}
+	writeFile(t, filepath.Join(top, "stray.md"), "untracked, not edited\n", 0o644)
+	if err := os.Remove(filepath.Join(top, "link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("plain.txt", filepath.Join(top, "link")); err != nil {
+		t.Fatal(err)
+	}
+	s, ok, err := g.NewEditOverlay(top, []string{"link"})
+	if err != nil || !ok {
+		t.Fatalf("an edited link: ok %v, %v", ok, err)
+	}
+	if got, err := s.Read("link"); err != nil || string(got) != "plain.txt" {
+		t.Errorf("the edited link reads %q %v", got, err)
+	}
+	if s.Has("stray.md") {
+		t.Error("an untracked file the edit did not name joined the view")
+	}
+	if _, _, ok := s.EditOverlay(); !ok {
+		t.Error("an overlay of one tracked, present path names no index")
+	}
+	if err := os.Remove(filepath.Join(top, "plain.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(top, "plain.txt"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := g.NewEditOverlay(top, []string{"plain.txt"}); ok || err != nil {
+		t.Errorf("a tracked path now a directory: ok %v, %v; want the overlay declined", ok, err)
+	}
+	fifo := filepath.Join(top, "pipe")
+	if err := exec.Command("mkfifo", fifo).Run(); err != nil {
+		t.Skip("no mkfifo")
+	}
+	if _, ok, err := g.NewEditOverlay(top, []string{"pipe"}); ok || err != nil {
+		t.Errorf("an edited FIFO: ok %v, %v; want the overlay declined", ok, err)
 	}
 }
