@@ -268,6 +268,13 @@ func TestParseIndexRefusesMalformed(t *testing.T) {
 		{"v4 overlong prefix length", edit(indexFile(4, 20, one), func(b []byte) []byte {
 			return append(append(b[:12+62], 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80), 'a', 0)
 		}), "bad prefix length"},
+		{"v4 ten-byte prefix length", edit(indexFile(4, 20, one), func(b []byte) []byte {
+			return append(append(b[:12+62], 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00), 'a', 0)
+		}), "strips"},
+		// Exactly two fixed parts in the bytes: the count passes, the
+		// second entry does not.
+		{"a count of two filling two fixed parts", edit(indexFile(2, 20, []ix{{name: strings.Repeat("a", 45)}}), setCount(2)), "entry 1 runs past the end"},
+		{"extended flags then nothing", edit(indexFile(3, 20, []ix{{name: "a", ext: 0x4000}}), func(b []byte) []byte { return b[:12+62+2] }), "entry 0: unterminated name"},
 		{"v4 unterminated name", edit(indexFile(4, 20, one), func(b []byte) []byte { return b[:len(b)-1] }), "unterminated name"},
 		{"truncated extension header", seal(append(unseal(indexFile(2, 20, one), 20), "TRE"...), 20), "truncated extension header"},
 		{"extension past the end", edit(indexFile(2, 20, one, extension("TREE", []byte("abcd"))), func(b []byte) []byte { return b[:len(b)-1] }), "runs past the end"},

@@ -575,7 +575,14 @@ func (o *Objects) tree(id string) ([]treeEntry, error) {
 		default:
 			return nil, errNoInProcess
 		}
-		out = append(out, treeEntry{name: name, mode: m, id: hex.EncodeToString(data[nul+1 : nul+1+sha1.Size])})
+		e := treeEntry{name: name, mode: m, id: hex.EncodeToString(data[nul+1 : nul+1+sha1.Size])}
+		// git's diff-tree walks a tree's entries as stored; a tree out of
+		// its order, or naming one entry twice, gets an answer from git
+		// that the ordered walk here would not give: left to git.
+		if len(out) > 0 && treeKey(out[len(out)-1]) >= treeKey(e) {
+			return nil, errNoInProcess
+		}
+		out = append(out, e)
 		data = data[nul+1+sha1.Size:]
 	}
 	return out, nil
@@ -631,10 +638,7 @@ func (o *Objects) diffTrees(a, b, prefix string, out *[]Change) error {
 			return err
 		}
 	}
-	// Both lists in git's order already; sorted again by key in case a
-	// tree was written otherwise.
-	sort.SliceStable(ea, func(i, j int) bool { return treeKey(ea[i]) < treeKey(ea[j]) })
-	sort.SliceStable(eb, func(i, j int) bool { return treeKey(eb[i]) < treeKey(eb[j]) })
+	// Both lists in git's order (tree refuses a tree out of it).
 	gone := func(e treeEntry) error {
 		if e.mode == modeTree {
 			return o.diffTrees(e.id, "", prefix+e.name+"/", out)

@@ -2,7 +2,9 @@ package repo
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -62,5 +64,96 @@ func TestEditOverlay(t *testing.T) {
 	runGit(t, top, fx.env, "add", "-N", "later.md")
 	if _, ok, err := g.NewEditOverlay(top, []string{"edited.md"}); ok || err != nil {
 		t.Errorf("an index with an intent-to-add entry: ok %v, %v", ok, err)
+	}
+}
+
+// An edit overlay whose edited paths are all tracked and present names
+// the index it lies over and its paths in byte order; an overlay with an
+// untracked path, a staged snapshot and a work-tree one name none.
+func TestEditOverlayNamesItsIndex(t *testing.T) {
+	fx := newFixture(t)
+	top := fx.top
+	g := Git{Env: fx.env}
+	writeFile(t, filepath.Join(top, "run.sh"), "#!/bin/sh\nedited\n", 0o755)
+	writeFile(t, filepath.Join(top, "plain.txt"), "edited\n", 0o644)
+	a, ok, err := g.NewEditOverlay(top, []string{"run.sh", "plain.txt"})
+	if err != nil || !ok {
+		t.Fatalf("overlay: ok %v, %v", ok, err)
+	}
+	b, ok, err := g.NewEditOverlay(top, []string{"plain.txt"})
+	if err != nil || !ok {
+		t.Fatalf("overlay: ok %v, %v", ok, err)
+	}
+	ia, pa, oka := a.EditOverlay()
+	ib, pb, okb := b.EditOverlay()
+	if !oka || !okb || ia == "" || ia != ib {
+		t.Errorf("two overlays of one index: %q %v, %q %v", ia, oka, ib, okb)
+	}
+	if !slices.Equal(pa, []string{"plain.txt", "run.sh"}) || !slices.Equal(pb, []string{"plain.txt"}) {
+		t.Errorf("paths put over the index: %q, %q", pa, pb)
+	}
+	writeFile(t, filepath.Join(top, "new.md"), "new\n", 0o644)
+	c, ok, err := g.NewEditOverlay(top, []string{"plain.txt", "new.md"})
+	if err != nil || !ok {
+		t.Fatalf("overlay with a new path: ok %v, %v", ok, err)
+	}
+	staged, err := g.StagedSnapshot(top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	work, err := g.NewSnapshot(top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, s := range map[string]*Snapshot{"an overlay with an untracked path": c, "a staged snapshot": staged, "a work-tree snapshot": work} {
+		if index, puts, ok := s.EditOverlay(); ok || index != "" || puts != nil {
+			t.Errorf("%s: EditOverlay = %q %q %v", name, index, puts, ok)
+		}
+	}
+}
+
+// The overlay's edited paths: a symbolic link is put over the index as
+// its target's text; a path that is neither a file nor a link (a
+// directory, a FIFO) declines the overlay; an untracked file the edit did
+// not name never joins the view.
+func TestEditOverlayEditedShapes(t *testing.T) {
+	fx := newFixture(t)
+	top := fx.top
+	g := Git{Env: fx.env}
+	writeFile(t, filepath.Join(top, "stray.md"), "untracked, not edited\n", 0o644)
+	if err := os.Remove(filepath.Join(top, "link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("plain.txt", filepath.Join(top, "link")); err != nil {
+		t.Fatal(err)
+	}
+	s, ok, err := g.NewEditOverlay(top, []string{"link"})
+	if err != nil || !ok {
+		t.Fatalf("an edited link: ok %v, %v", ok, err)
+	}
+	if got, err := s.Read("link"); err != nil || string(got) != "plain.txt" {
+		t.Errorf("the edited link reads %q %v", got, err)
+	}
+	if s.Has("stray.md") {
+		t.Error("an untracked file the edit did not name joined the view")
+	}
+	if _, _, ok := s.EditOverlay(); !ok {
+		t.Error("an overlay of one tracked, present path names no index")
+	}
+	if err := os.Remove(filepath.Join(top, "plain.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(top, "plain.txt"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := g.NewEditOverlay(top, []string{"plain.txt"}); ok || err != nil {
+		t.Errorf("a tracked path now a directory: ok %v, %v; want the overlay declined", ok, err)
+	}
+	fifo := filepath.Join(top, "pipe")
+	if err := exec.Command("mkfifo", fifo).Run(); err != nil {
+		t.Skip("no mkfifo")
+	}
+	if _, ok, err := g.NewEditOverlay(top, []string{"pipe"}); ok || err != nil {
+		t.Errorf("an edited FIFO: ok %v, %v; want the overlay declined", ok, err)
 	}
 }
