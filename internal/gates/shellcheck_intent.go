@@ -244,19 +244,42 @@ func (s *scriptIdioms) placeholderReadName(l, name string) bool {
 // the name and the value.
 var arrayAssign = lazyre.New(`(?:^|[\s;&|(])([A-Za-z_][A-Za-z0-9_]*)(?:\[[^]=]*\])?\+?=(\S*)`)
 
+// literalList matches an assignment of a whole list on one line, NAME=(…)
+// or NAME+=(…): the name and the words inside.
+var literalList = lazyre.New(`(?:^|[\s;&|(])([A-Za-z_][A-Za-z0-9_]*)\+?=\(([^()]*)\)`)
+
+// safeWord matches a literal word that neither splits nor globs: no
+// blank, quote, expansion or glob character.
+var safeWord = lazyre.New(`^[A-Za-z0-9._:/@%+=,-]+$`)
+
 // pidArray reports whether every assignment of name in the script sets it
-// (or an element of it) to $! or to an empty list, and there is one: the
-// array holds background process ids only.
+// (or an element of it) to $!, to an empty list or to a list of literal
+// words that hold no blank or glob character, and one sets an element at
+// least: the array holds background process ids or such words only.
 func (s *scriptIdioms) pidArray(name string) bool {
 	seen := false
 	for _, l := range s.lines {
-		for _, m := range arrayAssign.Get().FindAllStringSubmatch(l, -1) {
-			if m[1] != name {
+		lists := map[int]bool{} // start offsets of the list assignments read whole
+		for _, m := range literalList.Get().FindAllStringSubmatchIndex(l, -1) {
+			if l[m[2]:m[3]] != name {
 				continue
 			}
-			switch m[2] {
-			case "$!", `"$!"`, "($!)", `("$!")`, "()":
-				seen = seen || strings.Contains(m[2], "$!")
+			lists[m[2]] = true
+			for _, w := range strings.Fields(l[m[4]:m[5]]) {
+				if w != "$!" && w != `"$!"` && !safeWord.Get().MatchString(w) {
+					return false
+				}
+				seen = true
+			}
+		}
+		for _, m := range arrayAssign.Get().FindAllStringSubmatchIndex(l, -1) {
+			if l[m[2]:m[3]] != name || lists[m[2]] {
+				continue
+			}
+			switch v := l[m[4]:m[5]]; v {
+			case "$!", `"$!"`:
+				seen = true
+			case "()":
 			default:
 				return false
 			}
