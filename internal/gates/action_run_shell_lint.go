@@ -634,9 +634,11 @@ func gitRevisionBrace(line string, col int) bool {
 // unusedName matches ShellCheck's SC2034 report, capturing the name.
 var unusedName = lazyre.New(`^([A-Za-z_][A-Za-z0-9_]*) appears unused\. .*\[SC2034\]$`)
 
-// countedLoop matches a for loop's header over literal numbers: a list of
-// integers or one brace range ({1..5}), ended by ; or do or the line's end.
-var countedLoop = lazyre.New(`(?:^|[\s;&|({])for\s+([A-Za-z_][A-Za-z0-9_]*)\s+in(?:(?:\s+[0-9]+)+|\s+\{[0-9]+\.\.[0-9]+\}|\s+\$\(\s*seq(?:\s+[0-9]+){1,3}\s*\)|\s+` + "`" + `\s*seq(?:\s+[0-9]+){1,3}\s*` + "`" + `)\s*(?:;|$|do(?:\s|$))`)
+// countedLoop matches a for loop's header over numbers: a list of
+// integers, one brace range ({1..5}) or seq's output (its operands numbers
+// or variables: seq prints numbers whatever they hold), ended by ; or do
+// or the line's end.
+var countedLoop = lazyre.New(`(?:^|[\s;&|({])for\s+([A-Za-z_][A-Za-z0-9_]*)\s+in(?:(?:\s+[0-9]+)+|\s+\{[0-9]+\.\.[0-9]+\}|\s+\$\(\s*seq(?:\s+(?:[0-9]+|"?\$\{?[A-Za-z_][A-Za-z0-9_]*\}?"?)){1,3}\s*\)|\s+` + "`" + `\s*seq(?:\s+(?:[0-9]+|"?\$\{?[A-Za-z_][A-Za-z0-9_]*\}?"?)){1,3}\s*` + "`" + `)\s*(?:;|$|do(?:\s|$))`)
 
 // repeatCounter reports an SC2034 report (text) about the variable of a
 // for loop over literal numbers whose header is on line: the loop runs

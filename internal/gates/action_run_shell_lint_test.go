@@ -348,15 +348,18 @@ func TestRunShellBatchRefusals(t *testing.T) {
 func TestRepeatCounterShapes(t *testing.T) {
 	text := "i appears unused. Verify use (or export if used externally). [SC2034]"
 	for line, want := range map[string]bool{
-		"for i in 1 2 3; do":         true,
-		"for i in {1..10}; do":       true,
-		"for i in $(seq 1 10)":       true,
-		"for i in $(seq 10); do":     true,
-		"for i in `seq 1 2 9`; do":   true,
-		"for i in $(seq 1 $n); do":   false,
-		"for i in $(ls); do":         false,
-		"for j in $(seq 1 10); do":   false,
-		"for i in $(seq 1 10) x; do": false,
+		"for i in 1 2 3; do":             true,
+		"for i in {1..10}; do":           true,
+		"for i in $(seq 1 10)":           true,
+		"for i in $(seq 10); do":         true,
+		"for i in `seq 1 2 9`; do":       true,
+		"for i in $(seq 1 $n); do":       true,
+		"for i in $(seq \"$count\"); do": true,
+		"for i in $(seq $(nproc)); do":   false,
+		"for i in $(seq 1 $n x); do":     false,
+		"for i in $(ls); do":             false,
+		"for j in $(seq 1 10); do":       false,
+		"for i in $(seq 1 10) x; do":     false,
 	} {
 		if got := repeatCounter(line, text); got != want {
 			t.Errorf("repeatCounter(%q) = %v, want %v", line, got, want)
