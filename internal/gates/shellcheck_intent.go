@@ -324,6 +324,7 @@ func (s *scriptIdioms) expands(name string) bool {
 func substitutionAt(l string, col int) (inner, before string, ok bool) {
 	type site struct{ start, end int }
 	var sites []site
+	closing := -1 // the backtick closing the last one opened
 	for i := 0; i < len(l); i++ {
 		switch {
 		case l[i] == '\\':
@@ -335,10 +336,12 @@ func substitutionAt(l string, col int) (inner, before string, ok bool) {
 				sites = append(sites, site{i, end})
 				i++
 			}
+		case l[i] == '`' && i == closing:
 		case l[i] == '`':
+			// So is a $(…) inside backticks.
 			if end := strings.IndexByte(l[i+1:], '`'); end >= 0 {
 				sites = append(sites, site{i, i + 1 + end})
-				i = i + 1 + end
+				closing = i + 1 + end
 			}
 		}
 	}
@@ -476,11 +479,20 @@ func idFormat(w []string) bool {
 // grepCount reports a grep -c stage with its pattern alone (it reads the
 // pipe): it prints one number.
 func grepCount(stage string) bool {
-	w := strings.Fields(stage)
+	return grepCountOf(stage, 1)
+}
+
+// grepCountOf is grepCount with the operands it allows: 1, the pattern
+// alone (reading a pipe), or 2, the pattern and one file named with no
+// glob character (the count of one file is printed with no name before
+// it).
+func grepCountOf(stage string, most int) bool {
+	w := workflow.ShellWords(stage)
 	if len(w) < 2 || w[0] != "grep" {
 		return false
 	}
-	count, operands := false, 0
+	count := false
+	var operands []string
 	for _, a := range w[1:] {
 		switch {
 		case a == "--count":
@@ -492,10 +504,16 @@ func grepCount(stage string) bool {
 				return false // an option taking a value: not read here
 			}
 		default:
-			operands++
+			operands = append(operands, a)
 		}
 	}
-	return count && operands == 1
+	switch {
+	case !count || len(operands) == 0 || len(operands) > most:
+		return false
+	case len(operands) == 2:
+		return !strings.ContainsAny(operands[1], "*?[$`")
+	}
+	return true
 }
 
 func countOnly(stage string) bool {
@@ -573,7 +591,7 @@ var goOneWordEnv = map[string]bool{
 func oneWordOutput(inner string) bool {
 	stages := pipelineStages(inner)
 	last := strings.TrimSpace(stages[len(stages)-1])
-	if countOnly(last) || (len(stages) > 1 && grepCount(last)) {
+	if countOnly(last) || (len(stages) > 1 && grepCount(last)) || (len(stages) == 1 && grepCountOf(last, 2)) {
 		// A count, whatever came before it.
 		return true
 	}

@@ -8,7 +8,11 @@ import "strings"
 // backslash escape), so a pipe inside a --jq program or a $(...) inside a
 // --body "..." is part of its word; an unquoted $(...) is kept whole in
 // the word it opens. The words come back with their quotes removed.
-func callWords(s string) []string {
+func callWords(s string) []string { return ShellWords(s) }
+
+// ShellWords is callWords for other readers: one command's shell words,
+// quotes read and removed, up to where the command ends.
+func ShellWords(s string) []string {
 	var words []string
 	var cur strings.Builder
 	in := false // inside a word
