@@ -1085,13 +1085,13 @@ func (s *scriptIdioms) intended(line, col int, text string) bool {
 			}
 		}
 		before = s.continued(line, before)
-		return commandWord(before) == "eval" || goPackageOperand(before) || oneWordOutput(sub) ||
+		return commandWord(before) == "eval" || goPackageOperand(before) || s.oneWord(sub) ||
 			hereStringOperand(l, col)
 	case strings.HasSuffix(text, "[SC2207]"):
 		// assertion G: an array filled from a command whose output is
 		// words holding no blank, one per line (NAMES=($(go list ./...))).
 		sub, _, ok := substitutionAt(l, col)
-		return ok && oneWordOutput(sub)
+		return ok && s.oneWord(sub)
 	case strings.HasSuffix(text, "[SC2145]"):
 		// assertion Q: an array joined inside a quoted operand of echo
 		// (or of a function that only echoes) prints the same words as $*

@@ -27,7 +27,10 @@ type scriptIdioms struct {
 	split    map[string]bool
 	assigned map[string][]int // name -> 1-based lines assigning it
 	ifsLine  int              // first line assigning IFS (0: none)
-	expanded map[string]bool  // names the script expands, read on first use
+	// funcBodies: the functions the script defines with a body of one
+	// command, and that command; read on first use.
+	funcBodies map[string]string
+	expanded   map[string]bool // names the script expands, read on first use
 }
 
 func readIdioms(text string) *scriptIdioms {
@@ -266,6 +269,9 @@ func (s *scriptIdioms) pidArray(name string) bool {
 			}
 			lists[m[2]] = true
 			for _, w := range strings.Fields(l[m[4]:m[5]]) {
+				if len(w) > 2 && (w[0] == '"' || w[0] == '\'') && w[len(w)-1] == w[0] {
+					w = w[1 : len(w)-1] // a quoted literal word is the same word
+				}
 				if w != "$!" && w != `"$!"` && !safeWord.Get().MatchString(w) {
 					return false
 				}
@@ -576,6 +582,85 @@ func pipelineStages(cmd string) []string {
 	return append(stages, cmd[start:])
 }
 
+// defOpen matches a line opening a function whose body follows on the
+// next lines: name() {, function name {, function name() {; the name is
+// the first group or the second.
+var defOpen = lazyre.New(`^\s*(?:function\s+([A-Za-z_][A-Za-z0-9_-]*)\s*(?:\(\s*\))?|([A-Za-z_][A-Za-z0-9_-]*)\s*\(\s*\))\s*\{\s*$`)
+
+// oneWord is oneWordOutput that also reads a call of a function the script
+// defines with a body of one command: the function prints what that
+// command prints (wait_time() { expr $RANDOM % 10 + 1; }).
+func (s *scriptIdioms) oneWord(sub string) bool {
+	if oneWordOutput(sub) {
+		return true
+	}
+	name := strings.TrimSpace(sub)
+	if name == "" || strings.ContainsAny(name, " \t|;&<>$`") {
+		return false
+	}
+	if s.funcBodies == nil {
+		s.funcBodies = map[string]string{}
+		for k := 0; k < len(s.lines); k++ {
+			m := defOpen.Get().FindStringSubmatch(s.lines[k])
+			if m == nil {
+				continue
+			}
+			name := m[1] + m[2]
+			var body []string
+			j := k + 1
+			for ; j < len(s.lines) && strings.TrimSpace(s.lines[j]) != "}"; j++ {
+				if t := strings.TrimSpace(s.lines[j]); t != "" && !strings.HasPrefix(t, "#") {
+					body = append(body, t)
+				}
+			}
+			if j < len(s.lines) && len(body) == 1 {
+				s.funcBodies[name] = body[0]
+			}
+		}
+	}
+	body, ok := s.funcBodies[name]
+	return ok && oneWordOutput(body)
+}
+
+// zeroRun reports the pipeline head -c N < /dev/zero | tr '\0' 'c' (or
+// head -c N /dev/zero): N copies of one character c that is no blank and
+// no glob character.
+func zeroRun(stages []string) bool {
+	if len(stages) != 2 {
+		return false
+	}
+	h := workflow.ShellWords(stages[0])
+	t := workflow.ShellWords(stages[1])
+	if len(h) < 3 || h[0] != "head" || h[1] != "-c" || len(t) != 3 || t[0] != "tr" {
+		return false
+	}
+	src := strings.Join(h[3:], "")
+	if src != "</dev/zero" && src != "/dev/zero" {
+		return false
+	}
+	c := t[2]
+	return (t[1] == `\0` || t[1] == `\000`) && (len(c) == 1 && safeWord.Get().MatchString(c) || len(c) == 4 && c[0] == '\\' && strings.Trim(c[1:], "01234567") == "")
+}
+
+// exprArith reports an expr command doing arithmetic: it prints one
+// integer whatever its operands expand to (an error prints nothing). One
+// of :, match, substr, index or length prints text instead.
+func exprArith(w []string) bool {
+	if len(w) < 4 || w[0] != "expr" {
+		return false
+	}
+	arith := false
+	for _, a := range w[1:] {
+		switch a {
+		case ":", "match", "substr", "index", "length":
+			return false
+		case "+", "-", `\*`, "'*'", "/", "%":
+			arith = true
+		}
+	}
+	return arith
+}
+
 // goOneWordEnv are the go env variables whose value is one word: names of
 // architectures, systems, feature levels and versions.
 var goOneWordEnv = map[string]bool{
@@ -596,6 +681,9 @@ func oneWordOutput(inner string) bool {
 		return true
 	}
 	if len(stages) > 1 && (awkField.Get().MatchString(last) || cutField.Get().MatchString(last)) {
+		return true
+	}
+	if zeroRun(stages) || len(stages) == 1 && exprArith(strings.Fields(stages[0])) {
 		return true
 	}
 	for _, st := range stages[1:] {

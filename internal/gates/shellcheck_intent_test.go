@@ -97,6 +97,8 @@ func TestIdiomsAgainstShellCheck(t *testing.T) {
 		{"background ids waited on", "pids=()\nfor x in a b; do\n  sleep 1 \"$x\" &\n  pids+=($!)\ndone\nwait ${pids[@]}\nfor p in ${pids[*]}; do wait \"$p\"; done", "SC2068", true},
 		{"background ids by index", "i=0\nsleep 1 &\nq[${i}]=$!\nfor p in ${q[*]}; do echo \"$p\"; done", "SC2048", true},
 		{"a list of literal words", "servers=( http://localhost:2379 http://localhost:22379 )\nsizes=( 64 256 )\nfor s in ${servers[@]}; do for k in ${sizes[@]}; do echo \"$s $k\"; done; done", "SC2068", true},
+		{"a list of quoted literal words", "arches=(\"x86_64\" 'aarch64')\nfor a in ${arches[@]}; do echo \"$a\"; done", "SC2068", true},
+		{"a list holding a quoted blank", "names=(\"a b\" c)\nfor n in ${names[@]}; do echo \"$n\"; done", "SC2068", false},
 		{"a list holding a glob", "pats=( '*.go' x )\nfor p in ${pats[@]}; do echo \"$p\"; done", "SC2068", false},
 		{"a list holding an expansion", "dirs=( \"$HOME\" /tmp )\nfor d in ${dirs[@]}; do echo \"$d\"; done", "SC2068", false},
 		{"ids beside a name", "i=0\nsleep 1 &\nq[${i}]=$!\nq+=(\"$1\")\nfor p in ${q[*]}; do echo \"$p\"; done", "SC2048", false},
