@@ -33,6 +33,9 @@ type scriptIdioms struct {
 	expanded   map[string]bool // names the script expands, read on first use
 }
 
+// loopVar matches a for loop's header, capturing its variable.
+var loopVar = lazyre.New(`(?:^|[\s;&|(])for\s+([A-Za-z_][A-Za-z0-9_]*)\s*(?:;|$|\s+in\b|\s+do\b)`)
+
 func readIdioms(text string) *scriptIdioms {
 	s := &scriptIdioms{lines: strings.Split(text, "\n"), split: map[string]bool{}, assigned: map[string][]int{}, echoes: map[string]bool{}}
 	s.readEchoFunctions()
@@ -42,6 +45,11 @@ func readIdioms(text string) *scriptIdioms {
 			if m[1] == "IFS" && s.ifsLine == 0 {
 				s.ifsLine = i + 1
 			}
+		}
+		// A for loop's header sets its variable too (for sig; do, for f
+		// in …): a trap set in the loop expands each value on purpose.
+		for _, m := range loopVar.Get().FindAllStringSubmatch(l, -1) {
+			s.assigned[m[1]] = append(s.assigned[m[1]], i+1)
 		}
 	}
 	for i, l := range s.lines {

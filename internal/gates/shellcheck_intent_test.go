@@ -47,6 +47,7 @@ func TestIdiomsAgainstShellCheck(t *testing.T) {
 		{"array without split", "arr=(a b)\necho \"$arr\"", "SC2128", false},
 		{"trap set before", "TMP=$(mktemp)\ntrap \"rm -f $TMP\" EXIT\necho hi", "SC2064", true},
 		{"trap set after", "trap \"rm -f $TMP\" EXIT\nTMP=$(mktemp)\necho \"$TMP\"", "SC2064", false},
+		{"trap set in a loop over signals", "settrap() {\n  local func=\"$1\"\n  shift\n  local sig\n  for sig; do\n    trap \"$func $sig\" \"$sig\"\n  done\n}\nsettrap cleanup INT TERM", "SC2064", true},
 		{"trap reassigned", "TMP=a\ntrap \"rm -f $TMP\" EXIT\nTMP=b\necho \"$TMP\"", "SC2064", false},
 		// The sixth holdout (rekor's test scripts).
 		{"trap name passed on to one command", "D=$(mktemp -d)\ntrap \"rm -rf $D\" EXIT\nif ! D=$D go test ./...; then exit 1; fi", "SC2064", true},
