@@ -4,11 +4,14 @@ package gates
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
+	"github.com/gate-sdk/gates/internal/ciskip"
 	"github.com/gate-sdk/gates/internal/gate/gatetest"
 )
 
@@ -25,5 +28,34 @@ func TestShellcheckRefusesATargetThatIsNoRegularFile(t *testing.T) {
 	run := gatetest.Exec(checkShellcheck, "check-shellcheck", dir, &gatetest.Tree{}, gatetest.Knobs{}, env, "tools")
 	if run.Code != 2 || !strings.Contains(run.Stdout+run.Stderr, "tools/wait.sh") {
 		t.Fatalf("exit %d, want 2 naming tools/wait.sh\n%s%s", run.Code, run.Stdout, run.Stderr)
+	}
+}
+
+// A tracked tool with no extension that is a FIFO on disk is passed over
+// when the sourcing scripts are read (assertion U): its #! line is never
+// waited for, and the report it could have excused stands.
+func TestShellcheckSourcersPassOverAFIFO(t *testing.T) {
+	if _, err := exec.LookPath("shellcheck"); err != nil {
+		ciskip.Missing(t, "shellcheck", "shellcheck is not installed; .ci/tools installs it")
+		return
+	}
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"tools/lib.sh": "#!/usr/bin/env bash\nunread=1\n"})
+	if err := syscall.Mkfifo(filepath.Join(dir, "contrib-tool"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tree := &gatetest.Tree{Data: map[string]string{"tools/lib.sh": "#!/usr/bin/env bash\nunread=1\n", "contrib-tool": ""}}
+	env := map[string]string{"PATH": os.Getenv("PATH")}
+	done := make(chan gatetest.Run, 1)
+	go func() {
+		done <- gatetest.Exec(checkShellcheck, "check-shellcheck", dir, tree, gatetest.Knobs{}, env, "tools")
+	}()
+	select {
+	case run := <-done:
+		if run.Code != 1 || !strings.Contains(run.Stdout, "unread appears unused") {
+			t.Fatalf("exit %d, want 1 with the report kept\n%s%s", run.Code, run.Stdout, run.Stderr)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the gate waited on the FIFO")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/lazyre"
@@ -209,7 +210,12 @@ func shellTexts(c *gate.Context, texts map[string][]byte) map[string][]byte {
 // shellShebang reports whether the file at p opens with a #! naming sh,
 // bash, dash or ksh (directly or through env); only its head is read.
 func shellShebang(p string) bool {
-	fh, err := os.Open(p)
+	// Only a regular file is opened: a FIFO's open would wait for a
+	// writer.
+	if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	fh, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return false
 	}
