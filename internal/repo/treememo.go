@@ -13,6 +13,10 @@ import (
 	"github.com/gate-sdk/gates/internal/walk"
 )
 
+// gitignoreName is the file git reads a directory's ignore rules from.
+// consumer-value-exempt: git's own fixed file name, no choice of the consumer's
+const gitignoreName = ".gitignore"
+
 // The Stop's question "is the work tree clean?" answered at the cost of a
 // stat per tracked file rather than a `git status` (§stop-gates, the
 // harness section's tree memo). The answer in process is only ever
@@ -406,7 +410,7 @@ func buildMemo(top string, base treeMemo, ignoredDirs map[string]bool, clock fil
 			// Its .gitignore, if the last walk met one there, is still
 			// there (the directory's entries are the same); its bytes
 			// are stamped anew.
-			ig := ".gitignore"
+			ig := gitignoreName
 			if rel != "" {
 				ig = rel + "/.gitignore"
 			}
@@ -437,7 +441,7 @@ func buildMemo(top string, base treeMemo, ignoredDirs map[string]bool, clock fil
 				} else {
 					stack = append(stack, child)
 				}
-			case name == ".gitignore":
+			case name == gitignoreName:
 				if !gitignore(child) {
 					return treeMemo{}, false
 				}
