@@ -74,6 +74,9 @@ func EnforcementEmission(c *gate.Context) ([]byte, error) {
 		_, ok := c.Tree.Mode(p)
 		return ok
 	}
+	// assertion F: whether a tracked path matches a pattern is kept by
+	// the listing's digest, and a prior tree listing the same paths
+	// answers for this one.
 	present, err := treePresent(c)
 	if err != nil {
 		return nil, err
