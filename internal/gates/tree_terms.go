@@ -95,6 +95,9 @@ func checkTreeTerms(c *gate.Context) int {
 	todo := make([]string, 0, len(files))
 	modes := make([]uint32, 0, len(files))
 	pruned := walk.ByDir(prune.PathPruned)
+	// A test-input directory is a test of the directory part alone:
+	// asked once per directory, as the prune test is.
+	inTestDir := walk.ByDir(walk.InTestInputDir)
 	whole := 0  // the files a whole run would judge
 	inputs := 0 // test inputs left out (assertion L)
 	for _, p := range files {
@@ -104,7 +107,7 @@ func checkTreeTerms(c *gate.Context) int {
 		// assertion M: a test input by convention is left out unread and
 		// counted on the clean line: captured logs, recorded errors and a
 		// scanner's planted secrets hold real-looking paths on purpose.
-		if testInput(p) {
+		if testInputName(p) || inTestDir(p) {
 			inputs++
 			continue
 		}
@@ -405,11 +408,13 @@ const testInputRule = "testdata/, _testdata/, fixtures/, __fixtures__/, *_test.g
 // convention: under a directory of walk.TestInputDirs at any depth, or a Go
 // test file (a name with something before _test.go).
 func testInput(p string) bool {
+	return testInputName(p) || walk.InTestInputDir(p)
+}
+
+// testInputName reports whether p's name is a Go test file's.
+func testInputName(p string) bool {
 	base := p[strings.LastIndexByte(p, '/')+1:]
-	if len(base) > len(testInputNames) && strings.HasSuffix(base, testInputNames) {
-		return true
-	}
-	return walk.InTestInputDir(p)
+	return len(base) > len(testInputNames) && strings.HasSuffix(base, testInputNames)
 }
 
 // inputsNote is the clean line's count of test inputs left out.
