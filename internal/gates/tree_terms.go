@@ -298,11 +298,12 @@ func treeTermsFromPrior(c *gate.Context, sets *gate.SetResults, sel *cache.Confi
 	// bytes of some listed paths is judged from the prior tree's whole
 	// result, each changed path judged again: the records equal a whole
 	// scan's, at the cost of the change.
-	records, ok := priorKept(c, sets, sel, todo)
+	kept, ok := priorKept(c, sets, sel, todo)
 	if !ok {
 		return nil, false
 	}
 	verdicts := c.Verdicts(config)
+	var changed []gate.Finding // the changed paths', in path order
 	for _, p := range prior.Changed {
 		i, found := slices.BinarySearch(todo, p)
 		if !found {
@@ -312,7 +313,7 @@ func treeTermsFromPrior(c *gate.Context, sets *gate.SetResults, sel *cache.Confi
 		if modes[i] != 0o120000 {
 			fs, id, hit := verdicts.Lookup(p)
 			if hit {
-				records[i] = fs
+				changed = append(changed, fs...)
 				continue
 			}
 			blob = id
@@ -328,9 +329,9 @@ func treeTermsFromPrior(c *gate.Context, sets *gate.SetResults, sel *cache.Confi
 		if modes[i] != 0o120000 {
 			verdicts.Store(p, blob, fs)
 		}
-		records[i] = fs
+		changed = append(changed, fs...)
 	}
-	return records, true
+	return [][]gate.Finding{mergeByPath(kept, changed)}, true
 }
 
 // claimMisses sorts the indexes of the listing a scan must read (its
@@ -346,13 +347,14 @@ func claimMisses(c *gate.Context, misses []int, listing []string) gate.Claim {
 	return c.ClaimReads(paths)
 }
 
-// priorKept answers, path by path of the sorted listing, the findings a
-// whole result kept for the prior tree (gate.Context.TreePrior) under
-// the same selection holds for each path the prior change left alone.
-// ok is false when there is no prior tree, no result kept for it, or a
-// kept finding names a path the listing lacks: the caller then scans as
-// before.
-func priorKept(c *gate.Context, sets *gate.SetResults, sel *cache.Config, listing []string) ([][]gate.Finding, bool) {
+// priorKept answers the findings a whole result kept for the prior tree
+// (gate.Context.TreePrior) under the same selection holds for the paths
+// the prior change left alone, in the sorted listing's order, which is
+// path order. ok is false when there is no prior tree, no result kept
+// for it, or a kept finding names a path the listing lacks: the caller
+// then scans as before. No slot per listed path is made: a tree's
+// findings are few, its paths many.
+func priorKept(c *gate.Context, sets *gate.SetResults, sel *cache.Config, listing []string) ([]gate.Finding, bool) {
 	prior := c.TreePrior()
 	if prior == nil || !slices.IsSorted(listing) {
 		return nil, false
@@ -369,18 +371,37 @@ func priorKept(c *gate.Context, sets *gate.SetResults, sel *cache.Config, listin
 	if err != nil {
 		return nil, false
 	}
-	out := make([][]gate.Finding, len(listing))
+	out := make([]gate.Finding, 0, len(kept))
 	for _, f := range kept {
 		if prior.IsChanged(f.Path) {
 			continue
 		}
-		i, found := slices.BinarySearch(listing, f.Path)
-		if !found {
+		if _, found := slices.BinarySearch(listing, f.Path); !found {
 			return nil, false
 		}
-		out[i] = append(out[i], f)
+		out = append(out, f)
+	}
+	// The kept result followed the listing: a result out of path order
+	// is not one this scan would have kept.
+	if !slices.IsSortedFunc(out, func(a, b gate.Finding) int { return strings.Compare(a.Path, b.Path) }) {
+		return nil, false
 	}
 	return out, true
+}
+
+// mergeByPath merges two runs of findings, each in path order and with no
+// path in common, into one in path order, each path's findings in the
+// order its run gave them.
+func mergeByPath(a, b []gate.Finding) []gate.Finding {
+	out := make([]gate.Finding, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if b[0].Path < a[0].Path {
+			out, b = append(out, b[0]), b[1:]
+		} else {
+			out, a = append(out, a[0]), a[1:]
+		}
+	}
+	return append(append(out, a...), b...)
 }
 
 // listingSelection spells what chose a scan's files from the tracked
