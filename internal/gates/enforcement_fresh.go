@@ -192,9 +192,16 @@ func monitorsFromPrior(c *gate.Context, sets *gate.SetResults, selection *cache.
 		if _, ok := slices.BinarySearch(scanned, p); !ok {
 			continue // not one the scan reads
 		}
-		ms, err := monitorsOf(c, cached, gate.PlainClaim(c.Tree), p)
+		// The changed file's bytes are scanned, its per-file entry not
+		// looked up: a marker search is a pass over the bytes, where a
+		// lookup maps and checks the whole per-file table.
+		data, err := c.Tree.Read(p)
 		if err != nil {
 			return nil, false
+		}
+		var ms []graph.Monitor
+		if bytes.Contains(data, monitorMarker) {
+			ms = graph.FindMonitors(p, data)
 		}
 		for _, m := range ms {
 			changed = append(changed, gate.Finding{Path: m.Path, Line: m.Line, Msg: m.Text})

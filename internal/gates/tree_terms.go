@@ -309,8 +309,16 @@ func treeTermsFromPrior(c *gate.Context, sets *gate.SetResults, sel *cache.Confi
 		if !found {
 			continue // not one the scan judges
 		}
+		data, err := c.Tree.Read(p)
+		if err != nil {
+			return nil, false
+		}
+		// A small changed file is judged from its bytes, its per-file
+		// entry neither looked up nor stored: the lookup maps and checks
+		// the whole per-file table, dearer than matching a few pages. A
+		// large one's entry may spare the match.
 		blob := ""
-		if modes[i] != 0o120000 {
+		if modes[i] != 0o120000 && len(data) > priorLookupBytes {
 			fs, id, hit := verdicts.Lookup(p)
 			if hit {
 				changed = append(changed, fs...)
@@ -318,15 +326,11 @@ func treeTermsFromPrior(c *gate.Context, sets *gate.SetResults, sel *cache.Confi
 			}
 			blob = id
 		}
-		data, err := c.Tree.Read(p)
-		if err != nil {
-			return nil, false
-		}
 		fs, _ := judgeTerms(set, p, data, nil)
 		if modes[i] != 0o120000 && isLFSPointer(data) {
 			fs = append(fs, gate.Finding{Class: lfsPointerClass, Path: p})
 		}
-		if modes[i] != 0o120000 {
+		if blob != "" {
 			verdicts.Store(p, blob, fs)
 		}
 		changed = append(changed, fs...)
@@ -403,6 +407,10 @@ func mergeByPath(a, b []gate.Finding) []gate.Finding {
 	}
 	return append(append(out, a...), b...)
 }
+
+// priorLookupBytes is the size past which a file a prior tree's change
+// touched is looked up in the per-file table before it is matched.
+const priorLookupBytes = 64 << 10
 
 // listingSelection spells what chose a scan's files from the tracked
 // listing (its root, the prune words, the paths it leaves out), the

@@ -791,8 +791,10 @@ func TestTreeTermsFromThePriorTree(t *testing.T) {
 	if len(reads) != 2 || reads["b/fixed.md"] != 1 || reads["d/later.md"] != 1 {
 		t.Fatalf("the scan from the prior tree read %v; want the two changed files alone", reads)
 	}
-	if st := stats["TREE-TERMS"]; st.Hits+st.Misses != 2 {
-		t.Fatalf("the scan from the prior tree looked up %+v per-file entries; want the two changed files", st)
+	// Small changed files are matched from their bytes: no per-file entry
+	// is looked up (a large one's is, priorLookupBytes).
+	if st := stats["TREE-TERMS"]; st.Hits+st.Misses != 0 {
+		t.Fatalf("the scan from the prior tree looked up %+v per-file entries; want none for small files", st)
 	}
 	// The new tree's whole result is kept: a warm run over it reads nothing.
 	again, reads := scan("t2", next, nil, true)
@@ -833,4 +835,16 @@ func TestTreeTermsFromThePriorTree(t *testing.T) {
 	}
 	gotFifth, _ := scan("t5", fifth, &gate.Prior{Digest: "t2", Changed: []string{"b/fixed.md"}}, true)
 	same("a prior tree judged under other patterns", gotFifth, wantFifth)
+	// A large changed file's per-file entry is looked up (and stored).
+	sixth := map[string]string{}
+	for p, b := range fifth {
+		sixth[p] = b
+	}
+	sixth["b/fixed.md"] = strings.Repeat("filler line\n", priorLookupBytes/12+1) + "big " + homeB + "v\n"
+	wantSixth, _ := scan("t6", sixth, nil, false)
+	gotSixth, _ := scan("t6", sixth, &gate.Prior{Digest: "t5", Changed: []string{"b/fixed.md"}}, true)
+	same("a large changed file", gotSixth, wantSixth)
+	if st := stats["TREE-TERMS"]; st.Hits+st.Misses != 1 {
+		t.Fatalf("the large changed file's entry was looked up %+v times; want once", st)
+	}
 }
