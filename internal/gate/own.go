@@ -144,9 +144,26 @@ func (t ownTree) Files() ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	// UnderAny's spelling of each root, made once rather than per path.
+	var roots []string
+	for _, r := range t.vendored {
+		r = strings.TrimSuffix(strings.TrimPrefix(r, "./"), "/")
+		if r != "" && r != "." {
+			roots = append(roots, r)
+		}
+	}
+	under := func(p string) bool {
+		p = strings.TrimPrefix(p, "./")
+		for _, r := range roots {
+			if strings.HasPrefix(p, r) && (len(p) == len(r) || p[len(r)] == '/') {
+				return true
+			}
+		}
+		return false
+	}
 	out := make([]string, 0, len(files))
 	for _, f := range files {
-		if !UnderAny(f, t.vendored) || (t.shipped != nil && !t.shipped(f)) {
+		if !under(f) || (t.shipped != nil && !t.shipped(f)) {
 			out = append(out, f)
 		}
 	}

@@ -105,3 +105,21 @@ func TestOwnTreeDigestAndPrior(t *testing.T) {
 		t.Fatal("with no vendored root the prior is the inner one")
 	}
 }
+
+// The listing's filter answers UnderAny's answer for every path, the
+// roots spelled with a "./" lead, a trailing '/', or as "." or "".
+func TestOwnTreeFilterIsUnderAny(t *testing.T) {
+	paths := listTree{"gate-sdk", "gate-sdk/a", "gate-sdk-x/b", "gate-sdkx", "./gate-sdk/c", "kit/sub/d", "kit/subx", "kit", "x/gate-sdk/e", "."}
+	for _, roots := range [][]string{{"gate-sdk/"}, {"./gate-sdk"}, {"kit/sub", "gate-sdk"}, {".", "", "kit"}} {
+		files, _ := OwnTree(paths, roots, nil).Files()
+		var want []string
+		for _, p := range paths {
+			if !UnderAny(p, roots) {
+				want = append(want, p)
+			}
+		}
+		if !slices.Equal(files, want) {
+			t.Errorf("roots %q: %v, want %v", roots, files, want)
+		}
+	}
+}
