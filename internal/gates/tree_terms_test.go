@@ -848,3 +848,57 @@ func TestTreeTermsFromThePriorTree(t *testing.T) {
 		t.Fatalf("the large changed file's entry was looked up %+v times; want once", st)
 	}
 }
+
+// modeCountTree counts Mode calls: the filter asks one per listed path.
+type modeCountTree struct {
+	digestTree
+	modes *int
+}
+
+func (t modeCountTree) Mode(p string) (uint32, bool) {
+	*t.modes++
+	return t.digestTree.Mode(p)
+}
+
+// assertion I: the listing's counts are kept beside the whole result, so
+// a tree differing from a prior one only in bytes is judged without
+// putting every listed path through the filter: only the kept records'
+// paths and the changed one, and the answer equals a whole scan's.
+func TestTreeTermsFromThePriorTreeVisitsNoListedPath(t *testing.T) {
+	cacheDir := filepath.Join(t.TempDir(), "c")
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"p.list": "/home/[a-z]+/\n"})
+	files := map[string]string{"a/leak.md": "see " + homeA + "x\n", "testdata/in.txt": "t\n"}
+	for i := 0; i < 200; i++ {
+		files[fmt.Sprintf("d/n%03d.md", i)] = "clean\n"
+	}
+	scan := func(digest string, files map[string]string, prior *gate.Prior, cached bool) (gatetest.Run, int) {
+		t.Helper()
+		modes := 0
+		r := run{rule: checkTreeTerms, name: "check-tree-terms", dir: dir, tree: modeCountTree{digestTree{blobTree{newCountTree(files)}, digest}, &modes},
+			knobs: gatetest.Knobs{"GATE_SDK_PRUNE_DIRS": defaultPrune}, args: []string{".", "p.list"}, prior: prior}
+		if cached {
+			r.cache = cache.Open("s1", func() (string, error) { return cacheDir, nil })
+		}
+		got := r.exec()
+		if err := r.cache.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		return got, modes
+	}
+	if _, modes := scan("t1", files, nil, true); modes < 200 {
+		t.Fatalf("the first scan asked %d modes", modes)
+	}
+	files["d/n007.md"] = "now " + homeB + "y\n"
+	want, _ := scan("t2", files, nil, false)
+	got, modes := scan("t2", files, &gate.Prior{Digest: "t1", Changed: []string{"d/n007.md"}}, true)
+	if got.Stdout != want.Stdout || got.Code != want.Code {
+		t.Fatalf("from the prior tree: exit %d\n%s\nwant exit %d\n%s", got.Code, got.Stdout, want.Code, want.Stdout)
+	}
+	if modes > 4 {
+		t.Fatalf("the scan from the prior tree asked %d modes; want the kept record's and the changed path's", modes)
+	}
+	if again, modes := scan("t2", files, nil, true); again.Stdout != want.Stdout || modes != 0 {
+		t.Fatalf("a warm scan asked %d modes:\n%s", modes, again.Stdout)
+	}
+}
