@@ -2,12 +2,12 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 
 	"github.com/gate-sdk/gates/internal/knob"
 	"github.com/gate-sdk/gates/internal/registry"
+	"github.com/gate-sdk/gates/internal/walk"
 )
 
 // registryKnobs adapts the knob set to what couples= expansion reads.
@@ -133,7 +133,7 @@ func (s *Session) readRegistry(gatesDir string) (*loadedRegistry, error) {
 	}
 	env := s.triggerEnv(set, gatesDir, roots.Paths())
 	corpus := reg.Corpus
-	if wd, err := os.Getwd(); err == nil && cwdErr == nil && !s.indexFirst && s.landed == nil && wd == cwd {
+	if wd, err := walk.Cwd(); err == nil && cwdErr == nil && !s.indexFirst && s.landed == nil && wd == cwd {
 		// Load read the work tree's declarations through the same
 		// directory the corpus reads: their manifests stand.
 		corpus = reg.CorpusReusing
