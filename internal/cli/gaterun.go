@@ -92,7 +92,14 @@ func (s *Session) bareContext(def gate.Def, args []string, out, errw io.Writer, 
 			}
 			c.KitRoots, c.VendoredRoots = own, vendored
 			c.Shipped = shippedBy(c.Tree, c.Dir, shipped)
-			c.Tree = gate.OwnTree(c.Tree, vendored, c.Shipped)
+			// The filtered listing is named by the inner one's digest with
+			// the lock's digests, and a prior tree of the inner listing is
+			// one of the filtered listing while no vendored file changed.
+			key := shippedKey(shipped)
+			c.Tree = gate.OwnTreeKeyed(c.Tree, vendored, c.Shipped, key)
+			if prior := c.PriorFn; prior != nil {
+				c.PriorFn = func() *gate.Prior { return gate.OwnPrior(prior(), vendored, key) }
+			}
 		}
 	}
 	return c, nil

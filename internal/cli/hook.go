@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -349,8 +351,18 @@ func (r hookRunner) runIn(reg *loadedRegistry, plan []selection, scratch string)
 		return harness.Result{}, err
 	}
 	members := make([]battery.Member, len(plan))
+	// A compiled member is handed its scratch path unmade, as the battery
+	// hands it (gate.Context.Scratch): the rules that write there make it
+	// on first need, and the rest cost no mkdir and no removal each. A
+	// shell member gets its directory made, as TMPDIR for the script.
+	unmade := map[string]bool{}
 	for i, sel := range plan {
 		members[i] = r.s.batteryMember(sel, reg.Path)
+		if sel.member.Kind == registry.Descriptor && members[i].Exec != nil && members[i].Harness == "" {
+			unmade[members[i].Name] = true
+			exec, dir := members[i].Exec, walk.AbsAgainst(scratch, strconv.Itoa(i)+"-"+members[i].Name)
+			members[i].Exec = func(ctx context.Context, _ string) battery.Outcome { return exec(ctx, dir) }
+		}
 	}
 	budget, err := r.s.gateBudget()
 	if err != nil {
@@ -360,6 +372,9 @@ func (r hookRunner) runIn(reg *loadedRegistry, plan []selection, scratch string)
 		Jobs:   jobs,
 		Budget: budget,
 		Scratch: func(name string) (string, error) {
+			if unmade[name] {
+				return "", nil
+			}
 			return os.MkdirTemp(scratch, name+"-")
 		},
 	})

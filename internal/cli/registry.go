@@ -7,6 +7,7 @@ import (
 
 	"github.com/gate-sdk/gates/internal/knob"
 	"github.com/gate-sdk/gates/internal/registry"
+	"github.com/gate-sdk/gates/internal/walk"
 )
 
 // registryKnobs adapts the knob set to what couples= expansion reads.
@@ -121,6 +122,7 @@ func (s *Session) readRegistry(gatesDir string) (*loadedRegistry, error) {
 	if err != nil {
 		return nil, err
 	}
+	cwd, cwdErr := s.Cwd()
 	fsys := s.regFS()
 	if s.indexFirst {
 		fsys = indexFirstFS{FS: fsys, list: registry.ListPath(gatesDir), read: s.readIndexFirst}
@@ -130,7 +132,13 @@ func (s *Session) readRegistry(gatesDir string) (*loadedRegistry, error) {
 		return nil, err
 	}
 	env := s.triggerEnv(set, gatesDir, roots.Paths())
-	env.LoadCorpus = sync.OnceValues(func() ([]*registry.Manifest, error) { return reg.Corpus(registry.OS{}) })
+	corpus := reg.Corpus
+	if wd, err := walk.Cwd(); err == nil && cwdErr == nil && !s.indexFirst && s.landed == nil && wd == cwd {
+		// Load read the work tree's declarations through the same
+		// directory the corpus reads: their manifests stand.
+		corpus = reg.CorpusReusing
+	}
+	env.LoadCorpus = sync.OnceValues(func() ([]*registry.Manifest, error) { return corpus(registry.OS{}) })
 	return &loadedRegistry{Registry: reg, env: env}, nil
 }
 

@@ -1,10 +1,14 @@
 package cli
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -88,4 +92,19 @@ func shippedBy(tree gate.Tree, dir string, digests map[string]string) func(strin
 		memo.Store(p, v)
 		return v
 	}
+}
+
+// shippedKey spells the lock's digests (shippedBy's map) in one digest,
+// in path order.
+func shippedKey(digests map[string]string) string {
+	paths := make([]string, 0, len(digests))
+	for p := range digests {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	h := sha256.New()
+	for _, p := range paths {
+		fmt.Fprintf(h, "%d:%s;%d:%s;", len(p), p, len(digests[p]), digests[p])
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }

@@ -6,6 +6,8 @@ package gate
 // the tracked listing without it, and its clean line says so.
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"strings"
 )
@@ -63,21 +65,78 @@ func (c *Context) vendoredNote() string {
 // OwnTree is a listing without the vendored kit roots: Files leaves out
 // every path under one; Read and Mode still answer them (a member's
 // declaration is read where it resolves). It offers the inner tree's
-// claims and blob ids, never its whole-listing digest, which names the
-// unfiltered listing.
+// claims and blob ids, never the inner whole-listing digest, which names
+// the unfiltered listing.
 // shipped, when set, keeps in the listing a file under a vendored root
 // that it does not vouch for.
 func OwnTree(inner Tree, vendored []string, shipped func(string) bool) Tree {
+	return OwnTreeKeyed(inner, vendored, shipped, "")
+}
+
+// OwnTreeKeyed is OwnTree naming its own whole listing in one digest when
+// the inner tree names its own (OwnDigest): key spells everything shipped
+// answers from besides the bytes of the files it is asked about (the
+// lock's recorded digests), "" for no digest.
+func OwnTreeKeyed(inner Tree, vendored []string, shipped func(string) bool, key string) Tree {
 	if len(vendored) == 0 {
 		return inner
 	}
-	return ownTree{inner: inner, vendored: vendored, shipped: shipped}
+	return ownTree{inner: inner, vendored: vendored, shipped: shipped, key: key}
 }
 
 type ownTree struct {
 	inner    Tree
 	vendored []string
 	shipped  func(string) bool
+	key      string
+}
+
+// TreeDigest names the filtered listing: the inner listing's digest (its
+// paths, modes and blob ids) with the vendored roots and the shipped
+// rule's key, since the filter is a function of those and of the bytes
+// the blob ids name.
+func (t ownTree) TreeDigest() (string, bool) {
+	d, ok := t.inner.(TreeDigests)
+	if !ok || t.key == "" {
+		return "", false
+	}
+	digest, ok := d.TreeDigest()
+	if !ok {
+		return "", false
+	}
+	return OwnDigest(digest, t.vendored, t.key), true
+}
+
+// OwnDigest is the digest OwnTreeKeyed's tree names over an inner tree
+// whose digest is inner.
+func OwnDigest(inner string, vendored []string, key string) string {
+	h := sha256.New()
+	frame := func(s string) { fmt.Fprintf(h, "%d:%s;", len(s), s) }
+	frame("own")
+	frame(inner)
+	for _, r := range vendored {
+		frame(r)
+	}
+	frame(key)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// OwnPrior translates a prior tree of the inner listing to the filtered
+// one: nil when p is, or when a changed path lies in a vendored root,
+// since whether such a file is in the filtered listing follows its bytes.
+func OwnPrior(p *Prior, vendored []string, key string) *Prior {
+	if len(vendored) == 0 {
+		return p
+	}
+	if p == nil || key == "" {
+		return nil
+	}
+	for _, c := range p.Changed {
+		if UnderAny(c, vendored) {
+			return nil
+		}
+	}
+	return &Prior{Digest: OwnDigest(p.Digest, vendored, key), Changed: p.Changed}
 }
 
 func (t ownTree) Files() ([]string, error) {
@@ -85,9 +144,26 @@ func (t ownTree) Files() ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	// UnderAny's spelling of each root, made once rather than per path.
+	var roots []string
+	for _, r := range t.vendored {
+		r = strings.TrimSuffix(strings.TrimPrefix(r, "./"), "/")
+		if r != "" && r != "." {
+			roots = append(roots, r)
+		}
+	}
+	under := func(p string) bool {
+		p = strings.TrimPrefix(p, "./")
+		for _, r := range roots {
+			if strings.HasPrefix(p, r) && (len(p) == len(r) || p[len(r)] == '/') {
+				return true
+			}
+		}
+		return false
+	}
 	out := make([]string, 0, len(files))
 	for _, f := range files {
-		if !UnderAny(f, t.vendored) || (t.shipped != nil && !t.shipped(f)) {
+		if !under(f) || (t.shipped != nil && !t.shipped(f)) {
 			out = append(out, f)
 		}
 	}

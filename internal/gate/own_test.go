@@ -55,3 +55,71 @@ func TestOwnTreeKeepsWhatTheReleaseDidNotShip(t *testing.T) {
 		t.Fatal("VendoredRoot asks only the root")
 	}
 }
+
+type digestListTree struct {
+	listTree
+	digest string
+}
+
+func (d digestListTree) TreeDigest() (string, bool) { return d.digest, d.digest != "" }
+
+// The filtered listing is named when the inner one is and the shipped
+// rule has a key: by neither the inner digest nor another key's or root's
+// digest. A prior inner tree stands for a prior filtered one only while
+// no changed path lies in a vendored root, whose bytes decide whether the
+// file is listed.
+func TestOwnTreeDigestAndPrior(t *testing.T) {
+	inner := digestListTree{listTree{"gate-sdk/a.sh", "docs/a.md"}, "d1"}
+	digest := func(tr Tree) string {
+		d, ok := tr.(TreeDigests)
+		if !ok {
+			return ""
+		}
+		s, _ := d.TreeDigest()
+		return s
+	}
+	own := digest(OwnTreeKeyed(inner, []string{"gate-sdk"}, nil, "k1"))
+	if own == "" || own == "d1" || own != OwnDigest("d1", []string{"gate-sdk"}, "k1") {
+		t.Fatalf("the filtered listing's digest is %q", own)
+	}
+	for _, other := range []string{
+		digest(OwnTreeKeyed(inner, []string{"gate-sdk"}, nil, "k2")),
+		digest(OwnTreeKeyed(inner, []string{"kit"}, nil, "k1")),
+		digest(OwnTreeKeyed(digestListTree{inner.listTree, "d2"}, []string{"gate-sdk"}, nil, "k1")),
+	} {
+		if other == own {
+			t.Fatalf("another lock, root or listing names the same digest %q", own)
+		}
+	}
+	if digest(OwnTree(inner, []string{"gate-sdk"}, nil)) != "" || digest(OwnTreeKeyed(digestListTree{inner.listTree, ""}, []string{"gate-sdk"}, nil, "k1")) != "" {
+		t.Fatal("a digest named without a key or an inner digest")
+	}
+	p := OwnPrior(&Prior{Digest: "d0", Changed: []string{"docs/a.md"}}, []string{"gate-sdk"}, "k1")
+	if p == nil || p.Digest != OwnDigest("d0", []string{"gate-sdk"}, "k1") || !p.IsChanged("docs/a.md") {
+		t.Fatalf("prior %+v", p)
+	}
+	if OwnPrior(&Prior{Digest: "d0", Changed: []string{"gate-sdk/a.sh"}}, []string{"gate-sdk"}, "k1") != nil {
+		t.Fatal("a prior whose change lies in the vendored root was kept")
+	}
+	if q := (&Prior{Digest: "d0"}); OwnPrior(q, nil, "") != q {
+		t.Fatal("with no vendored root the prior is the inner one")
+	}
+}
+
+// The listing's filter answers UnderAny's answer for every path, the
+// roots spelled with a "./" lead, a trailing '/', or as "." or "".
+func TestOwnTreeFilterIsUnderAny(t *testing.T) {
+	paths := listTree{"gate-sdk", "gate-sdk/a", "gate-sdk-x/b", "gate-sdkx", "./gate-sdk/c", "kit/sub/d", "kit/subx", "kit", "x/gate-sdk/e", "."}
+	for _, roots := range [][]string{{"gate-sdk/"}, {"./gate-sdk"}, {"kit/sub", "gate-sdk"}, {".", "", "kit"}} {
+		files, _ := OwnTree(paths, roots, nil).Files()
+		var want []string
+		for _, p := range paths {
+			if !UnderAny(p, roots) {
+				want = append(want, p)
+			}
+		}
+		if !slices.Equal(files, want) {
+			t.Errorf("roots %q: %v, want %v", roots, files, want)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gate-sdk/gates/internal/cache"
 	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/gate/gatetest"
 	"github.com/gate-sdk/gates/internal/graph"
 )
 
@@ -231,8 +232,9 @@ func TestMonitorScanFromThePriorTree(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("from the prior tree: %+v\nwant %+v", got, want)
 	}
-	if len(reads) != 2 || reads["b.md"] != 1 || reads["c/d.md"] != 1 || lookups != 2 {
-		t.Fatalf("from the prior tree read %v and looked up %d entries; want the two changed files", reads, lookups)
+	// The changed files are read and scanned, no per-file entry looked up.
+	if len(reads) != 2 || reads["b.md"] != 1 || reads["c/d.md"] != 1 || lookups != 0 {
+		t.Fatalf("from the prior tree read %v and looked up %d entries; want the two changed files read, no entry", reads, lookups)
 	}
 	if warm, reads := scan("t2", next, names, nil, true); !reflect.DeepEqual(warm, want) || len(reads) != 0 {
 		t.Fatalf("the new tree's answer was not kept: %+v, reads %v", warm, reads)
@@ -247,4 +249,73 @@ func TestMonitorScanFromThePriorTree(t *testing.T) {
 	if got4, _ := scan("t4", base, fewer, &gate.Prior{Digest: "t1", Changed: []string{"c/d.md"}}, true); !reflect.DeepEqual(got4, want4) {
 		t.Fatalf("a kept declaration of a file the scan lacks: %+v, want %+v", got4, want4)
 	}
+}
+
+// assertion F: treePresent's answers over a tree naming its listing in
+// one digest are kept, and a prior tree listing the same paths answers
+// for the next; every answer equals an uncached one's, and a new file
+// (another listing) or other pages are asked afresh.
+func TestTreePresentFromThePriorTree(t *testing.T) {
+	dir := t.TempDir()
+	patterns := []string{"*.ps1", "*.md", "docs/*", "src/*.go", "docs/graph.html", "nowhere/*"}
+	var hits int
+	ask := func(digest string, files map[string]string, pages gatetest.Knobs, prior *gate.Prior, cached bool) []bool {
+		t.Helper()
+		knobs := gatetest.Knobs{"GATE_SDK_GRAPH_ARTIFACT": "docs/graph.html", "GATE_SDK_ENFORCEMENT_FILE": "docs/enforcement.md"}
+		for k, v := range pages {
+			knobs[k] = v
+		}
+		c := &gate.Context{Tree: digestTree{blobTree{newCountTree(files)}, digest}, Knobs: knobs, Prior: prior}
+		if cached {
+			c.Cache = cache.Open("s1", func() (string, error) { return dir, nil })
+		}
+		present, err := treePresent(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []bool
+		for _, p := range patterns {
+			out = append(out, present(p))
+		}
+		hits = 0
+		for _, st := range c.Cache.Stats() {
+			if st.Gate == presenceTable {
+				hits = st.Hits
+			}
+		}
+		if err := c.Cache.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	base := map[string]string{"docs/a.md": "a\n", "src/x.go": "package x\n", "data/t.txt": "t\n"}
+	same := func(what string, got, want []bool) {
+		t.Helper()
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: %v, want %v", what, got, want)
+		}
+	}
+	same("the first tree", ask("t1", base, nil, nil, true), ask("t1", base, nil, nil, false))
+	edited := map[string]string{"docs/a.md": "a, edited\n", "src/x.go": "package x\n", "data/t.txt": "t\n"}
+	want := ask("t2", edited, nil, nil, false)
+	same("an edit from the prior tree", ask("t2", edited, nil, &gate.Prior{Digest: "t1", Changed: []string{"docs/a.md"}}, true), want)
+	if hits != len(patterns) {
+		t.Fatalf("the prior tree's answers were not taken: %d hits", hits)
+	}
+	same("the new tree warm", ask("t2", edited, nil, nil, true), want)
+	if hits != len(patterns) {
+		t.Fatalf("the new tree's answers were not kept: %d hits", hits)
+	}
+	grown := map[string]string{"docs/a.md": "a\n", "src/x.go": "package x\n", "data/t.txt": "t\n", "tools/run.ps1": "x\n"}
+	wantGrown := ask("t3", grown, nil, nil, false)
+	if !wantGrown[0] {
+		t.Fatal("the new file's pattern is absent")
+	}
+	same("a new file", ask("t3", grown, nil, nil, true), wantGrown)
+	other := gatetest.Knobs{"GATE_SDK_GRAPH_ARTIFACT": "nowhere/page.html"}
+	wantOther := ask("t2", edited, other, nil, false)
+	if !wantOther[5] {
+		t.Fatal("the page knob does not count as present")
+	}
+	same("other pages", ask("t2", edited, other, &gate.Prior{Digest: "t1", Changed: []string{"docs/a.md"}}, true), wantOther)
 }

@@ -74,6 +74,9 @@ func EnforcementEmission(c *gate.Context) ([]byte, error) {
 		_, ok := c.Tree.Mode(p)
 		return ok
 	}
+	// assertion F: whether a tracked path matches a pattern is kept by
+	// the listing's digest, and a prior tree listing the same paths
+	// answers for this one.
 	present, err := treePresent(c)
 	if err != nil {
 		return nil, err
@@ -184,24 +187,32 @@ func monitorsFromPrior(c *gate.Context, sets *gate.SetResults, selection *cache.
 	if !ok {
 		return nil, false
 	}
-	found := make([][]graph.Monitor, len(scanned))
-	for i, fs := range kept {
-		for _, x := range fs {
-			found[i] = append(found[i], graph.Monitor{Path: x.Path, Line: x.Line, Text: x.Msg})
-		}
-	}
+	var changed []gate.Finding // the changed files', in path order
 	for _, p := range prior.Changed {
-		i, ok := slices.BinarySearch(scanned, p)
-		if !ok {
+		if _, ok := slices.BinarySearch(scanned, p); !ok {
 			continue // not one the scan reads
 		}
-		ms, err := monitorsOf(c, cached, gate.PlainClaim(c.Tree), p)
+		// The changed file's bytes are scanned, its per-file entry not
+		// looked up: a marker search is a pass over the bytes, where a
+		// lookup maps and checks the whole per-file table.
+		data, err := c.Tree.Read(p)
 		if err != nil {
 			return nil, false
 		}
-		found[i] = ms
+		var ms []graph.Monitor
+		if bytes.Contains(data, monitorMarker) {
+			ms = graph.FindMonitors(p, data)
+		}
+		for _, m := range ms {
+			changed = append(changed, gate.Finding{Path: m.Path, Line: m.Line, Msg: m.Text})
+		}
 	}
-	return found, true
+	all := mergeByPath(kept, changed)
+	found := make([]graph.Monitor, 0, len(all))
+	for _, x := range all {
+		found = append(found, graph.Monitor{Path: x.Path, Line: x.Line, Text: x.Msg})
+	}
+	return [][]graph.Monitor{found}, true
 }
 
 // monitorSetTable names the cache table of whole monitor scans.

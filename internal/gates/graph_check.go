@@ -95,12 +95,22 @@ func treePresent(c *gate.Context) (func(string) bool, error) {
 		pages = append(pages, strings.TrimPrefix(p, "./"))
 	}
 	memo := map[string]bool{}
+	// Over a tree naming its whole listing in one digest each answer is
+	// kept, and one kept for a prior tree of the same listing answers.
+	kept := keptPresence(c, pages)
 	// The listing comes in index order; sorted, the paths opening with a
 	// literal head are one run, found by a binary search.
-	sorted := slices.IsSorted(files)
+	sorted, sortedKnown := false, false
 	return func(pattern string) bool {
 		if v, ok := memo[pattern]; ok {
 			return v
+		}
+		if v, ok := kept.lookup(pattern); ok {
+			memo[pattern] = v
+			return v
+		}
+		if !sortedKnown {
+			sorted, sortedKnown = slices.IsSorted(files), true
 		}
 		// Only a path opening with the pattern's literal head can match.
 		head := pattern[:len(pattern)-len(strings.TrimLeft(pattern, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._/-"))]
@@ -120,8 +130,86 @@ func treePresent(c *gate.Context) (func(string) bool, error) {
 			v = slices.ContainsFunc(files, match)
 		}
 		memo[pattern] = v
+		kept.store(pattern, v)
 		return v
 	}, nil
+}
+
+// presenceTable keeps treePresent's answers by the listing's digest, the
+// pattern and the two pages.
+const presenceTable = "TREE-PRESENT"
+
+// presence is treePresent's kept answers: the tree's key and a prior
+// tree's, nil when the tree names no digest or there is no cache.
+type presence struct {
+	sets          *gate.SetResults
+	digest, prior string
+}
+
+func keptPresence(c *gate.Context, pages []string) *presence {
+	d, ok := c.Tree.(gate.TreeDigests)
+	if !ok {
+		return nil
+	}
+	digest, ok := d.TreeDigest()
+	if !ok {
+		return nil
+	}
+	var config cache.Config
+	for _, p := range pages {
+		config.AddString("page", p)
+	}
+	sets := c.SetResults(presenceTable, &config)
+	if sets == nil {
+		return nil
+	}
+	k := &presence{sets: sets, digest: digest}
+	if p := c.TreePrior(); p != nil {
+		k.prior = p.Digest
+	}
+	return k
+}
+
+func (k *presence) key(digest, pattern string) string {
+	var sel cache.Config
+	sel.AddString("pattern", pattern)
+	key, _ := k.sets.KeyAt(digest, &sel)
+	return key
+}
+
+// lookup answers pattern's kept answer for this tree, else for the prior
+// tree (kept for this one in turn): whether a path matches a pattern
+// reads the listing's paths alone, which a prior tree differing only in
+// some files' bytes shares.
+func (k *presence) lookup(pattern string) (bool, bool) {
+	if k == nil {
+		return false, false
+	}
+	key := k.key(k.digest, pattern)
+	if v, hit := k.sets.Lookup(key); hit && len(v) == 1 {
+		return v[0] == '1', true
+	}
+	if k.prior == "" {
+		return false, false
+	}
+	// A prior tree's answer stands for a tree listing the same paths
+	// (check-enforcement-fresh F).
+	if v, hit := k.sets.Lookup(k.key(k.prior, pattern)); hit && len(v) == 1 {
+		k.sets.Store(key, v)
+		return v[0] == '1', true
+	}
+	return false, false
+}
+
+func (k *presence) store(pattern string, v bool) {
+	if k == nil {
+		return
+	}
+	b := []byte{'0'}
+	if v {
+		b[0] = '1'
+	}
+	k.sets.Store(k.key(k.digest, pattern), b)
 }
 
 func checkGraph(c *gate.Context) int {

@@ -8,11 +8,14 @@ package gates
 // literal, "$KIT" or "$REPO_ROOT".
 
 import (
+	"bytes"
 	"fmt"
 	"path"
 	"sort"
+	"strconv"
 	"strings"
 
+	"github.com/gate-sdk/gates/internal/cache"
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/glob"
 	"github.com/gate-sdk/gates/internal/lazyre"
@@ -40,23 +43,15 @@ func readsCouplesRule(lookup func(string) (gate.Def, bool)) gate.Rule {
 		if err != nil {
 			return c.RefuseErr(err)
 		}
-		files, err := c.Tree.Files()
-		if err != nil {
-			return c.RefuseErr(err)
-		}
-		// The index lists in byte order already; a tree that does not is
-		// put in it (Files then answers a fresh slice; an ordered
-		// listing is shared and never sorted here).
-		if !sort.StringsAreSorted(files) {
-			sort.Strings(files)
-		}
 		ps, err := pruneSet(c)
 		if err != nil {
 			return c.RefuseErr(err)
 		}
 		r := c.NewReport(readsCouplesHelps)
-		var roots, reads, dynamic, unbounded, exempt int
-		selected := map[string][]string{}
+		var roots, dynamic, unbounded, exempt int
+		// What each member walks and what covers it, resolved first: with
+		// the prune set, everything the verdict reads besides the listing.
+		var plans []readsPlan
 		for _, s := range subjects {
 			// The shared expansion, called rather than copied; no derived
 			// couples, since a knob file is no walk.
@@ -93,24 +88,15 @@ func readsCouplesRule(lookup func(string) (gate.Def, bool)) gate.Rule {
 				unbounded += skippedWalks
 				exempt += exempted
 			}
-			for _, w := range walks {
-				roots++
-				// Members sharing a walk (the workflow gates all read the
-				// same YAML root) share its selection.
-				k := w.memoKey()
-				sel, ok := selected[k]
-				if !ok {
-					sel = w.selects(files, ps)
-					selected[k] = sel
-				}
-				for _, f := range sel {
-					reads++
-					if !registry.MatchesAny(couples, f) {
-						// assertion A: a read outside the couples is a read the hook would sleep through.
-						r.Add(gate.Finding{Class: "uncovered", Path: s.decl, Msg: fmt.Sprintf("%s walks %s and reads %s, which no couples= token covers", s.name, w.describe(), f)})
-					}
-				}
-			}
+			roots += len(walks)
+			plans = append(plans, readsPlan{subject: s, couples: couples, walks: walks})
+		}
+		findings, reads, err := readsCovered(c, plans, ps)
+		if err != nil {
+			return c.RefuseErr(err)
+		}
+		for _, f := range findings {
+			r.Add(f)
 		}
 		return r.Done(fmt.Sprintf("%s, %s covering %s; %d ? %s and %d unresolvable shell %s skipped, %d exempted, %d unresolved %s",
 			plural(len(subjects), "member", "members"), plural(roots, "walk root", "walk roots"), plural(reads, "tracked read", "tracked reads"),
@@ -560,4 +546,128 @@ func shellRoot(arg, kit string) (string, bool) {
 		return "", true
 	}
 	return clean(arg), true
+}
+
+// readsPlan is one member's resolved walks and the couples that must
+// cover what they read.
+type readsPlan struct {
+	subject readsSubject
+	couples []string
+	walks   []declaredWalk
+}
+
+// readsCoupleSetTable keeps a whole verdict's findings and read count,
+// keyed by the listing's digest under a table whose configuration spells
+// every plan and the prune set.
+const readsCoupleSetTable = "READS-COUPLES-SETS"
+
+// readsCovered answers the uncovered reads of plans over the tracked
+// listing and how many reads were checked. Over a tree naming its whole
+// listing in one digest the answer is kept whole, and one kept for a
+// prior tree of the same listing is taken as it is, the listing unread.
+func readsCovered(c *gate.Context, plans []readsPlan, ps walk.PruneSet) ([]gate.Finding, int, error) {
+	var sets *gate.SetResults
+	key, keyed := "", false
+	if c.WholeListing() {
+		sets = c.SetResults(readsCoupleSetTable, readsConfig(plans, ps))
+		key, keyed = sets.KeyOf(nil, nil)
+	}
+	if keyed {
+		if fs, reads, ok := keptReads(sets, key); ok {
+			return fs, reads, nil
+		}
+		// assertion E: the verdict reads the listing's paths and nothing
+		// of any tracked file's bytes, so a prior tree that differs only
+		// in some files' bytes had this verdict under this configuration.
+		if prior := c.TreePrior(); prior != nil {
+			if pk, ok := sets.KeyAt(prior.Digest, nil); ok {
+				if fs, reads, ok := keptReads(sets, pk); ok {
+					sets.Store(key, encodeReads(fs, reads))
+					return fs, reads, nil
+				}
+			}
+		}
+	}
+	files, err := c.Tree.Files()
+	if err != nil {
+		return nil, 0, err
+	}
+	// The index lists in byte order already; a tree that does not is
+	// put in it (Files then answers a fresh slice; an ordered listing is
+	// shared and never sorted here).
+	if !sort.StringsAreSorted(files) {
+		sort.Strings(files)
+	}
+	var out []gate.Finding
+	reads := 0
+	selected := map[string][]string{}
+	for _, p := range plans {
+		for _, w := range p.walks {
+			// Members sharing a walk (the workflow gates all read the
+			// same YAML root) share its selection.
+			k := w.memoKey()
+			sel, ok := selected[k]
+			if !ok {
+				sel = w.selects(files, ps)
+				selected[k] = sel
+			}
+			for _, f := range sel {
+				reads++
+				if !registry.MatchesAny(p.couples, f) {
+					// assertion A: a read outside the couples is a read the hook would sleep through.
+					out = append(out, gate.Finding{Class: "uncovered", Path: p.subject.decl, Msg: fmt.Sprintf("%s walks %s and reads %s, which no couples= token covers", p.subject.name, w.describe(), f)})
+				}
+			}
+		}
+	}
+	if keyed {
+		sets.Store(key, encodeReads(out, reads))
+	}
+	return out, reads, nil
+}
+
+// readsConfig spells everything readsCovered reads besides the listing.
+func readsConfig(plans []readsPlan, ps walk.PruneSet) *cache.Config {
+	var k cache.Config
+	for _, n := range ps.Names() {
+		k.AddString("prune", n)
+	}
+	for _, p := range plans {
+		k.AddString("member", p.subject.name)
+		k.AddString("decl", p.subject.decl)
+		k.AddString("couples", strconv.Itoa(len(p.couples)))
+		for _, t := range p.couples {
+			k.AddString("couple", t)
+		}
+		k.AddString("walks", strconv.Itoa(len(p.walks)))
+		for _, w := range p.walks {
+			k.AddString("walk", w.memoKey())
+			k.AddString("describe", w.describe())
+		}
+	}
+	return &k
+}
+
+func encodeReads(fs []gate.Finding, reads int) []byte {
+	return append([]byte(strconv.Itoa(reads)+"\n"), gate.EncodeFindings(fs)...)
+}
+
+func keptReads(sets *gate.SetResults, key string) ([]gate.Finding, int, bool) {
+	v, hit := sets.Lookup(key)
+	if !hit {
+		return nil, 0, false
+	}
+	head, rest, ok := bytes.Cut(v, []byte("\n"))
+	if !ok {
+		return nil, 0, false
+	}
+	reads, err := strconv.Atoi(string(head))
+	if err != nil {
+		return nil, 0, false
+	}
+	fs, err := gate.DecodeFindings(rest)
+	if err != nil {
+		return nil, 0, false
+	}
+	return fs, reads, true
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gate-sdk/gates/internal/cache"
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/gate/gatetest"
 	"github.com/gate-sdk/gates/internal/registry"
@@ -370,4 +371,120 @@ func TestReadsCouplesUnquotedWords(t *testing.T) {
 	if clean.Code != 0 || !strings.Contains(clean.Stdout, "3 walk roots covering 5 tracked reads") {
 		t.Fatalf("every bare-word walk is a root, filtered by its -name: exit %d\n%s%s", clean.Code, clean.Stdout, clean.Stderr)
 	}
+}
+
+// assertion E: a tree that differs from a prior one only in some files'
+// bytes takes the verdict kept for the prior tree under the same plans
+// and prune set; every answer equals an uncached run's, and a changed
+// declaration, knob or listing is judged again.
+func TestReadsCouplesFromThePriorTree(t *testing.T) {
+	cacheDir := filepath.Join(t.TempDir(), "c")
+	dir := t.TempDir()
+	script := func(couples string) string {
+		return "#!/usr/bin/env bash\n# graph: couples=" + couples + " dir=one valve=none tier=precommit\n" +
+			"gate_find \"$REPO_ROOT/notes\" -type f\nfind \"docs\" -name '*.md' -print\n"
+	}
+	writeFiles(t, dir, map[string]string{"scripts/check-x.sh": script("docs/*.md")})
+	var stats map[string]cache.Stat
+	scan := func(digest string, files map[string]string, knobs gatetest.Knobs, prior *gate.Prior, cached bool) gatetest.Run {
+		t.Helper()
+		k := gatetest.Knobs{"GATE_SDK_PRUNE_DIRS": walk.DefaultPruneDirs}
+		for n, v := range knobs {
+			k[n] = v
+		}
+		rule := readsCouplesRule(findDef)
+		r := run{rule: func(c *gate.Context) int {
+			c.CouplesKnobs = fakeCouplesKnobs{"GATE_SDK_GATES_DIR": "scripts"}
+			return rule(c)
+		}, name: "check-reads-couples", dir: dir, tree: digestTree{blobTree{newCountTree(files)}, digest}, knobs: k,
+			args: []string{"scripts/check-x.sh"}, prior: prior}
+		var store *cache.Store
+		if cached {
+			store = cache.Open("s1", func() (string, error) { return cacheDir, nil })
+			r.cache = store
+		}
+		got := r.exec()
+		stats = map[string]cache.Stat{}
+		for _, st := range store.Stats() {
+			stats[st.Gate] = st
+		}
+		if err := store.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	same := func(what string, got, want gatetest.Run) {
+		t.Helper()
+		if got.Stdout != want.Stdout || got.Code != want.Code || got.Stderr != want.Stderr {
+			t.Fatalf("%s: exit %d\n%s%s\nwant exit %d\n%s%s", what, got.Code, got.Stdout, got.Stderr, want.Code, want.Stdout, want.Stderr)
+		}
+	}
+	base := map[string]string{
+		"scripts/check-x.sh": script("docs/*.md"),
+		"docs/a.md":          "a\n",
+		"notes/n.txt":        "uncovered\n",
+		"notes/old/m.txt":    "uncovered too\n",
+	}
+	with := func(files map[string]string, p, body string) map[string]string {
+		out := map[string]string{}
+		for k, v := range files {
+			out[k] = v
+		}
+		out[p] = body
+		return out
+	}
+	first := scan("t1", base, nil, nil, true)
+	wantCode(t, first, 1)
+	same("the first tree", first, scan("t1", base, nil, nil, false))
+	// An unrelated edit: the verdict kept for the prior tree, reused.
+	edited := with(base, "docs/a.md", "a, edited\n")
+	want := scan("t2", edited, nil, nil, false)
+	got := scan("t2", edited, nil, &gate.Prior{Digest: "t1", Changed: []string{"docs/a.md"}}, true)
+	same("an unrelated edit", got, want)
+	if st := stats[readsCoupleSetTable]; st.Hits != 1 {
+		t.Fatalf("the prior tree's verdict was not taken: %+v", st)
+	}
+	// ...and kept for the new tree in turn.
+	same("the new tree warm", scan("t2", edited, nil, nil, true), want)
+	if st := stats[readsCoupleSetTable]; st.Hits != 1 || st.Misses != 0 {
+		t.Fatalf("the new tree's verdict was not kept: %+v", st)
+	}
+	// A finding added: the declaration narrows its couples (it is read
+	// from disk, so the plans change and the kept verdict answers other
+	// plans).
+	writeFiles(t, dir, map[string]string{"scripts/check-x.sh": script("docs/z.md")})
+	added := with(edited, "scripts/check-x.sh", script("docs/z.md"))
+	want = scan("t3", added, nil, nil, false)
+	if !strings.Contains(want.Stdout, "reads docs/a.md") {
+		t.Fatalf("the narrowed couples find nothing:\n%s", want.Stdout)
+	}
+	got = scan("t3", added, nil, &gate.Prior{Digest: "t2", Changed: []string{"scripts/check-x.sh"}}, true)
+	same("a finding added", got, want)
+	// A finding removed: the couples widened to cover notes/.
+	writeFiles(t, dir, map[string]string{"scripts/check-x.sh": script("docs/*.md,*.txt")})
+	removed := with(added, "scripts/check-x.sh", script("docs/*.md,*.txt"))
+	want = scan("t4", removed, nil, nil, false)
+	wantCode(t, want, 0)
+	got = scan("t4", removed, nil, &gate.Prior{Digest: "t3", Changed: []string{"scripts/check-x.sh"}}, true)
+	same("a finding removed", got, want)
+	// A knob changed: notes pruned, under the same listing.
+	writeFiles(t, dir, map[string]string{"scripts/check-x.sh": script("docs/*.md")})
+	restored := with(removed, "scripts/check-x.sh", script("docs/*.md"))
+	extra := gatetest.Knobs{"GATE_SDK_PRUNE_EXTRA_DIRS": "old"}
+	want = scan("t5", restored, extra, nil, false)
+	if wantCode(t, want, 1); strings.Contains(want.Stdout, "notes/old/m.txt") || !strings.Contains(want.Stdout, "notes/n.txt") {
+		t.Fatalf("the pruned directory is still read:\n%s", want.Stdout)
+	}
+	got = scan("t5", restored, extra, &gate.Prior{Digest: "t1", Changed: []string{"docs/a.md"}}, true)
+	same("a knob changed", got, want)
+	if st := stats[readsCoupleSetTable]; st.Hits != 0 {
+		t.Fatalf("a verdict kept under other knobs was served: %+v", st)
+	}
+	// A new file: another listing, judged whole (no prior: the listings differ).
+	grown := with(restored, "notes/new.txt", "new\n")
+	want = scan("t6", grown, nil, nil, false)
+	if !strings.Contains(want.Stdout, "reads notes/new.txt") {
+		t.Fatalf("the new file is not read:\n%s", want.Stdout)
+	}
+	same("a new file", scan("t6", grown, nil, nil, true), want)
 }

@@ -89,37 +89,6 @@ func checkTreeTerms(c *gate.Context) int {
 		return false
 	}
 
-	// assertion B: the cheap filter runs first and reads nothing: the scan
-	// root, the shared prune set, the resolved pattern files and the kits'
-	// starter rosters, and a submodule (no bytes of its own).
-	todo := make([]string, 0, len(files))
-	modes := make([]uint32, 0, len(files))
-	pruned := walk.ByDir(prune.PathPruned)
-	whole := 0  // the files a whole run would judge
-	inputs := 0 // test inputs left out (assertion L)
-	for _, p := range files {
-		if !underRoot(root, p) || pruned(p) || exempt(p) {
-			continue
-		}
-		// assertion M: a test input by convention is left out unread and
-		// counted on the clean line: captured logs, recorded errors and a
-		// scanner's planted secrets hold real-looking paths on purpose.
-		if testInput(p) {
-			inputs++
-			continue
-		}
-		mode, ok := c.Tree.Mode(p)
-		if !ok || !committedMode(mode) {
-			continue
-		}
-		// assertion K: a shard judges (and reads) only its part's files.
-		whole++
-		if !c.Judges(p) {
-			continue
-		}
-		todo = append(todo, p)
-		modes = append(modes, mode)
-	}
 	// assertion E: the bytes are the snapshot's, the ones the commit
 	// records: a link's target string, never the file it points at.
 	// assertion H: a regular file's verdict is cached by its path and blob
@@ -131,7 +100,35 @@ func checkTreeTerms(c *gate.Context) int {
 		v, _ := c.Knobs.Scalar(k) // read once already by pruneSet
 		config.AddString(k, v)
 	}
-	c.JudgedPart(len(todo), whole)
+
+	// assertion B: the cheap filter runs first and reads nothing: the scan
+	// root, the shared prune set, the resolved pattern files and the kits'
+	// starter rosters, and a submodule (no bytes of its own).
+	pruned := walk.ByDir(prune.PathPruned)
+	// A test-input directory is a test of the directory part alone:
+	// asked once per directory, as the prune test is.
+	inTestDir := walk.ByDir(walk.InTestInputDir)
+	classify := func(p string) (termsClass, uint32) {
+		if !underRoot(root, p) || pruned(p) || exempt(p) {
+			return termsSkipped, 0
+		}
+		// assertion M: a test input by convention is left out unread and
+		// counted on the clean line: captured logs, recorded errors and a
+		// scanner's planted secrets hold real-looking paths on purpose.
+		if testInputName(p) || inTestDir(p) {
+			return termsInput, 0
+		}
+		mode, ok := c.Tree.Mode(p)
+		if !ok || !committedMode(mode) {
+			return termsSkipped, 0
+		}
+		// assertion K: a shard judges (and reads) only its part's files.
+		if !c.Judges(p) {
+			return termsOtherPart, mode
+		}
+		return termsJudged, mode
+	}
+	nTodo, inputs := 0, 0 // the files judged; test inputs left out (assertion L)
 	var left atomic.Int64 // files left to the battery (Verdicts.Leave)
 	done := func(records [][]gate.Finding) int {
 		r := c.NewReport(map[string]string{"leak": treeTermsHelp})
@@ -163,37 +160,92 @@ func checkTreeTerms(c *gate.Context) int {
 			}
 		}
 		if n := int(left.Load()); n > 0 {
-			return r.Done(fmt.Sprintf("%d tracked files the commit changes match none of %d banned patterns; %d unchanged files left to the battery (not yet judged under this binary and these patterns)%s", len(todo)-n-pointers, len(set.Patterns), n, notes))
+			return r.Done(fmt.Sprintf("%d tracked files the commit changes match none of %d banned patterns; %d unchanged files left to the battery (not yet judged under this binary and these patterns)%s", nTodo-n-pointers, len(set.Patterns), n, notes))
 		}
-		return r.Done(fmt.Sprintf("%d tracked files match none of %d banned patterns%s%s", len(todo)-pointers, len(set.Patterns), inputsNote(inputs), notes))
+		return r.Done(fmt.Sprintf("%d tracked files match none of %d banned patterns%s%s", nTodo-pointers, len(set.Patterns), inputsNote(inputs), notes))
 	}
 	// assertion I: over a tree naming its whole listing in one digest (the
 	// hook's staged snapshot) the scan's findings are also kept whole,
 	// under that digest and everything that chose todo from the listing;
 	// a hit reads no file and looks up no file's entry. A miss falls back
-	// to the per-file entries.
-	var sets *gate.SetResults
+	// to the per-file entries. The listing's counts are kept beside them
+	// (what the filter chose from the listing), so a hit, or a tree
+	// differing from a prior one only in bytes, visits no listed path.
+	var sets, countSets *gate.SetResults
+	var sel *cache.Config
 	setKey, keyed := "", false
 	if c.WholeListing() {
 		sets = c.SetResults(treeTermsSetTable, &config)
-		sel := listingSelection(root, prune, exemptList...)
+		countSets = c.SetResults(treeTermsCountTable, &config)
+		sel = listingSelection(root, prune, exemptList...)
 		if part, ok := c.Part(); ok {
 			sel.AddString("part", part.String())
 		}
-		if setKey, keyed = sets.KeyOf(sel, todo); keyed {
+		setKey, keyed = sets.KeyOf(sel, nil)
+	}
+	if keyed {
+		if n, ok := keptCounts(countSets, setKey); ok {
 			if v, hit := sets.Lookup(setKey); hit {
 				if fs, err := gate.DecodeFindings(v); err == nil {
+					nTodo, inputs = n.todo, n.inputs
+					c.JudgedPart(n.todo, n.whole)
 					return done([][]gate.Finding{fs})
 				}
 			}
-			if records, ok := treeTermsFromPrior(c, sets, sel, set, &config, todo, modes); ok {
-				var all []gate.Finding
-				for _, fs := range records {
-					all = append(all, fs...)
-				}
-				sets.Store(setKey, gate.EncodeFindings(all))
-				return done(records)
+			if fs, ok := treeTermsFromPriorCounts(c, sets, countSets, sel, set, &config, classify); ok {
+				nTodo, inputs = n.todo, n.inputs
+				c.JudgedPart(n.todo, n.whole)
+				sets.Store(setKey, gate.EncodeFindings(fs))
+				return done([][]gate.Finding{fs})
 			}
+		} else if prior := c.TreePrior(); prior != nil {
+			if pk, ok := sets.KeyAt(prior.Digest, sel); ok {
+				if n, ok := keptCounts(countSets, pk); ok {
+					if fs, ok := treeTermsFromPriorCounts(c, sets, countSets, sel, set, &config, classify); ok {
+						nTodo, inputs = n.todo, n.inputs
+						c.JudgedPart(n.todo, n.whole)
+						countSets.Store(setKey, encodeCounts(n))
+						sets.Store(setKey, gate.EncodeFindings(fs))
+						return done([][]gate.Finding{fs})
+					}
+				}
+			}
+		}
+	}
+	todo := make([]string, 0, len(files))
+	modes := make([]uint32, 0, len(files))
+	whole := 0 // the files a whole run would judge
+	for _, p := range files {
+		class, mode := classify(p)
+		switch class {
+		case termsInput:
+			inputs++
+		case termsOtherPart:
+			whole++
+		case termsJudged:
+			whole++
+			todo = append(todo, p)
+			modes = append(modes, mode)
+		}
+	}
+	nTodo = len(todo)
+	c.JudgedPart(len(todo), whole)
+	if keyed {
+		// The counts are the listing's and the selection's alone: kept
+		// whatever the scan below reads.
+		countSets.Store(setKey, encodeCounts(termsCounts{todo: len(todo), whole: whole, inputs: inputs, sorted: slices.IsSorted(todo)}))
+		if v, hit := sets.Lookup(setKey); hit {
+			if fs, err := gate.DecodeFindings(v); err == nil {
+				return done([][]gate.Finding{fs})
+			}
+		}
+		if records, ok := treeTermsFromPrior(c, sets, sel, set, &config, todo, modes); ok {
+			var all []gate.Finding
+			for _, fs := range records {
+				all = append(all, fs...)
+			}
+			sets.Store(setKey, gate.EncodeFindings(all))
+			return done(records)
 		}
 	}
 	// The per-file table is opened only past the set, so a run the set
@@ -295,39 +347,24 @@ func treeTermsFromPrior(c *gate.Context, sets *gate.SetResults, sel *cache.Confi
 	// bytes of some listed paths is judged from the prior tree's whole
 	// result, each changed path judged again: the records equal a whole
 	// scan's, at the cost of the change.
-	records, ok := priorKept(c, sets, sel, todo)
+	kept, ok := priorKept(c, sets, sel, todo)
 	if !ok {
 		return nil, false
 	}
 	verdicts := c.Verdicts(config)
+	var changed []gate.Finding // the changed paths', in path order
 	for _, p := range prior.Changed {
 		i, found := slices.BinarySearch(todo, p)
 		if !found {
 			continue // not one the scan judges
 		}
-		blob := ""
-		if modes[i] != 0o120000 {
-			fs, id, hit := verdicts.Lookup(p)
-			if hit {
-				records[i] = fs
-				continue
-			}
-			blob = id
-		}
-		data, err := c.Tree.Read(p)
-		if err != nil {
+		fs, ok := judgeChanged(c, verdicts, set, p, modes[i])
+		if !ok {
 			return nil, false
 		}
-		fs, _ := judgeTerms(set, p, data, nil)
-		if modes[i] != 0o120000 && isLFSPointer(data) {
-			fs = append(fs, gate.Finding{Class: lfsPointerClass, Path: p})
-		}
-		if modes[i] != 0o120000 {
-			verdicts.Store(p, blob, fs)
-		}
-		records[i] = fs
+		changed = append(changed, fs...)
 	}
-	return records, true
+	return [][]gate.Finding{mergeByPath(kept, changed)}, true
 }
 
 // claimMisses sorts the indexes of the listing a scan must read (its
@@ -343,13 +380,14 @@ func claimMisses(c *gate.Context, misses []int, listing []string) gate.Claim {
 	return c.ClaimReads(paths)
 }
 
-// priorKept answers, path by path of the sorted listing, the findings a
-// whole result kept for the prior tree (gate.Context.TreePrior) under
-// the same selection holds for each path the prior change left alone.
-// ok is false when there is no prior tree, no result kept for it, or a
-// kept finding names a path the listing lacks: the caller then scans as
-// before.
-func priorKept(c *gate.Context, sets *gate.SetResults, sel *cache.Config, listing []string) ([][]gate.Finding, bool) {
+// priorKept answers the findings a whole result kept for the prior tree
+// (gate.Context.TreePrior) under the same selection holds for the paths
+// the prior change left alone, in the sorted listing's order, which is
+// path order. ok is false when there is no prior tree, no result kept
+// for it, or a kept finding names a path the listing lacks: the caller
+// then scans as before. No slot per listed path is made: a tree's
+// findings are few, its paths many.
+func priorKept(c *gate.Context, sets *gate.SetResults, sel *cache.Config, listing []string) ([]gate.Finding, bool) {
 	prior := c.TreePrior()
 	if prior == nil || !slices.IsSorted(listing) {
 		return nil, false
@@ -366,19 +404,162 @@ func priorKept(c *gate.Context, sets *gate.SetResults, sel *cache.Config, listin
 	if err != nil {
 		return nil, false
 	}
-	out := make([][]gate.Finding, len(listing))
+	out := make([]gate.Finding, 0, len(kept))
 	for _, f := range kept {
 		if prior.IsChanged(f.Path) {
 			continue
 		}
-		i, found := slices.BinarySearch(listing, f.Path)
-		if !found {
+		if _, found := slices.BinarySearch(listing, f.Path); !found {
 			return nil, false
 		}
-		out[i] = append(out[i], f)
+		out = append(out, f)
+	}
+	// The kept result followed the listing: a result out of path order
+	// is not one this scan would have kept.
+	if !slices.IsSortedFunc(out, func(a, b gate.Finding) int { return strings.Compare(a.Path, b.Path) }) {
+		return nil, false
 	}
 	return out, true
 }
+
+// mergeByPath merges two runs of findings, each in path order and with no
+// path in common, into one in path order, each path's findings in the
+// order its run gave them.
+func mergeByPath(a, b []gate.Finding) []gate.Finding {
+	out := make([]gate.Finding, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if b[0].Path < a[0].Path {
+			out, b = append(out, b[0]), b[1:]
+		} else {
+			out, a = append(out, a[0]), a[1:]
+		}
+	}
+	return append(append(out, a...), b...)
+}
+
+// judgeChanged judges path p, which a prior tree's change touched: from
+// its bytes, a large regular file's per-file entry looked up first. ok is
+// false when p cannot be read.
+func judgeChanged(c *gate.Context, verdicts *gate.Verdicts, set *patterns.Set, p string, mode uint32) ([]gate.Finding, bool) {
+	data, err := c.Tree.Read(p)
+	if err != nil {
+		return nil, false
+	}
+	// A small changed file is judged from its bytes, its per-file entry
+	// neither looked up nor stored: the lookup maps and checks the whole
+	// per-file table, dearer than matching a few pages. A large one's
+	// entry may spare the match.
+	blob := ""
+	if mode != 0o120000 && len(data) > priorLookupBytes {
+		fs, id, hit := verdicts.Lookup(p)
+		if hit {
+			return fs, true
+		}
+		blob = id
+	}
+	fs, _ := judgeTerms(set, p, data, nil)
+	if mode != 0o120000 && isLFSPointer(data) {
+		fs = append(fs, gate.Finding{Class: lfsPointerClass, Path: p})
+	}
+	if blob != "" {
+		verdicts.Store(p, blob, fs)
+	}
+	return fs, true
+}
+
+// termsClass is what check-tree-terms' filter makes of a listed path.
+type termsClass int
+
+const (
+	termsSkipped   termsClass = iota // outside the root, pruned, exempt, or no committed bytes
+	termsInput                       // a test input, left out and counted
+	termsOtherPart                   // another shard's: counted in the whole, not judged
+	termsJudged                      // judged here
+)
+
+// treeTermsCountTable keeps, beside a whole result, what the filter chose
+// from the listing: the judged and whole counts, the test inputs, and
+// whether the judged paths came in path order.
+const treeTermsCountTable = "TREE-TERMS-COUNTS"
+
+type termsCounts struct {
+	todo, whole, inputs int
+	sorted              bool
+}
+
+func encodeCounts(n termsCounts) []byte {
+	return []byte(fmt.Sprintf("%d %d %d %t", n.todo, n.whole, n.inputs, n.sorted))
+}
+
+func keptCounts(sets *gate.SetResults, key string) (termsCounts, bool) {
+	v, hit := sets.Lookup(key)
+	if !hit {
+		return termsCounts{}, false
+	}
+	var n termsCounts
+	if k, err := fmt.Sscanf(string(v), "%d %d %d %t", &n.todo, &n.whole, &n.inputs, &n.sorted); err != nil || k != 4 {
+		return termsCounts{}, false
+	}
+	return n, true
+}
+
+// treeTermsFromPriorCounts is treeTermsFromPrior for a run that keeps the
+// listing unvisited: the prior tree's counts and whole result kept, its
+// judged paths in path order, each kept record's path and each changed
+// path put through the filter alone. The records come in path order,
+// which was the listing's.
+func treeTermsFromPriorCounts(c *gate.Context, sets, countSets *gate.SetResults, sel *cache.Config, set *patterns.Set, config *cache.Config, classify func(string) (termsClass, uint32)) ([]gate.Finding, bool) {
+	prior := c.TreePrior()
+	if prior == nil {
+		return nil, false
+	}
+	pk, ok := sets.KeyAt(prior.Digest, sel)
+	if !ok {
+		return nil, false
+	}
+	if n, ok := keptCounts(countSets, pk); !ok || !n.sorted {
+		return nil, false
+	}
+	v, hit := sets.Lookup(pk)
+	if !hit {
+		return nil, false
+	}
+	kept, err := gate.DecodeFindings(v)
+	if err != nil {
+		return nil, false
+	}
+	out := make([]gate.Finding, 0, len(kept))
+	for _, f := range kept {
+		if prior.IsChanged(f.Path) {
+			continue
+		}
+		if class, _ := classify(f.Path); class != termsJudged {
+			return nil, false // a record of a path this scan does not judge
+		}
+		out = append(out, f)
+	}
+	if !slices.IsSortedFunc(out, func(a, b gate.Finding) int { return strings.Compare(a.Path, b.Path) }) {
+		return nil, false
+	}
+	verdicts := c.Verdicts(config)
+	var changed []gate.Finding
+	for _, p := range prior.Changed {
+		class, mode := classify(p)
+		if class != termsJudged {
+			continue
+		}
+		fs, ok := judgeChanged(c, verdicts, set, p, mode)
+		if !ok {
+			return nil, false
+		}
+		changed = append(changed, fs...)
+	}
+	return mergeByPath(out, changed), true
+}
+
+// priorLookupBytes is the size past which a file a prior tree's change
+// touched is looked up in the per-file table before it is matched.
+const priorLookupBytes = 64 << 10
 
 // listingSelection spells what chose a scan's files from the tracked
 // listing (its root, the prune words, the paths it leaves out), the
@@ -405,11 +586,13 @@ const testInputRule = "testdata/, _testdata/, fixtures/, __fixtures__/, *_test.g
 // convention: under a directory of walk.TestInputDirs at any depth, or a Go
 // test file (a name with something before _test.go).
 func testInput(p string) bool {
+	return testInputName(p) || walk.InTestInputDir(p)
+}
+
+// testInputName reports whether p's name is a Go test file's.
+func testInputName(p string) bool {
 	base := p[strings.LastIndexByte(p, '/')+1:]
-	if len(base) > len(testInputNames) && strings.HasSuffix(base, testInputNames) {
-		return true
-	}
-	return walk.InTestInputDir(p)
+	return len(base) > len(testInputNames) && strings.HasSuffix(base, testInputNames)
 }
 
 // inputsNote is the clean line's count of test inputs left out.

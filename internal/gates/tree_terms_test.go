@@ -791,8 +791,10 @@ func TestTreeTermsFromThePriorTree(t *testing.T) {
 	if len(reads) != 2 || reads["b/fixed.md"] != 1 || reads["d/later.md"] != 1 {
 		t.Fatalf("the scan from the prior tree read %v; want the two changed files alone", reads)
 	}
-	if st := stats["TREE-TERMS"]; st.Hits+st.Misses != 2 {
-		t.Fatalf("the scan from the prior tree looked up %+v per-file entries; want the two changed files", st)
+	// Small changed files are matched from their bytes: no per-file entry
+	// is looked up (a large one's is, priorLookupBytes).
+	if st := stats["TREE-TERMS"]; st.Hits+st.Misses != 0 {
+		t.Fatalf("the scan from the prior tree looked up %+v per-file entries; want none for small files", st)
 	}
 	// The new tree's whole result is kept: a warm run over it reads nothing.
 	again, reads := scan("t2", next, nil, true)
@@ -833,4 +835,70 @@ func TestTreeTermsFromThePriorTree(t *testing.T) {
 	}
 	gotFifth, _ := scan("t5", fifth, &gate.Prior{Digest: "t2", Changed: []string{"b/fixed.md"}}, true)
 	same("a prior tree judged under other patterns", gotFifth, wantFifth)
+	// A large changed file's per-file entry is looked up (and stored).
+	sixth := map[string]string{}
+	for p, b := range fifth {
+		sixth[p] = b
+	}
+	sixth["b/fixed.md"] = strings.Repeat("filler line\n", priorLookupBytes/12+1) + "big " + homeB + "v\n"
+	wantSixth, _ := scan("t6", sixth, nil, false)
+	gotSixth, _ := scan("t6", sixth, &gate.Prior{Digest: "t5", Changed: []string{"b/fixed.md"}}, true)
+	same("a large changed file", gotSixth, wantSixth)
+	if st := stats["TREE-TERMS"]; st.Hits+st.Misses != 1 {
+		t.Fatalf("the large changed file's entry was looked up %+v times; want once", st)
+	}
+}
+
+// modeCountTree counts Mode calls: the filter asks one per listed path.
+type modeCountTree struct {
+	digestTree
+	modes *int
+}
+
+func (t modeCountTree) Mode(p string) (uint32, bool) {
+	*t.modes++
+	return t.digestTree.Mode(p)
+}
+
+// assertion I: the listing's counts are kept beside the whole result, so
+// a tree differing from a prior one only in bytes is judged without
+// putting every listed path through the filter: only the kept records'
+// paths and the changed one, and the answer equals a whole scan's.
+func TestTreeTermsFromThePriorTreeVisitsNoListedPath(t *testing.T) {
+	cacheDir := filepath.Join(t.TempDir(), "c")
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"p.list": "/home/[a-z]+/\n"})
+	files := map[string]string{"a/leak.md": "see " + homeA + "x\n", "testdata/in.txt": "t\n"}
+	for i := 0; i < 200; i++ {
+		files[fmt.Sprintf("d/n%03d.md", i)] = "clean\n"
+	}
+	scan := func(digest string, files map[string]string, prior *gate.Prior, cached bool) (gatetest.Run, int) {
+		t.Helper()
+		modes := 0
+		r := run{rule: checkTreeTerms, name: "check-tree-terms", dir: dir, tree: modeCountTree{digestTree{blobTree{newCountTree(files)}, digest}, &modes},
+			knobs: gatetest.Knobs{"GATE_SDK_PRUNE_DIRS": defaultPrune}, args: []string{".", "p.list"}, prior: prior}
+		if cached {
+			r.cache = cache.Open("s1", func() (string, error) { return cacheDir, nil })
+		}
+		got := r.exec()
+		if err := r.cache.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		return got, modes
+	}
+	if _, modes := scan("t1", files, nil, true); modes < 200 {
+		t.Fatalf("the first scan asked %d modes", modes)
+	}
+	files["d/n007.md"] = "now " + homeB + "y\n"
+	want, _ := scan("t2", files, nil, false)
+	got, modes := scan("t2", files, &gate.Prior{Digest: "t1", Changed: []string{"d/n007.md"}}, true)
+	if got.Stdout != want.Stdout || got.Code != want.Code {
+		t.Fatalf("from the prior tree: exit %d\n%s\nwant exit %d\n%s", got.Code, got.Stdout, want.Code, want.Stdout)
+	}
+	if modes > 4 {
+		t.Fatalf("the scan from the prior tree asked %d modes; want the kept record's and the changed path's", modes)
+	}
+	if again, modes := scan("t2", files, nil, true); again.Stdout != want.Stdout || modes != 0 {
+		t.Fatalf("a warm scan asked %d modes:\n%s", modes, again.Stdout)
+	}
 }

@@ -121,6 +121,25 @@ func (r *Registry) Skipped() []Member {
 // each once, in search order then registry order. A declaration that does
 // not parse is refused, since a lost token would silently shrink the set.
 func (r *Registry) Corpus(fsys FS) ([]*Manifest, error) {
+	return r.corpus(fsys, nil)
+}
+
+// CorpusReusing is Corpus taking a registered member's manifest, parsed
+// by Load, for its declaration instead of reading the file again. Only
+// for a fsys that reads the bytes Load's did (the same files, not the
+// index's copies nor a commit's): the manifest is then what a second read
+// would parse.
+func (r *Registry) CorpusReusing(fsys FS) ([]*Manifest, error) {
+	known := map[string]*Manifest{}
+	for _, mem := range r.Members {
+		if mem.Kind != Unresolved && mem.ManifestErr == nil && mem.Manifest != nil {
+			known[mem.Path] = mem.Manifest
+		}
+	}
+	return r.corpus(fsys, known)
+}
+
+func (r *Registry) corpus(fsys FS, known map[string]*Manifest) ([]*Manifest, error) {
 	decls, err := Declarations(fsys, SearchDirs(r.GatesDir, r.KitRoots))
 	if err != nil {
 		return nil, err
@@ -132,6 +151,10 @@ func (r *Registry) Corpus(fsys FS) ([]*Manifest, error) {
 			continue
 		}
 		seen[d.Path] = true
+		if m, ok := known[d.Path]; ok {
+			out = append(out, m)
+			continue
+		}
 		m, err := readManifest(fsys, d.Path)
 		if err != nil {
 			return nil, err

@@ -279,3 +279,46 @@ func TestFixtureSuitesRelocatedKitTree(t *testing.T) {
 		t.Errorf("two words: %v", err)
 	}
 }
+
+// countFS is OS counting each file read.
+type countFS struct {
+	OS
+	reads map[string]int
+}
+
+func (c countFS) ReadFile(name string) ([]byte, error) {
+	c.reads[name]++
+	return c.OS.ReadFile(name)
+}
+
+// CorpusReusing answers what Corpus answers, manifest for manifest, and
+// reads no registered member's declaration a second time; a declaration
+// no member resolves to is read as before.
+func TestCorpusReusingTheMembersManifests(t *testing.T) {
+	gates := resolveTree + "/scripts"
+	roots := []string{resolveTree + "/gate-sdk", resolveTree + "/other-kit"}
+	reg, err := Load(OS{}, gates, roots)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := reg.Corpus(OS{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys := countFS{reads: map[string]int{}}
+	got, err := reg.CorpusReusing(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("corpus reusing the members' manifests differs:\n%+v\nwant\n%+v", got, want)
+	}
+	for _, m := range reg.Members {
+		if m.Kind != Unresolved && m.ManifestErr == nil && fsys.reads[m.Path] != 0 {
+			t.Errorf("%s was read again", m.Path)
+		}
+	}
+	if fsys.reads[resolveTree+"/other-kit/checks/stray.gate"] != 1 {
+		t.Errorf("a declaration no member resolves to was not read: %v", fsys.reads)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
 // MaxConfigBytes bounds every configuration file gates reads whole (the
@@ -86,12 +87,12 @@ func ReadConfigIn(top, name string) ([]byte, error) {
 		// Inside as spelled: under top with no ".." (a path climbing out
 		// through ".." is spelled outside, and read as it is named).
 		if _, inside := ListingSpelling(NormalizeAbs(top), NormalizeAbs(name)); inside {
-			real, err := filepath.EvalSymlinks(name)
+			real, err := resolveFile(name)
 			if err != nil {
 				// Absent, or a dangling link: ReadConfig answers for it.
 				return ReadConfig(name)
 			}
-			realTop, err := filepath.EvalSymlinks(top)
+			realTop, err := resolveDir(top)
 			if err != nil {
 				return nil, &fs.PathError{Op: "read", Path: name, Err: err}
 			}
@@ -136,4 +137,47 @@ func kindOf(m fs.FileMode) string {
 		return "a socket"
 	}
 	return "not a regular file"
+}
+
+// resolvedDirs holds the directories resolveDir resolved in this process,
+// by spelling: a run reads the registry's declarations, a few dozen files
+// in two or three directories, each through ReadConfigIn, and resolving
+// every component of each path again cost a dozen stat calls a file.
+var resolvedDirs sync.Map
+
+// resolveDir is filepath.EvalSymlinks of a directory, kept for the
+// process when the directory is spelled from the root (a relative one
+// follows the working directory, which may change).
+func resolveDir(dir string) (string, error) {
+	if !filepath.IsAbs(dir) {
+		return filepath.EvalSymlinks(dir)
+	}
+	if v, ok := resolvedDirs.Load(dir); ok {
+		return v.(string), nil
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", err
+	}
+	resolvedDirs.Store(dir, real)
+	return real, nil
+}
+
+// resolveFile is filepath.EvalSymlinks of a file: a name that is no link
+// resolves to its directory's resolution joined with its base; a link,
+// or a name whose base is no plain component, is resolved whole.
+func resolveFile(name string) (string, error) {
+	fi, err := os.Lstat(name)
+	if err != nil {
+		return "", err
+	}
+	dir, base := filepath.Split(name)
+	if fi.Mode()&fs.ModeSymlink != 0 || dir == "" || base == "" || base == "." || base == ".." {
+		return filepath.EvalSymlinks(name)
+	}
+	real, err := resolveDir(dir)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(real, base), nil
 }

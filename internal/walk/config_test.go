@@ -87,3 +87,49 @@ func TestReadConfigInKeepsLinksInTheTree(t *testing.T) {
 		t.Errorf("an absent file: %v, want ErrNotExist", err)
 	}
 }
+
+// resolveFile answers what filepath.EvalSymlinks answers: a plain file, a
+// file under a linked directory, a link to a file, a relative name; and an
+// absent name is an error, as there.
+func TestResolveFileIsEvalSymlinks(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "real", "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "real", "sub", "f.list"), []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(dir, "real"), filepath.Join(dir, "linked")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join("sub", "f.list"), filepath.Join(dir, "real", "to-f.list")); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{
+		filepath.Join(dir, "real", "sub", "f.list"),
+		filepath.Join(dir, "linked", "sub", "f.list"),
+		filepath.Join(dir, "linked", "to-f.list"),
+		filepath.Join(dir, "real", "sub", ".", "f.list"),
+	} {
+		want, err := filepath.EvalSymlinks(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := resolveFile(name)
+		if err != nil || got != want {
+			t.Errorf("resolveFile(%s) = %q, %v; want %q", name, got, err, want)
+		}
+	}
+	if _, err := resolveFile(filepath.Join(dir, "real", "absent")); err == nil {
+		t.Error("an absent name resolved")
+	}
+	wd, _ := os.Getwd()
+	defer os.Chdir(wd)
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := filepath.EvalSymlinks(filepath.Join("linked", "sub", "f.list"))
+	if got, err := resolveFile(filepath.Join("linked", "sub", "f.list")); err != nil || got != want {
+		t.Errorf("a relative name resolved to %q, %v; want %q", got, err, want)
+	}
+}
