@@ -10,6 +10,7 @@ import (
 
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/lazyre"
+	"github.com/gate-sdk/gates/internal/walk"
 )
 
 // sourceLine matches a source or . command up to its operand.
@@ -152,7 +153,7 @@ func sourcedLibraries(c *gate.Context, targets []string, texts map[string][]byte
 	for _, t := range targets {
 		for _, l := range strings.Split(string(texts[t]), "\n") {
 			for _, op := range sourceOperands(l) {
-				if op == "" || path.IsAbs(op) || strings.ContainsAny(op, "$`*?[~") {
+				if op == "" || walk.PathRoot(op) || strings.ContainsAny(op, "$`*?[~") {
 					continue
 				}
 				for _, cand := range []string{path.Join(path.Dir(t), op), path.Clean(op)} {

@@ -123,13 +123,18 @@ func TestResolveFileIsEvalSymlinks(t *testing.T) {
 	if _, err := resolveFile(filepath.Join(dir, "real", "absent")); err == nil {
 		t.Error("an absent name resolved")
 	}
-	wd, _ := os.Getwd()
-	defer os.Chdir(wd)
-	if err := os.Chdir(dir); err != nil {
+	// A relative name resolves from the working directory: spelled
+	// relative to it, never by entering another.
+	wd, err := os.Getwd()
+	if err != nil {
 		t.Fatal(err)
 	}
-	want, _ := filepath.EvalSymlinks(filepath.Join("linked", "sub", "f.list"))
-	if got, err := resolveFile(filepath.Join("linked", "sub", "f.list")); err != nil || got != want {
+	rel, err := filepath.Rel(wd, filepath.Join(dir, "linked", "sub", "f.list"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := filepath.EvalSymlinks(rel)
+	if got, err := resolveFile(rel); err != nil || got != want {
 		t.Errorf("a relative name resolved to %q, %v; want %q", got, err, want)
 	}
 }
