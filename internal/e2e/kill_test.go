@@ -146,3 +146,30 @@ func TestKilledHookPlacementLeavesNothingBehind(t *testing.T) {
 		}
 	}
 }
+
+// A run killed between writing the lock's temporary copy and its rename
+// leaves that copy; the next init and an uninstall both take it away
+// (TestKilledInstallIsFinishedOrUndone met it at its last kill point).
+func TestLockLeftoverIsRemoved(t *testing.T) {
+	for _, args := range [][]string{{"init", "--uninstall"}, {"init"}} {
+		a := newAdopter(t)
+		before := withoutScratch(a.status())
+		a.must(binPath, "init")
+		left := filepath.Join(a.dir, "scripts", "gates.lock.gates-init.tmp")
+		if err := os.WriteFile(left, []byte("half a lock"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := run(t, a.dir, cleanGitEnv(a.env, a.dir), binPath, args...)
+		if r.code != 0 {
+			t.Fatalf("%v: exit %d\n%s%s", args, r.code, r.stdout, r.stderr)
+		}
+		if _, err := os.Stat(left); !os.IsNotExist(err) {
+			t.Errorf("%v left the lock's temporary copy (%v)", args, err)
+		}
+		if args[len(args)-1] == "--uninstall" {
+			if after := withoutScratch(a.status()); after != before {
+				t.Errorf("uninstall left the tree as\n%s\nnot as before:\n%s", after, before)
+			}
+		}
+	}
+}

@@ -62,6 +62,11 @@ func RunInit(args []string, w *InitWorld) int {
 			return 2, err
 		}
 		if !dry {
+			// A run killed between writing the lock's temporary copy and
+			// renaming it left that copy: init's own, whatever comes next.
+			if err := os.Remove(joinTop(w.Top, lockRel) + tmpSuffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return 2, fmt.Errorf("init: cannot remove the leftover %s%s: %v", lockRel, tmpSuffix, err)
+			}
 			if interrupted, err := settlePending(w.Top, lock); err != nil {
 				return 2, err
 			} else if interrupted {
