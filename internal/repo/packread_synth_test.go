@@ -333,6 +333,8 @@ func TestPackCheckBounds(t *testing.T) {
 		idx, pack []byte
 	}{
 		{"index short of its header", eidx[:len(eidx)-1], epack},
+		{"index of its magic and version alone", idx[:8], pack},
+		{"pack of its magic and version alone", idx, pack[:8]},
 		{"index magic", with(idx, 0, 0xfe), pack},
 		{"index version 1", with(idx, 7, 1), pack},
 		{"index counts more than it holds", with(idx, 8+1020, 0, 0, 0, 9), pack},
