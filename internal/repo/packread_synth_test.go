@@ -257,23 +257,43 @@ func TestObjectFilesSynthPackRefusesWhatIsOutOfShape(t *testing.T) {
 		}
 	}
 	// An entry cut short by the pack's end: its header, an offset or an id
-	// run into the trailing checksum, which is never read as the entry.
-	for name, raw := range map[string][]byte{
-		"header":    {0x80 | 3<<4, 0x80},
-		"offset":    append(entryHead(6, 3), 0x80),
-		"no offset": entryHead(6, 3),
-		"id":        append(entryHead(7, 3), synthID(0x10, 1)[:5]...),
-		"whole id":  append(entryHead(7, 3), synthID(0x10, 1)...),
+	// run into the trailing checksum, which is never read as the entry:
+	// each checksum below would complete the cut entry (a header's last
+	// byte, an offset to the good entry, the rest of its id) if read.
+	noise := make([]byte, 150)
+	for i := range noise {
+		noise[i] = byte(i*167 + i*i*31)
+	}
+	filler := wholeEntry(t, synthID(0x11, 1), 3, string(noise))
+	for _, c := range []struct {
+		name   string
+		raw    []byte
+		filled bool
+		sum    func(dist int) []byte
+	}{
+		{"header", []byte{0x80 | 3<<4, 0x80}, false, func(int) []byte { return []byte{0} }},
+		{"header, continued", []byte{0x80 | 3<<4, 0x80}, false, func(int) []byte { return bytes.Repeat([]byte{0x80 | 3<<4}, 20) }},
+		{"offset", append(entryHead(6, 3), 0x80), true, func(dist int) []byte { return []byte{byte(dist - 128)} }},
+		{"no offset", entryHead(6, 3), false, func(dist int) []byte { return []byte{byte(dist)} }},
+		{"id", append(entryHead(7, 3), good.id[:5]...), false, func(int) []byte { return good.id[5:] }},
+		{"whole id", append(entryHead(7, 3), good.id...), false, func(int) []byte { return nil }},
 	} {
-		es := []synthEntry{good, {id: synthID(0x20, 1), raw: raw}}
-		idx, pack, _ := synthPack(es, nil)
-		// The checksum bytes would continue each cut entry if read.
-		for i := len(pack) - sha1.Size; i < len(pack); i++ {
-			pack[i] = 0x80 | 3<<4
+		es := []synthEntry{good}
+		if c.filled {
+			es = append(es, filler)
+		}
+		es = append(es, synthEntry{id: synthID(0x20, 1), raw: c.raw})
+		idx, pack, offs := synthPack(es, nil)
+		dist := offs[len(offs)-1] - offs[0]
+		if sum := c.sum(dist); len(sum) > 0 {
+			if sum[0] >= 0x80 && c.name != "header, continued" || dist >= 256 || c.filled && dist < 128 {
+				t.Fatalf("cut %s: distance %d out of the case's reach", c.name, dist)
+			}
+			copy(pack[len(pack)-sha1.Size:], sum)
 		}
 		r := synthReader(t, idx, pack)
-		if gt, got, err := r.read(hex.EncodeToString(es[1].id)); err == nil {
-			t.Errorf("cut %s: read as %v %q", name, gt, got)
+		if gt, got, err := r.read(hex.EncodeToString(es[len(es)-1].id)); err == nil {
+			t.Errorf("cut %s: read as %v %q", c.name, gt, got)
 		}
 	}
 	// Offsets the index gives that lie outside the pack's entries.
@@ -512,11 +532,12 @@ func TestApplyDeltaBounds(t *testing.T) {
 		"copy of 0 is 64 KiB":         {cp(0x100, 0), 0x10000, base[0x100:0x10100]},
 		"copy to the base's end":      {cp(0x1fff0, 0x10), 0x10, base[0x1fff0:]},
 		"copy of the whole size":      {cp(0x10, 0x1fff0), 0x1fff0, base[0x10:]},
+		"an empty result":             {nil, 0, nil},
 		"insert to the exact size":    {append(append(cp(1, 2), cp(5, 1)...), 3, 'x', 'y', 'z'), 6, append(append(append([]byte(nil), base[1:3]...), base[5]), "xyz"...)},
 	}
 	for name, c := range ok {
 		out, err := applyDelta(base, append(head(c.dst), c.ops...))
-		if err != nil || !bytes.Equal(out, c.want) {
+		if err != nil || !bytes.Equal(out, c.want) || out == nil {
 			t.Errorf("%s: %d bytes, %v", name, len(out), err)
 		}
 	}
