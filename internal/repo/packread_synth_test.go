@@ -354,6 +354,7 @@ func TestPackCheckBounds(t *testing.T) {
 	}{
 		{"index short of its header", eidx[:len(eidx)-1], epack},
 		{"index of its magic and version alone", idx[:8], pack},
+		{"index without its checksums", idx[:len(idx)-2*sha1.Size], pack},
 		{"pack of its magic and version alone", idx, pack[:8]},
 		{"index magic", with(idx, 0, 0xfe), pack},
 		{"index version 1", with(idx, 7, 1), pack},
