@@ -406,6 +406,16 @@ func TestTreeMemoRefusesANestedRepository(t *testing.T) {
 	if !slices.Equal(memoPaths(m2), memoPaths(m)) || !slices.Equal(m2.skipped, m.skipped) {
 		t.Errorf("from the last: files %q skipped %q", memoPaths(m2), m2.skipped)
 	}
+	// A base watching exactly the last memo's files: still taken.
+	eq := base
+	eq.files = nil
+	for _, f := range m.files {
+		eq.files = append(eq.files, memoStamp{path: f.path})
+	}
+	m4, ok := buildMemo(r.dir, eq, map[string]bool{"out": true}, later, &prev)
+	if !ok || !strings.HasSuffix(m4.dirs[0].stamp, " #from-the-last") {
+		t.Errorf("a base of the last memo's very files took nothing from it: %v", m4.dirs)
+	}
 	// Another environment: nothing is taken from the last memo.
 	other := base
 	other.env = "other"
@@ -416,5 +426,28 @@ func TestTreeMemoRefusesANestedRepository(t *testing.T) {
 	writeFile(t, filepath.Join(r.dir, "docs/inner/.git/HEAD"), "ref: refs/heads/main\n", 0o644)
 	if _, ok := buildMemo(r.dir, base, nil, later, nil); ok {
 		t.Fatal("a memo was built over a nested repository")
+	}
+}
+
+// lstatZ is syscall.Lstat over a NUL-ended path, relative ones (from the
+// working directory) included.
+func TestLstatZIsLstat(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "f"), "f\n", 0o644)
+	if err := os.Symlink("f", filepath.Join(dir, "l")); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{filepath.Join(dir, "f"), filepath.Join(dir, "l"), dir, "treememo.go", "testdata"} {
+		var want, got syscall.Stat_t
+		if err := syscall.Lstat(p, &want); err != nil {
+			t.Fatal(err)
+		}
+		if err := lstatZ(append([]byte(p), 0), &got); err != nil || got != want {
+			t.Errorf("%s: lstatZ %+v %v, Lstat %+v", p, got, err, want)
+		}
+	}
+	var st syscall.Stat_t
+	if err := lstatZ([]byte(filepath.Join(dir, "none")+"\x00"), &st); err != syscall.ENOENT {
+		t.Errorf("an absent path: %v", err)
 	}
 }
