@@ -164,6 +164,14 @@ func TestIndexTrackedDigestRefusesShapes(t *testing.T) {
 			t.Errorf("%s: digested as %q", name, d)
 		}
 	}
+	// Version 3: an entry cut right after its flags, its extended flags
+	// missing.
+	v3 := append([]byte(nil), data[:flags+2+1]...)
+	v3[7] = 3
+	v3[flags] |= 0x40
+	if _, ok := indexTrackedDigest(append(v3, make([]byte, 20)...), 20); ok {
+		t.Error("version 3: an entry cut in its extended flags was taken")
+	}
 	// Version 4: a strip longer than the last name, or a name with no end.
 	runGit(t, r.dir, r.g.Env, "update-index", "--index-version", "4")
 	v4, err := os.ReadFile(src.File)
