@@ -352,15 +352,15 @@ func TestPackCheckBounds(t *testing.T) {
 		name      string
 		idx, pack []byte
 	}{
-		{"index short of its header", eidx[:len(eidx)-1], epack},
-		{"index of its magic and version alone", idx[:8], pack},
-		{"index without its checksums", idx[:len(idx)-2*sha1.Size], pack},
-		{"pack of its magic and version alone", idx, pack[:8]},
+		{"index short of its header", clip(eidx, len(eidx)-1), epack},
+		{"index of its magic and version alone", clip(idx, 8), pack},
+		{"index without its checksums", clip(idx, len(idx)-2*sha1.Size), pack},
+		{"pack of its magic and version alone", idx, clip(pack, 8)},
 		{"index magic", with(idx, 0, 0xfe), pack},
 		{"index version 1", with(idx, 7, 1), pack},
 		{"index counts more than it holds", with(idx, 8+1020, 0, 0, 0, 9), pack},
 		{"index with four bytes over", append(append([]byte(nil), idx...), 0, 0, 0, 0), pack},
-		{"pack short of its header", eidx, epack[:len(epack)-1]},
+		{"pack short of its header", eidx, clip(epack, len(epack)-1)},
 		{"pack magic", idx, with(pack, 0, 'X')},
 		{"pack version 1", idx, with(pack, 7, 1)},
 		{"pack version 4", idx, with(pack, 7, 4)},
@@ -396,7 +396,7 @@ func TestInflateSizedBounds(t *testing.T) {
 		b    []byte
 		size uint64
 	}{
-		"more than any stream grows to": {zeros[:2], 2*1032 + 65},
+		"more than any stream grows to": {clip(zeros, 2), 2*1032 + 65},
 		"a stream longer than the size": {zeros, 4999},
 		"a stream shorter":              {zeros, 5001},
 		"not zlib":                      {[]byte("nope"), 1},
@@ -422,7 +422,7 @@ func TestLooseObjectShapes(t *testing.T) {
 	}
 	for name, raw := range map[string][]byte{
 		"not zlib":      []byte("blob 2\x00ab"),
-		"cut short":     zlibBytes(t, []byte("blob 2\x00ab"))[:6],
+		"cut short":     clip(zlibBytes(t, []byte("blob 2\x00ab")), 6),
 		"no NUL":        zlibBytes(t, []byte("blob 2 ab")),
 		"no size":       zlibBytes(t, []byte("blob\x00ab")),
 		"size mismatch": zlibBytes(t, []byte("blob 3\x00ab")),
@@ -560,3 +560,7 @@ func TestApplyDeltaBounds(t *testing.T) {
 		}
 	}
 }
+
+// clip is b's first n bytes in a slice of their own, so nothing past them
+// can be reached by slicing up to the capacity.
+func clip(b []byte, n int) []byte { return append([]byte(nil), b[:n]...) }
