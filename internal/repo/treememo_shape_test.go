@@ -157,7 +157,7 @@ func TestIndexTrackedDigestRefusesShapes(t *testing.T) {
 		"version 5":                 with(7, 5),
 		"more entries than it has":  with(11, 200),
 		"extended flag, version 2":  with(flags, data[flags]|0x40),
-		"a name with no end":        clip(data, flags+2+3),
+		"a name with no end":        append(clip(data, flags+2+3), make([]byte, 20)...),
 		"an entry cut in its stats": append(append([]byte(nil), data[:30]...), make([]byte, 20)...),
 	} {
 		if d, ok := indexTrackedDigest(b, 20); ok {
@@ -189,7 +189,7 @@ func TestIndexTrackedDigestRefusesShapes(t *testing.T) {
 	if _, ok := indexTrackedDigest(c, 20); ok {
 		t.Error("version 4: a strip past the last name was taken")
 	}
-	if _, ok := indexTrackedDigest(clip(v4, flags+2+1+3), 20); ok {
+	if _, ok := indexTrackedDigest(append(clip(v4, flags+2+1+3), make([]byte, 20)...), 20); ok {
 		t.Error("version 4: a name with no end was taken")
 	}
 	if _, ok := indexTrackedDigest(append(v4[:flags+2:flags+2], make([]byte, 20)...), 20); ok {
