@@ -330,6 +330,7 @@ func TestPackCheckBounds(t *testing.T) {
 	good := wholeEntry(t, synthID(0x10, 1), 3, "abc")
 	idx, pack, _ := synthPack([]synthEntry{good}, map[int]bool{0: true})
 	eidx, epack, _ := synthPack(nil, nil)
+	idx3, pack3, _ := synthPack([]synthEntry{good, wholeEntry(t, synthID(0x20, 1), 3, "d"), wholeEntry(t, synthID(0x30, 1), 3, "e")}, nil)
 	with := func(b []byte, at int, v ...byte) []byte {
 		c := append([]byte(nil), b...)
 		copy(c[at:], v)
@@ -341,6 +342,7 @@ func TestPackCheckBounds(t *testing.T) {
 	}{
 		{"one object, a large offset", idx, pack},
 		{"no object", eidx, epack},
+		{"three objects", idx3, pack3},
 		{"pack version 3", idx, with(pack, 7, 3)},
 		{"an unused large offset slot", append(append(append([]byte(nil), idx[:len(idx)-2*sha1.Size]...), make([]byte, 8)...), idx[len(idx)-2*sha1.Size:]...), pack},
 	} {
@@ -354,7 +356,7 @@ func TestPackCheckBounds(t *testing.T) {
 	}{
 		{"index short of its header", clip(eidx, len(eidx)-1), epack},
 		{"index of its magic and version alone", clip(idx, 8), pack},
-		{"index without its checksums", clip(idx, len(idx)-2*sha1.Size), pack},
+		{"index of three without its checksums", clip(idx3, len(idx3)-2*sha1.Size), pack3},
 		{"pack of its magic and version alone", idx, clip(pack, 8)},
 		{"index magic", with(idx, 0, 0xfe), pack},
 		{"index version 1", with(idx, 7, 1), pack},
