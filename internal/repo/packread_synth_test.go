@@ -356,6 +356,7 @@ func TestPackCheckBounds(t *testing.T) {
 	}{
 		{"index short of its header", clip(eidx, len(eidx)-1), epack},
 		{"index of its magic and version alone", clip(idx, 8), pack},
+		{"index cut in its fan-out", clip(idx, 1000), pack},
 		{"index of three without its checksums", clip(idx3, len(idx3)-2*sha1.Size), pack3},
 		{"pack of its magic and version alone", idx, clip(pack, 8)},
 		{"index magic", with(idx, 0, 0xfe), pack},
