@@ -228,22 +228,8 @@ func continuesLine(line string) bool {
 // |, outside quotes) of a continued line, "" when it has none: the words
 // before it are the previous line's command's arguments.
 func afterArguments(line string) string {
-	var quote byte
-	for i := 0; i < len(line); i++ {
-		switch c := line[i]; {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			} else if c == '\\' && quote == '"' {
-				i++
-			}
-		case c == '\\':
-			i++
-		case c == '\'' || c == '"':
-			quote = c
-		case c == ';' || c == '&' || c == '|':
-			return strings.TrimLeft(line[i:], ";&|")
-		}
+	if at := unquoted(line, ";&|"); len(at) > 0 {
+		return strings.TrimLeft(line[at[0]:], ";&|")
 	}
 	return ""
 }

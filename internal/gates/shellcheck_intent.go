@@ -569,9 +569,20 @@ var lineFilters = map[string]bool{"grep": true, "egrep": true, "fgrep": true, "s
 func pipelineStages(cmd string) []string {
 	var stages []string
 	start := 0
+	for _, k := range unquoted(cmd, "|") {
+		stages = append(stages, cmd[start:k])
+		start = k + 1
+	}
+	return append(stages, cmd[start:])
+}
+
+// unquoted answers the offsets of the bytes of set in line that stand
+// outside quotes and are not escaped by a backslash.
+func unquoted(line, set string) []int {
+	var at []int
 	var quote byte
-	for i := 0; i < len(cmd); i++ {
-		switch c := cmd[i]; {
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; {
 		case quote != 0:
 			if c == quote {
 				quote = 0
@@ -582,12 +593,11 @@ func pipelineStages(cmd string) []string {
 			i++
 		case c == '\'' || c == '"':
 			quote = c
-		case c == '|':
-			stages = append(stages, cmd[start:i])
-			start = i + 1
+		case strings.IndexByte(set, c) >= 0:
+			at = append(at, i)
 		}
 	}
-	return append(stages, cmd[start:])
+	return at
 }
 
 // defOpen matches a line opening a function whose body follows on the

@@ -364,10 +364,10 @@ func TestParseErrors(t *testing.T) {
 }
 
 // TestSourceOperands reads a source command's operand as one shell word,
-// through quotes and $(…).
+// through quotes and $(…) (workflow.ShellWords: quotes dropped).
 func TestSourceOperands(t *testing.T) {
 	for line, want := range map[string][]string{
-		`source "$(dirname "$0")/../common.sh"`:          {`$(dirname "$0")/../common.sh`},
+		`source "$(dirname "$0")/../common.sh"`:          {`$(dirname $0)/../common.sh`},
 		`. ../../third_party/demo-magic/demo-magic.sh`:   {`../../third_party/demo-magic/demo-magic.sh`},
 		`if true; then . 'lib dir/x.sh'; fi`:             {`lib dir/x.sh`},
 		`source "$here"/lib.sh && echo ok`:               {`$here/lib.sh`},

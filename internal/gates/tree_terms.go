@@ -388,38 +388,53 @@ func claimMisses(c *gate.Context, misses []int, listing []string) gate.Claim {
 // then scans as before. No slot per listed path is made: a tree's
 // findings are few, its paths many.
 func priorKept(c *gate.Context, sets *gate.SetResults, sel *cache.Config, listing []string) ([]gate.Finding, bool) {
-	prior := c.TreePrior()
-	if prior == nil || !slices.IsSorted(listing) {
+	if !slices.IsSorted(listing) {
 		return nil, false
 	}
-	key, ok := sets.KeyAt(prior.Digest, sel)
+	out, _, ok := priorRecords(c, sets, sel, func(p string) bool {
+		_, found := slices.BinarySearch(listing, p)
+		return found
+	})
+	return out, ok
+}
+
+// priorRecords answers the whole result kept for the prior tree under sel,
+// less the findings on paths its change touched, in path order, with the
+// key it was kept under. stands says whether a kept record's path may
+// stand; one that may not refuses the whole prior (ok false), as does no
+// prior tree, no result kept for it, or records out of path order (a
+// result this scan would not have kept).
+func priorRecords(c *gate.Context, sets *gate.SetResults, sel *cache.Config, stands func(path string) bool) (out []gate.Finding, key string, ok bool) {
+	prior := c.TreePrior()
+	if prior == nil {
+		return nil, "", false
+	}
+	key, ok = sets.KeyAt(prior.Digest, sel)
 	if !ok {
-		return nil, false
+		return nil, "", false
 	}
 	v, hit := sets.Lookup(key)
 	if !hit {
-		return nil, false
+		return nil, "", false
 	}
 	kept, err := gate.DecodeFindings(v)
 	if err != nil {
-		return nil, false
+		return nil, "", false
 	}
-	out := make([]gate.Finding, 0, len(kept))
+	out = make([]gate.Finding, 0, len(kept))
 	for _, f := range kept {
 		if prior.IsChanged(f.Path) {
 			continue
 		}
-		if _, found := slices.BinarySearch(listing, f.Path); !found {
-			return nil, false
+		if !stands(f.Path) {
+			return nil, "", false
 		}
 		out = append(out, f)
 	}
-	// The kept result followed the listing: a result out of path order
-	// is not one this scan would have kept.
 	if !slices.IsSortedFunc(out, func(a, b gate.Finding) int { return strings.Compare(a.Path, b.Path) }) {
-		return nil, false
+		return nil, "", false
 	}
-	return out, true
+	return out, key, true
 }
 
 // mergeByPath merges two runs of findings, each in path order and with no
@@ -513,32 +528,14 @@ func treeTermsFromPriorCounts(c *gate.Context, sets, countSets *gate.SetResults,
 	if prior == nil {
 		return nil, false
 	}
-	pk, ok := sets.KeyAt(prior.Digest, sel)
+	out, pk, ok := priorRecords(c, sets, sel, func(p string) bool {
+		class, _ := classify(p)
+		return class == termsJudged // a record of a path this scan does not judge refuses the prior
+	})
 	if !ok {
 		return nil, false
 	}
 	if n, ok := keptCounts(countSets, pk); !ok || !n.sorted {
-		return nil, false
-	}
-	v, hit := sets.Lookup(pk)
-	if !hit {
-		return nil, false
-	}
-	kept, err := gate.DecodeFindings(v)
-	if err != nil {
-		return nil, false
-	}
-	out := make([]gate.Finding, 0, len(kept))
-	for _, f := range kept {
-		if prior.IsChanged(f.Path) {
-			continue
-		}
-		if class, _ := classify(f.Path); class != termsJudged {
-			return nil, false // a record of a path this scan does not judge
-		}
-		out = append(out, f)
-	}
-	if !slices.IsSortedFunc(out, func(a, b gate.Finding) int { return strings.Compare(a.Path, b.Path) }) {
 		return nil, false
 	}
 	verdicts := c.Verdicts(config)
