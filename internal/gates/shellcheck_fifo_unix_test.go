@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gate-sdk/gates/internal/ciskip"
+	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/gate/gatetest"
 )
 
@@ -57,5 +58,29 @@ func TestShellcheckSourcersPassOverAFIFO(t *testing.T) {
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("the gate waited on the FIFO")
+	}
+}
+
+// A library a target sources is handed to ShellCheck (assertion W) only
+// when it is a regular file on disk: a FIFO at a tracked path is passed
+// over, never opened.
+func TestSourcedLibrariesPassOverAFIFO(t *testing.T) {
+	dir := t.TempDir()
+	demo := "#!/usr/bin/env bash\nSKIP_PAUSE=true\n. ../vendor/pause.sh\n. ../vendor/wait.sh\n"
+	writeFiles(t, dir, map[string]string{"tools/demo.sh": demo, "vendor/wait.sh": "# waits\n"})
+	if err := syscall.Mkfifo(filepath.Join(dir, "vendor/pause.sh"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tree := &gatetest.Tree{
+		Data:  map[string]string{"tools/demo.sh": demo, "vendor/pause.sh": "", "vendor/wait.sh": "# waits\n"},
+		Modes: map[string]uint32{"tools/demo.sh": 0o100755, "vendor/pause.sh": 0o100644, "vendor/wait.sh": 0o100644},
+	}
+	var libs []string
+	gatetest.Exec(func(c *gate.Context) int {
+		libs = sourcedLibraries(c, []string{"tools/demo.sh"}, map[string][]byte{"tools/demo.sh": []byte(demo)})
+		return 0
+	}, "check-shellcheck", dir, tree, gatetest.Knobs{}, nil)
+	if strings.Join(libs, ",") != "vendor/wait.sh" {
+		t.Fatalf("libraries %q, want only the regular vendor/wait.sh", libs)
 	}
 }

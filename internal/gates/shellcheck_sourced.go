@@ -11,6 +11,7 @@ import (
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/lazyre"
 	"github.com/gate-sdk/gates/internal/walk"
+	"github.com/gate-sdk/gates/internal/workflow"
 )
 
 // sourceLine matches a source or . command up to its operand.
@@ -22,38 +23,8 @@ var sourceLine = lazyre.New(`(?:^|[;&|({]|\bthen|\bdo|\belse)\s*(?:source|\.)\s+
 func sourceOperands(l string) []string {
 	var ops []string
 	for _, loc := range sourceLine.Get().FindAllStringIndex(l, -1) {
-		var b strings.Builder
-		var quote byte
-		depth := 0
-	scan:
-		for i := loc[1]; i < len(l); i++ {
-			c := l[i]
-			switch {
-			case quote == '\'':
-				if c == quote {
-					quote = 0
-					continue
-				}
-			case c == '\\' && i+1 < len(l):
-				i++
-				c = l[i]
-			case c == '\'' && depth == 0, c == '"' && quote == 0 && depth == 0:
-				quote = c
-				continue
-			case c == '"' && quote == '"' && depth == 0:
-				quote = 0
-				continue
-			case c == '(' && i > 0 && l[i-1] == '$':
-				depth++
-			case c == ')' && depth > 0:
-				depth--
-			case quote == 0 && depth == 0 && strings.IndexByte(" \t;&|)<>", c) >= 0:
-				break scan
-			}
-			b.WriteByte(c)
-		}
-		if b.Len() > 0 {
-			ops = append(ops, b.String())
+		if w := workflow.ShellWords(l[loc[1]:]); len(w) > 0 && w[0] != "" {
+			ops = append(ops, w[0])
 		}
 	}
 	return ops
@@ -160,8 +131,12 @@ func sourcedLibraries(c *gate.Context, targets []string, texts map[string][]byte
 					if cand == "." || cand == ".." || strings.HasPrefix(cand, "../") || isTarget[cand] {
 						continue
 					}
+					// A regular file on disk too: ShellCheck opens what it is
+					// given, and a FIFO at a tracked path would hold it.
 					if mode, tracked := c.Tree.Mode(cand); tracked && (mode == 0o100644 || mode == 0o100755) {
-						found[cand] = true
+						if fi, err := os.Lstat(runPath(c, cand)); err == nil && fi.Mode().IsRegular() {
+							found[cand] = true
+						}
 					}
 				}
 			}
@@ -222,7 +197,12 @@ func shellShebang(p string) bool {
 	}
 	defer fh.Close()
 	buf := make([]byte, 256)
-	n, _ := io.ReadFull(fh, buf)
+	n, err := io.ReadFull(fh, buf)
+	if err != nil && err != io.ErrUnexpectedEOF {
+		// Unread (or empty): not counted as a sourcer, so a report it
+		// could have excused stands.
+		return false
+	}
 	switch shebangProgram(buf[:n]) {
 	case "sh", "bash", "dash", "ksh":
 		return true
