@@ -236,6 +236,8 @@ func differenceReason(k scKey, side string, runs []*workflow.Run, refusal string
 		return ""
 	case run.Job != nil && run.Job.Action:
 		return "actionlint reads workflows only; this gate lints an action's steps too"
+	case run.Res == workflow.WindowsRun && side == "theirs":
+		return "the job runs on Windows, where a step with no shell: runs PowerShell; actionlint lints it as bash"
 	case run.Res != workflow.Shell:
 		return "this gate states no dialect for the step (a finding of its own) and lints nothing in it"
 	case run.Dialect == "bash" && run.Flags != "-eo pipefail" && run.Flags != "-e":

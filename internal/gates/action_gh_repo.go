@@ -49,7 +49,14 @@ func checkActionGhRepo(c *gate.Context) int {
 			}
 			// assertions C-E: one arm, quantified over every call.
 			if ok, why := ghRepoArms(w, jw); !ok {
-				found = append(found, gate.Finding{Class: "context", Path: p, Line: jw.Calls[0].Line,
+				at := jw.Calls[0].Line
+				for _, call := range jw.Calls {
+					if !call.Repo {
+						at = call.Line // the first call that needs the context
+						break
+					}
+				}
+				found = append(found, gate.Finding{Class: "context", Path: p, Line: at,
 					Msg: fmt.Sprintf("job %s calls gh with no repository context: %s", jw.Job.ID, why)})
 				continue
 			}
@@ -80,9 +87,19 @@ func checkActionGhRepo(c *gate.Context) int {
 
 // ghRepoArms holds a job to the three arms and says why none held.
 func ghRepoArms(w *workflow.Walked, jw *workflow.JobWalk) (bool, string) {
-	first := jw.Calls[0].Step
-	// assertion C: a checkout step before the step of the first call (step
-	// order, which a one-line flow workflow keeps and its lines do not).
+	// assertion C: a checkout step before the step of the first call that
+	// names no repository (step order, which a one-line flow workflow
+	// keeps and its lines do not); a call naming its own, or one that
+	// reads none (gh api /users/NAME), needs no checkout before it.
+	first := -1
+	for _, call := range jw.Calls {
+		if !call.Repo && (first < 0 || call.Step < first) {
+			first = call.Step
+		}
+	}
+	if first < 0 {
+		return true, "" // assertion E: every call names its repository or reads none
+	}
 	for _, co := range jw.Checkouts {
 		if co.Step < first {
 			return true, ""
@@ -111,7 +128,7 @@ func ghRepoArms(w *workflow.Walked, jw *workflow.JobWalk) (bool, string) {
 	}
 	checkout := "no actions/checkout step"
 	if len(jw.Checkouts) > 0 {
-		checkout = fmt.Sprintf("actions/checkout (line %d) comes after the first gh call", jw.Checkouts[0].Line)
+		checkout = fmt.Sprintf("actions/checkout (line %d) comes after the first gh call that names no repository", jw.Checkouts[0].Line)
 	}
 	return false, checkout + ", GH_REPO not in scope of every call, --repo not on every call"
 }

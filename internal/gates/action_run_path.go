@@ -153,55 +153,58 @@ func runPathMemo(rootRel, p string, runs []*workflow.Run) fileMemo {
 		// script word is placed in the tree only at resolution.
 		dir, lost := base, false
 		for i, line := range run.Lines {
+			// A line a backslash continues goes on with the arguments of
+			// the command before it: its words up to the first separator
+			// are no command.
+			if i > 0 && continuesLine(run.Lines[i-1]) {
+				line = afterArguments(line)
+			}
 			// assertion G: a cd to a literal relative directory moves
 			// where later words resolve (inside parentheses, for that
 			// line only); a cd the gate cannot follow ends the reading of
-			// the body, counted.
+			// the body, counted. A cd after ; or && on the line (source
+			// env ; cd dir) moves the words after it.
 			lineDir, lineLost := dir, lost
-			if to, ok, sub := cdOf(line); ok && !lost {
-				next := path.Join(dir, to)
-				switch {
-				case to == "" || next == ".." || strings.HasPrefix(next, "../"):
-					lineLost, lost = true, !sub
-				case sub:
-					lineDir = next
-				default:
-					dir, lineDir = next, next
+			for _, part := range cdParts(line) {
+				if to, ok, sub := cdOf(part); ok && !lost {
+					next := path.Join(dir, to)
+					switch {
+					case to == "" || next == ".." || strings.HasPrefix(next, "../"):
+						lineLost, lost = true, !sub
+					case sub:
+						lineDir = next
+					default:
+						dir, lineDir = next, next
+					}
 				}
-			}
-			// assertion C: the script word of each segment, by the shared
-			// token predicate. A line a backslash continues goes on with
-			// the arguments of the command before it: its words up to the
-			// first separator are no command.
-			words := line
-			if i > 0 && continuesLine(run.Lines[i-1]) {
-				words = afterArguments(line)
-			}
-			for _, tok := range workflow.ScriptTokens(words) {
-				if walk.PathRoot(tok) || strings.HasPrefix(tok, "~") {
-					skipped[skipAbsolute]++
-					continue
+				// assertion C: the script word of each segment, by the
+				// shared token predicate.
+				for _, tok := range workflow.ScriptTokens(part) {
+					if walk.PathRoot(tok) || strings.HasPrefix(tok, "~") {
+						skipped[skipAbsolute]++
+						continue
+					}
+					if lineLost {
+						skipped[skipAfterCd]++
+						continue
+					}
+					// A path that climbs out of the workspace names what an
+					// earlier step put there, which no tree holds.
+					if w := path.Join(lineDir, tok); w == ".." || strings.HasPrefix(w, "../") {
+						skipped[skipOutside]++
+						continue
+					}
+					// assertion F: a path at or under where a checkout of
+					// this repository was placed is that far into the tree;
+					// one under another repository's checkout is not ours
+					// to resolve.
+					at, ours := inCheckout(run.Job, run.Step, path.Join(lineDir, tok))
+					if !ours {
+						skipped[skipOtherRepo]++
+						continue
+					}
+					cands = append(cands, gate.Finding{Class: class, Path: p, Line: run.FileLine(i, tokenCol(run.Lines[i], tok)), Msg: tok, Text: path.Join(rootRel, at)})
 				}
-				if lineLost {
-					skipped[skipAfterCd]++
-					continue
-				}
-				// A path that climbs out of the workspace names what an
-				// earlier step put there, which no tree holds.
-				if w := path.Join(lineDir, tok); w == ".." || strings.HasPrefix(w, "../") {
-					skipped[skipOutside]++
-					continue
-				}
-				// assertion F: a path at or under where a checkout of this
-				// repository was placed is that far into the tree; one
-				// under another repository's checkout is not ours to
-				// resolve.
-				at, ours := inCheckout(run.Job, run.Step, path.Join(lineDir, tok))
-				if !ours {
-					skipped[skipOtherRepo]++
-					continue
-				}
-				cands = append(cands, gate.Finding{Class: class, Path: p, Line: run.FileLine(i, tokenCol(line, tok)), Msg: tok, Text: path.Join(rootRel, at)})
 			}
 		}
 	}
@@ -263,6 +266,26 @@ func tokenCol(line, tok string) int {
 		return 0
 	}
 	return utf8.RuneCountInString(line[:i]) + 1
+}
+
+// cdParts cuts a line before each cd (or pushd) that follows an unquoted
+// ; or && on it, so the words after such a cd are read from where it
+// went; a line with no such cd is one part. A cd after || or a pipe
+// (which runs it in a subshell, or not at all) is no cut.
+func cdParts(line string) []string {
+	var parts []string
+	from := 0
+	for _, at := range unquoted(line, ";&") {
+		if line[at] == '&' && (at+1 >= len(line) || line[at+1] != '&') {
+			continue
+		}
+		rest := strings.TrimLeft(line[at:], ";&")
+		if _, ok, _ := cdOf(rest); ok {
+			parts = append(parts, line[from:at])
+			from = len(line) - len(rest)
+		}
+	}
+	return append(parts, line[from:])
 }
 
 // cdLine matches a line whose first command is cd (or pushd) with one

@@ -138,7 +138,7 @@ func runShell(c *gate.Context, batch int) int {
 				// assertion J: on a runner that is Windows alone, a body
 				// written in PowerShell is written for the pwsh GitHub
 				// starts there, so stating it would change nothing.
-				if !run.Job.Action && run.Res == workflow.WindowsRun && powerShellBody(run) {
+				if !run.Job.Action && run.Res == workflow.WindowsRun && (powerShellBody(run) || oneCommand(run)) {
 					psBodies++
 					continue
 				}
@@ -252,6 +252,35 @@ func psNote(n int) string {
 // psLine matches a line only PowerShell reads: a $name = assignment, an
 // $env: read, a foreach ( loop, or a Verb-Noun cmdlet of the common verbs.
 var psLine = lazyre.New(`^\s*\$[A-Za-z_][A-Za-z0-9_]*\s*=|\$env:[A-Za-z_]|^\s*foreach\s*\(|(?:^|[\s(|;])(?:Get|Set|New|Remove|Write|Copy|Move|Test|Invoke|Out|Select|Where|ForEach|Import|Export|Add|Join|Split|Start|Stop|Expand|Compress|Rename|Resolve)-[A-Z][A-Za-z]+\b`)
+
+// oneCommand reports a body of one command on one line (comments aside;
+// no ; or & outside quotes, no continued line, no $ but $env: and GitHub
+// expressions): on a runner that is Windows
+// alone, the pwsh GitHub starts runs it as its author wrote it for that
+// runner, and the step's status is that command's, as bash would give it.
+func oneCommand(r *workflow.Run) bool {
+	n := 0
+	for _, l := range r.Lines {
+		t := strings.TrimSpace(l)
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		n++
+		if n > 1 || len(unquoted(t, ";&`")) > 0 || strings.HasSuffix(t, "\\") {
+			return false
+		}
+		// A $ other than $env:NAME reads a variable (or a substitution)
+		// the one line never set: bash's $GITHUB_OUTPUT is an unset pwsh
+		// variable, so such a line is not taken as written for pwsh.
+		for k := strings.IndexByte(t, '$'); k >= 0; k = strings.IndexByte(t, '$') {
+			if !strings.HasPrefix(t[k:], "$env:") && !strings.HasPrefix(t[k:], "${{") {
+				return false
+			}
+			t = t[k+1:]
+		}
+	}
+	return n == 1
+}
 
 // powerShellBody reports a body with a line only PowerShell reads.
 func powerShellBody(r *workflow.Run) bool {

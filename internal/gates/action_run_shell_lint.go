@@ -598,7 +598,8 @@ func shellName(n string) bool {
 // @{upstream}, @{-1}, HEAD@{1}, main@{2.days.ago}): a { right after an
 // @, or the } closing one, with no blank or quote between. bash passes
 // such a word to git as written (there is no comma or range inside to
-// expand), which is what git needs.
+// expand), which is what git needs. curl's --write-out variables
+// (%{http_code}) are the same shape after a %, and read the same way.
 func gitRevisionBrace(line string, col int) bool {
 	runes := []rune(line)
 	i := col - 1
@@ -607,7 +608,7 @@ func gitRevisionBrace(line string, col int) bool {
 	}
 	switch runes[i] {
 	case '{':
-		if i == 0 || runes[i-1] != '@' {
+		if i == 0 || (runes[i-1] != '@' && runes[i-1] != '%') {
 			return false
 		}
 		for k := i + 1; k < len(runes); k++ {
@@ -622,7 +623,7 @@ func gitRevisionBrace(line string, col int) bool {
 		for k := i - 1; k > 0; k-- {
 			switch runes[k] {
 			case '{':
-				return runes[k-1] == '@' && k < i-1
+				return (runes[k-1] == '@' || runes[k-1] == '%') && k < i-1
 			case ' ', '\t', '"', '\'', '}', ',':
 				return false
 			}

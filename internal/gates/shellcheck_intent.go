@@ -16,7 +16,7 @@ import (
 
 // idiomCodes are the codes a rule below may leave out; any other report is
 // kept without reading the script.
-var idiomCodes = []string{"[SC2046]", "[SC2207]", "[SC2053]", "[SC2051]", "[SC2089]", "[SC2090]", "[SC2048]", "[SC2068]", "[SC1014]", "[SC2206]", "[SC2128]", "[SC2178]", "[SC2064]", "[SC3043]", "[SC1090]", "[SC2034]", "[SC1007]", "[SC2024]", "[SC2050]", "[SC2087]", "[SC2145]", "[SC2076]", "[SC2043]", "[SC2120]", "[SC2091]", "[SC2209]", "[SC1083]"}
+var idiomCodes = []string{"[SC2139]", "[SC2046]", "[SC2207]", "[SC2053]", "[SC2051]", "[SC2089]", "[SC2090]", "[SC2048]", "[SC2068]", "[SC1014]", "[SC2206]", "[SC2128]", "[SC2178]", "[SC2064]", "[SC3043]", "[SC1090]", "[SC2034]", "[SC1007]", "[SC2024]", "[SC2050]", "[SC2087]", "[SC2145]", "[SC2076]", "[SC2043]", "[SC2120]", "[SC2091]", "[SC2209]", "[SC1083]"}
 
 // scriptIdioms holds what the rules read off one script once: its lines,
 // the names it fills by a deliberate split, and where each name is
@@ -220,8 +220,15 @@ func unusedNameOf(text string) (string, bool) {
 }
 
 // lastReadName reports whether name is the last of at least two names a
-// read on line l fills.
+// read on line l fills, or the only one of a pause (pauseRead).
 func lastReadName(l, name string) bool {
+	for _, m := range readNames.Get().FindAllStringSubmatch(l, -1) {
+		if names := strings.Fields(m[2]); len(names) == 1 && names[0] == name && pauseRead(l) {
+			// The read's only name, never read, of a read from the
+			// terminal: a pause for Enter; read must be given a name.
+			return true
+		}
+	}
 	for _, m := range readNames.Get().FindAllStringSubmatch(l, -1) {
 		names := strings.Fields(m[2])
 		if len(names) >= 2 && names[len(names)-1] == name {
@@ -229,6 +236,13 @@ func lastReadName(l, name string) bool {
 		}
 	}
 	return false
+}
+
+// pauseRead reports a line that is one read from the terminal: the line
+// starts with read (after blanks), with no redirection and no pipe.
+func pauseRead(l string) bool {
+	t := strings.TrimSpace(l)
+	return strings.HasPrefix(t, "read ") && !strings.ContainsAny(t, "<|;&")
 }
 
 // placeholderReadName reports whether name is filled by a read on line l
@@ -269,21 +283,58 @@ var safeWord = lazyre.New(`^[A-Za-z0-9._:/@%+=,-]+$`)
 // least: the array holds background process ids or such words only.
 func (s *scriptIdioms) pidArray(name string) bool {
 	seen := false
-	for _, l := range s.lines {
+	// safe reports a list's words all safe; a word may be a literal, $!,
+	// or a variable only ever set to $!.
+	safe := func(words []string) bool {
+		for _, w := range words {
+			if len(w) > 2 && (w[0] == '"' || w[0] == '\'') && w[len(w)-1] == w[0] {
+				w = w[1 : len(w)-1] // a quoted literal word is the same word
+			}
+			if w != "$!" && !safeWord.Get().MatchString(w) && !s.pidVar(w) {
+				return false
+			}
+			seen = true
+		}
+		return true
+	}
+	for i, l := range s.lines {
 		lists := map[int]bool{} // start offsets of the list assignments read whole
 		for _, m := range literalList.Get().FindAllStringSubmatchIndex(l, -1) {
 			if l[m[2]:m[3]] != name {
 				continue
 			}
 			lists[m[2]] = true
-			for _, w := range strings.Fields(l[m[4]:m[5]]) {
-				if len(w) > 2 && (w[0] == '"' || w[0] == '\'') && w[len(w)-1] == w[0] {
-					w = w[1 : len(w)-1] // a quoted literal word is the same word
+			if !safe(strings.Fields(l[m[4]:m[5]])) {
+				return false
+			}
+		}
+		// A list spread over lines, NAME=( then a word or more a line,
+		// closed by ) (comments allowed, as bash allows them there).
+		for _, m := range openList.Get().FindAllStringSubmatchIndex(l, -1) {
+			if l[m[2]:m[3]] != name || lists[m[2]] {
+				continue
+			}
+			lists[m[2]] = true
+			words, closed := strings.Fields(l[m[1]:]), false
+			for _, next := range s.lines[i+1:] {
+				if c := strings.IndexAny(next, "#()"); c >= 0 {
+					if next[c] == '(' {
+						return false
+					}
+					if next[c] == ')' {
+						words = append(words, strings.Fields(next[:c])...)
+						closed = strings.TrimSpace(next[c+1:]) == "" || strings.HasPrefix(strings.TrimSpace(next[c+1:]), "#")
+						break
+					}
+					if c > 0 && next[c-1] != ' ' && next[c-1] != '\t' {
+						return false // a # inside a word
+					}
+					next = next[:c]
 				}
-				if w != "$!" && w != `"$!"` && !safeWord.Get().MatchString(w) {
-					return false
-				}
-				seen = true
+				words = append(words, strings.Fields(next)...)
+			}
+			if !closed || !safe(words) {
+				return false
 			}
 		}
 		for _, m := range arrayAssign.Get().FindAllStringSubmatchIndex(l, -1) {
@@ -295,11 +346,66 @@ func (s *scriptIdioms) pidArray(name string) bool {
 				seen = true
 			case "()":
 			default:
+				if strings.HasPrefix(v, "(") && strings.HasSuffix(v, ")") && s.pidVar(v[1:len(v)-1]) {
+					seen = true // NAME+=($pid)
+					continue
+				}
 				return false
 			}
 		}
 	}
 	return seen
+}
+
+// openList matches a list assignment left open at the end of its line,
+// NAME=( or NAME+=( followed by words at most: the name.
+var openList = lazyre.New(`(?:^|[\s;&|])([A-Za-z_][A-Za-z0-9_]*)\+?=\(([^()#]*)$`)
+
+// pidVar reports whether w expands a variable ($v, "$v", ${v}, "${v}")
+// that every assignment in the script sets to $! and one sets at least: a
+// background process id, digits that neither split nor glob.
+func (s *scriptIdioms) pidVar(w string) bool {
+	if len(w) > 2 && w[0] == '"' && w[len(w)-1] == '"' {
+		w = w[1 : len(w)-1]
+	}
+	if !strings.HasPrefix(w, "$") {
+		return false
+	}
+	name := strings.TrimPrefix(w, "$")
+	if strings.HasPrefix(name, "{") && strings.HasSuffix(name, "}") {
+		name = name[1 : len(name)-1]
+	}
+	if !shellName(name) || len(s.assigned[name]) == 0 {
+		return false
+	}
+	for _, l := range s.lines {
+		for _, seg := range strings.FieldsFunc(l, func(r rune) bool { return r == ';' || r == '&' || r == '|' || r == '(' }) {
+			w := strings.Fields(seg)
+			if len(w) > 1 && w[0] == "read" {
+				for _, a := range w[1:] {
+					if a == name {
+						return false // read sets it to a field of its input
+					}
+				}
+			}
+		}
+	}
+	for _, n := range s.assigned[name] {
+		found := false // a line assigning the name by read or for counts against it
+		for _, m := range arrayAssign.Get().FindAllStringSubmatch(s.lines[n-1], -1) {
+			if m[1] != name {
+				continue
+			}
+			if m[2] != "$!" && m[2] != `"$!"` {
+				return false
+			}
+			found = true
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 // arithWord matches a test's word followed by an arithmetic comparison.
@@ -413,18 +519,43 @@ func closeParen(l string, from int) int {
 // commandWord answers the first word of the simple command the text before
 // a substitution belongs to (after the last ; & | ( or keyword).
 func commandWord(before string) string {
-	cut := strings.LastIndexAny(before, ";&|(")
+	cut := -1
+	for i := len(before) - 1; i >= 0 && cut < 0; i-- {
+		switch c := before[i]; {
+		case c == '&' && i > 0 && (before[i-1] == '>' || before[i-1] == '<'),
+			c == '&' && i+1 < len(before) && before[i+1] == '>',
+			c == '|' && i > 0 && before[i-1] == '>':
+			// >&2, <&3, &>file, >|file: a redirection, not a separator.
+		case c == ';' || c == '&' || c == '|' || c == '(':
+			cut = i
+		}
+	}
 	words := strings.Fields(before[cut+1:])
 	for len(words) > 0 {
 		switch words[0] {
-		case "then", "do", "else", "!", "{", "time":
+		case "then", "do", "else", "!", "{", ")", "time":
 			words = words[1:]
+			continue
+		}
+		if redirection.Get().MatchString(words[0]) {
+			// >&2 echo …: a redirection may come before the command; one
+			// with its target in the next word takes that word too.
+			if strings.HasSuffix(words[0], ">") || strings.HasSuffix(words[0], "<") {
+				words = words[1:]
+			}
+			if len(words) > 0 {
+				words = words[1:]
+			}
 			continue
 		}
 		return words[0]
 	}
 	return ""
 }
+
+// redirection matches a word that is a redirection operator, with its
+// target or without it (>&2, 2>/dev/null, >, <<<).
+var redirection = lazyre.New(`^[0-9]*(?:&?>>?|<<?<?|>&|<&)`)
 
 // continued prefixes before (text on line, 1-based) with the lines it
 // continues: each earlier line ending in a backslash, joined without it,
@@ -640,6 +771,29 @@ func (s *scriptIdioms) oneWord(sub string) bool {
 	return ok && oneWordOutput(body)
 }
 
+// wordPreserving reports a pipeline stage that turns one word into one
+// word: sed with one s command whose replacement holds no blank or line
+// break (sed 's/aarch64/sbsa/'), or tr -d.
+func wordPreserving(stage string) bool {
+	w := workflow.ShellWords(stage)
+	switch {
+	case len(w) == 3 && w[0] == "tr" && w[1] == "-d":
+		return true
+	case len(w) == 2 && w[0] == "sed", len(w) == 3 && w[0] == "sed" && w[1] == "-e":
+	default:
+		return false
+	}
+	e := w[len(w)-1]
+	if len(e) < 4 || e[0] != 's' {
+		return false
+	}
+	parts := strings.Split(e[2:], e[1:2])
+	if len(parts) != 3 || strings.Trim(parts[2], "gI") != "" {
+		return false // an escaped delimiter, more commands, or flags beyond g
+	}
+	return !strings.ContainsAny(parts[1], " \t\n") && !strings.Contains(parts[1], `\n`) && !strings.Contains(parts[1], `\t`)
+}
+
 // zeroRun reports the pipeline head -c N < /dev/zero | tr '\0' 'c' (or
 // head -c N /dev/zero): N copies of one character c that is no blank and
 // no glob character.
@@ -706,7 +860,7 @@ func oneWordOutput(inner string) bool {
 	}
 	for _, st := range stages[1:] {
 		w := strings.Fields(st)
-		if len(w) == 0 || !lineFilters[w[0]] {
+		if len(w) == 0 || !lineFilters[w[0]] && !wordPreserving(st) {
 			return false
 		}
 	}
@@ -739,6 +893,37 @@ func oneWordOutput(inner string) bool {
 	switch cmd {
 	case "nproc", "whoami", "arch", "hostname":
 		return len(w) == 1
+	case "echo":
+		// A function that answers a literal word (echo "false").
+		if len(w) != 2 {
+			return false
+		}
+		lit := w[1]
+		if len(lit) > 2 && (lit[0] == '"' || lit[0] == '\'') && lit[len(lit)-1] == lit[0] {
+			lit = lit[1 : len(lit)-1]
+		}
+		return safeWord.Get().MatchString(lit)
+	case "lsb_release":
+		// -s with -c, -i or -r: the codename, distributor or release,
+		// one word (-d, the description, holds blanks).
+		short, one := false, false
+		for _, a := range w[1:] {
+			switch {
+			case a == "--short":
+				short = true
+			case a == "--codename" || a == "--id" || a == "--release":
+				one = true
+			case strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--"):
+				if strings.Contains(a, "d") || strings.Contains(a, "a") {
+					return false
+				}
+				short = short || strings.Contains(a, "s")
+				one = one || strings.ContainsAny(a, "cir")
+			default:
+				return false
+			}
+		}
+		return short && one
 	case "jobs":
 		// The background jobs' process ids, one per line.
 		return len(w) == 2 && w[1] == "-p"
@@ -988,7 +1173,7 @@ var quotedMatch = lazyre.New(`=~\s*"([^"]*)"`)
 
 // singleWordLoop reports a for loop over one literal word (for cmd in
 // openssl; do): a list of one, written to grow.
-var singleWordLoop = lazyre.New(`(?:^|[\s;&|({])for\s+[A-Za-z_][A-Za-z0-9_]*\s+in\s+[A-Za-z0-9_./:+-]+\s*(?:;|$|do(?:\s|$))`)
+var singleWordLoop = lazyre.New(`(?:^|[\s;&|({])for\s+[A-Za-z_][A-Za-z0-9_]*\s+in\s+(?:[A-Za-z0-9_./:+-]+|"[A-Za-z0-9_./:+-]+"|'[A-Za-z0-9_./:+-]+')\s*(?:;|$|do(?:\s|$))`)
 
 // defaultsOnly reports whether the function whose definition opens on line
 // (1-based) reads its positional parameters only with a default
@@ -1018,3 +1203,30 @@ func (s *scriptIdioms) defaultsOnly(line int) bool {
 // default operator when it has one (${1:-x}, ${2-x}); $1, ${1}, $@, $*
 // and $# capture nothing.
 var positional = lazyre.New(`\$(?:\{[1-9](:?-)|\{[1-9#@*][^}]*\}|[1-9#@*])`)
+
+// flagsFunction reports a substitution that calls, with no arguments, a
+// function the script defines whose name says it prints flags or
+// arguments (ko_flags, build_args, test_opts): its output is a list of
+// options, meant to be split into words.
+func (s *scriptIdioms) flagsFunction(sub string) bool {
+	name := strings.TrimSpace(sub)
+	if !shellName(name) {
+		return false
+	}
+	lower := strings.ToLower(name)
+	named := false
+	for _, suf := range []string{"flags", "args", "opts", "options"} {
+		if lower == suf || strings.HasSuffix(lower, "_"+suf) {
+			named = true
+		}
+	}
+	if !named {
+		return false
+	}
+	for _, l := range s.lines {
+		if m := defOpen.Get().FindStringSubmatch(l); m != nil && m[1]+m[2] == name {
+			return true
+		}
+	}
+	return false
+}

@@ -209,3 +209,32 @@ func shellShebang(p string) bool {
 	}
 	return false
 }
+
+// sourcesUntracked reports whether the script t sources, by a literal
+// relative path, a file neither the tree nor the disk holds (beside the
+// script or from the top): one a build step copies in or a tool writes at
+// run time, whose names ShellCheck cannot see.
+func sourcesUntracked(c *gate.Context, t string, text []byte) bool {
+	for _, l := range strings.Split(string(text), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "#") {
+			continue
+		}
+		for _, op := range sourceOperands(l) {
+			if op == "" || walk.PathRoot(op) || strings.ContainsAny(op, "$`*?[~") {
+				continue
+			}
+			held := false
+			for _, cand := range []string{path.Join(path.Dir(t), op), path.Clean(op)} {
+				if _, tracked := c.Tree.Mode(cand); tracked {
+					held = true
+				} else if _, err := os.Lstat(runPath(c, cand)); err == nil {
+					held = true // on disk: the lint's own scope decides
+				}
+			}
+			if !held {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -386,6 +386,9 @@ func TestMsgPatternsTemplateShapes(t *testing.T) {
 		"/" + "home/rooted/x",
 		"/" + "home/dirk/x",
 		"/" + "Users/argocdev/x",
+		// Near misses of the tenth holdout's spares.
+		"/" + "home/gopher/x",
+		"/" + "home/webster/x",
 		// Before "account", only the word "the" spares the token.
 		"log in to your " + bt + "marta-dev" + bt + " account",
 		"she " + bt + "ops-bot7" + bt + " account",
@@ -469,6 +472,8 @@ func TestMsgPatternsTemplateShapes(t *testing.T) {
 		// image's account, a directory placeholder.
 		"mkdir -p " + "/" + "home/root/go/src/github.com/cilium/",
 		`ENV HELM_PLUGINS="` + "/" + `home/argocd/.local/share/helm/plugins/"`,
+		"// > testing.tRunner\t" + "/" + "home/go/go1.17.8/src/testing/testing.go:1259",
+		"npm ERR! enoent open '" + "/" + "home/web/vtadmin/package.json'",
 		"--local foo1=" + "/" + "home/dir/abc",
 	}
 	for _, s := range red {

@@ -45,6 +45,13 @@ func runnerOfIn(j *Job, inputs map[string][]string) (r Runner, why string) {
 		if r, ok := varsNamedSystem(j.RunsOn.Value); ok {
 			return r, ""
 		}
+		// assertion V: an expression whose every possible label is known
+		// (literals chosen by && and ||) is read by those labels.
+		if n := resolve(j.RunsOn.Value); n != nil && n.Kind == yaml.ScalarNode {
+			if r, ok := exprRunner(n.Value, ifEnv{}); ok {
+				return r, ""
+			}
+		}
 		return Unreadable, exprRunsOn
 	}
 	labels := runnerLabels(j.RunsOn.Value, 0)

@@ -501,6 +501,8 @@ func (env ifEnv) call(name string, args []*ifExpr) val {
 		test = strings.HasSuffix
 	case "contains":
 		test = strings.Contains
+	case "format":
+		return env.format(args)
 	default:
 		return unknown
 	}
@@ -531,4 +533,51 @@ func (e *ifExpr) mayRunOn(c combo, r Runner) bool {
 		return e.mayRun(ifEnv{c, "Linux"}) || e.mayRun(ifEnv{c, "macOS"})
 	}
 	return e.mayRun(ifEnv{matrix: c})
+}
+
+// format evaluates format('{0}-{1}', a, b) as GitHub does when every
+// argument is known: {N} is the Nth argument after the pattern, {{ and }}
+// are literal braces; any other brace makes the value unknown, as GitHub
+// fails the expression.
+func (env ifEnv) format(args []*ifExpr) val {
+	if len(args) == 0 {
+		return unknown
+	}
+	strs := make([]string, len(args))
+	for i, a := range args {
+		s, ok := strOf(a.eval(env))
+		if !ok {
+			return unknown
+		}
+		strs[i] = s
+	}
+	pat, rest := strs[0], strs[1:]
+	var b strings.Builder
+	for i := 0; i < len(pat); i++ {
+		c := pat[i]
+		switch {
+		case c == '{' && i+1 < len(pat) && pat[i+1] == '{':
+			b.WriteByte('{')
+			i++
+		case c == '}' && i+1 < len(pat) && pat[i+1] == '}':
+			b.WriteByte('}')
+			i++
+		case c == '{':
+			j := strings.IndexByte(pat[i:], '}')
+			if j < 2 {
+				return unknown
+			}
+			n, err := strconv.Atoi(pat[i+1 : i+j])
+			if err != nil || n < 0 || n >= len(rest) {
+				return unknown
+			}
+			b.WriteString(rest[n])
+			i += j
+		case c == '}':
+			return unknown
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return val{kind: vStr, s: b.String()}
 }

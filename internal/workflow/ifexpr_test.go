@@ -58,6 +58,11 @@ func TestIfEval(t *testing.T) {
 		{"(matrix.os == 'a' || matrix.os == 'ubuntu-latest') && !(matrix.off)", "", triTrue},
 		{"matrix.name == 'it''s'", "", triFalse},
 		{"0x10 == 16", "", triTrue},
+		{"format('{0}-{1}', matrix.os, matrix.n) == 'ubuntu-latest-3'", "", triTrue},
+		{"format('a{0}b', matrix.os) == 'Aubuntu-latestB'", "", triTrue},
+		{"format('{1}', matrix.os) == ''", "", triUnknown},   // no second argument: GitHub fails it
+		{"format('{0', matrix.os) == ''", "", triUnknown},    // an unclosed brace
+		{"format('{0}', github.sha) == 'x'", "", triUnknown}, // an argument not known
 		{"-1 < 0", "", triTrue},
 		{"matrix.s == 0", "", triTrue},
 		{"matrix.os == 1", "", triFalse},

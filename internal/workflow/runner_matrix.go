@@ -364,6 +364,14 @@ func comboRunner(runsOn *yaml.Node, c combo) (Runner, bool) {
 		}
 	}
 	if !ok {
+		// assertion V: a whole expression over the combination's values
+		// (matrix.os || 'ubuntu-latest', format('{0}-{1}', matrix.os,
+		// matrix.arch)) is evaluated, and read when its labels agree.
+		if n != nil && n.Kind == yaml.ScalarNode {
+			if r, ok := exprRunner(n.Value, ifEnv{matrix: c}); ok {
+				return r, true
+			}
+		}
 		return Unreadable, false
 	}
 	any := false
