@@ -122,6 +122,9 @@ func runShell(c *gate.Context, batch int) int {
 				unread++
 				continue
 			}
+			// assertion V: run.Res was resolved on the runner the reader
+			// gives the step, an expression's runs-on read by the labels
+			// it can yield (workflow.StepRunner).
 			switch run.Res {
 			case workflow.OtherShell:
 				other++
