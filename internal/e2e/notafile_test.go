@@ -30,15 +30,20 @@ func TestTrackedWorkflowThatIsNoFileOnDisk(t *testing.T) {
 		if err := os.Remove(ci); err != nil {
 			t.Fatal(err)
 		}
-		if kind == "directory" {
+		switch kind {
+		case "directory":
 			if err := os.Mkdir(ci, 0o755); err != nil {
 				t.Fatal(err)
 			}
-		} else if err := syscall.Mkfifo(ci, 0o644); err != nil {
-			t.Fatal(err)
+		case "named pipe":
+			if err := syscall.Mkfifo(ci, 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
-	for _, kind := range []string{"directory", "named pipe"} {
+	// "missing from the work tree": deleted without git rm, as
+	// check-tree-terms refuses it too.
+	for _, kind := range []string{"directory", "named pipe", "missing from the work tree"} {
 		replace(kind)
 		for _, g := range gates {
 			code, out := s.run(nil, binPath, g)
@@ -48,7 +53,7 @@ func TestTrackedWorkflowThatIsNoFileOnDisk(t *testing.T) {
 		}
 		// Staged, the commit records the blob whatever the disk holds:
 		// the hook judges that blob.
-		if err := os.Remove(ci); err != nil {
+		if err := os.RemoveAll(ci); err != nil {
 			t.Fatal(err)
 		}
 		s.write(".github/workflows/ci.yml", wf+"# staged\n", 0o644)
@@ -58,7 +63,7 @@ func TestTrackedWorkflowThatIsNoFileOnDisk(t *testing.T) {
 		if code != 1 || !strings.Contains(out, ".github/workflows/ci.yml:7: uses: actions/checkout@v4 is pinned to @v4") {
 			t.Errorf("the hook over a staged workflow that is a %s on disk: exit %d, want 1 naming the tag pin\n%s", kind, code, out)
 		}
-		if err := os.Remove(ci); err != nil {
+		if err := os.RemoveAll(ci); err != nil {
 			t.Fatal(err)
 		}
 		s.git("reset", "-q")

@@ -167,8 +167,8 @@ func scanRoot(c *gate.Context, root string) (string, error) {
 // added too, and answered in offDisk: a walk of the disk alone would judge
 // the tree without it and call the result clean. So is a tracked file
 // whose path holds something the walk passes over (a directory, a FIFO, a
-// socket, a dangling link): the staged snapshot reads its blob, and the
-// work tree's read refuses it, naming what is there.
+// socket, a dangling link) or nothing at all: the staged snapshot reads
+// its blob, and the work tree's read refuses it, naming what is there.
 func walkScan(c *gate.Context, rel string, ps walk.PruneSet) ([]string, map[string]bool, error) {
 	out, err := walkDisk(c, rel, ps)
 	if err != nil {
@@ -216,7 +216,9 @@ func walkScan(c *gate.Context, rel string, ps walk.PruneSet) ([]string, map[stri
 			}
 			offDisk[p] = true
 		default:
-			continue // deleted from the work tree: the work tree has no such file
+			// Deleted from the work tree but still tracked: the commit
+			// keeps it, so its read refuses (assertion U), as
+			// check-tree-terms refuses it, rather than judge without it.
 		}
 		out = append(out, p)
 	}
