@@ -202,8 +202,13 @@ func walkScan(c *gate.Context, rel string, ps walk.PruneSet) ([]string, map[stri
 			continue // a link or a submodule: the walk's own call
 		}
 		fromBlob := bb != nil && bb.FromBlob(p)
-		_, err := os.Lstat(runPath(c, p))
+		fi, err := os.Lstat(runPath(c, p))
 		switch {
+		case err == nil && fi.Mode().IsRegular():
+			// A regular file the walk did not yield under this name: one
+			// reached through a linked directory, or another spelling of
+			// a walked name on a case-insensitive disk. The walk's call.
+			continue
 		case err == nil || !gone(err):
 			// assertion U: a tracked file the walk passed over is read.
 			if inNestedRepo(c, rel, under) {
