@@ -1,3 +1,5 @@
+//go:build unix
+
 package e2e
 
 // A tracked workflow whose work-tree path holds something other than a
