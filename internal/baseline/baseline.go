@@ -287,8 +287,9 @@ func Format(entries []Entry) []byte {
 func Parse(source string, data []byte) (*File, error) {
 	f := &File{Source: source}
 	seen := map[Key]int{}
-	// A last line without its newline is cut whole all the same.
-	text := string(data)
+	// A last line without its newline is cut whole all the same. A
+	// byte-order mark opening the file is its encoding signature.
+	text := strings.TrimPrefix(string(data), "\ufeff")
 	n := 0
 	for text != "" {
 		var line string

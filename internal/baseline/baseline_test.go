@@ -558,3 +558,28 @@ func TestDescribeCountOnlyPastOne(t *testing.T) {
 		t.Errorf("Describe = %q, want %q", got, want)
 	}
 }
+
+// A baseline saved with a UTF-8 byte-order mark holds the same entries:
+// the mark is the file's encoding signature, no part of its first line
+// (which, as written, is the header's comment, so the mark used to turn
+// it into a malformed entry and refuse the whole battery). Another
+// line's mark is still part of that line.
+func TestByteOrderMarkIsNoPartOfTheFirstLine(t *testing.T) {
+	tally := &Tally{}
+	tally.Add("check-action-pinning", []gate.Finding{pinning(4, "a@v2")})
+	data := Format(tally.Entries())
+	plain, err := Parse("scripts/gates.baseline", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	marked, err := Parse("scripts/gates.baseline", append([]byte("\ufeff"), data...))
+	if err != nil {
+		t.Fatalf("a marked baseline: %v", err)
+	}
+	if !bytes.Equal(Format(marked.Entries), Format(plain.Entries)) {
+		t.Errorf("a marked baseline reads other entries")
+	}
+	if _, err := Parse("scripts/gates.baseline", append(append([]byte{}, data...), "\ufeff# late\n"...)); err == nil {
+		t.Errorf("a mark past the first byte was dropped")
+	}
+}

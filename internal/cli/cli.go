@@ -141,9 +141,21 @@ func dispatch(s *Session, args []string) int {
 			s.writeArmHelp(s.Stdout, arm)
 			return 0
 		}
+		if arm.Family != Emit {
+			return arm.Main(s, args[1:])
+		}
+		// A projection is its stdout: one that could not be written whole
+		// (a full disk) is no projection, whatever the arm concluded.
+		out := &writeFailure{w: s.Stdout}
+		s.Stdout = out
 		code := arm.Main(s, args[1:])
+		s.Stdout = out.w
+		if code == 0 && out.err != nil {
+			fmt.Fprintf(s.Stderr, "%s: %s: the projection was not written whole: %v\n", s.prog, head, out.err)
+			code = 2
+		}
 		// assertion D: an emit arm answers 0 or 2.
-		if arm.Family == Emit && code != 0 {
+		if code != 0 {
 			return 2
 		}
 		return code

@@ -33,6 +33,28 @@ func (d *departedWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
+// writeFailure passes writes through and keeps the first error one
+// answered, so an arm whose output is its product can tell a projection
+// written whole from one a full disk cut short. A reader that has gone is
+// departedWriter's affair below it and answers no error here.
+type writeFailure struct {
+	mu  sync.Mutex
+	w   io.Writer
+	err error
+}
+
+func (f *writeFailure) Write(p []byte) (int, error) {
+	n, err := f.w.Write(p)
+	if err != nil {
+		f.mu.Lock()
+		if f.err == nil {
+			f.err = err
+		}
+		f.mu.Unlock()
+	}
+	return n, err
+}
+
 // lockedWriter serialises writes to one buffer shared by a gate's stdout
 // and stderr, keeping their interleaving in write order.
 type lockedWriter struct {

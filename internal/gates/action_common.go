@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/gate-sdk/gates/internal/cache"
 	"github.com/gate-sdk/gates/internal/gate"
@@ -164,7 +165,10 @@ func scanRoot(c *gate.Context, root string) (string, error) {
 // tracked file under the root that the disk lacks but the tree reads from
 // its blob (a sparse entry; a staged file deleted from the work tree) is
 // added too, and answered in offDisk: a walk of the disk alone would judge
-// the tree without it and call the result clean.
+// the tree without it and call the result clean. So is a tracked file
+// whose path holds something the walk passes over (a directory, a FIFO, a
+// socket, a dangling link) or nothing at all: the staged snapshot reads
+// its blob, and the work tree's read refuses it, naming what is there.
 func walkScan(c *gate.Context, rel string, ps walk.PruneSet) ([]string, map[string]bool, error) {
 	out, err := walkDisk(c, rel, ps)
 	if err != nil {
@@ -173,15 +177,11 @@ func walkScan(c *gate.Context, rel string, ps walk.PruneSet) ([]string, map[stri
 	if out, err = dropIgnored(c, rel, out); err != nil {
 		return nil, nil, err
 	}
-	// assertion S: tracked entries not on disk are read from the index.
-	bb, ok := c.Tree.(gate.BlobBacked)
-	if !ok {
-		return out, nil, nil
-	}
 	tracked, err := c.Tree.Files()
 	if err != nil {
 		return nil, nil, err
 	}
+	bb, _ := c.Tree.(gate.BlobBacked)
 	walked := make(map[string]bool, len(out))
 	for _, p := range out {
 		walked[p] = true
@@ -195,20 +195,62 @@ func walkScan(c *gate.Context, rel string, ps walk.PruneSet) ([]string, map[stri
 				continue
 			}
 		}
-		if walked[p] || ps.PathPruned(under) || !bb.FromBlob(p) {
+		if walked[p] || ps.PathPruned(under) {
 			continue
 		}
-		if _, err := os.Lstat(runPath(c, p)); err == nil || !errors.Is(err, fs.ErrNotExist) {
-			continue // on disk (the walk chose to skip it), or unreadable: the walk's own call
+		if mode, _ := c.Tree.Mode(p); mode == 0o120000 || mode == 0o160000 {
+			continue // a link or a submodule: the walk's own call
 		}
-		if offDisk == nil {
-			offDisk = map[string]bool{}
+		fromBlob := bb != nil && bb.FromBlob(p)
+		fi, err := os.Lstat(runPath(c, p))
+		switch {
+		case err == nil && fi.Mode().IsRegular():
+			// A regular file the walk did not yield under this name: one
+			// reached through a linked directory, or another spelling of
+			// a walked name on a case-insensitive disk. The walk's call.
+			continue
+		case err == nil || !gone(err):
+			// assertion U: a tracked file the walk passed over is read.
+			if inNestedRepo(c, rel, under) {
+				continue
+			}
+		case fromBlob:
+			// assertion S: tracked entries not on disk are read from the index.
+			if offDisk == nil {
+				offDisk = map[string]bool{}
+			}
+			offDisk[p] = true
+		default:
+			// Deleted from the work tree but still tracked: the commit
+			// keeps it, so its read refuses (assertion U), as
+			// check-tree-terms refuses it, rather than judge without it.
 		}
-		offDisk[p] = true
 		out = append(out, p)
 	}
 	sort.Strings(out)
 	return out, offDisk, nil
+}
+
+// gone reports whether an Lstat error means nothing is at the path: it is
+// absent, or a directory on its way is a file.
+func gone(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
+}
+
+// inNestedRepo reports whether under (a path below the scan root) lies in
+// a directory below the root that holds its own .git: the walk leaves a
+// nested repository to its own CI, and so does the tracked-entry pass.
+func inNestedRepo(c *gate.Context, rel, under string) bool {
+	base := c.Dir
+	if rel != "." {
+		base = c.Dir + "/" + rel
+	}
+	for dir := path.Dir(under); dir != "." && dir != "/"; dir = path.Dir(dir) {
+		if _, err := os.Lstat(base + "/" + dir + "/.git"); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // dropIgnored removes from a walk the untracked files git ignores (a

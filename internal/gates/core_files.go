@@ -16,6 +16,7 @@ import (
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/glob"
 	"github.com/gate-sdk/gates/internal/patterns"
+	"github.com/gate-sdk/gates/internal/walk"
 )
 
 func checkCoreFiles(c *gate.Context) int {
@@ -53,11 +54,23 @@ func checkCoreFiles(c *gate.Context) int {
 		line        int
 	}
 	var pins []pin
+	// assertion D: a path the tracked listing cannot spell (through "..",
+	// outside the repository, the top itself) cannot be judged tracked.
+	add := func(p, tok string, line int) error {
+		spelled, inside := walk.ListingSpelling(c.Dir, p)
+		if !inside || spelled == "." {
+			return fmt.Errorf("%s:%d: %s names %s, which no tracked listing spells (the top itself, a path outside the repository, or one through ..), so it cannot be judged tracked; list the path as git ls-files spells it", manifest, line, tok, spelled)
+		}
+		pins = append(pins, pin{path: spelled, token: tok, line: line})
+		return nil
+	}
 	for _, l := range patterns.LiveLines(data) {
 		tok := strings.TrimSpace(l.Text)
 		rest, isKit := strings.CutPrefix(tok, "kit:")
 		if !isKit {
-			pins = append(pins, pin{path: treePath(c, tok), token: tok, line: l.N})
+			if err := add(tok, tok, l.N); err != nil {
+				return c.RefuseErr(err)
+			}
 			continue
 		}
 		// assertion B: a kit: line expands once per kit root, and a
@@ -70,7 +83,9 @@ func checkCoreFiles(c *gate.Context) int {
 			return c.Refuse("%s:%d: %s needs the kit roots, and none resolved", manifest, l.N, tok)
 		}
 		for _, kr := range c.KitRoots {
-			pins = append(pins, pin{path: treePath(c, kr+"/"+rest), token: tok, line: l.N})
+			if err := add(kr+"/"+rest, tok, l.N); err != nil {
+				return c.RefuseErr(err)
+			}
 		}
 	}
 	if len(pins) == 0 {
@@ -104,7 +119,7 @@ func checkCoreFiles(c *gate.Context) int {
 		}
 		if _, err := os.Lstat(runPath(c, p.path)); err != nil {
 			if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
-				return c.Refuse("cannot stat %s: %v", p.path, unwrapPath(err))
+				return c.Refuse("%s: cannot stat %s: %v", where, p.path, unwrapPath(err))
 			}
 			r.Add(gate.Finding{Class: "missing", Path: p.path, Msg: "core file listed in " + where + " is missing from the worktree"})
 			continue

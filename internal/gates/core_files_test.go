@@ -72,3 +72,22 @@ func TestCoreFilesPostures(t *testing.T) {
 	wantCode(t, got, 0)
 	wantOut(t, got, "1 core files present and tracked")
 }
+
+// A listed path the tracked listing cannot spell (one through "..", one
+// outside the repository, the top itself) cannot be judged tracked: it is
+// refused naming its manifest line, never reported as "exists but is not
+// tracked" over a file git does track. A line the filesystem refuses to
+// look up names its line too.
+func TestCoreFilesRefusesAPathTheListingCannotSpell(t *testing.T) {
+	tracked := []string{"README.md", "scripts/core-files.list", "scripts/x"}
+	disk := map[string]string{"README.md": "", "scripts/x": ""}
+	for _, line := range []string{"scripts/../README.md", "../outside", "/etc/passwd", ".", "./", "kit:../README.md", "READ\x00ME.md"} {
+		disk["scripts/core-files.list"] = "README.md\n" + line + "\n"
+		got := coreRun(t, tracked, disk, []string{"scripts"})
+		wantCode(t, got, 2)
+		if !strings.Contains(got.Stderr, "scripts/core-files.list:2") {
+			t.Errorf("%q: refusal %q does not name the manifest line", line, got.Stderr)
+		}
+		wantNotOut(t, got, "not tracked", "clean")
+	}
+}

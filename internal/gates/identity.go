@@ -431,6 +431,8 @@ func ghHostsFile(c *gate.Context, configured, goos string) (string, error) {
 // error, so a format change never silently retires the check.
 func ghActiveUser(data []byte, host string) (user string, found bool, err error) {
 	inBlock, childIndent, haveUser := false, -1, false
+	// A byte-order mark is the file's encoding signature, as YAML reads it.
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	for n, raw := range splitLines(data) {
 		line := string(bytes.TrimSuffix(raw, []byte("\r")))
 		body := strings.TrimLeft(line, " ")
@@ -444,6 +446,12 @@ func ghActiveUser(data []byte, host string) (user string, found bool, err error)
 		if indent == 0 {
 			if inBlock {
 				break // the next top-level key ends the host's block
+			}
+			// assertion E: a flow collection at the top is YAML gh reads but
+			// a shape this line reader does not follow; refused, so it is
+			// never taken for a file with no block for the host.
+			if body[0] == '{' || body[0] == '[' {
+				return "", false, fmt.Errorf("line %d opens a flow collection, and this reader follows only the block form the GitHub CLI writes", n+1)
 			}
 			key, _, ok := yamlKey(body)
 			if ok && key == host {

@@ -9,6 +9,7 @@ package gates
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"runtime"
 	"slices"
@@ -16,6 +17,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf16"
 
 	"go.yaml.in/yaml/v3"
 
@@ -603,8 +605,57 @@ func inputsNote(n int) string {
 // treeTermsSetTable names the cache table of whole scans.
 const treeTermsSetTable = "TREE-TERMS-SETS"
 
-// judgeTerms answers one file's records, matching its bytes in place.
+// judgeTerms answers one file's records, matching its bytes in place. A
+// file no record comes from that is UTF-16 text with its byte-order mark
+// is judged again as the text it spells.
 func judgeTerms(set *patterns.Set, p string, data []byte, cand []int) ([]gate.Finding, []int) {
+	records, cand := judgeBytes(set, p, data, cand)
+	if len(records) > 0 {
+		return records, cand
+	}
+	// assertion Q: a UTF-16 file is judged as the text it spells.
+	if text, ok := utf16Text(data); ok {
+		return judgeBytes(set, p, text, cand)
+	}
+	return records, cand
+}
+
+// utf16Text answers data decoded to UTF-8 when it opens with a UTF-16
+// byte-order mark (either order) and is well formed: an even length and
+// every surrogate paired. ok is false for anything else.
+func utf16Text(data []byte) ([]byte, bool) {
+	if len(data) < 2 || len(data)%2 != 0 {
+		return nil, false
+	}
+	var order binary.ByteOrder
+	switch {
+	case data[0] == 0xFF && data[1] == 0xFE:
+		order = binary.LittleEndian
+	case data[0] == 0xFE && data[1] == 0xFF:
+		order = binary.BigEndian
+	default:
+		return nil, false
+	}
+	units := make([]uint16, 0, len(data)/2-1)
+	for i := 2; i < len(data); i += 2 {
+		units = append(units, order.Uint16(data[i:]))
+	}
+	for i := 0; i < len(units); i++ {
+		switch u := units[i]; {
+		case u >= 0xDC00 && u <= 0xDFFF:
+			return nil, false
+		case u >= 0xD800 && u <= 0xDBFF:
+			if i+1 >= len(units) || units[i+1] < 0xDC00 || units[i+1] > 0xDFFF {
+				return nil, false
+			}
+			i++
+		}
+	}
+	return []byte(string(utf16.Decode(units))), true
+}
+
+// judgeBytes is judgeTerms over bytes as they are.
+func judgeBytes(set *patterns.Set, p string, data []byte, cand []int) ([]gate.Finding, []int) {
 	if cand = set.CandidatesBytes(data, cand); len(cand) == 0 {
 		return nil, cand
 	}

@@ -184,6 +184,45 @@ func TestTreeTermsBinaryPathOnly(t *testing.T) {
 	wantNotOut(t, got, "bin/clean")
 }
 
+// utf16Spelled spells s in UTF-16 with its byte-order mark, little- or big-endian,
+// as Windows PowerShell 5.1 writes a redirected log.
+func utf16Spelled(s string, little bool) string {
+	b := []byte{0xFE, 0xFF}
+	if little {
+		b = []byte{0xFF, 0xFE}
+	}
+	for _, r := range s {
+		hi, lo := byte(r>>8), byte(r)
+		if little {
+			hi, lo = lo, hi
+		}
+		b = append(b, hi, lo)
+	}
+	return string(b)
+}
+
+// A text file saved as UTF-16 with its byte-order mark is the same text:
+// its lines are judged decoded, so a banned term in it is reported at its
+// line, where its NUL-interleaved bytes used to match no pattern and the
+// file read clean. A file whose raw bytes already hit keeps its binary
+// record; one that is not well-formed UTF-16 is judged by its bytes.
+func TestTreeTermsReadsUTF16Text(t *testing.T) {
+	text := "first line\r\nlog: " + homeA + "build\r\nlast\r\n"
+	got := termsCase{
+		tree: newCountTree(map[string]string{
+			"logs/le.log":  utf16Spelled(text, true),
+			"logs/be.log":  utf16Spelled(text, false),
+			"logs/ok.log":  utf16Spelled("nothing here\n", true),
+			"logs/odd.log": utf16Spelled(text, true) + "x",
+		}),
+		disk: map[string]string{"p": "/home/[a-z]+/\n"},
+		args: []string{".", "p"},
+	}.run(t)
+	wantCode(t, got, 1)
+	wantOut(t, got, "logs/le.log:2:log: "+homeA+"build", "logs/be.log:2:log: "+homeA+"build")
+	wantNotOut(t, got, "logs/ok.log", "logs/odd.log")
+}
+
 func TestTreeTermsScanRoot(t *testing.T) {
 	leak := "leak " + homeA + "x\n"
 	got := termsCase{

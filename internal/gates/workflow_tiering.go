@@ -77,7 +77,8 @@ func checkWorkflowTiering(c *gate.Context) int {
 		if err != nil {
 			return c.Refuse("cannot read tracked member %s: %v", p, unwrapPath(err))
 		}
-		line := string(bytes.TrimSuffix(firstLine(data), []byte("\r")))
+		// A byte-order mark opening the file is its encoding signature.
+		line := strings.TrimPrefix(string(bytes.TrimSuffix(firstLine(data), []byte("\r"))), "\ufeff")
 		if !contractHeader(line) {
 			r.Add(gate.Finding{Class: "header", Path: p, Line: 1, Msg: fmt.Sprintf("first line %q is not a # contract: header in pointer or version-marker form", line)})
 			continue

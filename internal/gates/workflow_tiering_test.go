@@ -27,6 +27,9 @@ func TestWorkflowTiering(t *testing.T) {
 		".workflow/notes.md":        "# Notes\n",
 		".workflow/empty.md":        "",
 		".workflow/crlf.md":         "# contract: SPEC.md §X\r\nbody\r\n",
+		".workflow/bom.md":          "\ufeff# contract: SPEC.md §X\nbody\n",
+		".workflow/late-bom.md":     "# contract: SPEC.md §X\ufeff\n",
+		".workflow/bom-only.md":     "\ufeff\n# contract: SPEC.md §X\n",
 		".workflow/sub/deep.md":     "no header needed below a directory member\n",
 		".workflow/bad-version.txt": "# contract: Evidence v2\n",
 		".workflow/bad-pointer.md":  "# contract: SPEC.md\n",
@@ -51,8 +54,12 @@ func TestWorkflowTiering(t *testing.T) {
 		".workflow/bad-version.txt:1:",
 		".workflow/bad-pointer.md:1:",
 		".workflow/no-section.md:1:",
+		".workflow/bom-only.md:1:",
 		"help: commit the member", "help: open the file with")
-	wantNotOut(t, got, "queue.md", "state.txt", "manifest.txt", "crlf.md", "cache", "run.log", "deep.md", "outside", "elsewhere")
+	// A byte-order mark opening the file is its encoding mark, not the
+	// header's first character (a Windows editor writes one); the header
+	// still has to be the first line, and a mark later in it is text.
+	wantNotOut(t, got, "bom.md:", "queue.md", "state.txt", "manifest.txt", "crlf.md", "cache", "run.log", "deep.md", "outside", "elsewhere")
 }
 
 func TestWorkflowTieringClean(t *testing.T) {

@@ -71,6 +71,11 @@ func TestParseFileRefusals(t *testing.T) {
 		{"reference to nothing", "A[] <-\n", 1, "SCREAMING_SNAKE"},
 		{"invalid UTF-8", "X = \xff\n", 1, "not valid UTF-8"},
 		{"second line numbered", "X = 1\nY\n", 2, "malformed line"},
+		// A byte-order mark is refused by name, whatever line it opens:
+		// the sh front end reads this file too and would not see the
+		// first line's knob, so the two readers would disagree.
+		{"byte-order mark before a comment", "\ufeff# seeded\nX = 1\n", 1, "byte-order mark"},
+		{"byte-order mark before a knob", "\ufeffX = 1\n", 1, "byte-order mark"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

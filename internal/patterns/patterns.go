@@ -86,11 +86,17 @@ type Line struct {
 	Text string // the line as written, less a trailing carriage return
 }
 
-// LiveLines answers the live lines of data in order.
+// byteOrderMark is UTF-8's encoding signature, U+FEFF at the start of a
+// file.
+const byteOrderMark = "\ufeff"
+
+// LiveLines answers the live lines of data in order. A byte-order mark
+// opening data is the file's encoding signature and no part of its first
+// line.
 func LiveLines(data []byte) []Line {
 	var out []Line
 	n := 0
-	for rest := string(data); rest != ""; {
+	for rest := strings.TrimPrefix(string(data), byteOrderMark); rest != ""; {
 		n++
 		var line string
 		if i := strings.IndexByte(rest, '\n'); i >= 0 {

@@ -413,3 +413,38 @@ func TestLoadCompilesEachTextOnce(t *testing.T) {
 		}
 	}
 }
+
+// A list saved with a UTF-8 byte-order mark (Windows editors write one)
+// reads as the same list without it: the mark is the file's encoding
+// signature, not the first line's text. Kept, it became part of the first
+// pattern, which then matched nothing, so a banned term went unreported
+// and the tree scan printed clean.
+func TestLiveLinesDropsALeadingByteOrderMark(t *testing.T) {
+	for _, in := range []string{"\ufeffsecret\n# c\nother\n", "\ufeff\nsecret\nother\n"} {
+		plain := LiveLines([]byte(strings.TrimPrefix(in, "\ufeff")))
+		got := LiveLines([]byte(in))
+		if len(got) != len(plain) {
+			t.Fatalf("%q: got %v, want %v", in, got, plain)
+		}
+		for i := range plain {
+			if got[i] != plain[i] {
+				t.Errorf("%q line %d: got %+v, want %+v", in, i, got[i], plain[i])
+			}
+		}
+	}
+	// A comment behind the mark is still a comment.
+	if got := LiveLines([]byte("\ufeff# only a comment\n")); got != nil {
+		t.Errorf("a marked comment line read as live: %v", got)
+	}
+	// Only the opening mark goes: one further in is the line's text.
+	if got := LiveLines([]byte("a\n\ufeffb\n")); len(got) != 2 || got[1].Text != "\ufeffb" {
+		t.Errorf("a mark past the start was dropped: %v", got)
+	}
+	set, err := Load(files(map[string]string{"p": "\ufeffsecret\n"}), Named([]string{"p"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if set.First("a secret here") != 0 {
+		t.Error("a pattern list opening with a byte-order mark matched nothing")
+	}
+}

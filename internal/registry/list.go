@@ -49,10 +49,12 @@ type List struct {
 // and '#' comments are ignored, except that "# unregistered:" and
 // "# omitted:" comments are collected. A line ending in CR reads as if it
 // did not. A member line that cannot be a gate name (inner blanks, a path
-// separator, a leading '-', "." or "..") is refused with its line.
+// separator, a leading '-', "." or "..") is refused with its line. A
+// UTF-8 byte-order mark opening the text is its encoding signature, not
+// part of the first line.
 func ParseList(path string, data []byte) (*List, error) {
 	l := &List{Path: path}
-	for i, raw := range strings.Split(string(data), "\n") {
+	for i, raw := range strings.Split(strings.TrimPrefix(string(data), "\ufeff"), "\n") {
 		line := i + 1
 		text := strings.Trim(strings.TrimSuffix(raw, "\r"), " \t")
 		if text == "" {

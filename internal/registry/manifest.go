@@ -148,7 +148,18 @@ func ParseHeader(path string, content []byte) (*Manifest, error) {
 		errs = append(errs, refusal(path, line, kind, format, args...))
 	}
 	seen := map[string]int{}
-	for i, raw := range strings.Split(string(content), "\n") {
+	text := string(content)
+	if rest, ok := strings.CutPrefix(text, "\ufeff"); ok {
+		if !m.Descriptor {
+			// A shell declaration's mark hides its #! line from the
+			// kernel and its header from this reader: refused by name.
+			return nil, refusal(path, 1, KindNotComment, "the file opens with a UTF-8 byte-order mark, which hides its #! line and header; save it without one")
+		}
+		// Only the binary reads a descriptor: the mark is its encoding
+		// signature, no part of its first line.
+		text = rest
+	}
+	for i, raw := range strings.Split(text, "\n") {
 		line := i + 1
 		text := strings.TrimSuffix(raw, "\r")
 		trimmed := strings.TrimLeft(text, " \t")

@@ -269,3 +269,19 @@ func FuzzParseManifest(f *testing.F) {
 		}
 	})
 }
+
+// A descriptor saved with a UTF-8 byte-order mark reads as the same
+// descriptor: only the binary reads a .gate file, and the mark is its
+// encoding signature. A shell declaration opening with one is refused by
+// name: the mark hides its #! line from the kernel, so the script would
+// not run as written either.
+func TestManifestByteOrderMark(t *testing.T) {
+	m, err := ParseManifest("x.gate", []byte("\ufeff"+okGraph+"\n# spec: a §b\n"))
+	if err != nil || m.Graph == nil {
+		t.Errorf("a marked descriptor: %+v %v", m, err)
+	}
+	_, err = ParseManifest("x.sh", []byte("\ufeff#!/bin/sh\n"+okGraph+"\n"))
+	if err == nil || !strings.Contains(err.Error(), "byte-order mark") || !strings.Contains(err.Error(), "x.sh:1") {
+		t.Errorf("a marked shell declaration: %v, want a refusal naming the mark at line 1", err)
+	}
+}

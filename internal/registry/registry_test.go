@@ -30,6 +30,31 @@ func TestParseList(t *testing.T) {
 	}
 }
 
+// A gates.list saved with a UTF-8 byte-order mark lists the same members:
+// the mark opening the file is no part of the first name (kept, the first
+// member resolved to no descriptor and the battery went red on a list it
+// should have run). A mark later in the file stays in its line.
+func TestParseListDropsALeadingByteOrderMark(t *testing.T) {
+	for _, src := range []string{"\ufefffoo\nbar\n", "\ufeff# head\nfoo\nbar\n"} {
+		l, err := ParseList("scripts/gates.list", []byte(src))
+		if err != nil {
+			t.Fatalf("%q: %v", src, err)
+		}
+		first := 1
+		if strings.Contains(src, "#") {
+			first = 2
+		}
+		want := []Entry{{"foo", first}, {"bar", first + 1}}
+		if !reflect.DeepEqual(l.Entries, want) {
+			t.Errorf("%q: entries = %+v, want %+v", src, l.Entries, want)
+		}
+	}
+	l, err := ParseList("scripts/gates.list", []byte("foo\n\ufeffbar\n"))
+	if err != nil || len(l.Entries) != 2 || l.Entries[1].Name != "\ufeffbar" {
+		t.Errorf("a mark past the first byte was dropped: %v %v", l, err)
+	}
+}
+
 func TestParseListRefusals(t *testing.T) {
 	for _, line := range []string{"foo # trailing", "scripts/foo", "-x", "..", "a\\b", "a\tb"} {
 		_, err := ParseList("g.list", []byte("ok\n"+line+"\n"))

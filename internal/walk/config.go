@@ -38,7 +38,7 @@ func ReadConfig(name string) ([]byte, error) {
 	// blocks until a writer comes).
 	fi, err := os.Stat(name)
 	if err != nil {
-		return nil, err
+		return nil, dangling(name, err)
 	}
 	if err := configShape(name, fi); err != nil {
 		return nil, err
@@ -64,6 +64,29 @@ func ReadConfig(name string) ([]byte, error) {
 		return nil, &fs.PathError{Op: "read", Path: name, Err: ErrTooLarge}
 	}
 	return data, nil
+}
+
+// ErrDangling is the cause ReadConfig gives for a symbolic link whose
+// target does not exist.
+var ErrDangling = errors.New("a symbolic link whose target does not exist")
+
+// dangling turns a stat error that reads as absent into a refusal when
+// the name itself is there as a symbolic link: the link exists, so the
+// file is not absent, only unreadable, and a reader of an optional file
+// must not take its defaults over it.
+func dangling(name string, err error) error {
+	if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	fi, lerr := os.Lstat(name)
+	if lerr != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return err
+	}
+	target, rerr := os.Readlink(name)
+	if rerr != nil {
+		target = "?"
+	}
+	return &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("%w (it points at %s); point it at a file that exists, or remove it if the file is meant to be absent", ErrDangling, target)}
 }
 
 // ErrLeavesTree is the cause ReadConfigIn gives for a path inside the tree

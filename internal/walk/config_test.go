@@ -138,3 +138,30 @@ func TestResolveFileIsEvalSymlinks(t *testing.T) {
 		t.Errorf("a relative name resolved to %q, %v; want %q", got, err, want)
 	}
 }
+
+// A dangling link exists (the link is there) but cannot be read, so it
+// is not absent: a reader of an optional file must refuse it rather than
+// take its defaults, or a knob file linked to a place this clone lacks
+// would silently read as no configuration at all. A path whose directory
+// is missing is still absent.
+func TestReadConfigRefusesADanglingLink(t *testing.T) {
+	top := t.TempDir()
+	for name, target := range map[string]string{"dangling": "nowhere", "deep": "missing/dir/f.list", "far": "/nonexistent/gates/knobs"} {
+		p := filepath.Join(top, name)
+		if err := os.Symlink(target, p); err != nil {
+			t.Fatal(err)
+		}
+		for reader, read := range map[string]func(string) ([]byte, error){
+			"ReadConfig":   ReadConfig,
+			"ReadConfigIn": func(n string) ([]byte, error) { return ReadConfigIn(top, n) },
+		} {
+			_, err := read(p)
+			if err == nil || errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), p) || !strings.Contains(err.Error(), target) {
+				t.Errorf("%s(%s -> %s) = %v; want a refusal naming the link and its target, not absent", reader, name, target, err)
+			}
+		}
+	}
+	if _, err := ReadConfig(filepath.Join(top, "no-dir", "f.list")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a file in a missing directory: %v, want ErrNotExist", err)
+	}
+}

@@ -804,6 +804,13 @@ func refOf(n *yaml.Node, v string) string {
 	return v
 }
 
+// IsCheckout reports whether a uses: ref calls actions/checkout. GitHub
+// resolves an action's owner and repository in any letter case, so
+// Actions/Checkout is the same action.
+func IsCheckout(ref string) bool {
+	return strings.EqualFold(RefName(ref), "actions/checkout")
+}
+
 // RefName answers a ref up to its '@'.
 func RefName(ref string) string {
 	if i := strings.IndexByte(ref, '@'); i >= 0 {

@@ -119,7 +119,7 @@ func exportedToken(line string) (string, bool) {
 // step that is no actions/checkout, or names its path or repository by an
 // expression this reading cannot settle.
 func CheckoutPath(s *Step) (at string, own, ok bool) {
-	if s == nil || ActionName(UsesRef(s.Uses)) != "actions/checkout" {
+	if s == nil || !IsCheckout(UsesRef(s.Uses)) {
 		return "", false, false
 	}
 	with := Child(s.Node, "with")

@@ -82,7 +82,7 @@ func Walk(f *File, opt WalkOptions) *Walked {
 			}
 			if s.Uses != nil {
 				ref := UsesRef(s.Uses)
-				if RefName(ref) == "actions/checkout" {
+				if IsCheckout(ref) {
 					jw.Checkouts = append(jw.Checkouts, Event{s.Uses.Line, s.Index, ref})
 					jw.CheckoutOther = append(jw.CheckoutOther, checkoutOnOtherToken(s))
 				}

@@ -991,3 +991,28 @@ func TestScript(t *testing.T) {
 		t.Errorf("Script() = %q, %d", got, off)
 	}
 }
+
+// GitHub resolves an action's owner and repository whatever their letter
+// case, so `Actions/Checkout@<sha>` is the checkout step: the walk counts
+// it and CheckoutPath places it, or a job checking out the repository
+// under another spelling reads as inert and skips the permissions rule.
+func TestCheckoutSpelledInAnyCase(t *testing.T) {
+	const sha = "11bd71901bbe5b1630ceea73d27597364c9af683"
+	for _, name := range []string{"actions/checkout", "Actions/Checkout", "ACTIONS/CHECKOUT"} {
+		src := "on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n      - uses: " + name + "@" + sha + "\n        with:\n          path: src\n"
+		f := read(src)
+		w := Walk(f, WalkOptions{})
+		if len(w.Jobs) != 1 || len(w.Jobs[0].Checkouts) != 1 {
+			t.Errorf("%s: the walk counts %+v checkouts, want 1", name, w.Jobs)
+			continue
+		}
+		if at, own, ok := CheckoutPath(f.Jobs[0].Steps[0]); !ok || !own || at != "src" {
+			t.Errorf("%s: CheckoutPath = %q %v %v, want src true true", name, at, own, ok)
+		}
+	}
+	// Another action that merely contains the name is not a checkout.
+	w := Walk(read("on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n      - uses: actions/checkout-extra@"+sha+"\n"), WalkOptions{})
+	if len(w.Jobs[0].Checkouts) != 0 {
+		t.Errorf("actions/checkout-extra counted as a checkout")
+	}
+}
