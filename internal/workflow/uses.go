@@ -1,7 +1,6 @@
 package workflow
 
 import (
-	"path"
 	"sort"
 	"strings"
 
@@ -104,11 +103,6 @@ func Pinned(ref string) (ok bool, why string) {
 	case strings.Contains(ref, "${{"):
 		return false, "is a GitHub expression, not a pinned ref"
 	case strings.HasPrefix(ref, "./"):
-		// Pinned by the commit only while it stays in the checkout: ..
-		// segments that climb out reach whatever the workspace holds.
-		if c := path.Clean(ref); c == ".." || strings.HasPrefix(c, "../") {
-			return false, "is a ./ path that climbs outside the repository, which no commit of it pins"
-		}
 		return true, ""
 	case strings.HasPrefix(ref, "$/"):
 		// GitHub's self-repository reference: the action or reusable
