@@ -109,3 +109,15 @@ func TestUsesRefsOrderAndEnds(t *testing.T) {
 		}
 	}
 }
+
+// TestPinnedLocalPathBesideTheCheckout: a ./ path is pinned by
+// construction wherever it points, one climbing beside the checkout too:
+// a project copies its own actions there out of a later checkout's reach
+// (./../trusted/.github/actions/x), and no ref of it can move.
+func TestPinnedLocalPathBesideTheCheckout(t *testing.T) {
+	for _, ref := range []string{"./", "./a", "./.github/actions/x", "./a/../b", "./..", "./../base/.github/actions/cosign"} {
+		if ok, why := Pinned(ref); !ok {
+			t.Errorf("%q: %s, want pinned", ref, why)
+		}
+	}
+}
