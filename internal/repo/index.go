@@ -158,7 +158,7 @@ func parseEntries(data, body []byte, version uint32, hashLen int, trailer string
 	if uint64(count)*uint64(fixed) > uint64(len(body)) {
 		return nil, badIndex("%d entries cannot fit in %d bytes", count, len(body))
 	}
-	idx := &Index{Version: int(version), Entries: make([]Entry, 0, count), Sum: trailer}
+	idx := &Index{Version: int(version), Entries: make([]Entry, count), Sum: trailer}
 	// The stat data, when asked for, is copied into one slab: the bytes
 	// decoded from may be a mapping that goes when the read is done.
 	var stats []statData
@@ -168,10 +168,10 @@ func parseEntries(data, body []byte, version uint32, hashLen int, trailer string
 	pos := 12
 	var prev []byte
 	var prevStage int
-	offs := make([]int, 0, count)
 	// The names and hex ids fit in the body less the entries' fixed parts
 	// (the padding makes it an over-estimate); a version 4 index's names
-	// are prefix-compressed and may outgrow it, which append absorbs.
+	// are prefix-compressed and may outgrow it: a new arena then takes
+	// over (see below).
 	names := len(body) - 12 - int(count)*fixed
 	if version == 4 || names < 0 {
 		names = len(body)
@@ -265,32 +265,28 @@ func parseEntries(data, body []byte, version uint32, hashLen int, trailer string
 		if !utf8.Valid(name) {
 			return nil, walk.CheckName(string(name))
 		}
-		// The names and hex ids go into one arena, one string after the
-		// loop, so 20,000 entries cost a few allocations, not 60,000.
-		offs = append(offs, len(arena))
+		// The names and hex ids go into one arena, so 20,000 entries cost
+		// a few allocations, not 40,000. Each entry's strings are made
+		// over the arena's bytes, never copied: bytes once written are
+		// never written again, since an entry that would outgrow the
+		// arena's capacity starts a new one instead of growing it (which
+		// would move the bytes written so far).
+		need := len(name) + 2*hashLen
+		if len(arena)+need > cap(arena) {
+			arena = make([]byte, 0, max(need, (len(body)-pos)+int(count-i)*2*hashLen))
+		}
+		at := len(arena)
 		arena = append(arena, name...)
-		arena = hex.AppendEncode(arena, id)
+		arena = appendHex(arena, id)
+		str := unsafe.String(&arena[at], need)
+		ent := &idx.Entries[i]
+		ent.Path, ent.Hash = str[:len(name)], str[len(name):]
 		// assertion W: a mode is read as git reads it (CanonMode).
-		ent := Entry{Mode: CanonMode(mode), Stage: stage, Flags: flags}
+		ent.Mode, ent.Stage, ent.Flags = CanonMode(mode), stage, flags
 		if stat {
 			stats = append(stats, statData(body[start:start+40]))
 			ent.stat = &stats[len(stats)-1]
 		}
-		idx.Entries = append(idx.Entries, ent)
-	}
-	// The arena is never written again, so the string is made over its
-	// bytes rather than copied: one less pass over every name and id.
-	all := ""
-	if len(arena) > 0 {
-		all = unsafe.String(&arena[0], len(arena))
-	}
-	for i := range idx.Entries {
-		end := len(all)
-		if i+1 < len(offs) {
-			end = offs[i+1]
-		}
-		nameEnd := end - 2*hashLen
-		idx.Entries[i].Path, idx.Entries[i].Hash = all[offs[i]:nameEnd], all[nameEnd:end]
 	}
 	// assertion I: extensions are skipped by their length; a required one
 	// (a lower-case signature) this reader cannot apply goes to git.
@@ -320,6 +316,28 @@ func parseEntries(data, body []byte, version uint32, hashLen int, trailer string
 		return nil, &NeedsCLIError{Reason: fmt.Sprintf("the required extension %q", sig)}
 	}
 	return idx, nil
+}
+
+// hexPairs holds each byte's two lower-case hex digits.
+var hexPairs = func() (t [256][2]byte) {
+	const digits = "0123456789abcdef"
+	for i := range t {
+		t[i] = [2]byte{digits[i>>4], digits[i&15]}
+	}
+	return t
+}()
+
+// appendHex is hex.AppendEncode a byte pair at a time (an index's ids are
+// a fifth of its decode).
+func appendHex(dst, src []byte) []byte {
+	n := len(dst)
+	dst = slices.Grow(dst, 2*len(src))[:n+2*len(src)]
+	out := dst[n:]
+	for i, c := range src {
+		p := hexPairs[c]
+		out[2*i], out[2*i+1] = p[0], p[1]
+	}
+	return dst
 }
 
 // cacheTreeRoot answers the root tree id the cache-tree extension ext
