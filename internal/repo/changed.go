@@ -200,10 +200,11 @@ func (g Git) NewEditOverlay(dir string, paths []string) (s *Snapshot, ok bool, e
 			return nil, false, nil
 		}
 	}
-	// The decoded index may be the process's shared one, never written:
-	// the overlay copies it only to add or remove a path; an edit of
-	// tracked files that are present puts their entries over the shared
-	// one (see Snapshot.puts), so an Edit costs no copy of 20,000 entries.
+	// assertion G (edit-gates): the decoded index may be the process's
+	// shared one, never written: the overlay copies it only to add or
+	// remove a path; an edit of tracked files that are present puts their
+	// entries over the shared one (see Snapshot.puts), so an Edit costs
+	// no copy of 20,000 entries.
 	ents, own := entries, false
 	mine := func() {
 		if !own {

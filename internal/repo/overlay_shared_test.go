@@ -79,12 +79,12 @@ func overlayReference(t *testing.T, g Git, top string, paths []string, ignored m
 	return s
 }
 
-// assertion D (edit-gates, the shared decode): an overlay whose edited
-// paths are tracked and present puts them over the process's decoded index
-// without copying it, and answers what a private copy with the same paths
-// put over it answers: the listing, each path's mode, id and bytes. An
-// overlay that removes or adds a path answers the same; the shared
-// decoding is never written.
+// assertion G (edit-gates): an overlay whose edited paths are tracked and
+// present puts them over the process's decoded index without copying it,
+// and answers what a private copy with the same paths put over it
+// answers: the listing, each path's mode, id and bytes. An overlay that
+// removes or adds a path answers the same; the shared decoding is never
+// written.
 func TestEditOverlayOverTheSharedDecode(t *testing.T) {
 	fx := newFixture(t)
 	top := fx.top
