@@ -140,3 +140,49 @@ func TestCheckedTableTooYoungIsNotRecorded(t *testing.T) {
 		t.Fatalf("a table written just now was recorded: %v", err)
 	}
 }
+
+// assertion O: eviction removes a checked-table record with its table,
+// and keeps the record of a table it keeps.
+func TestEvictionTakesTheRecordWithItsTable(t *testing.T) {
+	dir := t.TempDir()
+	var names []string
+	for i := 0; i < MaxTables+2; i++ {
+		s := store(t, dir, "abc123")
+		tb := s.Table("G", cfg("k", fmt.Sprint(i)))
+		tb.Put("p", "b", nil)
+		if err := s.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		name, err := tb.file()
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, name)
+		// A record beside each table, as a load that checked it whole
+		// leaves.
+		if err := os.WriteFile(name+okExt, []byte("record\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		// Apart in time, so the eviction's order by age is the order made.
+		old := time.Now().Add(time.Duration(i-100) * time.Minute)
+		if err := os.Chtimes(name, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// One more table written makes the eviction run over all of them.
+	s := store(t, dir, "abc123")
+	s.Table("G", cfg("k", "last")).Put("p", "b", nil)
+	if err := s.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	for i, name := range names {
+		_, terr := os.Stat(name)
+		_, rerr := os.Stat(name + okExt)
+		if (terr == nil) != (rerr == nil) {
+			t.Errorf("table %d: table present %v, record present %v", i, terr == nil, rerr == nil)
+		}
+	}
+	if _, err := os.Stat(names[0]); err == nil {
+		t.Fatal("the oldest table was not evicted: the test proves nothing")
+	}
+}
