@@ -188,7 +188,9 @@ func appendUntracked(dir string, kept []Entry, others []string) ([]Entry, error)
 // scoped index, or an edited path that is neither a regular file, a
 // symbolic link nor gone. The caller then builds NewEditSnapshot.
 func (g Git) NewEditOverlay(dir string, paths []string) (s *Snapshot, ok bool, err error) {
-	entries, blobs, sum, err := g.snapshotIndex(dir, false)
+	// The ids stay in binary: an Edit spells those of the few entries it
+	// looks up, not 20,000 (SPEC §The snapshot, H).
+	entries, blobs, sum, err := g.snapshotIndexAs(dir, false, true)
 	if err != nil {
 		return nil, false, err
 	}
@@ -275,7 +277,7 @@ func (g Git) NewEditOverlay(dir string, paths []string) (s *Snapshot, ok bool, e
 			return nil, false, err
 		}
 		e := ents[i]
-		e.Hash, e.Flags = blobs.hashOf(data), 0
+		e.Hash, e.raw, e.Flags = blobs.hashOf(data), "", 0
 		puts[k].data, puts[k].ent = data, e
 		desc = append(desc, fmt.Sprintf("put %s %o %s", e.Path, e.Mode, e.Hash))
 		if own {

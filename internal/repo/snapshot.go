@@ -254,11 +254,17 @@ func (g Git) NewSnapshot(dir string) (*Snapshot, error) {
 // blobs it names; stat keeps the entries' recorded stat data (a work-tree
 // snapshot's stat test).
 func (g Git) snapshotIndex(dir string, stat bool) ([]Entry, *blobStore, string, error) {
+	return g.snapshotIndexAs(dir, stat, false)
+}
+
+// snapshotIndexAs is snapshotIndex leaving the ids in binary when
+// binaryIDs is set (see parseIndexAs).
+func (g Git) snapshotIndexAs(dir string, stat, binaryIDs bool) ([]Entry, *blobStore, string, error) {
 	src, err := g.LocateIndex(dir)
 	if err != nil {
 		return nil, nil, "", err
 	}
-	entries, sum, err := g.indexAtWith(dir, src, stat)
+	entries, sum, err := g.indexAtAs(dir, src, stat, binaryIDs)
 	if err != nil {
 		return nil, nil, "", err
 	}
@@ -348,7 +354,7 @@ func (s *Snapshot) TreeDigest() (string, bool) {
 			buf = binary.AppendUvarint(buf[:0], uint64(len(p)))
 			buf = append(buf, p...)
 			buf = binary.BigEndian.AppendUint32(buf, e.Mode)
-			buf = append(buf, e.Hash...)
+			buf = append(buf, e.id()...)
 			h.Write(buf)
 		}
 		s.digest = "listing " + hex.EncodeToString(h.Sum(nil))
@@ -365,7 +371,7 @@ func SnapshotOf(dir string, entries []Entry) *Snapshot {
 	s := &Snapshot{dir: dir, budget: ByteBudget, claimBudget: ClaimBudget, files: make([]string, 0, len(entries))}
 	stage2 := func(have *Entry, e Entry) {
 		if e.Stage == 2 {
-			have.Mode, have.Hash, have.Flags = e.Mode, e.Hash, e.Flags
+			have.Mode, have.Hash, have.raw, have.Flags = e.Mode, e.Hash, e.raw, e.Flags
 		}
 	}
 	// assertion S: an index's entries come sorted by path (a path's
@@ -457,7 +463,7 @@ func (s *Snapshot) lookup(path string) (snapEntry, bool) {
 		return snapEntry{}, false
 	}
 	e := s.entry(i)
-	se := snapEntry{mode: e.Mode, flags: e.Flags, hash: e.Hash, idx: i, st: &s.states[i], stat: e.stat}
+	se := snapEntry{mode: e.Mode, flags: e.Flags, hash: e.id(), idx: i, st: &s.states[i], stat: e.stat}
 	// The stat test's outcome only once it is armed; the recorded size
 	// serves a read either way.
 	if c := s.clean.Load(); c != nil && e.stat != nil {
