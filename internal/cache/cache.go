@@ -39,6 +39,7 @@ import (
 	"errors"
 	"hash"
 	"hash/crc32"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -46,6 +47,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/gate-sdk/gates/internal/fmap"
 )
@@ -355,13 +357,13 @@ func (t *Table) load() {
 	// and the journal's entries are slices of it. Every write replaces a
 	// table by rename and only appends to a journal, so the mapped bytes
 	// stay the opened file's.
-	data, _, err := fmap.Map(name)
+	data, _, stamp, err := fmap.MapStamp(name)
 	if err != nil {
 		return
 	}
 	t.existed = true
 	// assertion C: a corrupt or foreign table is discarded, never trusted.
-	if v, ok := decode(data, t.key); ok {
+	if v, ok := decodeChecked(name, data, stamp, t.key); ok {
 		t.old = v
 		t.oldUsed = make([]atomic.Bool, v.n)
 		// assertion M: the journal's records are read while each checks;
@@ -517,22 +519,14 @@ func (v view) findNear(k []byte, h int) (int, []byte, bool) {
 // and value inside the heap, and the records strictly ascending (so a
 // search finds what is there and an entry appears once).
 func decode(data []byte, key [32]byte) (view, bool) {
-	head := len(magic) + 32 + 4
-	if len(data) < head+4 || string(data[:len(magic)]) != magic {
+	v, ok := decodeHead(data, key)
+	if !ok {
 		return view{}, false
 	}
 	body, sum := data[:len(data)-4], data[len(data)-4:]
 	if crc32.Checksum(body, castagnoli) != binary.BigEndian.Uint32(sum) {
 		return view{}, false
 	}
-	if !bytes.Equal(body[len(magic):len(magic)+32], key[:]) {
-		return view{}, false
-	}
-	n := uint64(binary.BigEndian.Uint32(body[len(magic)+32:]))
-	if n*recordSize > uint64(len(body)-head) {
-		return view{}, false
-	}
-	v := view{n: int(n), records: body[head : head+int(n)*recordSize], heap: body[head+int(n)*recordSize:]}
 	for i := 0; i < v.n; i++ {
 		for field := 0; field < 2; field++ {
 			r := v.records[i*recordSize+field*8:]
@@ -546,6 +540,98 @@ func decode(data []byte, key [32]byte) (view, bool) {
 		}
 	}
 	return v, true
+}
+
+// decodeHead checks what every load of a table file checks, the file
+// already checked whole included (see decodeChecked): the magic, the key,
+// the count against the length; and answers its view.
+func decodeHead(data []byte, key [32]byte) (view, bool) {
+	head := len(magic) + 32 + 4
+	if len(data) < head+4 || string(data[:len(magic)]) != magic {
+		return view{}, false
+	}
+	body := data[:len(data)-4]
+	if !bytes.Equal(body[len(magic):len(magic)+32], key[:]) {
+		return view{}, false
+	}
+	n := uint64(binary.BigEndian.Uint32(body[len(magic)+32:]))
+	if n*recordSize > uint64(len(body)-head) {
+		return view{}, false
+	}
+	return view{n: int(n), records: body[head : head+int(n)*recordSize], heap: body[head+int(n)*recordSize:]}, true
+}
+
+// Checked-table records (assertion O): beside a table file of at least
+// checkedMin bytes, <table>.ok names the file that last passed decode's
+// checks whole.
+const (
+	okExt      = ".ok"
+	checkedMin = 64 << 10
+)
+
+// checkedAge is how much older than now a table file's modification and
+// change times must be before a record vouches for it: a file written
+// again in place within its time stamps' grain would show the same stamp.
+// (A variable so a test need not wait it out.)
+var checkedAge = 2 * time.Second
+
+// decodeChecked is decode for the table file name, mapped as data with
+// the identity stamp (fmap.MapStamp). A file whose identity, checksum
+// trailer and key a record names as checked whole is checked only as
+// decodeHead checks; any other is checked whole, and recorded when it
+// passes and is old enough.
+func decodeChecked(name string, data []byte, stamp string, key [32]byte) (view, bool) {
+	// assertion O: a record stands for one file's identity and bytes'
+	// checksum under one key; anything else is decoded in full.
+	rec := ""
+	if stamp != "" && len(data) >= checkedMin {
+		rec = stamp + " " + hex.EncodeToString(data[len(data)-4:]) + " " + hex.EncodeToString(key[:]) + "\n"
+	}
+	if rec != "" {
+		if got, err := readSmall(name + okExt); err == nil && got == rec {
+			return decodeHead(data, key)
+		}
+	}
+	v, ok := decode(data, key)
+	if ok && rec != "" && stampOlder(stamp, time.Now().Add(-checkedAge)) {
+		// Best effort: a record not written costs the next load the
+		// whole check, no more.
+		_ = writeAtomic(name+okExt, []byte(rec))
+	}
+	return v, ok
+}
+
+// readSmall answers a record file's text (at most 1 KiB read).
+func readSmall(name string) (string, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	var buf [1024]byte
+	n, err := io.ReadFull(f, buf[:])
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return "", err
+	}
+	return string(buf[:n]), nil
+}
+
+// stampOlder reports whether both times an identity stamp spells (its
+// last two fields, seconds.nanoseconds) lie before limit.
+func stampOlder(stamp string, limit time.Time) bool {
+	f := strings.Fields(stamp)
+	if len(f) < 2 {
+		return false
+	}
+	for _, t := range f[len(f)-2:] {
+		sec, nsec, ok := strings.Cut(t, ".")
+		s, err1 := strconv.ParseInt(sec, 10, 64)
+		ns, err2 := strconv.ParseInt(nsec, 10, 64)
+		if !ok || err1 != nil || err2 != nil || !time.Unix(s, ns).Before(limit) {
+			return false
+		}
+	}
+	return true
 }
 
 // entry is one key and value bound for a table file; used marks an entry
@@ -877,8 +963,10 @@ func (s *Store) evict() error {
 		kept[t.name] = true
 	}
 	for _, e := range ents {
-		// A journal goes with its table.
+		// A journal and a checked-table record go with their table.
 		if name := e.Name(); strings.HasSuffix(name, ext+logExt) && !kept[strings.TrimSuffix(name, logExt)] {
+			stale = append(stale, name)
+		} else if strings.HasSuffix(name, ext+okExt) && !kept[strings.TrimSuffix(name, okExt)] {
 			stale = append(stale, name)
 		}
 	}

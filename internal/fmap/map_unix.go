@@ -31,6 +31,15 @@ import (
 // /dev/zero behind a link) is refused with ErrNotRegular, never read to
 // an end that does not come.
 func Map(name string) (data []byte, release func(), err error) {
+	data, release, _, err = MapStamp(name)
+	return data, release, err
+}
+
+// MapStamp is Map answering too the mapped file's identity, read from the
+// descriptor the bytes were mapped from: its inode, device, size,
+// modification and change times, spelled as one string. It is "" when the
+// bytes were read into a buffer rather than mapped.
+func MapStamp(name string) (data []byte, release func(), stamp string, err error) {
 	var fd int
 	for {
 		fd, err = syscall.Open(name, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
@@ -39,23 +48,23 @@ func Map(name string) (data []byte, release func(), err error) {
 		}
 	}
 	if err != nil {
-		return nil, nil, &fs.PathError{Op: "open", Path: name, Err: err}
+		return nil, nil, "", &fs.PathError{Op: "open", Path: name, Err: err}
 	}
 	defer syscall.Close(fd)
 	var st syscall.Stat_t
 	if err := syscall.Fstat(fd, &st); err != nil {
-		return nil, nil, &fs.PathError{Op: "stat", Path: name, Err: err}
+		return nil, nil, "", &fs.PathError{Op: "stat", Path: name, Err: err}
 	}
 	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
-		return nil, nil, &fs.PathError{Op: "read", Path: name, Err: ErrNotRegular}
+		return nil, nil, "", &fs.PathError{Op: "read", Path: name, Err: ErrNotRegular}
 	}
 	if st.Size > 0 && int64(int(st.Size)) == st.Size {
 		if m, err := syscall.Mmap(fd, 0, int(st.Size), syscall.PROT_READ, syscall.MAP_PRIVATE); err == nil {
-			return m, func() { _ = syscall.Munmap(m) }, nil
+			return m, func() { _ = syscall.Munmap(m) }, stampOf(&st), nil
 		}
 	}
 	data, err = os.ReadFile(name)
-	return data, func() {}, err
+	return data, func() {}, "", err
 }
 
 // ErrNotRegular is Map's cause for a name that is not a regular file.

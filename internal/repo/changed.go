@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -187,7 +188,9 @@ func appendUntracked(dir string, kept []Entry, others []string) ([]Entry, error)
 // scoped index, or an edited path that is neither a regular file, a
 // symbolic link nor gone. The caller then builds NewEditSnapshot.
 func (g Git) NewEditOverlay(dir string, paths []string) (s *Snapshot, ok bool, err error) {
-	entries, blobs, sum, err := g.snapshotIndex(dir, false)
+	// The ids stay in binary: an Edit spells those of the few entries it
+	// looks up, not 20,000 (SPEC §The snapshot, H).
+	entries, blobs, sum, err := g.snapshotIndexAs(dir, false, true)
 	if err != nil {
 		return nil, false, err
 	}
@@ -199,15 +202,24 @@ func (g Git) NewEditOverlay(dir string, paths []string) (s *Snapshot, ok bool, e
 			return nil, false, nil
 		}
 	}
-	// The decoded index may be the process's shared one: the overlay
-	// writes its own copy.
-	ents := append([]Entry(nil), entries...)
+	// assertion G (edit-gates): the decoded index may be the process's
+	// shared one, never written: the overlay copies it only to add or
+	// remove a path; an edit of tracked files that are present puts their
+	// entries over the shared one (see Snapshot.puts), so an Edit costs
+	// no copy of 20,000 entries.
+	ents, own := entries, false
+	mine := func() {
+		if !own {
+			ents, own = slices.Clone(ents), true
+		}
+	}
 	at := func(p string) (int, bool) {
 		return sort.Find(len(ents), func(i int) int { return strings.Compare(p, ents[i].Path) })
 	}
 	type put struct {
 		path string
 		data []byte
+		ent  Entry
 	}
 	var puts []put
 	var ask []string
@@ -224,6 +236,7 @@ func (g Git) NewEditOverlay(dir string, paths []string) (s *Snapshot, ok bool, e
 		i, tracked := at(p)
 		switch {
 		case tracked && gone:
+			mine()
 			ents = append(ents[:i], ents[i+1:]...)
 			desc = append(desc, "gone "+p)
 		case tracked:
@@ -244,8 +257,11 @@ func (g Git) NewEditOverlay(dir string, paths []string) (s *Snapshot, ok bool, e
 		if err != nil {
 			return nil, false, err
 		}
-		if ents, err = appendUntracked(dir, ents, others); err != nil {
-			return nil, false, err
+		if len(others) > 0 {
+			mine()
+			if ents, err = appendUntracked(dir, ents, others); err != nil {
+				return nil, false, err
+			}
 		}
 		for _, p := range others {
 			puts = append(puts, put{path: p})
@@ -260,12 +276,26 @@ func (g Git) NewEditOverlay(dir string, paths []string) (s *Snapshot, ok bool, e
 		if err != nil {
 			return nil, false, err
 		}
-		puts[k].data = data
-		ents[i].Hash = blobs.hashOf(data)
-		ents[i].Flags = 0
-		desc = append(desc, fmt.Sprintf("put %s %o %s", ents[i].Path, ents[i].Mode, ents[i].Hash))
+		e := ents[i]
+		e.Hash, e.raw, e.Flags = blobs.hashOf(data), "", 0
+		puts[k].data, puts[k].ent = data, e
+		desc = append(desc, fmt.Sprintf("put %s %o %s", e.Path, e.Mode, e.Hash))
+		if own {
+			ents[i] = e
+		}
 	}
 	s = SnapshotOf(dir, ents)
+	shared := !own && len(ents) > 0 && len(s.ents) > 0 && &s.ents[0] == &ents[0]
+	for _, p := range puts {
+		j, _ := s.find(p.path)
+		switch {
+		case shared:
+			s.puts = append(s.puts, entryPut{at: j, ent: p.ent})
+		case !own:
+			// SnapshotOf made its own copy of the entries.
+			s.ents[j] = p.ent
+		}
+	}
 	s.staged = true
 	s.blobs = blobs
 	if sum != "" {

@@ -172,7 +172,9 @@ func (g Git) listFromIndex(top, rev string) (entries []Entry, src IndexSource, t
 	if err != nil || src.Prefix != "" {
 		return nil, src, "", false
 	}
-	idx, err := g.readIndex(top, src)
+	// The ids stay in binary: the judge spells those of the entries its
+	// members look up (SPEC §The snapshot, H).
+	idx, err := g.readIndexAs(top, src, false, true)
 	if err != nil || idx == nil {
 		return nil, src, "", false
 	}

@@ -97,6 +97,13 @@ func parseIndex(data []byte, hashLen int, verify bool) (*Index, error) {
 // entry's recorded stat data out of data (a work-tree snapshot's stat
 // test, see keepCleanStat).
 func parseIndexStat(data []byte, hashLen int, verify, stat bool) (*Index, error) {
+	return parseIndexAs(data, hashLen, verify, stat, false)
+}
+
+// parseIndexAs is parseIndexStat leaving each entry's id in binary (raw,
+// Hash empty; see Entry.id) when binaryIDs is set: this package's own
+// readers, which spell only the ids they are asked for.
+func parseIndexAs(data []byte, hashLen int, verify, stat, binaryIDs bool) (*Index, error) {
 	// assertion G: the header, the checksum, then every entry in order.
 	var h hash.Hash
 	switch hashLen {
@@ -119,10 +126,10 @@ func parseIndexStat(data []byte, hashLen int, verify, stat bool) (*Index, error)
 	}
 	body, sum := data[:len(data)-hashLen], data[len(data)-hashLen:]
 	if allZero(sum) {
-		return parseEntries(data, body, version, hashLen, "", stat)
+		return parseEntries(data, body, version, hashLen, "", stat, binaryIDs)
 	}
 	if !verify {
-		return parseEntries(data, body, version, hashLen, hex.EncodeToString(sum), stat)
+		return parseEntries(data, body, version, hashLen, hex.EncodeToString(sum), stat, binaryIDs)
 	}
 	// The checksum is computed beside the decode (it is a tenth of the
 	// work on a large index) and judged first: a file that fails it is
@@ -141,7 +148,7 @@ func parseIndexStat(data []byte, hashLen int, verify, stat bool) (*Index, error)
 		}
 		verified <- err
 	}()
-	idx, err := parseEntries(data, body, version, hashLen, hex.EncodeToString(sum), stat)
+	idx, err := parseEntries(data, body, version, hashLen, hex.EncodeToString(sum), stat, binaryIDs)
 	if verr := <-verified; verr != nil {
 		return nil, verr
 	}
@@ -150,7 +157,7 @@ func parseIndexStat(data []byte, hashLen int, verify, stat bool) (*Index, error)
 
 // parseEntries decodes the entries and extensions of an index whose header
 // ParseIndex read; trailer is the checksum to report ("" when none).
-func parseEntries(data, body []byte, version uint32, hashLen int, trailer string, stat bool) (*Index, error) {
+func parseEntries(data, body []byte, version uint32, hashLen int, trailer string, stat, binaryIDs bool) (*Index, error) {
 	count := binary.BigEndian.Uint32(data[8:12])
 	// Each entry takes at least its fixed part, so a count the file cannot
 	// hold is refused before anything is allocated for it.
@@ -158,7 +165,7 @@ func parseEntries(data, body []byte, version uint32, hashLen int, trailer string
 	if uint64(count)*uint64(fixed) > uint64(len(body)) {
 		return nil, badIndex("%d entries cannot fit in %d bytes", count, len(body))
 	}
-	idx := &Index{Version: int(version), Entries: make([]Entry, 0, count), Sum: trailer}
+	idx := &Index{Version: int(version), Entries: make([]Entry, count), Sum: trailer}
 	// The stat data, when asked for, is copied into one slab: the bytes
 	// decoded from may be a mapping that goes when the read is done.
 	var stats []statData
@@ -168,15 +175,19 @@ func parseEntries(data, body []byte, version uint32, hashLen int, trailer string
 	pos := 12
 	var prev []byte
 	var prevStage int
-	offs := make([]int, 0, count)
 	// The names and hex ids fit in the body less the entries' fixed parts
 	// (the padding makes it an over-estimate); a version 4 index's names
-	// are prefix-compressed and may outgrow it, which append absorbs.
+	// are prefix-compressed and may outgrow it: a new arena then takes
+	// over (see below).
 	names := len(body) - 12 - int(count)*fixed
 	if version == 4 || names < 0 {
 		names = len(body)
 	}
-	arena := make([]byte, 0, names+int(count)*2*hashLen)
+	idLen := 2 * hashLen
+	if binaryIDs {
+		idLen = hashLen
+	}
+	arena := make([]byte, 0, names+int(count)*idLen)
 	for i := uint32(0); i < count; i++ {
 		start := pos
 		if pos+fixed > len(body) {
@@ -265,32 +276,40 @@ func parseEntries(data, body []byte, version uint32, hashLen int, trailer string
 		if !utf8.Valid(name) {
 			return nil, walk.CheckName(string(name))
 		}
-		// The names and hex ids go into one arena, one string after the
-		// loop, so 20,000 entries cost a few allocations, not 60,000.
-		offs = append(offs, len(arena))
+		// The names and hex ids go into one arena, so 20,000 entries cost
+		// a few allocations, not 40,000. Each entry's strings are made
+		// over the arena's bytes, never copied: bytes once written are
+		// never written again, since an entry that would outgrow the
+		// arena's capacity starts a new one instead of growing it (which
+		// would move the bytes written so far).
+		idLen := 2 * hashLen
+		if binaryIDs {
+			idLen = hashLen
+		}
+		need := len(name) + idLen
+		if len(arena)+need > cap(arena) {
+			arena = make([]byte, 0, max(need, (len(body)-pos)+int(count-i)*idLen))
+		}
+		at := len(arena)
 		arena = append(arena, name...)
-		arena = hex.AppendEncode(arena, id)
+		if binaryIDs {
+			arena = append(arena, id...)
+		} else {
+			arena = appendHex(arena, id)
+		}
+		str := unsafe.String(&arena[at], need)
+		ent := &idx.Entries[i]
+		if binaryIDs {
+			ent.Path, ent.raw = str[:len(name)], str[len(name):]
+		} else {
+			ent.Path, ent.Hash = str[:len(name)], str[len(name):]
+		}
 		// assertion W: a mode is read as git reads it (CanonMode).
-		ent := Entry{Mode: CanonMode(mode), Stage: stage, Flags: flags}
+		ent.Mode, ent.Stage, ent.Flags = CanonMode(mode), stage, flags
 		if stat {
 			stats = append(stats, statData(body[start:start+40]))
 			ent.stat = &stats[len(stats)-1]
 		}
-		idx.Entries = append(idx.Entries, ent)
-	}
-	// The arena is never written again, so the string is made over its
-	// bytes rather than copied: one less pass over every name and id.
-	all := ""
-	if len(arena) > 0 {
-		all = unsafe.String(&arena[0], len(arena))
-	}
-	for i := range idx.Entries {
-		end := len(all)
-		if i+1 < len(offs) {
-			end = offs[i+1]
-		}
-		nameEnd := end - 2*hashLen
-		idx.Entries[i].Path, idx.Entries[i].Hash = all[offs[i]:nameEnd], all[nameEnd:end]
 	}
 	// assertion I: extensions are skipped by their length; a required one
 	// (a lower-case signature) this reader cannot apply goes to git.
@@ -320,6 +339,28 @@ func parseEntries(data, body []byte, version uint32, hashLen int, trailer string
 		return nil, &NeedsCLIError{Reason: fmt.Sprintf("the required extension %q", sig)}
 	}
 	return idx, nil
+}
+
+// hexPairs holds each byte's two lower-case hex digits.
+var hexPairs = func() (t [256][2]byte) {
+	const digits = "0123456789abcdef"
+	for i := range t {
+		t[i] = [2]byte{digits[i>>4], digits[i&15]}
+	}
+	return t
+}()
+
+// appendHex is hex.AppendEncode a byte pair at a time (an index's ids are
+// a fifth of its decode).
+func appendHex(dst, src []byte) []byte {
+	n := len(dst)
+	dst = slices.Grow(dst, 2*len(src))[:n+2*len(src)]
+	out := dst[n:]
+	for i, c := range src {
+		p := hexPairs[c]
+		out[2*i], out[2*i+1] = p[0], p[1]
+	}
+	return dst
 }
 
 // cacheTreeRoot answers the root tree id the cache-tree extension ext
@@ -425,12 +466,18 @@ func (g Git) Index(dir string) ([]Entry, error) {
 		return nil, err
 	}
 	entries, _, err := g.indexAt(dir, src)
-	if err == nil && src.Prefix == "" && g.RecordVerified {
-		// The decoded index may be shared within the process (see
-		// decoded); the caller's slice is its own.
+	if err != nil {
+		return entries, err
+	}
+	// The ids are spelled on a copy: the decoded index may be shared
+	// within the process (see decoded), and the caller's slice is its own.
+	if spelled := spelledIDs(entries); len(entries) == 0 || &spelled[0] != &entries[0] {
+		return spelled, nil
+	}
+	if src.Prefix == "" && g.RecordVerified {
 		return slices.Clone(entries), nil
 	}
-	return entries, err
+	return entries, nil
 }
 
 // indexAt reads the index src names; sum is the file's checksum when the
@@ -444,7 +491,14 @@ func (g Git) indexAt(dir string, src IndexSource) (entries []Entry, sum string, 
 // indexAtWith is indexAt whose decode, when stat is set, keeps each
 // entry's recorded stat data (a work-tree snapshot's).
 func (g Git) indexAtWith(dir string, src IndexSource, stat bool) (entries []Entry, sum string, err error) {
-	idx, err := g.readIndexWith(dir, src, stat)
+	return g.indexAtAs(dir, src, stat, false)
+}
+
+// indexAtAs is indexAtWith leaving the ids in binary when binaryIDs is set
+// (see parseIndexAs): for a reader that spells only the ids it is asked
+// for.
+func (g Git) indexAtAs(dir string, src IndexSource, stat, binaryIDs bool) (entries []Entry, sum string, err error) {
+	idx, err := g.readIndexAs(dir, src, stat, binaryIDs)
 	if idx == nil && err == nil {
 		// A repository that never staged anything has no index file.
 		return nil, "", nil
@@ -481,6 +535,12 @@ func (g Git) readIndex(dir string, src IndexSource) (idx *Index, err error) {
 // readIndexWith is readIndex whose decode, when stat is set, keeps each
 // entry's recorded stat data where it can vouch for the file.
 func (g Git) readIndexWith(dir string, src IndexSource, stat bool) (idx *Index, err error) {
+	return g.readIndexAs(dir, src, stat, false)
+}
+
+// readIndexAs is readIndexWith leaving the ids in binary when binaryIDs is
+// set (see parseIndexAs).
+func (g Git) readIndexAs(dir string, src IndexSource, stat, binaryIDs bool) (idx *Index, err error) {
 	before, written, stable := indexStamp(src.File)
 	if !stat {
 		written = fileTime{}
@@ -497,7 +557,7 @@ func (g Git) readIndexWith(dir string, src IndexSource, stat bool) (idx *Index, 
 	// Nothing decoded keeps the mapped bytes: names and ids are copied
 	// out, so the mapping goes when the read is done.
 	defer release()
-	if ferr := faultGuard(func() { idx, err = g.readIndexData(dir, src, data, before, stable, stat, written) }); ferr != nil {
+	if ferr := faultGuard(func() { idx, err = g.readIndexData(dir, src, data, before, stable, stat, binaryIDs, written) }); ferr != nil {
 		return nil, &ListingError{Dir: dir, What: "read the index " + src.File, Err: ferr, By: indexReader}
 	}
 	return idx, err
@@ -506,7 +566,7 @@ func (g Git) readIndexWith(dir string, src IndexSource, stat bool) (idx *Index, 
 // readIndexData is readIndex over the index file's bytes, read with the
 // stat stamp before; stat and written are readIndexWith's (written zero
 // when no entry's stat data may vouch).
-func (g Git) readIndexData(dir string, src IndexSource, data []byte, before string, stable, stat bool, written fileTime) (*Index, error) {
+func (g Git) readIndexData(dir string, src IndexSource, data []byte, before string, stable, stat, binaryIDs bool, written fileTime) (*Index, error) {
 	// assertion P: with a record to consult, a file whose stat fields and
 	// trailer are the ones this reader last verified is not hashed again;
 	// any other file is verified, and recorded once verified.
@@ -523,14 +583,14 @@ func (g Git) readIndexData(dir string, src IndexSource, data []byte, before stri
 	rec := src.File + "\x00" + before + "\x00" + trailer
 	trusted := record != "" && readIndexRecord(walk.Child(record, verifiedName)) == rec
 	if !stable || !g.RecordVerified {
-		return g.parseRecorded(data, src, record, rec, trusted, stat, written)
+		return g.parseRecorded(data, src, record, rec, trusted, stat, binaryIDs, written)
 	}
 	// assertion Q: a reader keeping state (the hooks) decodes an unchanged
 	// index file once per process, whoever reads it (the hook's snapshot
 	// and its index-first configuration reads run side by side); a reader
 	// that must verify is never served a decoding that did not. Any other
 	// reader (the battery) decodes its own and keeps no second copy.
-	key := src.File + "\x00" + before + "\x00" + strconv.Itoa(src.HashLen) + "\x00" + string(data[len(data)-src.HashLen:]) + "\x00" + strconv.FormatBool(stat)
+	key := src.File + "\x00" + before + "\x00" + strconv.Itoa(src.HashLen) + "\x00" + string(data[len(data)-src.HashLen:]) + "\x00" + strconv.FormatBool(stat) + "\x00" + strconv.FormatBool(binaryIDs)
 	decoded.Lock()
 	if decoded.m == nil {
 		decoded.m = map[string]*decodedIndex{}
@@ -542,11 +602,11 @@ func (g Git) readIndexData(dir string, src IndexSource, data []byte, before stri
 	}
 	decoded.Unlock()
 	d.once.Do(func() {
-		d.idx, d.err = g.parseRecorded(data, src, record, rec, trusted, stat, written)
+		d.idx, d.err = g.parseRecorded(data, src, record, rec, trusted, stat, binaryIDs, written)
 		d.verified = !trusted
 	})
 	if !trusted && !d.verified {
-		return g.parseRecorded(data, src, record, rec, trusted, stat, written)
+		return g.parseRecorded(data, src, record, rec, trusted, stat, binaryIDs, written)
 	}
 	return d.idx, d.err
 }
@@ -556,11 +616,11 @@ func (g Git) readIndexData(dir string, src IndexSource, data []byte, before stri
 // entry's recorded stat data is copied out and kept where it can vouch
 // for its file, the index file having been written at written (see
 // keepCleanStat).
-func (g Git) parseRecorded(data []byte, src IndexSource, record, rec string, trusted, stat bool, written fileTime) (idx *Index, err error) {
+func (g Git) parseRecorded(data []byte, src IndexSource, record, rec string, trusted, stat, binaryIDs bool, written fileTime) (idx *Index, err error) {
 	// Guarded here, not only by the caller: a decode run under a
 	// sync.Once that faulted would leave the once done and nothing
 	// decoded, which later readers would take for no index at all.
-	if ferr := faultGuard(func() { idx, err = parseIndexStat(data, src.HashLen, !trusted, stat) }); ferr != nil {
+	if ferr := faultGuard(func() { idx, err = parseIndexAs(data, src.HashLen, !trusted, stat, binaryIDs) }); ferr != nil {
 		return nil, ferr
 	}
 	if err == nil && stat {

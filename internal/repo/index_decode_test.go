@@ -6,6 +6,10 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -330,6 +334,96 @@ func TestParseIndexHandsGitWhatItCannotRead(t *testing.T) {
 	for _, sig := range []string{"AXYZ", "ZXYZ", "TREE", "UNTR"} {
 		if idx, err := ParseIndex(indexFile(2, 20, one, extension(sig, []byte("payload"))), 20); err != nil || names(idx.Entries) != "a" {
 			t.Errorf("optional extension %s: %v", sig, err)
+		}
+	}
+}
+
+// The package's own readers leave each id in binary and spell it when
+// asked (Entry.id): over git's versions 2, 3 and 4 and hand-laid SHA-1 and
+// SHA-256 indexes, each entry spelled on demand equals the hex decode's,
+// every other field is the same, what leaves the package (Git.Index) has
+// every id spelled and none in binary, and the binary decode allocates
+// less (half an id's spelling an entry at least).
+func TestIndexIDsSpelledOnDemandEqualTheHexDecode(t *testing.T) {
+	fx := indexRepo(t)
+	var files []struct {
+		name    string
+		data    []byte
+		hashLen int
+	}
+	for _, v := range []string{"2", "3", "4"} {
+		runGit(t, fx.top, fx.env, "update-index", "--index-version", v)
+		data, err := os.ReadFile(filepath.Join(fx.top, ".git/index"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, struct {
+			name    string
+			data    []byte
+			hashLen int
+		}{"git v" + v, data, 20})
+	}
+	many := make([]ix, 0, 400)
+	for i := 0; i < 400; i++ {
+		many = append(many, ix{name: fmt.Sprintf("d%02d/f%03d", i/20, i), id: byte(i)})
+	}
+	for _, hl := range []int{20, 32} {
+		for _, v := range []uint32{2, 4} {
+			files = append(files, struct {
+				name    string
+				data    []byte
+				hashLen int
+			}{fmt.Sprintf("laid v%d, %d-byte ids", v, hl), indexFile(v, hl, many), hl})
+		}
+	}
+	for _, f := range files {
+		hexIdx, err := parseIndexAs(f.data, f.hashLen, true, false, false)
+		if err != nil {
+			t.Fatalf("%s: %v", f.name, err)
+		}
+		binIdx, err := parseIndexAs(f.data, f.hashLen, true, false, true)
+		if err != nil {
+			t.Fatalf("%s: %v", f.name, err)
+		}
+		if len(hexIdx.Entries) != len(binIdx.Entries) || hexIdx.Tree != binIdx.Tree || hexIdx.Sum != binIdx.Sum {
+			t.Fatalf("%s: %d entries against %d", f.name, len(binIdx.Entries), len(hexIdx.Entries))
+		}
+		for i := range hexIdx.Entries {
+			h, b := hexIdx.Entries[i], binIdx.Entries[i]
+			if b.Hash != "" || len(b.raw) != f.hashLen || b.id() != h.Hash || h.raw != "" {
+				t.Fatalf("%s: entry %d: id %q (Hash %q) against %q", f.name, i, b.id(), b.Hash, h.Hash)
+			}
+			b.raw, b.Hash = "", h.Hash
+			if b.Path != h.Path || b.Mode != h.Mode || b.Stage != h.Stage || b.Flags != h.Flags {
+				t.Fatalf("%s: entry %d: %+v against %+v", f.name, i, b, h)
+			}
+		}
+		spelled := spelledIDs(binIdx.Entries)
+		for i := range spelled {
+			if spelled[i].Hash != hexIdx.Entries[i].Hash || spelled[i].raw != "" || binIdx.Entries[i].Hash != "" {
+				t.Fatalf("%s: spelled entry %d: %+v; the decode it came from written: %v", f.name, i, spelled[i], binIdx.Entries[i].Hash != "")
+			}
+		}
+		var m0, m1, m2 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		parseIndexAs(f.data, f.hashLen, false, false, false)
+		runtime.ReadMemStats(&m1)
+		parseIndexAs(f.data, f.hashLen, false, false, true)
+		runtime.ReadMemStats(&m2)
+		hexBytes, binBytes := m1.TotalAlloc-m0.TotalAlloc, m2.TotalAlloc-m1.TotalAlloc
+		// Half an id an entry at least (allocation size classes round both).
+		if saved := uint64(len(hexIdx.Entries) * f.hashLen / 2); binBytes+saved > hexBytes {
+			t.Errorf("%s: the binary decode allocated %d bytes, the hex one %d (want %d less at least)", f.name, binBytes, hexBytes, saved)
+		}
+	}
+	g := Git{Env: fx.env, RecordVerified: true}
+	got, err := g.Index(fx.top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range got {
+		if e.Hash == "" || e.raw != "" {
+			t.Fatalf("Git.Index handed out %+v", e)
 		}
 	}
 }

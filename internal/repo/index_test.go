@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha1"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -386,4 +387,33 @@ func TestVerifiedIndexReadOnce(t *testing.T) {
 	if _, err := (Git{Env: fx.env}).NewSnapshot(fx.top); err == nil {
 		t.Fatal("a damaged index was read")
 	}
+}
+
+// assertion H: a version 4 index whose names outgrow its own bytes (long
+// shared prefixes, a few bytes of suffix each) decodes to git's listing:
+// the names and ids then fill more than one arena.
+func TestIndexV4NamesOutgrowTheFile(t *testing.T) {
+	fx := newFixture(t)
+	deep := strings.Repeat("a", 200) + "/" + strings.Repeat("b", 200)
+	for i := 0; i < 300; i++ {
+		writeFile(t, filepath.Join(fx.top, deep, fmt.Sprintf("f%03d", i)), fmt.Sprintf("%d\n", i), 0o644)
+	}
+	runGit(t, fx.top, fx.env, "add", "-A")
+	runGit(t, fx.top, fx.env, "update-index", "--index-version", "4")
+	data, err := os.ReadFile(filepath.Join(fx.top, ".git/index"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx, err := ParseIndex(data, 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := 0
+	for _, e := range idx.Entries {
+		names += len(e.Path)
+	}
+	if idx.Version != 4 || names <= len(data) {
+		t.Fatalf("version %d, %d bytes of names beside a %d-byte file: not the shape asked for", idx.Version, names, len(data))
+	}
+	holdIndexEqual(t, fx.top, fx.env, false)
 }

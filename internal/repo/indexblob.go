@@ -107,7 +107,7 @@ func (g Git) indexFileInProcess(dir, path string) (data []byte, found, ok bool) 
 		blobStores.m[key] = b
 	}
 	blobStores.Unlock()
-	data, err = b.readInProcess(e.Hash)
+	data, err = b.readInProcess(e.id())
 	if err != nil {
 		return nil, false, false
 	}

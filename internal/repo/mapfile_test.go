@@ -37,7 +37,7 @@ func TestMapFileCutShortIsAnError(t *testing.T) {
 	}
 	// The decode guards itself: a fault under the decoded index's
 	// sync.Once must not leave it done with nothing decoded.
-	if idx, err := (Git{}).parseRecorded(data, IndexSource{HashLen: 20}, "", "", false, false, fileTime{}); !errors.Is(err, errMappedFault) || idx != nil {
+	if idx, err := (Git{}).parseRecorded(data, IndexSource{HashLen: 20}, "", "", false, false, true, fileTime{}); !errors.Is(err, errMappedFault) || idx != nil {
 		t.Fatalf("decoding a cut-short mapping answered %v, %v; want errMappedFault", idx, err)
 	}
 }

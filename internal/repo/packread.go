@@ -207,29 +207,70 @@ func (r *objectFiles) readDepth(bin []byte, depth int) (plumbing.ObjectType, []b
 }
 
 // looseObject inflates a loose object's file: "<type> <size>\0<bytes>".
+// The body is read into one buffer of the size the header states (bounded
+// as inflateSized bounds a pack entry), never grown as it is read.
 func looseObject(raw []byte) (plumbing.ObjectType, []byte, error) {
-	zr, err := zlib.NewReader(bytes.NewReader(raw))
+	zr, err := inflater(raw)
 	if err != nil {
 		return plumbing.InvalidObject, nil, errObjectFiles
 	}
-	all, err := io.ReadAll(zr)
-	if err != nil {
-		return plumbing.InvalidObject, nil, errObjectFiles
+	defer inflaters.Put(zr)
+	// The header: a type, a space, a decimal size and a NUL, well inside
+	// 64 bytes for every size an object can have.
+	var head [64]byte
+	got, nul := 0, -1
+	for nul < 0 {
+		if got == len(head) {
+			return plumbing.InvalidObject, nil, errObjectFiles
+		}
+		n, err := zr.Read(head[got:])
+		got += n
+		nul = bytes.IndexByte(head[:got], 0)
+		if nul < 0 && err != nil {
+			return plumbing.InvalidObject, nil, errObjectFiles
+		}
 	}
-	head, body, ok := bytes.Cut(all, []byte{0})
-	if !ok {
-		return plumbing.InvalidObject, nil, errObjectFiles
-	}
-	kind, size, ok := strings.Cut(string(head), " ")
+	kind, size, ok := strings.Cut(string(head[:nul]), " ")
 	n, err := strconv.Atoi(size)
-	if !ok || err != nil || n != len(body) {
+	if !ok || err != nil || n < 0 || uint64(n) > uint64(len(raw))*1032+64 {
 		return plumbing.InvalidObject, nil, errObjectFiles
 	}
 	t, err := plumbing.ParseObjectType(kind)
 	if err != nil || t < plumbing.CommitObject || t > plumbing.TagObject {
 		return plumbing.InvalidObject, nil, errObjectFiles
 	}
+	body := make([]byte, n)
+	had := copy(body, head[nul+1:got])
+	if got-(nul+1) > n {
+		return plumbing.InvalidObject, nil, errObjectFiles
+	}
+	if _, err := io.ReadFull(zr, body[had:]); err != nil {
+		return plumbing.InvalidObject, nil, errObjectFiles
+	}
+	// The stream must end where the size says.
+	var one [1]byte
+	if m, err := zr.Read(one[:]); m != 0 || err != io.EOF {
+		return plumbing.InvalidObject, nil, errObjectFiles
+	}
 	return t, body, nil
+}
+
+// inflaters keeps zlib readers for reuse: each holds a 32 KB window and
+// its tables, which a new reader per object (a landed commit's judge
+// reads a dozen trees and commits) allocated and filled again.
+var inflaters sync.Pool
+
+// inflater answers a zlib reader over b, a kept one reset when there is
+// one. The caller puts it back in inflaters when done.
+func inflater(b []byte) (io.ReadCloser, error) {
+	src := bytes.NewReader(b)
+	if zr, ok := inflaters.Get().(io.ReadCloser); ok {
+		if err := zr.(zlib.Resetter).Reset(src, nil); err != nil {
+			return nil, err
+		}
+		return zr, nil
+	}
+	return zlib.NewReader(src)
 }
 
 // entry reads the pack entry at off: a whole object, or a delta against
@@ -314,10 +355,11 @@ func inflateSized(b []byte, size uint64) ([]byte, error) {
 		// No deflate stream grows its input by more than this.
 		return nil, errObjectFiles
 	}
-	zr, err := zlib.NewReader(bytes.NewReader(b))
+	zr, err := inflater(b)
 	if err != nil {
 		return nil, errObjectFiles
 	}
+	defer inflaters.Put(zr)
 	out := make([]byte, size)
 	if _, err := io.ReadFull(zr, out); err != nil {
 		return nil, errObjectFiles

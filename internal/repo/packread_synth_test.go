@@ -6,8 +6,10 @@ import (
 	"crypto/sha1"
 	"encoding/binary"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -567,3 +569,36 @@ func TestApplyDeltaBounds(t *testing.T) {
 // clip is b's first n bytes in a slice of their own, so nothing past them
 // can be reached by slicing up to the capacity.
 func clip(b []byte, n int) []byte { return append([]byte(nil), b[:n]...) }
+
+// Inflating objects one after another reuses one zlib reader: sixteen
+// small loose objects allocate less than sixteen readers' windows, and
+// each still reads back as written (a reused reader carries nothing of
+// the last stream into the next).
+func TestLooseObjectsReuseTheirInflater(t *testing.T) {
+	raws := make([][]byte, 16)
+	for i := range raws {
+		raws[i] = zlibBytes(t, []byte(fmt.Sprintf("blob %d\x00%s", i+1, strings.Repeat("x", i+1))))
+	}
+	if _, _, err := looseObject(raws[0]); err != nil {
+		t.Fatal(err)
+	}
+	var m0, m1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m0)
+	for i, raw := range raws {
+		if _, body, err := looseObject(raw); err != nil || string(body) != strings.Repeat("x", i+1) {
+			t.Fatalf("object %d: %q %v", i, body, err)
+		}
+	}
+	runtime.ReadMemStats(&m1)
+	if got, window := m1.TotalAlloc-m0.TotalAlloc, uint64(len(raws))*32<<10; got >= window {
+		t.Errorf("%d loose objects allocated %d bytes, %d readers' windows are %d", len(raws), got, len(raws), window)
+	}
+	// A stream cut short between two good ones leaves the next whole.
+	if _, _, err := looseObject(clip(raws[3], 6)); err == nil {
+		t.Fatal("a cut stream was read")
+	}
+	if _, body, err := looseObject(raws[5]); err != nil || string(body) != "xxxxxx" {
+		t.Fatalf("after a cut stream: %q %v", body, err)
+	}
+}

@@ -23,11 +23,14 @@ package repo
 
 import (
 	"bytes"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/gate-sdk/gates/internal/spawn"
 	"github.com/gate-sdk/gates/internal/walk"
@@ -152,7 +155,49 @@ type Entry struct {
 	// only for a work-tree snapshot's decode and kept only while it can
 	// vouch for that (see keepCleanStat); nil from every other reader.
 	stat *statData
+	// raw is the object id in binary where the index decoder left Hash
+	// unspelled (see id): a hook that looks up a handful of 20,000 entries
+	// spells a handful of ids. Set only by this package's own readers;
+	// every entry handed out of the package has Hash spelled.
+	raw string
 	// (The two 32-bit fields sit side by side.)
+}
+
+// id answers the entry's object id in hex: Hash, or raw spelled out.
+func (e *Entry) id() string {
+	if e.Hash != "" || e.raw == "" {
+		return e.Hash
+	}
+	var b [2 * 32]byte
+	n := hex.Encode(b[:], []byte(e.raw))
+	return string(b[:n])
+}
+
+// spelledIDs answers entries with every id spelled in Hash and raw
+// cleared: a new slice when any needed spelling (the entries given may
+// be the process's shared decoding), entries itself otherwise.
+func spelledIDs(entries []Entry) []Entry {
+	n := 0
+	for i := range entries {
+		if entries[i].Hash == "" && entries[i].raw != "" {
+			n += 2 * len(entries[i].raw)
+		}
+	}
+	if n == 0 {
+		return entries
+	}
+	out := slices.Clone(entries)
+	arena := make([]byte, 0, n)
+	for i := range out {
+		e := &out[i]
+		if e.Hash == "" && e.raw != "" {
+			at := len(arena)
+			arena = appendHex(arena, []byte(e.raw))
+			e.Hash = unsafe.String(&arena[at], 2*len(e.raw))
+		}
+		e.raw = ""
+	}
+	return out
 }
 
 // IndexModes lists the index entries under dir (git ls-files -s -z),

@@ -87,6 +87,11 @@ type Snapshot struct {
 	// search, and 20,000 paths cost no map and no copy of their entries.
 	ents   []Entry
 	states []atomic.Pointer[entryState]
+	// puts are an edit overlay's entries put over ents when ents is the
+	// process's shared decoding of the index (NewEditOverlay): each names
+	// its place in ents and stands for the entry there, which is never
+	// written. A lookup asks them first; there are as many as edited paths.
+	puts []entryPut
 	// clean holds, per entry of a work-tree snapshot whose index kept stat
 	// data, what the stat test found (see BlobID); nil otherwise, and
 	// until arm (run once, by the first BlobID) finds the test usable. It
@@ -125,6 +130,22 @@ type Snapshot struct {
 // SetByteBudget changes the bound on the bytes the snapshot keeps (see
 // ByteBudget); call it before the first Read.
 func (s *Snapshot) SetByteBudget(n int64) { s.budget = n }
+
+// entryPut is one entry put over a snapshot's shared entries (see puts).
+type entryPut struct {
+	at  int
+	ent Entry
+}
+
+// entry answers the entry at place i: a put one, else ents'.
+func (s *Snapshot) entry(i int) *Entry {
+	for k := range s.puts {
+		if s.puts[k].at == i {
+			return &s.puts[k].ent
+		}
+	}
+	return &s.ents[i]
+}
 
 // snapEntry is one listed path's entry as a lookup answers it: a view of
 // its place in ents and states, made per lookup and never kept.
@@ -233,11 +254,17 @@ func (g Git) NewSnapshot(dir string) (*Snapshot, error) {
 // blobs it names; stat keeps the entries' recorded stat data (a work-tree
 // snapshot's stat test).
 func (g Git) snapshotIndex(dir string, stat bool) ([]Entry, *blobStore, string, error) {
+	return g.snapshotIndexAs(dir, stat, false)
+}
+
+// snapshotIndexAs is snapshotIndex leaving the ids in binary when
+// binaryIDs is set (see parseIndexAs).
+func (g Git) snapshotIndexAs(dir string, stat, binaryIDs bool) ([]Entry, *blobStore, string, error) {
 	src, err := g.LocateIndex(dir)
 	if err != nil {
 		return nil, nil, "", err
 	}
-	entries, sum, err := g.indexAtWith(dir, src, stat)
+	entries, sum, err := g.indexAtAs(dir, src, stat, binaryIDs)
 	if err != nil {
 		return nil, nil, "", err
 	}
@@ -323,11 +350,11 @@ func (s *Snapshot) TreeDigest() (string, bool) {
 		h := sha256.New()
 		var buf []byte
 		for i, p := range s.files {
-			e := &s.ents[i]
+			e := s.entry(i)
 			buf = binary.AppendUvarint(buf[:0], uint64(len(p)))
 			buf = append(buf, p...)
 			buf = binary.BigEndian.AppendUint32(buf, e.Mode)
-			buf = append(buf, e.Hash...)
+			buf = append(buf, e.id()...)
 			h.Write(buf)
 		}
 		s.digest = "listing " + hex.EncodeToString(h.Sum(nil))
@@ -344,7 +371,7 @@ func SnapshotOf(dir string, entries []Entry) *Snapshot {
 	s := &Snapshot{dir: dir, budget: ByteBudget, claimBudget: ClaimBudget, files: make([]string, 0, len(entries))}
 	stage2 := func(have *Entry, e Entry) {
 		if e.Stage == 2 {
-			have.Mode, have.Hash, have.Flags = e.Mode, e.Hash, e.Flags
+			have.Mode, have.Hash, have.raw, have.Flags = e.Mode, e.Hash, e.raw, e.Flags
 		}
 	}
 	// assertion S: an index's entries come sorted by path (a path's
@@ -435,8 +462,8 @@ func (s *Snapshot) lookup(path string) (snapEntry, bool) {
 	if !ok {
 		return snapEntry{}, false
 	}
-	e := &s.ents[i]
-	se := snapEntry{mode: e.Mode, flags: e.Flags, hash: e.Hash, idx: i, st: &s.states[i], stat: e.stat}
+	e := s.entry(i)
+	se := snapEntry{mode: e.Mode, flags: e.Flags, hash: e.id(), idx: i, st: &s.states[i], stat: e.stat}
 	// The stat test's outcome only once it is armed; the recorded size
 	// serves a read either way.
 	if c := s.clean.Load(); c != nil && e.stat != nil {
@@ -483,7 +510,7 @@ func (s *Snapshot) Mode(path string) (uint32, bool) {
 	if !ok {
 		return 0, false
 	}
-	return s.ents[i].Mode, true
+	return s.entry(i).Mode, true
 }
 
 // Exists reports whether path is tracked and present in the work tree (a

@@ -5,8 +5,10 @@ package repo
 
 import (
 	"encoding/binary"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"syscall"
 	"testing"
 )
@@ -54,5 +56,80 @@ func TestStatCleanByMode(t *testing.T) {
 	}
 	if statClean(filepath.Join(dir, "absent"), statOf(t, plain), ModeRegular) {
 		t.Error("an absent file is clean")
+	}
+}
+
+// assertion I (stop-gates): the stat test spread over goroutines answers
+// what one pass answers, over an untouched listing and one changed at its
+// first, middle or last entry, one whose file is gone, and one holding an
+// entry with no stat data or a conflict stage, in two, three and four
+// parts.
+func TestTrackedStatCleanSpreadAgreesWithOnePass(t *testing.T) {
+	dir := physTemp(t)
+	const n = 40
+	base := make([]Entry, n)
+	for i := range base {
+		rel := filepath.Join("d", string(rune('a'+i%5)), "f"+string(rune('A'+i))+".md")
+		p := filepath.Join(dir, rel)
+		writeFile(t, p, "body\n", 0o644)
+		base[i] = Entry{Path: rel, Mode: ModeRegular}
+	}
+	// The listing in index order, each with the stat data it has now.
+	sortEntries := func(es []Entry) {
+		for i := 1; i < len(es); i++ {
+			for j := i; j > 0 && es[j].Path < es[j-1].Path; j-- {
+				es[j], es[j-1] = es[j-1], es[j]
+			}
+		}
+	}
+	sortEntries(base)
+	for i := range base {
+		base[i].stat = statOf(t, filepath.Join(dir, base[i].Path))
+	}
+	old, oldProcs := statCleanSplit, runtime.GOMAXPROCS(0)
+	defer func() { statCleanSplit = old; runtime.GOMAXPROCS(oldProcs) }()
+	states := map[string]func() []Entry{
+		"untouched": func() []Entry { return append([]Entry(nil), base...) },
+	}
+	for _, at := range []int{0, n / 2, n - 1} {
+		states[fmt.Sprintf("stat data of another file at %d", at)] = func() []Entry {
+			es := append([]Entry(nil), base...)
+			other := *es[(at+1)%n].stat
+			es[at].stat = &other
+			return es
+		}
+	}
+	states["a file gone"] = func() []Entry {
+		es := append([]Entry(nil), base...)
+		es[n-2].Path = es[n-2].Path + ".gone"
+		return es
+	}
+	states["no stat data"] = func() []Entry {
+		es := append([]Entry(nil), base...)
+		es[n/3].stat = nil
+		return es
+	}
+	states["a conflict stage"] = func() []Entry {
+		es := append([]Entry(nil), base...)
+		es[n-1].Stage = 2
+		return es
+	}
+	for name, build := range states {
+		statCleanSplit = 1 << 30
+		want := trackedStatClean(dir, build())
+		if name == "untouched" && !want {
+			t.Fatal("the untouched listing is not clean in one pass")
+		}
+		if name != "untouched" && want {
+			t.Fatalf("%s: clean in one pass", name)
+		}
+		statCleanSplit = 1
+		for _, procs := range []int{2, 3, 4} {
+			runtime.GOMAXPROCS(procs)
+			if got := trackedStatClean(dir, build()); got != want {
+				t.Errorf("%s, %d parts: %v, one pass %v", name, procs, got, want)
+			}
+		}
+		runtime.GOMAXPROCS(oldProcs)
 	}
 }

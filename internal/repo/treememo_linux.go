@@ -4,7 +4,10 @@ package repo
 
 import (
 	"os"
+	"runtime"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/gate-sdk/gates/internal/walk"
@@ -76,11 +79,52 @@ func fsClock(dir string) (fileTime, bool) {
 // trackedStatClean reports whether every entry is a stage-0 file or link,
 // not intent-to-add nor outside a sparse checkout, whose stat data the
 // index vouches for and which the work tree's file matches field for
-// field. One Stat_t serves every entry: no file information is allocated.
+// field. A listing of statCleanSplit entries or more is cut in as many
+// parts as the process may run at once (at most 4), each tested on its
+// own goroutine; the first part to find an entry that does not match
+// stops the others.
 func trackedStatClean(top string, entries []Entry) bool {
+	parts := min(runtime.GOMAXPROCS(0), 4)
+	if len(entries) < statCleanSplit || parts < 2 {
+		return statCleanRange(top, entries, nil)
+	}
+	// assertion I (stop-gates): the parts' answers joined are the one
+	// answer of a single pass.
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	per := (len(entries) + parts - 1) / parts
+	for lo := per; lo < len(entries); lo += per {
+		part := entries[lo:min(lo+per, len(entries))]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if !statCleanRange(top, part, &stop) {
+				stop.Store(true)
+			}
+		}()
+	}
+	ok := statCleanRange(top, entries[:per], &stop)
+	if !ok {
+		stop.Store(true)
+	}
+	wg.Wait()
+	return ok && !stop.Load()
+}
+
+// statCleanSplit is the listing size from which trackedStatClean spreads
+// its stats over goroutines (a variable so a test can spread a small one).
+var statCleanSplit = 4096
+
+// statCleanRange is trackedStatClean's test over entries in one pass,
+// giving up (false) once stop is set. One Stat_t serves every entry: no
+// file information is allocated.
+func statCleanRange(top string, entries []Entry, stop *atomic.Bool) bool {
 	var st syscall.Stat_t
 	buf := make([]byte, 0, len(top)+256)
 	for i := range entries {
+		if stop != nil && i&255 == 0 && stop.Load() {
+			return false
+		}
 		e := &entries[i]
 		if e.stat == nil || e.Stage != 0 || e.IntentToAdd() || e.SkipWorktree() || e.Mode == ModeGitlink {
 			return false
