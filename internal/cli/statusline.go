@@ -39,12 +39,19 @@ func runStatusline(s *Session, args []string) int {
 	return 0
 }
 
-// statusPayloadWait bounds the wait for the status-line payload.
-const statusPayloadWait = 40 * time.Millisecond
+// statusPayloadWait bounds the wait for the status-line payload. The
+// harness writes it at once; the bound only matters for a stdin that
+// never sends, and it is wide enough that a loaded machine's scheduling
+// does not lose a payload that was there (40 ms did, at a load of 9).
+const statusPayloadWait = 250 * time.Millisecond
 
 // payloadSession answers the payload's session_id, or "" when none arrives
-// in time or it does not parse.
+// in time or it does not parse. A terminal on stdin (the line run by hand)
+// sends no payload, and is not waited for.
 func payloadSession(in io.Reader) string {
+	if f, ok := in.(*os.File); ok && isTerminal(f) {
+		return ""
+	}
 	got := make(chan string, 1)
 	go func() {
 		var p struct {

@@ -5,6 +5,7 @@ package gates
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 
@@ -53,6 +54,14 @@ func checkActionPinning(c *gate.Context) int {
 			elsewhere := map[string]int{}
 			waived, prose, slsa := 0, 0, 0
 			for _, u := range uses {
+				// assertion F: outside a workflow or an action's metadata,
+				// a bare word (no / in it) names no action or workflow any
+				// runner could fetch: a CodeQL config's built-in query suite
+				// (queries: - uses: security-and-quality). It is no ref.
+				if !actionsFile(p) && !strings.Contains(u.Ref, "/") {
+					prose++
+					continue
+				}
 				if ok, why := workflow.Pinned(u.Ref); !ok {
 					// assertion D: a commented-out ref holding an expression
 					// is prose (GitHub runs no expression in uses:, so it
@@ -164,3 +173,12 @@ var zizmorIgnore = lazyre.New(`#\s*zizmor:\s*ignore\[([^\]]*)\]`)
 // ref it was called at against its releases, so it cannot be pinned to a
 // commit.
 var slsaBuilder = lazyre.New(`^slsa-framework/slsa-github-generator/\.github/workflows/[A-Za-z0-9_.-]+\.ya?ml@v[0-9]+\.[0-9]+\.[0-9]+$`)
+
+// actionsFile reports a path GitHub reads as Actions YAML by its place
+// alone: a workflow under .github/workflows/ or an action's metadata file
+// (action.yml, action.yaml).
+func actionsFile(p string) bool {
+	base := path.Base(p)
+	return strings.HasPrefix(p, ".github/workflows/") || strings.Contains(p, "/.github/workflows/") ||
+		base == "action.yml" || base == "action.yaml"
+}

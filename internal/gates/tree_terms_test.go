@@ -428,6 +428,9 @@ func TestMsgPatternsTemplateShapes(t *testing.T) {
 		// Near misses of the tenth holdout's spares.
 		"/" + "home/gopher/x",
 		"/" + "home/webster/x",
+		// Near misses of the eleventh holdout's spares.
+		"/" + "Users/distillery/x",
+		"/" + "home/dcosta/x",
 		// Before "account", only the word "the" spares the token.
 		"log in to your " + bt + "marta-dev" + bt + " account",
 		"she " + bt + "ops-bot7" + bt + " account",
@@ -513,6 +516,9 @@ func TestMsgPatternsTemplateShapes(t *testing.T) {
 		`ENV HELM_PLUGINS="` + "/" + `home/argocd/.local/share/helm/plugins/"`,
 		"// > testing.tRunner\t" + "/" + "home/go/go1.17.8/src/testing/testing.go:1259",
 		"npm ERR! enoent open '" + "/" + "home/web/vtadmin/package.json'",
+		"working_directory: " + "/" + "Users/distiller/project",
+		`# token_file = "` + "/" + `home/dcos/.dcos/token"`,
+		`current_working_directory="` + "/" + `home/sessiondir/zv6NDmqNcv5nKG0"`,
 		"--local foo1=" + "/" + "home/dir/abc",
 	}
 	for _, s := range red {
