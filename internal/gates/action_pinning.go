@@ -175,10 +175,13 @@ var zizmorIgnore = lazyre.New(`#\s*zizmor:\s*ignore\[([^\]]*)\]`)
 var slsaBuilder = lazyre.New(`^slsa-framework/slsa-github-generator/\.github/workflows/[A-Za-z0-9_.-]+\.ya?ml@v[0-9]+\.[0-9]+\.[0-9]+$`)
 
 // actionsFile reports a path GitHub reads as Actions YAML by its place
-// alone: a workflow under .github/workflows/ or an action's metadata file
-// (action.yml, action.yaml).
+// alone: a workflow directly in .github/workflows/ or an action's
+// metadata file (action.yml, action.yaml).
 func actionsFile(p string) bool {
+	// consumer-value-exempt: GitHub's own fixed workflow directory, no choice of the consumer's
+	if dir, _ := path.Split(p); dir == ".github/workflows/" {
+		return true
+	}
 	base := path.Base(p)
-	return strings.HasPrefix(p, ".github/workflows/") || strings.Contains(p, "/.github/workflows/") ||
-		base == "action.yml" || base == "action.yaml"
+	return base == "action.yml" || base == "action.yaml"
 }
