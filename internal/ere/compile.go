@@ -88,10 +88,14 @@ func progSize(n *node) int {
 
 // compileProg builds the program for n, or nil when it exceeds maxInsts.
 func compileProg(n *node, reverse bool) *prog {
-	if progSize(n) > maxInsts {
+	size := progSize(n)
+	if size > maxInsts {
 		return nil
 	}
-	c := &compiler{reverse: reverse}
+	// The bound sizes the program's array once (the match instruction
+	// beside it), where growing it by appends copied it about ten times
+	// for a pattern of a few hundred instructions.
+	c := &compiler{reverse: reverse, insts: make([]inst, 0, min(size+1, 4096))}
 	f := c.gen(n)
 	m := c.emit(inst{op: opMatch})
 	if c.tooBig {
@@ -225,25 +229,27 @@ func (c *compiler) repeat(n *node) frag {
 
 // buildClasses splits the 256 byte values into runs of consecutive bytes
 // that every instruction treats alike, so the DFA keeps one transition per
-// run instead of one per byte.
+// run instead of one per byte. A run starts at byte b (b > 0) when some
+// set holds exactly one of b-1 and b: the set XOR itself shifted up by one
+// bit, taken over the four words at once, marks every such b.
 func (p *prog) buildClasses() {
-	var boundary [257]bool
-	seen := make(map[byteSet]bool)
+	var boundary byteSet
 	for i := range p.insts {
 		in := &p.insts[i]
-		if in.op != opByte || seen[in.set] {
+		if in.op != opByte {
 			continue
 		}
-		seen[in.set] = true
-		for b := 1; b < 256; b++ {
-			if in.set.has(byte(b)) != in.set.has(byte(b-1)) {
-				boundary[b] = true
-			}
+		s := &in.set
+		// bit b of up is bit b-1 of s (bit 0 is clear).
+		up := byteSet{s[0] << 1, s[1]<<1 | s[0]>>63, s[2]<<1 | s[1]>>63, s[3]<<1 | s[2]>>63}
+		for w := range boundary {
+			boundary[w] |= s[w] ^ up[w]
 		}
 	}
+	boundary[0] &^= 1 // byte 0 opens the first run, never a new one
 	cls := 0
 	for b := 0; b < 256; b++ {
-		if b > 0 && boundary[b] {
+		if boundary.has(byte(b)) {
 			cls++
 		}
 		p.classOf[b] = uint8(cls)

@@ -21,12 +21,8 @@ func analyze(n *node) litInfo {
 	switch n.kind {
 	case nSet:
 		if n.set.count() == 1 {
-			for c := 0; c < 256; c++ {
-				if n.set.has(byte(c)) {
-					s := string([]byte{byte(c)})
-					return litInfo{exact: []string{s}, prefix: s, req: s}
-				}
-			}
+			s := string([]byte{n.set.only()})
+			return litInfo{exact: []string{s}, prefix: s, req: s}
 		}
 		return litInfo{}
 	case nBegin, nEnd:

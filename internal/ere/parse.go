@@ -1,6 +1,9 @@
 package ere
 
-import "strconv"
+import (
+	"math/bits"
+	"strconv"
+)
 
 // reDupMax is POSIX RE_DUP_MAX: the largest interval bound accepted.
 const reDupMax = 255
@@ -50,13 +53,17 @@ func (s *byteSet) negate() {
 	}
 }
 func (s *byteSet) count() int {
-	n := 0
-	for c := 0; c < 256; c++ {
-		if s.has(byte(c)) {
-			n++
+	return bits.OnesCount64(s[0]) + bits.OnesCount64(s[1]) + bits.OnesCount64(s[2]) + bits.OnesCount64(s[3])
+}
+
+// only answers the one byte of a set holding exactly one.
+func (s *byteSet) only() byte {
+	for w, x := range s {
+		if x != 0 {
+			return byte(w<<6 + bits.TrailingZeros64(x))
 		}
 	}
-	return n
+	return 0
 }
 
 // The characters a backslash may escape: exactly the ERE specials.
