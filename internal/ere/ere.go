@@ -64,6 +64,25 @@ func Compile(pattern string) (*Ere, error) {
 	return build(pattern, n)
 }
 
+// Check answers the error Compile would answer for pattern, nil when it
+// compiles, without building the automaton when the parsed pattern's size
+// bound already proves it fits: a caller that must refuse a bad pattern at
+// once can then compile it only when it is first needed.
+func Check(pattern string) error {
+	n, _, err := parse(pattern)
+	if err != nil {
+		return err
+	}
+	// The program is at most progSize(n) instructions and the match
+	// instruction; below the cap both directions compile. At or above it
+	// only building tells.
+	if progSize(n) < maxInsts {
+		return nil
+	}
+	_, err = build(pattern, n)
+	return err
+}
+
 func build(pattern string, n *node) (*Ere, error) {
 	fp := compileProg(n, false)
 	rp := compileProg(n, true)

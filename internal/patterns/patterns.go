@@ -124,12 +124,43 @@ type Pattern struct {
 	Text string // the pattern as written
 	File string // the file it came from, as named
 	Line int    // its line in that file
-	re   *ere.Ere
+	re   *lazy
 	pre  *ere.Ere // the whole-text prefilter; nil when re serves
 }
 
+// lazy is a pattern compiled when it is first asked. Load has already
+// checked that it compiles (ere.Check), so asking never fails; a compiled
+// pattern is a pure function of its text, so when it is built changes no
+// answer. Safe for concurrent use: racing first askers build it once.
+type lazy struct {
+	text string
+	once sync.Once
+	re   *ere.Ere
+}
+
+// get answers the compiled pattern, building it on the first call.
+func (l *lazy) get() *ere.Ere {
+	l.once.Do(func() {
+		re, err := compile(l.text)
+		if err != nil {
+			// Load checked the text with ere.Check, which answers
+			// exactly what compiling answers.
+			panic(fmt.Sprintf("patterns: %q compiled after Load checked it: %v", l.text, err))
+		}
+		l.re = re
+	})
+	return l.re
+}
+
+// eager is a lazy already compiled.
+func eager(text string, re *ere.Ere) *lazy {
+	l := &lazy{text: text, re: re}
+	l.once.Do(func() {})
+	return l
+}
+
 // Match reports whether the pattern matches anywhere in s.
-func (p *Pattern) Match(s string) bool { return p.re.IsMatch(s) }
+func (p *Pattern) Match(s string) bool { return p.re.get().IsMatch(s) }
 
 // Set is a loaded pattern set.
 type Set struct {
@@ -173,7 +204,7 @@ func (s *Set) First(line string) int {
 // hits reports whether ban pattern i flags line: it matches, and at least
 // one of its matches is not spared.
 func (s *Set) hits(i int, line string) bool {
-	re := s.Patterns[i].re
+	re := s.Patterns[i].re.get()
 	if !re.IsMatch(line) {
 		return false
 	}
@@ -198,7 +229,7 @@ func (s *Set) hits(i int, line string) bool {
 // spared reports whether a spare pattern accepts a ban match's text.
 func (s *Set) spared(matched string) bool {
 	for i := range s.Spares {
-		if s.Spares[i].re.IsMatch(matched) {
+		if s.Spares[i].re.get().IsMatch(matched) {
 			return true
 		}
 	}
@@ -228,9 +259,9 @@ func (s *Set) candidates(buf []int, match func(*ere.Ere) bool) []int {
 	buf = buf[:0]
 	for i := range s.Patterns {
 		p := &s.Patterns[i]
-		re := p.re
-		if p.pre != nil {
-			re = p.pre
+		re := p.pre
+		if re == nil {
+			re = p.re.get()
 		}
 		if match(re) {
 			buf = append(buf, i)
@@ -246,7 +277,7 @@ func (s *Set) FirstOfBytes(line []byte, idx []int) int {
 		return s.firstOf(unsafe.String(unsafe.SliceData(line), len(line)), idx)
 	}
 	for _, i := range idx {
-		if s.Patterns[i].re.IsMatchBytes(line) {
+		if s.Patterns[i].re.get().IsMatchBytes(line) {
 			return i
 		}
 	}
@@ -258,7 +289,7 @@ func (s *Set) FirstOfBytes(line []byte, idx []int) int {
 // for. It copies the text, so a byte line may be reused after.
 func (s *Set) Matched(i int, line []byte) string {
 	hay := unsafe.String(unsafe.SliceData(line), len(line))
-	re := s.Patterns[i].re
+	re := s.Patterns[i].re.get()
 	for from := 0; from <= len(hay); {
 		span, ok := re.FindFrom(hay, from)
 		if !ok {
@@ -412,6 +443,19 @@ func compile(text string) (*ere.Ere, error) {
 	return re, nil
 }
 
+// checked answers a pattern Load has checked (ere.Check) and left to be
+// compiled when first asked, or the refusal compiling would answer. One
+// already compiled in this process is taken as it is.
+func checked(text string) (*lazy, error) {
+	if re, ok := compiled.Load(text); ok {
+		return eager(text, re.(*ere.Ere)), nil
+	}
+	if err := ere.Check(text); err != nil {
+		return nil, err
+	}
+	return &lazy{text: text}, nil
+}
+
 // Load reads and compiles every source through read, which answers a
 // file's bytes for a path as named (an error satisfying
 // errors.Is(err, fs.ErrNotExist) for a path that does not exist).
@@ -432,25 +476,39 @@ func Load(read func(path string) ([]byte, error), srcs []Source) (*Set, error) {
 		set.Read = append(set.Read, src)
 		for _, l := range LiveLines(data) {
 			if spare, ok := strings.CutPrefix(strings.TrimLeft(l.Text, " \t"), "!"); ok {
-				re, err := compile(spare)
+				// A spare is checked here and compiled
+				// only when a ban match first asks it.
+				re, err := checked(spare)
 				if err != nil {
 					return nil, &CompileError{Source: src, Line: l.N, Pattern: l.Text, Err: err}
 				}
 				set.Spares = append(set.Spares, Pattern{Text: l.Text, File: src.Path, Line: l.N, re: re})
 				continue
 			}
-			re, err := compile(l.Text)
+			wide, anchored := widenAnchors(l.Text)
+			pat := Pattern{Text: l.Text, File: src.Path, Line: l.N}
+			if !anchored {
+				// The pattern is its own prefilter: every text is asked it.
+				re, err := compile(l.Text)
+				if err != nil {
+					return nil, &CompileError{Source: src, Line: l.N, Pattern: l.Text, Err: err}
+				}
+				pat.re = eager(l.Text, re)
+				set.Patterns = append(set.Patterns, pat)
+				continue
+			}
+			// An anchored pattern's prefilter is compiled
+			// now, the pattern itself only when a text passes it.
+			re, err := checked(l.Text)
 			if err != nil {
 				return nil, &CompileError{Source: src, Line: l.N, Pattern: l.Text, Err: err}
 			}
-			pat := Pattern{Text: l.Text, File: src.Path, Line: l.N, re: re}
-			if wide, ok := widenAnchors(l.Text); ok {
-				pre, err := compile(wide)
-				if err != nil {
-					return nil, fmt.Errorf("%s:%d: widening the anchors of %q for the whole-text prefilter: %w", src.Path, l.N, l.Text, err)
-				}
-				pat.pre = pre
+			pat.re = re
+			pre, err := compile(wide)
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: widening the anchors of %q for the whole-text prefilter: %w", src.Path, l.N, l.Text, err)
 			}
+			pat.pre = pre
 			set.Patterns = append(set.Patterns, pat)
 		}
 	}

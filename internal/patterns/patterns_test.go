@@ -2,8 +2,10 @@ package patterns
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -403,7 +405,7 @@ func TestLoadCompilesEachTextOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.Patterns[0].re != b.Patterns[0].re || a.Spares[0].re != b.Spares[0].re {
+	if a.Patterns[0].re.get() != b.Patterns[0].re.get() || a.Spares[0].re.get() != b.Spares[0].re.get() {
 		t.Error("a second load compiled the same texts again")
 	}
 	bad := func(string) ([]byte, error) { return []byte("compile-once-(\n"), nil }
@@ -446,5 +448,137 @@ func TestLiveLinesDropsALeadingByteOrderMark(t *testing.T) {
 	}
 	if set.First("a secret here") != 0 {
 		t.Error("a pattern list opening with a byte-order mark matched nothing")
+	}
+}
+
+// eagerCopy is set with every pattern compiled afresh, up front and
+// outside the process's shared compilations: the form Load built before
+// spares and anchored patterns waited for their first use.
+func eagerCopy(t *testing.T, set *Set) *Set {
+	t.Helper()
+	must := func(text string) *ere.Ere {
+		re, err := ere.Compile(text)
+		if err != nil {
+			t.Fatalf("%q: %v", text, err)
+		}
+		return re
+	}
+	out := &Set{Read: set.Read, Absent: set.Absent}
+	for _, p := range set.Patterns {
+		q := Pattern{Text: p.Text, File: p.File, Line: p.Line, re: eager(p.re.text, must(p.re.text))}
+		if wide, ok := widenAnchors(p.Text); ok {
+			q.pre = must(wide)
+		}
+		out.Patterns = append(out.Patterns, q)
+	}
+	for _, p := range set.Spares {
+		out.Spares = append(out.Spares, Pattern{Text: p.Text, File: p.File, Line: p.Line, re: eager(p.re.text, must(p.re.text))})
+	}
+	return out
+}
+
+// answers is every query a scan asks of set over text: the candidates,
+// and per line First, FirstOf, FirstOfBytes and the matched text.
+func answers(set *Set, text string) string {
+	var b strings.Builder
+	idx := set.Candidates(text, nil)
+	fmt.Fprintf(&b, "candidates %v %v\n", idx, set.CandidatesBytes([]byte(text), nil))
+	all := make([]int, len(set.Patterns))
+	for i := range all {
+		all[i] = i
+	}
+	for n, line := range strings.Split(text, "\n") {
+		first := set.FirstOfBytes([]byte(line), all)
+		matched := ""
+		if first >= 0 {
+			matched = set.Matched(first, []byte(line))
+		}
+		fmt.Fprintf(&b, "%d: %d %d %d %q\n", n, set.First(line), set.FirstOf(line, idx), first, matched)
+	}
+	return b.String()
+}
+
+// The lazily compiled set answers every query as the set compiled whole
+// up front, over files with and without hits, spared placeholders,
+// anchored lines and CRLF, through the shipped list and a list edited
+// between loads (a ban narrowed, a spare added, a ban anchored).
+func TestLazySetAnswersAsTheEagerSet(t *testing.T) {
+	shipped, err := os.ReadFile("../../templates/msg-patterns.list")
+	if err != nil {
+		t.Fatal(err)
+	}
+	home, users := "/"+"home/", "C:\\"+"Users\\"
+	uuid := "0f0e0d0c-0b0a-0908-0706-050403020100"
+	texts := []string{
+		"nothing to see\nat all\n",
+		"see " + home + "marta/notes and " + home + "user/x\n",
+		"a placeholder " + home + "user/ only\r\nand " + users + "name\\ here\r\n",
+		"real " + users + "marta\\Desktop\n",
+		"Session-Id: abc" + uuid + "\nnot a header " + uuid + "\n",
+		"the `ops-2` account\nservice accounts `svc1` exist\nthe account `test-1`\n",
+		"claude" + ".ai/share/x and claude" + ".com/claude-code\n",
+		"\x00binary " + home + "marta/\n",
+	}
+	lists := []string{
+		string(shipped),
+		// Edited: the home ban narrowed to one name and anchored, a new
+		// spare, the UUID header ban dropped.
+		"^see " + home + "marta/\n!^" + home + "user/$\n[A-Za-z]:\\\\Users\\\\[A-Za-z]+\\\\\n!Users\\\\name\\\\$\n",
+		// Edited again: only unanchored bans, no spare.
+		"marta\nclaude\\.ai/\n",
+	}
+	var last []string
+	for k, list := range lists {
+		read := func(string) ([]byte, error) { return []byte(list), nil }
+		set, err := Load(read, Named([]string{"p.list"}))
+		if err != nil {
+			t.Fatalf("list %d: %v", k, err)
+		}
+		ref := eagerCopy(t, set)
+		var got []string
+		for _, text := range texts {
+			a, want := answers(set, text), answers(ref, text)
+			if a != want {
+				t.Fatalf("list %d over %q:\nlazy:\n%s\neager:\n%s", k, text, a, want)
+			}
+			got = append(got, a)
+		}
+		if k > 0 && slices.Equal(got, last) {
+			t.Fatalf("list %d answers as list %d: the edit changed nothing the test sees", k, k-1)
+		}
+		last = got
+	}
+}
+
+// A spare and an anchored ban are compiled only when asked: a text no
+// prefilter passes leaves both unbuilt, a hit builds the ban, and a spared
+// match has asked the spare.
+func TestSparesAndAnchoredBansWaitForTheirFirstUse(t *testing.T) {
+	list := "^lazy-anchor-[0-9]+\nlazy-plain-[a-z]+\n!^lazy-plain-ok$\n"
+	set, err := Load(files(map[string]string{"p": list}), Named([]string{"p"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	built := func(l *lazy) bool { return l.re != nil }
+	if !built(set.Patterns[1].re) {
+		t.Fatal("an unanchored ban (its own prefilter) was left unbuilt")
+	}
+	if built(set.Patterns[0].re) || built(set.Spares[0].re) {
+		t.Fatal("Load built an anchored ban or a spare")
+	}
+	if idx := set.Candidates("no hit here", nil); len(idx) != 0 || built(set.Patterns[0].re) || built(set.Spares[0].re) {
+		t.Fatalf("a text with no candidate built a pattern (%v)", idx)
+	}
+	if set.First("lazy-anchor-7") != 0 || !built(set.Patterns[0].re) {
+		t.Fatal("a hit on the anchored ban did not build it")
+	}
+	if set.First("lazy-plain-ok") != -1 || !built(set.Spares[0].re) {
+		t.Fatal("a spared match did not ask the spare")
+	}
+	// A pattern the engine refuses is still refused by Load, lazy or not.
+	for _, bad := range []string{"^a\\sb\n", "!a\\sb\n", "^(a{200}){200}\n"} {
+		if _, err := Load(files(map[string]string{"p": bad}), Named([]string{"p"})); err == nil {
+			t.Errorf("%q was accepted", bad)
+		}
 	}
 }
