@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"path"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gate-sdk/gates/internal/cache"
@@ -318,4 +320,121 @@ func TestTreePresentFromThePriorTree(t *testing.T) {
 		t.Fatal("the page knob does not count as present")
 	}
 	same("other pages", ask("t2", edited, other, &gate.Prior{Digest: "t1", Changed: []string{"docs/a.md"}}, true), wantOther)
+}
+
+// assertion G: from a prior tree the monitor scan asks each path of the
+// listing and the filter one at a time and never builds the filtered
+// listing; its answer equals a whole scan's over the filtered listing,
+// for an edit, a changed file the filter drops, a listing out of path
+// order and a kept declaration in a file the filter now drops.
+func TestMonitorScanFiltersPathByPath(t *testing.T) {
+	dir := t.TempDir()
+	scan := func(digest string, files map[string]string, l *listed, prior *gate.Prior, cached bool) []graph.Monitor {
+		t.Helper()
+		c := &gate.Context{Tree: digestTree{blobTree{newCountTree(files)}, digest}, Prior: prior}
+		if cached {
+			c.Cache = cache.Open("s1", func() (string, error) { return dir, nil })
+		}
+		got, err := scanListed(c, l, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Cache.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	dropTemplates := func(p string) bool { return !strings.HasPrefix(p, "templates/") }
+	base := map[string]string{
+		"a.md":           graph.MonitorMarker + " one\n",
+		"b.md":           "x\n" + graph.MonitorMarker + " two\n",
+		"c/d.md":         "nothing\n",
+		"e.md":           graph.MonitorMarker + " five\n",
+		"templates/x.md": graph.MonitorMarker + " never\n",
+	}
+	names := []string{"a.md", "b.md", "c/d.md", "e.md", "templates/x.md"}
+	whole := func(digest string, files map[string]string, names []string, keep func(string) bool) []graph.Monitor {
+		return scan(digest, files, &listed{files: keepListed(names, keep)}, nil, false)
+	}
+	scan("t1", base, &listed{files: names, keep: dropTemplates}, nil, true)
+	next := map[string]string{"a.md": base["a.md"], "b.md": "gone\n", "c/d.md": graph.MonitorMarker + " three\n",
+		"e.md": base["e.md"], "templates/x.md": graph.MonitorMarker + " still never\n"}
+	want := whole("t2", next, names, dropTemplates)
+	l := &listed{files: names, keep: dropTemplates}
+	got := scan("t2", next, l, &gate.Prior{Digest: "t1", Changed: []string{"b.md", "c/d.md", "templates/x.md"}}, true)
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("from the prior tree: %+v\nwant %+v", got, want)
+	}
+	if l.built {
+		t.Fatal("the prior tree's answer built the filtered listing")
+	}
+	if len(want) != 3 {
+		t.Fatalf("the whole scan found %+v: the case asks nothing", want)
+	}
+	// A listing out of path order is scanned whole, to the same answer.
+	rev := slices.Clone(names)
+	slices.Reverse(rev)
+	wantRev := whole("t3", next, rev, dropTemplates)
+	lr := &listed{files: rev, keep: dropTemplates}
+	if got := scan("t3", next, lr, &gate.Prior{Digest: "t1", Changed: []string{"b.md"}}, true); !reflect.DeepEqual(got, wantRev) || !lr.built {
+		t.Fatalf("an unordered listing: %+v (built %v), want %+v", got, lr.built, wantRev)
+	}
+	// A kept declaration of a file the filter now drops: scanned whole.
+	dropE := func(p string) bool { return dropTemplates(p) && p != "e.md" }
+	want4 := whole("t4", next, names, dropE)
+	l4 := &listed{files: names, keep: dropE}
+	if got := scan("t4", next, l4, &gate.Prior{Digest: "t2", Changed: []string{"a.md"}}, true); !reflect.DeepEqual(got, want4) || !l4.built {
+		t.Fatalf("a kept declaration the filter drops: %+v (built %v), want %+v", got, l4.built, want4)
+	}
+}
+
+// assertion H: a SPEC's headings are kept by its path and blob id: a
+// later run over the same bytes reads nothing and answers the same, an
+// edited SPEC is read and answers its new headings, and with no cache the
+// answer is the same again.
+func TestSpecHeadingsKeptByBlob(t *testing.T) {
+	dir := t.TempDir()
+	const spec = "kits/gate-sdk/SPEC.md"
+	ask := func(body string, cached bool) ([]string, int) {
+		t.Helper()
+		ct := newCountTree(map[string]string{spec: body})
+		c := &gate.Context{Tree: digestTree{blobTree{ct}, "t"}}
+		if cached {
+			c.Cache = cache.Open("s1", func() (string, error) { return dir, nil })
+		}
+		ask := specHeadings(c)
+		hs, err := ask(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := ask(spec) // asked once per class: kept for the run
+		if err != nil || !slices.Equal(again, hs) {
+			t.Fatalf("a second ask in one run: %q %v, want %q", again, err, hs)
+		}
+		if err := c.Cache.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		return hs, ct.reads[spec]
+	}
+	v1 := "# gate-sdk\n\n## The enforcement map\n#  \ntext\n### Blocking gates\r\n"
+	want := graph.Headings([]byte(v1))
+	if got, reads := ask(v1, true); !slices.Equal(got, want) || reads != 1 {
+		t.Fatalf("cold: %q after %d reads, want %q after one", got, reads, want)
+	}
+	if got, reads := ask(v1, true); !slices.Equal(got, want) || reads != 0 {
+		t.Fatalf("warm: %q after %d reads, want %q after none", got, reads, want)
+	}
+	v2 := "# gate-sdk\n\n## Something else\n"
+	want2 := graph.Headings([]byte(v2))
+	if got, reads := ask(v2, true); !slices.Equal(got, want2) || reads != 1 || slices.Equal(want2, want) {
+		t.Fatalf("edited: %q after %d reads, want %q after one", got, reads, want2)
+	}
+	if got, _ := ask(v1, false); !slices.Equal(got, want) {
+		t.Fatalf("uncached: %q, want %q", got, want)
+	}
+	for _, hs := range [][]string{{}, {""}, {"a", "", "b"}, want} {
+		if got := decodeHeadings(encodeHeadings(hs)); !slices.Equal(got, hs) {
+			t.Fatalf("round trip of %q: %q", hs, got)
+		}
+	}
 }

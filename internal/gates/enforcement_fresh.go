@@ -55,16 +55,17 @@ func EnforcementEmission(c *gate.Context) ([]byte, error) {
 	prefix := root + "/"
 	// Both tests read only the directory part: asked once per directory.
 	pruned := walk.ByDir(func(rel string) bool { return ps.PathPruned(rel) || underTemplates(rel) })
-	// The scan shares the listing when it drops no file (read only).
-	scanned := keepListed(files, func(f string) bool {
+	// The page is left out of its own scan. The scanned files are the
+	// listing less what this filter drops, built only if the scan needs
+	// them whole (§check-enforcement-fresh G).
+	scanned := &listed{files: files, keep: func(f string) bool {
 		rel, keep := f, true
 		if root != "" {
 			rel, keep = strings.CutPrefix(f, prefix)
 		}
 		return keep && !pruned(rel) && f != page
-	})
-	// The page is left out of its own scan.
-	monitors, err := scanMonitors(c, scanned, listingSelection(root, ps, page))
+	}}
+	monitors, err := scanListed(c, scanned, listingSelection(root, ps, page))
 	if err != nil {
 		return nil, err
 	}
@@ -82,18 +83,154 @@ func EnforcementEmission(c *gate.Context) ([]byte, error) {
 		return nil, err
 	}
 	return graph.EmitEnforcement(graph.EnforcementInput{Registry: reg, KitRoots: c.KitRoots, Page: page,
-		Tracked: tracked, Read: c.Tree.Read, Present: present, Monitors: monitors})
+		Tracked: tracked, Read: c.Tree.Read, Headings: specHeadings(c), Present: present, Monitors: monitors})
+}
+
+// specHeadings answers a tracked file's headings (graph.Headings), kept in
+// the monitor scan's set table by the file's path and blob id: a kit's
+// SPEC is large, and its bytes change far less often than the tree.
+func specHeadings(c *gate.Context) func(string) ([]string, error) {
+	sets := c.SetResults(monitorSetTable, nil)
+	blobs, _ := c.Tree.(gate.Blobs)
+	seen := map[string][]string{} // the page asks one SPEC once per class
+	return func(spec string) ([]string, error) {
+		if hs, ok := seen[spec]; ok {
+			return hs, nil
+		}
+		hs, err := specHeadingsOf(c, sets, blobs, spec)
+		if err == nil {
+			seen[spec] = hs
+		}
+		return hs, err
+	}
+}
+
+// specHeadingsOf is one file's answer for specHeadings.
+func specHeadingsOf(c *gate.Context, sets *gate.SetResults, blobs gate.Blobs, spec string) ([]string, error) {
+	// assertion H: the headings are a function of the file's bytes,
+	// kept under its path and blob id, so an unchanged kit SPEC is
+	// neither read nor hashed.
+	key := ""
+	if sets != nil && blobs != nil {
+		if id, ok := blobs.BlobID(spec); ok {
+			var k cache.Config
+			k.AddString("spec-headings", spec)
+			k.AddString("blob", id)
+			key = k.Digest()
+			if v, hit := sets.Lookup(key); hit {
+				return decodeHeadings(v), nil
+			}
+		}
+	}
+	data, err := c.Tree.Read(spec)
+	if err != nil {
+		return nil, err
+	}
+	hs := graph.Headings(data)
+	if key != "" {
+		sets.Store(key, encodeHeadings(hs))
+	}
+	return hs, nil
+}
+
+// encodeHeadings writes each heading followed by a newline (a heading
+// holds none), so an empty heading and no heading differ.
+func encodeHeadings(hs []string) []byte {
+	var b []byte
+	for _, h := range hs {
+		b = append(append(b, h...), '\n')
+	}
+	return b
+}
+
+// decodeHeadings reads encodeHeadings' bytes.
+func decodeHeadings(v []byte) []string {
+	out := []string{}
+	for len(v) > 0 {
+		i := bytes.IndexByte(v, '\n')
+		if i < 0 {
+			i = len(v) // not written so; read as one last heading
+		}
+		out = append(out, string(v[:i]))
+		v = v[min(i+1, len(v)):]
+	}
+	return out
+}
+
+// listed is a scan's files: the listing less what keep drops (nil keeps
+// every file), the filtered slice built only when a reader asks for it
+// whole. Not safe for concurrent use.
+type listed struct {
+	files  []string
+	keep   func(string) bool
+	built  bool
+	sorted int8 // whether files is in path order: 0 not yet asked, 1 yes, -1 no
+	all    []string
+}
+
+// list answers the scanned files, in listing order, shared with the
+// listing when keep drops none (read only).
+func (l *listed) list() []string {
+	if !l.built {
+		l.all, l.built = l.files, true
+		if l.keep != nil {
+			l.all = keepListed(l.files, l.keep)
+		}
+	}
+	return l.all
+}
+
+// inOrder reports whether the listing is in path order, asked once.
+func (l *listed) inOrder() bool {
+	if l.sorted == 0 {
+		l.sorted = -1
+		if slices.IsSorted(l.files) {
+			l.sorted = 1
+		}
+	}
+	return l.sorted > 0
+}
+
+// has reports whether p is a scanned file; only for a listing in path
+// order (inOrder).
+func (l *listed) has(p string) bool {
+	if _, ok := slices.BinarySearch(l.files, p); !ok {
+		return false
+	}
+	return l.keep == nil || l.keep(p)
+}
+
+// treeDigest answers the digest naming the context tree's whole listing,
+// when it offers one (a staged snapshot, an edit overlay).
+func treeDigest(c *gate.Context) (string, bool) {
+	if d, ok := c.Tree.(gate.TreeDigests); ok {
+		return d.TreeDigest()
+	}
+	return "", false
 }
 
 // scanMonitors answers the monitor declarations of the scanned files, in
 // order.
 func scanMonitors(c *gate.Context, scanned []string, selection *cache.Config) ([]graph.Monitor, error) {
+	return scanListed(c, &listed{files: scanned}, selection)
+}
+
+// scanListed is scanMonitors over the files l lists.
+func scanListed(c *gate.Context, l *listed, selection *cache.Config) ([]graph.Monitor, error) {
 	// assertion D: the scan's whole answer is cached under a digest of the
 	// scanned files' paths, modes and blob ids (or, over a staged
 	// snapshot, the index's digest and the selection): a warm run over an
 	// unchanged set reads no file and looks up no file's entry.
 	sets := c.SetResults(monitorSetTable, nil)
-	key, keyed := sets.KeyOf(selection, scanned)
+	var key string
+	var keyed bool
+	if digest, ok := treeDigest(c); ok {
+		// assertion G: a key that names the tree by its digest needs no
+		// file of the scan.
+		key, keyed = sets.KeyAt(digest, selection)
+	} else {
+		key, keyed = sets.KeyOf(selection, l.list())
+	}
 	if v, hit := sets.Lookup(key); hit {
 		if fs, err := gate.DecodeFindings(v); err == nil {
 			out := make([]graph.Monitor, 0, len(fs))
@@ -108,10 +245,11 @@ func scanMonitors(c *gate.Context, scanned []string, selection *cache.Config) ([
 	// one table the gate and the emit arm share.
 	cached := c.PerFile(monitorsTable, nil)
 	if keyed {
-		if found, ok := monitorsFromPrior(c, sets, selection, cached, scanned); ok {
+		if found, ok := monitorsFromPrior(c, sets, selection, cached, l); ok {
 			return joinMonitors(sets, key, found), nil
 		}
 	}
+	scanned := l.list()
 	found := make([][]graph.Monitor, len(scanned))
 	failed := make([]error, len(scanned))
 	// The cached answers first, so only the files to read are claimed (a
@@ -175,7 +313,7 @@ func joinMonitors(sets *gate.SetResults, key string, found [][]graph.Monitor) []
 // before, when there is no prior tree, no answer kept for it, a kept
 // declaration names a file the scan does not list, or a changed file
 // cannot be read.
-func monitorsFromPrior(c *gate.Context, sets *gate.SetResults, selection *cache.Config, cached *gate.PerFile, scanned []string) ([][]graph.Monitor, bool) {
+func monitorsFromPrior(c *gate.Context, sets *gate.SetResults, selection *cache.Config, cached *gate.PerFile, scanned *listed) ([][]graph.Monitor, bool) {
 	prior := c.TreePrior()
 	if !c.WholeListing() {
 		return nil, false
@@ -183,13 +321,18 @@ func monitorsFromPrior(c *gate.Context, sets *gate.SetResults, selection *cache.
 	// assertion E: a tree that differs from the prior one only in some
 	// listed files' bytes takes the prior tree's whole answer and scans
 	// the changed files again: the answer equals a whole scan's.
-	kept, ok := priorKept(c, sets, selection, scanned)
+	// assertion G: a path is asked of the listing and the filter, one at
+	// a time, never the filtered listing built whole.
+	if !scanned.inOrder() {
+		return nil, false
+	}
+	kept, _, ok := priorRecords(c, sets, selection, scanned.has)
 	if !ok {
 		return nil, false
 	}
 	var changed []gate.Finding // the changed files', in path order
 	for _, p := range prior.Changed {
-		if _, ok := slices.BinarySearch(scanned, p); !ok {
+		if !scanned.has(p) {
 			continue // not one the scan reads
 		}
 		// The changed file's bytes are scanned, its per-file entry not

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -23,6 +24,10 @@ type EnforcementInput struct {
 	// Read answers a tracked file's bytes (a spec pointer is printed only
 	// where its file holds the section it names). Nil prints no pointer.
 	Read func(string) ([]byte, error)
+	// Headings, when set, answers a tracked file's headings as Headings
+	// reads them from its bytes (a caller may keep them by the bytes'
+	// id); a spec pointer then asks it instead of Read.
+	Headings func(string) ([]string, error)
 	// Present answers whether any file of the tree matches a pattern: a
 	// kit gate's plain couples= token it answers false for is left out of
 	// the governs column, as the graph page leaves it out. Nil keeps all.
@@ -86,13 +91,50 @@ func (in EnforcementInput) specPointer(kit, section string) (SpecPointer, bool) 
 		if !in.Tracked(spec) {
 			continue
 		}
-		data, err := in.Read(spec)
-		if err != nil || !HasHeading(data, section) {
+		if in.Headings != nil {
+			hs, err := in.Headings(spec)
+			if err != nil || !slices.Contains(hs, section) {
+				continue
+			}
+		} else if data, err := in.Read(spec); err != nil || !HasHeading(data, section) {
 			continue
 		}
 		return SpecPointer{File: spec, Link: relTo(path.Dir(in.Page), spec), Section: section}, true
 	}
 	return SpecPointer{}, false
+}
+
+// Headings answers the text of every ATX heading (any level) of a
+// markdown document, in order, repeats kept: title is one of them exactly
+// when HasHeading(doc, title).
+func Headings(doc []byte) []string {
+	var out []string
+	for len(doc) > 0 {
+		var l []byte
+		if i := bytes.IndexByte(doc, '\n'); i >= 0 {
+			l, doc = doc[:i], doc[i+1:]
+		} else {
+			l, doc = doc, nil
+		}
+		if t, ok := headingText(l); ok {
+			out = append(out, string(t))
+		}
+	}
+	return out
+}
+
+// headingText answers an ATX heading line's text (the line without its
+// LF), or false for any other line.
+func headingText(l []byte) ([]byte, bool) {
+	if len(l) == 0 || l[0] != '#' {
+		return nil, false
+	}
+	l = bytes.TrimSuffix(l, []byte("\r"))
+	rest := bytes.TrimLeft(l, "#")
+	if len(rest) < len(l) && len(l)-len(rest) <= 6 && len(rest) > 0 && rest[0] == ' ' {
+		return bytes.TrimSpace(rest), true
+	}
+	return nil, false
 }
 
 // HasHeading reports whether a markdown document holds an ATX heading

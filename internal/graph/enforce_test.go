@@ -1,6 +1,8 @@
 package graph
 
 import (
+	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 
@@ -67,5 +69,58 @@ func TestHasHeading(t *testing.T) {
 		if HasHeading(doc, title) != want {
 			t.Errorf("HasHeading(%q) = %v", title, !want)
 		}
+	}
+}
+
+// A title is one of Headings' answers exactly when HasHeading finds it,
+// over random documents of heading-like lines (levels 0 to 8, missing
+// spaces, CRs, blank and space-only texts, no final newline).
+func TestHeadingsAnswerAsHasHeading(t *testing.T) {
+	rng := rand.New(rand.NewSource(48))
+	pieces := []string{"#", "##", "######", "#######", "", " ", "  ", "A", "A b", " A ", "\r", "\t", "x#", "`c`"}
+	for round := 0; round < 2000; round++ {
+		var b strings.Builder
+		var titles []string
+		for k := rng.Intn(6); k >= 0; k-- {
+			line := ""
+			for j := rng.Intn(4); j >= 0; j-- {
+				line += pieces[rng.Intn(len(pieces))]
+			}
+			b.WriteString(line)
+			if rng.Intn(5) > 0 {
+				b.WriteByte('\n')
+			}
+			titles = append(titles, strings.TrimSpace(strings.TrimLeft(strings.TrimSuffix(line, "\r"), "#")), line)
+		}
+		doc := []byte(b.String())
+		hs := Headings(doc)
+		for _, title := range append(titles, "", "A", "A b") {
+			if got, want := slices.Contains(hs, title), HasHeading(doc, title); got != want {
+				t.Fatalf("%q: Headings %q holds %q: %v, HasHeading %v", doc, hs, title, got, want)
+			}
+		}
+	}
+}
+
+// The page asks Headings when it is set, and prints what Read would have
+// given it.
+func TestSpecPointerAsksHeadings(t *testing.T) {
+	doc := []byte("# gate-sdk\n\n## The declaration header and the `# graph:` manifest\n\ntext\n\n## The enforcement map\n")
+	asked := 0
+	in := EnforcementInput{Registry: enforcementReg(), KitRoots: []string{"kits/gate-sdk"}, Page: "scripts/ENFORCEMENT.md",
+		Tracked: func(p string) bool { return p == "kits/gate-sdk/SPEC.md" },
+		Read:    func(string) ([]byte, error) { return doc, nil }}
+	want, err := EmitEnforcement(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Read = func(string) ([]byte, error) { t.Fatal("read with Headings set"); return nil, nil }
+	in.Headings = func(string) ([]string, error) { asked++; return Headings(doc), nil }
+	got, err := EmitEnforcement(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) || asked == 0 || !strings.Contains(string(got), "§The enforcement map") {
+		t.Fatalf("with Headings (asked %d):\n%s\nwithout:\n%s", asked, got, want)
 	}
 }
