@@ -139,6 +139,17 @@ func OwnPrior(p *Prior, vendored []string, key string) *Prior {
 	return &Prior{Digest: OwnDigest(p.Digest, vendored, key), Changed: p.Changed}
 }
 
+// ListingErr answers the error t's Files would answer, nil when it lists:
+// a repository probe that builds no filtered listing. An OwnTree's filter
+// never fails, so its answer is its inner tree's.
+func ListingErr(t Tree) error {
+	if o, ok := t.(ownTree); ok {
+		return ListingErr(o.inner)
+	}
+	_, err := t.Files()
+	return err
+}
+
 func (t ownTree) Files() ([]string, error) {
 	files, err := t.inner.Files()
 	if err != nil {

@@ -123,3 +123,26 @@ func TestOwnTreeFilterIsUnderAny(t *testing.T) {
 		}
 	}
 }
+
+type failTree struct{ listTree }
+
+func (failTree) Files() ([]string, error) { return nil, errors.New("not inside a git repository") }
+
+// ListingErr answers what Files answers, through an OwnTree too, without
+// asking the OwnTree's filter.
+func TestListingErrAnswersAsFiles(t *testing.T) {
+	asked := 0
+	shipped := func(string) bool { asked++; return true }
+	for _, inner := range []Tree{listTree{"gate-sdk/a", "b"}, failTree{}} {
+		_, want := inner.Files()
+		for _, tree := range []Tree{inner, OwnTree(inner, []string{"gate-sdk"}, shipped)} {
+			got := ListingErr(tree)
+			if (got == nil) != (want == nil) || (want != nil && got.Error() != want.Error()) {
+				t.Fatalf("ListingErr = %v, Files answers %v", got, want)
+			}
+		}
+	}
+	if asked != 0 {
+		t.Fatalf("the probe asked the filter %d times", asked)
+	}
+}

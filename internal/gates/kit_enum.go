@@ -22,11 +22,14 @@ func checkKitEnum(c *gate.Context) int {
 	if len(c.Args) > 0 {
 		return c.Refuse("takes no operand")
 	}
-	// The tracked listing doubles as the repository probe.
-	files, err := c.Tree.Files()
-	if err != nil {
+	// The tracked listing doubles as the repository probe; the listing
+	// itself (for the vendored kit left out, a filter over every path) is
+	// built only when a hand list asks it.
+	if err := gate.ListingErr(c.Tree); err != nil {
 		return c.RefuseErr(err)
 	}
+	var files []string
+	listed := false
 	if c.Coupling == nil {
 		return c.Refuse("no registry loader in this context")
 	}
@@ -55,6 +58,13 @@ func checkKitEnum(c *gate.Context) int {
 		for _, g := range handLists(m.Manifest.Graph.Couples, roots) {
 			groups++
 			var missing []string
+			if !listed {
+				var err error
+				if files, err = c.Tree.Files(); err != nil {
+					return c.RefuseErr(err)
+				}
+				listed = true
+			}
 			for _, root := range roots {
 				if g.named[root] {
 					continue
