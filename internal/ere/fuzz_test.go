@@ -35,6 +35,11 @@ func FuzzCompile(f *testing.F) {
 		if err != nil && (e.Offset < 0 || e.Offset > len(p)) {
 			t.Fatalf("Compile(%q): offset %d out of range", p, e.Offset)
 		}
+		// Check is the load-time answer of a pattern compiled on first
+		// use: it must refuse exactly what Compile refuses.
+		if kerr := Check(p); (kerr == nil) != (err == nil) || (kerr != nil && kerr.Error() != err.Error()) {
+			t.Fatalf("Check(%q) = %v, Compile's error %v", p, kerr, err)
+		}
 		c, cerr := CompileCapture(p)
 		if cerr != nil && !errors.As(cerr, &e) {
 			t.Fatalf("CompileCapture(%q) error %T is not *Error", p, cerr)
