@@ -252,9 +252,10 @@ func psNote(n int) string {
 	return "; " + plural(n, "PowerShell body on a Windows runner", "PowerShell bodies on a Windows runner") + " not linted"
 }
 
-// psLine matches a line only PowerShell reads: a $name = assignment, an
+// psLine matches a line only PowerShell reads: a line opening with the
+// call operator (& .\\script.ps1), a $name = assignment, an
 // $env: read, a foreach ( loop, or a Verb-Noun cmdlet of the common verbs.
-var psLine = lazyre.New(`^\s*\$[A-Za-z_][A-Za-z0-9_]*\s*=|\$env:[A-Za-z_]|^\s*foreach\s*\(|(?:^|[\s(|;])(?:Get|Set|New|Remove|Write|Copy|Move|Test|Invoke|Out|Select|Where|ForEach|Import|Export|Add|Join|Split|Start|Stop|Expand|Compress|Rename|Resolve)-[A-Z][A-Za-z]+\b`)
+var psLine = lazyre.New(`^\s*&\s|^\s*\$[A-Za-z_][A-Za-z0-9_]*\s*=|\$env:[A-Za-z_]|^\s*foreach\s*\(|(?:^|[\s(|;])(?:Get|Set|New|Remove|Write|Copy|Move|Test|Invoke|Out|Select|Where|ForEach|Import|Export|Add|Join|Split|Start|Stop|Expand|Compress|Rename|Resolve)-[A-Z][A-Za-z]+\b`)
 
 // oneCommand reports a body of one command on one line (comments aside;
 // no ; or & outside quotes, no continued line, no $ but $env: and GitHub
@@ -276,10 +277,12 @@ func oneCommand(r *workflow.Run) bool {
 		// the one line never set: bash's $GITHUB_OUTPUT is an unset pwsh
 		// variable, so such a line is not taken as written for pwsh.
 		for k := strings.IndexByte(t, '$'); k >= 0; k = strings.IndexByte(t, '$') {
-			if !strings.HasPrefix(t[k:], "$env:") && !strings.HasPrefix(t[k:], "${{") {
+			rest := t[k+1:]
+			reads := rest != "" && (rest[0] == '{' || rest[0] == '(' || rest[0] == '_' || rest[0] >= 'A' && rest[0] <= 'Z' || rest[0] >= 'a' && rest[0] <= 'z')
+			if reads && !strings.HasPrefix(rest, "env:") && !strings.HasPrefix(rest, "{{") {
 				return false
 			}
-			t = t[k+1:]
+			t = rest
 		}
 	}
 	return n == 1

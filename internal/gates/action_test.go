@@ -169,6 +169,8 @@ func TestCheckActionRunShell(t *testing.T) {
 		{name: "escaped single line has no column", files: ubuntu("      - run: \"echo \\\"x\\\" $(ls)\"\n"), code: 1, want: []string{"ci.yml:7: run: value (bash -e): warning: Quote this"}},
 		{name: "one command on Windows runs under the pwsh it was written for", files: on("windows-latest", "      - run: dir\n      - run: |\n          gci -path .\\dist -recurse\n"), code: 0,
 			want: []string{"2 PowerShell bodies on a Windows runner not linted"}},
+		{name: "a PowerShell call operator and a regex's $ on Windows", files: on("windows-latest", "      - run: |\n          & ${{ github.workspace }}\\scripts\\ports.ps1\n      - run: |\n          go test -run ^TestService$ -v\n"), code: 0,
+			want: []string{"2 PowerShell bodies on a Windows runner not linted"}},
 		{name: "one command reading a bash variable on Windows", files: on("windows-latest", "      - run: echo \"v=$(cat .go-version)\" >> \"$GITHUB_OUTPUT\"\n"), code: 1, want: []string{"ci.yml:7: run: value has no shell: and the job runs on Windows"}},
 		{name: "two commands on one line on Windows", files: on("windows-latest", "      - run: choco install ninja; ccache -o dir=x\n"), code: 1, want: []string{"ci.yml:7: run: value has no shell: and the job runs on Windows"}},
 		{name: "windows without shell", files: on("windows-latest", "      - run: |\n          make\n          make test\n"), code: 1,

@@ -1054,6 +1054,40 @@ func shellcheckTargets(c *gate.Context) ([]string, error) {
 	return files, nil
 }
 
+// shorthandBrace reports a brace of a word's Key={a=b} value, the
+// AWS CLI's shorthand: a { right after an =, or the } closing one, with no
+// blank, quote or comma between. With no comma bash expands nothing, so
+// the word reaches the command as written.
+func shorthandBrace(line string, col int) bool {
+	runes := []rune(line)
+	i := col - 1
+	if i < 0 || i >= len(runes) {
+		return false
+	}
+	open := i
+	if runes[i] == '}' {
+		for open = i - 1; open >= 0 && runes[open] != '{'; open-- {
+			if strings.ContainsRune(" \t\"',}", runes[open]) {
+				return false
+			}
+		}
+	} else if runes[i] != '{' {
+		return false
+	}
+	if open < 1 || runes[open-1] != '=' {
+		return false
+	}
+	for k := open + 1; k < len(runes); k++ {
+		switch runes[k] {
+		case '}':
+			return k > open+1
+		case ' ', '\t', '"', '\'', ',', '{':
+			return false
+		}
+	}
+	return false
+}
+
 // aliasOfExpansion matches alias whose name is an expansion ($name,
 // "$name", ${name}).
 var aliasOfExpansion = lazyre.New(`(?:^|[\s;&|(])alias\s+"?\$\{?[A-Za-z_][A-Za-z0-9_]*\}?"?=`)
@@ -1098,7 +1132,9 @@ func (s *scriptIdioms) intended(line, col int, text string) bool {
 		before = s.continued(line, before)
 		// kill's operands are process ids (kill $(cat "$PID_FILE")), and
 		// a function named for flags prints them to be split.
-		return commandWord(before) == "eval" || commandWord(before) == "kill" || goPackageOperand(before) ||
+		cw := commandWord(before)
+		// exit and return take a status: exit $(cat "$dir/rc").
+		return cw == "eval" || cw == "kill" || cw == "exit" || cw == "return" || goPackageOperand(before) ||
 			s.oneWord(sub) || hereStringOperand(l, col) || s.flagsFunction(sub)
 	case strings.HasSuffix(text, "[SC2207]"):
 		// assertion G: an array filled from a command whose output is
@@ -1204,7 +1240,7 @@ func (s *scriptIdioms) intended(line, col int, text string) bool {
 	case strings.HasSuffix(text, "[SC1083]"):
 		// assertion T: the braces of a Go template operand ({{.ID}}) and
 		// of a git revision (@{upstream}) are literal on purpose.
-		return goTemplateBrace(l, col) || gitRevisionBrace(l, col)
+		return goTemplateBrace(l, col) || gitRevisionBrace(l, col) || shorthandBrace(l, col)
 	case strings.HasSuffix(text, "[SC2034]"):
 		// assertion J: the last name of a read holds the rest of the line,
 		// so the name before it gets one field; a name before the field

@@ -166,8 +166,15 @@ func (s *scriptIdioms) trapSetBefore(line int, l string) bool {
 		return false
 	}
 	names := expansion.Get().FindAllStringSubmatch(m[1], -1)
-	if len(names) == 0 {
+	// $! is the job started last: expanded now, it names the job a line
+	// before the trap put in the background, which is what the trap means
+	// to stop (sleep … & then trap "kill $!" INT).
+	bang := strings.Contains(m[1], "$!")
+	if bang && !s.backgroundBefore(line) {
 		return false
+	}
+	if len(names) == 0 {
+		return bang
 	}
 	for _, n := range names {
 		at := s.assigned[n[1]]
@@ -184,6 +191,23 @@ func (s *scriptIdioms) trapSetBefore(line int, l string) bool {
 		}
 	}
 	return true
+}
+
+// backgroundBefore reports a command put in the background (a lone &
+// outside quotes) on a line before line (1-based).
+func (s *scriptIdioms) backgroundBefore(line int) bool {
+	for _, l := range s.lines[:line-1] {
+		if strings.HasPrefix(strings.TrimSpace(l), "#") {
+			continue
+		}
+		for _, at := range unquoted(l, "&") {
+			alone := (at+1 >= len(l) || l[at+1] != '&' && l[at+1] != '>') && (at == 0 || l[at-1] != '&' && l[at-1] != '>' && l[at-1] != '<')
+			if alone {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // prefixOnly reports whether every assignment of name on line l is a
@@ -533,7 +557,7 @@ func commandWord(before string) string {
 	words := strings.Fields(before[cut+1:])
 	for len(words) > 0 {
 		switch words[0] {
-		case "then", "do", "else", "!", "{", ")", "time":
+		case "then", "do", "else", "!", "{", ")", "time", "if", "elif", "while", "until":
 			words = words[1:]
 			continue
 		}
@@ -987,8 +1011,10 @@ func oneWordOutput(inner string) bool {
 		case "describe", "symbolic-ref":
 			// A ref name holds no blank (git check-ref-format).
 			return true
-		case "branch":
-			return has("--show-current")
+		case "branch", "for-each-ref":
+			// --show-current, or a format of ref names alone
+			// (--format=%(refname:short)): names hold no blank.
+			return has("--show-current") || refnameFormat(workflow.ShellWords(stages[0]))
 		case "rev-parse":
 			// path-dialect-exempt: git options a script's text is matched against, never run
 			// probe-literal-exempt: the same words, matched in a script, never asked of git
@@ -1204,18 +1230,22 @@ func (s *scriptIdioms) defaultsOnly(line int) bool {
 // and $# capture nothing.
 var positional = lazyre.New(`\$(?:\{[1-9](:?-)|\{[1-9#@*][^}]*\}|[1-9#@*])`)
 
-// flagsFunction reports a substitution that calls, with no arguments, a
-// function the script defines whose name says it prints flags or
-// arguments (ko_flags, build_args, test_opts): its output is a list of
+// flagsFunction reports a substitution that calls a function the script
+// defines whose name says it prints flags or arguments (ko_flags,
+// org_flag "$format", build_args, test_opts): its output is a list of
 // options, meant to be split into words.
 func (s *scriptIdioms) flagsFunction(sub string) bool {
-	name := strings.TrimSpace(sub)
+	words := strings.Fields(sub)
+	if len(words) == 0 || strings.ContainsAny(sub, "|;&<>`") {
+		return false
+	}
+	name := words[0]
 	if !shellName(name) {
 		return false
 	}
 	lower := strings.ToLower(name)
 	named := false
-	for _, suf := range []string{"flags", "args", "opts", "options"} {
+	for _, suf := range []string{"flags", "flag", "args", "opts", "options"} {
 		if lower == suf || strings.HasSuffix(lower, "_"+suf) {
 			named = true
 		}
@@ -1226,6 +1256,25 @@ func (s *scriptIdioms) flagsFunction(sub string) bool {
 	for _, l := range s.lines {
 		if m := defOpen.Get().FindStringSubmatch(l); m != nil && m[1]+m[2] == name {
 			return true
+		}
+	}
+	return false
+}
+
+// refnameFormat reports a --format option whose value is one
+// %(refname…) atom and nothing else: each line a ref name.
+func refnameFormat(args []string) bool {
+	for i, a := range args {
+		if strings.HasPrefix(a, "%(") && i > 0 && strings.HasPrefix(args[i-1], "--format") && !strings.Contains(args[i-1], "=") {
+			continue
+		}
+		v, ok := strings.CutPrefix(a, "--format=")
+		if !ok && a == "--format" && i+1 < len(args) {
+			v, ok = args[i+1], true
+		}
+		if ok {
+			v = strings.Trim(v, `"'`)
+			return strings.HasPrefix(v, "%(refname") && strings.HasSuffix(v, ")") && strings.Count(v, "%(") == 1
 		}
 	}
 	return false
