@@ -33,6 +33,8 @@ func TestOneBadFileNeverSwitchesAGateOff(t *testing.T) {
 		{"a broken test fixture is skipped and counted", base(map[string]string{"fixtures/bad/action.yaml": broken}), gate.Clean,
 			"1 unparseable YAML file skipped (GitHub loads none of them)"},
 		{"a broken workflow-looking file GitHub never loads is skipped", base(map[string]string{"docs/example/.github/workflows/x.yml": "on: push\njobs:\n\ta: 1\n"}), gate.Clean,
+			"1 file of a nested project's .github/ skipped (GitHub loads only the top one)"},
+		{"a broken workflow-looking file elsewhere is skipped", base(map[string]string{"docs/example/workflows/x.yml": "on: push\njobs:\n\ta: 1\n"}), gate.Clean,
 			"1 unparseable YAML file skipped"},
 		{"a broken workflow is a finding", base(map[string]string{".github/workflows/bad.yml": "on: push\njobs:\n\ta: 1\n"}), gate.Failed,
 			".github/workflows/bad.yml:3: cannot read the file as YAML: the parser says found character that cannot start any token (GitHub loads this file)"},

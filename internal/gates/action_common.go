@@ -34,6 +34,9 @@ type actionScan struct {
 	// (a sparse checkout's skip-worktree entries; at commit time, staged
 	// files removed from the work tree), read from their blobs.
 	fromIndex int
+	// nested counts the matching files under a nested project's .github/
+	// directory that GitHub does not load.
+	nested int
 	// testInputs counts the matching files under a testdata/ directory
 	// below the scan root that GitHub does not load, left out of files.
 	testInputs int
@@ -113,6 +116,14 @@ func scanActions(c *gate.Context, exts ...string) (actionScan, error) {
 		}
 		if s.testInput(f) && !s.loads(c, f) {
 			s.testInputs++
+			continue
+		}
+		// A nested project's own .github/ (a vendored
+		// library's CI) is no workflow or action GitHub runs here: it is
+		// skipped and counted, unless a workflow of this repository runs
+		// the action through uses: ./ or the scan root is that project.
+		if s.nestedGitHub(f) && !s.loads(c, f) {
+			s.nested++
 			continue
 		}
 		s.files = append(s.files, f)
@@ -332,6 +343,20 @@ func (s actionScan) testInput(p string) bool {
 	return false
 }
 
+// nestedGitHub reports whether p lies in a .github/ directory below the
+// top of the scan root: another project's, whose workflows GitHub never
+// loads for this repository.
+func (s actionScan) nestedGitHub(p string) bool {
+	rest := p
+	if s.rel != "." {
+		rest = strings.TrimPrefix(p, s.rel+"/")
+	}
+	// consumer-value-exempt: GitHub's own fixed directory name, no choice of the consumer's
+	const gh = ".github/"
+	i := strings.Index(rest, "/"+gh)
+	return i > 0 && !strings.HasPrefix(rest, gh)
+}
+
 // fromIndexNote is the clean-line clause naming the files a scan left out
 // as test inputs (under testdata/, not loaded by GitHub) and those it read
 // from the index because the work tree lacks them; "" when there were none.
@@ -339,6 +364,9 @@ func (s actionScan) fromIndexNote() string {
 	out := ""
 	if s.testInputs > 0 {
 		out += "; " + plural(s.testInputs, "test input", "test inputs") + " under testdata/ skipped (GitHub loads none of them)"
+	}
+	if s.nested > 0 {
+		out += "; " + plural(s.nested, "file", "files") + " of a nested project's .github/ skipped (GitHub loads only the top one)"
 	}
 	if s.fromIndex > 0 {
 		out += "; " + plural(s.fromIndex, "file", "files") + " read from the index (not on disk)"

@@ -103,6 +103,14 @@ func TestCheckActionPinning(t *testing.T) {
 		{name: "branch", files: job("      - uses: actions/checkout@main\n"), code: 1, want: []string{"@main"}},
 		{name: "short sha", files: job("      - uses: actions/checkout@11bd719\n"), code: 1, want: []string{"@11bd719"}},
 		{name: "no ref", files: job("      - uses: actions/checkout\n"), code: 1, want: []string{"has no @<commit-sha>"}},
+		{name: "a vendored project's own CI is not this repository's", files: map[string]string{
+			".github/workflows/ci.yml":                 wf("jobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@" + sha + "\n"),
+			"third_party/lib/.github/workflows/ci.yml": wf("jobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n"),
+		}, code: 0, want: []string{"1 file of a nested project's .github/ skipped (GitHub loads only the top one)"}},
+		{name: "a nested action this repository runs is read", files: map[string]string{
+			".github/workflows/ci.yml":                         wf("jobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: ./third_party/lib/.github/actions/setup\n"),
+			"third_party/lib/.github/actions/setup/action.yml": "name: setup\nruns:\n  using: composite\n  steps:\n    - uses: actions/checkout@v4\n",
+		}, code: 1, want: []string{"third_party/lib/.github/actions/setup/action.yml:5: uses: actions/checkout@v4 is pinned to @v4"}},
 		{name: "a CodeQL config's built-in suite is no ref", files: map[string]string{".github/codeql/codeql-config.yml": "name: cfg\nqueries:\n  - uses: security-and-quality\n"}, code: 0},
 		{name: "a CodeQL config's remote pack by a branch", files: map[string]string{".github/codeql/codeql-config.yml": "name: cfg\nqueries:\n  - uses: o/queries/suite.qls@main\n"}, code: 1,
 			want: []string{"codeql-config.yml:3: uses: o/queries/suite.qls@main is pinned to @main"}},

@@ -431,6 +431,9 @@ func TestMsgPatternsTemplateShapes(t *testing.T) {
 		// Near misses of the eleventh holdout's spares.
 		"/" + "Users/distillery/x",
 		"/" + "home/dcosta/x",
+		// Near misses of the thirteenth holdout's spares.
+		"/" + "home/freddie/x",
+		"The account " + "`" + "0xdev" + "`" + " pays",
 		// Before "account", only the word "the" spares the token.
 		"log in to your " + bt + "marta-dev" + bt + " account",
 		"she " + bt + "ops-bot7" + bt + " account",
@@ -519,6 +522,8 @@ func TestMsgPatternsTemplateShapes(t *testing.T) {
 		"working_directory: " + "/" + "Users/distiller/project",
 		`# token_file = "` + "/" + `home/dcos/.dcos/token"`,
 		`current_working_directory="` + "/" + `home/sessiondir/zv6NDmqNcv5nKG0"`,
+		`Open the database file "` + "/" + `home/fred/data.db".`,
+		"The account " + "`" + "0xbb" + "`" + " (ommer miner) is awarded",
 		"--local foo1=" + "/" + "home/dir/abc",
 	}
 	for _, s := range red {
