@@ -71,8 +71,14 @@ func TestIgnoredYAMLIsNotRead(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "ACTION-PINNING: clean (1 uses: ref pinned across 1 YAML file") {
 		t.Fatalf("YAML under an ignored directory was read: exit %d\n%s", code, out)
 	}
-	// Not ignored, the same file is read before it is added.
+	// Not ignored, the nested project's workflow is skipped and counted
+	// (GitHub loads only the top .github/), and an untracked workflow of
+	// this repository is read before it is added.
 	s.write(".gitignore", "", 0o644)
+	if code, out := s.run(nil, binPath, "check-action-pinning"); code != 0 || !strings.Contains(out, "1 file of a nested project's .github/ skipped") {
+		t.Fatalf("the nested project's workflow was not skipped and counted: exit %d\n%s", code, out)
+	}
+	s.write(".github/workflows/untracked.yml", "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n", 0o644)
 	if code, out := s.run(nil, binPath, "check-action-pinning"); code == 0 {
 		t.Fatalf("an untracked, unignored workflow was not read: exit %d\n%s", code, out)
 	}
