@@ -149,6 +149,12 @@ func namedSystem(v string) (Runner, bool) {
 			other = true
 		}
 	}
+	return oneClass(win, other)
+}
+
+// oneClass answers the runner class when the evidence names exactly one:
+// Windows alone, or other systems alone; ok is false for both or none.
+func oneClass(win, other bool) (Runner, bool) {
 	switch {
 	case win && !other:
 		return Windows, true

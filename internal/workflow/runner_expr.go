@@ -68,17 +68,8 @@ func exprRunner(v string, env ifEnv) (Runner, bool) {
 	}
 	win, other := false, false
 	for _, l := range labels {
-		if windowsLabel(l) {
-			win = true
-		} else {
-			other = true
-		}
+		w := windowsLabel(l)
+		win, other = win || w, other || !w
 	}
-	switch {
-	case win && !other:
-		return Windows, true
-	case other && !win:
-		return NonWindows, true
-	}
-	return Unreadable, false
+	return oneClass(win, other)
 }
