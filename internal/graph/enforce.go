@@ -150,12 +150,7 @@ func HasHeading(doc []byte, title string) bool {
 		} else {
 			l, doc = doc, nil
 		}
-		if len(l) == 0 || l[0] != '#' {
-			continue
-		}
-		l = bytes.TrimSuffix(l, []byte("\r"))
-		rest := bytes.TrimLeft(l, "#")
-		if len(rest) < len(l) && len(l)-len(rest) <= 6 && string(bytes.TrimSpace(rest)) == title && len(rest) > 0 && rest[0] == ' ' {
+		if t, ok := headingText(l); ok && string(t) == title {
 			return true
 		}
 	}
