@@ -593,22 +593,23 @@ func shellName(n string) bool {
 	return true
 }
 
-// gitRevisionBrace reports whether the character at a 1-based column of a
-// script line is a brace of git's @{...} revision syntax (@{u},
-// @{upstream}, @{-1}, HEAD@{1}, main@{2.days.ago}): a { right after an
-// @, or the } closing one, with no blank or quote between. bash passes
-// such a word to git as written (there is no comma or range inside to
-// expand), which is what git needs. curl's --write-out variables
-// (%{http_code}) are the same shape after a %, and read the same way.
-func gitRevisionBrace(line string, col int) bool {
+// passedBrace reports whether the character at a 1-based column of a
+// script line is a brace bash passes through as written and a command
+// reads as its own syntax: a { right after @ (git's revisions: @{u},
+// HEAD@{1}, main@{2.days.ago}), after % (curl's --write-out variables:
+// %{http_code}) or after = (the AWS CLI's shorthand: Ebs={VolumeSize=200}),
+// or the } closing one, with no blank, quote or comma between (a comma
+// would make bash expand it).
+func passedBrace(line string, col int) bool {
 	runes := []rune(line)
 	i := col - 1
 	if i < 0 || i >= len(runes) {
 		return false
 	}
+	opener := func(r rune) bool { return r == '@' || r == '%' || r == '=' }
 	switch runes[i] {
 	case '{':
-		if i == 0 || (runes[i-1] != '@' && runes[i-1] != '%') {
+		if i == 0 || !opener(runes[i-1]) {
 			return false
 		}
 		for k := i + 1; k < len(runes); k++ {
@@ -623,7 +624,7 @@ func gitRevisionBrace(line string, col int) bool {
 		for k := i - 1; k > 0; k-- {
 			switch runes[k] {
 			case '{':
-				return (runes[k-1] == '@' || runes[k-1] == '%') && k < i-1
+				return opener(runes[k-1]) && k < i-1
 			case ' ', '\t', '"', '\'', '}', ',':
 				return false
 			}

@@ -107,6 +107,7 @@ func checkShellcheck(c *gate.Context) int {
 			continue
 		}
 		var idioms *scriptIdioms
+		untracked := -1 // sourcesUntracked(t), read on the first SC2154 (-1: not yet)
 		reports := units[i]
 		// assertion V: a file ShellCheck could not parse is reported by
 		// its parse errors; what it says of the part it read is held
@@ -157,7 +158,13 @@ func checkShellcheck(c *gate.Context) int {
 			// assertion X: a name a script reads after sourcing a file the
 			// tree does not hold (put in place at run time) may be the
 			// file's: ShellCheck cannot see it, so the report is left out.
-			if strings.HasSuffix(rp.text, "[SC2154]") && sourcesUntracked(c, t, texts[t]) {
+			if strings.HasSuffix(rp.text, "[SC2154]") && untracked < 0 {
+				untracked = 0
+				if sourcesUntracked(c, t, texts[t]) {
+					untracked = 1
+				}
+			}
+			if strings.HasSuffix(rp.text, "[SC2154]") && untracked == 1 {
 				idiomatic++
 				continue
 			}
@@ -1054,40 +1061,6 @@ func shellcheckTargets(c *gate.Context) ([]string, error) {
 	return files, nil
 }
 
-// shorthandBrace reports a brace of a word's Key={a=b} value, the
-// AWS CLI's shorthand: a { right after an =, or the } closing one, with no
-// blank, quote or comma between. With no comma bash expands nothing, so
-// the word reaches the command as written.
-func shorthandBrace(line string, col int) bool {
-	runes := []rune(line)
-	i := col - 1
-	if i < 0 || i >= len(runes) {
-		return false
-	}
-	open := i
-	if runes[i] == '}' {
-		for open = i - 1; open >= 0 && runes[open] != '{'; open-- {
-			if strings.ContainsRune(" \t\"',}", runes[open]) {
-				return false
-			}
-		}
-	} else if runes[i] != '{' {
-		return false
-	}
-	if open < 1 || runes[open-1] != '=' {
-		return false
-	}
-	for k := open + 1; k < len(runes); k++ {
-		switch runes[k] {
-		case '}':
-			return k > open+1
-		case ' ', '\t', '"', '\'', ',', '{':
-			return false
-		}
-	}
-	return false
-}
-
 // aliasOfExpansion matches alias whose name is an expansion ($name,
 // "$name", ${name}).
 var aliasOfExpansion = lazyre.New(`(?:^|[\s;&|(])alias\s+"?\$\{?[A-Za-z_][A-Za-z0-9_]*\}?"?=`)
@@ -1240,7 +1213,7 @@ func (s *scriptIdioms) intended(line, col int, text string) bool {
 	case strings.HasSuffix(text, "[SC1083]"):
 		// assertion T: the braces of a Go template operand ({{.ID}}) and
 		// of a git revision (@{upstream}) are literal on purpose.
-		return goTemplateBrace(l, col) || gitRevisionBrace(l, col) || shorthandBrace(l, col)
+		return goTemplateBrace(l, col) || passedBrace(l, col)
 	case strings.HasSuffix(text, "[SC2034]"):
 		// assertion J: the last name of a read holds the rest of the line,
 		// so the name before it gets one field; a name before the field

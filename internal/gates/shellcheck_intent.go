@@ -7,6 +7,7 @@ package gates
 // kept, so a misread never hides a finding it was not sure of.
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -403,14 +404,9 @@ func (s *scriptIdioms) pidVar(w string) bool {
 		return false
 	}
 	for _, l := range s.lines {
-		for _, seg := range strings.FieldsFunc(l, func(r rune) bool { return r == ';' || r == '&' || r == '|' || r == '(' }) {
-			w := strings.Fields(seg)
-			if len(w) > 1 && w[0] == "read" {
-				for _, a := range w[1:] {
-					if a == name {
-						return false // read sets it to a field of its input
-					}
-				}
+		for _, m := range readNames.Get().FindAllStringSubmatch(l, -1) {
+			if slices.Contains(strings.Fields(m[2]), name) {
+				return false // read sets it to a field of its input
 			}
 		}
 	}
