@@ -9,6 +9,7 @@ package gates
 import (
 	"bytes"
 	"fmt"
+	"go.yaml.in/yaml/v3"
 	"runtime"
 	"strings"
 
@@ -424,64 +425,53 @@ func ghHostsFile(c *gate.Context, configured, goos string) (string, error) {
 	return "", fmt.Errorf("cannot locate the GitHub CLI hosts file: GATE_SDK_GH_HOSTS_FILE, GH_CONFIG_DIR, XDG_CONFIG_HOME and HOME are all unset")
 }
 
-// ghActiveUser reads the GitHub CLI hosts file: inside the top-level block
-// for host, the value of the key spelled exactly "user" at the block's own
-// child indent. found is false when the file has no block for host. A
-// block with no such key, or a file whose shape cannot be read, is an
-// error, so a format change never silently retires the check.
+// ghActiveUser reads the GitHub CLI hosts file with the YAML parser, in
+// any form YAML allows (block or flow, quoted keys, anchors, a byte-order
+// mark): inside the top-level mapping's entry for host, the value of its
+// key "user". found is false when the file has no entry for host. A file
+// that does not parse, whose top is not a mapping, or whose host entry
+// has no user key, two of them or no scalar value, is an error, so a
+// format change never silently retires the check.
 func ghActiveUser(data []byte, host string) (user string, found bool, err error) {
-	inBlock, childIndent, haveUser := false, -1, false
-	// A byte-order mark is the file's encoding signature, as YAML reads it.
-	data = bytes.TrimPrefix(data, []byte("\ufeff"))
-	for n, raw := range splitLines(data) {
-		line := string(bytes.TrimSuffix(raw, []byte("\r")))
-		body := strings.TrimLeft(line, " ")
-		if body == "" || body[0] == '#' || line == "---" || line == "..." {
-			continue
-		}
-		if strings.HasPrefix(body, "\t") {
-			return "", found, fmt.Errorf("line %d is indented with a tab", n+1)
-		}
-		indent := len(line) - len(body)
-		if indent == 0 {
-			if inBlock {
-				break // the next top-level key ends the host's block
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return "", false, err
+	}
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		return "", false, nil // an empty file: logged in nowhere
+	}
+	top := deref(doc.Content[0])
+	if top.Kind != yaml.MappingNode {
+		return "", false, fmt.Errorf("line %d: the file's top is not a mapping of hosts", top.Line)
+	}
+	var block *yaml.Node
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		if deref(top.Content[i]).Value == host {
+			if block != nil {
+				return "", true, fmt.Errorf("line %d repeats the %s entry", top.Content[i].Line, host)
 			}
-			// assertion E: a flow collection at the top is YAML gh reads but
-			// a shape this line reader does not follow; refused, so it is
-			// never taken for a file with no block for the host.
-			if body[0] == '{' || body[0] == '[' {
-				return "", false, fmt.Errorf("line %d opens a flow collection, and this reader follows only the block form the GitHub CLI writes", n+1)
-			}
-			key, _, ok := yamlKey(body)
-			if ok && key == host {
-				inBlock, found = true, true
-			}
-			continue
+			block = deref(top.Content[i+1])
 		}
-		if !inBlock {
-			continue
-		}
-		if childIndent < 0 {
-			childIndent = indent
-		}
-		if indent < childIndent {
-			return "", found, fmt.Errorf("line %d is indented less than the %s block's keys", n+1, host)
-		}
-		if indent != childIndent {
-			continue // nested under a sibling key, e.g. the users map
-		}
-		key, value, ok := yamlKey(body)
-		if !ok || key != "user" {
+	}
+	if block == nil {
+		return "", false, nil
+	}
+	if block.Kind != yaml.MappingNode {
+		return "", true, fmt.Errorf("line %d: the %s entry is not a mapping", block.Line, host)
+	}
+	haveUser := false
+	for i := 0; i+1 < len(block.Content); i += 2 {
+		k, v := deref(block.Content[i]), deref(block.Content[i+1])
+		if k.Value != "user" {
 			continue
 		}
 		if haveUser {
-			return "", found, fmt.Errorf("line %d repeats the user key of the %s block", n+1, host)
+			return "", true, fmt.Errorf("line %d repeats the user key of the %s block", k.Line, host)
 		}
-		haveUser, user = true, value
-	}
-	if !found {
-		return "", false, nil
+		if v.Kind != yaml.ScalarNode {
+			return "", true, fmt.Errorf("line %d: the %s block's user is not a single value", v.Line, host)
+		}
+		haveUser, user = true, v.Value
 	}
 	if !haveUser {
 		return "", true, fmt.Errorf("the %s block has no user key", host)
@@ -492,44 +482,10 @@ func ghActiveUser(data []byte, host string) (user string, found bool, err error)
 	return user, true, nil
 }
 
-// yamlKey splits a block-mapping line "key: value" (the key possibly
-// quoted). The value is trimmed, a trailing " #" comment dropped and one
-// layer of matching quotes stripped.
-func yamlKey(body string) (key, value string, ok bool) {
-	if body[0] == '"' || body[0] == '\'' {
-		end := strings.IndexByte(body[1:], body[0])
-		if end < 0 {
-			return "", "", false
-		}
-		key, body = body[1:1+end], body[2+end:]
-		if !strings.HasPrefix(body, ":") {
-			return "", "", false
-		}
-		value = body[1:]
-	} else {
-		i := strings.Index(body, ":")
-		for i >= 0 && i+1 < len(body) && body[i+1] != ' ' && body[i+1] != '\t' {
-			// "a:b" is part of a plain key (a host with a port); only ": " or
-			// a line-final ':' separates.
-			j := strings.Index(body[i+1:], ":")
-			if j < 0 {
-				i = -1
-				break
-			}
-			i += 1 + j
-		}
-		if i < 0 {
-			return "", "", false
-		}
-		key, value = body[:i], body[i+1:]
+// deref answers the node an alias stands for (the node itself otherwise).
+func deref(n *yaml.Node) *yaml.Node {
+	for n != nil && n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
 	}
-	value = strings.TrimSpace(value)
-	if value != "" && (value[0] == '"' || value[0] == '\'') {
-		if end := strings.IndexByte(value[1:], value[0]); end >= 0 {
-			value = value[1 : 1+end]
-		}
-	} else if j := strings.Index(value, " #"); j >= 0 {
-		value = strings.TrimSpace(value[:j])
-	}
-	return key, value, true
+	return n
 }
