@@ -12,16 +12,8 @@ import (
 // layout locates, under the object format of the listed ids: no git
 // cat-file is spawned (GIT_TRACE lists every git the reads start).
 func TestCommitSnapshotReadsBlobsInProcess(t *testing.T) {
-	root := physTemp(t)
-	top := filepath.Join(root, "repo")
-	env := testEnv(filepath.Join(root, "home"))
-	writeFile(t, filepath.Join(top, "a.txt"), "a\n", 0o644)
-	runGit(t, top, env, "init", "-q", "-b", "main")
-	runGit(t, top, env, "add", "-A")
-	runGit(t, top, env, "commit", "-q", "-m", "one")
-	rev := strings.TrimSpace(runGit(t, top, env, "rev-parse", "HEAD"))
-	bare := filepath.Join(root, "bare.git")
-	runGit(t, root, env, "clone", "-q", "--bare", top, bare)
+	root, top, env, rev := oneCommitRepo(t)
+	bare := bareClone(t, root, top, env)
 	for _, common := range []string{filepath.ToSlash(bare), ""} {
 		trace := filepath.Join(t.TempDir(), "trace")
 		g := Git{Env: append(append([]string(nil), env...), "GIT_TRACE="+trace)}

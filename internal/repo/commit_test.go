@@ -268,16 +268,8 @@ func TestCommitChanges(t *testing.T) {
 // and an empty tree, read past an intent-to-add entry, is a snapshot of
 // nothing.
 func TestCommitSnapshotThroughLsTree(t *testing.T) {
-	root := physTemp(t)
-	top := filepath.Join(root, "repo")
-	env := testEnv(filepath.Join(root, "home"))
-	writeFile(t, filepath.Join(top, "a.txt"), "a\n", 0o644)
-	runGit(t, top, env, "init", "-q", "-b", "main")
-	runGit(t, top, env, "add", "-A")
-	runGit(t, top, env, "commit", "-q", "-m", "one")
-	rev := strings.TrimSpace(runGit(t, top, env, "rev-parse", "HEAD"))
-	bare := filepath.Join(root, "bare.git")
-	runGit(t, root, env, "clone", "-q", "--bare", top, bare)
+	root, top, env, rev := oneCommitRepo(t)
+	bare := bareClone(t, root, top, env)
 	g := Git{Env: env}
 	s, err := g.CommitSnapshot(bare, filepath.ToSlash(bare), rev)
 	if err != nil {

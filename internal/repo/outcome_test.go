@@ -11,14 +11,7 @@ import (
 // its commit pruned) excludes nothing that is still reachable, so it never
 // turns the outcome judge's listing into a failure that holds every Stop.
 func TestCommitsSkipsAnExcludedObjectThatIsGone(t *testing.T) {
-	root := physTemp(t)
-	top := filepath.Join(root, "repo")
-	env := testEnv(filepath.Join(root, "home"))
-	writeFile(t, filepath.Join(top, "a.txt"), "a\n", 0o644)
-	runGit(t, top, env, "init", "-q", "-b", "main")
-	runGit(t, top, env, "add", "-A")
-	runGit(t, top, env, "commit", "-q", "-m", "one")
-	first := strings.TrimSpace(runGit(t, top, env, "rev-parse", "HEAD"))
+	_, top, env, first := oneCommitRepo(t)
 	runGit(t, top, env, "commit", "-q", "--allow-empty", "-m", "two")
 	second := strings.TrimSpace(runGit(t, top, env, "rev-parse", "HEAD"))
 	gone := strings.Repeat("1", len(first))

@@ -563,3 +563,26 @@ func TestConfigGetEachEqualsConfigGet(t *testing.T) {
 		}
 	}
 }
+
+// oneCommitRepo makes a repository at <root>/repo holding a.txt in one
+// commit on main, with a private home for git: the root, the top, the
+// environment and the commit's id.
+func oneCommitRepo(t *testing.T) (root, top string, env []string, rev string) {
+	t.Helper()
+	root = physTemp(t)
+	top = filepath.Join(root, "repo")
+	env = testEnv(filepath.Join(root, "home"))
+	writeFile(t, filepath.Join(top, "a.txt"), "a\n", 0o644)
+	runGit(t, top, env, "init", "-q", "-b", "main")
+	runGit(t, top, env, "add", "-A")
+	runGit(t, top, env, "commit", "-q", "-m", "one")
+	return root, top, env, strings.TrimSpace(runGit(t, top, env, "rev-parse", "HEAD"))
+}
+
+// bareClone clones top to <root>/bare.git and answers its path.
+func bareClone(t *testing.T, root, top string, env []string) string {
+	t.Helper()
+	bare := filepath.Join(root, "bare.git")
+	runGit(t, root, env, "clone", "-q", "--bare", top, bare)
+	return bare
+}
