@@ -244,7 +244,7 @@ func TestGHActiveUser(t *testing.T) {
 		{"other:\n  user: x\n", "github.com", "", false, false},
 		{"github.com:\n  users:\n    user: trap\n", "github.com", "", true, true},
 		{"github.com:\n  user: a\n  user: b\n", "github.com", "", true, true},
-		{"github.com:\n\tuser: a\n", "github.com", "", false, true}, // a tab indent does not parse
+		{"github.com:\n\tuser: a\n", "github.com", "", false, true},                          // a tab indent does not parse
 		{"github.com:\n    users:\n      x: {}\n  user: a\n", "github.com", "", false, true}, // does not parse
 		// A byte-order mark is the file's encoding signature, as gh's YAML
 		// parser reads it, not part of the first host's name.
