@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/walk"
 )
 
 // Name is the file's name inside the gates directory.
@@ -289,7 +290,7 @@ func Parse(source string, data []byte) (*File, error) {
 	seen := map[Key]int{}
 	// A last line without its newline is cut whole all the same. A
 	// byte-order mark opening the file is its encoding signature.
-	text := strings.TrimPrefix(string(data), "\ufeff")
+	text := walk.TrimBOM(string(data))
 	n := 0
 	for text != "" {
 		var line string

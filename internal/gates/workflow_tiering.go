@@ -78,7 +78,7 @@ func checkWorkflowTiering(c *gate.Context) int {
 			return c.Refuse("cannot read tracked member %s: %v", p, unwrapPath(err))
 		}
 		// A byte-order mark opening the file is its encoding signature.
-		line := strings.TrimPrefix(string(bytes.TrimSuffix(firstLine(data), []byte("\r"))), "\ufeff")
+		line := walk.TrimBOM(string(bytes.TrimSuffix(firstLine(data), []byte("\r"))))
 		if !contractHeader(line) {
 			r.Add(gate.Finding{Class: "header", Path: p, Line: 1, Msg: fmt.Sprintf("first line %q is not a # contract: header in pointer or version-marker form", line)})
 			continue

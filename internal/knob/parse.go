@@ -3,6 +3,8 @@ package knob
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/gate-sdk/gates/internal/walk"
 )
 
 // LineKind is the form of one knob-file line.
@@ -59,7 +61,7 @@ func ParseFile(file string, data []byte) ([]Line, []*Finding) {
 	// reads this file before the binary and would not see a first-line
 	// knob behind the mark, so accepting it here would let the readers
 	// disagree; kept silently, it made the seeded comment line "malformed".
-	if rest, ok := strings.CutPrefix(text, "\ufeff"); ok {
+	if rest, ok := strings.CutPrefix(text, walk.BOM); ok {
 		bad(1, "the file opens with a UTF-8 byte-order mark; save it without one (the sh front end reads this file too and would not see a knob on this line)")
 		text = rest
 	}

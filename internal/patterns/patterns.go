@@ -37,6 +37,7 @@ import (
 
 	"github.com/gate-sdk/gates/internal/ere"
 	"github.com/gate-sdk/gates/internal/gate"
+	"github.com/gate-sdk/gates/internal/walk"
 )
 
 // FromArgument is the Origin of a file named on the command line.
@@ -86,17 +87,13 @@ type Line struct {
 	Text string // the line as written, less a trailing carriage return
 }
 
-// byteOrderMark is UTF-8's encoding signature, U+FEFF at the start of a
-// file.
-const byteOrderMark = "\ufeff"
-
 // LiveLines answers the live lines of data in order. A byte-order mark
 // opening data is the file's encoding signature and no part of its first
 // line.
 func LiveLines(data []byte) []Line {
 	var out []Line
 	n := 0
-	for rest := strings.TrimPrefix(string(data), byteOrderMark); rest != ""; {
+	for rest := walk.TrimBOM(string(data)); rest != ""; {
 		n++
 		var line string
 		if i := strings.IndexByte(rest, '\n'); i >= 0 {

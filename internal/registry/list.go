@@ -2,6 +2,8 @@ package registry
 
 import (
 	"strings"
+
+	"github.com/gate-sdk/gates/internal/walk"
 )
 
 // ListName is the registry's file name inside the gates directory.
@@ -54,7 +56,7 @@ type List struct {
 // part of the first line.
 func ParseList(path string, data []byte) (*List, error) {
 	l := &List{Path: path}
-	for i, raw := range strings.Split(strings.TrimPrefix(string(data), "\ufeff"), "\n") {
+	for i, raw := range strings.Split(walk.TrimBOM(string(data)), "\n") {
 		line := i + 1
 		text := strings.Trim(strings.TrimSuffix(raw, "\r"), " \t")
 		if text == "" {

@@ -3,6 +3,8 @@ package registry
 import (
 	"errors"
 	"strings"
+
+	"github.com/gate-sdk/gates/internal/walk"
 )
 
 // Graph is a parsed "# graph:" line.
@@ -149,7 +151,7 @@ func ParseHeader(path string, content []byte) (*Manifest, error) {
 	}
 	seen := map[string]int{}
 	text := string(content)
-	if rest, ok := strings.CutPrefix(text, "\ufeff"); ok {
+	if rest, ok := strings.CutPrefix(text, walk.BOM); ok {
 		if !m.Descriptor {
 			// A shell declaration's mark hides its #! line from the
 			// kernel and its header from this reader: refused by name.

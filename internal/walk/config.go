@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 )
 
@@ -204,3 +205,11 @@ func resolveFile(name string) (string, error) {
 	}
 	return filepath.Join(real, base), nil
 }
+
+// BOM is UTF-8's encoding signature, U+FEFF, that editors on Windows
+// write at the start of a text file.
+const BOM = "\ufeff"
+
+// TrimBOM answers a file's text without the encoding signature it opens
+// with, if any: the mark is no part of the first line.
+func TrimBOM(text string) string { return strings.TrimPrefix(text, BOM) }
