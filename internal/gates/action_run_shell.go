@@ -168,6 +168,13 @@ func runShell(c *gate.Context, batch int) int {
 			slots = append(slots, slot{len(found), fr.path, run})
 		}
 	}
+	// assertion W: a name a file of the tree assigns, which the body
+	// sources by a literal path, is set when the lines after the source
+	// run: ShellCheck, linting the body alone, cannot follow it.
+	rootRel := treePath(c, scan.root)
+	for _, s := range slots {
+		s.run.Sourced = bodySourcedNames(c, workspaceOf(rootRel, s.path), s.run)
+	}
 	blocks := make([]scBlock, len(slots), len(slots)+honoured)
 	for i, s := range slots {
 		blocks[i] = scBlock{path: s.path, run: s.run}

@@ -10,6 +10,7 @@ package gates
 import (
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -538,10 +539,11 @@ func scScript(r *workflow.Run, plain bool) lintScript {
 	}
 	var names []string
 	// The env: blocks in scope, what earlier steps of the job wrote to
-	// $GITHUB_ENV, and the mixed-case names the hosted runner image sets
+	// $GITHUB_ENV, the names the tree's files it sources assign (W), and
+	// the mixed-case names the hosted runner image sets
 	// (ShellCheck takes an all-capitals name for the environment's
 	// already) are assigned when the body starts.
-	set := append(r.EnvNames(), r.GitHubEnvNames()...)
+	set := append(append(r.EnvNames(), r.GitHubEnvNames()...), r.Sourced...)
 	if r.Job != nil && !r.Job.Action {
 		set = append(set, runnerImageNames...)
 	}
@@ -658,4 +660,62 @@ func repeatCounter(line, text string) bool {
 		}
 	}
 	return false
+}
+
+// workspaceOf answers the directory a job's checkout fills for the
+// workflow or action file at p (relative to the run directory, as the scan
+// spells it): the one holding its .github/, or the scan root rootRel for a
+// file outside one.
+func workspaceOf(rootRel, p string) string {
+	if i := strings.LastIndex("/"+p, "/.github/"); i >= 0 {
+		return strings.TrimSuffix(p[:i], "/")
+	}
+	return rootRel
+}
+
+// bodySourcedNames answers the names assigned in the tracked regular files
+// run's body sources by a literal relative path (`. ./hack/helpers.sh`),
+// found from the step's working directory, or the workspace's top when it
+// states none; rootRel is the workspace as the tree spells it. A computed
+// path, an absolute one, or a working directory holding an expression
+// names nothing.
+func bodySourcedNames(c *gate.Context, rootRel string, run *workflow.Run) []string {
+	var names []string
+	for _, l := range run.Lines {
+		if strings.HasPrefix(strings.TrimSpace(l), "#") {
+			continue
+		}
+		for _, op := range sourceOperands(l) {
+			if op == "" || walk.PathRoot(op) || strings.ContainsAny(op, "$`*?[~") {
+				continue
+			}
+			dir := rootRel
+			if run.HasWorkDir {
+				if run.WorkDir == "" || strings.Contains(run.WorkDir, "${{") || walk.PathRoot(run.WorkDir) {
+					continue
+				}
+				dir = path.Join(rootRel, run.WorkDir)
+			}
+			p := path.Join(dir, op)
+			if p == ".." || strings.HasPrefix(p, "../") {
+				continue
+			}
+			if mode, tracked := c.Tree.Mode(p); !tracked || (mode != 0o100644 && mode != 0o100755) {
+				continue
+			}
+			b, err := c.Tree.Read(p)
+			if err != nil {
+				continue // unread: the reports it could excuse stand
+			}
+			for _, fl := range strings.Split(string(b), "\n") {
+				if strings.HasPrefix(strings.TrimSpace(fl), "#") {
+					continue
+				}
+				for _, m := range arrayAssign.Get().FindAllStringSubmatch(fl, -1) {
+					names = append(names, m[1])
+				}
+			}
+		}
+	}
+	return names
 }

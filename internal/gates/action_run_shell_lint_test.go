@@ -366,3 +366,19 @@ func TestRepeatCounterShapes(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkspaceOf: a body's sourced paths are found from the directory
+// holding its file's .github/ (the repository GitHub checks out), or from
+// the scan root for a file outside one.
+func TestWorkspaceOf(t *testing.T) {
+	for _, tc := range []struct{ root, p, want string }{
+		{".", ".github/workflows/ci.yml", ""},
+		{"fixtures", "fixtures/case/.github/workflows/ci.yml", "fixtures/case"},
+		{".", "tools/.github/actions/x/action.yml", "tools"},
+		{"sub", "sub/action.yml", "sub"},
+	} {
+		if got := workspaceOf(tc.root, tc.p); got != tc.want {
+			t.Errorf("workspaceOf(%q, %q) = %q, want %q", tc.root, tc.p, got, tc.want)
+		}
+	}
+}

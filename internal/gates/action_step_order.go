@@ -46,7 +46,7 @@ func checkActionStepOrder(c *gate.Context) int {
 	}
 	var found []gate.Finding
 	armed, inert := 0, 0
-	want := localRef(workflow.RefName(action))
+	want := workflow.LocalRef(workflow.RefName(action))
 	// assertion A: workflows only; an action is skipped and counted.
 	n, err := eachWorkflow(c, scan, func(p string, f *workflow.File) error {
 		w := workflow.Walk(f, workflow.WalkOptions{Words: programs})
@@ -68,7 +68,7 @@ func checkActionStepOrder(c *gate.Context) int {
 			// first spelling.
 			ok := false
 			for _, u := range jw.Uses {
-				if localRef(workflow.RefName(u.Text)) == want {
+				if workflow.LocalRef(workflow.RefName(u.Text)) == want {
 					ok = u.Step < first.Step
 					break
 				}
@@ -99,14 +99,4 @@ func checkActionStepOrder(c *gate.Context) int {
 	return r.Done(fmt.Sprintf("%s hold the order, %s inert; %s, %s skipped%s",
 		plural(armed, "armed job", "armed jobs"), plural(inert, "job", "jobs"),
 		plural(n.workflows, "workflow", "workflows"), plural(n.actions, "action", "actions"), n.unparsed()) + scan.fromIndexNote())
-}
-
-// localRef spells a reference to an action of this repository one way:
-// ./path and GitHub's self-repository $/path (or $/./path) name the same
-// action, so either satisfies a knob spelling the other.
-func localRef(ref string) string {
-	if rest, ok := strings.CutPrefix(ref, "$/"); ok {
-		return "./" + strings.TrimPrefix(rest, "./")
-	}
-	return ref
 }

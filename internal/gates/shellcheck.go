@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gate-sdk/gates/internal/cache"
 	"github.com/gate-sdk/gates/internal/gate"
@@ -107,7 +108,7 @@ func checkShellcheck(c *gate.Context) int {
 			continue
 		}
 		var idioms *scriptIdioms
-		untracked := -1 // sourcesUntracked(t), read on the first SC2154 (-1: not yet)
+		untracked := -1 // sourcesUntracked(t), read on the first SC2154 or SC2034 (-1: not yet)
 		reports := units[i]
 		// assertion V: a file ShellCheck could not parse is reported by
 		// its parse errors; what it says of the part it read is held
@@ -155,16 +156,18 @@ func checkShellcheck(c *gate.Context) int {
 					continue
 				}
 			}
-			// assertion X: a name a script reads after sourcing a file the
-			// tree does not hold (put in place at run time) may be the
-			// file's: ShellCheck cannot see it, so the report is left out.
-			if strings.HasSuffix(rp.text, "[SC2154]") && untracked < 0 {
+			// assertion X: a name a script reads, or sets, beside a file
+			// it sources (itself or through a library of the tree) that
+			// the tree does not hold may be that file's to set or to read:
+			// ShellCheck cannot see it, so the report is left out.
+			nameReport := strings.HasSuffix(rp.text, "[SC2154]") || strings.HasSuffix(rp.text, "[SC2034]")
+			if nameReport && untracked < 0 {
 				untracked = 0
 				if sourcesUntracked(c, t, texts[t]) {
 					untracked = 1
 				}
 			}
-			if strings.HasSuffix(rp.text, "[SC2154]") && untracked == 1 {
+			if nameReport && untracked == 1 {
 				idiomatic++
 				continue
 			}
@@ -461,15 +464,18 @@ func (s *scriptIdioms) onlyPassedOn(l string) bool {
 				continue // read with the line it continues
 			}
 			other := s.joined(k)
-			uses := 0
-			for _, x := range expansion.Get().FindAllStringSubmatch(other, -1) {
-				if x[1] == name {
+			uses, spliced := 0, 0
+			for _, x := range expansion.Get().FindAllStringSubmatchIndex(other, -1) {
+				if other[x[2]:x[3]] == name {
 					uses++
+					if splicedAt(other, utf8.RuneCountInString(other[:x[0]])+1) {
+						spliced++
+					}
 				}
 			}
 			switch {
 			case uses == 0:
-			case passesOn(other):
+			case spliced == uses, passesOn(other):
 				passed++
 			case assignsTo(other, name):
 			default:
@@ -481,6 +487,75 @@ func (s *scriptIdioms) onlyPassedOn(l string) bool {
 		}
 	}
 	return false
+}
+
+// assignmentHead matches the opening of a command that assigns: a name
+// (an array element allowed), = or +=, after local, export, readonly or
+// declare and their options.
+var assignmentHead = lazyre.New(`^\s*(?:(?:local|export|readonly|declare|typeset)(?:\s+-[A-Za-z]+)*\s+)?[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=`)
+
+// joinedInAssignment reports whether the expansion at 1-based column col
+// of l stands in the value of the assignment that opens the line, outside
+// quotes, right after a closing double quote whose text ends in no blank,
+// and with no unquoted blank between the = and it: a quoted literal joined
+// to it, where the assignment neither splits nor globs. A blank before the
+// quote ("say "$x" now") may mean quotes meant to be printed, and stays.
+func joinedInAssignment(l string, col int) bool {
+	i := col - 1
+	if i < 2 || i >= len(l) || l[i] != '$' || l[i-1] != '"' || l[i-2] == ' ' || l[i-2] == '\t' {
+		return false
+	}
+	head := assignmentHead.Get().FindStringIndex(l)
+	if head == nil || head[1] > i {
+		return false
+	}
+	var quote byte
+	for k := head[1]; k < i; k++ {
+		switch c := l[k]; {
+		case quote == 0 && (c == '"' || c == '\''):
+			quote = c
+		case quote != 0 && c == quote:
+			quote = 0
+		case quote != '\'' && c == '\\':
+			k++
+		case quote == 0 && (c == ' ' || c == '\t' || c == ';' || c == '&' || c == '|'):
+			return false
+		}
+	}
+	return quote == 0
+}
+
+// splicedAt reports whether the expansion at 1-based column col of l
+// stands between a closing and an opening single quote ('…'$v'…' or
+// '…'${v}'…'): the value pasted into quoted code, whose quotes the
+// shell that later evaluates the code reads.
+func splicedAt(l string, col int) bool {
+	i := col - 1
+	if i >= 0 && i < len(l) && l[i] != '$' {
+		// A column counted in characters, past a multi-byte one.
+		for b := range l {
+			if utf8.RuneCountInString(l[:b]) == col-1 {
+				i = b
+				break
+			}
+		}
+	}
+	if i < 1 || i >= len(l) || l[i] != '$' || l[i-1] != '\'' {
+		return false
+	}
+	rest := l[i+1:]
+	var n int
+	if strings.HasPrefix(rest, "{") {
+		n = strings.IndexByte(rest, '}') + 1
+		if n == 0 {
+			return false
+		}
+	} else {
+		for n < len(rest) && (rest[n] == '_' || rest[n] >= 'a' && rest[n] <= 'z' || rest[n] >= 'A' && rest[n] <= 'Z' || rest[n] >= '0' && rest[n] <= '9') {
+			n++
+		}
+	}
+	return n > 0 && n < len(rest) && rest[n] == '\''
 }
 
 // assignsTo reports whether line l assigns to name.
@@ -1173,11 +1248,22 @@ func (s *scriptIdioms) intended(line, col int, text string) bool {
 		// assertion P: a brace range whose bound is a GitHub expression
 		// ({1..${{ inputs.n }}}) holds a number when bash reads it.
 		return exprRange(l, col)
+	case strings.HasSuffix(text, "[SC2027]"):
+		// assertion Z: quoted literals joined to an expansion in an
+		// assignment's value (name="r_"${n}"_c_"${c}): the value is one
+		// word whatever it holds, and quotes abutting text are joins.
+		return joinedInAssignment(l, col)
 	case strings.HasSuffix(text, "[SC2090]"):
 		// assertion P: a value whose quotes are passed on as text to
 		// $GITHUB_OUTPUT (or the env or summary file) for a later step to
 		// read as shell: its quotes are meant for that reader.
-		return passesOn(s.joined(s.logicalStart(line)))
+		if passesOn(s.joined(s.logicalStart(line))) {
+			return true
+		}
+		// assertion Y: a value spliced between two single-quoted parts of
+		// a word ('…'$v'…') is pasted into code a later eval reads, which
+		// honours its quotes.
+		return splicedAt(l, col)
 	case strings.HasSuffix(text, "[SC2089]"):
 		return s.onlyPassedOn(s.joined(s.logicalStart(line)))
 	case strings.HasSuffix(text, "[SC2048]"), strings.HasSuffix(text, "[SC2068]"):

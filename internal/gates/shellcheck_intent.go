@@ -17,7 +17,7 @@ import (
 
 // idiomCodes are the codes a rule below may leave out; any other report is
 // kept without reading the script.
-var idiomCodes = []string{"[SC2139]", "[SC2046]", "[SC2207]", "[SC2053]", "[SC2051]", "[SC2089]", "[SC2090]", "[SC2048]", "[SC2068]", "[SC1014]", "[SC2206]", "[SC2128]", "[SC2178]", "[SC2064]", "[SC3043]", "[SC1090]", "[SC2034]", "[SC1007]", "[SC2024]", "[SC2050]", "[SC2087]", "[SC2145]", "[SC2076]", "[SC2043]", "[SC2120]", "[SC2091]", "[SC2209]", "[SC1083]"}
+var idiomCodes = []string{"[SC2139]", "[SC2046]", "[SC2207]", "[SC2053]", "[SC2051]", "[SC2089]", "[SC2090]", "[SC2048]", "[SC2068]", "[SC1014]", "[SC2206]", "[SC2128]", "[SC2178]", "[SC2064]", "[SC3043]", "[SC1090]", "[SC2034]", "[SC1007]", "[SC2024]", "[SC2050]", "[SC2087]", "[SC2145]", "[SC2076]", "[SC2043]", "[SC2120]", "[SC2091]", "[SC2209]", "[SC1083]", "[SC2027]"}
 
 // scriptIdioms holds what the rules read off one script once: its lines,
 // the names it fills by a deliberate split, and where each name is
@@ -707,9 +707,10 @@ func countOnly(stage string) bool {
 var cutField = lazyre.New(`^cut\s+(?:-d\s*' '\s+-f\s*[0-9]+|-f\s*[0-9]+\s+-d\s*' ')$`)
 
 // awkField reports an awk stage printing one numbered field of each line,
-// or its last ('{print $2}', '{print $NF}', optionally after a pattern),
+// or its last ('{print $2}', '{print $NF}', optionally after a pattern;
+// in double quotes with the $ escaped, "{print \$1}"),
 // fields cut at blanks (no -F): a field holds no blank.
-var awkField = lazyre.New(`^awk\s+'(?:[^'{]*)\{\s*print\s+\$(?:[0-9]+|NF)\s*;?\s*\}'$`)
+var awkField = lazyre.New(`^awk\s+(?:'(?:[^'{]*)\{\s*print\s+\$(?:[0-9]+|NF)\s*;?\s*\}'|"(?:[^"{$]*)\{\s*print\s+\\\$(?:[0-9]+|NF)\s*;?\s*\}")$`)
 
 // lineFilters are programs that pass on or drop whole lines of their
 // input: a list of words stays a list of words through them.
@@ -791,6 +792,40 @@ func (s *scriptIdioms) oneWord(sub string) bool {
 	return ok && oneWordOutput(body)
 }
 
+// anyOperandShape are the git commands that print object ids or ref names,
+// one per line, whatever operands or options a variable hands them.
+var anyOperandShape = map[string]bool{"merge-base": true, "describe": true, "symbolic-ref": true}
+
+// plainExpansions reports whether every $ of stage opens a plain
+// expansion of a name ($H, ${H}, inside double quotes or not): an operand
+// whose value the command takes, not a substitution or an arithmetic
+// expansion run in its place.
+func plainExpansions(stage string) bool {
+	for i := strings.IndexByte(stage, '$'); i >= 0; {
+		rest := stage[i+1:]
+		n := 0
+		if strings.HasPrefix(rest, "{") {
+			n = strings.IndexByte(rest, '}') + 1
+			if n == 0 || !shellName(rest[1:n-1]) {
+				return false
+			}
+		} else {
+			for n < len(rest) && (rest[n] == '_' || rest[n] >= 'a' && rest[n] <= 'z' || rest[n] >= 'A' && rest[n] <= 'Z' || n > 0 && rest[n] >= '0' && rest[n] <= '9') {
+				n++
+			}
+			if n == 0 {
+				return false
+			}
+		}
+		next := strings.IndexByte(rest[n:], '$')
+		if next < 0 {
+			break
+		}
+		i = i + 1 + n + next
+	}
+	return true
+}
+
 // wordPreserving reports a pipeline stage that turns one word into one
 // word: sed with one s command whose replacement holds no blank or line
 // break (sed 's/aarch64/sbsa/'), or tr -d.
@@ -867,6 +902,15 @@ var goOneWordEnv = map[string]bool{
 // names. Its first stage decides; later stages must be line filters.
 func oneWordOutput(inner string) bool {
 	stages := pipelineStages(inner)
+	// Stages that keep one word one word (tr -d " ") after a count or a
+	// field leave it what it was.
+	for len(stages) > 1 && wordPreserving(strings.TrimSpace(stages[len(stages)-1])) {
+		if prev := strings.TrimSpace(stages[len(stages)-2]); countOnly(prev) || grepCount(prev) || awkField.Get().MatchString(prev) || cutField.Get().MatchString(prev) {
+			stages = stages[:len(stages)-1]
+			continue
+		}
+		break
+	}
 	last := strings.TrimSpace(stages[len(stages)-1])
 	if countOnly(last) || (len(stages) > 1 && grepCount(last)) || (len(stages) == 1 && grepCountOf(last, 2)) {
 		// A count, whatever came before it.
@@ -885,7 +929,14 @@ func oneWordOutput(inner string) bool {
 		}
 	}
 	w := strings.Fields(stages[0])
-	if len(w) == 0 || strings.ContainsAny(stages[0], "`$;&<>") {
+	if len(w) == 0 || strings.ContainsAny(stages[0], "`;&<>") {
+		return false
+	}
+	// A variable's value may be a flag that changes what a command prints
+	// (date +$FMT, go list $flags); only commands whose output is one
+	// word whatever their operands take plain expansions (git merge-base
+	// "$BASE" "$HEAD" prints commit ids).
+	if strings.Contains(stages[0], "$") && !(plainExpansions(stages[0]) && len(w) >= 2 && w[0] == "git" && anyOperandShape[w[1]]) {
 		return false
 	}
 	has := func(flags ...string) bool {
@@ -953,6 +1004,9 @@ func oneWordOutput(inner string) bool {
 		return len(w) >= 2 && (w[1] == "-u" || w[1] == "-g" || w[1] == "-un" || w[1] == "-gn")
 	case "date":
 		for _, a := range w[1:] {
+			if len(a) > 2 && (a[0] == '\'' || a[0] == '"') && a[len(a)-1] == a[0] {
+				a = a[1 : len(a)-1] // date '+%s' is date +%s
+			}
 			switch {
 			case strings.HasPrefix(a, "+"):
 				if strings.ContainsAny(strings.Trim(a, `'"`), " \t*?[") {

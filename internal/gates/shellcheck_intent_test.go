@@ -208,6 +208,23 @@ func TestIdiomsAgainstShellCheck(t *testing.T) {
 		{"a loop of one in a pipeline's reach", "for f in $(echo a); do echo \"$f\"; done; for g in b; do echo \"$g\"; done", "SC2043", true},
 		{"emptied vars before a chosen program", "go=go\ntags=$(GOOS= GOARCH= $go run ./cmd/tags --min)\necho \"$tags\"", "SC1007", true},
 		{"emptied var before a lone variable", "y=1\nx= $y", "SC1007", false},
+		{"a merge base inside another substitution", "files=$(git diff --name-only $(git merge-base origin/main \"$H\") \"$H\" | xargs)\necho \"$files\"", "SC2046", true},
+		{"a date in a quoted format", "echo x --suffix=$(date '+%s')", "SC2046", true},
+		{"a date in a quoted format with a blank", "echo x $(date '+%F %T')", "SC2046", false},
+		{"a date in a format a variable holds", "echo $(date +$FMT)", "SC2046", false},
+		{"a describe of a variable's ref", "tag=$(echo $(git describe --tags \"$REF\"))\necho \"$tag\"", "SC2046", true},
+		{"a line count with its blanks cut", "test $(cat \"$1\" | wc -l | tr -d \" \") -ge 2 && echo ok", "SC2046", true},
+		{"the first column of du", "expr $(du -k \"$1\" | awk \"{print \\$1}\") \"*\" 2", "SC2046", true},
+		{"all columns of du", "echo $(du -k \"$1\" | awk \"{print}\")", "SC2046", false},
+		{"literals joined in an assignment", "nr=1\nname=\"r_\"${nr}\"_c_\"$(date +%s)\necho \"$name\"", "SC2027", true},
+		{"literals joined in a local", "f() {\n  local name=\"r_\"$1\"_c\"\n  echo \"$name\"\n}\nf 1", "SC2027", true},
+		{"a blank before the quote in an assignment", "x=1\nmsg=\"say \"$x\" now\"\necho \"$msg\"", "SC2027", false},
+		{"literals joined in an echo operand", "n=1\necho \"r_\"$n\"_c\"", "SC2027", false},
+		{"a second word after an assignment", "n=1\nx=1 echo \"r_\"$n\"_c\"", "SC2027", false},
+		{"a value spliced into an eval'd body", "addr='\"[\\\"a\\\"]\"'\nspec_case x 'cfg --json '$addr' && echo ok'", "SC2090", true},
+		{"its assignment, spliced everywhere", "addr='\"[\\\"a\\\"]\"'\nspec_case x 'cfg --json '$addr' && echo ok'", "SC2089", true},
+		{"a value used as words", "addr='\"[\\\"a\\\"]\"'\ncfg --json $addr", "SC2090", false},
+		{"its assignment, used as words once", "addr='\"[\\\"a\\\"]\"'\nspec_case x 'cfg '$addr''\ncfg --json $addr", "SC2089", false},
 	}
 	dir := t.TempDir()
 	for _, c := range cases {
@@ -337,6 +354,9 @@ func TestSourcedNames(t *testing.T) {
 	texts := map[string][]byte{
 		"make/cluster.sh": []byte("#!/bin/bash\nhere=$(dirname \"$0\")\nK8S=1\nsource \"$here/config/lib.sh\"\necho \"${green}$K8S\"\nLATE=2\n"),
 		"make/other.sh":   []byte("#!/bin/bash\n. ./helpers.sh\necho \"$red\"\n"),
+		// A test sourcing a common library that sources the hashes file.
+		"t/t01.sh":        []byte("#!/bin/bash\nPRESET=1\n. lib/common.sh\necho \"$HASH_EMPTY\"\n"),
+		"t/lib/common.sh": []byte("#!/bin/bash\n. lib/hashes.sh\n"),
 	}
 	s := readSourcers(texts)
 	strict := readSourcers(map[string][]byte{
@@ -366,6 +386,10 @@ func TestSourcedNames(t *testing.T) {
 		{"make/config/lib.sh", "red appears unused. Verify use (or export if used externally). [SC2034]", false},
 		{"make/helpers.sh", "red appears unused. Verify use (or export if used externally). [SC2034]", true},
 		{"make/cluster.sh", "green appears unused. Verify use (or export if used externally). [SC2034]", false},
+		{"t/lib/hashes.sh", "HASH_EMPTY appears unused. Verify use (or export if used externally). [SC2034]", true},
+		{"t/lib/hashes.sh", "HASH_FULL appears unused. Verify use (or export if used externally). [SC2034]", false},
+		{"t/lib/hashes.sh", "PRESET is referenced but not assigned. [SC2154]", true},
+		{"t/lib/common.sh", "HASH_EMPTY appears unused. Verify use (or export if used externally). [SC2034]", true},
 	} {
 		if got := s.sourcedName(tc.target, tc.text); got != tc.want {
 			t.Errorf("sourcedName(%s, %q) = %v, want %v", tc.target, tc.text, got, tc.want)

@@ -40,6 +40,9 @@ type sourcers struct {
 	// errexit: base name -> every source of it comes after a set -e of
 	// its sourcing script.
 	errexit map[string]bool
+	// by: base name -> base names of the scripts that source it, so a
+	// library a library pulls in answers to their sourcers too.
+	by map[string]map[string]bool
 }
 
 // errexitLine matches a line turning on errexit: set -e (in any cluster
@@ -48,8 +51,8 @@ var errexitLine = lazyre.New(`(?:^|[;&|]\s*)\s*set\s+(?:-[a-zA-Z]*e[a-zA-Z]*\b|-
 
 // readSourcers reads every target's source commands.
 func readSourcers(texts map[string][]byte) sourcers {
-	s := sourcers{sets: map[string]map[string]bool{}, reads: map[string]map[string]bool{}, errexit: map[string]bool{}}
-	for _, text := range texts {
+	s := sourcers{sets: map[string]map[string]bool{}, reads: map[string]map[string]bool{}, errexit: map[string]bool{}, by: map[string]map[string]bool{}}
+	for p, text := range texts {
 		var read map[string]bool    // the script's expansions, read once it sources
 		before := map[string]bool{} // names assigned on the lines read so far
 		errexit := false            // a set -e was read (at the top level or not)
@@ -73,6 +76,10 @@ func readSourcers(texts map[string][]byte) sourcers {
 					s.errexit[base] = errexit
 				}
 				s.errexit[base] = s.errexit[base] && errexit
+				if s.by[base] == nil {
+					s.by[base] = map[string]bool{}
+				}
+				s.by[base][path.Base(p)] = true
 				for n := range before {
 					s.sets[base][n] = true
 				}
@@ -99,12 +106,32 @@ func (s sourcers) sourcedUnderErrexit(target string) bool {
 // the library deals with: SC2034 on a name a sourcer reads, SC2154 on one
 // a sourcer sets before sourcing it.
 func (s sourcers) sourcedName(target, text string) bool {
-	base := path.Base(target)
-	if name, ok := unusedNameOf(text); ok {
-		return s.reads[base][name]
+	name, unused := unusedNameOf(text)
+	if !unused {
+		var ok bool
+		if name, ok = unassignedName(text); !ok {
+			return false
+		}
 	}
-	if name, ok := unassignedName(text); ok {
-		return s.sets[base][name]
+	// The library's sourcers, and theirs in turn (a test sourcing a
+	// common library that sources the hashes the test reads), four deep.
+	level := map[string]bool{path.Base(target): true}
+	seen := map[string]bool{}
+	for depth := 0; depth < 4 && len(level) > 0; depth++ {
+		next := map[string]bool{}
+		for base := range level {
+			if seen[base] {
+				continue
+			}
+			seen[base] = true
+			if unused && s.reads[base][name] || !unused && s.sets[base][name] {
+				return true
+			}
+			for up := range s.by[base] {
+				next[up] = true
+			}
+		}
+		level = next
 	}
 	return false
 }
@@ -212,29 +239,51 @@ func shellShebang(p string) bool {
 
 // sourcesUntracked reports whether the script t sources, by a literal
 // relative path, a file neither the tree nor the disk holds (beside the
-// script or from the top): one a build step copies in or a tool writes at
-// run time, whose names ShellCheck cannot see.
+// sourcing file, beside the script, or from the top): one a build step
+// copies in or a tool writes at run time, whose names ShellCheck cannot
+// see. A tracked file t sources is read the same way, to a depth of four,
+// so a test library that pulls in a framework fetched at run time counts
+// for every test sourcing it.
 func sourcesUntracked(c *gate.Context, t string, text []byte) bool {
-	for _, l := range strings.Split(string(text), "\n") {
-		if strings.HasPrefix(strings.TrimSpace(l), "#") {
-			continue
-		}
-		for _, op := range sourceOperands(l) {
-			if op == "" || walk.PathRoot(op) || strings.ContainsAny(op, "$`*?[~") {
+	seen := map[string]bool{t: true}
+	var reads func(file string, text []byte, depth int) bool
+	reads = func(file string, text []byte, depth int) bool {
+		for _, l := range strings.Split(string(text), "\n") {
+			if strings.HasPrefix(strings.TrimSpace(l), "#") {
 				continue
 			}
-			held := false
-			for _, cand := range []string{path.Join(path.Dir(t), op), path.Clean(op)} {
-				if _, tracked := c.Tree.Mode(cand); tracked {
-					held = true
-				} else if _, err := os.Lstat(runPath(c, cand)); err == nil {
-					held = true // on disk: the lint's own scope decides
+			for _, op := range sourceOperands(l) {
+				if op == "" || walk.PathRoot(op) || strings.ContainsAny(op, "$`*?[~") {
+					continue
+				}
+				held, next := false, ""
+				// Beside the sourcing file, beside the script run (a library
+				// sources relative to where its caller runs), from the top.
+				for _, cand := range []string{path.Join(path.Dir(file), op), path.Join(path.Dir(t), op), path.Clean(op)} {
+					if mode, tracked := c.Tree.Mode(cand); tracked {
+						held = true
+						if next == "" && mode != 0o160000 && mode != 0o120000 {
+							next = cand
+						}
+					} else if _, err := os.Lstat(runPath(c, cand)); err == nil {
+						held = true // on disk: the lint's own scope decides
+					}
+				}
+				if !held {
+					return true
+				}
+				if next == "" || seen[next] || depth == 4 {
+					continue
+				}
+				seen[next] = true
+				// An unreadable library answers nothing here: the
+				// reports it could excuse stand.
+				if b, err := c.Tree.Read(next); err == nil && reads(next, b, depth+1) {
+					return true
 				}
 			}
-			if !held {
-				return true
-			}
 		}
+		return false
 	}
-	return false
+	return reads(t, text, 1)
 }

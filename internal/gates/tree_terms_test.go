@@ -431,6 +431,8 @@ func TestMsgPatternsTemplateShapes(t *testing.T) {
 		// Near misses of the eleventh holdout's spares.
 		"/" + "Users/distillery/x",
 		"/" + "home/dcosta/x",
+		// Near miss of the fourteenth holdout's spare.
+		"/" + "home/weaverbird/x",
 		// Near misses of the thirteenth holdout's spares.
 		"/" + "home/freddie/x",
 		"The account " + "`" + "0xdev" + "`" + " pays",
@@ -522,6 +524,8 @@ func TestMsgPatternsTemplateShapes(t *testing.T) {
 		"working_directory: " + "/" + "Users/distiller/project",
 		`# token_file = "` + "/" + `home/dcos/.dcos/token"`,
 		`current_working_directory="` + "/" + `home/sessiondir/zv6NDmqNcv5nKG0"`,
+		// The fourteenth holdout: the OpenTelemetry Weaver image's user.
+		"--templates=" + "/" + "home/weaver/templates",
 		`Open the database file "` + "/" + `home/fred/data.db".`,
 		"The account " + "`" + "0xbb" + "`" + " (ommer miner) is awarded",
 		"--local foo1=" + "/" + "home/dir/abc",

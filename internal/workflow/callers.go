@@ -18,7 +18,7 @@ import (
 // pass, keyed by the called file's path as a scan spells it.
 type Calls map[string][]map[string]string
 
-// CallsOf answers the job-level calls (uses: ./<path>) files make of
+// CallsOf answers the job-level calls (uses: ./<path>, or $/<path>) files make of
 // workflows of their own repository, with each call's with: values; a
 // value that is not a plain scalar reads as an expression (unknown).
 func CallsOf(files []*File) Calls {
@@ -28,7 +28,7 @@ func CallsOf(files []*File) Calls {
 			continue
 		}
 		for _, j := range f.Jobs {
-			rel, ok := strings.CutPrefix(UsesRef(j.Uses), "./")
+			rel, ok := strings.CutPrefix(LocalRef(UsesRef(j.Uses)), "./")
 			if !ok {
 				continue
 			}

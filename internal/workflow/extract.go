@@ -262,6 +262,10 @@ type Run struct {
 
 	WorkDir    string // the working directory in force (step, job or workflow defaults)
 	HasWorkDir bool
+	// Sourced lists the names assigned in files of the tree the body
+	// sources; the reader never sets it, a caller that can read the tree
+	// does, and the linter reads them as set when the body starts.
+	Sourced []string
 	// Directives lists the body lines (file line numbers) that are a
 	// ShellCheck directive comment on a line of their own, kept as
 	// written so ShellCheck honours them.

@@ -179,6 +179,9 @@ func TestRunnerFromCallers(t *testing.T) {
 		{"a Windows call", "  c:\n    uses: ./.github/workflows/t.yml\n    with:\n      os: windows-2022\n      oses: \"['windows-latest']\"\n", Windows, Windows},
 		{"mixed calls", "  c:\n    uses: ./.github/workflows/t.yml\n    with:\n      os: windows-2022\n  d:\n    uses: ./.github/workflows/t.yml\n", Unreadable, NonWindows},
 		{"an expression passed", "  c:\n    uses: ./.github/workflows/t.yml\n    with:\n      os: ${{ matrix.os }}\n", Unreadable, NonWindows},
+		{"the self-repository spelling", "  c:\n    uses: $/.github/workflows/t.yml\n    with:\n      os: windows-2022\n", Windows, NonWindows},
+		{"the self-repository spelling with ./", "  c:\n    uses: $/./.github/workflows/t.yml\n    with:\n      os: ubuntu-26.04\n", NonWindows, NonWindows},
+		{"another repository's workflow of that path", "  c:\n    uses: octo/t/.github/workflows/t.yml@main\n", Unreadable, Unreadable},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

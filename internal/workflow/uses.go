@@ -95,6 +95,16 @@ func commentedUses(t string) (string, bool) {
 	return refOf(e.Value, e.Value.Value), true
 }
 
+// LocalRef spells a reference to this repository one way: ./path and
+// GitHub's self-repository $/path (or $/./path) name the same action or
+// reusable workflow, so either reads as ./path.
+func LocalRef(ref string) string {
+	if rest, ok := strings.CutPrefix(ref, "$/"); ok {
+		return "./" + strings.TrimPrefix(rest, "./")
+	}
+	return ref
+}
+
 // Pinned reports whether a uses: ref is immutable: a ./ path inside the
 // repository, a $/ self-repository reference, a docker:// image by sha256
 // digest, or anything@<40 hex>. why says what is wrong when it is not.

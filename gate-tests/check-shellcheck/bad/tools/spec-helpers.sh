@@ -1,0 +1,2 @@
+#!/usr/bin/env bash
+spec_case() { echo "case: $1"; }
