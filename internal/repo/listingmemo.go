@@ -19,7 +19,7 @@ import (
 // and id) and nothing else of the index; decoding 20,000 entries into
 // Entry values on every Edit was the largest part of an Edit's cost. The
 // memo keeps that listing in one file laid out as the snapshot reads it:
-// one read, no decode, no Entry per path. It is written by an Edit that
+// one mapping, no decode, no Entry per path. It is written by an Edit that
 // decoded the index, and read only while the index file is the very file
 // it was made from (its stat stamp and its trailer).
 
@@ -175,12 +175,23 @@ func loadListingMemo(dir string, src IndexSource, key string) (*Snapshot, bool) 
 	if key == "" || src.CommonDir == "" {
 		return nil, false
 	}
-	data, err := readFile(walk.Child(walk.Child(src.CommonDir, verifiedDir), listingMemoName))
+	// The memo is mapped and the mapping kept for the process: the
+	// listing's paths and the table are slices of it, so its pages are the
+	// page cache's, never copied. Safe as the result cache's tables are
+	// (SPEC §The result cache N): the memo is only ever replaced by a
+	// rename, never cut short in place; a memo another program cuts short
+	// while it is mapped faults on its lost pages and ends the run with
+	// the runtime's exit 2, never a verdict. A fault while it is checked
+	// here only refuses the memo.
+	data, release, err := mapFile(walk.Child(walk.Child(src.CommonDir, verifiedDir), listingMemoName))
 	if err != nil {
 		return nil, false
 	}
-	files, tab, ok := decodeListingMemo(data, key, src.HashLen)
-	if !ok {
+	var files []string
+	var tab *listingTable
+	ok := false
+	if ferr := faultGuard(func() { files, tab, ok = decodeListingMemo(data, key, src.HashLen) }); ferr != nil || !ok {
+		release()
 		return nil, false
 	}
 	s := &Snapshot{dir: dir, budget: ByteBudget, claimBudget: ClaimBudget, files: files, tab: tab}
