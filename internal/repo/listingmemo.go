@@ -8,8 +8,10 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
+	"github.com/gate-sdk/gates/internal/fmap"
 	"github.com/gate-sdk/gates/internal/memlimit"
 	"github.com/gate-sdk/gates/internal/walk"
 )
@@ -114,12 +116,39 @@ func encodeListingMemo(key string, entries []Entry, hashLen int) ([]byte, bool) 
 	return binary.BigEndian.AppendUint32(out, crc32.Checksum(out, castagnoli)), true
 }
 
+// listingCheckedExt names the record beside the memo of the memo file
+// last checked whole; listingCheckedAge is how much older than now the
+// file's modification and change times must be before it is recorded (a
+// file written again in place within its time stamps' grain would show
+// the same identity; a variable so a test need not wait it out).
+const listingCheckedExt = ".ok"
+
+var listingCheckedAge = 2 * time.Second
+
+// stampBefore reports whether both times an identity stamp spells (its
+// last two fields, seconds.nanoseconds) lie before limit.
+func stampBefore(stamp string, limit time.Time) bool {
+	f := strings.Fields(stamp)
+	if len(f) < 2 {
+		return false
+	}
+	for _, t := range f[len(f)-2:] {
+		sec, nsec, ok := strings.Cut(t, ".")
+		s, err1 := strconv.ParseInt(sec, 10, 64)
+		ns, err2 := strconv.ParseInt(nsec, 10, 64)
+		if !ok || err1 != nil || err2 != nil || !time.Unix(s, ns).Before(limit) {
+			return false
+		}
+	}
+	return true
+}
+
 // decodeListingMemo answers the listing data holds when it is a whole
 // memo made under key: the paths (made over data's bytes, which they keep)
 // and the table of their entries. Any other content (another key, another
-// layout, a length that does not add up, a checksum that fails) answers
-// false: the memo is then not used.
-func decodeListingMemo(data []byte, key string, hashLen int) ([]string, *listingTable, bool) {
+// layout, a length that does not add up, a checksum that fails when
+// checkSum asks it checked) answers false: the memo is then not used.
+func decodeListingMemo(data []byte, key string, hashLen int, checkSum bool) ([]string, *listingTable, bool) {
 	if len(data) < len(listingMemoMagic)+4 || string(data[:len(listingMemoMagic)]) != listingMemoMagic {
 		return nil, nil, false
 	}
@@ -140,7 +169,7 @@ func decodeListingMemo(data []byte, key string, hashLen int) ([]string, *listing
 	}
 	// The checksum last of the cheap tests: a memo of another index is
 	// refused by its key without it.
-	if crc32.Checksum(body, castagnoli) != sum {
+	if checkSum && crc32.Checksum(body, castagnoli) != sum {
 		return nil, nil, false
 	}
 	ends := rest[:4*n]
@@ -183,16 +212,30 @@ func loadListingMemo(dir string, src IndexSource, key string) (*Snapshot, bool) 
 	// while it is mapped faults on its lost pages and ends the run with
 	// the runtime's exit 2, never a verdict. A fault while it is checked
 	// here only refuses the memo.
-	data, release, err := mapFile(walk.Child(walk.Child(src.CommonDir, verifiedDir), listingMemoName))
+	name := walk.Child(walk.Child(src.CommonDir, verifiedDir), listingMemoName)
+	data, release, stamp, err := fmap.MapStamp(name)
 	if err != nil {
 		return nil, false
 	}
+	// A memo file whose identity (read from the descriptor it was mapped
+	// from), checksum and key a record names as checked whole is not
+	// checked again: its pages stay untouched but for the ones read.
+	rec := ""
+	if stamp != "" && len(data) >= 4 {
+		rec = stamp + "\x00" + hex.EncodeToString(data[len(data)-4:]) + "\x00" + key
+	}
+	trusted := rec != "" && readIndexRecord(name+listingCheckedExt) == rec
 	var files []string
 	var tab *listingTable
 	ok := false
-	if ferr := faultGuard(func() { files, tab, ok = decodeListingMemo(data, key, src.HashLen) }); ferr != nil || !ok {
+	if ferr := faultGuard(func() { files, tab, ok = decodeListingMemo(data, key, src.HashLen, !trusted) }); ferr != nil || !ok {
 		release()
 		return nil, false
+	}
+	if !trusted && rec != "" && stampBefore(stamp, time.Now().Add(-listingCheckedAge)) {
+		// Best effort: a record not written costs the next load the
+		// checksum, no more.
+		_ = walk.ReplaceFile(name+listingCheckedExt, []byte(rec+"\n"))
 	}
 	s := &Snapshot{dir: dir, budget: ByteBudget, claimBudget: ClaimBudget, files: files, tab: tab}
 	s.states = make([]atomic.Pointer[entryState], len(files))

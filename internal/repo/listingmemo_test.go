@@ -3,12 +3,15 @@
 package repo
 
 import (
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/gate-sdk/gates/internal/fmap"
 )
 
 // sameView fails unless got answers what want answers: the listing, each
@@ -48,6 +51,19 @@ func sameView(t *testing.T, name string, got, want *Snapshot) {
 // entries, touched in place, the memo damaged or made for another index);
 // the memo is taken only where it was made from the very index file.
 func TestEditOverlayFromTheListingMemo(t *testing.T) {
+	// Once as a fresh memo is read (checked whole each time), once with
+	// every memo checked once recorded at once, so the later loads skip
+	// the checksum.
+	t.Run("checked whole", func(t *testing.T) { overlayMemoStates(t) })
+	t.Run("recorded as checked", func(t *testing.T) {
+		old := listingCheckedAge
+		listingCheckedAge = -time.Hour
+		defer func() { listingCheckedAge = old }()
+		overlayMemoStates(t)
+	})
+}
+
+func overlayMemoStates(t *testing.T) {
 	fx := newFixture(t)
 	top := fx.top
 	memo := Git{Env: fx.env, RecordVerified: true}
@@ -113,6 +129,9 @@ func TestEditOverlayFromTheListingMemo(t *testing.T) {
 				t.Fatal(err)
 			}
 			data[len(data)/2] ^= 0x20
+			// Past the time stamps' grain: the damage moves the file's
+			// identity, as any later write does.
+			time.Sleep(10 * time.Millisecond)
 			if err := os.WriteFile(memoFile, data, 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -123,6 +142,7 @@ func TestEditOverlayFromTheListingMemo(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			time.Sleep(10 * time.Millisecond)
 			if err := os.WriteFile(memoFile, data[:len(data)-9], 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -202,5 +222,74 @@ func TestEditOverlayWithoutTheCacheKeepsNoMemo(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(fx.top, ".git", verifiedDir, listingMemoName)); !os.IsNotExist(err) {
 		t.Fatalf("a memo was written with the cache off: %v", err)
+	}
+}
+
+// A memo file recorded as checked whole (its identity, checksum and key)
+// is not checked again; a memo changed in place since (a new identity) is
+// checked whole and refused when its checksum fails.
+func TestListingMemoCheckedRecord(t *testing.T) {
+	old := listingCheckedAge
+	listingCheckedAge = -time.Hour
+	defer func() { listingCheckedAge = old }()
+	fx := newFixture(t)
+	g := Git{Env: fx.env, RecordVerified: true}
+	writeFile(t, filepath.Join(fx.top, "run.sh"), "#!/bin/sh\nedited\n", 0o755)
+	memoFile := filepath.Join(fx.top, ".git", verifiedDir, listingMemoName)
+	taken := func() bool {
+		t.Helper()
+		forgetDecoded()
+		s, ok, err := g.NewEditOverlay(fx.top, []string{"run.sh"})
+		if !ok || err != nil {
+			t.Fatalf("overlay ok %v, %v", ok, err)
+		}
+		return s.tab != nil
+	}
+	if taken() || !taken() {
+		t.Fatal("the memo was not made by the first Edit and taken by the second")
+	}
+	if _, err := os.Stat(memoFile + listingCheckedExt); err != nil {
+		t.Fatalf("no record of the memo checked whole: %v", err)
+	}
+	// Damaged in place: a new identity, so the checksum is asked again.
+	data, err := os.ReadFile(memoFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)/2] ^= 0x20
+	time.Sleep(10 * time.Millisecond)
+	if err := os.WriteFile(memoFile, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if taken() {
+		t.Fatal("a memo damaged in place was taken under the record of the file before")
+	}
+	// A record naming a damaged file as it now is (its identity, its
+	// checksum trailer, the key) is taken at its word: the checksum is not
+	// asked, which is what the record saves. (The Edit above made the
+	// memo again; it is damaged again here.)
+	if data, err = os.ReadFile(memoFile); err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)/2] ^= 0x20
+	if err := os.WriteFile(memoFile, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, release, stamp, err := fmap.MapStamp(memoFile)
+	if err != nil || stamp == "" {
+		t.Fatalf("identity of the memo: %q, %v", stamp, err)
+	}
+	release()
+	src, err := g.LocateIndex(fx.top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, _ := listingMemoKey(src)
+	rec := stamp + "\x00" + hex.EncodeToString(data[len(data)-4:]) + "\x00" + key + "\n"
+	if err := os.WriteFile(memoFile+listingCheckedExt, []byte(rec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if !taken() {
+		t.Fatal("a memo its record names as checked was checked again")
 	}
 }
