@@ -40,10 +40,10 @@ type corpusEntry struct {
 // store changed what it holds.
 type corpusMemo struct {
 	dir, file, head string
-	kept       map[string]corpusEntry
-	seen       map[string]string // path -> identity before its read
-	next       map[string]corpusEntry
-	dirty      bool
+	kept            map[string]corpusEntry
+	seen            map[string]string // path -> identity before its read
+	next            map[string]corpusEntry
+	dirty           bool
 }
 
 // openCorpusMemo reads the memo in dir for this build (stamp) and this
