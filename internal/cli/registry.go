@@ -5,8 +5,10 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gate-sdk/gates/internal/cache"
 	"github.com/gate-sdk/gates/internal/knob"
 	"github.com/gate-sdk/gates/internal/registry"
+	"github.com/gate-sdk/gates/internal/repo"
 	"github.com/gate-sdk/gates/internal/walk"
 )
 
@@ -139,6 +141,27 @@ func (s *Session) readRegistry(gatesDir string) (*loadedRegistry, error) {
 		corpus = reg.CorpusReusing
 	}
 	env.LoadCorpus = sync.OnceValues(func() ([]*registry.Manifest, error) { return corpus(registry.OS{}) })
+	if wd, err := walk.Cwd(); err == nil && cwdErr == nil && !s.indexFirst && s.landed == nil && wd == cwd && cacheWanted(s) && !cache.Disabled(sourceStamp) {
+		// assertion I (edit-gates): the work tree's declarations, each
+		// registered nowhere read only when its file is not the one the
+		// corpus memo recorded.
+		env.CorpusKnobNames = sync.OnceValues(func() ([]string, error) {
+			src, err := repo.Git{}.LocateIndex(cwd)
+			if err != nil || src.CommonDir == "" {
+				corpus, err := env.LoadCorpus()
+				if err != nil {
+					return nil, err
+				}
+				return registry.CouplesKnobNames(corpus), nil
+			}
+			memo := openCorpusMemo(corpusMemoDir(src.CommonDir), sourceStamp, cwd)
+			names, err := reg.CorpusKnobNames(registry.OS{}, memo)
+			if err == nil {
+				memo.flush()
+			}
+			return names, err
+		})
+	}
 	return &loadedRegistry{Registry: reg, env: env}, nil
 }
 

@@ -139,6 +139,71 @@ func (r *Registry) CorpusReusing(fsys FS) ([]*Manifest, error) {
 	return r.corpus(fsys, known)
 }
 
+// KnobNamesMemo keeps, per declaration file, the knob names its manifest
+// carries (what CouplesKnobNames reads of it), for a reader that can tell
+// the file unchanged without reading it. Lookup answers the names kept for
+// path while the file is the one they were read from; Store offers the
+// names just read from path.
+type KnobNamesMemo interface {
+	Lookup(path string) ([]string, bool)
+	Store(path string, names []string)
+}
+
+// CorpusKnobNames answers CouplesKnobNames(CorpusReusing(fsys)): every
+// knob name the corpus's manifests carry, taking a registered member's
+// manifest from Load and each other declaration's names from memo where
+// it keeps them, reading (and offering memo) the rest. A declaration that
+// does not read or parse is refused as CorpusReusing refuses it.
+func (r *Registry) CorpusKnobNames(fsys FS, memo KnobNamesMemo) ([]string, error) {
+	known := map[string]*Manifest{}
+	for _, mem := range r.Members {
+		if mem.Kind != Unresolved && mem.ManifestErr == nil && mem.Manifest != nil {
+			known[mem.Path] = mem.Manifest
+		}
+	}
+	decls, err := Declarations(fsys, SearchDirs(r.GatesDir, r.KitRoots))
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	var manifests []*Manifest
+	seen := map[string]bool{}
+	for _, d := range decls {
+		if d.Kind != Descriptor || seen[d.Path] {
+			continue
+		}
+		seen[d.Path] = true
+		if m, ok := known[d.Path]; ok {
+			manifests = append(manifests, m)
+			continue
+		}
+		if kept, ok := memo.Lookup(d.Path); ok {
+			names = append(names, kept...)
+			continue
+		}
+		m, err := readManifest(fsys, d.Path)
+		if err != nil {
+			return nil, err
+		}
+		own := CouplesKnobNames([]*Manifest{m})
+		memo.Store(d.Path, own)
+		names = append(names, own...)
+	}
+	for _, mem := range r.Members {
+		if mem.Kind == Unresolved || seen[mem.Path] {
+			continue
+		}
+		seen[mem.Path] = true
+		if mem.ManifestErr != nil {
+			return nil, mem.ManifestErr
+		}
+		manifests = append(manifests, mem.Manifest)
+	}
+	names = append(names, CouplesKnobNames(manifests)...)
+	slices.Sort(names)
+	return slices.Compact(names), nil
+}
+
 func (r *Registry) corpus(fsys FS, known map[string]*Manifest) ([]*Manifest, error) {
 	decls, err := Declarations(fsys, SearchDirs(r.GatesDir, r.KitRoots))
 	if err != nil {

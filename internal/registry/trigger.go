@@ -53,6 +53,10 @@ type Env struct {
 	// kit root was a fifth of a small battery's start. Nil reads as an
 	// empty corpus.
 	LoadCorpus func() ([]*Manifest, error)
+	// CorpusKnobNames, when set, answers what CouplesKnobNames answers of
+	// LoadCorpus's corpus (Registry.CorpusKnobNames, which may keep each
+	// declaration's names), and the sentinel asks it instead.
+	CorpusKnobNames func() ([]string, error)
 }
 
 // KnobFiles derives a member's knob-file couples: the tracked default
@@ -66,16 +70,22 @@ func (e *Env) KnobFiles(name string, m *Manifest) ([]string, error) {
 	}
 	if i := slices.Index(names, EveryCouplesKnob); i >= 0 {
 		// assertion O: the sentinel stands for every knob the corpus's tokens name.
-		var corpus []*Manifest
+		var corpusNames []string
 		var cerr error
-		if e.LoadCorpus != nil {
-			corpus, cerr = e.LoadCorpus()
+		switch {
+		case e.CorpusKnobNames != nil:
+			corpusNames, cerr = e.CorpusKnobNames()
+		case e.LoadCorpus != nil:
+			var corpus []*Manifest
+			if corpus, cerr = e.LoadCorpus(); cerr == nil {
+				corpusNames = CouplesKnobNames(corpus)
+			}
 		}
 		if cerr != nil {
 			return nil, &Error{File: m.Path, Kind: KindExpansion, Msg: fmt.Sprintf("%s expands every member's knob: tokens, and the descriptor corpus did not read: %v", name, cerr), Err: cerr}
 		}
 		names = slices.Delete(names, i, i+1)
-		names = append(names, CouplesKnobNames(corpus)...)
+		names = append(names, corpusNames...)
 	}
 	if len(names) == 0 {
 		return nil, nil

@@ -188,19 +188,47 @@ func appendUntracked(dir string, kept []Entry, others []string) ([]Entry, error)
 // scoped index, or an edited path that is neither a regular file, a
 // symbolic link nor gone. The caller then builds NewEditSnapshot.
 func (g Git) NewEditOverlay(dir string, paths []string) (s *Snapshot, ok bool, err error) {
-	// The ids stay in binary: an Edit spells those of the few entries it
-	// looks up, not 20,000 (SPEC §The snapshot, H).
-	entries, blobs, sum, err := g.snapshotIndexAs(dir, false, true)
+	src, err := g.LocateIndex(dir)
 	if err != nil {
 		return nil, false, err
 	}
-	if blobs.src.Prefix != "" {
+	if src.Prefix != "" {
 		return nil, false, nil
 	}
+	// assertion H (edit-gates): with the cache on, the listing comes from
+	// the memo made from this very index file when there is one; an Edit
+	// the memo's view cannot answer (an edited path untracked, gone or
+	// of another type) decodes the index as below.
+	key, held := "", false
+	if g.RecordVerified {
+		if key, held = listingMemoKey(src); !held {
+			if s, ok, err := g.overlayFromMemo(dir, src, key, paths); ok || err != nil {
+				return s, ok, err
+			}
+		}
+	}
+	// The ids stay in binary: an Edit spells those of the few entries it
+	// looks up, not 20,000 (SPEC §The snapshot, H).
+	entries, sum, err := g.indexAtAs(dir, src, false, true)
+	if err != nil {
+		return nil, false, err
+	}
+	if sum != "" {
+		// The checksum names the index's whole content; the scoping
+		// prefix names which part of it this snapshot lists.
+		sum = "index " + sum + " prefix " + src.Prefix
+	}
+	blobs := newBlobStore(g, dir, src)
 	for _, e := range entries {
 		if e.Stage != 0 || e.IntentToAdd() || e.SkipWorktree() {
 			return nil, false, nil
 		}
+	}
+	// The memo is made from a decode of the file its key names: the same
+	// stamp and trailer before the decode and after, and the decode's own
+	// checksum that trailer.
+	if key != "" && !held && sum == "index "+memoTrailer(key)+" prefix " && sameMemoKey(src, key) {
+		writeListingMemo(src, key, entries)
 	}
 	// assertion G (edit-gates): the decoded index may be the process's
 	// shared one, never written: the overlay copies it only to add or
@@ -319,4 +347,69 @@ func (g Git) NewEditOverlay(dir string, paths []string) (s *Snapshot, ok bool, e
 		st.held, st.data = true, p.data
 	}
 	return s, true, nil
+}
+
+// overlayFromMemo is NewEditOverlay over the listing memo (see
+// loadListingMemo) where every edited path is tracked, present and a
+// regular file or a symbolic link in the work tree, its entry no gitlink:
+// the view is then the memo's listing with the edited paths' work-tree
+// bytes put over it, as NewEditOverlay puts them over the decoded index.
+// ok is false, with no error, when there is no memo of this index or an
+// edited path is anything else; NewEditOverlay then decodes the index.
+func (g Git) overlayFromMemo(dir string, src IndexSource, key string, paths []string) (*Snapshot, bool, error) {
+	s, ok := loadListingMemo(dir, src, key)
+	if !ok {
+		return nil, false, nil
+	}
+	sum := "index " + memoTrailer(key) + " prefix " + src.Prefix
+	type put struct {
+		path string
+		at   int
+	}
+	var puts []put
+	for _, p := range paths {
+		fi, err := os.Lstat(walk.Child(dir, p))
+		if err != nil || !fi.Mode().IsRegular() && fi.Mode()&os.ModeSymlink == 0 {
+			return nil, false, nil
+		}
+		i, tracked := s.find(p)
+		if !tracked || s.tab.entry(i, p).Mode == ModeGitlink {
+			return nil, false, nil
+		}
+		puts = append(puts, put{path: p, at: i})
+	}
+	blobs := newBlobStore(g, dir, src)
+	desc := []string{sum}
+	datas := make([][]byte, len(puts))
+	for k, p := range puts {
+		e := s.tab.entry(p.at, s.files[p.at])
+		data, err := s.workTree(p.path, e.Mode, -1)
+		if err != nil {
+			return nil, false, err
+		}
+		e.Hash, e.raw, e.Flags = blobs.hashOf(data), "", 0
+		desc = append(desc, fmt.Sprintf("put %s %o %s", e.Path, e.Mode, e.Hash))
+		s.puts = append(s.puts, entryPut{at: p.at, ent: e})
+		datas[k] = data
+	}
+	s.staged = true
+	s.blobs = blobs
+	s.indexSum = strings.Join(desc, "\x00")
+	s.overlayBase = sum
+	for _, p := range puts {
+		s.overlayPuts = append(s.overlayPuts, p.path)
+	}
+	sort.Strings(s.overlayPuts)
+	for k, p := range puts {
+		e, _ := s.lookup(p.path)
+		st := e.state()
+		st.held, st.data = true, datas[k]
+	}
+	return s, true, nil
+}
+
+// sameMemoKey reports whether src's index file still answers key.
+func sameMemoKey(src IndexSource, key string) bool {
+	now, _ := listingMemoKey(src)
+	return now == key
 }

@@ -85,7 +85,11 @@ type Snapshot struct {
 	// a path to its place only when files is not in ascending order (a
 	// listing not read from an index); else a path is found by binary
 	// search, and 20,000 paths cost no map and no copy of their entries.
-	ents   []Entry
+	ents []Entry
+	// tab stands for ents when the listing was loaded from the edit
+	// overlay's listing memo (loadListingMemo): the entries' modes, flags
+	// and binary ids, made into an Entry per lookup; ents is then nil.
+	tab    *listingTable
 	states []atomic.Pointer[entryState]
 	// puts are an edit overlay's entries put over ents when ents is the
 	// process's shared decoding of the index (NewEditOverlay): each names
@@ -137,14 +141,18 @@ type entryPut struct {
 	ent Entry
 }
 
-// entry answers the entry at place i: a put one, else ents'.
-func (s *Snapshot) entry(i int) *Entry {
+// entry answers the entry at place i: a put one, else ents', else the
+// listing memo's.
+func (s *Snapshot) entry(i int) Entry {
 	for k := range s.puts {
 		if s.puts[k].at == i {
-			return &s.puts[k].ent
+			return s.puts[k].ent
 		}
 	}
-	return &s.ents[i]
+	if s.tab != nil {
+		return s.tab.entry(i, s.files[i])
+	}
+	return s.ents[i]
 }
 
 // snapEntry is one listed path's entry as a lookup answers it: a view of

@@ -115,10 +115,12 @@ func trackedStatClean(top string, entries []Entry) bool {
 // its stats over goroutines (a variable so a test can spread a small one).
 var statCleanSplit = 4096
 
-// statCleanRange is trackedStatClean's test over entries in one pass,
-// giving up (false) once stop is set. One Stat_t serves every entry: no
-// file information is allocated.
-func statCleanRange(top string, entries []Entry, stop *atomic.Bool) bool {
+// statCleanRangeByPath is trackedStatClean's test over entries in one
+// pass, each file stat-tested by its path from the top, giving up (false)
+// once stop is set. One Stat_t serves every entry: no file information is
+// allocated. It is the reference statCleanRange (by directory, where the
+// platform has it) is held to.
+func statCleanRangeByPath(top string, entries []Entry, stop *atomic.Bool) bool {
 	var st syscall.Stat_t
 	buf := make([]byte, 0, len(top)+256)
 	for i := range entries {
