@@ -379,6 +379,7 @@ func TestUnseen49Spellings(t *testing.T) {
 			p.git("commit", "-q", "-m", "docs: drop the notes")
 		}, steps: []unseenStep{b(`git revert --no-edit HEAD`)}, expect: stAfter, gate: tt},
 		{name: "worktree add then commit there", steps: []unseenStep{b(`git worktree add -q -b feat ../wt2 && cd ../wt2 && ` + leakCmd + `echo 'git commit -q -n -m "docs: add notes"' | sh`)}, expect: stAfter, gate: tt},
+		{name: "worktree add then commit there, plain", steps: []unseenStep{b(`git worktree add -q -b feat ../wt2`), b(`cd ../wt2 && ` + leakCmd + `git commit -q -m "docs: add notes"`)}, expect: stHook, gate: tt},
 		{name: "a script written with Write, then run", steps: []unseenStep{
 			{write: "do.sh", body: "#!/bin/sh\nprintf 'Keep notes in /h''ome/marta/notes.\\n' > docs/leak.md\ngit add docs/leak.md\ngit commit -q --no-verify -m 'docs: add notes'\n"},
 			b(`./do.sh`)}, expect: stAfter, gate: tt},
@@ -443,6 +444,7 @@ func TestUnseen49OrdinaryWork(t *testing.T) {
 		{name: "cherry-pick, revert and squash of green work", setup: greenSide, steps: []unseenStep{
 			b(`git cherry-pick green >/dev/null`), b(`git revert --no-edit HEAD >/dev/null`), b(`git merge -q --squash green && git commit -q -m "docs: a green note again"`)}},
 		{name: "fixup and autosquash of green work", steps: []unseenStep{b(green + `git commit -q -m "docs: more to read" && printf 'Even more.\n' >> docs/more.md && git commit -q -a --fixup=HEAD && GIT_SEQUENCE_EDITOR=true git rebase -q -i --autosquash HEAD~2`)}},
+		{name: "worktree add, a green commit there, remove", steps: []unseenStep{b(`git worktree add -q -b feat ../wt4 && cd ../wt4 && ` + green + `git commit -q -m "docs: more to read" && cd - >/dev/null && git worktree remove ../wt4`)}},
 		{name: "clone, archive and format-patch", steps: []unseenStep{b(`git clone -q . ../copy && git archive -o ../a.tar HEAD && git format-patch -q -1 -o ../patches`)}},
 	}
 	for _, r := range rows {
