@@ -508,6 +508,7 @@ func (r hookRepo) Judge(id string) (harness.CommitVerdict, error) {
 	if len(parents) > 0 {
 		base = parents[0]
 	}
+	v.Parent = base
 	hooks, changed, err := r.judgeLanded(id, base, msgFile)
 	if errors.Is(err, errNeedsCheckout) {
 		changed = nil

@@ -461,12 +461,15 @@ func TestUnseen49OrdinaryWork(t *testing.T) {
 	}
 }
 
-// A colleague's red commits, fetched and then taken as they are (a hard
-// reset to them), pass untouched.
+// A colleague's red commits, fetched and then built on: a rebase of the
+// agent's own clean commit onto them, and a hard reset to them, pass
+// untouched.
 func TestUnseen49FetchThenRebaseOfRedUpstream(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct{ name, cmd string }{
+		{"fetch then rebase", `git fetch -q origin && git rebase -q origin/main`},
 		{"fetch then reset --hard", `git fetch -q origin && git reset -q --hard origin/main`},
+		{"pull --rebase", `git pull -q --rebase`},
 	} {
 		c := c
 		t.Run(c.name, func(t *testing.T) {

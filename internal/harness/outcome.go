@@ -95,6 +95,8 @@ type CommitVerdict struct {
 	Red     []Red  `json:"red,omitempty"`
 	// Root: the commit has no parent.
 	Root bool `json:"root,omitempty"`
+	// Parent is the commit's first parent ("" for a root commit).
+	Parent string `json:"parent,omitempty"`
 }
 
 // MaxJudged bounds the commits one event judges.
@@ -387,6 +389,11 @@ func judgeNew(c *Call, now []Tip, from []string) ([]*judged, map[string]*judged,
 	var left []string
 	fresh := 0
 	dirty := false
+	listed := map[string]bool{}
+	for _, id := range ids {
+		listed[id] = true
+	}
+	parents := map[string]CommitVerdict{}
 	for _, id := range ids {
 		j, ok := kept[id]
 		if !ok || j == nil {
@@ -400,6 +407,9 @@ func judgeNew(c *Call, now []Tip, from []string) ([]*judged, map[string]*judged,
 			v, err := c.Repo.Judge(id)
 			if err != nil {
 				return nil, nil, 0, err
+			}
+			if len(v.Red) > 0 && v.Parent != "" && !listed[v.Parent] && kept[v.Parent] == nil {
+				v.Red = notInherited(c, v, parents)
 			}
 			j = &judged{CommitVerdict: v}
 			kept[id] = j
@@ -418,6 +428,57 @@ func judgeNew(c *Call, now []Tip, from []string) ([]*judged, map[string]*judged,
 		}
 	}
 	return out, kept, len(left), nil
+}
+
+// notInherited answers v's red results less those its first parent
+// already had, when that parent is history the session did not make (the
+// base's, or a colleague's fetched): a pre-commit gate whose every report
+// line the parent's judgement of the same gate holds found nothing this
+// commit brought. The parent is judged as any commit would be, once per
+// look; a parent that cannot be judged takes nothing away.
+func notInherited(c *Call, v CommitVerdict, parents map[string]CommitVerdict) []Red {
+	// assertion G: findings the commit's parent already had are not the
+	// agent's.
+	pv, ok := parents[v.Parent]
+	if !ok {
+		var err error
+		if pv, err = c.Repo.Judge(v.Parent); err != nil {
+			return v.Red
+		}
+		parents[v.Parent] = pv
+	}
+	var keep []Red
+	for _, r := range v.Red {
+		if r.Hook != "pre-commit" || r.Code != 1 || !heldBy(r, pv.Red) {
+			keep = append(keep, r)
+		}
+	}
+	return keep
+}
+
+// heldBy reports a red result each of whose report lines one of had's
+// results of the same gate and hook also reports.
+func heldBy(r Red, had []Red) bool {
+	for _, h := range had {
+		if h.Name != r.Name || h.Hook != r.Hook || h.Code != r.Code {
+			continue
+		}
+		lines := map[string]bool{}
+		for _, l := range strings.Split(h.Output, "\n") {
+			lines[l] = true
+		}
+		all := true
+		for _, l := range strings.Split(r.Output, "\n") {
+			if !lines[l] {
+				all = false
+				break
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	return false
 }
 
 // redReport renders the red commits for the model: each by short id and
