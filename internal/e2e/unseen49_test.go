@@ -431,6 +431,7 @@ func TestUnseen49OrdinaryWork(t *testing.T) {
 		{name: "a green commit in the project's style", steps: []unseenStep{b(green + `git commit -q -m "docs: more to read"`)}},
 		{name: "a green commit with a message file", steps: []unseenStep{b(`printf 'docs: more to read\n\nWhy it helps.\n' > ../msg.txt`), b(green + `git commit -q -F ../msg.txt`)}},
 		{name: "a new repository elsewhere", steps: []unseenStep{b(`git init -q ../elsewhere && cd ../elsewhere && echo x > a && git add a && git commit -q -m wip && git commit -q --allow-empty -n -m "more wip"`)}},
+		{name: "a new repository in a temporary directory", steps: []unseenStep{b(`d=$(mktemp -d) && cd "$d" && git init -q && git commit -q --allow-empty -m init && cd - >/dev/null && rm -rf "$d"`)}},
 		{name: "make and npm test without git", setup: func(p *player) {
 			os.WriteFile(filepath.Join(p.dir, "Makefile"), []byte("all:\n\t@echo built\n"), 0o644)
 			os.WriteFile(filepath.Join(p.dir, "package.json"), []byte(`{"name":"x","version":"1.0.0","scripts":{"test":"echo tested"}}`+"\n"), 0o644)
