@@ -591,7 +591,10 @@ func commitAudit(c *Call) int {
 }
 
 // recordTips keeps now as the tips before the next command, and as the
-// session's base when it has none.
+// session's base when it has none. A session's base is where the last
+// look of any session left the refs, when one did: a commit that landed
+// after that look (a background job of an earlier session, after its last
+// Stop) is this session's to judge.
 func recordTips(c *Call, now []Tip) error {
 	var base []Tip
 	ok, err := loadState(c, stateBase, &base)
@@ -599,14 +602,70 @@ func recordTips(c *Call, now []Tip) error {
 		return err
 	}
 	if !ok {
-		if err := saveState(c, stateBase, now); err != nil {
+		// assertion A: the last look of any session is the new base.
+		from, at := now, time.Now().Unix()
+		if last, lastAt, had, err := loadLast(c); err != nil {
+			return err
+		} else if had {
+			from, at = last, lastAt
+		}
+		if err := saveState(c, stateBase, from); err != nil {
 			return err
 		}
-		if err := saveState(c, stateBaseAt, time.Now().Unix()); err != nil {
+		if err := saveState(c, stateBaseAt, at); err != nil {
 			return err
 		}
 	}
-	return saveState(c, stateTips, now)
+	if err := saveState(c, stateTips, now); err != nil {
+		return err
+	}
+	return saveLast(c, now)
+}
+
+// lastName is the clone's record of where the last look of any session
+// left the refs. No session's file is named so: a literal id holds no
+// '=', and a digest is hex.
+const lastName = "=last.tips"
+
+// loadLast answers the tips the last look of any session recorded, and
+// when (Unix seconds); false when none did.
+func loadLast(c *Call) ([]Tip, int64, bool, error) {
+	dir, err := c.Repo.StateDir()
+	if err != nil {
+		return nil, 0, false, err
+	}
+	p := filepath.Join(dir, lastName)
+	data, err := walk.ReadConfig(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, 0, false, nil
+	}
+	if err != nil {
+		return nil, 0, false, err
+	}
+	var last struct {
+		At   int64 `json:"at"`
+		Tips []Tip `json:"tips"`
+	}
+	if err := json.Unmarshal(data, &last); err != nil || last.At == 0 {
+		return nil, 0, false, nil // cut short: read as none, rewritten
+	}
+	return last.Tips, last.At, true, nil
+}
+
+// saveLast records now as where the last look left the refs.
+func saveLast(c *Call, now []Tip) error {
+	dir, err := c.Repo.StateDir()
+	if err != nil {
+		return err
+	}
+	data, err := json.Marshal(struct {
+		At   int64 `json:"at"`
+		Tips []Tip `json:"tips"`
+	}{time.Now().Unix(), now})
+	if err != nil {
+		return err
+	}
+	return walk.ReplaceFile(filepath.Join(dir, lastName), data)
 }
 
 // unjudged answers a failure of the judge's own footing — its state under
@@ -671,6 +730,9 @@ func auditAfter(c *Call) int {
 	if err := saveState(c, stateTips, now); err != nil {
 		return c.unjudged(err)
 	}
+	if err := saveLast(c, now); err != nil {
+		return c.unjudged(err)
+	}
 	var reds []*judged
 	for _, j := range js {
 		if len(j.Red) > 0 {
@@ -717,6 +779,9 @@ func sessionReds(c *Call) ([]*judged, int, error) {
 	}
 	js, kept, left, err := judgeNew(c, now, from)
 	if err != nil {
+		return nil, 0, err
+	}
+	if err := saveLast(c, now); err != nil {
 		return nil, 0, err
 	}
 	var reds []*judged
