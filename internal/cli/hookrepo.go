@@ -266,6 +266,32 @@ func (r hookRepo) Pushed(tips []harness.Tip) ([]string, error) {
 	return out, nil
 }
 
+// PushedSince answers the commits the placed pre-push hook recorded as
+// sent by a push at or after since (Unix seconds) that this clone still
+// holds.
+func (r hookRepo) PushedSince(since int64) ([]string, error) {
+	_, common, err := r.gitDirs()
+	if err != nil {
+		return nil, err
+	}
+	rec, err := githook.ReadPushed(common)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	var ids []string
+	for _, p := range rec {
+		if p.At >= since && !seen[p.Commit] {
+			seen[p.Commit] = true
+			ids = append(ids, p.Commit)
+		}
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	return asWritten().Present(r.top, ids)
+}
+
 // byFetch reports a reflog message written by a fetch (pull and clone
 // fetch too; `git remote update` runs fetch).
 func byFetch(msg string) bool {

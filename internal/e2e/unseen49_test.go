@@ -407,6 +407,8 @@ func TestUnseen49Spellings(t *testing.T) {
 		{name: "hook emptied in the same line", steps: []unseenStep{b(`: > .git/gate-hooks/pre-commit && ` + leakCmd + `git commit -q -m "docs: add notes"`)}, expect: stAfter, gate: tt},
 		{name: "amend through sh", steps: []unseenStep{b(leakCmd + `echo 'git commit -q -n --amend --no-edit' | sh`)}, expect: stAfter, gate: tt},
 		{name: "subject refused, through sh", steps: []unseenStep{b(`echo 'git commit -q -n --allow-empty -m "` + redSubject + `"' | sh`)}, expect: stAfter, gate: subj},
+		{name: "push by URL from a detached worktree", steps: []unseenStep{b(`git init -q --bare ../pushed.git && git worktree add -q --detach ../wt3 && cd ../wt3 && ` + leakCmd + `c=$(git commit-tree -p HEAD -m "docs: add notes" $(git write-tree)) && git push -q ../pushed.git $c:refs/heads/main`)}, expect: stAfter, gate: tt, also: []string{"pushed.git"}},
+		{name: "push by URL, the local ref reset", steps: []unseenStep{b(`git init -q --bare ../pushed.git && ` + leakCmd + `echo 'git commit -q -n -m "docs: add notes"' | sh && git push -q file://$PWD/../pushed.git main && git reset -q --hard HEAD^`)}, expect: stStop, gate: tt, also: []string{"pushed.git"}},
 	}
 	for _, r := range rows {
 		r := r

@@ -67,6 +67,13 @@ type Repo interface {
 	Canonical(abs string) string
 }
 
+// PushRecord is a Repo that keeps what pushes sent.
+type PushRecord interface {
+	// PushedSince answers the commits a push from this clone sent at or
+	// after since (Unix seconds), of those the clone still holds.
+	PushedSince(since int64) ([]string, error)
+}
+
 // Tip is one ref and the object it names.
 type Tip struct {
 	Ref string `json:"ref"`
@@ -324,6 +331,30 @@ func judgeNew(c *Call, now []Tip, from []string) ([]*judged, map[string]*judged,
 		for _, id := range more {
 			if !seen[id] {
 				ids = append(ids, id)
+			}
+		}
+	}
+	// assertion K: a commit a push from this clone sent since the session
+	// began (the placed pre-push hook's record) is the agent's, though no
+	// ref here holds it: pushed by URL, or its local ref reset after.
+	if pr, ok := c.Repo.(PushRecord); ok && at > 0 {
+		sent, err := pr.PushedSince(at)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		if len(sent) > 0 {
+			more, _, err := c.Repo.Commits(sent, append(append([]string(nil), from...), landed(now)...), 0, maxListed)
+			if err != nil {
+				return nil, nil, 0, err
+			}
+			seen := map[string]bool{}
+			for _, id := range ids {
+				seen[id] = true
+			}
+			for _, id := range more {
+				if !seen[id] {
+					ids = append(ids, id)
+				}
 			}
 		}
 	}
