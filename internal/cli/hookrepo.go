@@ -232,8 +232,22 @@ func (r hookRepo) Fetched(tips []harness.Tip) ([]string, error) {
 	}
 	var out []string
 	if data, err := walk.ReadConfig(walk.Child(gd, "FETCH_HEAD")); err == nil {
+		var remotes map[string]bool
 		for _, l := range strings.Split(string(data), "\n") {
-			if f := strings.Fields(l); len(f) > 0 && walk.ObjectID(f[0]) {
+			f := strings.Fields(l)
+			if len(f) == 0 || !walk.ObjectID(f[0]) {
+				continue
+			}
+			// assertion G: only what a configured remote sent is others'
+			// work; a fetch by URL (a scratch clone of the agent's) is not.
+			i := strings.LastIndex(l, " of ")
+			if i < 0 {
+				continue
+			}
+			if remotes == nil {
+				remotes = r.remoteURLs()
+			}
+			if remotes[trimURL(l[i+len(" of "):])] {
 				out = append(out, f[0])
 			}
 		}
@@ -247,6 +261,30 @@ func (r hookRepo) Fetched(tips []harness.Tip) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// remoteURLs answers the URLs the clone's configured remotes fetch from,
+// spelled as FETCH_HEAD names them (trimURL).
+func (r hookRepo) remoteURLs() map[string]bool {
+	out := map[string]bool{}
+	data, err := asWritten().Run(r.top, "list the remotes' URLs", nil, "config", "--get-regexp", `^remote\..*\.url$`)
+	if err != nil {
+		return out // no remote configured: git answers 1
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if _, url, ok := strings.Cut(strings.TrimSpace(l), " "); ok {
+			out[trimURL(url)] = true
+		}
+	}
+	return out
+}
+
+// trimURL spells a fetch URL as FETCH_HEAD does: no trailing slash or
+// ".git".
+func trimURL(u string) string {
+	u = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(u), "/"))
+	u = strings.TrimSuffix(u, ".git")
+	return strings.TrimRight(u, "/")
 }
 
 func (r hookRepo) Pushed(tips []harness.Tip) ([]string, error) {
