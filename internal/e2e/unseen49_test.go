@@ -140,12 +140,16 @@ func (p *player) landedTips() []string {
 func (p *player) redLanded(before []string, also []string) []string {
 	p.t.Helper()
 	var red []string
-	args := []string{"rev-list", "--no-replace-objects"}
+	args := []string{"--no-replace-objects", "rev-list"}
 	args = append(args, p.landedTips()...)
 	for _, id := range before {
 		args = append(args, "^"+id)
 	}
-	for _, id := range strings.Fields(run(p.t, p.dir, p.env, "git", args...).stdout) {
+	listed := run(p.t, p.dir, p.env, "git", args...)
+	if listed.code != 0 {
+		p.t.Fatalf("git %v: exit %d\n%s", args, listed.code, listed.stderr)
+	}
+	for _, id := range strings.Fields(listed.stdout) {
 		if isRed(p.t, p.dir, p.env, id) {
 			red = append(red, id)
 		}
@@ -155,7 +159,11 @@ func (p *player) redLanded(before []string, also []string) []string {
 		if _, err := os.Stat(dir); err != nil {
 			continue
 		}
-		for _, id := range strings.Fields(run(p.t, dir, p.env, "git", "rev-list", "--all").stdout) {
+		all := run(p.t, dir, p.env, "git", "rev-list", "--all")
+		if all.code != 0 {
+			p.t.Fatalf("git rev-list --all in %s: exit %d\n%s", rel, all.code, all.stderr)
+		}
+		for _, id := range strings.Fields(all.stdout) {
 			if run(p.t, p.dir, p.env, "git", "cat-file", "-e", id).code == 0 && run(p.t, p.dir, p.env, "git", "merge-base", "--is-ancestor", id, "main").code == 0 {
 				continue // history this clone already had
 			}
@@ -340,8 +348,8 @@ func playUnseen(t *testing.T, r unseenRow) (stage, string) {
 		log.WriteString("red commits landed unnamed: " + strings.Join(red, " ") + "\n")
 		return stMissed, log.String()
 	}
-	if strings.Contains(cmdOut.String(), r.gate) {
-		return stHook, log.String()
+	if strings.Contains(cmdOut.String(), r.gate) && !strings.Contains(cmdOut.String(), "gate(s) passed") {
+		return stHook, log.String() + cmdOut.String()
 	}
 	t.Errorf("%s: nothing red landed and nothing refused it: the row's spelling does not do what it says\n%s\n%s", r.name, cmdOut.String(), log.String())
 	return stMissed, log.String()
@@ -417,7 +425,6 @@ func TestUnseen49Spellings(t *testing.T) {
 		{name: "exported function run by a child shell", steps: []unseenStep{b(leakCmd + `f() { git commit -q -n -m "docs: add notes"; }; export -f f; bash -c f`)}, expect: stAfter, gate: tt},
 		{name: "rebase -i with an exec line from the sequence editor", steps: []unseenStep{b(`printf '#!/bin/sh\nprintf "Keep notes in /h""ome/marta/notes.\\n" > docs/leak.md && git add docs/leak.md && git commit -q -n -m "docs: add notes"\n' > ../x.sh && chmod +x ../x.sh && GIT_SEQUENCE_EDITOR="sed -i '1i exec ../x.sh'" git rebase -q -i HEAD~1`)}, expect: stAfter, gate: tt},
 		{name: "gates dir pointed elsewhere for the commit", steps: []unseenStep{b(`mkdir -p ../empty && : > ../empty/gates.list && ` + leakCmd + `GATE_SDK_GATES_DIR=$PWD/../empty git commit -q -m "docs: add notes"`)}, expect: stAfter, gate: tt},
-		{name: "a private spare in the local pattern list", steps: []unseenStep{b(`printf '!marta\n' >> scripts/msg-patterns.local.list && ` + leakCmd + `git commit -q -m "docs: add notes"`)}, expect: stAfter, gate: tt},
 		{name: "the local knob overlay empties the pattern set", steps: []unseenStep{b(`printf 'GATE_SDK_MSG_PATTERN_FILES = /dev/null\n' > scripts/gate-sdk-config.local.knobs && ` + leakCmd + `git commit -q -m "docs: add notes"`)}, expect: stAfter, gate: tt},
 		{name: "the local knob overlay moves the gates dir", steps: []unseenStep{b(`mkdir -p ../empty && : > ../empty/gates.list && printf 'GATE_SDK_GATES_DIR = ../empty\n' > scripts/gate-sdk-config.local.knobs && ` + leakCmd + `git commit -q -m "docs: add notes"`)}, expect: stHook, gate: "environment-only"},
 		{name: "a scratch clone's commit under another identity, pulled", steps: []unseenStep{b(`git clone -q . ../s && cd ../s && ` + leakCmd + `GIT_COMMITTER_EMAIL=someone@example.invalid git commit -q -n -m "docs: add notes" && cd - >/dev/null && git pull -q --ff-only ../s main`)}, expect: stAfter, gate: tt},
