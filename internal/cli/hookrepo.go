@@ -752,6 +752,9 @@ func (r hookRepo) copyLocal(wt string) error {
 		if err != nil {
 			return fmt.Errorf("cannot read the clone's %s: %v", e.Name(), err)
 		}
+		if strings.HasSuffix(e.Name(), ".list") {
+			data = dropSpares(data) // private bans, never private spares
+		}
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return err
 		}
