@@ -429,6 +429,11 @@ func TestUnseen49Spellings(t *testing.T) {
 		{name: "the local knob overlay empties the pattern set", steps: []unseenStep{b(`printf 'GATE_SDK_MSG_PATTERN_FILES = /dev/null\n' > scripts/gate-sdk-config.local.knobs && ` + leakCmd + `git commit -q -m "docs: add notes"`)}, expect: stAfter, gate: tt},
 		{name: "the local knob overlay moves the gates dir", steps: []unseenStep{b(`mkdir -p ../empty && : > ../empty/gates.list && printf 'GATE_SDK_GATES_DIR = ../empty\n' > scripts/gate-sdk-config.local.knobs && ` + leakCmd + `git commit -q -m "docs: add notes"`)}, expect: stHook, gate: "environment-only"},
 		{name: "a scratch clone's commit under another identity, pulled", steps: []unseenStep{b(`git clone -q . ../s && cd ../s && ` + leakCmd + `GIT_COMMITTER_EMAIL=someone@example.invalid git commit -q -n -m "docs: add notes" && cd - >/dev/null && git pull -q --ff-only ../s main`)}, expect: stAfter, gate: tt},
+		{name: "a tag on a red loose commit", steps: []unseenStep{b(leakCmd + `c=$(git commit-tree -p HEAD -m "docs: add notes" $(git write-tree)) && git tag v9 $c && git reset -q`)}, expect: stAfter, gate: tt},
+		{name: "a worktree detached at a red loose commit", steps: []unseenStep{b(leakCmd + `c=$(git commit-tree -p HEAD -m "docs: add notes" $(git write-tree)) && git reset -q && git worktree add -q --detach ../wt5 $c`)}, expect: stAfter, gate: tt},
+		{name: "a message with a leak, through sh", steps: []unseenStep{b(`echo 'git commit -q -n --allow-empty -m "docs: see /ho''me/marta/x"' | sh`)}, expect: stAfter, gate: "check-commit-msg"},
+		{name: "a subject from an expansion", steps: []unseenStep{b(`s="` + redSubject + `"; git commit -q --allow-empty -m "$(echo $s)"`)}, expect: stHook, gate: subj},
+		{name: "GIT_CONFIG_PARAMETERS exported", steps: []unseenStep{b(leakCmd + `export GIT_CONFIG_PARAMETERS="'core.hooksPath'='/dev/null'"; git commit -q -m "docs: add notes"`)}, expect: stAfter, gate: tt},
 	}
 	for _, r := range rows {
 		r := r
@@ -469,6 +474,14 @@ func TestUnseen49OrdinaryWork(t *testing.T) {
 			b(`git cherry-pick green >/dev/null`), b(`git revert --no-edit HEAD >/dev/null`), b(`git merge -q --squash green && git commit -q -m "docs: a green note again"`)}},
 		{name: "fixup and autosquash of green work", steps: []unseenStep{b(green + `git commit -q -m "docs: more to read" && printf 'Even more.\n' >> docs/more.md && git commit -q -a --fixup=HEAD && GIT_SEQUENCE_EDITOR=true git rebase -q -i --autosquash HEAD~2`)}},
 		{name: "worktree add, a green commit there, remove", steps: []unseenStep{b(`git worktree add -q -b feat ../wt4 && cd ../wt4 && ` + green + `git commit -q -m "docs: more to read" && cd - >/dev/null && git worktree remove ../wt4`)}},
+		{name: "restore, checkout -- and reset --hard", steps: []unseenStep{b(`printf 'x\n' >> docs/guide.md && git restore docs/guide.md && printf 'y\n' >> README.md && git checkout -- README.md && printf 'z\n' >> README.md && git reset -q --hard HEAD`)}},
+		{name: "amend a green HEAD's subject", steps: []unseenStep{b(green + `git commit -q -m "docs: more" && git commit -q --amend -m "docs: more to read"`)}},
+		{name: "branch rename and delete", steps: []unseenStep{b(`git branch tmp && git branch -m tmp tmp2 && git branch -q -d tmp2 && git branch -q -D side`)}},
+		{name: "remote add and a push of green work", steps: []unseenStep{b(`git init -q --bare ../pub.git && git remote add pub ../pub.git && ` + green + `git commit -q -m "docs: more to read" && git push -q pub main && git push -q ../pub.git main:copy`)}},
+		{name: "merge --no-ff of green work", setup: greenSide, steps: []unseenStep{b(`git merge -q --no-ff -m "docs: merge the green note" green`)}},
+		{name: "rebase a green branch on main", setup: greenSide, steps: []unseenStep{b(green + `git commit -q -m "docs: more to read" && git checkout -q green && git rebase -q main && git checkout -q main`)}},
+		{name: "stash -u and pop", steps: []unseenStep{b(`printf 'draft\n' > docs/draft.md && git stash -q -u && git stash pop -q && rm docs/draft.md`)}},
+		{name: "Write and Edit of a green file in the repository", steps: []unseenStep{{write: "docs/new.md", body: "A new page.\n"}, b(`git add docs/new.md && git commit -q -m "docs: a new page"`)}},
 		{name: "clone, archive and format-patch", steps: []unseenStep{b(`git clone -q . ../copy && git archive -o ../a.tar HEAD && git format-patch -q -1 -o ../patches`)}},
 	}
 	for _, r := range rows {
