@@ -267,16 +267,83 @@ func (r hookRepo) Fetched(tips []harness.Tip) ([]string, error) {
 // spelled as FETCH_HEAD names them (trimURL).
 func (r hookRepo) remoteURLs() map[string]bool {
 	out := map[string]bool{}
-	data, err := asWritten().Run(r.top, "list the remotes' URLs", nil, "config", "--get-regexp", `^remote\..*\.url$`)
-	if err != nil {
-		return out // no remote configured: git answers 1
-	}
-	for _, l := range strings.Split(string(data), "\n") {
-		if _, url, ok := strings.Cut(strings.TrimSpace(l), " "); ok {
-			out[trimURL(url)] = true
-		}
+	rs, _ := r.Remotes()
+	for _, u := range rs {
+		out[u] = true
 	}
 	return out
+}
+
+// Remotes answers each configured remote's name and the URL it fetches
+// from (trimURL's spelling); none when no remote is configured.
+func (r hookRepo) Remotes() (map[string]string, error) {
+	out := map[string]string{}
+	data, err := asWritten().Run(r.top, "list the remotes' URLs", nil, "config", "--get-regexp", `^remote\..*\.url$`)
+	if err != nil {
+		return out, nil // no remote configured: git answers 1
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		key, url, ok := strings.Cut(strings.TrimSpace(l), " ")
+		name, isURL := strings.CutSuffix(strings.TrimPrefix(key, "remote."), ".url")
+		if ok && isURL && name != "" {
+			out[name] = trimURL(url)
+		}
+	}
+	return out, nil
+}
+
+// FetchedFrom is Fetched counting only what the remotes of base sent, each
+// still fetching from the URL it had there: a FETCH_HEAD line whose source
+// is one of those URLs, and a remote-tracking tip of one of those remotes
+// whose newest reflog entry a fetch wrote.
+func (r hookRepo) FetchedFrom(tips []harness.Tip, base map[string]string) ([]string, error) {
+	gd, common, err := r.gitDirs()
+	if err != nil {
+		return nil, err
+	}
+	now, err := r.Remotes()
+	if err != nil {
+		return nil, err
+	}
+	urls := map[string]bool{}
+	var names []string
+	for name, u := range base {
+		if now[name] == u {
+			urls[u] = true
+			names = append(names, name)
+		}
+	}
+	var out []string
+	if data, err := walk.ReadConfig(walk.Child(gd, "FETCH_HEAD")); err == nil {
+		for _, l := range strings.Split(string(data), "\n") {
+			f := strings.Fields(l)
+			if len(f) == 0 || !walk.ObjectID(f[0]) {
+				continue
+			}
+			if i := strings.LastIndex(l, " of "); i >= 0 && urls[trimURL(l[i+len(" of "):])] {
+				out = append(out, f[0])
+			}
+		}
+	}
+	for _, t := range tips {
+		rest, ok := strings.CutPrefix(t.Ref, "refs/remotes/")
+		if !ok {
+			continue
+		}
+		of := false
+		for _, n := range names {
+			if strings.HasPrefix(rest, n+"/") {
+				of = true
+			}
+		}
+		if !of {
+			continue
+		}
+		if msg, ok := lastReflog(walk.Child(common, "logs/"+t.Ref), t.ID); ok && byFetch(msg) {
+			out = append(out, t.ID)
+		}
+	}
+	return out, nil
 }
 
 // trimURL spells a fetch URL as FETCH_HEAD does: no trailing slash or

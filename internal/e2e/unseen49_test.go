@@ -434,6 +434,17 @@ func TestUnseen49Spellings(t *testing.T) {
 		{name: "a message with a leak, through sh", steps: []unseenStep{b(`echo 'git commit -q -n --allow-empty -m "docs: see /ho''me/marta/x"' | sh`)}, expect: stAfter, gate: "check-commit-msg"},
 		{name: "a subject from an expansion", steps: []unseenStep{b(`s="` + redSubject + `"; git commit -q --allow-empty -m "$(echo $s)"`)}, expect: stHook, gate: subj},
 		{name: "GIT_CONFIG_PARAMETERS exported", steps: []unseenStep{b(leakCmd + `export GIT_CONFIG_PARAMETERS="'core.hooksPath'='/dev/null'"; git commit -q -m "docs: add notes"`)}, expect: stAfter, gate: tt},
+		{name: "GIT_DIR and GIT_WORK_TREE from another directory", steps: []unseenStep{b(leakCmd + `d=$PWD; cd /tmp && GIT_DIR=$d/.git GIT_WORK_TREE=$d git commit -q -n -m "docs: add notes"`)}, expect: stAfter, gate: tt},
+		{name: "GATE_SDK_NATIVE_BIN=/bin/true on the commit", steps: []unseenStep{b(leakCmd + `GATE_SDK_NATIVE_BIN=/bin/true git commit -q -m "docs: add notes"`)}, expect: stHook, gate: "GATE_SDK_NATIVE_BIN"},
+		{name: "hook swapped for a link to /bin/true in the same line", steps: []unseenStep{b(`ln -sf /bin/true .git/gate-hooks/pre-commit && ` + leakCmd + `git commit -q -m "docs: add notes"`)}, expect: stAfter, gate: tt},
+		{name: "fetch from the clone itself into a new branch", steps: []unseenStep{b(leakCmd + `c=$(git commit-tree -p HEAD -m "docs: add notes" $(git write-tree)) && git reset -q && git fetch -q . $c:refs/heads/x`)}, expect: stAfter, gate: tt},
+		{name: "a scratch clone added as a remote, another identity", steps: []unseenStep{b(`git clone -q . ../s && cd ../s && ` + leakCmd + `GIT_COMMITTER_EMAIL=someone@example.invalid git commit -q -n -m "docs: add notes" && cd - >/dev/null && git remote add s ../s && git fetch -q s && git merge -q --ff-only s/main`)}, expect: stAfter, gate: tt},
+		{name: "a known remote repointed at a scratch clone, another identity", setup: func(p *player) {
+			p.git("init", "-q", "--bare", filepath.Join(filepath.Dir(p.dir), "up.git"))
+			p.git("remote", "add", "origin", "../up.git")
+			p.git("push", "-q", "origin", "main")
+			p.git("fetch", "-q", "origin")
+		}, steps: []unseenStep{b(`git clone -q . ../s && cd ../s && ` + leakCmd + `GIT_COMMITTER_EMAIL=someone@example.invalid git commit -q -n -m "docs: add notes" && cd - >/dev/null && git remote set-url origin ../s && git fetch -q origin && git merge -q --ff-only origin/main`)}, expect: stAfter, gate: tt},
 	}
 	for _, r := range rows {
 		r := r

@@ -175,7 +175,18 @@ const (
 	stateFetched  = "fetched"  // the tips fetch left, seen so far
 	stateOther    = "other"    // the other hook manager the session was told of
 	stateUnjudged = "unjudged" // commits the last judgement left out
+	stateRemotes  = "remotes"  // the remotes configured when the session began
 )
+
+// RemoteReader is a Repo that reads the configured remotes, so what
+// counts as fetched is what the remotes the session began with sent.
+type RemoteReader interface {
+	// Remotes answers each configured remote's name and URL.
+	Remotes() (map[string]string, error)
+	// FetchedFrom is Fetched counting only what the remotes of base
+	// (name and URL, as Remotes answered at the session's start) sent.
+	FetchedFrom(tips []Tip, base map[string]string) ([]string, error)
+}
 
 // judged is one commit's kept verdict.
 type judged struct {
@@ -268,7 +279,22 @@ func fetchedTips(c *Call, now []Tip) ([]string, error) {
 	if _, err := loadState(c, stateFetched, &seen); err != nil {
 		return nil, err
 	}
-	fresh, err := c.Repo.Fetched(now)
+	var fresh []string
+	var began map[string]string
+	var err error
+	fr, ok := c.Repo.(RemoteReader)
+	if ok {
+		if ok, err = loadState(c, stateRemotes, &began); err != nil {
+			return nil, err
+		}
+	}
+	if ok && began != nil {
+		// assertion G: only the remotes the session began with send
+		// others' work; one added or repointed since is the agent's.
+		fresh, err = fr.FetchedFrom(now, began)
+	} else {
+		fresh, err = c.Repo.Fetched(now)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -645,6 +671,15 @@ func recordTips(c *Call, now []Tip) error {
 		}
 		if err := saveState(c, stateBaseAt, at); err != nil {
 			return err
+		}
+		if rr, ok := c.Repo.(RemoteReader); ok {
+			rs, err := rr.Remotes()
+			if err != nil {
+				return err
+			}
+			if err := saveState(c, stateRemotes, rs); err != nil {
+				return err
+			}
 		}
 	}
 	if err := saveState(c, stateTips, now); err != nil {
