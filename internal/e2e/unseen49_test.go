@@ -537,3 +537,28 @@ func TestUnseen49FetchThenRebaseOfRedUpstream(t *testing.T) {
 		})
 	}
 }
+
+// Between two sessions the person pulls a colleague's red commits and
+// commits green work through the hooks: the next session, whose base is
+// where the last look left the refs, is told nothing of either.
+func TestUnseen49WorkBetweenSessionsIsNotTheAgents(t *testing.T) {
+	t.Parallel()
+	p, up := upstreamClone(t, "unseen between sessions")
+	p.env = append(p.env, "CLAUDECODE=1")
+	if r := p.stop(false); r != "" {
+		t.Fatalf("the first session's Stop: %s", r)
+	}
+	upstreamCommits(t, up, p.env, 5)
+	p.git("pull", "-q", "--ff-only")
+	if err := os.WriteFile(filepath.Join(p.dir, "docs/mine.md"), []byte("mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.git("add", "docs/mine.md")
+	p.commitAnHourBack("--no-verify", "-m", "docs: mine") // past the hooks: the colleague's leak is in the tree
+	p.session = "s-unseen-between-next"
+	p.bashQuiet("git log --oneline -3")
+	if r := p.stop(false); r != "" {
+		t.Fatalf("the next session's Stop named work it did not do:\n%s", r)
+	}
+	t.Logf("UNSEEN49 | work between sessions | passes untouched | passes untouched")
+}
