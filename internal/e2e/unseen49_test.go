@@ -493,6 +493,7 @@ func TestUnseen49OrdinaryWork(t *testing.T) {
 		{name: "rebase a green branch on main", setup: greenSide, steps: []unseenStep{b(green + `git commit -q -m "docs: more to read" && git checkout -q green && git rebase -q main && git checkout -q main`)}},
 		{name: "stash -u and pop", steps: []unseenStep{b(`printf 'draft\n' > docs/draft.md && git stash -q -u && git stash pop -q && rm docs/draft.md`)}},
 		{name: "Write and Edit of a green file in the repository", steps: []unseenStep{{write: "docs/new.md", body: "A new page.\n"}, b(`git add docs/new.md && git commit -q -m "docs: a new page"`)}},
+		{name: "tags pushed, a branch deleted on the remote", steps: []unseenStep{b(`git init -q --bare ../pub.git && git remote add pub ../pub.git && git tag -a v1.0 -m "release 1.0" && git push -q pub main side --tags && git push -q pub --delete side`)}},
 		{name: "clone, archive and format-patch", steps: []unseenStep{b(`git clone -q . ../copy && git archive -o ../a.tar HEAD && git format-patch -q -1 -o ../patches`)}},
 	}
 	for _, r := range rows {
@@ -514,10 +515,11 @@ func TestUnseen49OrdinaryWork(t *testing.T) {
 // untouched.
 func TestUnseen49FetchThenRebaseOfRedUpstream(t *testing.T) {
 	t.Parallel()
-	for _, c := range []struct{ name, cmd string }{
-		{"fetch then rebase", `git fetch -q origin && git rebase -q origin/main`},
-		{"fetch then reset --hard", `git fetch -q origin && git reset -q --hard origin/main`},
-		{"pull --rebase", `git pull -q --rebase`},
+	for _, c := range []struct{ name, cmd, rev string }{
+		{"fetch then rebase", `git fetch -q origin && git rebase -q origin/main`, "HEAD"},
+		{"fetch then reset --hard", `git fetch -q origin && git reset -q --hard origin/main`, "HEAD"},
+		{"pull --rebase", `git pull -q --rebase`, "HEAD"},
+		{"fetch, then their commits pushed to a backup by URL", `git fetch -q origin && git init -q --bare ../backup.git && git push -q ../backup.git origin/main:refs/heads/main`, "origin/main"},
 	} {
 		c := c
 		t.Run(c.name, func(t *testing.T) {
@@ -527,7 +529,7 @@ func TestUnseen49FetchThenRebaseOfRedUpstream(t *testing.T) {
 			p.bashQuiet(`printf 'mine\n' > docs/mine.md && git add docs/mine.md && git commit -q -m "docs: mine"`)
 			upstreamCommits(t, up, p.env, 5)
 			p.bashQuiet(c.cmd)
-			if !strings.Contains(run(t, p.dir, p.env, "git", "log", "--format=%s").stdout, "upstream change 4") {
+			if !strings.Contains(run(t, p.dir, p.env, "git", "log", "--format=%s", c.rev).stdout, "upstream change 4") {
 				t.Fatalf("%s did not bring the colleague's commits", c.cmd)
 			}
 			if r := p.stop(false); r != "" {
