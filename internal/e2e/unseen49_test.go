@@ -494,6 +494,10 @@ func TestUnseen49OrdinaryWork(t *testing.T) {
 		{name: "stash -u and pop", steps: []unseenStep{b(`printf 'draft\n' > docs/draft.md && git stash -q -u && git stash pop -q && rm docs/draft.md`)}},
 		{name: "Write and Edit of a green file in the repository", steps: []unseenStep{{write: "docs/new.md", body: "A new page.\n"}, b(`git add docs/new.md && git commit -q -m "docs: a new page"`)}},
 		{name: "tags pushed, a branch deleted on the remote", steps: []unseenStep{b(`git init -q --bare ../pub.git && git remote add pub ../pub.git && git tag -a v1.0 -m "release 1.0" && git push -q pub main side --tags && git push -q pub --delete side`)}},
+		{name: "a message that mentions --no-verify", steps: []unseenStep{b(green + `git commit -q -m "docs: say why -n and --no-verify are not used"`)}},
+		{name: "a script about bypasses written, not run", steps: []unseenStep{b("cat > ../notes.sh <<'EOF'\ngit commit --no-verify -m wip\ngit -c core.hooksPath=/dev/null commit -m wip\nEOF\necho 'git commit -n' > ../said.txt && sh -c 'echo git commit -n' >/dev/null")}},
+		{name: "hooks path read, identity set for one commit", steps: []unseenStep{b(`git config --get core.hooksPath && git config --list --show-origin | grep -ci hookspath && ` + green + `git -c user.name=Someone commit -q -m "docs: more to read"`)}},
+		{name: "a heredoc message in the project's style", steps: []unseenStep{b(green + "git commit -q -F - <<'EOF'\ndocs: more to read\n\nA page for the curious.\nEOF")}},
 		{name: "clone, archive and format-patch", steps: []unseenStep{b(`git clone -q . ../copy && git archive -o ../a.tar HEAD && git format-patch -q -1 -o ../patches`)}},
 	}
 	for _, r := range rows {
