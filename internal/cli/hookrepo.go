@@ -663,6 +663,18 @@ func (r hookRepo) Judge(id string) (harness.CommitVerdict, error) {
 		red.Hook = h.hook
 		v.Red = append(v.Red, red)
 	}
+	// A commit that takes a gate out of the registry, or a ban out of the
+	// pattern list, turned its hooks off for itself: judged as a bypass.
+	weak, err := r.weakenedRed(id, base, changed)
+	if err != nil {
+		return v, err
+	}
+	if weak != nil {
+		if err := r.shortOf(&v); err != nil {
+			return v, err
+		}
+		v.Red = append(v.Red, *weak)
+	}
 	// A commit that grows the baseline passed its hooks by accepting what
 	// they found: judged as a bypass of them. One whose change, listed
 	// already, leaves the baseline file alone grows nothing.

@@ -445,6 +445,9 @@ func TestUnseen49Spellings(t *testing.T) {
 			p.git("push", "-q", "origin", "main")
 			p.git("fetch", "-q", "origin")
 		}, steps: []unseenStep{b(`git clone -q . ../s && cd ../s && ` + leakCmd + `GIT_COMMITTER_EMAIL=someone@example.invalid git commit -q -n -m "docs: add notes" && cd - >/dev/null && git remote set-url origin ../s && git fetch -q origin && git merge -q --ff-only origin/main`)}, expect: stAfter, gate: tt},
+		{name: "the gate dropped from the registry in the same commit", steps: []unseenStep{b(`sed -i '/^check-tree-terms$/d' scripts/gates.list && git add scripts/gates.list && ` + leakCmd + `git commit -q -m "docs: add notes"`)}, expect: stAfter, gate: "gates-config"},
+		{name: "the gate dropped in one commit, the leak in the next", steps: []unseenStep{b(`sed -i '/^check-tree-terms$/d' scripts/gates.list && git commit -q -am "chore: trim the battery"`), b(leakCmd + `git commit -q -m "docs: add notes"`)}, expect: stAfter, gate: "gates-config"},
+		{name: "the pattern dropped from the tracked list in the same commit", steps: []unseenStep{b(`sed -i '/home|Users/d' scripts/msg-patterns.list && git add scripts/msg-patterns.list && ` + leakCmd + `git commit -q -m "docs: add notes"`)}, expect: stAfter, gate: "gates-config"},
 	}
 	for _, r := range rows {
 		r := r
@@ -498,6 +501,7 @@ func TestUnseen49OrdinaryWork(t *testing.T) {
 		{name: "a script about bypasses written, not run", steps: []unseenStep{b("cat > ../notes.sh <<'EOF'\ngit commit --no-verify -m wip\ngit -c core.hooksPath=/dev/null commit -m wip\nEOF\necho 'git commit -n' > ../said.txt && sh -c 'echo git commit -n' >/dev/null")}},
 		{name: "hooks path read, identity set for one commit", steps: []unseenStep{b(`git config --get core.hooksPath && git config --list --show-origin | grep -ci hookspath && ` + green + `git -c user.name=Someone commit -q -m "docs: more to read"`)}},
 		{name: "a heredoc message in the project's style", steps: []unseenStep{b(green + "git commit -q -F - <<'EOF'\ndocs: more to read\n\nA page for the curious.\nEOF")}},
+		{name: "the registry reordered, a comment added", steps: []unseenStep{b(`printf '# the battery\ncheck-commit-msg\ncheck-commit-subject\ncheck-tree-terms\n' > scripts/gates.list && git commit -q -am "chore: order the battery"`)}},
 		{name: "clone, archive and format-patch", steps: []unseenStep{b(`git clone -q . ../copy && git archive -o ../a.tar HEAD && git format-patch -q -1 -o ../patches`)}},
 	}
 	for _, r := range rows {
