@@ -833,6 +833,8 @@ func (r hookRepo) copyLocal(wt string) error {
 		}
 		if strings.HasSuffix(e.Name(), ".list") {
 			data = dropSpares(data) // private bans, never private spares
+		} else if strings.HasSuffix(e.Name(), ".knobs") {
+			data = dropTrackedSet(data) // the tracked lists stay the commit's
 		}
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return err

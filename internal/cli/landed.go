@@ -70,7 +70,7 @@ func (c *landedCommit) copyOf(abs string) ([]byte, bool, error) {
 func (c *landedCommit) localBans(abs string) ([]byte, bool) {
 	// assertion C: the clone's local lists add bans, not spares.
 	base := filepath.Base(abs)
-	if !strings.Contains(base, ".local.") || !strings.HasSuffix(base, ".list") {
+	if !strings.Contains(base, ".local.") || !(strings.HasSuffix(base, ".list") || strings.HasSuffix(base, ".knobs")) {
 		return nil, false
 	}
 	if rel, ok := walk.RelUnder(c.tree.Dir(), abs); !ok || rel == "" {
@@ -80,7 +80,39 @@ func (c *landedCommit) localBans(abs string) ([]byte, bool) {
 	if err != nil {
 		return nil, false
 	}
+	if strings.HasSuffix(base, ".knobs") {
+		return dropTrackedSet(data), true
+	}
 	return dropSpares(data), true
+}
+
+// trackedSetKnob names the tracked banned-pattern lists; a clone's knob
+// overlay may add private lists (GATE_SDK_MSG_PATTERN_FILES_LOCAL) but
+// not put others in place of the tracked ones for a landed commit.
+const trackedSetKnob = "GATE_SDK_MSG_PATTERN_FILES"
+
+// dropTrackedSet answers a knob overlay without its lines that set the
+// tracked pattern lists.
+func dropTrackedSet(data []byte) []byte {
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(string(data), "\n") {
+		if knobHead(l) == trackedSetKnob {
+			continue
+		}
+		b.WriteString(l)
+	}
+	return []byte(b.String())
+}
+
+// knobHead answers the knob name a knob-file line opens with ("" for a
+// blank or comment line).
+func knobHead(l string) string {
+	s := strings.TrimLeft(l, " \t")
+	end := 0
+	for end < len(s) && (s[end] == '_' || s[end] >= 'A' && s[end] <= 'Z' || s[end] >= 'a' && s[end] <= 'z' || s[end] >= '0' && s[end] <= '9') {
+		end++
+	}
+	return s[:end]
 }
 
 // dropSpares answers a pattern list without its spare lines.

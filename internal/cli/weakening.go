@@ -11,15 +11,17 @@ import (
 )
 
 // weakeningHelp is what an agent hook says of a commit that takes a gate
-// out of the registry or a ban out of the pattern list: the same standing
-// as a commit made with --no-verify.
-const weakeningHelp = "taking a gate out of the registry, or a ban out of the pattern list, turns it off for this commit and every later one, as --no-verify would: put it back and fix what it finds, or ask the user, who may commit the change themselves"
+// out of the registry or a ban out of the pattern list, or points the
+// pattern lists elsewhere: the same standing as a commit made with
+// --no-verify.
+const weakeningHelp = "taking a gate out of the registry, a ban out of the pattern list, or pointing the pattern lists elsewhere turns it off for this commit and every later one, as --no-verify would: put it back and fix what it finds, or ask the user, who may commit the change themselves"
 
 // weakenedRed answers commit-audit's verdict on a landed commit that
 // drops a member its first parent's registry (`<gates-dir>/gates.list`)
 // registers, or a ban line its first parent's tracked pattern list
-// (`<gates-dir>/msg-patterns.list`) holds, or adds a spare to it; nil when
-// it does none of these. A root commit drops nothing. changed, when not
+// (`<gates-dir>/msg-patterns.list`) holds, or adds a spare to it, or sets
+// the knobs naming the pattern lists in the tracked knob file otherwise;
+// nil when it does none of these. A root commit drops nothing. changed, when not
 // nil, is the paths the commit changes: a commit that leaves both files
 // alone costs nothing more.
 func (r hookRepo) weakenedRed(id, base string, changed map[string]bool) (*harness.Red, error) {
@@ -43,6 +45,7 @@ func (r hookRepo) weakenedRed(id, base string, changed map[string]bool) (*harnes
 	for _, f := range []struct{ path, kind string }{
 		{path.Join(rel, "gates.list"), "registry"},
 		{path.Join(rel, "msg-patterns.list"), "patterns"},
+		{path.Join(rel, "gate-sdk-config.knobs"), "knobs"},
 	} {
 		if changed != nil && !changed[f.path] {
 			continue
@@ -59,6 +62,16 @@ func (r hookRepo) weakenedRed(id, base string, changed map[string]bool) (*harnes
 			return nil, err
 		}
 		was, now := listLines(before), listLines(after)
+		if f.kind == "knobs" {
+			// The knobs that name the pattern lists: set otherwise than
+			// the parent sets them, the lists are others.
+			for _, l := range append(append([]string(nil), was...), now...) {
+				if h := knobHead(l); (h == trackedSetKnob || h == trackedSetKnob+"_LOCAL") && contains(was, l) != contains(now, l) {
+					lines = append(lines, fmt.Sprintf("%s: sets %s otherwise than its parent (%s)", f.path, h, l))
+				}
+			}
+			continue
+		}
 		for _, l := range was {
 			if contains(now, l) || (f.kind == "patterns" && strings.HasPrefix(l, "!")) {
 				continue
