@@ -349,6 +349,9 @@ func playUnseen(t *testing.T, r unseenRow) (stage, string) {
 		return stMissed, log.String()
 	}
 	if strings.Contains(cmdOut.String(), r.gate) && !strings.Contains(cmdOut.String(), "gate(s) passed") {
+		if os.Getenv("UNSEEN49_SHOW") != "" {
+			t.Logf("%s: the hook said:\n%s", r.name, cmdOut.String())
+		}
 		return stHook, log.String() + cmdOut.String()
 	}
 	t.Errorf("%s: nothing red landed and nothing refused it: the row's spelling does not do what it says\n%s\n%s", r.name, cmdOut.String(), log.String())
@@ -449,6 +452,7 @@ func TestUnseen49Spellings(t *testing.T) {
 		{name: "the gate dropped in one commit, the leak in the next", steps: []unseenStep{b(`sed -i '/^check-tree-terms$/d' scripts/gates.list && git commit -q -am "chore: trim the battery"`), b(leakCmd + `git commit -q -m "docs: add notes"`)}, expect: stAfter, gate: "gates-config"},
 		{name: "the tracked knobs point the pattern set at another list", steps: []unseenStep{b(`printf 'zzqqzz\n' > scripts/other.list && printf 'GATE_SDK_MSG_PATTERN_FILES = scripts/other.list\n' >> scripts/gate-sdk-config.knobs && git add scripts && ` + leakCmd + `git commit -q -m "docs: add notes"`)}, expect: stAfter, gate: "gates-config"},
 		{name: "the local overlay points the pattern set at another list", steps: []unseenStep{b(`printf 'zzqqzz\n' > ../other.list && printf 'GATE_SDK_MSG_PATTERN_FILES = %s/other.list\n' "$(dirname "$PWD")" > scripts/gate-sdk-config.local.knobs && ` + leakCmd + `git commit -q -m "docs: add notes"`)}, expect: stAfter, gate: tt},
+		{name: "the vendored gate's trigger narrowed in the same commit", steps: []unseenStep{b(`f=$(git ls-files '*check-tree-terms.gate' | head -1) && sed -i '1s/trigger=\*/trigger=nothing.none/' "$f" && git add "$f" && ` + leakCmd + `git commit -q -m "docs: add notes"`)}, expect: stHook, gate: tt},
 		{name: "the pattern dropped from the tracked list in the same commit", steps: []unseenStep{b(`sed -i '/home|Users/d' scripts/msg-patterns.list && git add scripts/msg-patterns.list && ` + leakCmd + `git commit -q -m "docs: add notes"`)}, expect: stAfter, gate: "gates-config"},
 	}
 	for _, r := range rows {
