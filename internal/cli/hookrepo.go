@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/gate-sdk/gates/internal/githook"
 	"github.com/gate-sdk/gates/internal/harness"
@@ -395,6 +396,19 @@ func (r hookRepo) PushedSince(since int64) ([]string, error) {
 		return nil, nil
 	}
 	return asWritten().Present(r.top, ids)
+}
+
+// PushStamp answers when the placed pre-push hook last wrote its record.
+func (r hookRepo) PushStamp() (time.Time, bool) {
+	_, common, err := r.gitDirs()
+	if err != nil {
+		return time.Time{}, false
+	}
+	fi, err := os.Stat(walk.Child(common, githook.PushedName))
+	if err != nil {
+		return time.Time{}, false
+	}
+	return fi.ModTime(), true
 }
 
 // byFetch reports a reflog message written by a fetch (pull and clone

@@ -72,6 +72,28 @@ type PushRecord interface {
 	// PushedSince answers the commits a push from this clone sent at or
 	// after since (Unix seconds), of those the clone still holds.
 	PushedSince(since int64) ([]string, error)
+	// PushStamp answers when the record was last written; false when
+	// there is none.
+	PushStamp() (time.Time, bool)
+}
+
+// pushedDuring reports that a push was recorded after the tips before
+// the command were: the command pushed, whether or not a ref here moved.
+func pushedDuring(c *Call) bool {
+	pr, ok := c.Repo.(PushRecord)
+	if !ok {
+		return false
+	}
+	stamp, ok := pr.PushStamp()
+	if !ok {
+		return false
+	}
+	dir, err := c.Repo.StateDir()
+	if err != nil {
+		return false
+	}
+	fi, err := os.Stat(stateName(dir, c.Payload.SessionID, stateTips))
+	return err == nil && stamp.After(fi.ModTime())
 }
 
 // Tip is one ref and the object it names.
@@ -779,7 +801,7 @@ func auditAfter(c *Call) int {
 		before = base
 	}
 	// assertion B: no ref moved: nothing to judge, one ref listing spent.
-	if (hadBefore || hadBase) && sameTips(before, now) {
+	if (hadBefore || hadBase) && sameTips(before, now) && !pushedDuring(c) {
 		return Allow
 	}
 	if !hadBefore && !hadBase {
