@@ -23,7 +23,7 @@ import (
 func hookAndSmokeArms() []Arm {
 	hookKnobs := []string{"GATE_SDK_GATES_DIR", "GATE_SDK_KIT_DIRS"}
 	return []Arm{
-		{Flag: "--git-hook", Synopsis: "pre-commit | pre-merge-commit | commit-msg <message-file> | post-commit | post-rewrite <command> | post-merge <squash> | post-applypatch",
+		{Flag: "--git-hook", Synopsis: "pre-commit | pre-merge-commit | commit-msg <message-file> | post-commit | post-rewrite <command> | post-merge <squash> | post-applypatch | pre-push <remote> <url>",
 			Summary: "what a placed git hook runs: the gates the staged paths trigger, or the commit-msg gates",
 			Knobs:   append(append([]string(nil), hookKnobs...), "GATE_SDK_JOBS"), Family: Run, Main: runGitHook},
 		{Flag: "--install-hooks", Synopsis: "[--refresh | --take-over | --restore]",

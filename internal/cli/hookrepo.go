@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/gate-sdk/gates/internal/githook"
 	"github.com/gate-sdk/gates/internal/harness"
@@ -232,8 +233,22 @@ func (r hookRepo) Fetched(tips []harness.Tip) ([]string, error) {
 	}
 	var out []string
 	if data, err := walk.ReadConfig(walk.Child(gd, "FETCH_HEAD")); err == nil {
+		var remotes map[string]bool
 		for _, l := range strings.Split(string(data), "\n") {
-			if f := strings.Fields(l); len(f) > 0 && walk.ObjectID(f[0]) {
+			f := strings.Fields(l)
+			if len(f) == 0 || !walk.ObjectID(f[0]) {
+				continue
+			}
+			// assertion G: only what a configured remote sent is others'
+			// work; a fetch by URL (a scratch clone of the agent's) is not.
+			i := strings.LastIndex(l, " of ")
+			if i < 0 {
+				continue
+			}
+			if remotes == nil {
+				remotes = r.remoteURLs()
+			}
+			if remotes[trimURL(l[i+len(" of "):])] {
 				out = append(out, f[0])
 			}
 		}
@@ -247,6 +262,97 @@ func (r hookRepo) Fetched(tips []harness.Tip) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// remoteURLs answers the URLs the clone's configured remotes fetch from,
+// spelled as FETCH_HEAD names them (trimURL).
+func (r hookRepo) remoteURLs() map[string]bool {
+	out := map[string]bool{}
+	rs, _ := r.Remotes()
+	for _, u := range rs {
+		out[u] = true
+	}
+	return out
+}
+
+// Remotes answers each configured remote's name and the URL it fetches
+// from (trimURL's spelling); none when no remote is configured.
+func (r hookRepo) Remotes() (map[string]string, error) {
+	out := map[string]string{}
+	data, err := asWritten().Run(r.top, "list the remotes' URLs", nil, "config", "--get-regexp", `^remote\..*\.url$`)
+	if err != nil {
+		return out, nil // no remote configured: git answers 1
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		key, url, ok := strings.Cut(strings.TrimSpace(l), " ")
+		name, isURL := strings.CutSuffix(strings.TrimPrefix(key, "remote."), ".url")
+		if ok && isURL && name != "" {
+			out[name] = trimURL(url)
+		}
+	}
+	return out, nil
+}
+
+// FetchedFrom is Fetched counting only what the remotes of base sent, each
+// still fetching from the URL it had there: a FETCH_HEAD line whose source
+// is one of those URLs, and a remote-tracking tip of one of those remotes
+// whose newest reflog entry a fetch wrote.
+func (r hookRepo) FetchedFrom(tips []harness.Tip, base map[string]string) ([]string, error) {
+	gd, common, err := r.gitDirs()
+	if err != nil {
+		return nil, err
+	}
+	now, err := r.Remotes()
+	if err != nil {
+		return nil, err
+	}
+	urls := map[string]bool{}
+	var names []string
+	for name, u := range base {
+		if now[name] == u {
+			urls[u] = true
+			names = append(names, name)
+		}
+	}
+	var out []string
+	if data, err := walk.ReadConfig(walk.Child(gd, "FETCH_HEAD")); err == nil {
+		for _, l := range strings.Split(string(data), "\n") {
+			f := strings.Fields(l)
+			if len(f) == 0 || !walk.ObjectID(f[0]) {
+				continue
+			}
+			if i := strings.LastIndex(l, " of "); i >= 0 && urls[trimURL(l[i+len(" of "):])] {
+				out = append(out, f[0])
+			}
+		}
+	}
+	for _, t := range tips {
+		rest, ok := strings.CutPrefix(t.Ref, "refs/remotes/")
+		if !ok {
+			continue
+		}
+		of := false
+		for _, n := range names {
+			if strings.HasPrefix(rest, n+"/") {
+				of = true
+			}
+		}
+		if !of {
+			continue
+		}
+		if msg, ok := lastReflog(walk.Child(common, "logs/"+t.Ref), t.ID); ok && byFetch(msg) {
+			out = append(out, t.ID)
+		}
+	}
+	return out, nil
+}
+
+// trimURL spells a fetch URL as FETCH_HEAD does: no trailing slash or
+// ".git".
+func trimURL(u string) string {
+	u = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(u), "/"))
+	u = strings.TrimSuffix(u, ".git")
+	return strings.TrimRight(u, "/")
 }
 
 func (r hookRepo) Pushed(tips []harness.Tip) ([]string, error) {
@@ -264,6 +370,45 @@ func (r hookRepo) Pushed(tips []harness.Tip) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// PushedSince answers the commits the placed pre-push hook recorded as
+// sent by a push at or after since (Unix seconds) that this clone still
+// holds.
+func (r hookRepo) PushedSince(since int64) ([]string, error) {
+	_, common, err := r.gitDirs()
+	if err != nil {
+		return nil, err
+	}
+	rec, err := githook.ReadPushed(common)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	var ids []string
+	for _, p := range rec {
+		if p.At >= since && !seen[p.Commit] {
+			seen[p.Commit] = true
+			ids = append(ids, p.Commit)
+		}
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	return asWritten().Present(r.top, ids)
+}
+
+// PushStamp answers when the placed pre-push hook last wrote its record.
+func (r hookRepo) PushStamp() (time.Time, bool) {
+	_, common, err := r.gitDirs()
+	if err != nil {
+		return time.Time{}, false
+	}
+	fi, err := os.Stat(walk.Child(common, githook.PushedName))
+	if err != nil {
+		return time.Time{}, false
+	}
+	return fi.ModTime(), true
 }
 
 // byFetch reports a reflog message written by a fetch (pull and clone
@@ -508,6 +653,7 @@ func (r hookRepo) Judge(id string) (harness.CommitVerdict, error) {
 	if len(parents) > 0 {
 		base = parents[0]
 	}
+	v.Parent = base
 	hooks, changed, err := r.judgeLanded(id, base, msgFile)
 	if errors.Is(err, errNeedsCheckout) {
 		changed = nil
@@ -530,6 +676,18 @@ func (r hookRepo) Judge(id string) (harness.CommitVerdict, error) {
 		red := hookRed(h.hook, h.code, out)
 		red.Hook = h.hook
 		v.Red = append(v.Red, red)
+	}
+	// A commit that takes a gate out of the registry, or a ban out of the
+	// pattern list, turned its hooks off for itself: judged as a bypass.
+	weak, err := r.weakenedRed(id, base, changed)
+	if err != nil {
+		return v, err
+	}
+	if weak != nil {
+		if err := r.shortOf(&v); err != nil {
+			return v, err
+		}
+		v.Red = append(v.Red, *weak)
 	}
 	// A commit that grows the baseline passed its hooks by accepting what
 	// they found: judged as a bypass of them. One whose change, listed
@@ -686,6 +844,11 @@ func (r hookRepo) copyLocal(wt string) error {
 		data, err := os.ReadFile(filepath.Join(src, e.Name()))
 		if err != nil {
 			return fmt.Errorf("cannot read the clone's %s: %v", e.Name(), err)
+		}
+		if strings.HasSuffix(e.Name(), ".list") {
+			data = dropSpares(data) // private bans, never private spares
+		} else if strings.HasSuffix(e.Name(), ".knobs") {
+			data = dropTrackedSet(data) // the tracked lists stay the commit's
 		}
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return err

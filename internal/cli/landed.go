@@ -56,7 +56,76 @@ func (c *landedCommit) copyOf(abs string) ([]byte, bool, error) {
 	if c.absent(abs) {
 		return nil, false, &fs.PathError{Op: "read", Path: abs, Err: fs.ErrNotExist}
 	}
+	if data, ok := c.localBans(abs); ok {
+		return data, true, nil
+	}
 	return nil, false, nil
+}
+
+// localBans answers one of the clone's own `*.local.list` files under the
+// work tree (which no commit carries) without its spare lines (those
+// opening with '!'): a landed commit is judged with the clone's private
+// bans added, never with a private spare lifting a ban the commit's own
+// lists hold. false leaves the file to the disk as it is.
+func (c *landedCommit) localBans(abs string) ([]byte, bool) {
+	// assertion C: the clone's local lists add bans, not spares.
+	base := filepath.Base(abs)
+	if !strings.Contains(base, ".local.") || !(strings.HasSuffix(base, ".list") || strings.HasSuffix(base, ".knobs")) {
+		return nil, false
+	}
+	if rel, ok := walk.RelUnder(c.tree.Dir(), abs); !ok || rel == "" {
+		return nil, false
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return nil, false
+	}
+	if strings.HasSuffix(base, ".knobs") {
+		return dropTrackedSet(data), true
+	}
+	return dropSpares(data), true
+}
+
+// trackedSetKnob names the tracked banned-pattern lists; a clone's knob
+// overlay may add private lists (GATE_SDK_MSG_PATTERN_FILES_LOCAL) but
+// not put others in place of the tracked ones for a landed commit.
+const trackedSetKnob = "GATE_SDK_MSG_PATTERN_FILES"
+
+// dropTrackedSet answers a knob overlay without its lines that set the
+// tracked pattern lists.
+func dropTrackedSet(data []byte) []byte {
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(string(data), "\n") {
+		if knobHead(l) == trackedSetKnob {
+			continue
+		}
+		b.WriteString(l)
+	}
+	return []byte(b.String())
+}
+
+// knobHead answers the knob name a knob-file line opens with ("" for a
+// blank or comment line).
+func knobHead(l string) string {
+	s := strings.TrimLeft(l, " \t")
+	end := 0
+	for end < len(s) && (s[end] == '_' || s[end] >= 'A' && s[end] <= 'Z' || s[end] >= 'a' && s[end] <= 'z' || s[end] >= '0' && s[end] <= '9') {
+		end++
+	}
+	return s[:end]
+}
+
+// dropSpares answers a pattern list without its spare lines.
+func dropSpares(data []byte) []byte {
+	lines := strings.SplitAfter(string(data), "\n")
+	var b strings.Builder
+	for _, l := range lines {
+		if strings.HasPrefix(strings.TrimLeft(l, " \t"), "!") {
+			continue
+		}
+		b.WriteString(l)
+	}
+	return []byte(b.String())
 }
 
 // absent reports whether abs, a file the commit does not hold, is not

@@ -151,7 +151,7 @@ func (c *consumer) install() {
 	c.t.Helper()
 	r := c.gates("--install-hooks")
 	must(c.t, r, "--install-hooks")
-	want := "Active hooks:\n  commit-msg\n  post-applypatch\n  post-commit\n  post-merge\n  post-rewrite\n  pre-commit\n  pre-merge-commit\n"
+	want := "Active hooks:\n  commit-msg\n  post-applypatch\n  post-commit\n  post-merge\n  post-rewrite\n  pre-commit\n  pre-merge-commit\n  pre-push\n"
 	if r.stdout != want {
 		c.t.Fatalf("--install-hooks receipt = %q, want %q", r.stdout, want)
 	}
@@ -233,7 +233,7 @@ func TestGitHookUsage(t *testing.T) {
 	c := newConsumer(t)
 	for _, args := range [][]string{{"--git-hook"}, {"--git-hook", "post-receive"}, {"--git-hook", "post-rewrite"}, {"--git-hook", "pre-commit", "extra"}, {"--git-hook", "commit-msg"}, {"--git-hook", "commit-msg", "a", "b"}} {
 		r := c.gates(args...)
-		if r.code != 2 || r.stderr != "usage: --git-hook pre-commit | pre-merge-commit | commit-msg <message-file> | post-commit | post-rewrite <command> | post-merge <squash> | post-applypatch\n" || r.stdout != "" {
+		if r.code != 2 || r.stderr != "usage: --git-hook pre-commit | pre-merge-commit | commit-msg <message-file> | post-commit | post-rewrite <command> | post-merge <squash> | post-applypatch | pre-push <remote> <url>\n" || r.stdout != "" {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 and the usage line", args, r.code, r.stdout, r.stderr)
 		}
 	}
@@ -459,7 +459,7 @@ func TestInstallHooksRefresh(t *testing.T) {
 	if r.code != 2 {
 		t.Fatalf("--refresh from an absent source: exit %d, want 2", r.code)
 	}
-	if got := strings.Join(listDir(t, hooksDir), " "); got != "commit-msg post-applypatch post-commit post-merge post-rewrite pre-commit pre-merge-commit" {
+	if got := strings.Join(listDir(t, hooksDir), " "); got != "commit-msg post-applypatch post-commit post-merge post-rewrite pre-commit pre-merge-commit pre-push" {
 		t.Fatalf("hooks dir holds %q after a refused refresh", got)
 	}
 	for h, d := range before {

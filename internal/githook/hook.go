@@ -19,7 +19,7 @@ import (
 )
 
 // HookUsage is the --git-hook arm's usage line.
-const HookUsage = "usage: --git-hook pre-commit | pre-merge-commit | commit-msg <message-file> | post-commit | post-rewrite <command> | post-merge <squash> | post-applypatch"
+const HookUsage = "usage: --git-hook pre-commit | pre-merge-commit | commit-msg <message-file> | post-commit | post-rewrite <command> | post-merge <squash> | post-applypatch | pre-push <remote> <url>"
 
 // BypassLine follows every failed hook's report.
 const BypassLine = "  Bypass once (use sparingly): git commit --no-verify"
@@ -204,6 +204,11 @@ func RunHook(args []string, w World) int {
 			return usage()
 		}
 		return postHook(w, args[0], args[1:], w.Stdin)
+	case PrePush:
+		if len(args) != 3 {
+			return usage()
+		}
+		return prePush(w)
 	}
 	return usage()
 }

@@ -95,7 +95,7 @@ func TestInstallPlacesCopiesAndPointsGit(t *testing.T) {
 			t.Errorf("%s shares the binary's inode", h)
 		}
 	}
-	if got := r.out.String(); got != "Active hooks:\n  commit-msg\n  post-applypatch\n  post-commit\n  post-merge\n  post-rewrite\n  pre-commit\n  pre-merge-commit\n" {
+	if got := r.out.String(); got != "Active hooks:\n  commit-msg\n  post-applypatch\n  post-commit\n  post-merge\n  post-rewrite\n  pre-commit\n  pre-merge-commit\n  pre-push\n" {
 		t.Errorf("receipt %q", got)
 	}
 	if !OptedIn(r.dir, dir) {

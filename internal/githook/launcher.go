@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -197,6 +198,7 @@ func Launch(hook string, args []string, in LaunchInput) int {
 		return fail("%s=%s (from %s) names a binary called %s, which would start this launcher again; point it at the gates binary", NativeBinKnob, bin.Value, bin.Origin, s)
 	}
 	path := walk.AbsAgainst(in.Dir, bin.Value)
+	path = linkedFallback(in, bin, path)
 	// assertion O: the binary the knob names is this hook's own bytes
 	// (neither changed since --install-hooks copied one to the other):
 	// the hook runs here, one process, as the child would have.
@@ -230,6 +232,30 @@ func Launch(hook string, args []string, in LaunchInput) int {
 			path, NativeBinKnob, bin.Value, bin.Origin, code, bypassOnce(in.Env))
 	}
 	return code
+}
+
+// linkedFallback answers the binary a hook in a linked worktree starts:
+// the default path lies under that worktree's own top, where a gitignored
+// binary was never checked out, so when nothing is there (and the knob
+// was left at its default) the binary --install-hooks recorded is started
+// in its place, verified as any other. Anywhere else path is kept.
+func linkedFallback(in LaunchInput, bin NativeBin, path string) string {
+	// assertion X: a linked worktree runs the recorded binary.
+	if bin.Origin != "default" || in.Self == "" {
+		return path
+	}
+	if fi, err := os.Lstat(filepath.Join(in.Dir, ".git")); err != nil || !fi.Mode().IsRegular() {
+		return path
+	}
+	if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
+		return path
+	}
+	if rec := src(filepath.Dir(in.Self)); rec != "" {
+		if _, err := os.Stat(rec); err == nil {
+			return rec
+		}
+	}
+	return path
 }
 
 // AgentCaller reports a commit run by a coding agent: Claude Code sets

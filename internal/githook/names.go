@@ -10,7 +10,8 @@ import (
 // pre-commit for a merge that commits without stopping (`git merge`
 // outside a conflict), which never runs pre-commit; it runs the same
 // members over the merge's index. The post-* hooks (unjudged.go) judge
-// nothing: they report commits that landed with no pre-commit run.
+// nothing: they report commits that landed with no pre-commit run; and
+// pre-push (pushed.go) records the commits a push sends, refusing nothing.
 const (
 	PreCommit      = "pre-commit"
 	CommitMsg      = "commit-msg"
@@ -19,7 +20,7 @@ const (
 
 // Served answers the served hook names, sorted.
 func Served() []string {
-	return []string{CommitMsg, PostApplypatch, PostCommit, PostMerge, PostRewrite, PreCommit, PreMergeCommit}
+	return []string{CommitMsg, PostApplypatch, PostCommit, PostMerge, PostRewrite, PreCommit, PreMergeCommit, PrePush}
 }
 
 // IsServed reports whether name is a served hook.

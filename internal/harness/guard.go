@@ -154,7 +154,10 @@ type simple struct {
 	// to a directory the line names ("" with afterCd false: nowhere).
 	cdDir   string
 	cdKnown bool
-	writes  map[string]bool // paths the line's redirections write
+	// fresh: after a `cd` the guard cannot follow, a `git init` made a
+	// repository where the line now stands.
+	fresh  bool
+	writes map[string]bool // paths the line's redirections write
 }
 
 // joinDir answers dir taken against base, both as written.
@@ -450,6 +453,11 @@ func (v *Verdict) git(args []string, ws []word, sc simple) {
 			// assertion Y: a git aimed at a directory the line names is
 			// judged apart; the member asks whether that is this
 			// repository.
+			if sc.fresh && !dynDir && !walk.PathRoot(dir) {
+				// A repository the line itself made, at a place the
+				// guard cannot name: its commits are its own business.
+				return
+			}
 			target, known := dir, !sc.afterCd || sc.cdKnown
 			if sc.afterCd && sc.cdKnown {
 				target = joinDir(sc.cdDir, dir)

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/shlex"
@@ -37,6 +38,7 @@ func (v *Verdict) read(src string, depth int) error {
 	vars := map[string]string{} // NAME=value assignments standing alone on the line
 	afterCd := false
 	cdDir, cdKnown := "", true
+	fresh := false // a `git init` made a repository where the line stands
 	var firstErr error
 	shlex.Walk(toks, func(list []shlex.Token, _ *shlex.Sub) {
 		docs := heredocs(list)
@@ -49,7 +51,7 @@ func (v *Verdict) read(src string, depth int) error {
 						v.environment(t.Value)
 					}
 				}
-				sc := simple{writes: writes, afterCd: afterCd, cdDir: cdDir, cdKnown: cdKnown}
+				sc := simple{writes: writes, afterCd: afterCd, cdDir: cdDir, cdKnown: cdKnown, fresh: fresh}
 				for _, r := range c.Redirects() {
 					if r.Op.Fd != "" && r.Op.Fd != "0" {
 						if r.Op.Value[len(r.Op.Fd):] == "<<" || r.Op.Value[len(r.Op.Fd):] == "<<-" {
@@ -96,8 +98,12 @@ func (v *Verdict) read(src string, depth int) error {
 				if err := v.judge(sc, depth, v.read); err != nil && firstErr == nil {
 					firstErr = err
 				}
+				if ws := unwrapWords(sc.ws); afterCd && !cdKnown && initsHere(ws) {
+					fresh = true
+				}
 				if ws := unwrapWords(sc.ws); len(ws) > 0 && (ws[0].s == "cd" || ws[0].s == "pushd" || ws[0].s == "popd") {
 					afterCd = true
+					fresh = false
 					// Only `cd <dir>` to a directory the line spells is
 					// followed; anything else leaves git's place unknown.
 					if ws[0].s == "cd" && len(ws) == 2 && !ws[1].dyn && ws[1].s != "-" && ws[1].s != "" && !strings.HasPrefix(ws[1].s, "-") {
@@ -110,6 +116,28 @@ func (v *Verdict) read(src string, depth int) error {
 		}
 	})
 	return firstErr
+}
+
+// initsHere reports a `git init` that makes (or re-reads) the repository
+// in the directory it stands in: no directory operand, or ".".
+func initsHere(ws []word) bool {
+	if len(ws) < 2 || ws[0].dyn || ws[1].dyn || (filepath.Base(ws[0].s) != "git" && filepath.Base(ws[0].s) != "git.exe") || ws[1].s != "init" {
+		return false
+	}
+	for i := 2; i < len(ws); i++ {
+		a := ws[i].s
+		switch {
+		case ws[i].dyn:
+			return false
+		case a == "-b" || a == "--initial-branch" || a == "--template" || a == "--separate-git-dir" || a == "--object-format" || a == "--ref-format":
+			i++
+		case strings.HasPrefix(a, "-"):
+		case a == ".":
+		default:
+			return false // a directory named: the repository is made there
+		}
+	}
+	return true
 }
 
 // loneAssignment answers a command that is one static NAME=value and

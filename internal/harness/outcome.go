@@ -67,6 +67,35 @@ type Repo interface {
 	Canonical(abs string) string
 }
 
+// PushRecord is a Repo that keeps what pushes sent.
+type PushRecord interface {
+	// PushedSince answers the commits a push from this clone sent at or
+	// after since (Unix seconds), of those the clone still holds.
+	PushedSince(since int64) ([]string, error)
+	// PushStamp answers when the record was last written; false when
+	// there is none.
+	PushStamp() (time.Time, bool)
+}
+
+// pushedDuring reports that a push was recorded after the tips before
+// the command were: the command pushed, whether or not a ref here moved.
+func pushedDuring(c *Call) bool {
+	pr, ok := c.Repo.(PushRecord)
+	if !ok {
+		return false
+	}
+	stamp, ok := pr.PushStamp()
+	if !ok {
+		return false
+	}
+	dir, err := c.Repo.StateDir()
+	if err != nil {
+		return false
+	}
+	fi, err := os.Stat(stateName(dir, c.Payload.SessionID, stateTips))
+	return err == nil && stamp.After(fi.ModTime())
+}
+
 // Tip is one ref and the object it names.
 type Tip struct {
 	Ref string `json:"ref"`
@@ -95,6 +124,8 @@ type CommitVerdict struct {
 	Red     []Red  `json:"red,omitempty"`
 	// Root: the commit has no parent.
 	Root bool `json:"root,omitempty"`
+	// Parent is the commit's first parent ("" for a root commit).
+	Parent string `json:"parent,omitempty"`
 }
 
 // MaxJudged bounds the commits one event judges.
@@ -166,7 +197,18 @@ const (
 	stateFetched  = "fetched"  // the tips fetch left, seen so far
 	stateOther    = "other"    // the other hook manager the session was told of
 	stateUnjudged = "unjudged" // commits the last judgement left out
+	stateRemotes  = "remotes"  // the remotes configured when the session began
 )
+
+// RemoteReader is a Repo that reads the configured remotes, so what
+// counts as fetched is what the remotes the session began with sent.
+type RemoteReader interface {
+	// Remotes answers each configured remote's name and URL.
+	Remotes() (map[string]string, error)
+	// FetchedFrom is Fetched counting only what the remotes of base
+	// (name and URL, as Remotes answered at the session's start) sent.
+	FetchedFrom(tips []Tip, base map[string]string) ([]string, error)
+}
 
 // judged is one commit's kept verdict.
 type judged struct {
@@ -259,7 +301,22 @@ func fetchedTips(c *Call, now []Tip) ([]string, error) {
 	if _, err := loadState(c, stateFetched, &seen); err != nil {
 		return nil, err
 	}
-	fresh, err := c.Repo.Fetched(now)
+	var fresh []string
+	var began map[string]string
+	var err error
+	fr, ok := c.Repo.(RemoteReader)
+	if ok {
+		if ok, err = loadState(c, stateRemotes, &began); err != nil {
+			return nil, err
+		}
+	}
+	if ok && began != nil {
+		// assertion G: only the remotes the session began with send
+		// others' work; one added or repointed since is the agent's.
+		fresh, err = fr.FetchedFrom(now, began)
+	} else {
+		fresh, err = c.Repo.Fetched(now)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -325,6 +382,30 @@ func judgeNew(c *Call, now []Tip, from []string) ([]*judged, map[string]*judged,
 			}
 		}
 	}
+	// assertion K: a commit a push from this clone sent since the session
+	// began (the placed pre-push hook's record) is the agent's, though no
+	// ref here holds it: pushed by URL, or its local ref reset after.
+	if pr, ok := c.Repo.(PushRecord); ok && at > 0 {
+		sent, err := pr.PushedSince(at)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		if len(sent) > 0 {
+			more, _, err := c.Repo.Commits(sent, append(append([]string(nil), from...), landed(now)...), 0, maxListed)
+			if err != nil {
+				return nil, nil, 0, err
+			}
+			seen := map[string]bool{}
+			for _, id := range ids {
+				seen[id] = true
+			}
+			for _, id := range more {
+				if !seen[id] {
+					ids = append(ids, id)
+				}
+			}
+		}
+	}
 	if len(ids) > 0 {
 		// assertion G: what fetch brought is set apart before any
 		// judging, so no cap is spent on it.
@@ -387,6 +468,11 @@ func judgeNew(c *Call, now []Tip, from []string) ([]*judged, map[string]*judged,
 	var left []string
 	fresh := 0
 	dirty := false
+	listed := map[string]bool{}
+	for _, id := range ids {
+		listed[id] = true
+	}
+	parents := map[string]CommitVerdict{}
 	for _, id := range ids {
 		j, ok := kept[id]
 		if !ok || j == nil {
@@ -400,6 +486,9 @@ func judgeNew(c *Call, now []Tip, from []string) ([]*judged, map[string]*judged,
 			v, err := c.Repo.Judge(id)
 			if err != nil {
 				return nil, nil, 0, err
+			}
+			if len(v.Red) > 0 && v.Parent != "" && !listed[v.Parent] && kept[v.Parent] == nil {
+				v.Red = notInherited(c, v, parents)
 			}
 			j = &judged{CommitVerdict: v}
 			kept[id] = j
@@ -418,6 +507,57 @@ func judgeNew(c *Call, now []Tip, from []string) ([]*judged, map[string]*judged,
 		}
 	}
 	return out, kept, len(left), nil
+}
+
+// notInherited answers v's red results less those its first parent
+// already had, when that parent is history the session did not make (the
+// base's, or a colleague's fetched): a pre-commit gate whose every report
+// line the parent's judgement of the same gate holds found nothing this
+// commit brought. The parent is judged as any commit would be, once per
+// look; a parent that cannot be judged takes nothing away.
+func notInherited(c *Call, v CommitVerdict, parents map[string]CommitVerdict) []Red {
+	// assertion G: findings the commit's parent already had are not the
+	// agent's.
+	pv, ok := parents[v.Parent]
+	if !ok {
+		var err error
+		if pv, err = c.Repo.Judge(v.Parent); err != nil {
+			return v.Red
+		}
+		parents[v.Parent] = pv
+	}
+	var keep []Red
+	for _, r := range v.Red {
+		if r.Hook != "pre-commit" || r.Code != 1 || !heldBy(r, pv.Red) {
+			keep = append(keep, r)
+		}
+	}
+	return keep
+}
+
+// heldBy reports a red result each of whose report lines one of had's
+// results of the same gate and hook also reports.
+func heldBy(r Red, had []Red) bool {
+	for _, h := range had {
+		if h.Name != r.Name || h.Hook != r.Hook || h.Code != r.Code {
+			continue
+		}
+		lines := map[string]bool{}
+		for _, l := range strings.Split(h.Output, "\n") {
+			lines[l] = true
+		}
+		all := true
+		for _, l := range strings.Split(r.Output, "\n") {
+			if !lines[l] {
+				all = false
+				break
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	return false
 }
 
 // redReport renders the red commits for the model: each by short id and
@@ -530,7 +670,10 @@ func commitAudit(c *Call) int {
 }
 
 // recordTips keeps now as the tips before the next command, and as the
-// session's base when it has none.
+// session's base when it has none. A session's base is where the last
+// look of any session left the refs, when one did: a commit that landed
+// after that look (a background job of an earlier session, after its last
+// Stop) is this session's to judge.
 func recordTips(c *Call, now []Tip) error {
 	var base []Tip
 	ok, err := loadState(c, stateBase, &base)
@@ -538,14 +681,79 @@ func recordTips(c *Call, now []Tip) error {
 		return err
 	}
 	if !ok {
-		if err := saveState(c, stateBase, now); err != nil {
+		// assertion A: the last look of any session is the new base.
+		from, at := now, time.Now().Unix()
+		if last, lastAt, had, err := loadLast(c); err != nil {
+			return err
+		} else if had {
+			from, at = last, lastAt
+		}
+		if err := saveState(c, stateBase, from); err != nil {
 			return err
 		}
-		if err := saveState(c, stateBaseAt, time.Now().Unix()); err != nil {
+		if err := saveState(c, stateBaseAt, at); err != nil {
 			return err
+		}
+		if rr, ok := c.Repo.(RemoteReader); ok {
+			rs, err := rr.Remotes()
+			if err != nil {
+				return err
+			}
+			if err := saveState(c, stateRemotes, rs); err != nil {
+				return err
+			}
 		}
 	}
-	return saveState(c, stateTips, now)
+	if err := saveState(c, stateTips, now); err != nil {
+		return err
+	}
+	return saveLast(c, now)
+}
+
+// lastName is the clone's record of where the last look of any session
+// left the refs. No session's file is named so: a literal id holds no
+// '=', and a digest is hex.
+const lastName = "=last.tips"
+
+// loadLast answers the tips the last look of any session recorded, and
+// when (Unix seconds); false when none did.
+func loadLast(c *Call) ([]Tip, int64, bool, error) {
+	dir, err := c.Repo.StateDir()
+	if err != nil {
+		return nil, 0, false, err
+	}
+	p := filepath.Join(dir, lastName)
+	data, err := walk.ReadConfig(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, 0, false, nil
+	}
+	if err != nil {
+		return nil, 0, false, err
+	}
+	var last struct {
+		At   int64 `json:"at"`
+		Tips []Tip `json:"tips"`
+	}
+	if err := json.Unmarshal(data, &last); err != nil || last.At == 0 {
+		return nil, 0, false, nil // cut short: read as none, rewritten
+	}
+	return last.Tips, last.At, true, nil
+}
+
+// saveLast records now as where the last look left the refs.
+func saveLast(c *Call, now []Tip) error {
+	dir, err := c.Repo.StateDir()
+	if err != nil {
+		return err
+	}
+	data, err := json.Marshal(struct {
+		At   int64 `json:"at"`
+		Tips []Tip `json:"tips"`
+	}{time.Now().Unix(), now})
+	if err != nil {
+		return err
+	}
+	return walk.ReplaceFile(filepath.Join(dir, lastName), data)
 }
 
 // unjudged answers a failure of the judge's own footing — its state under
@@ -593,7 +801,7 @@ func auditAfter(c *Call) int {
 		before = base
 	}
 	// assertion B: no ref moved: nothing to judge, one ref listing spent.
-	if (hadBefore || hadBase) && sameTips(before, now) {
+	if (hadBefore || hadBase) && sameTips(before, now) && !pushedDuring(c) {
 		return Allow
 	}
 	if !hadBefore && !hadBase {
@@ -608,6 +816,9 @@ func auditAfter(c *Call) int {
 		return c.unjudged(err)
 	}
 	if err := saveState(c, stateTips, now); err != nil {
+		return c.unjudged(err)
+	}
+	if err := saveLast(c, now); err != nil {
 		return c.unjudged(err)
 	}
 	var reds []*judged
@@ -656,6 +867,9 @@ func sessionReds(c *Call) ([]*judged, int, error) {
 	}
 	js, kept, left, err := judgeNew(c, now, from)
 	if err != nil {
+		return nil, 0, err
+	}
+	if err := saveLast(c, now); err != nil {
 		return nil, 0, err
 	}
 	var reds []*judged

@@ -1,0 +1,29 @@
+package githook
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// pre-push records each local commit git says the push sends (a deletion's
+// zero id is not one), answers 0 whatever it finds, and refuses an argv
+// that is not git's two operands.
+func TestPrePushRecordsWhatThePushSends(t *testing.T) {
+	dir, env := scratchRepo(t)
+	head := gitOut(t, dir, env, "rev-parse", "HEAD")
+	zero := strings.Repeat("0", 40)
+	h := newHookWorld(dir, env, fakeRegistry{}, nil)
+	h.World.Stdin = strings.NewReader("refs/heads/main " + head + " refs/heads/main " + zero + "\n(delete) " + zero + " refs/heads/old " + head + "\n")
+	if code := RunHook([]string{PrePush, "origin", "/elsewhere/r.git"}, h.World); code != 0 || h.errb.Len() != 0 || h.out.Len() != 0 {
+		t.Fatalf("pre-push answered %d, said %q %q", code, h.out.String(), h.errb.String())
+	}
+	got, err := ReadPushed(filepath.Join(dir, ".git"))
+	if err != nil || len(got) != 1 || got[0].Commit != head || got[0].At == 0 {
+		t.Fatalf("recorded %+v %v", got, err)
+	}
+	h = newHookWorld(dir, env, fakeRegistry{}, nil)
+	if code := RunHook([]string{PrePush, "origin"}, h.World); code != 2 || !strings.Contains(h.errb.String(), "pre-push <remote> <url>") {
+		t.Fatalf("pre-push with one operand: %d %q", code, h.errb.String())
+	}
+}
