@@ -34,9 +34,10 @@ func (c *countingMemo) Lookup(path string) ([]string, bool) {
 // recently is read again rather than kept.
 func TestCorpusKnobNamesMemoAgreesWithTheCorpus(t *testing.T) {
 	root := t.TempDir()
-	t.Chdir(root)
+	at := func(rel string) string { return filepath.Join(root, rel) }
 	decl := func(rel, knob string) {
 		t.Helper()
+		rel = at(rel)
 		body := "# graph: couples=knob:" + knob + "/x.list dir=one valve=none tier=precommit\n# install: on-surface\n"
 		if err := os.MkdirAll(filepath.Dir(rel), 0o755); err != nil {
 			t.Fatal(err)
@@ -45,10 +46,10 @@ func TestCorpusKnobNamesMemoAgreesWithTheCorpus(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := os.MkdirAll("scripts", 0o755); err != nil {
+	if err := os.MkdirAll(at("scripts"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile("scripts/gates.list", []byte("check-a\n"), 0o644); err != nil {
+	if err := os.WriteFile(at("scripts/gates.list"), []byte("check-a\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	decl("scripts/check-a.gate", "KNOB_A")
@@ -73,15 +74,15 @@ func TestCorpusKnobNamesMemoAgreesWithTheCorpus(t *testing.T) {
 			decl("k/checks/extra-2.gate", "KNOB_TWX")
 		}, 1, true},
 		{"a declaration added", func() { decl("k/checks/extra-3.gate", "KNOB_THREE") }, 2, true},
-		{"a declaration removed", func() { os.Remove("scripts/extra-1.gate") }, 2, true},
+		{"a declaration removed", func() { os.Remove(at("scripts/extra-1.gate")) }, 2, true},
 		{"a declaration that does not parse", func() {
-			os.WriteFile("k/checks/extra-3.gate", []byte("# graph: couples=knob: dir=sideways\n"), 0o644)
+			os.WriteFile(at("k/checks/extra-3.gate"), []byte("# graph: couples=knob: dir=sideways\n"), 0o644)
 		}, 0, true},
 		{"the declaration mended", func() { decl("k/checks/extra-3.gate", "KNOB_THREE_AGAIN") }, 1, true},
 		{"a declaration replaced by a link", func() {
 			decl("k/other.gate.txt", "KNOB_LINKED")
-			os.Remove("k/checks/extra-2.gate")
-			if err := os.Symlink("../other.gate.txt", "k/checks/extra-2.gate"); err != nil {
+			os.Remove(at("k/checks/extra-2.gate"))
+			if err := os.Symlink("../other.gate.txt", at("k/checks/extra-2.gate")); err != nil {
 				t.Fatal(err)
 			}
 		}, 1, true},
@@ -94,7 +95,7 @@ func TestCorpusKnobNamesMemoAgreesWithTheCorpus(t *testing.T) {
 	}
 	for _, st := range states {
 		st.edit()
-		reg, err := registry.Load(registry.OS{}, "scripts", []string{"k"})
+		reg, err := registry.Load(registry.OS{}, at("scripts"), []string{at("k")})
 		if err != nil {
 			t.Fatalf("%s: %v", st.name, err)
 		}
@@ -119,7 +120,7 @@ func TestCorpusKnobNamesMemoAgreesWithTheCorpus(t *testing.T) {
 			t.Fatalf("%s: %d names answered by the memo, want at least %d", st.name, memo.hits, st.minHits)
 		}
 		if st.name == "a declaration written just now, under the settling rule" {
-			if _, kept := openCorpusMemo(memoDir, "stamp", root).kept["scripts/extra-4.gate"]; kept {
+			if _, kept := openCorpusMemo(memoDir, "stamp", root).kept[at("scripts/extra-4.gate")]; kept {
 				t.Fatalf("%s: a declaration written just now was recorded", st.name)
 			}
 		}
