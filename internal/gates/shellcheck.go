@@ -724,6 +724,13 @@ func foreignShell(data []byte) string {
 	if prog := shebangProgram(data); slices.Contains(foreignShells, prog) {
 		return prog
 	}
+	// A first line zsh's completion system reads (#compdef NAMES,
+	// #autoload) makes the file a zsh function file, whatever its name:
+	// zsh loads it, and no #! is written in one.
+	first, _, _ := strings.Cut(string(data[:min(len(data), 256)]), "\n")
+	if f := strings.Fields(first); len(f) > 0 && (f[0] == "#compdef" || f[0] == "#autoload") {
+		return "zsh"
+	}
 	return ""
 }
 

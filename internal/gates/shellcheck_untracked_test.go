@@ -46,3 +46,24 @@ func TestSourcesUntracked(t *testing.T) {
 		}
 	}
 }
+
+// TestForeignShell: a #! naming a shell ShellCheck does not read, or zsh's
+// completion tag on the first line, names the shell; a tag in a comment
+// after a blank, or on a later line, names none.
+func TestForeignShell(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{"#!/bin/zsh\necho hi\n", "zsh"},
+		{"#!/usr/bin/env fish\n", "fish"},
+		{"#compdef rain\ncompdef _rain rain\n", "zsh"},
+		{"#autoload\n", "zsh"},
+		{"#compdef\n", "zsh"},
+		{"# compdef notes\ncd /tmp\n", ""},
+		{"#!/bin/bash\n#compdef x\n", ""},
+		{"#compdefine x\n", ""},
+		{"", ""},
+	} {
+		if got := foreignShell([]byte(tc.text)); got != tc.want {
+			t.Errorf("foreignShell(%q) = %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
