@@ -129,7 +129,18 @@ func (s *Session) readRegistry(gatesDir string) (*loadedRegistry, error) {
 	if s.indexFirst {
 		fsys = indexFirstFS{FS: fsys, list: registry.ListPath(gatesDir), read: s.readIndexFirst}
 	}
-	reg, err := registry.Load(fsys, gatesDir, roots.Paths())
+	load := registry.Load
+	if wd, err := walk.Cwd(); err == nil && cwdErr == nil && !s.indexFirst && s.landed == nil && wd == cwd && cacheWanted(s) && !cache.Disabled(sourceStamp) {
+		if src, err := (repo.Git{}).LocateIndex(cwd); err == nil && src.CommonDir != "" {
+			// assertion J (edit-gates): the registry is read again only
+			// when the list, a search dir or a resolved declaration is
+			// not the one the registry memo recorded.
+			load = func(fsys registry.FS, gatesDir string, roots []string) (*registry.Registry, error) {
+				return loadRegistryMemo(fsys, corpusMemoDir(src.CommonDir), sourceStamp, cwd, gatesDir, roots)
+			}
+		}
+	}
+	reg, err := load(fsys, gatesDir, roots.Paths())
 	if err != nil {
 		return nil, err
 	}
