@@ -16,9 +16,9 @@ import (
 // registry.Load answers, over a list and declarations unchanged, a
 // declaration edited (a new size, the same size), a .sh added in the
 // gates dir shadowing a kit's .gate, a declaration removed, made
-// unparseable and mended, replaced by a link, the list edited, and a
-// dangling link in an earlier dir; anything written too recently is read
-// again rather than kept.
+// unparseable (the same refusal, from the kept bytes) and mended,
+// replaced by a link, the list edited, and a dangling link in an earlier
+// dir; anything written too recently is read again rather than kept.
 func TestRegistryMemoAgreesWithLoad(t *testing.T) {
 	root := t.TempDir()
 	at := func(rel string) string { return filepath.Join(root, rel) }
@@ -65,8 +65,8 @@ func TestRegistryMemoAgreesWithLoad(t *testing.T) {
 		{"a declaration removed", func() { os.Remove(at("scripts/check-a.gate")) }, false, true},
 		{"a declaration that does not parse", func() {
 			write("k/checks/check-b.gate", "# graph: couples=knob: dir=sideways\n")
-		}, false, false},
-		{"still not parsing", func() {}, false, false},
+		}, false, true},
+		{"still not parsing: the refusal comes from the kept bytes", func() {}, true, true},
 		{"the declaration mended", func() { decl("k/checks/check-b.gate", "KNOB_B_AGAIN") }, false, true},
 		{"a declaration replaced by a link", func() {
 			decl("k/other.gate.txt", "KNOB_LINKED")
