@@ -129,7 +129,20 @@ func (s *Session) readRegistry(gatesDir string) (*loadedRegistry, error) {
 	if s.indexFirst {
 		fsys = indexFirstFS{FS: fsys, list: registry.ListPath(gatesDir), read: s.readIndexFirst}
 	}
-	reg, err := registry.Load(fsys, gatesDir, roots.Paths())
+	// The repository both memos live in, located once for the two.
+	locate := sync.OnceValues(func() (repo.IndexSource, error) { return repo.Git{}.LocateIndex(cwd) })
+	load := registry.Load
+	if wd, err := walk.Cwd(); err == nil && cwdErr == nil && !s.indexFirst && s.landed == nil && wd == cwd && cacheWanted(s) && !cache.Disabled(sourceStamp) {
+		if src, err := locate(); err == nil && src.CommonDir != "" {
+			// assertion J (edit-gates): the registry is read again only
+			// when the list, a search dir or a resolved declaration is
+			// not the one the registry memo recorded.
+			load = func(fsys registry.FS, gatesDir string, roots []string) (*registry.Registry, error) {
+				return loadRegistryMemo(fsys, corpusMemoDir(src.CommonDir), sourceStamp, cwd, gatesDir, roots)
+			}
+		}
+	}
+	reg, err := load(fsys, gatesDir, roots.Paths())
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +159,7 @@ func (s *Session) readRegistry(gatesDir string) (*loadedRegistry, error) {
 		// registered nowhere read only when its file is not the one the
 		// corpus memo recorded.
 		env.CorpusKnobNames = sync.OnceValues(func() ([]string, error) {
-			src, err := repo.Git{}.LocateIndex(cwd)
+			src, err := locate()
 			if err != nil || src.CommonDir == "" {
 				corpus, err := env.LoadCorpus()
 				if err != nil {
