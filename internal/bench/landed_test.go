@@ -233,6 +233,11 @@ func BenchmarkAgentStopClean(b *testing.B) {
 // tree (the battery, a hook) would have.
 func BenchmarkAgentEditGatesRatio(b *testing.B) {
 	agentReady(b)
+	// The registry's and the knob corpus's memos record only files and
+	// directories two seconds old (edit-gates I and J); an adopter's
+	// registry is older than that when an agent edits, so the bench lets
+	// the one it just wrote settle before the warm-up call records them.
+	time.Sleep(2500 * time.Millisecond)
 	rel := "docs/d000/note-00000.md"
 	payload := `{"session_id":"bench-edit","cwd":"` + repoDir + `","hook_event_name":"PostToolUse","tool_name":"Edit","tool_input":{"file_path":"` +
 		repoDir + "/" + rel + `","old_string":"a","new_string":"b"},"tool_response":{"success":true}}`
