@@ -363,14 +363,15 @@ func judgeNew(c *Call, now []Tip, from []string) ([]*judged, map[string]*judged,
 		}
 		ids = append(ids, pushed...)
 	}
-	// assertion K: a tip this clone's push wrote is the agent's whatever
-	// dates its commits carry.
-	if byPush, err := c.Repo.Pushed(now); err != nil {
-		return nil, nil, 0, err
-	} else if len(byPush) > 0 {
-		more, _, err := c.Repo.Commits(byPush, append(append([]string(nil), from...), landed(now)...), 0, maxListed)
+	// pushedFrom adds the commits reachable from tips and not from the
+	// base or the landed record, each once, whatever dates they carry.
+	pushedFrom := func(tips []string) error {
+		if len(tips) == 0 {
+			return nil
+		}
+		more, _, err := c.Repo.Commits(tips, append(append([]string(nil), from...), landed(now)...), 0, maxListed)
 		if err != nil {
-			return nil, nil, 0, err
+			return err
 		}
 		seen := map[string]bool{}
 		for _, id := range ids {
@@ -378,9 +379,20 @@ func judgeNew(c *Call, now []Tip, from []string) ([]*judged, map[string]*judged,
 		}
 		for _, id := range more {
 			if !seen[id] {
+				seen[id] = true
 				ids = append(ids, id)
 			}
 		}
+		return nil
+	}
+	// assertion K: a tip this clone's push wrote is the agent's whatever
+	// dates its commits carry.
+	byPush, err := c.Repo.Pushed(now)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	if err := pushedFrom(byPush); err != nil {
+		return nil, nil, 0, err
 	}
 	// assertion K: a commit a push from this clone sent since the session
 	// began (the placed pre-push hook's record) is the agent's, though no
@@ -390,20 +402,8 @@ func judgeNew(c *Call, now []Tip, from []string) ([]*judged, map[string]*judged,
 		if err != nil {
 			return nil, nil, 0, err
 		}
-		if len(sent) > 0 {
-			more, _, err := c.Repo.Commits(sent, append(append([]string(nil), from...), landed(now)...), 0, maxListed)
-			if err != nil {
-				return nil, nil, 0, err
-			}
-			seen := map[string]bool{}
-			for _, id := range ids {
-				seen[id] = true
-			}
-			for _, id := range more {
-				if !seen[id] {
-					ids = append(ids, id)
-				}
-			}
+		if err := pushedFrom(sent); err != nil {
+			return nil, nil, 0, err
 		}
 	}
 	if len(ids) > 0 {
