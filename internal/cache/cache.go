@@ -593,7 +593,7 @@ func decodeChecked(name string, data []byte, stamp string, key [32]byte) (view, 
 		}
 	}
 	v, ok := decode(data, key)
-	if ok && rec != "" && stampOlder(stamp, time.Now().Add(-checkedAge)) {
+	if ok && rec != "" && fmap.StampBefore(stamp, time.Now().Add(-checkedAge)) {
 		// Best effort: a record not written costs the next load the
 		// whole check, no more.
 		_ = writeAtomic(name+okExt, []byte(rec))
@@ -614,24 +614,6 @@ func readSmall(name string) (string, error) {
 		return "", err
 	}
 	return string(buf[:n]), nil
-}
-
-// stampOlder reports whether both times an identity stamp spells (its
-// last two fields, seconds.nanoseconds) lie before limit.
-func stampOlder(stamp string, limit time.Time) bool {
-	f := strings.Fields(stamp)
-	if len(f) < 2 {
-		return false
-	}
-	for _, t := range f[len(f)-2:] {
-		sec, nsec, ok := strings.Cut(t, ".")
-		s, err1 := strconv.ParseInt(sec, 10, 64)
-		ns, err2 := strconv.ParseInt(nsec, 10, 64)
-		if !ok || err1 != nil || err2 != nil || !time.Unix(s, ns).Before(limit) {
-			return false
-		}
-	}
-	return true
 }
 
 // entry is one key and value bound for a table file; used marks an entry

@@ -125,24 +125,6 @@ const listingCheckedExt = ".ok"
 
 var listingCheckedAge = 2 * time.Second
 
-// stampBefore reports whether both times an identity stamp spells (its
-// last two fields, seconds.nanoseconds) lie before limit.
-func stampBefore(stamp string, limit time.Time) bool {
-	f := strings.Fields(stamp)
-	if len(f) < 2 {
-		return false
-	}
-	for _, t := range f[len(f)-2:] {
-		sec, nsec, ok := strings.Cut(t, ".")
-		s, err1 := strconv.ParseInt(sec, 10, 64)
-		ns, err2 := strconv.ParseInt(nsec, 10, 64)
-		if !ok || err1 != nil || err2 != nil || !time.Unix(s, ns).Before(limit) {
-			return false
-		}
-	}
-	return true
-}
-
 // decodeListingMemo answers the listing data holds when it is a whole
 // memo made under key: the paths (made over data's bytes, which they keep)
 // and the table of their entries. Any other content (another key, another
@@ -232,7 +214,7 @@ func loadListingMemo(dir string, src IndexSource, key string) (*Snapshot, bool) 
 		release()
 		return nil, false
 	}
-	if !trusted && rec != "" && stampBefore(stamp, time.Now().Add(-listingCheckedAge)) {
+	if !trusted && rec != "" && fmap.StampBefore(stamp, time.Now().Add(-listingCheckedAge)) {
 		// Best effort: a record not written costs the next load the
 		// checksum, no more.
 		_ = walk.ReplaceFile(name+listingCheckedExt, []byte(rec+"\n"))
