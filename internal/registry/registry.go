@@ -161,43 +161,9 @@ func (r *Registry) CorpusKnobNames(fsys FS, memo KnobNamesMemo) ([]string, error
 			known[mem.Path] = mem.Manifest
 		}
 	}
-	decls, err := Declarations(fsys, SearchDirs(r.GatesDir, r.KitRoots))
+	manifests, names, err := r.corpusWith(fsys, known, memo)
 	if err != nil {
 		return nil, err
-	}
-	var names []string
-	var manifests []*Manifest
-	seen := map[string]bool{}
-	for _, d := range decls {
-		if d.Kind != Descriptor || seen[d.Path] {
-			continue
-		}
-		seen[d.Path] = true
-		if m, ok := known[d.Path]; ok {
-			manifests = append(manifests, m)
-			continue
-		}
-		if kept, ok := memo.Lookup(d.Path); ok {
-			names = append(names, kept...)
-			continue
-		}
-		m, err := readManifest(fsys, d.Path)
-		if err != nil {
-			return nil, err
-		}
-		own := CouplesKnobNames([]*Manifest{m})
-		memo.Store(d.Path, own)
-		names = append(names, own...)
-	}
-	for _, mem := range r.Members {
-		if mem.Kind == Unresolved || seen[mem.Path] {
-			continue
-		}
-		seen[mem.Path] = true
-		if mem.ManifestErr != nil {
-			return nil, mem.ManifestErr
-		}
-		manifests = append(manifests, mem.Manifest)
 	}
 	names = append(names, CouplesKnobNames(manifests)...)
 	slices.Sort(names)
@@ -205,11 +171,22 @@ func (r *Registry) CorpusKnobNames(fsys FS, memo KnobNamesMemo) ([]string, error
 }
 
 func (r *Registry) corpus(fsys FS, known map[string]*Manifest) ([]*Manifest, error) {
+	out, _, err := r.corpusWith(fsys, known, nil)
+	return out, err
+}
+
+// corpusWith answers the corpus's manifests: known's for the paths it
+// holds, each other declaration read, then the registered members' from
+// Load. With memo set, a declaration known does not hold answers its knob
+// names instead (kept by memo, or read and offered to it), and its
+// manifest is not among those answered.
+func (r *Registry) corpusWith(fsys FS, known map[string]*Manifest, memo KnobNamesMemo) ([]*Manifest, []string, error) {
 	decls, err := Declarations(fsys, SearchDirs(r.GatesDir, r.KitRoots))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var out []*Manifest
+	var names []string
 	seen := map[string]bool{}
 	for _, d := range decls {
 		if d.Kind != Descriptor || seen[d.Path] {
@@ -220,9 +197,21 @@ func (r *Registry) corpus(fsys FS, known map[string]*Manifest) ([]*Manifest, err
 			out = append(out, m)
 			continue
 		}
+		if memo != nil {
+			if kept, ok := memo.Lookup(d.Path); ok {
+				names = append(names, kept...)
+				continue
+			}
+		}
 		m, err := readManifest(fsys, d.Path)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
+		}
+		if memo != nil {
+			own := CouplesKnobNames([]*Manifest{m})
+			memo.Store(d.Path, own)
+			names = append(names, own...)
+			continue
 		}
 		out = append(out, m)
 	}
@@ -232,9 +221,9 @@ func (r *Registry) corpus(fsys FS, known map[string]*Manifest) ([]*Manifest, err
 		}
 		seen[mem.Path] = true
 		if mem.ManifestErr != nil {
-			return nil, mem.ManifestErr
+			return nil, nil, mem.ManifestErr
 		}
 		out = append(out, mem.Manifest)
 	}
-	return out, nil
+	return out, names, nil
 }
