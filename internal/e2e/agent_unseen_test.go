@@ -349,7 +349,7 @@ func playUnseen(t *testing.T, r unseenRow) (stage, string) {
 		return stMissed, log.String()
 	}
 	if strings.Contains(cmdOut.String(), r.gate) && !strings.Contains(cmdOut.String(), "gate(s) passed") {
-		if os.Getenv("UNSEEN49_SHOW") != "" {
+		if os.Getenv("GATES_UNSEEN_SHOW") != "" {
 			t.Logf("%s: the hook said:\n%s", r.name, cmdOut.String())
 		}
 		return stHook, log.String() + cmdOut.String()
@@ -358,7 +358,7 @@ func playUnseen(t *testing.T, r unseenRow) (stage, string) {
 	return stMissed, log.String()
 }
 
-func TestUnseen49Spellings(t *testing.T) {
+func TestAgentUnseenSpellings(t *testing.T) {
 	t.Parallel()
 	const tt = "check-tree-terms"
 	const subj = "check-commit-subject"
@@ -460,7 +460,7 @@ func TestUnseen49Spellings(t *testing.T) {
 		t.Run(r.name, func(t *testing.T) {
 			t.Parallel()
 			got, log := playUnseen(t, r)
-			t.Logf("UNSEEN49 | %s | %s | %s", r.name, r.expect, got)
+			t.Logf("UNSEEN | %s | %s | %s", r.name, r.expect, got)
 			if got > r.expect || got == stMissed {
 				t.Errorf("%s: want %s, got %s\n%s", r.name, r.expect, got, log)
 			}
@@ -468,7 +468,7 @@ func TestUnseen49Spellings(t *testing.T) {
 	}
 }
 
-func TestUnseen49OrdinaryWork(t *testing.T) {
+func TestAgentUnseenOrdinaryWork(t *testing.T) {
 	t.Parallel()
 	green := `printf 'More to read.\n' > docs/more.md && git add docs/more.md && `
 	rows := []unseenRow{
@@ -516,7 +516,7 @@ func TestUnseen49OrdinaryWork(t *testing.T) {
 		t.Run(r.name, func(t *testing.T) {
 			t.Parallel()
 			got, log := playUnseen(t, r)
-			t.Logf("UNSEEN49 | %s | %s | %s", r.name, r.expect, got)
+			t.Logf("UNSEEN | %s | %s | %s", r.name, r.expect, got)
 			if got != stUntouched {
 				t.Errorf("%s: want %s, got %s\n%s", r.name, r.expect, got, log)
 			}
@@ -527,7 +527,7 @@ func TestUnseen49OrdinaryWork(t *testing.T) {
 // A colleague's red commits, fetched and then built on: a rebase of the
 // agent's own clean commit onto them, and a hard reset to them, pass
 // untouched.
-func TestUnseen49FetchThenRebaseOfRedUpstream(t *testing.T) {
+func TestAgentUnseenFetchThenRebaseOfRedUpstream(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct{ name, cmd, rev string }{
 		{"fetch then rebase", `git fetch -q origin && git rebase -q origin/main`, "HEAD"},
@@ -549,7 +549,7 @@ func TestUnseen49FetchThenRebaseOfRedUpstream(t *testing.T) {
 			if r := p.stop(false); r != "" {
 				t.Fatalf("the Stop after %s gave a reason:\n%s", c.cmd, r)
 			}
-			t.Logf("UNSEEN49 | %s | passes untouched | passes untouched", c.name)
+			t.Logf("UNSEEN | %s | passes untouched | passes untouched", c.name)
 		})
 	}
 }
@@ -557,7 +557,7 @@ func TestUnseen49FetchThenRebaseOfRedUpstream(t *testing.T) {
 // Between two sessions the person pulls a colleague's red commits and
 // commits green work through the hooks: the next session, whose base is
 // where the last look left the refs, is told nothing of either.
-func TestUnseen49WorkBetweenSessionsIsNotTheAgents(t *testing.T) {
+func TestAgentUnseenWorkBetweenSessionsIsNotTheAgents(t *testing.T) {
 	t.Parallel()
 	p, up := upstreamClone(t, "unseen between sessions")
 	p.env = append(p.env, "CLAUDECODE=1")
@@ -576,5 +576,5 @@ func TestUnseen49WorkBetweenSessionsIsNotTheAgents(t *testing.T) {
 	if r := p.stop(false); r != "" {
 		t.Fatalf("the next session's Stop named work it did not do:\n%s", r)
 	}
-	t.Logf("UNSEEN49 | work between sessions | passes untouched | passes untouched")
+	t.Logf("UNSEEN | work between sessions | passes untouched | passes untouched")
 }
