@@ -172,8 +172,9 @@ func runShell(c *gate.Context, batch int) int {
 	// sources by a literal path, is set when the lines after the source
 	// run: ShellCheck, linting the body alone, cannot follow it.
 	rootRel := treePath(c, scan.root)
+	sourced := map[string][]string{}
 	for _, s := range slots {
-		s.run.Sourced = bodySourcedNames(c, workspaceOf(rootRel, s.path), s.run)
+		s.run.Sourced = bodySourcedNames(c, workspaceOf(rootRel, s.path), s.run, sourced)
 	}
 	blocks := make([]scBlock, len(slots), len(slots)+honoured)
 	for i, s := range slots {

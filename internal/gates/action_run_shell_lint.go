@@ -678,8 +678,8 @@ func workspaceOf(rootRel, p string) string {
 // found from the step's working directory, or the workspace's top when it
 // states none; rootRel is the workspace as the tree spells it. A computed
 // path, an absolute one, or a working directory holding an expression
-// names nothing.
-func bodySourcedNames(c *gate.Context, rootRel string, run *workflow.Run) []string {
+// names nothing. read keeps each file's names for the run's other bodies.
+func bodySourcedNames(c *gate.Context, rootRel string, run *workflow.Run, read map[string][]string) []string {
 	var names []string
 	for _, l := range run.Lines {
 		if strings.HasPrefix(strings.TrimSpace(l), "#") {
@@ -703,18 +703,24 @@ func bodySourcedNames(c *gate.Context, rootRel string, run *workflow.Run) []stri
 			if mode, tracked := c.Tree.Mode(p); !tracked || (mode != 0o100644 && mode != 0o100755) {
 				continue
 			}
-			b, err := c.Tree.Read(p)
-			if err != nil {
-				continue // unread: the reports it could excuse stand
-			}
-			for _, fl := range strings.Split(string(b), "\n") {
-				if strings.HasPrefix(strings.TrimSpace(fl), "#") {
-					continue
+			set, ok := read[p]
+			if !ok {
+				b, err := c.Tree.Read(p)
+				if err != nil {
+					continue // unread: the reports it could excuse stand
 				}
-				for _, m := range arrayAssign.Get().FindAllStringSubmatch(fl, -1) {
-					names = append(names, m[1])
+				set = []string{} // read, if it assigns nothing
+				for _, fl := range strings.Split(string(b), "\n") {
+					if strings.HasPrefix(strings.TrimSpace(fl), "#") {
+						continue
+					}
+					for _, m := range arrayAssign.Get().FindAllStringSubmatch(fl, -1) {
+						set = append(set, m[1])
+					}
 				}
+				read[p] = set
 			}
+			names = append(names, set...)
 		}
 	}
 	return names
