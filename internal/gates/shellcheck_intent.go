@@ -315,7 +315,7 @@ func (s *scriptIdioms) pidArray(name string) bool {
 			if len(w) > 2 && (w[0] == '"' || w[0] == '\'') && w[len(w)-1] == w[0] {
 				w = w[1 : len(w)-1] // a quoted literal word is the same word
 			}
-			if w != "$!" && !safeWord.Get().MatchString(w) && !s.pidVar(w) {
+			if w != "$!" && !safeWord.Get().MatchString(w) && !s.pidVar(w, name) {
 				return false
 			}
 			seen = true
@@ -371,7 +371,7 @@ func (s *scriptIdioms) pidArray(name string) bool {
 				seen = true
 			case "()":
 			default:
-				if strings.HasPrefix(v, "(") && strings.HasSuffix(v, ")") && s.pidVar(v[1:len(v)-1]) {
+				if strings.HasPrefix(v, "(") && strings.HasSuffix(v, ")") && s.pidVar(v[1:len(v)-1], name) {
 					seen = true // NAME+=($pid)
 					continue
 				}
@@ -388,8 +388,10 @@ var openList = lazyre.New(`(?:^|[\s;&|])([A-Za-z_][A-Za-z0-9_]*)\+?=\(([^()#]*)$
 
 // pidVar reports whether w expands a variable ($v, "$v", ${v}, "${v}")
 // that every assignment in the script sets to $! and one sets at least: a
-// background process id, digits that neither split nor glob.
-func (s *scriptIdioms) pidVar(w string) bool {
+// background process id, digits that neither split nor glob. A loop over
+// the very array being decided (for v in "${within[@]}") sets v to one of
+// its elements, each a process id when every other write is one.
+func (s *scriptIdioms) pidVar(w, within string) bool {
 	if len(w) > 2 && w[0] == '"' && w[len(w)-1] == '"' {
 		w = w[1 : len(w)-1]
 	}
@@ -421,12 +423,23 @@ func (s *scriptIdioms) pidVar(w string) bool {
 			}
 			found = true
 		}
+		if !found && within != "" {
+			for _, m := range forOverArray.Get().FindAllStringSubmatch(s.lines[n-1], -1) {
+				if m[1] == name && m[2] == within {
+					found = true
+				}
+			}
+		}
 		if !found {
 			return false
 		}
 	}
 	return true
 }
+
+// forOverArray matches a loop over an array's elements, for NAME in
+// "${ARR[@]}" (quoted or not, @ or *): the loop's name and the array's.
+var forOverArray = lazyre.New(`(?:^|[\s;&|(])for\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\s+"?\$\{([A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}"?\s*(?:;|$|do(?:\s|$))`)
 
 // arithWord matches a test's word followed by an arithmetic comparison.
 var arithWord = lazyre.New(`^([A-Za-z_][A-Za-z0-9_]*)\s+-(?:eq|ne|lt|le|gt|ge)\s`)

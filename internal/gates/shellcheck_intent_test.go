@@ -106,6 +106,8 @@ func TestIdiomsAgainstShellCheck(t *testing.T) {
 		{"the same list waited on", "pids=()\nsleep 1 &\npid=$!\npids+=($pid)\nwait ${pids[@]}", "SC2068", true},
 		{"a variable read as well", "pids=()\nsleep 1 &\npid=$!\nread -r pid\npids+=($pid)", "SC2206", false},
 		{"a variable set to a name too", "pids=()\nsleep 1 &\npid=$!\npid=$1\npids+=($pid)", "SC2206", false},
+		{"a loop over the same list reuses the name", "pids=()\nsleep 1 &\nlocal pid=$!\npids+=($pid)\nfor pid in \"${pids[@]}\"; do kill \"$pid\"; done", "SC2206", true},
+		{"a loop over another list reuses the name", "pids=()\nnames=(a b)\nsleep 1 &\npid=$!\npids+=($pid)\nfor pid in \"${names[@]}\"; do echo \"$pid\"; done", "SC2206", false},
 		{"a list of quoted words over lines", "files=(\n  \"a/one_test.go\"\n  \"b/two_test.go\" # a comment\n)\nfor f in ${files[@]}; do echo \"$f\"; done", "SC2068", true},
 		{"a list over lines holding a blank", "files=(\n  \"a/one test.go\"\n  b.go\n)\nfor f in ${files[@]}; do echo \"$f\"; done", "SC2068", false},
 		{"a list over lines holding a substitution", "files=(\n  a.go\n  $(ls)\n)\nfor f in ${files[@]}; do echo \"$f\"; done", "SC2068", false},
