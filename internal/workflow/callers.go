@@ -138,7 +138,7 @@ func inputRunner(j *Job, inputs map[string][]string) (Runner, string, bool) {
 	}
 	switch {
 	case win && other:
-		return Unreadable, "runs-on: takes Windows and non-Windows runners from the workflow's callers", true
+		return Unreadable, callersMixed, true
 	case win:
 		return Windows, "", true
 	}

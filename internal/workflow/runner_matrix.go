@@ -32,11 +32,22 @@ func StepRunner(j *Job, s *Step) (Runner, string) { return stepRunnerIn(j, s, ni
 // from its callers (nil when unknown).
 func stepRunnerIn(j *Job, s *Step, inputs map[string][]string) (Runner, string) {
 	r, why := runnerOfIn(j, inputs)
-	if r != Unreadable || why != exprRunsOn {
-		return r, why
+	switch {
+	case r == Unreadable && why == exprRunsOn:
+		return stepClass(j, stepIf(s), why)
+	case r == Unreadable && why == callersMixed:
+		// The callers pass Windows and other systems alike; a step whose
+		// if: tests runner.os still runs on one side only.
+		if pin := pinnedOS(stepIf(s)); pin != Unreadable {
+			return pin, ""
+		}
 	}
-	return stepClass(j, stepIf(s), why)
+	return r, why
 }
+
+// callersMixed is why a job's runs-on, an input its callers fill, is
+// unreadable: they pass both Windows and other runners.
+const callersMixed = "runs-on: takes Windows and non-Windows runners from the workflow's callers"
 
 // stepClass answers the runner class of a job whose runs-on is an
 // expression, for a step under its if: (nil: none, or not read).
