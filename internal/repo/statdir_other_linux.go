@@ -2,10 +2,8 @@
 
 package repo
 
-import "sync/atomic"
-
 // statCleanRange is trackedStatClean's test over entries in one pass: by
 // path where the stat by directory descriptor is not built.
-func statCleanRange(top string, entries []Entry, stop *atomic.Bool) bool {
+func statCleanRange(top string, entries []Entry, stop *statStop) bool {
 	return statCleanRangeByPath(top, entries, stop)
 }

@@ -1,0 +1,422 @@
+//go:build linux
+
+package treewatch
+
+import (
+	"bufio"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"net"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+	"unsafe"
+
+	"github.com/gate-sdk/gates/internal/walk"
+)
+
+// Supported reports whether this platform has the watcher.
+const Supported = true
+
+// watchMask is what each watched directory reports: an entry's bytes or
+// attributes changed, an entry made, removed or moved in or out, and the
+// directory itself removed or moved. IN_ONLYDIR refuses a path that is no
+// longer a directory; IN_DONT_FOLLOW a link put in a directory's place.
+const watchMask = syscall.IN_MODIFY | syscall.IN_ATTRIB | syscall.IN_CLOSE_WRITE |
+	syscall.IN_CREATE | syscall.IN_DELETE | syscall.IN_DELETE_SELF |
+	syscall.IN_MOVED_FROM | syscall.IN_MOVED_TO | syscall.IN_MOVE_SELF |
+	syscall.IN_ONLYDIR | syscall.IN_DONT_FOLLOW
+
+// Server is a running watcher.
+type Server struct {
+	cfg    Config
+	ln     *net.UnixListener
+	sockID string // the socket file's identity, "" for an abstract name
+
+	mu     sync.Mutex
+	fd     int      // the inotify instance, -1 before the first arming
+	file   *os.File // fd in the runtime's poller, for the reader
+	status Status
+	top    int32 // the watch descriptor of the top
+	last   time.Time
+	buf    []byte
+
+	once sync.Once
+	done chan struct{}
+	wg   sync.WaitGroup
+}
+
+// Listen binds the watcher's socket. A socket file left at the path by a
+// watcher that is gone (or by anyone) is replaced; a watcher that finds its
+// socket file replaced exits (a newer watcher serves the tree).
+func Listen(cfg Config) (*Server, error) {
+	if cfg.Idle <= 0 {
+		cfg.Idle = DefaultIdle
+	}
+	if !strings.HasPrefix(cfg.Socket, "@") {
+		_ = os.Remove(cfg.Socket)
+	}
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: cfg.Socket, Net: "unix"})
+	if err != nil {
+		return nil, err
+	}
+	ln.SetUnlinkOnClose(false)
+	s := &Server{cfg: cfg, ln: ln, fd: -1, top: -1, last: time.Now(), buf: make([]byte, 64<<10), done: make(chan struct{})}
+	if !strings.HasPrefix(cfg.Socket, "@") {
+		s.sockID, _ = identity(cfg.Socket)
+	}
+	return s, nil
+}
+
+// identity answers a file's device and inode, spelled.
+func identity(p string) (string, bool) {
+	var st syscall.Stat_t
+	if err := syscall.Lstat(p, &st); err != nil {
+		return "", false
+	}
+	return strconv.Itoa(int(st.Dev)) + ":" + strconv.Itoa(int(st.Ino)), true
+}
+
+// Serve arms the watches and answers requests until a stop request, the
+// idle time, or the work tree, the git directory or the socket file goes.
+func (s *Server) Serve() {
+	s.mu.Lock()
+	s.armLocked()
+	s.mu.Unlock()
+	s.wg.Add(2)
+	go s.accept()
+	go s.tick()
+	<-s.done
+	s.ln.Close()
+	s.mu.Lock()
+	s.closeLocked()
+	s.mu.Unlock()
+	s.wg.Wait()
+	if s.sockID != "" {
+		if id, ok := identity(s.cfg.Socket); ok && id == s.sockID {
+			_ = os.Remove(s.cfg.Socket)
+		}
+	}
+}
+
+// Close ends Serve.
+func (s *Server) Close() { s.once.Do(func() { close(s.done) }) }
+
+// Done is closed when the server is told to end.
+func (s *Server) Done() <-chan struct{} { return s.done }
+
+// Status answers the current token, every event queued so far counted.
+func (s *Server) Status() Status {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.drainLocked()
+	return s.status
+}
+
+// Inject feeds the watcher an event as the kernel would report it on the
+// top's watch (a test's way to raise what it cannot provoke, such as a
+// queue overflow).
+func (s *Server) Inject(mask uint32) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.eventLocked(s.top, mask)
+}
+
+func (s *Server) closeLocked() {
+	if s.file != nil {
+		s.file.Close() // wakes the reader, which then ends
+		s.file, s.fd = nil, -1
+	}
+}
+
+// armLocked places a new inotify instance's watches on the directories
+// Dirs names, under a new epoch with the count at zero. Any directory that
+// cannot be watched leaves the watcher unarmed.
+func (s *Server) armLocked() {
+	s.closeLocked()
+	s.status = Status{Epoch: newEpoch()}
+	dirs, err := s.cfg.Dirs()
+	if err != nil || len(dirs) == 0 {
+		return
+	}
+	s.status.Digest = DirsDigest(dirs)
+	fd, err := syscall.InotifyInit1(syscall.IN_NONBLOCK | syscall.IN_CLOEXEC)
+	if err != nil {
+		return
+	}
+	s.fd = fd
+	s.file = os.NewFile(uintptr(fd), "inotify")
+	ok := true
+	for _, d := range dirs {
+		p := s.cfg.Top
+		if d != "" {
+			p = walk.Child(s.cfg.Top, d)
+		}
+		wd, err := syscall.InotifyAddWatch(fd, p, watchMask)
+		if err != nil {
+			// ENOSPC (max_user_watches), a directory gone or no longer
+			// one: the count cannot vouch for the memo's directories.
+			ok = false
+			break
+		}
+		if d == "" {
+			s.top = int32(wd)
+		}
+	}
+	s.status.Armed = ok
+	if ok {
+		f := s.file
+		s.wg.Add(1)
+		go s.read(f)
+	}
+}
+
+// read waits for events on f and counts them, each batch under the lock
+// (so a query that drains finds nothing half counted); it ends when f is
+// closed.
+func (s *Server) read(f *os.File) {
+	defer s.wg.Done()
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return
+	}
+	_ = rc.Read(func(uintptr) bool {
+		s.mu.Lock()
+		if s.file == f {
+			s.drainLocked()
+		}
+		s.mu.Unlock()
+		return false // drained to EAGAIN: wait for the next event
+	})
+}
+
+// drainLocked reads every event queued on the instance and counts it.
+func (s *Server) drainLocked() {
+	for s.fd >= 0 {
+		n, err := syscall.Read(s.fd, s.buf)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil || n <= 0 {
+			if err != syscall.EAGAIN {
+				s.status.Armed = false
+			}
+			return
+		}
+		for off := 0; off+syscall.SizeofInotifyEvent <= n; {
+			ev := (*syscall.InotifyEvent)(unsafe.Pointer(&s.buf[off]))
+			s.eventLocked(ev.Wd, ev.Mask)
+			off += syscall.SizeofInotifyEvent + int(ev.Len)
+		}
+	}
+}
+
+// eventLocked counts one event. A lost event (the queue overflowed) or a
+// watch that ended (its directory removed, moved or unmounted) leaves the
+// count unable to vouch until the next arming; the top gone ends the
+// watcher.
+func (s *Server) eventLocked(wd int32, mask uint32) {
+	s.status.Count++
+	// assertion M (stop-gates): what the count may have missed makes it
+	// vouch for nothing until the watches are placed anew.
+	if mask&(syscall.IN_Q_OVERFLOW|syscall.IN_IGNORED|syscall.IN_UNMOUNT|syscall.IN_DELETE_SELF|syscall.IN_MOVE_SELF) != 0 {
+		s.status.Armed = false
+	}
+	if wd == s.top && mask&(syscall.IN_DELETE_SELF|syscall.IN_MOVE_SELF|syscall.IN_UNMOUNT) != 0 {
+		if _, err := os.Lstat(s.cfg.Top); err != nil {
+			s.Close()
+		}
+	}
+}
+
+func newEpoch() string {
+	var b [12]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		// No randomness: the time keeps epochs of two armings apart.
+		return "t" + strconv.FormatInt(time.Now().UnixNano(), 10)
+	}
+	return hex.EncodeToString(b[:])
+}
+
+// tick ends the watcher when it has been idle too long or what it serves
+// is gone.
+func (s *Server) tick() {
+	defer s.wg.Done()
+	every := min(max(s.cfg.Idle/4, 20*time.Millisecond), 10*time.Second)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.done:
+			return
+		case <-t.C:
+		}
+		s.mu.Lock()
+		idle := time.Since(s.last) > s.cfg.Idle
+		s.mu.Unlock()
+		_, topErr := os.Lstat(s.cfg.Top)
+		_, gitErr := os.Lstat(s.cfg.GitDir)
+		moved := false
+		if s.sockID != "" {
+			id, ok := identity(s.cfg.Socket)
+			moved = !ok || id != s.sockID
+		}
+		if idle || topErr != nil || (s.cfg.GitDir != "" && gitErr != nil) || moved {
+			s.Close()
+			return
+		}
+	}
+}
+
+func (s *Server) accept() {
+	defer s.wg.Done()
+	for {
+		c, err := s.ln.AcceptUnix()
+		if err != nil {
+			select {
+			case <-s.done:
+				return
+			default:
+			}
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				continue
+			}
+			s.Close()
+			return
+		}
+		s.answer(c)
+	}
+}
+
+// answer serves one request: query, arm or stop. Only a caller of the
+// watcher's own user is answered.
+func (s *Server) answer(c *net.UnixConn) {
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(5 * time.Second))
+	if uid, _, ok := peer(c); !ok || uid != os.Getuid() {
+		return
+	}
+	line, err := bufio.NewReader(c).ReadString('\n')
+	if err != nil {
+		return
+	}
+	s.mu.Lock()
+	s.last = time.Now()
+	switch strings.TrimSpace(line) {
+	case "query":
+		s.drainLocked()
+	case "arm":
+		s.armLocked()
+	case "stop":
+		s.mu.Unlock()
+		_, _ = c.Write([]byte("ok - 0 - 0\n"))
+		s.Close()
+		return
+	default:
+		s.mu.Unlock()
+		return
+	}
+	st := s.status
+	s.mu.Unlock()
+	_, _ = c.Write([]byte(st.encode()))
+}
+
+// peer answers the uid and pid of the process at the other end of c.
+func peer(c *net.UnixConn) (uid, pid int, ok bool) {
+	rc, err := c.SyscallConn()
+	if err != nil {
+		return 0, 0, false
+	}
+	var cred *syscall.Ucred
+	var cerr error
+	if err := rc.Control(func(fd uintptr) {
+		cred, cerr = syscall.GetsockoptUcred(int(fd), syscall.SOL_SOCKET, syscall.SO_PEERCRED)
+	}); err != nil || cerr != nil || cred == nil {
+		return 0, 0, false
+	}
+	return int(cred.Uid), int(cred.Pid), true
+}
+
+// Address answers where the watcher of the git directory gitDir answers:
+// a socket file in the state directory, or, where that path is longer
+// than a socket address holds, an abstract name from a digest of the git
+// directory.
+func Address(stateDir, gitDir string) string {
+	p := walk.Child(stateDir, SocketName)
+	if len(p) < 108 {
+		return p
+	}
+	return "@gates-tree-watch-" + DirsDigest([]string{gitDir})[:32]
+}
+
+// SocketName is the watcher's socket file in the state directory.
+const SocketName = "tree-watch.sock"
+
+// selfExe is the file this process runs, as /proc names it; a test points
+// it elsewhere to play a foreign watcher.
+var selfExe = "/proc/self/exe"
+
+// Ask sends cmd (query, arm or stop) to the watcher at addr and answers its
+// status. A watcher that is not a process of this user running this very
+// executable (same device and inode) is refused: any process could listen
+// on the socket, and only this binary's watcher is trusted to count.
+func Ask(addr, cmd string) (Status, error) {
+	// assertion L (stop-gates): the peer is authenticated before it is
+	// asked anything.
+	c, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: addr, Net: "unix"})
+	if err != nil {
+		return Status{}, err
+	}
+	defer c.Close()
+	wait := 2 * time.Second
+	if cmd == "arm" {
+		wait = 20 * time.Second
+	}
+	_ = c.SetDeadline(time.Now().Add(wait))
+	uid, pid, ok := peer(c)
+	if !ok || uid != os.Getuid() {
+		return Status{}, errForeign
+	}
+	self, ok1 := identity2(selfExe)
+	theirs, ok2 := identity2("/proc/" + strconv.Itoa(pid) + "/exe")
+	if !ok1 || !ok2 || self != theirs {
+		return Status{}, errForeign
+	}
+	if _, err := c.Write([]byte(cmd + "\n")); err != nil {
+		return Status{}, err
+	}
+	line, err := bufio.NewReader(c).ReadString('\n')
+	if err != nil {
+		return Status{}, err
+	}
+	if cmd == "stop" {
+		return Status{}, nil
+	}
+	st, ok := decodeStatus(line)
+	if !ok {
+		return Status{}, errors.New("treewatch: an answer out of shape")
+	}
+	return st, nil
+}
+
+// errForeign is a socket whose listener is not this binary's watcher.
+var errForeign = errors.New("treewatch: the socket's listener is not this binary's watcher")
+
+// IsForeign reports whether err is Ask's refusal of an unauthenticated
+// listener.
+func IsForeign(err error) bool { return errors.Is(err, errForeign) }
+
+// identity2 answers the identity of the file p names, following links
+// (/proc/<pid>/exe is one).
+func identity2(p string) (string, bool) {
+	var st syscall.Stat_t
+	if err := syscall.Stat(p, &st); err != nil {
+		return "", false
+	}
+	return strconv.Itoa(int(st.Dev)) + ":" + strconv.Itoa(int(st.Ino)), true
+}
