@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gate-sdk/gates/internal/spawn"
 )
 
 // A process that is not this binary's watcher listening where the watcher
@@ -43,7 +45,7 @@ func fakeWatch(addr, line string) {
 // answering line, and stops it (and waits for it) at the test's end.
 func startFakeWatch(t *testing.T, addr, line string) {
 	t.Helper()
-	self, err := os.Executable()
+	self, err := spawn.SelfImage()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -230,6 +230,11 @@ func (w *watchAsk) arm(top, stateDir string) {
 		_, _ = treewatch.Ask(w.addr, "arm")
 		return
 	}
+	if treewatch.IsForeign(w.err) {
+		// Perhaps the watcher of an earlier build of this binary: asked
+		// to stop, it frees the lock the new one takes.
+		treewatch.Tell(w.addr, "stop")
+	}
 	if StartTreeWatch != nil {
 		StartTreeWatch(top, stateDir)
 	}

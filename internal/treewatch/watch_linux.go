@@ -36,6 +36,7 @@ type Server struct {
 	cfg    Config
 	ln     *net.UnixListener
 	sockID string // the socket file's identity, "" for an abstract name
+	lock   int    // the state directory's watcher lock, held while serving
 
 	mu     sync.Mutex
 	fd     int      // the inotify instance, -1 before the first arming
@@ -57,15 +58,27 @@ func Listen(cfg Config) (*Server, error) {
 	if cfg.Idle <= 0 {
 		cfg.Idle = DefaultIdle
 	}
+	// One watcher a state directory: the lock is held for the process's
+	// life, and a second watcher started meanwhile (two Stops in a row,
+	// each finding none answering yet) ends at once.
+	lock, err := syscall.Open(walk.Child(cfg.GitDir, lockName), syscall.O_RDWR|syscall.O_CREAT|syscall.O_CLOEXEC, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(lock, syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		syscall.Close(lock)
+		return nil, err
+	}
 	if !strings.HasPrefix(cfg.Socket, "@") {
 		_ = os.Remove(cfg.Socket)
 	}
 	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: cfg.Socket, Net: "unix"})
 	if err != nil {
+		syscall.Close(lock)
 		return nil, err
 	}
 	ln.SetUnlinkOnClose(false)
-	s := &Server{cfg: cfg, ln: ln, fd: -1, top: -1, last: time.Now(), buf: make([]byte, 64<<10), done: make(chan struct{})}
+	s := &Server{cfg: cfg, ln: ln, lock: lock, fd: -1, top: -1, last: time.Now(), buf: make([]byte, 64<<10), done: make(chan struct{})}
 	if !strings.HasPrefix(cfg.Socket, "@") {
 		s.sockID, _ = identity(cfg.Socket)
 	}
@@ -100,6 +113,26 @@ func (s *Server) Serve() {
 		if id, ok := identity(s.cfg.Socket); ok && id == s.sockID {
 			_ = os.Remove(s.cfg.Socket)
 		}
+	}
+	syscall.Close(s.lock)
+}
+
+// lockName is the watcher's lock file in the state directory.
+const lockName = "tree-watch.lock"
+
+// Tell sends cmd to whatever listens at addr without asking who it is: a
+// stop request is harmless to anyone, and it ends a watcher of an earlier
+// build (another executable, which Ask refuses) that would otherwise hold
+// the state directory's lock until it is idle.
+func Tell(addr, cmd string) {
+	c, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: addr, Net: "unix"})
+	if err != nil {
+		return
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(time.Second))
+	if _, err := c.Write([]byte(cmd + "\n")); err == nil {
+		_, _ = bufio.NewReader(c).ReadString('\n')
 	}
 }
 

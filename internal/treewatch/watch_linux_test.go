@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/gate-sdk/gates/internal/spawn"
 )
 
 const (
@@ -167,7 +169,7 @@ func TestWatcherStopsOnRequestIdleAndTreeGone(t *testing.T) {
 // A listener that is not this binary (a copy of it: another file) is
 // refused before it is asked anything, whatever it would answer.
 func TestAskRefusesAForeignListener(t *testing.T) {
-	self, err := os.Executable()
+	self, err := spawn.SelfImage()
 	if err != nil {
 		t.Fatal(err)
 	}

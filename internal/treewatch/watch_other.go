@@ -32,3 +32,6 @@ func Listen(Config) (*Server, error) {
 
 // Serve does nothing off Linux.
 func (*Server) Serve() {}
+
+// Tell does nothing off Linux.
+func Tell(addr, cmd string) {}
