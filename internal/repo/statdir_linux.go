@@ -4,13 +4,14 @@ package repo
 
 import (
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"unsafe"
 )
 
 // statCleanRange is trackedStatClean's test over entries in one pass, by
 // directory (statCleanRangeByDir).
-func statCleanRange(top string, entries []Entry, stop *statStop) bool {
+func statCleanRange(top string, entries []Entry, stop *atomic.Bool) bool {
 	// assertion J (stop-gates): each file's stat is asked of its
 	// directory's descriptor; the verdict is the stat by path's.
 	return statCleanRangeByDir(top, entries, stop)
@@ -23,7 +24,7 @@ func statCleanRange(top string, entries []Entry, stop *statStop) bool {
 // following links), and the kernel then walks one component a file. A
 // directory that cannot be opened (gone, now a file) answers false, as
 // the lstat of a path through it does.
-func statCleanRangeByDir(top string, entries []Entry, stop *statStop) bool {
+func statCleanRangeByDir(top string, entries []Entry, stop *atomic.Bool) bool {
 	var st syscall.Stat_t
 	cur, curFD := "\x00", -1
 	defer func() {
@@ -70,9 +71,6 @@ func statCleanRangeByDir(top string, entries []Entry, stop *statStop) bool {
 		}
 		if !statMatches(&st, e.stat, e.Mode) {
 			return false
-		}
-		if st.Nlink > 1 && stop != nil && st.Mode&syscall.S_IFMT == syscall.S_IFREG {
-			stop.linked.Store(true)
 		}
 	}
 	return true

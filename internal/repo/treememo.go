@@ -577,7 +577,7 @@ func (g Git) cleanBy(top string, m treeMemo) bool {
 // memoProof is what a clean verdict by the memo read on the way, for a
 // tree watcher's vouch (treevouch.go): the index file's stamp taken before
 // it was read, HEAD's tree, and whether every tracked file lies in a
-// recorded directory and has no other name.
+// recorded directory (so its directory, and the file itself, is watched).
 type memoProof struct {
 	index, tree string
 	watchable   bool
@@ -642,11 +642,10 @@ func (g Git) cleanProof(top string, m treeMemo) (memoProof, bool) {
 		return p, false
 	}
 	p.tree = idx.Tree
-	clean, linked := trackedStatCleanLinked(top, idx.Entries)
-	if !clean {
+	if !trackedStatClean(top, idx.Entries) {
 		return p, false
 	}
-	p.watchable = p.index != "" && !linked && entriesUnder(idx.Entries, m.dirs)
+	p.watchable = p.index != "" && entriesUnder(idx.Entries, m.dirs)
 	return p, true
 }
 

@@ -84,21 +84,13 @@ func fsClock(dir string) (fileTime, bool) {
 // own goroutine; the first part to find an entry that does not match
 // stops the others.
 func trackedStatClean(top string, entries []Entry) bool {
-	ok, _ := trackedStatCleanLinked(top, entries)
-	return ok
-}
-
-// trackedStatCleanLinked is trackedStatClean answering too whether a
-// tracked file has more than one name.
-func trackedStatCleanLinked(top string, entries []Entry) (bool, bool) {
 	parts := min(runtime.GOMAXPROCS(0), 4)
-	var stop statStop
 	if len(entries) < statCleanSplit || parts < 2 {
-		ok := statCleanRange(top, entries, &stop)
-		return ok, stop.linked.Load()
+		return statCleanRange(top, entries, nil)
 	}
 	// assertion I (stop-gates): the parts' answers joined are the one
 	// answer of a single pass.
+	var stop atomic.Bool
 	var wg sync.WaitGroup
 	per := (len(entries) + parts - 1) / parts
 	for lo := per; lo < len(entries); lo += per {
@@ -116,7 +108,7 @@ func trackedStatCleanLinked(top string, entries []Entry) (bool, bool) {
 		stop.Store(true)
 	}
 	wg.Wait()
-	return ok && !stop.Load(), stop.linked.Load()
+	return ok && !stop.Load()
 }
 
 // statCleanSplit is the listing size from which trackedStatClean spreads
@@ -128,7 +120,7 @@ var statCleanSplit = 4096
 // once stop is set. One Stat_t serves every entry: no file information is
 // allocated. It is the reference statCleanRange (by directory, where the
 // platform has it) is held to.
-func statCleanRangeByPath(top string, entries []Entry, stop *statStop) bool {
+func statCleanRangeByPath(top string, entries []Entry, stop *atomic.Bool) bool {
 	var st syscall.Stat_t
 	buf := make([]byte, 0, len(top)+256)
 	for i := range entries {
@@ -146,19 +138,6 @@ func statCleanRangeByPath(top string, entries []Entry, stop *statStop) bool {
 		if !statMatches(&st, e.stat, e.Mode) {
 			return false
 		}
-		if st.Nlink > 1 && stop != nil && st.Mode&syscall.S_IFMT == syscall.S_IFREG {
-			stop.linked.Store(true)
-		}
 	}
 	return true
-}
-
-// statStop is what the parts of one stat test share: stop, set by the
-// first part to meet an entry that does not match, and linked, set when a
-// tracked file has another name (a hard link): a write through that other
-// name, outside the watched directories, raises no event the tree watcher
-// sees (stop-gates K).
-type statStop struct {
-	atomic.Bool
-	linked atomic.Bool
 }

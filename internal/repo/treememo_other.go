@@ -9,5 +9,3 @@ func fileStamp(string, bool, fileTime) (string, bool) { return "", false }
 func fsClock(string) (fileTime, bool) { return fileTime{}, false }
 
 func trackedStatClean(string, []Entry) bool { return false }
-
-func trackedStatCleanLinked(string, []Entry) (bool, bool) { return false, false }

@@ -4,6 +4,7 @@ package treewatch
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -31,6 +32,13 @@ const watchMask = syscall.IN_MODIFY | syscall.IN_ATTRIB | syscall.IN_CLOSE_WRITE
 	syscall.IN_MOVED_FROM | syscall.IN_MOVED_TO | syscall.IN_MOVE_SELF |
 	syscall.IN_ONLYDIR | syscall.IN_DONT_FOLLOW
 
+// fileMask is what each regular file in a watched directory reports, on
+// its inode, whatever name it is reached by: a write or a new link through
+// a name outside the watched directories (a hard link) raises no event on
+// the directory, only on the file's own watch.
+const fileMask = syscall.IN_MODIFY | syscall.IN_ATTRIB | syscall.IN_CLOSE_WRITE |
+	syscall.IN_DELETE_SELF | syscall.IN_MOVE_SELF | syscall.IN_DONT_FOLLOW
+
 // Server is a running watcher.
 type Server struct {
 	cfg    Config
@@ -42,7 +50,8 @@ type Server struct {
 	fd     int      // the inotify instance, -1 before the first arming
 	file   *os.File // fd in the runtime's poller, for the reader
 	status Status
-	top    int32 // the watch descriptor of the top
+	top    int32            // the watch descriptor of the top
+	dirs   map[int32]string // each directory watch's path
 	last   time.Time
 	buf    []byte
 
@@ -164,6 +173,7 @@ func (s *Server) closeLocked() {
 		s.file.Close() // wakes the reader, which then ends
 		s.file, s.fd = nil, -1
 	}
+	s.dirs = nil
 }
 
 // armLocked places a new inotify instance's watches on the directories
@@ -183,6 +193,7 @@ func (s *Server) armLocked() {
 	}
 	s.fd = fd
 	s.file = os.NewFile(uintptr(fd), "inotify")
+	s.dirs = make(map[int32]string, len(dirs))
 	ok := true
 	for _, d := range dirs {
 		p := s.cfg.Top
@@ -196,8 +207,17 @@ func (s *Server) armLocked() {
 			ok = false
 			break
 		}
+		s.dirs[int32(wd)] = p
 		if d == "" {
 			s.top = int32(wd)
+		}
+		// assertion M (stop-gates): every regular file of a watched
+		// directory is watched on its own inode. One that appears later
+		// is added when its creation is read (addFileLocked), before
+		// any token that counts it is answered.
+		if !s.watchFilesLocked(p) {
+			ok = false
+			break
 		}
 	}
 	s.status.Armed = ok
@@ -206,6 +226,40 @@ func (s *Server) armLocked() {
 		s.wg.Add(1)
 		go s.read(f)
 	}
+}
+
+// watchFilesLocked places a file watch on each regular file in dir.
+func (s *Server) watchFilesLocked(dir string) bool {
+	f, err := os.Open(dir)
+	if err != nil {
+		return false
+	}
+	ents, err := f.ReadDir(-1)
+	f.Close()
+	if err != nil {
+		return false
+	}
+	for _, e := range ents {
+		if e.Type().IsRegular() && !s.addFileLocked(dir+"/"+e.Name()) {
+			return false
+		}
+	}
+	return true
+}
+
+// addFileLocked watches the file at p if it is a regular file; false when
+// the watch could not be placed (ENOSPC). A name gone or not a regular
+// file by now needs none: its removal or replacement is an event of its
+// directory.
+func (s *Server) addFileLocked(p string) bool {
+	var st syscall.Stat_t
+	if err := syscall.Lstat(p, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		return true
+	}
+	if _, err := syscall.InotifyAddWatch(s.fd, p, fileMask); err != nil {
+		return err == syscall.ENOENT || err == syscall.ELOOP
+	}
+	return true
 }
 
 // read waits for events on f and counts them, each batch under the lock
@@ -242,7 +296,18 @@ func (s *Server) drainLocked() {
 		}
 		for off := 0; off+syscall.SizeofInotifyEvent <= n; {
 			ev := (*syscall.InotifyEvent)(unsafe.Pointer(&s.buf[off]))
+			name := s.buf[off+syscall.SizeofInotifyEvent : min(n, off+syscall.SizeofInotifyEvent+int(ev.Len))]
+			if i := bytes.IndexByte(name, 0); i >= 0 {
+				name = name[:i]
+			}
 			s.eventLocked(ev.Wd, ev.Mask)
+			// A file made or moved into a watched directory is watched
+			// from now on.
+			if dir, ok := s.dirs[ev.Wd]; ok && len(name) > 0 && ev.Mask&(syscall.IN_CREATE|syscall.IN_MOVED_TO) != 0 && ev.Mask&syscall.IN_ISDIR == 0 {
+				if !s.addFileLocked(dir + "/" + string(name)) {
+					s.status.Armed = false
+				}
+			}
 			off += syscall.SizeofInotifyEvent + int(ev.Len)
 		}
 	}
@@ -255,8 +320,14 @@ func (s *Server) drainLocked() {
 func (s *Server) eventLocked(wd int32, mask uint32) {
 	s.status.Count++
 	// assertion M (stop-gates): what the count may have missed makes it
-	// vouch for nothing until the watches are placed anew.
-	if mask&(syscall.IN_Q_OVERFLOW|syscall.IN_IGNORED|syscall.IN_UNMOUNT|syscall.IN_DELETE_SELF|syscall.IN_MOVE_SELF) != 0 {
+	// vouch for nothing until the watches are placed anew: a lost event,
+	// a file system unmounted, a watched directory's watch ended (the
+	// directory removed or moved). A file's watch that ends (the file
+	// removed) loses nothing: its directory saw the removal.
+	if mask&(syscall.IN_Q_OVERFLOW|syscall.IN_UNMOUNT) != 0 {
+		s.status.Armed = false
+	}
+	if _, dir := s.dirs[wd]; dir && mask&(syscall.IN_IGNORED|syscall.IN_DELETE_SELF|syscall.IN_MOVE_SELF) != 0 {
 		s.status.Armed = false
 	}
 	if wd == s.top && mask&(syscall.IN_DELETE_SELF|syscall.IN_MOVE_SELF|syscall.IN_UNMOUNT) != 0 {
@@ -344,7 +415,13 @@ func (s *Server) answer(c *net.UnixConn) {
 	case "query":
 		s.drainLocked()
 	case "arm":
+		// Answered at once; the arming (a watch a directory and a file)
+		// holds the lock, so the next request waits for it and never
+		// sees a half-armed watcher.
+		_, _ = c.Write([]byte(Status{}.encode()))
 		s.armLocked()
+		s.mu.Unlock()
+		return
 	case "stop":
 		s.mu.Unlock()
 		_, _ = c.Write([]byte("ok - 0 - 0\n"))
@@ -406,11 +483,7 @@ func Ask(addr, cmd string) (Status, error) {
 		return Status{}, err
 	}
 	defer c.Close()
-	wait := 2 * time.Second
-	if cmd == "arm" {
-		wait = 20 * time.Second
-	}
-	_ = c.SetDeadline(time.Now().Add(wait))
+	_ = c.SetDeadline(time.Now().Add(2 * time.Second))
 	uid, pid, ok := peer(c)
 	if !ok || uid != os.Getuid() {
 		return Status{}, errForeign

@@ -134,7 +134,10 @@ func TestWatcherCountsEveryEvent(t *testing.T) {
 	}
 	// Arming on a set with a directory that is gone fails: still unarmed,
 	// under a new epoch.
-	re, err := Ask(w.addr, "arm")
+	if _, err := Ask(w.addr, "arm"); err != nil {
+		t.Fatal(err)
+	}
+	re, err := Ask(w.addr, "query")
 	if err != nil || re.Armed || re.Epoch == st.Epoch {
 		t.Fatalf("arming over a missing directory answered %+v (%v)", re, err)
 	}
@@ -211,5 +214,34 @@ func TestAskRefusesAForeignListener(t *testing.T) {
 	defer func() { selfExe = "/proc/self/exe" }()
 	if st, err := Ask(addr, "query"); err != nil || !st.Armed || st.Epoch != "e" {
 		t.Fatalf("the listener as this binary: %+v, %v", st, err)
+	}
+}
+
+// A file made in a watched directory after the arming is watched on its
+// own inode from the next answer on: a write through another name of it
+// (a hard link outside the watched directories) moves the count.
+func TestWatcherWatchesAFileMadeLater(t *testing.T) {
+	w := serve(t, time.Minute, []string{"", "a"})
+	p := filepath.Join(w.top, "a", "late")
+	if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Ask(w.addr, "query"); err != nil {
+		t.Fatal(err)
+	}
+	outside := filepath.Join(filepath.Dir(w.top), "outside")
+	if err := os.Link(p, outside); err != nil {
+		t.Fatal(err)
+	}
+	before, err := Ask(w.addr, "query")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(outside, []byte("y"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	after, err := Ask(w.addr, "query")
+	if err != nil || !after.Armed || after.Count <= before.Count {
+		t.Fatalf("a write through a hard link left the token at %+v (before %+v, %v)", after, before, err)
 	}
 }
