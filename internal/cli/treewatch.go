@@ -27,7 +27,7 @@ func init() {
 // treeWatchWanted reads GATE_SDK_TREE_WATCH: unset or on, where the
 // platform has a watcher.
 func treeWatchWanted(s *Session) bool {
-	// assertion K (stop-gates): the knob turns the watcher off; off Linux
+	// assertion O (stop-gates): the knob turns the watcher off; off Linux
 	// there is none.
 	v := s.Getenv("GATE_SDK_TREE_WATCH")
 	return treewatch.Supported && (v == "" || v == "on")
