@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -243,5 +244,50 @@ func TestWatcherWatchesAFileMadeLater(t *testing.T) {
 	after, err := Ask(w.addr, "query")
 	if err != nil || !after.Armed || after.Count <= before.Count {
 		t.Fatalf("a write through a hard link left the token at %+v (before %+v, %v)", after, before, err)
+	}
+}
+
+// A state directory whose socket path would not fit a socket address is
+// served on an abstract name derived from it, and answered there.
+func TestWatcherOnAnAbstractNameForALongPath(t *testing.T) {
+	root := t.TempDir()
+	state := filepath.Join(root, strings.Repeat("s", 60), strings.Repeat("t", 60))
+	top := filepath.Join(root, "tree")
+	for _, d := range []string{state, top} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	addr := Address(state, state)
+	if !strings.HasPrefix(addr, "@") || Address(state+"x", state+"x") == addr {
+		t.Fatalf("a %d-byte state path answered %q", len(state), addr)
+	}
+	if short := Address(root, root); short != filepath.Join(root, SocketName) {
+		t.Fatalf("a short state path answered %q", short)
+	}
+	s, err := Listen(Config{Top: top, GitDir: state, Socket: addr, Idle: time.Minute, Dirs: func() ([]string, error) { return []string{""}, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		s.Serve()
+		close(done)
+	}()
+	st, err := Ask(addr, "query")
+	if err != nil || !st.Armed {
+		t.Fatalf("the watcher on %q answered %+v, %v", addr, st, err)
+	}
+	if _, err := Ask(addr, "stop"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		s.Close()
+		t.Fatal("the watcher did not end on a stop request")
+	}
+	if _, err := Ask(addr, "query"); err == nil {
+		t.Fatal("the abstract name still answers")
 	}
 }
