@@ -84,6 +84,33 @@ func TestAgentStopTreeWatch(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		clean("clean again, Stop " + strconv.Itoa(i))
 	}
+	// Killed outright (its socket file left behind): a change is still
+	// judged, and the next clean Stops start a new watcher.
+	if err := syscall.Kill(pids[0], syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 300 && len(watchersOf(t, top)) != 0; i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	s.write("docs/new.md", "see /ho"+"me/marta/z\n", 0o644)
+	if _, out, _ := s.hook("", "stop-gates", stop, on...); !strings.Contains(out, "docs/new.md:1:") {
+		t.Fatalf("a new file after the watcher was killed was not judged: %s", out)
+	}
+	if err := os.Remove(filepath.Join(s.dir, "docs/new.md")); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond)
+	for i := 0; i < 3; i++ {
+		clean("after the kill, Stop " + strconv.Itoa(i))
+	}
+	pids = nil
+	for i := 0; i < 300 && len(pids) != 1; i++ {
+		time.Sleep(10 * time.Millisecond)
+		pids = watchersOf(t, top)
+	}
+	if len(pids) != 1 {
+		t.Fatalf("clean Stops after the kill left %d watchers, want 1", len(pids))
+	}
 	s.write("docs/guide.md", "see /ho"+"me/marta/y\n", 0o644)
 	if _, out, _ := s.hook("", "stop-gates", stop, on...); !strings.Contains(out, "docs/guide.md:1:") {
 		t.Fatalf("a tracked file edited under the watcher was not judged: %s", out)
