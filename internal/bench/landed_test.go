@@ -247,6 +247,7 @@ func BenchmarkAgentStopClean(b *testing.B) {
 	b.ReportMetric(float64((end-watch0).Microseconds())/1000, "watch-cpu-ms")
 	// And its whole life so far: its start and first arming included.
 	b.ReportMetric(float64(end.Microseconds())/1000, "watch-life-cpu-ms")
+	b.ReportMetric(float64(procWatches(watcher)), "watches")
 }
 
 // treeWatcher answers the pid of the tree watcher serving the bench
@@ -298,6 +299,24 @@ func procCPU(pid int) time.Duration {
 		}
 	}
 	return sum
+}
+
+// procWatches counts the inotify watches a process holds (each one a line
+// of its descriptors' fdinfo).
+func procWatches(pid int) int {
+	dir := filepath.Join("/proc", strconv.Itoa(pid), "fdinfo")
+	fds, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, fd := range fds {
+		data, err := os.ReadFile(filepath.Join(dir, fd.Name()))
+		if err == nil {
+			n += strings.Count(string(data), "inotify wd:")
+		}
+	}
+	return n
 }
 
 // stopTreeWatcher asks the watcher to stop and waits for it to end.
