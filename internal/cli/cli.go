@@ -314,6 +314,9 @@ func Launch(argv []string, sio IO) int {
 	if hook, ok := launcherHook(argv[0]); ok {
 		return runLauncher(hook, argv[1:], sio)
 	}
+	if len(argv) > 1 && argv[1] == treeWatchFlag {
+		return treeWatchMain(argv[2:])
+	}
 	sio.Name = invokedName(argv[0])
 	return Main(argv[1:], sio)
 }

@@ -152,7 +152,7 @@ func (r hookRunner) Changed() ([]string, error) {
 	if err != nil {
 		return repo.Changed(r.top)
 	}
-	return repo.Git{RecordVerified: cacheWanted(r.s)}.ChangedMemo(r.top, dir)
+	return repo.Git{RecordVerified: cacheWanted(r.s), TreeWatch: treeWatchWanted(r.s)}.ChangedMemo(r.top, dir)
 }
 
 func (r hookRunner) registry() (*loadedRegistry, error) {

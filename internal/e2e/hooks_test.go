@@ -31,6 +31,8 @@ func baseEnv(t *testing.T, extra ...string) []string {
 		env = append(env, kv)
 	}
 	home := t.TempDir()
+	// No Stop here starts a tree watcher that would outlive the test.
+	env = append(env, "GATE_SDK_TREE_WATCH=off")
 	env = append(env, "HOME="+home, "XDG_CONFIG_HOME="+home, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
 		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.invalid",
 		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.invalid")

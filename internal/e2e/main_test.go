@@ -100,6 +100,9 @@ func cleanEnv(dir string) []string {
 		env = append(env, kv)
 	}
 	return append(env,
+		// No Stop of a scratch starts a tree watcher that would outlive
+		// the test; TestAgentStopTreeWatch turns it on and stops it.
+		"GATE_SDK_TREE_WATCH=off",
 		"GATE_SDK_NATIVE_BIN="+binPath,
 		"GIT_CEILING_DIRECTORIES="+filepath.Dir(dir),
 		"GIT_AUTHOR_NAME=e2e", "GIT_AUTHOR_EMAIL=e2e@example.invalid",

@@ -6,7 +6,7 @@ package knob
 // (kits/gate-sdk/SPEC.md, the knob engine, U).
 var generatedTables = map[string]generatedTable{
 	"gate-sdk": {
-		sum: "b039e686f7c149d6f801bb91a9908e4d0166ae524c9ce6c4f9d7a76af1d3a4c9",
+		sum: "c4791c6f5016cc49fa56550fb577c647b5862aaf4c200e57bc87caf90249248d",
 		raw: tomlTable{
 			Kit: tomlKit{
 				Name:   "gate-sdk",
@@ -585,6 +585,14 @@ var generatedTables = map[string]generatedTable{
 				{
 					Name:        "GATE_SDK_CACHE",
 					Description: "the per-file result cache under the git dir: unset or on keeps it, off (or any other value) runs every gate uncached",
+				},
+				{
+					Name:        "GATE_SDK_TREE_WATCH",
+					Description: "the Stop's tree watcher (Linux): unset or on starts one per work tree and lets it vouch for an untouched tree, off (or any other value) starts none and every Stop reads the tree",
+				},
+				{
+					Name:        "GATE_SDK_TREE_WATCH_IDLE",
+					Description: "seconds a tree watcher waits for a Stop's question before it exits; unset means 1800",
 				},
 				{
 					Name:        "GATE_SDK_VERBOSE",

@@ -80,6 +80,9 @@ type Git struct {
 	// fields and trailer): an index read again unchanged is not hashed
 	// again (indexAt).
 	RecordVerified bool
+	// TreeWatch lets ChangedMemo ask the work tree's watcher (treevouch.go)
+	// and start one where none answers; Linux only.
+	TreeWatch bool
 }
 
 // run starts git in dir and answers its stdout, or a *ListingError.

@@ -65,11 +65,24 @@ type memoStamp struct{ stamp, path string }
 // be read or written costs a listing, never a verdict.
 func (g Git) ChangedMemo(top, stateDir string) ([]string, error) {
 	memoFile := walk.Child(stateDir, treeMemoName)
+	// The watcher's token is read before anything of the tree is: a clean
+	// proof that follows may then be recorded under it.
+	w := g.askWatch(stateDir)
+	if w.vouched(g, top, stateDir) {
+		return nil, nil
+	}
 	prev, prevOK := readTreeMemo(memoFile)
 	// assertion E (stop-gates): in process the tree is only ever vouched
 	// clean; anything else is git's listing.
-	if prevOK && g.cleanBy(top, prev) {
-		return nil, nil
+	if prevOK {
+		if p, ok := g.cleanProof(top, prev); ok {
+			env := g.Env
+			if env == nil {
+				env = os.Environ()
+			}
+			w.afterProof(top, stateDir, prev, p, env)
+			return nil, nil
+		}
 	}
 	// The clock is read before git lists: whatever moved after it carries
 	// a time no older than it, and is not recorded (racily clean).
@@ -92,7 +105,9 @@ func (g Git) ChangedMemo(top, stateDir string) ([]string, error) {
 		from = &prev
 	}
 	if m, ok := buildMemo(top, base, ignoredDirs, clock, from); ok {
-		_ = walk.ReplaceFile(memoFile, m.encode())
+		if walk.ReplaceFile(memoFile, m.encode()) == nil {
+			w.afterMemo(top, stateDir, m)
+		}
 	}
 	return nil, nil
 }
@@ -555,22 +570,41 @@ func readTreeMemo(memoFile string) (treeMemo, bool) {
 
 // cleanBy is cleanByMemo over a decoded memo.
 func (g Git) cleanBy(top string, m treeMemo) bool {
+	_, ok := g.cleanProof(top, m)
+	return ok
+}
+
+// memoProof is what a clean verdict by the memo read on the way, for a
+// tree watcher's vouch (treevouch.go): the index file's stamp taken before
+// it was read, HEAD's tree, and whether every tracked file lies in a
+// recorded directory (so its directory, and the file itself, is watched).
+type memoProof struct {
+	index, tree string
+	watchable   bool
+}
+
+// cleanProof is cleanBy answering what its verdict read.
+func (g Git) cleanProof(top string, m treeMemo) (memoProof, bool) {
+	var p memoProof
 	env := g.Env
 	if env == nil {
 		env = os.Environ()
 	}
 	if m.env != envDigest(env) {
-		return false
+		return p, false
 	}
 	src, err := g.LocateIndex(top)
 	if err != nil || src.Prefix != "" || src.CommonDir == "" || src.File != walk.Child(src.CommonDir, "index") || src.HashLen != sha1.Size {
-		return false
+		return p, false
 	}
 	for _, f := range m.files {
 		if s, ok := fileStamp(f.path, true, fileTime{}); !ok || s != f.stamp {
-			return false
+			return p, false
 		}
 	}
+	// The index is stamped before it is read: a later index is another
+	// stamp, so a vouch recorded with this one never stands for it.
+	p.index, _, _ = indexStamp(src.File)
 	for _, d := range m.dirs {
 		full := top
 		if d.path != "" {
@@ -579,7 +613,7 @@ func (g Git) cleanBy(top string, m treeMemo) bool {
 		stat, names, _ := strings.Cut(d.stamp, " #")
 		s, ok := fileStamp(full, false, fileTime{})
 		if !ok {
-			return false
+			return p, false
 		}
 		if s == stat {
 			continue
@@ -589,7 +623,7 @@ func (g Git) cleanBy(top string, m treeMemo) bool {
 		// own name, as a checkout or an editor's rename does).
 		ents, err := os.ReadDir(full)
 		if err != nil || entryNames(ents) != names {
-			return false
+			return p, false
 		}
 	}
 	// assertion F (stop-gates): the index's stat data vouches only for
@@ -597,20 +631,46 @@ func (g Git) cleanBy(top string, m treeMemo) bool {
 	// entry leaves the answer to git.
 	idx, err := g.readIndexWith(top, src, true)
 	if err != nil || idx == nil || idx.Tree == "" {
-		return false
+		return p, false
 	}
 	// The index may have been rewritten since (a commit, a refresh): what
 	// the memo needs of it is the set of paths it tracks.
 	if trackedOf(idx.Entries) != m.tracked {
-		return false
+		return p, false
 	}
 	if tree, ok := headTree(src.CommonDir, env); !ok || tree != idx.Tree {
-		return false
+		return p, false
 	}
-	r := trackedStatClean(top, idx.Entries)
-	if !r {
+	p.tree = idx.Tree
+	if !trackedStatClean(top, idx.Entries) {
+		return p, false
 	}
-	return r
+	p.watchable = p.index != "" && entriesUnder(idx.Entries, m.dirs)
+	return p, true
+}
+
+// entriesUnder reports whether every entry's directory is one of dirs:
+// a watcher of dirs then sees each tracked file's every change.
+func entriesUnder(entries []Entry, dirs []memoStamp) bool {
+	in := make(map[string]bool, len(dirs))
+	for _, d := range dirs {
+		in[d.path] = true
+	}
+	last := "\x00"
+	for i := range entries {
+		dir := ""
+		if j := strings.LastIndexByte(entries[i].Path, '/'); j >= 0 {
+			dir = entries[i].Path[:j]
+		}
+		if dir == last {
+			continue
+		}
+		if !in[dir] {
+			return false
+		}
+		last = dir
+	}
+	return true
 }
 
 // headTree answers the tree of the commit HEAD names, read in process;
