@@ -103,6 +103,9 @@ type Config struct {
 	// Dirs answers the directories to watch, relative to Top ("" is Top
 	// itself); read at each arming.
 	Dirs func() ([]string, error)
+	// Budget is the most watches one arming may hold; 0 is a quarter of
+	// the user's limit (fs.inotify.max_user_watches).
+	Budget int
 }
 
 // DefaultIdle is how long a watcher waits for a request before it exits.

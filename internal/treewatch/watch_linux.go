@@ -52,6 +52,8 @@ type Server struct {
 	status Status
 	top    int32            // the watch descriptor of the top
 	dirs   map[int32]string // each directory watch's path
+	placed int              // the watches this arming holds
+	budget int              // the most it may hold (a share of the user's)
 	last   time.Time
 	buf    []byte
 
@@ -194,6 +196,10 @@ func (s *Server) armLocked() {
 	s.fd = fd
 	s.file = os.NewFile(uintptr(fd), "inotify")
 	s.dirs = make(map[int32]string, len(dirs))
+	s.placed, s.budget = 0, s.cfg.Budget
+	if s.budget <= 0 {
+		s.budget = watchBudget()
+	}
 	ok := true
 	for _, d := range dirs {
 		p := s.cfg.Top
@@ -208,6 +214,10 @@ func (s *Server) armLocked() {
 			break
 		}
 		s.dirs[int32(wd)] = p
+		if s.placed++; s.placed > s.budget {
+			ok = false
+			break
+		}
 		if d == "" {
 			s.top = int32(wd)
 		}
@@ -221,11 +231,30 @@ func (s *Server) armLocked() {
 		}
 	}
 	s.status.Armed = ok
-	if ok {
-		f := s.file
-		s.wg.Add(1)
-		go s.read(f)
+	if !ok {
+		// The watches placed so far are the user's to spend elsewhere
+		// (an editor's watcher, another tree's): released at once.
+		s.closeLocked()
+		return
 	}
+	f := s.file
+	s.wg.Add(1)
+	go s.read(f)
+}
+
+// watchBudget answers how many watches one arming may hold: a quarter of
+// the user's limit (fs.inotify.max_user_watches), so a large tree leaves
+// the rest to the other programs watching files; a tree needing more is
+// not armed and its Stops stat as before. 8,192, the kernel's old
+// default, stands in for a limit that cannot be read.
+func watchBudget() int {
+	limit := 8192
+	if data, err := os.ReadFile("/proc/sys/fs/inotify/max_user_watches"); err == nil { // consumer-value-exempt: the kernel's own setting
+		if n, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && n > 0 {
+			limit = n
+		}
+	}
+	return max(limit/4, 1)
 }
 
 // watchFilesLocked places a file watch on each regular file in dir.
@@ -259,7 +288,8 @@ func (s *Server) addFileLocked(p string) bool {
 	if _, err := syscall.InotifyAddWatch(s.fd, p, fileMask); err != nil {
 		return err == syscall.ENOENT || err == syscall.ELOOP
 	}
-	return true
+	s.placed++
+	return s.placed <= s.budget
 }
 
 // read waits for events on f and counts them, each batch under the lock

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -141,6 +142,44 @@ func TestWatcherCountsEveryEvent(t *testing.T) {
 	re, err := Ask(w.addr, "query")
 	if err != nil || re.Armed || re.Epoch == st.Epoch {
 		t.Fatalf("arming over a missing directory answered %+v (%v)", re, err)
+	}
+}
+
+// TestWatcherOverBudgetReleasesItsWatches: a tree needing more watches
+// than the watcher's share of the user's limit is not armed, and the
+// watches placed before it knew are given back at once.
+func TestWatcherOverBudgetReleasesItsWatches(t *testing.T) {
+	for _, c := range []struct {
+		budget int
+		armed  bool
+	}{{3, false}, {7, true}} {
+		root := t.TempDir()
+		top, state := filepath.Join(root, "tree"), filepath.Join(root, "state")
+		for _, d := range []string{filepath.Join(top, "a"), state} {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, f := range []string{"x", "y", "a/z", "a/w"} { // 2 dirs + 4 files = 6 watches
+			if err := os.WriteFile(filepath.Join(top, f), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s, err := Listen(Config{Top: top, GitDir: state, Socket: Address(state, state), Idle: time.Minute, Budget: c.budget,
+			Dirs: func() ([]string, error) { return []string{"", "a"}, nil }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.mu.Lock()
+		s.armLocked()
+		armed, open := s.status.Armed, s.file != nil
+		s.closeLocked()
+		s.mu.Unlock()
+		s.ln.Close()
+		syscall.Close(s.lock)
+		if armed != c.armed || open != c.armed {
+			t.Errorf("budget %d for 6 watches: armed %v, instance open %v; want both %v", c.budget, armed, open, c.armed)
+		}
 	}
 }
 
