@@ -30,7 +30,11 @@ func runHook(s *Session, args []string) int {
 	cwd, err := s.Cwd()
 	var top string
 	var found bool
-	if err == nil {
+	if err == nil && s.cwdTop != "" {
+		// The run already entered the top it located from the process's
+		// directory (walk.RunDir): that location is the answer.
+		top, found = s.cwdTop, true
+	} else if err == nil {
 		top, found, err = walk.ToplevelOpt(cwd, nil)
 	}
 	if err != nil || !found {
@@ -60,7 +64,9 @@ func runHook(s *Session, args []string) int {
 	// The result caches the member's gates filled are kept, so the next
 	// call over an unchanged file reads nothing.
 	defer hs.close()
-	hs.cwdOnce.Do(func() { hs.cwd = top })
+	// The top is the member's directory and its own top, located once
+	// (Session.Top answers it without a second discovery).
+	hs.cwdOnce.Do(func() { hs.cwd, hs.cwdTop = top, top })
 	// assertion D: the members judge the working tree as the agent left
 	// it, untracked files included.
 	// It is listed when a gate first reads it: a member that runs no gate
