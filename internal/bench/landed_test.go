@@ -375,3 +375,67 @@ func BenchmarkAgentEditGatesRatio(b *testing.B) {
 	ratio(b, row, base, "x-version")
 	cpuRatio(b, rowCPU, baseCPU, "x-cpu-version")
 }
+
+// BenchmarkAgentEditGatesLong: edit-gates over a long session of Edits of
+// one markdown file, its 5 calls after a first one beside its 5 calls
+// after 200 more (cpu-ms-early, cpu-ms-late, each a median), with
+// the result cache's journals' bytes on disk at both points (a call
+// decodes them whole): the 200th Edit should cost what the 5th does.
+func BenchmarkAgentEditGatesLong(b *testing.B) {
+	agentReady(b)
+	time.Sleep(2500 * time.Millisecond) // as BenchmarkAgentEditGatesRatio
+	rel := "docs/d000/note-00000.md"
+	payload := `{"session_id":"bench-edit-long","cwd":"` + repoDir + `","hook_event_name":"PostToolUse","tool_name":"Edit","tool_input":{"file_path":"` +
+		repoDir + "/" + rel + `","old_string":"a","new_string":"b"},"tool_response":{"success":true}}`
+	round := 0
+	edit := func() (time.Duration, string) {
+		round++
+		if err := write(repoDir, rel, fmt.Sprintf("# Note 0\n\nEdited in round %d at %d.\n", round, time.Now().UnixNano()), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		_, cpu, out := agentHookCPU(b, "edit-gates", payload)
+		return cpu, out
+	}
+	journals := func() int64 {
+		var n int64
+		ms, _ := filepath.Glob(filepath.Join(repoDir, ".git", "gates-cache", "*.log"))
+		for _, m := range ms {
+			if fi, err := os.Stat(m); err == nil {
+				n += fi.Size()
+			}
+		}
+		return n
+	}
+	measure := func() []time.Duration {
+		var cpus []time.Duration
+		for i := 0; i < 5; i++ {
+			cpu, out := edit()
+			if out != "" {
+				b.Fatalf("a clean edit was answered:\n%s", out)
+			}
+			cpus = append(cpus, cpu)
+		}
+		return cpus
+	}
+	for i := 0; i < b.N; i++ {
+		round = 0
+		// One call first fills the result cache, as in the ratio's bench.
+		if _, out := edit(); out != "" {
+			b.Fatalf("a clean edit was answered:\n%s", out)
+		}
+		early := measure()
+		earlyLog := journals()
+		for k := 0; k < 200; k++ {
+			if _, out := edit(); out != "" {
+				b.Fatalf("a clean edit was answered:\n%s", out)
+			}
+		}
+		late := measure()
+		b.ReportMetric(float64(median(early).Microseconds())/1000, "cpu-ms-early")
+		b.ReportMetric(float64(median(late).Microseconds())/1000, "cpu-ms-late")
+		b.ReportMetric(float64(earlyLog)/1024, "journal-KB-early")
+		b.ReportMetric(float64(journals())/1024, "journal-KB-late")
+	}
+	gitIn(b, "checkout", "-q", "--", rel)
+	b.ReportMetric(0, "ns/op")
+}

@@ -301,3 +301,163 @@ func TestCompletionMarkerNotRewritten(t *testing.T) {
 		t.Fatal("a marker already naming the table was written again")
 	}
 }
+
+// journalRead answers how many journal records and bytes a fresh load of
+// table G reads (what every run pays before its first lookup).
+func journalRead(t *testing.T, dir string) (int, int) {
+	t.Helper()
+	tb := store(t, dir, "abc123").Table("G", nil)
+	tb.loadOnce.Do(tb.load)
+	n := 0
+	if m := tb.logged.Load(); m != nil {
+		n = len(*m)
+	}
+	return n, tb.logBytes
+}
+
+// assertion P: a long session of runs, each storing one new entry (an
+// Edit's whole-set result under a new tree digest), reads no more journal
+// at its 200th run than the bound allows, where an unbounded journal
+// would read 200 records; and every entry of every run is still served,
+// across each compaction.
+func TestJournalReadStaysBoundedOverALongSession(t *testing.T) {
+	dir := t.TempDir()
+	seed(t, dir)
+	value := bytes.Repeat([]byte("f"), 190) // about one Edit's record
+	// What a load may read of a journal, whatever came before it: 64
+	// records (about 13 KB at this record's size).
+	const readBound = 64
+	var at5, most int
+	for run := 1; run <= 200; run++ {
+		s := store(t, dir, "abc123")
+		s.Table("G", nil).Put(fmt.Sprintf("digest-%04d", run), "b", append(value, byte(run)))
+		if err := s.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		n, b := journalRead(t, dir)
+		if n > readBound || b > maxLogBytes {
+			t.Fatalf("run %d: a load reads %d journal records (%d bytes), past %d", run, n, b, readBound)
+		}
+		if run == 5 {
+			at5 = n
+		}
+		most = max(most, n)
+	}
+	t.Logf("journal records a load reads: %d at run 5, at most %d over 200 runs", at5, most)
+	tb := store(t, dir, "abc123").Table("G", nil)
+	for run := 1; run <= 200; run++ {
+		v, ok := tb.Get(fmt.Sprintf("digest-%04d", run), "b")
+		if !ok || !bytes.Equal(v, append(value, byte(run))) {
+			t.Fatalf("run %d's entry lost or changed after the compactions: %v", run, ok)
+		}
+	}
+}
+
+// A journal's shortcut is exact or refused: over a table with a journal,
+// a load serves exactly the entries a whole table of the same stores
+// serves, whatever became of the journal between runs; a journal cut
+// short or damaged serves the records before the damage and no other, a
+// journal of another table serves none, and the next flush writes the
+// table whole.
+func TestJournalStatesAgreeWithAWholeTable(t *testing.T) {
+	keys := []string{"a", "b", "c", "d"}
+	build := func(t *testing.T) (string, string) {
+		dir := t.TempDir()
+		name, _ := seed(t, dir)
+		for i, k := range keys {
+			s := store(t, dir, "abc123")
+			s.Table("G", nil).Put(k, "b", []byte(fmt.Sprintf("v%d", i)))
+			if err := s.Flush(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return dir, name
+	}
+	serves := func(t *testing.T, dir string) map[string]string {
+		t.Helper()
+		tb := store(t, dir, "abc123").Table("G", nil)
+		out := map[string]string{}
+		for _, k := range append([]string{"base"}, keys...) {
+			if v, ok := tb.Get(k, "b"); ok {
+				out[k] = string(v)
+			}
+		}
+		return out
+	}
+	whole := map[string]string{"base": "v", "a": "v0", "b": "v1", "c": "v2", "d": "v3"}
+	eq := func(t *testing.T, got, want map[string]string) {
+		t.Helper()
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("served %v, want %v", got, want)
+		}
+	}
+	t.Run("intact", func(t *testing.T) {
+		dir, _ := build(t)
+		eq(t, serves(t, dir), whole)
+	})
+	t.Run("compacted mid-session", func(t *testing.T) {
+		dir, name := build(t)
+		// A run past the bound writes the table whole and drops the journal.
+		s := store(t, dir, "abc123")
+		for i := 0; i < maxLogEntries; i++ {
+			s.Table("G", nil).Put(fmt.Sprintf("z%04d", i), "b", []byte("z"))
+		}
+		if err := s.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(name + logExt); err == nil {
+			t.Fatal("the journal survived the whole write")
+		}
+		eq(t, serves(t, dir), whole)
+	})
+	for _, tc := range []struct {
+		name  string
+		spoil func(j []byte) []byte
+		want  map[string]string
+		whole bool // the next store writes the table whole
+	}{
+		{"truncated in the last record", func(j []byte) []byte { return j[:len(j)-3] }, map[string]string{"base": "v", "a": "v0", "b": "v1", "c": "v2"}, true},
+		// An empty journal parses whole: the next store appends to it.
+		{"truncated to nothing", func(j []byte) []byte { return nil }, map[string]string{"base": "v"}, false},
+		{"a byte of the second record flipped", func(j []byte) []byte {
+			rec := len(j) / len(keys) // the four records are of one length
+			j[rec+9] ^= 0xff
+			return j
+		}, map[string]string{"base": "v", "a": "v0"}, true},
+		{"another table's records", func(j []byte) []byte {
+			return logRecord(nil, [32]byte{9}, entryKey(nil, "a", "b"), []byte("forged"))
+		}, map[string]string{"base": "v"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir, name := build(t)
+			j, err := os.ReadFile(name + logExt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(name+logExt, tc.spoil(j), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			eq(t, serves(t, dir), tc.want)
+			// A journal that did not parse is never appended to.
+			before, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			putRun(t, dir, "n", 1, []byte("v"))
+			if journaled(t, name, before) == tc.whole {
+				t.Fatalf("whole write %v not taken", tc.whole)
+			}
+			want := map[string]string{"n0000": "v"}
+			for k, v := range tc.want {
+				want[k] = v
+			}
+			tb := store(t, dir, "abc123").Table("G", nil)
+			for _, k := range append([]string{"base", "n0000"}, keys...) {
+				v, ok := tb.Get(k, "b")
+				if w, in := want[k]; ok != in || ok && string(v) != w {
+					t.Fatalf("after the next store, %s = %q %v, want %q %v", k, v, ok, w, in)
+				}
+			}
+		})
+	}
+}

@@ -386,9 +386,12 @@ const logExt = ".log"
 
 // Journal bounds: past either, the next flush writes the table whole
 // (its entries and the journal's) and removes the journal.
+// assertion P: every load decodes the whole journal, so these bound what
+// a run reads beyond the table's own mapped pages, however many runs
+// appended before it.
 const (
-	maxLogEntries = 512
-	maxLogBytes   = 1 << 20
+	maxLogEntries = 64
+	maxLogBytes   = 64 << 10
 )
 
 // logRecord appends one journal record: the key's and the value's

@@ -30,6 +30,11 @@ const corpusMemoMagic = "corpus-knobs 1"
 // (a variable so a test need not wait it out).
 var corpusSettled = 2 * time.Second
 
+// listingSettled is corpusSettled for a search dir's listing: an entry
+// added, removed or renamed within the dir's time stamps' grain of the
+// last would leave its times as they were.
+var listingSettled = 2 * time.Second
+
 type corpusEntry struct {
 	id    string
 	names []string
@@ -43,18 +48,25 @@ type corpusMemo struct {
 	kept            map[string]corpusEntry
 	seen            map[string]string // path -> identity before its read
 	next            map[string]corpusEntry
-	dirty           bool
+	// The search dirs' listings (registry.ListingMemo), as the files':
+	// each dir's declaration file names under the dir's identity.
+	keptDirs, nextDirs map[string]corpusEntry
+	dirty              bool
 }
 
 // openCorpusMemo reads the memo in dir for this build (stamp) and this
 // working directory (cwd: the declarations' paths are spelled against
 // it). Anything the memo cannot read is an empty memo.
 func openCorpusMemo(dir, stamp, cwd string) *corpusMemo {
-	m := &corpusMemo{
-		dir: dir, file: walk.Child(dir, corpusMemoName),
-		head: corpusMemoMagic + "\x00" + stamp + "\x00" + cwd,
-		kept: map[string]corpusEntry{}, seen: map[string]string{}, next: map[string]corpusEntry{},
+	empty := func() *corpusMemo {
+		return &corpusMemo{
+			dir: dir, file: walk.Child(dir, corpusMemoName),
+			head: corpusMemoMagic + "\x00" + stamp + "\x00" + cwd,
+			kept: map[string]corpusEntry{}, seen: map[string]string{}, next: map[string]corpusEntry{},
+			keptDirs: map[string]corpusEntry{}, nextDirs: map[string]corpusEntry{},
+		}
 	}
+	m := empty()
 	data, err := walk.ReadConfig(m.file)
 	if err != nil {
 		return m
@@ -64,15 +76,21 @@ func openCorpusMemo(dir, stamp, cwd string) *corpusMemo {
 		return m
 	}
 	for _, l := range lines[1 : len(lines)-1] {
+		// A declaration's line: its path, identity and knob names; a
+		// search dir's: "dir", its path, identity and declaration names.
 		f := strings.Split(l, "\x00")
+		into := m.kept
+		if len(f) == 4 && f[0] == "dir" {
+			f, into = f[1:], m.keptDirs
+		}
 		if len(f) != 3 || f[0] == "" || f[1] == "" {
-			return &corpusMemo{dir: dir, file: m.file, head: m.head, kept: map[string]corpusEntry{}, seen: m.seen, next: m.next}
+			return empty()
 		}
 		var names []string
 		if f[2] != "" {
 			names = strings.Split(f[2], "\x01")
 		}
-		m.kept[f[0]] = corpusEntry{id: f[1], names: names}
+		into[f[0]] = corpusEntry{id: f[1], names: names}
 	}
 	return m
 }
@@ -114,17 +132,61 @@ func (m *corpusMemo) Store(path string, names []string) {
 	m.dirty = true
 }
 
+// Listing answers the declaration names kept for search dir while its
+// identity is the recorded one: no entry of it was added, removed or
+// renamed since (each moves the dir's times). It notes the identity
+// either way, for StoreListing.
+func (m *corpusMemo) Listing(dir string) ([]string, bool) {
+	// assertion M (edit-gates): a search dir is listed again unless its
+	// identity is the one its kept listing was made under.
+	id, ok := declID(dir, time.Time{})
+	if !ok {
+		return nil, false
+	}
+	m.seen["dir\x00"+dir] = id
+	e, ok := m.keptDirs[dir]
+	if !ok || e.id != id {
+		return nil, false
+	}
+	m.nextDirs[dir] = e
+	return e.names, true
+}
+
+// StoreListing records the names listed in dir when the dir kept, across
+// the listing, the identity Listing noted before it, and has not moved
+// for listingSettled.
+func (m *corpusMemo) StoreListing(dir string, names []string) {
+	before, ok := m.seen["dir\x00"+dir]
+	if !ok || dir == "" || strings.ContainsAny(dir, "\x00\n") {
+		return
+	}
+	for _, n := range names {
+		if n == "" || strings.ContainsAny(n, "\x00\x01\n") {
+			return
+		}
+	}
+	id, ok := declID(dir, time.Now().Add(-listingSettled))
+	if !ok || id != before {
+		return
+	}
+	m.nextDirs[dir] = corpusEntry{id: id, names: names}
+	m.dirty = true
+}
+
 // flush writes the memo back when a file was read and recorded, holding
 // the entries this call looked up or stored (a declaration gone is
 // dropped). Best effort: a memo not written costs the next call reads.
 func (m *corpusMemo) flush() {
-	if !m.dirty && len(m.next) == len(m.kept) {
+	if !m.dirty && len(m.next) == len(m.kept) && len(m.nextDirs) == len(m.keptDirs) {
 		return
 	}
 	var b strings.Builder
 	b.WriteString(m.head + "\n")
 	for p, e := range m.next {
 		b.WriteString(p + "\x00" + e.id + "\x00" + strings.Join(e.names, "\x01") + "\n")
+	}
+	for d, e := range m.nextDirs {
+		b.WriteString("dir\x00" + d + "\x00" + e.id + "\x00" + strings.Join(e.names, "\x01") + "\n")
 	}
 	if err := os.MkdirAll(m.dir, 0o755); err != nil {
 		return

@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"slices"
@@ -28,7 +30,11 @@ func runHook(s *Session, args []string) int {
 	cwd, err := s.Cwd()
 	var top string
 	var found bool
-	if err == nil {
+	if err == nil && s.cwdTop != "" {
+		// The run already entered the top it located from the process's
+		// directory (walk.RunDir): that location is the answer.
+		top, found = s.cwdTop, true
+	} else if err == nil {
 		top, found, err = walk.ToplevelOpt(cwd, nil)
 	}
 	if err != nil || !found {
@@ -58,7 +64,9 @@ func runHook(s *Session, args []string) int {
 	// The result caches the member's gates filled are kept, so the next
 	// call over an unchanged file reads nothing.
 	defer hs.close()
-	hs.cwdOnce.Do(func() { hs.cwd = top })
+	// The top is the member's directory and its own top, located once
+	// (Session.Top answers it without a second discovery).
+	hs.cwdOnce.Do(func() { hs.cwd, hs.cwdTop = top, top })
 	// assertion D: the members judge the working tree as the agent left
 	// it, untracked files included.
 	// It is listed when a gate first reads it: a member that runs no gate
@@ -334,15 +342,47 @@ func (r hookRunner) CommitMsg(msg string) (harness.Result, error) {
 }
 
 func (r hookRunner) run(reg *loadedRegistry, plan []selection) (harness.Result, error) {
-	dir, err := r.s.scratchDir("gates-hook-")
+	// assertion K (edit-gates): no scratch directory is made for a call
+	// whose members never ask one. A compiled member is handed the
+	// temporary directory itself, unmade paths being what it expects
+	// (gate.Context.Scratch: it makes a fresh directory of its own under
+	// it and removes that); a shell member's directory is made when the
+	// battery asks it, and removed after the run.
+	tmp, err := r.s.tmpDir()
 	if err != nil {
 		return harness.Result{}, fmt.Errorf("cannot make a scratch directory: %v", err)
 	}
-	defer os.RemoveAll(dir)
-	return r.runIn(reg, plan, dir)
+	var mu sync.Mutex
+	var made []string
+	defer func() {
+		for _, d := range made {
+			os.RemoveAll(d)
+		}
+	}()
+	return r.runWith(reg, plan, func(int, string) string { return tmp }, func(name string) (string, error) {
+		d, err := os.MkdirTemp(tmp, "gates-hook-"+name+"-")
+		if err == nil {
+			mu.Lock()
+			made = append(made, d)
+			mu.Unlock()
+		}
+		return d, err
+	})
 }
 
+// runIn runs plan with scratch, a directory made for this call, as the
+// parent of every member's scratch path.
 func (r hookRunner) runIn(reg *loadedRegistry, plan []selection, scratch string) (harness.Result, error) {
+	return r.runWith(reg, plan, func(i int, name string) string {
+		return walk.AbsAgainst(scratch, strconv.Itoa(i)+"-"+name)
+	}, func(name string) (string, error) {
+		return os.MkdirTemp(scratch, name+"-")
+	})
+}
+
+// runWith runs plan, handing the i-th compiled member the unmade path
+// compiled answers and a shell member the directory shell makes.
+func (r hookRunner) runWith(reg *loadedRegistry, plan []selection, compiled func(i int, name string) string, shell func(name string) (string, error)) (harness.Result, error) {
 	if len(plan) == 0 {
 		return harness.Result{}, nil
 	}
@@ -360,7 +400,7 @@ func (r hookRunner) runIn(reg *loadedRegistry, plan []selection, scratch string)
 		members[i] = r.s.batteryMember(sel, reg.Path)
 		if sel.member.Kind == registry.Descriptor && members[i].Exec != nil && members[i].Harness == "" {
 			unmade[members[i].Name] = true
-			exec, dir := members[i].Exec, walk.AbsAgainst(scratch, strconv.Itoa(i)+"-"+members[i].Name)
+			exec, dir := members[i].Exec, compiled(i, members[i].Name)
 			members[i].Exec = func(ctx context.Context, _ string) battery.Outcome { return exec(ctx, dir) }
 		}
 	}
@@ -375,7 +415,7 @@ func (r hookRunner) runIn(reg *loadedRegistry, plan []selection, scratch string)
 			if unmade[name] {
 				return "", nil
 			}
-			return os.MkdirTemp(scratch, name+"-")
+			return shell(name)
 		},
 	})
 	res := harness.Result{Ran: len(verdicts)}
@@ -397,6 +437,55 @@ func (r hookRunner) runIn(reg *loadedRegistry, plan []selection, scratch string)
 // editOverlayRecord names the file, under the result cache's directory,
 // that records the last edit overlay judged over an index.
 const editOverlayRecord = "edit-overlay.last"
+
+// overlayRecordHead opens the record; its version changes with the layout
+// (version 1 had no checksum line and is read as no record).
+const overlayRecordHead = "overlay 2"
+
+// overlayRecordSeal appends to rec (whole lines) the line that checks it:
+// "crc " and the CRC-32C of rec in hex.
+func overlayRecordSeal(rec string) []byte {
+	sum := crc32.Checksum([]byte(rec), castagnoliTable)
+	return fmt.Appendf([]byte(rec), "crc %08x\n", sum)
+}
+
+// overlayRecordLines answers a sealed record's lines, its checksum line
+// left off, and whether it checks.
+func overlayRecordLines(data []byte) ([]string, bool) {
+	// The seal is the record's last line (a path may start "crc " too).
+	i := bytes.LastIndex(data, []byte("\ncrc "))
+	if i < 0 {
+		return nil, false
+	}
+	body, tail := data[:i], data[i+len("\ncrc "):]
+	if len(tail) != 9 || tail[8] != '\n' {
+		return nil, false
+	}
+	body = append(body[:len(body):len(body)], '\n')
+	want, err := strconv.ParseUint(string(tail[:8]), 16, 32)
+	if err != nil || uint32(want) != crc32.Checksum(body, castagnoliTable) {
+		return nil, false
+	}
+	return strings.Split(strings.TrimSuffix(string(body), "\n"), "\n"), true
+}
+
+var castagnoliTable = crc32.MakeTable(crc32.Castagnoli)
+
+// writeInPlace writes data over the file name in place (made when absent)
+// and cuts it to data's length: no new file each call, where a temporary
+// file and a rename cost an inode's allocation on every Edit. A reader
+// may see a mix of the old and new bytes, which its checksum refuses.
+// Best effort: a record not written costs the next Edit its prior.
+func writeInPlace(name string, data []byte) {
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE, 0o600)
+	if err != nil {
+		return
+	}
+	if _, err := f.WriteAt(data, 0); err == nil {
+		_ = f.Truncate(int64(len(data)))
+	}
+	_ = f.Close()
+}
 
 // editPriorOf answers the prior tree an edit's overlay snap may start
 // from: the overlay the last edit of the same index was judged in, whose
@@ -420,8 +509,11 @@ func editPriorOf(snap *repo.Snapshot) *gate.Prior {
 	if data, err := os.ReadFile(file); err == nil {
 		// assertion F (edit-gates): the record is the index's checksum,
 		// the overlay's digest and its edited paths, one a line.
-		lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
-		if len(lines) >= 3 && lines[0] == "overlay 1" && lines[1] == index {
+		// assertion L (edit-gates): then the CRC-32C of those lines; a
+		// record that does not check (cut short, or two writers'
+		// bytes interleaved) names no prior.
+		lines, ok := overlayRecordLines(data)
+		if ok && len(lines) >= 3 && lines[0] == overlayRecordHead && lines[1] == index {
 			if last := lines[2]; last != digest {
 				changed := append(append([]string(nil), puts...), lines[3:]...)
 				slices.Sort(changed)
@@ -429,19 +521,12 @@ func editPriorOf(snap *repo.Snapshot) *gate.Prior {
 			}
 		}
 	}
-	rec := "overlay 1\n" + index + "\n" + digest + "\n"
+	rec := overlayRecordHead + "\n" + index + "\n" + digest + "\n"
 	for _, p := range puts {
 		rec += p + "\n"
 	}
 	if err := os.MkdirAll(dir, 0o755); err == nil {
-		tmp, err := os.CreateTemp(dir, editOverlayRecord+".*")
-		if err == nil {
-			_, werr := tmp.WriteString(rec)
-			cerr := tmp.Close()
-			if werr != nil || cerr != nil || os.Rename(tmp.Name(), file) != nil {
-				os.Remove(tmp.Name())
-			}
-		}
+		writeInPlace(file, overlayRecordSeal(rec))
 	}
 	return prior
 }

@@ -379,6 +379,14 @@ func (t lazyTree) TreeDigest() (string, bool) {
 	return snap.TreeDigest()
 }
 
+func (t lazyTree) PathsDigest() (string, bool) {
+	snap, err := t.s.Snapshot()
+	if err != nil {
+		return "", false
+	}
+	return snap.PathsDigest()
+}
+
 // Both adapters of the snapshot let a walk-based rule read what the disk
 // lacks (gate.BlobBacked); a tree that dropped it would silently judge a
 // sparse checkout without its off-disk entries.

@@ -254,6 +254,16 @@ type TreeDigests interface {
 	TreeDigest() (digest string, ok bool)
 }
 
+// PathsDigests is what a tree may also offer: one digest naming the paths
+// its listing holds, apart from their modes and bytes (an edit overlay
+// that put only tracked, present files over an index: that index's
+// checksum, which names its paths). Two trees answering one such digest
+// list the same paths. ok false: none is offered. A tree that filters
+// another's listing must not pass the inner tree's on.
+type PathsDigests interface {
+	PathsDigest() (digest string, ok bool)
+}
+
 // WholeListing reports whether the context's tree names its whole listing
 // in one digest, so a set's key needs no visit to its files (KeyOf).
 func (c *Context) WholeListing() bool {

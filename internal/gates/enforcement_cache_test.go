@@ -3,7 +3,10 @@ package gates
 import (
 	"crypto/sha1"
 	"encoding/hex"
+	"fmt"
+	"os"
 	"path"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -436,5 +439,97 @@ func TestSpecHeadingsKeptByBlob(t *testing.T) {
 		if got := decodeHeadings(encodeHeadings(hs)); !slices.Equal(got, hs) {
 			t.Fatalf("round trip of %q: %q", hs, got)
 		}
+	}
+}
+
+// pathsTree is a digestTree that names its paths apart from their bytes.
+type pathsTree struct {
+	digestTree
+	paths string
+}
+
+func (t pathsTree) PathsDigest() (string, bool) { return t.paths, true }
+
+// assertion I: over trees naming their paths apart from their bytes, the
+// presence answers are kept by that name: a tree of the same paths and
+// other bytes (another whole-listing digest, no prior) takes every answer
+// and stores none, and a tree of other paths computes its own; every
+// answer equals an uncached one.
+func TestTreePresentKeptByThePaths(t *testing.T) {
+	dir := t.TempDir()
+	patterns := []string{"*.ps1", "*.md", "docs/*", "src/*.go", "docs/graph.html", "nowhere/*"}
+	var hits int
+	ask := func(tree gate.Tree, cached bool) []bool {
+		t.Helper()
+		knobs := gatetest.Knobs{"GATE_SDK_GRAPH_ARTIFACT": "docs/graph.html", "GATE_SDK_ENFORCEMENT_FILE": "docs/enforcement.md"}
+		c := &gate.Context{Tree: tree, Knobs: knobs}
+		if cached {
+			c.Cache = cache.Open("s1", func() (string, error) { return dir, nil })
+		}
+		present, err := treePresent(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []bool
+		for _, p := range patterns {
+			out = append(out, present(p))
+		}
+		hits = 0
+		for _, st := range c.Cache.Stats() {
+			if st.Gate == presenceTable {
+				hits = st.Hits
+			}
+		}
+		if err := c.Cache.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	journal := func() int64 {
+		var n int64
+		ms, _ := filepath.Glob(filepath.Join(dir, "*.log"))
+		for _, m := range ms {
+			if fi, err := os.Stat(m); err == nil {
+				n += fi.Size()
+			}
+		}
+		return n
+	}
+	same := func(what string, got, want []bool) {
+		t.Helper()
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: %v, want %v", what, got, want)
+		}
+	}
+	tree := func(files map[string]string, digest, paths string) gate.Tree {
+		return pathsTree{digestTree{blobTree{newCountTree(files)}, digest}, paths}
+	}
+	base := map[string]string{"docs/a.md": "a\n", "src/x.go": "package x\n", "data/t.txt": "t\n"}
+	want := ask(tree(base, "t1", "p1"), false)
+	same("the first tree", ask(tree(base, "t1", "p1"), true), want)
+	if hits != 0 {
+		t.Fatalf("the first tree: %d hits", hits)
+	}
+	before := journal()
+	for i, body := range []string{"a, edited\n", "a, edited again\n", "a\n"} {
+		edited := map[string]string{"docs/a.md": body, "src/x.go": "package x\n", "data/t.txt": "t\n"}
+		digest := fmt.Sprintf("t1-edit-%d", i)
+		want := ask(tree(edited, digest, "p1"), false)
+		same("an edit of the same paths", ask(tree(edited, digest, "p1"), true), want)
+		if hits != len(patterns) {
+			t.Fatalf("edit %d of the same paths: %d hits, want %d", i, hits, len(patterns))
+		}
+	}
+	if after := journal(); after != before {
+		t.Fatalf("edits of the same paths stored answers: the journals grew from %d to %d bytes", before, after)
+	}
+	grown := map[string]string{"docs/a.md": "a\n", "src/x.go": "package x\n", "data/t.txt": "t\n", "tools/run.ps1": "x\n"}
+	wantGrown := ask(tree(grown, "t3", "p3"), false)
+	if !wantGrown[0] {
+		t.Fatal("the new file's pattern is absent")
+	}
+	same("other paths", ask(tree(grown, "t3", "p3"), true), wantGrown)
+	if hits != 0 {
+		t.Fatalf("other paths: %d hits", hits)
 	}
 }

@@ -78,6 +78,8 @@ func EnforcementEmission(c *gate.Context) ([]byte, error) {
 	// assertion F: whether a tracked path matches a pattern is kept by
 	// the listing's digest, and a prior tree listing the same paths
 	// answers for this one.
+	// assertion I: over a tree that names its paths apart from their
+	// bytes, by that name, shared by every tree listing those paths.
 	present, err := treePresent(c)
 	if err != nil {
 		return nil, err

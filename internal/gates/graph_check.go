@@ -164,6 +164,17 @@ func keptPresence(c *gate.Context, pages []string) *presence {
 		return nil
 	}
 	k := &presence{sets: sets, digest: digest}
+	// Over a tree naming its paths apart from their bytes
+	// (gate.PathsDigests), the answers are kept by that name: whether a
+	// path matches reads the paths alone, so every tree listing those
+	// paths shares them, and none is copied from a prior tree
+	// (check-enforcement-fresh I).
+	if pd, ok := c.Tree.(gate.PathsDigests); ok {
+		if paths, ok := pd.PathsDigest(); ok {
+			k.digest = paths
+			return k
+		}
+	}
 	if p := c.TreePrior(); p != nil {
 		k.prior = p.Digest
 	}

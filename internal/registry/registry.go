@@ -181,7 +181,8 @@ func (r *Registry) corpus(fsys FS, known map[string]*Manifest) ([]*Manifest, err
 // names instead (kept by memo, or read and offered to it), and its
 // manifest is not among those answered.
 func (r *Registry) corpusWith(fsys FS, known map[string]*Manifest, memo KnobNamesMemo) ([]*Manifest, []string, error) {
-	decls, err := Declarations(fsys, SearchDirs(r.GatesDir, r.KitRoots))
+	lm, _ := memo.(ListingMemo)
+	decls, err := declarationsWith(fsys, SearchDirs(r.GatesDir, r.KitRoots), lm)
 	if err != nil {
 		return nil, nil, err
 	}

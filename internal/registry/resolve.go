@@ -120,8 +120,34 @@ type Declaration struct {
 // each dir, dirs in the order given and names sorted within a dir. A dir
 // that does not exist contributes nothing.
 func Declarations(fsys FS, dirs []string) ([]Declaration, error) {
+	return declarationsWith(fsys, dirs, nil)
+}
+
+// ListingMemo keeps each search dir's declaration file names (the ones
+// Declarations lists of it, in its order), for a reader that can tell the
+// dir's entries unchanged without listing it. Listing answers the names
+// kept for dir while its entries are the ones they were listed from;
+// StoreListing offers the names just listed. A KnobNamesMemo that is also
+// a ListingMemo answers the corpus's listing too (CorpusKnobNames).
+type ListingMemo interface {
+	Listing(dir string) ([]string, bool)
+	StoreListing(dir string, names []string)
+}
+
+// declarationsWith is Declarations taking each dir's names from memo
+// where it keeps them, listing (and offering memo) the rest; nil lists
+// every dir.
+func declarationsWith(fsys FS, dirs []string, memo ListingMemo) ([]Declaration, error) {
 	var out []Declaration
 	for _, dir := range dirs {
+		if memo != nil {
+			if names, ok := memo.Listing(dir); ok {
+				for _, n := range names {
+					out = append(out, declarationOf(dir, n))
+				}
+				continue
+			}
+		}
 		ok, err := isDir(fsys, dir)
 		if err != nil {
 			return nil, err
@@ -133,18 +159,29 @@ func Declarations(fsys FS, dirs []string) ([]Declaration, error) {
 		if err != nil {
 			return nil, &Error{File: dir, Kind: KindIO, Msg: fmt.Sprintf("cannot list: %v", err), Err: err}
 		}
+		var names []string
 		for _, e := range ents {
 			n := e.Name()
 			if e.IsDir() {
 				continue
 			}
-			switch {
-			case strings.HasSuffix(n, ".gate") && len(n) > len(".gate"):
-				out = append(out, Declaration{Name: strings.TrimSuffix(n, ".gate"), Path: Join(dir, n), Kind: Descriptor})
-			case strings.HasSuffix(n, ".sh") && len(n) > len(".sh"):
-				out = append(out, Declaration{Name: strings.TrimSuffix(n, ".sh"), Path: Join(dir, n), Kind: Shell})
+			if strings.HasSuffix(n, ".gate") && len(n) > len(".gate") || strings.HasSuffix(n, ".sh") && len(n) > len(".sh") {
+				out = append(out, declarationOf(dir, n))
+				names = append(names, n)
 			}
+		}
+		if memo != nil {
+			memo.StoreListing(dir, names)
 		}
 	}
 	return out, nil
+}
+
+// declarationOf is the declaration file n (a <name>.gate or <name>.sh)
+// directly inside dir.
+func declarationOf(dir, n string) Declaration {
+	if strings.HasSuffix(n, ".gate") {
+		return Declaration{Name: strings.TrimSuffix(n, ".gate"), Path: Join(dir, n), Kind: Descriptor}
+	}
+	return Declaration{Name: strings.TrimSuffix(n, ".sh"), Path: Join(dir, n), Kind: Shell}
 }

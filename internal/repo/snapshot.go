@@ -921,3 +921,15 @@ func (s *Snapshot) EditOverlay() (index string, puts []string, ok bool) {
 	}
 	return s.overlayBase, append([]string(nil), s.overlayPuts...), true
 }
+
+// PathsDigest names the paths the snapshot lists, apart from their modes
+// and bytes (gate.PathsDigests): for an edit overlay whose edited paths
+// are all tracked and present (EditOverlay), "paths " and the index's
+// checksum and scoping prefix, which name the paths the index lists and
+// so the overlay's. ok false for any other snapshot.
+func (s *Snapshot) PathsDigest() (string, bool) {
+	if !s.staged || s.overlayBase == "" {
+		return "", false
+	}
+	return "paths " + s.overlayBase, true
+}
