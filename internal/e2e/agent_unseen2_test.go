@@ -500,6 +500,7 @@ func TestAgentUnseen2Spellings(t *testing.T) {
 		{name: "binary swapped by ln -sf, a plain commit", steps: []step2{b2(`ln -sf /bin/true bin/gates && ` + leakCmd + `git commit -q -m "` + msg + `"`)}, expect: stHook, gate: "bin/gates"},
 		{name: "binary swapped by python os.replace, a plain commit", steps: []step2{b2(fakeBin + `python3 -c 'import os; os.replace("../fake", "bin/gates")' && ` + leakCmd + `git commit -q -m "` + msg + `"`)}, expect: stHook, gate: "bin/gates"},
 		{name: "binary swapped by go build -o, a plain commit", steps: []step2{b2(`mkdir -p ../fakego && printf 'package main\n\nfunc main() {}\n' > ../fakego/main.go && (cd ../fakego && GOCACHE=` + realGoCache(t) + ` go build -o ../repo/bin/gates main.go) && ` + leakCmd + `git commit -q -m "` + msg + `"`)}, expect: stHook, gate: "bin/gates"},
+		{name: "binary swapped by cp, a commit through sh, then restored", steps: []step2{b2(`cp /bin/true bin/gates && ` + leakCmd + sh2(msg)), {remedy: true}, {remedy: true}, b2(`git rm -q -f --cached docs/leak.md; rm -f docs/leak.md`)}, expect: stAfter, gate: tt},
 		// The judge's state.
 		{name: "state dir removed, the commit next", steps: []step2{b2(`rm -rf .git/gates-agent`), b2(leakCmd + sh2(msg))}, expect: stAfter, gate: tt},
 	}
@@ -615,4 +616,49 @@ func (p *player) bash2(command string) (refused, after string) {
 	in["tool_response"] = map[string]any{"stdout": string(o)}
 	reason, refusal, other := words2(p.fire("PostToolUse", "Bash", in))
 	return "", reason + refusal + other
+}
+
+// A binary deleted or swapped: every agent hook refuses with the one
+// command that restores it, and that command, run through the harness as
+// the agent would, is not itself refused; once it ran, the next command
+// passes and the status line is whole again.
+func TestAgentUnseen2RestoreRunsThroughTheHarness(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ name, breakIt string }{
+		{"deleted", "rm bin/gates"},
+		{"swapped by cp", "cp /bin/true bin/gates"},
+		{"swapped by ln -sf", "cp /bin/true ../true && ln -sf $PWD/../true bin/gates"},
+	} {
+		c := c
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			p := outcomeClone(t, "u2 restore "+c.name)
+			p.env = append(p.env, "CLAUDECODE=1")
+			p.bashQuiet("git status --short")
+			if why, _ := p.bash2(c.breakIt); why != "" {
+				t.Fatalf("%s was refused before it ran: %s", c.breakIt, why)
+			}
+			why, _ := p.bash2("ls")
+			if why == "" {
+				t.Fatalf("after %s a command was not refused", c.breakIt)
+			}
+			fix := remedyOf(why)
+			if fix == "" {
+				t.Fatalf("no restore offered:\n%s", why)
+			}
+			if why, _ := p.bash2(fix); why != "" {
+				t.Fatalf("UNSEEN2 | restore after the binary %s | the restore runs | refused: %s", c.name, why)
+			}
+			if why, after := p.bash2("ls"); why != "" || after != "" {
+				t.Fatalf("after %q: refused %q, said %q", fix, why, after)
+			}
+			if sl := p.statusWith(); strings.Contains(sl, "broken") || strings.Contains(sl, "binary") {
+				t.Fatalf("the status line after the restore: %q", sl)
+			}
+			if data, err := os.ReadFile("/bin/true"); err != nil || len(data) > 1<<20 {
+				t.Fatalf("the restore wrote through the link into /bin/true")
+			}
+			t.Logf("UNSEEN2 | restore after the binary %s | the restore runs | the restore runs", c.name)
+		})
+	}
 }
