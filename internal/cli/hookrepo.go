@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -586,6 +588,23 @@ func (r hookRepo) StateDir() (string, error) {
 		return "", err
 	}
 	return walk.Child(gd, StateDirName), nil
+}
+
+// MirrorDir is where the judge keeps the copy of its starting records:
+// the user's cache directory, under a name drawn from the state
+// directory's path, so no command run in the clone removes it with the
+// git directory's files.
+func (r hookRepo) MirrorDir() (string, error) {
+	state, err := r.StateDir()
+	if err != nil {
+		return "", err
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte(walk.NormalizeAbs(state)))
+	return filepath.Join(cache, "gate-sdk", "agent", hex.EncodeToString(sum[:16])), nil
 }
 
 func (r hookRepo) Protected() ([]string, error) {

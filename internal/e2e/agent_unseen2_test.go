@@ -502,7 +502,9 @@ func TestAgentUnseen2Spellings(t *testing.T) {
 		{name: "binary swapped by go build -o, a plain commit", steps: []step2{b2(`mkdir -p ../fakego && printf 'package main\n\nfunc main() {}\n' > ../fakego/main.go && (cd ../fakego && GOCACHE=` + realGoCache(t) + ` go build -o ../repo/bin/gates main.go) && ` + leakCmd + `git commit -q -m "` + msg + `"`)}, expect: stHook, gate: "bin/gates"},
 		{name: "binary swapped by cp, a commit through sh, then restored", steps: []step2{b2(`cp /bin/true bin/gates && ` + leakCmd + sh2(msg)), {remedy: true}, {remedy: true}, b2(`git rm -q -f --cached docs/leak.md; rm -f docs/leak.md`)}, expect: stAfter, gate: tt},
 		// The judge's state.
+		{name: "state dir removed by find -delete in the commit's command", steps: []step2{b2(`find .git/gates-agent -delete && ` + leakCmd + sh2(msg))}, expect: stAfter, gate: tt},
 		{name: "state dir removed, the commit next", steps: []step2{b2(`rm -rf .git/gates-agent`), b2(leakCmd + sh2(msg))}, expect: stAfter, gate: tt},
+		{name: "state dir's records forged in the commit's command", steps: []step2{b2(leakCmd + sh2(msg) + ` && for f in .git/gates-agent/*.tips .git/gates-agent/*.base; do git show-ref --head > "$f"; done`)}, expect: stAfter, gate: tt},
 	}
 	runRows2(t, rows)
 }
@@ -598,6 +600,7 @@ func TestAgentUnseen2Remedies(t *testing.T) {
 		{name: "refused subject below HEAD", steps: []step2{b2(green + `echo 'git commit -q -n -m "` + redSubject + `"' | sh && printf 'Even more.\n' >> docs/more.md && git commit -q -am "docs: even more"`), {remedy: true}}, expect: stAfter, gate: subj},
 		{name: "red root commit on an orphan branch", steps: []step2{b2(`git checkout -q --orphan fresh && ` + leakCmd + sh2("docs: add notes")), {remedy: true}, b2(`git rm -q -f docs/leak.md && git checkout -q -f main`)}, expect: stAfter, gate: tt},
 		{name: "a placed hook replaced, the repair offered", steps: []step2{b2(`cp /bin/true .git/gate-hooks/pre-commit && ` + leakCmd + `git commit -q -m "docs: add notes"`), b2(`git status --short`), {remedy: true}, {remedy: true}, fix}, expect: stAfter, gate: tt},
+		{name: "the state dir a file, put back", steps: []step2{b2(`rm -rf .git/gates-agent && echo x > .git/gates-agent && ` + leakCmd + sh2("docs: add notes")), b2(`rm .git/gates-agent && git status --short`), {remedy: true}, fix}, from: 1, expect: stAfter, gate: tt},
 	}
 	runRows2(t, rows)
 }

@@ -150,11 +150,61 @@ func stateName(dir, session, kind string) string {
 	return filepath.Join(dir, session+"."+kind)
 }
 
+// Mirror is a Repo that keeps a second copy of the records the judge
+// starts from outside the repository, where a command run in the clone
+// does not reach them by removing or rewriting the git directory's files.
+type Mirror interface {
+	// MirrorDir answers the directory of the copy; an error when there is
+	// no place for one (the copy is then not kept).
+	MirrorDir() (string, error)
+}
+
+// mirrored are the kinds of state the judge starts from: where the refs
+// stood before the command and when the session began, and the remotes it
+// began with.
+var mirrored = map[string]bool{stateTips: true, stateBase: true, stateBaseAt: true, stateRemotes: true}
+
+// loadMirror decodes the copy of one state file into v; false when there
+// is no copy, or none that reads.
+func loadMirror(c *Call, kind string, v any) bool {
+	m, ok := c.Repo.(Mirror)
+	if !ok || !mirrored[kind] {
+		return false
+	}
+	dir, err := m.MirrorDir()
+	if err != nil {
+		return false
+	}
+	data, err := walk.ReadConfig(stateName(dir, c.Payload.SessionID, kind))
+	return err == nil && json.Unmarshal(data, v) == nil
+}
+
+// saveMirror writes the copy of one state file; a copy that cannot be
+// written is left out (the git directory's file is still the record).
+func saveMirror(c *Call, kind string, data []byte) {
+	m, ok := c.Repo.(Mirror)
+	if !ok || !mirrored[kind] {
+		return
+	}
+	dir, err := m.MirrorDir()
+	if err != nil || os.MkdirAll(dir, 0o700) != nil {
+		return
+	}
+	_ = walk.ReplaceFile(stateName(dir, c.Payload.SessionID, kind), data)
+}
+
 // loadState decodes one state file into v; false when there is none.
+// The records the judge starts from are read from their copy outside the
+// repository first: a command that removed, emptied or rewrote the git
+// directory's file does not move where the judge starts.
 func loadState(c *Call, kind string, v any) (bool, error) {
 	dir, err := c.Repo.StateDir()
 	if err != nil {
 		return false, err
+	}
+	// assertion O: the judge's starting records outlive the command.
+	if loadMirror(c, kind, v) {
+		return true, nil
 	}
 	data, err := walk.ReadConfig(stateName(dir, c.Payload.SessionID, kind))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -183,6 +233,7 @@ func saveState(c *Call, kind string, v any) error {
 	if err != nil {
 		return err
 	}
+	saveMirror(c, kind, data)
 	p := stateName(dir, c.Payload.SessionID, kind)
 	return walk.ReplaceFile(p, data)
 }
