@@ -260,7 +260,9 @@ func (r hookRepo) Fetched(tips []harness.Tip) ([]string, error) {
 			continue
 		}
 		if msg, ok := lastReflog(walk.Child(common, "logs/"+t.Ref), t.ID); ok && byFetch(msg) {
-			out = append(out, t.ID)
+			if rs, _ := r.Remotes(); fetchedFromRemote(msg, rs) {
+				out = append(out, t.ID)
+			}
 		}
 	}
 	return out, nil
@@ -310,10 +312,12 @@ func (r hookRepo) FetchedFrom(tips []harness.Tip, base map[string]string) ([]str
 	}
 	urls := map[string]bool{}
 	var names []string
+	still := map[string]string{}
 	for name, u := range base {
 		if now[name] == u {
 			urls[u] = true
 			names = append(names, name)
+			still[name] = u
 		}
 	}
 	var out []string
@@ -342,11 +346,61 @@ func (r hookRepo) FetchedFrom(tips []harness.Tip, base map[string]string) ([]str
 		if !of {
 			continue
 		}
-		if msg, ok := lastReflog(walk.Child(common, "logs/"+t.Ref), t.ID); ok && byFetch(msg) {
+		if msg, ok := lastReflog(walk.Child(common, "logs/"+t.Ref), t.ID); ok && byFetch(msg) && fetchedFromRemote(msg, still) {
 			out = append(out, t.ID)
 		}
 	}
 	return out, nil
+}
+
+// fetchValued are the fetch and pull options whose value may follow as
+// the next word.
+var fetchValued = map[string]bool{"--depth": true, "--deepen": true, "--shallow-since": true, "--shallow-exclude": true, "--upload-pack": true,
+	"--refmap": true, "-j": true, "--jobs": true, "--negotiation-tip": true, "-o": true, "--server-option": true,
+	"-s": true, "--strategy": true, "-X": true, "--strategy-option": true, "--filter": true}
+
+// fetchedFromRemote reports a fetch or pull reflog message whose source
+// is one of remotes (name to URL): its words name no repository (the
+// configured default), or each repository they name is one of those
+// remotes, by name or by URL. A fetch by path or URL into a
+// remote-tracking ref (`git fetch ../scratch main:refs/remotes/origin/main`)
+// is not the remote's. A clone's message is the remote's.
+func fetchedFromRemote(msg string, remotes map[string]string) bool {
+	words := msg
+	if i := strings.LastIndex(msg, ": "); i >= 0 {
+		words = msg[:i]
+	}
+	f := strings.Fields(strings.TrimSuffix(words, ":"))
+	if len(f) == 0 || f[0] == "clone" {
+		return true
+	}
+	urls := map[string]bool{}
+	for _, u := range remotes {
+		urls[u] = true
+	}
+	multiple := false
+	var repos []string
+	for i := 1; i < len(f); i++ {
+		w := f[i]
+		switch {
+		case w == "--multiple":
+			multiple = true
+		case fetchValued[w]:
+			i++
+		case strings.HasPrefix(w, "-"):
+		default:
+			repos = append(repos, w)
+		}
+	}
+	if !multiple && len(repos) > 1 {
+		repos = repos[:1] // the rest are refspecs
+	}
+	for _, r := range repos {
+		if _, ok := remotes[r]; !ok && !urls[trimURL(r)] {
+			return false
+		}
+	}
+	return true
 }
 
 // trimURL spells a fetch URL as FETCH_HEAD does: no trailing slash or

@@ -468,6 +468,8 @@ func TestAgentUnseen2Spellings(t *testing.T) {
 			b2(`git clone -q . ../s && cd ../s && git reset -q --hard HEAD^ && ` + leakCmd + `git commit -q -m "` + msg + `" && cd - >/dev/null && git pull -q --no-rebase --no-edit ../s main`)}, expect: stAfter, gate: tt},
 		{name: "a sibling's red commit pulled by path with --rebase", steps: []step2{
 			b2(`git clone -q . ../s && cd ../s && ` + leakCmd + `GIT_COMMITTER_EMAIL=someone@example.invalid git commit -q -m "` + msg + `" && cd - >/dev/null && git pull -q --rebase ../s main`)}, expect: stAfter, gate: tt},
+		{name: "a sibling fetched by path into origin's tracking ref, another identity", setup: withOrigin, steps: []step2{
+			b2(`git clone -q . ../s && cd ../s && ` + leakCmd + `GIT_COMMITTER_EMAIL=someone@example.invalid git commit -q -m "` + msg + `" && cd - >/dev/null && git fetch -q ../s main:refs/remotes/origin/main && git merge -q --ff-only origin/main`)}, expect: stAfter, gate: tt},
 		{name: "a sibling fetched by path, FETCH_HEAD merged, another identity", setup: withOrigin, steps: []step2{
 			b2(`git clone -q . ../s && cd ../s && ` + leakCmd + `GIT_COMMITTER_EMAIL=someone@example.invalid git commit -q -m "` + msg + `" && cd - >/dev/null && git fetch -q ../s main && git merge -q --ff-only FETCH_HEAD`)}, expect: stAfter, gate: tt},
 		{name: "a sibling's red commit cherry-picked from FETCH_HEAD", steps: []step2{
