@@ -601,6 +601,8 @@ func TestAgentUnseen2Remedies(t *testing.T) {
 		{name: "refused subject at HEAD", steps: []step2{b2(green + `echo 'git commit -q -n -m "` + redSubject + `"' | sh`), {remedy: true}}, expect: stAfter, gate: subj},
 		{name: "refused subject below HEAD", steps: []step2{b2(green + `echo 'git commit -q -n -m "` + redSubject + `"' | sh && printf 'Even more.\n' >> docs/more.md && git commit -q -am "docs: even more"`), {remedy: true}}, expect: stAfter, gate: subj},
 		{name: "red root commit on an orphan branch", steps: []step2{b2(`git checkout -q --orphan fresh && ` + leakCmd + sh2("docs: add notes")), {remedy: true}, b2(`git rm -q -f docs/leak.md && git checkout -q -f main`)}, expect: stAfter, gate: tt},
+		{name: "red commit on a branch not checked out", steps: []step2{b2(leakCmd + `c=$(git commit-tree -p HEAD -m "docs: add notes" $(git write-tree)) && git reset -q && rm docs/leak.md && git branch -q side2 $c`), {remedy: true}}, expect: stAfter, gate: tt},
+		{name: "red commit on a tag", steps: []step2{b2(leakCmd + `c=$(git commit-tree -p HEAD -m "docs: add notes" $(git write-tree)) && git reset -q && rm docs/leak.md && git tag v9 $c`), {remedy: true}}, expect: stAfter, gate: tt},
 		{name: "a placed hook replaced, the repair offered", steps: []step2{b2(`cp /bin/true .git/gate-hooks/pre-commit && ` + leakCmd + `git commit -q -m "docs: add notes"`), b2(`git status --short`), {remedy: true}, {remedy: true}, fix}, expect: stAfter, gate: tt},
 		{name: "the state dir a file, put back", steps: []step2{b2(`rm -rf .git/gates-agent && echo x > .git/gates-agent && ` + leakCmd + sh2("docs: add notes")), b2(`rm .git/gates-agent && git status --short`), {remedy: true}, fix}, from: 1, expect: stAfter, gate: tt},
 	}

@@ -268,6 +268,9 @@ type judged struct {
 	AtStop bool `json:"at_stop,omitempty"`
 	// Where the commit stands now, for its remedy (never kept).
 	head, published bool
+	// away are the local refs that reach the commit when the checked-out
+	// HEAD does not (never kept).
+	away []string
 }
 
 // place notes where each red commit stands now: at HEAD, and whether a
@@ -287,7 +290,37 @@ func place(c *Call, reds []*judged, now []Tip) {
 			ids, _, err := c.Repo.Commits([]string{j.ID}, rem, 0, 1)
 			j.published = err == nil && len(ids) == 0
 		}
+		if j.head || j.published || head == "" {
+			continue
+		}
+		if ids, _, err := c.Repo.Commits([]string{j.ID}, []string{head}, 0, 1); err != nil || len(ids) == 0 {
+			continue // HEAD reaches it (or it cannot be told): the branch's remedy
+		}
+		// assertion H: a commit the checked-out branch does not reach is
+		// undone by deleting the refs that reach it.
+		for _, t := range now {
+			if t.Ref == "HEAD" || !strings.HasPrefix(t.Ref, "refs/") || strings.HasPrefix(t.Ref, "refs/remotes/") || t.Ref == "refs/stash" || strings.HasPrefix(t.Ref, "refs/notes/") {
+				continue
+			}
+			if len(j.away) == 8 {
+				break
+			}
+			if ids, _, err := c.Repo.Commits([]string{j.ID}, []string{t.ID}, 0, 1); err == nil && len(ids) == 0 {
+				j.away = append(j.away, t.Ref)
+			}
+		}
 	}
+}
+
+// dropRef answers the command that deletes one local ref.
+func dropRef(ref string) string {
+	if b, ok := strings.CutPrefix(ref, "refs/heads/"); ok {
+		return "git branch -D " + b
+	}
+	if tag, ok := strings.CutPrefix(ref, "refs/tags/"); ok {
+		return "git tag -d " + tag
+	}
+	return "git update-ref -d " + ref
 }
 
 // sameTips reports two tip lists naming the same refs at the same ids.
@@ -661,6 +694,14 @@ func remedy(j *judged, msg, tree bool) string {
 			parts = append(parts, "its message stays as it is: tell the operator, and write later messages so these gates pass")
 		}
 		return strings.Join(parts, "; ") + "."
+	}
+	if len(j.away) > 0 {
+		var drops []string
+		for _, r := range j.away {
+			drops = append(drops, "`"+dropRef(r)+"`")
+		}
+		return fmt.Sprintf("it is not on the checked-out branch but on %s: if it should not exist, delete %s (%s); otherwise switch to it and repair it there (its message with `git commit --amend` at its tip, its content in a new commit).",
+			strings.Join(j.away, ", "), map[bool]string{true: "that ref", false: "those refs"}[len(drops) == 1], strings.Join(drops, " and "))
 	}
 	if msg {
 		switch {
