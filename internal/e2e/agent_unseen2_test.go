@@ -571,6 +571,7 @@ func TestAgentUnseen2OrdinaryWork(t *testing.T) {
 		{name: "merge -s ours of a red branch the user made", setup: redSide, steps: []step2{b2(`git merge -q -s ours --no-edit red`)}},
 		{name: "am of the agent's own green patch", steps: []step2{b2(green + `git commit -q -m "docs: more to read" && git format-patch -q -1 -o ../patches && git reset -q --hard HEAD^ && git am -q ../patches/*.patch`)}},
 		{name: "rebase -x of green work", steps: []step2{b2(green + `git commit -q -m "docs: more to read" && git rebase -q -x true HEAD~1`)}},
+		{name: "a nested repository made under the tree", steps: []step2{b2(`git init -q fixtures/nested && git -C fixtures/nested commit -q --allow-empty -m wip && rm -rf fixtures`)}, other: true},
 		{name: "submodule foreach commits in the submodule, the bump through the hooks", setup: func(p *player) {
 			lib := filepath.Join(filepath.Dir(p.dir), "lib")
 			run(p.t, filepath.Dir(p.dir), p.env, "git", "init", "-q", "-b", "main", lib)
