@@ -39,7 +39,7 @@ func (v *Verdict) read(src string, depth int) error {
 	vars := map[string]string{} // NAME=value assignments standing alone on the line
 	afterCd := false
 	cdDir, cdKnown := "", true
-	fresh := false // a `git init` made a repository where the line stands
+	fresh := false    // a `git init` made a repository where the line stands
 	var made []string // directories under the line's place a `git init` made
 	var firstErr error
 	shlex.Walk(toks, func(list []shlex.Token, _ *shlex.Sub) {
