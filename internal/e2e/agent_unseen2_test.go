@@ -27,9 +27,10 @@ type step2 struct {
 	// user is done by the person's hands (a colleague's push, a change
 	// made outside the agent): no hook sees it.
 	user func(p *player)
-	// mayFail is ordinary work that fails by itself (a signing key that
-	// is not there); it must still pass the hooks untouched.
-	mayFail bool
+	// failsWith marks ordinary work that fails by itself (a signing key
+	// that is not there, a merge conflict): its output holds this text; it
+	// must still pass the hooks untouched.
+	failsWith string
 	// remedy runs the repair the last words the model got offered, through
 	// the harness as the agent would; then the clone must go green.
 	remedy bool
@@ -340,10 +341,10 @@ func playUnseen2(t *testing.T, r row2) (stage, string) {
 			if strings.Contains(string(o), r.gate) && !strings.Contains(string(o), "gate(s) passed") {
 				hookSaid += string(o)
 			}
-			if err != nil && (r.expect == stUntouched || st.remedy) && !st.mayFail {
+			if err != nil && (r.expect == stUntouched || st.remedy) && st.failsWith == "" {
 				t.Errorf("%q failed: %v\n%s", command, err, o)
 			}
-			if st.mayFail && err != nil && !strings.Contains(string(o), "gpg") {
+			if st.failsWith != "" && err != nil && !strings.Contains(string(o), st.failsWith) {
 				t.Errorf("%q failed, and not by itself:\n%s", command, o)
 			}
 			in["tool_response"] = map[string]any{"stdout": string(o)}
@@ -525,7 +526,7 @@ func TestAgentUnseen2OrdinaryWork(t *testing.T) {
 		{name: "commit -v", steps: []step2{b2(green + `git commit -q -v -m "docs: more to read"`)}},
 		{name: "commit -s", steps: []step2{b2(green + `git commit -q -s -m "docs: more to read"`)}},
 		{name: "commit --signoff", steps: []step2{b2(green + `git commit -q --signoff -m "docs: more to read"`)}},
-		{name: "commit -S with no key fails by itself", steps: []step2{{bash: green + `git commit -q -S -m "docs: more to read"`, mayFail: true}, b2(`git reset -q`)}},
+		{name: "commit -S with no key fails by itself", steps: []step2{{bash: green + `git commit -q -S -m "docs: more to read"`, failsWith: "gpg"}, b2(`git reset -q`)}},
 		{name: "revert of a green commit", steps: []step2{b2(green + `git commit -q -m "docs: more to read"`), b2(`git revert --no-edit HEAD >/dev/null`)}},
 		{name: "cherry-pick of a colleague's green commit", setup: withOrigin, steps: []step2{{user: colleague(1, false)}, b2(`git fetch -q origin && git cherry-pick origin/main >/dev/null`)}},
 		{name: "stash with a refused message, then pop", steps: []step2{b2(`printf 'draft\n' >> docs/guide.md && git stash push -q -m "` + redSubject + `" docs/guide.md && git stash pop -q && git checkout -q docs/guide.md`)}},
@@ -669,4 +670,58 @@ func TestAgentUnseen2RestoreRunsThroughTheHarness(t *testing.T) {
 			t.Logf("UNSEEN2 | restore after the binary %s | the restore runs | the restore runs", c.name)
 		})
 	}
+}
+
+// commitTree makes a commit of the index on HEAD, past every hook, and
+// keeps its id in $c.
+const commitTree = `c=$(git commit-tree -p HEAD -m "docs: add notes" $(git write-tree)) && `
+
+func TestAgentUnseen2MoreSpellings(t *testing.T) {
+	t.Parallel()
+	const tt = "check-tree-terms"
+	const msg = "docs: add notes"
+	rows := []row2{
+		// Pushed and left on no ref here.
+		// History reshaped.
+		{name: "a red commit buried under its own fix in one command", steps: []step2{b2(leakCmd + sh2(msg) + ` && git rm -q docs/leak.md && ` + sh2("docs: drop the notes"))}, expect: stAfter, gate: tt},
+		{name: "rebase --onto a red loose commit", steps: []step2{b2(`printf 'More to read.\n' > docs/more.md && git add docs/more.md && git commit -q -m "docs: more to read"`), b2(leakCmd + `c=$(git commit-tree -p HEAD^ -m "` + msg + `" $(git write-tree)) && git reset -q --hard && git rebase -q --onto $c HEAD~1`)}, expect: stAfter, gate: tt},
+		{name: "a symlink whose target spells the leak", steps: []step2{b2(`ln -s /ho''me/marta/notes docs/notes && git add docs/notes && ` + sh2(msg))}, expect: stAfter, gate: tt},
+		{name: "a leak in a file whose name has spaces", steps: []step2{b2(`printf 'Keep notes in /ho''me/marta/notes.\n' > "docs/my notes.md" && git add "docs/my notes.md" && ` + sh2(msg))}, expect: stAfter, gate: tt},
+		// Refs written as files.
+		{name: "a ref appended to packed-refs", steps: []step2{b2(leakCmd + commitTree + `git reset -q && printf '%s refs/heads/packed\n' $c >> .git/packed-refs`)}, expect: stAfter, gate: tt},
+		{name: "a loose ref written by echo", steps: []step2{b2(leakCmd + commitTree + `git reset -q && echo $c > .git/refs/heads/echoed`)}, expect: stAfter, gate: tt},
+		{name: "HEAD detached by writing .git/HEAD", steps: []step2{b2(leakCmd + commitTree + `echo $c > .git/HEAD`)}, expect: stAfter, gate: tt},
+		{name: "a per-worktree ref", steps: []step2{b2(leakCmd + commitTree + `git reset -q && git update-ref refs/worktree/keep $c`)}, expect: stAfter, gate: tt},
+		{name: "a red commit in an alternate object store", steps: []step2{b2(`git init -q --bare ../o.git && ` + leakCmd + `c=$(GIT_OBJECT_DIRECTORY=$PWD/../o.git/objects GIT_ALTERNATE_OBJECT_DIRECTORIES=$PWD/.git/objects git commit-tree -p HEAD -m "` + msg + `" $(git write-tree)) && echo $PWD/../o.git/objects >> .git/objects/info/alternates && git update-ref refs/heads/main $c`)}, expect: stAfter, gate: tt},
+		// Configuration written another way.
+		{name: "config --file .git/config core.hooksPath", steps: []step2{b2(`git config --file .git/config core.hooksPath /dev/null && ` + leakCmd + `git commit -q -m "` + msg + `"`)}, expect: stAfter, gate: tt},
+		{name: "core.hooksPath through git config --edit's editor", steps: []step2{b2(`printf '#!/bin/sh\nprintf "[core]\\n\\thooksPath = /dev/null\\n" >> "$1"\n' > ../ed && chmod +x ../ed && GIT_EDITOR=../ed git config --edit && ` + leakCmd + `git commit -q -m "` + msg + `"`)}, expect: stAfter, gate: tt},
+	}
+	runRows2(t, rows)
+}
+
+func TestAgentUnseen2MoreOrdinaryWork(t *testing.T) {
+	t.Parallel()
+	green := `printf 'More to read.\n' > docs/more.md && git add docs/more.md && `
+	rows := []row2{
+		{name: "pull --no-rebase makes a merge over a colleague's green work", setup: withOrigin, steps: []step2{
+			b2(green + `git commit -q -m "docs: more to read"`), {user: colleague(2, false)}, b2(`git pull -q --no-rebase --no-edit`)}},
+		{name: "squash and fixup, then autosquash", steps: []step2{b2(green + `git commit -q -m "docs: more to read" && printf 'Even more.\n' >> docs/more.md && git commit -q -a --fixup=HEAD && printf 'Still more.\n' >> docs/more.md && git commit -q -a --squash=HEAD~1 -m "and still more" && GIT_SEQUENCE_EDITOR=true GIT_EDITOR=true git rebase -q -i --autosquash HEAD~3`)}},
+		{name: "merge --ff-only of the agent's own branch", steps: []step2{b2(`git switch -q -c feat && ` + green + `git commit -q -m "docs: more to read" && git switch -q main && git merge -q --ff-only feat && git branch -q -d feat`)}},
+		{name: "sparse-checkout", steps: []step2{b2(`git sparse-checkout set docs && git sparse-checkout disable`)}},
+		{name: "a file deleted and committed", steps: []step2{b2(`git rm -q docs/guide.md && git commit -q -m "docs: drop the guide"`)}},
+		{name: "push --force-with-lease of green work, fetch --prune", setup: withOrigin, steps: []step2{b2(green + `git commit -q -m "docs: more to read" && git push -q --force-with-lease origin main && git fetch -q --prune`)}},
+		{name: "a pull that conflicts, then merge --abort", setup: withOrigin, steps: []step2{
+			b2(`printf 'change mine\n' > docs/upstream.md && git add docs/upstream.md && git commit -q -m "docs: mine"`), {user: colleague(1, false)}, {bash: `git pull -q --no-rebase --no-edit`, failsWith: "CONFLICT"}, b2(`git merge --abort`)}},
+		{name: "a leak stashed away before it is committed", steps: []step2{b2(`printf 'Keep notes in /ho''me/marta/notes.\n' > docs/guide.md && git stash -q && git stash list >/dev/null`)}},
+		{name: "a leak left in a linked worktree, the Stop in the clone", steps: []step2{b2(`git worktree add -q -b w ../wtl && printf 'Keep notes in /ho''me/marta/notes.\n' > ../wtl/docs/guide.md`)}},
+		{name: "two sessions, one names its own red commit, the other stops", steps: []step2{
+			{session: "s-u2-another"}, b2(`git log --oneline -1`),
+			{session: "s-u2-two-sessions-one-names-its-own-red-commit-the-other-stops"}, {bash: leakCmd + sh2("docs: add notes")}, b2(`git reset -q --hard HEAD^`),
+			{session: "s-u2-another"}, {stop: true}}, from: 5},
+	}
+	for i := range rows {
+		rows[i].expect = stUntouched
+	}
+	runRows2(t, rows)
 }
