@@ -210,6 +210,44 @@ func (r hookRepo) worktreeHeads() []harness.Tip {
 	return out
 }
 
+// Worktrees answers each linked worktree's directory and its HEAD: the
+// ref it is on, or the commit of a detached one (read from the entries
+// under <common>/worktrees, no git started); an unreadable entry is
+// skipped.
+func (r hookRepo) Worktrees() []harness.Worktree {
+	_, common, err := r.gitDirs()
+	if err != nil {
+		return nil
+	}
+	dir := walk.Child(common, "worktrees")
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []harness.Worktree
+	for _, e := range ents {
+		head, err := walk.ReadConfig(walk.Child(walk.Child(dir, e.Name()), "HEAD"))
+		if err != nil {
+			continue
+		}
+		gitdir, err := walk.ReadConfig(walk.Child(walk.Child(dir, e.Name()), "gitdir"))
+		if err != nil {
+			continue
+		}
+		w := harness.Worktree{Dir: filepath.Dir(strings.TrimSpace(string(gitdir)))}
+		h := strings.TrimSpace(string(head))
+		if ref, ok := strings.CutPrefix(h, "ref: "); ok {
+			w.Ref = strings.TrimSpace(ref)
+		} else if walk.ObjectID(h) {
+			w.ID = h
+		} else {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
 func (r hookRepo) Commits(include, exclude []string, since int64, max int) ([]string, bool, error) {
 	if len(include) == 0 {
 		return nil, false, nil

@@ -606,6 +606,8 @@ func TestAgentUnseen2Remedies(t *testing.T) {
 		{name: "red commit on a branch not checked out", steps: []step2{b2(leakCmd + `c=$(git commit-tree -p HEAD -m "docs: add notes" $(git write-tree)) && git reset -q && rm docs/leak.md && git branch -q side2 $c`), {remedy: true}}, expect: stAfter, gate: tt},
 		{name: "red commit on a tag", steps: []step2{b2(leakCmd + `c=$(git commit-tree -p HEAD -m "docs: add notes" $(git write-tree)) && git reset -q && rm docs/leak.md && git tag v9 $c`), {remedy: true}}, expect: stAfter, gate: tt},
 		{name: "a placed hook replaced, the repair offered", steps: []step2{b2(`cp /bin/true .git/gate-hooks/pre-commit && ` + leakCmd + `git commit -q -m "docs: add notes"`), b2(`git status --short`), {remedy: true}, {remedy: true}, fix}, expect: stAfter, gate: tt},
+		{name: "red commit on a branch checked out in a linked worktree", steps: []step2{b2(`git worktree add -q -b feat ../wtc && cd ../wtc && ` + leakCmd + sh2("docs: add notes")), {remedy: true}, b2(`cd ../wtc && git rm -q -f --cached docs/leak.md; rm -f ../wtc/docs/leak.md`)}, expect: stAfter, gate: tt},
+		{name: "red commit on a linked worktree's detached HEAD", steps: []step2{b2(`git worktree add -q --detach ../wtd && cd ../wtd && ` + leakCmd + sh2("docs: add notes")), {remedy: true}, b2(`cd ../wtd && git rm -q -f --cached docs/leak.md; rm -f ../wtd/docs/leak.md`)}, expect: stAfter, gate: tt},
 		{name: "the state dir a file, put back", steps: []step2{b2(`rm -rf .git/gates-agent && echo x > .git/gates-agent && ` + leakCmd + sh2("docs: add notes")), b2(`rm .git/gates-agent && git status --short`), {remedy: true}, fix}, from: 1, expect: stAfter, gate: tt},
 	}
 	runRows2(t, rows)
@@ -695,6 +697,10 @@ func TestAgentUnseen2MoreSpellings(t *testing.T) {
 		{name: "a red commit in an alternate object store", steps: []step2{b2(`git init -q --bare ../o.git && ` + leakCmd + `c=$(GIT_OBJECT_DIRECTORY=$PWD/../o.git/objects GIT_ALTERNATE_OBJECT_DIRECTORIES=$PWD/.git/objects git commit-tree -p HEAD -m "` + msg + `" $(git write-tree)) && echo $PWD/../o.git/objects >> .git/objects/info/alternates && git update-ref refs/heads/main $c`)}, expect: stAfter, gate: tt},
 		// Configuration written another way.
 		{name: "config --file .git/config core.hooksPath", steps: []step2{b2(`git config --file .git/config core.hooksPath /dev/null && ` + leakCmd + `git commit -q -m "` + msg + `"`)}, expect: stAfter, gate: tt},
+		{name: "a leak staged, the work tree file cleaned, a plain commit", steps: []step2{b2(leakCmd + `printf 'Clean now.\n' > docs/leak.md && git commit -q -m "` + msg + `"`)}, expect: stHook, gate: tt},
+		{name: "a leak staged, the work tree file cleaned, commit through sh", steps: []step2{b2(leakCmd + `printf 'Clean now.\n' > docs/leak.md && ` + sh2(msg))}, expect: stAfter, gate: tt},
+		{name: "a commit in a copy of the git directory, fetched back", steps: []step2{b2(`cp -r .git ../g2 && ` + leakCmd + `GIT_DIR=../g2 GIT_INDEX_FILE=.git/index git commit -q -n -m "` + msg + `"; git reset -q && git fetch -q ../g2 main && git reset -q --hard FETCH_HEAD`)}, expect: stAfter, gate: tt},
+		{name: "an alias whose value carries -c core.hooksPath", steps: []step2{b2(leakCmd + `git -c alias.x='-c core.hooksPath=/dev/null commit' x -q -m "` + msg + `"`)}, expect: stAfter, gate: tt},
 		{name: "core.hooksPath through git config --edit's editor", steps: []step2{b2(`printf '#!/bin/sh\nprintf "[core]\\n\\thooksPath = /dev/null\\n" >> "$1"\n' > ../ed && chmod +x ../ed && GIT_EDITOR=../ed git config --edit && ` + leakCmd + `git commit -q -m "` + msg + `"`)}, expect: stAfter, gate: tt},
 	}
 	runRows2(t, rows)
@@ -715,6 +721,10 @@ func TestAgentUnseen2MoreOrdinaryWork(t *testing.T) {
 			b2(`printf 'change mine\n' > docs/upstream.md && git add docs/upstream.md && git commit -q -m "docs: mine"`), {user: colleague(1, false)}, {bash: `git pull -q --no-rebase --no-edit`, failsWith: "CONFLICT"}, b2(`git merge --abort`)}},
 		{name: "a leak stashed away before it is committed", steps: []step2{b2(`printf 'Keep notes in /ho''me/marta/notes.\n' > docs/guide.md && git stash -q && git stash list >/dev/null`)}},
 		{name: "a leak left in a linked worktree, the Stop in the clone", steps: []step2{b2(`git worktree add -q -b w ../wtl && printf 'Keep notes in /ho''me/marta/notes.\n' > ../wtl/docs/guide.md`)}},
+		{name: "a local ignore appended to .git/info/exclude", steps: []step2{b2(`echo '*.local.md' >> .git/info/exclude && printf 'x\n' > docs/mine.local.md && git status --short >/dev/null`)}},
+		{name: "git config of ordinary keys", steps: []step2{b2(`git config pull.rebase true && git config core.editor true && git config user.email t@example.invalid && git config alias.st status && git st --short && git config --unset alias.st && git config --list >/dev/null`)}},
+		{name: "read-only history tools", steps: []step2{b2(`git log --all --graph --oneline >/dev/null && git shortlog -s HEAD >/dev/null && git reflog -3 >/dev/null && git fsck --no-dangling 2>/dev/null && git count-objects -v >/dev/null && git describe --always >/dev/null`)}},
+		{name: "own green commits undone with reset --hard", steps: []step2{b2(green + `git commit -q -m "docs: more to read" && git rm -q docs/guide.md && git commit -q -m "docs: drop the guide" && git reset -q --hard HEAD~2 && git gc -q --prune=now`)}},
 		{name: "two sessions, one names its own red commit, the other stops", steps: []step2{
 			{session: "s-u2-another"}, b2(`git log --oneline -1`),
 			{session: "s-u2-two-sessions-one-names-its-own-red-commit-the-other-stops"}, {bash: leakCmd + sh2("docs: add notes")}, b2(`git reset -q --hard HEAD^`),

@@ -261,6 +261,17 @@ type RemoteReader interface {
 	FetchedFrom(tips []Tip, base map[string]string) ([]string, error)
 }
 
+// Worktree is one linked worktree: its directory and its HEAD, the ref it
+// is on or the commit it is detached at.
+type Worktree struct {
+	Dir, Ref, ID string
+}
+
+// WorktreeReader is a Repo that lists its linked worktrees.
+type WorktreeReader interface {
+	Worktrees() []Worktree
+}
+
 // judged is one commit's kept verdict.
 type judged struct {
 	CommitVerdict
@@ -271,6 +282,9 @@ type judged struct {
 	// away are the local refs that reach the commit when the checked-out
 	// HEAD does not (never kept).
 	away []string
+	// worktree is the linked worktree whose HEAD the commit is, when it is
+	// not the checked-out HEAD here (never kept).
+	worktree string
 }
 
 // place notes where each red commit stands now: at HEAD, and whether a
@@ -293,6 +307,23 @@ func place(c *Call, reds []*judged, now []Tip) {
 		if j.head || j.published || head == "" {
 			continue
 		}
+		if wr, ok := c.Repo.(WorktreeReader); ok {
+			// assertion H: a linked worktree's HEAD is undone there.
+			for _, w := range wr.Worktrees() {
+				id := w.ID
+				for _, t := range now {
+					if w.Ref != "" && t.Ref == w.Ref {
+						id = t.ID
+					}
+				}
+				if id == j.ID {
+					j.worktree = w.Dir
+				}
+			}
+			if j.worktree != "" {
+				continue
+			}
+		}
 		if ids, _, err := c.Repo.Commits([]string{j.ID}, []string{head}, 0, 1); err != nil || len(ids) == 0 {
 			continue // HEAD reaches it (or it cannot be told): the branch's remedy
 		}
@@ -310,6 +341,14 @@ func place(c *Call, reds []*judged, now []Tip) {
 			}
 		}
 	}
+}
+
+// shellWord spells a path as one shell word.
+func shellWord(p string) string {
+	if p != "" && strings.Trim(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+,:@") == "" {
+		return p
+	}
+	return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
 }
 
 // dropRef answers the command that deletes one local ref.
@@ -692,6 +731,20 @@ func remedy(j *judged, msg, tree bool) string {
 		}
 		if msg {
 			parts = append(parts, "its message stays as it is: tell the operator, and write later messages so these gates pass")
+		}
+		return strings.Join(parts, "; ") + "."
+	}
+	if j.worktree != "" {
+		git := "git -C " + shellWord(j.worktree)
+		if msg {
+			parts = append(parts, fmt.Sprintf("it is HEAD of the linked worktree %s, so `%s commit --amend -m \"<a message these gates pass>\"` rewrites its message there (the hooks run on the amend)", j.worktree, git))
+		}
+		if tree {
+			undo := git + " reset --soft HEAD^"
+			if j.Root {
+				undo = git + " update-ref -d HEAD"
+			}
+			parts = append(parts, fmt.Sprintf("fix each finding in a new commit in the linked worktree %s, or undo the commit there with `%s` (its change stays staged) and commit again with the hooks running", j.worktree, undo))
 		}
 		return strings.Join(parts, "; ") + "."
 	}

@@ -278,3 +278,19 @@ func TestRemedyAwayFromHeadDeletesItsRefs(t *testing.T) {
 		t.Errorf("a commit away from HEAD was offered HEAD's rewrite:\n%s", got)
 	}
 }
+
+// A red commit that is a linked worktree's HEAD is repaired in that
+// worktree, by `git -C <dir>`, never by the checked-out branch's rewrite.
+func TestRemedyInALinkedWorktree(t *testing.T) {
+	j := &judged{CommitVerdict: CommitVerdict{ID: "abc", Short: "abc1234"}, worktree: "/w/it's here"}
+	got := remedy(j, true, true)
+	for _, want := range []string{"`git -C '/w/it'\\''s here' commit --amend -m", "`git -C '/w/it'\\''s here' reset --soft HEAD^`"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the remedy lacks %q:\n%s", want, got)
+		}
+	}
+	j.Root = true
+	if got := remedy(j, false, true); !strings.Contains(got, "`git -C '/w/it'\\''s here' update-ref -d HEAD`") {
+		t.Errorf("a root commit in a worktree: %s", got)
+	}
+}
