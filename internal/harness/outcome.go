@@ -517,6 +517,31 @@ func judgeNew(c *Call, now []Tip, from []string) ([]*judged, map[string]*judged,
 	if err := pushedFrom(byPush); err != nil {
 		return nil, nil, 0, err
 	}
+	// assertion K: a remote-tracking tip under a name none of the remotes
+	// the session began with has is no remote's work, so no date bound
+	// sets it apart.
+	var began map[string]string
+	if ok, err := loadState(c, stateRemotes, &began); err != nil {
+		return nil, nil, 0, err
+	} else if ok && began != nil {
+		var made []string
+		for _, t := range now {
+			rest, ok := strings.CutPrefix(t.Ref, "refs/remotes/")
+			if !ok {
+				continue
+			}
+			of := false
+			for n := range began {
+				of = of || strings.HasPrefix(rest, n+"/")
+			}
+			if !of {
+				made = append(made, t.ID)
+			}
+		}
+		if err := pushedFrom(made); err != nil {
+			return nil, nil, 0, err
+		}
+	}
 	// assertion K: a commit a push from this clone sent since the session
 	// began (the placed pre-push hook's record) is the agent's, though no
 	// ref here holds it: pushed by URL, or its local ref reset after.
