@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"compress/zlib"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -208,6 +210,95 @@ func (r hookRepo) worktreeHeads() []harness.Tip {
 		}
 	}
 	return out
+}
+
+// MadeSince answers the commits written as loose objects after since
+// (their files newer; an object directory not changed since is not
+// read), less a stash's own commits (`WIP on`/`On` over an `index on`
+// commit, and that index and untracked-files commit): what a command
+// wrote, whether or not a ref holds it now.
+func (r hookRepo) MadeSince(since time.Time) ([]string, error) {
+	_, common, err := r.gitDirs()
+	if err != nil {
+		return nil, err
+	}
+	objdir := walk.Child(common, "objects")
+	var out []string
+	for i := 0; i < 256; i++ {
+		sub := strconv.FormatInt(int64(i>>4), 16) + strconv.FormatInt(int64(i&15), 16)
+		d := filepath.Join(objdir, sub)
+		fi, err := os.Stat(d)
+		if err != nil || !fi.ModTime().After(since) {
+			continue
+		}
+		ents, err := os.ReadDir(d)
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			info, err := e.Info()
+			if err != nil || !info.ModTime().After(since) || !walk.ObjectID(sub+e.Name()) {
+				continue
+			}
+			if looseCommit(filepath.Join(d, e.Name())) {
+				out = append(out, sub+e.Name())
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil, nil
+	}
+	// The subjects and parents, for the stash's own commits: one git
+	// answer, asked only when a command wrote commits.
+	args := append([]string{"log", "--no-walk=unsorted", "--format=%H%x00%P%x00%s"}, out...)
+	data, err := asWritten().Run(r.top, "read the new commits' subjects", nil, args...)
+	if err != nil {
+		return out, nil // judged as any new commit
+	}
+	type meta struct {
+		parents []string
+		subject string
+	}
+	metas := map[string]meta{}
+	for _, l := range strings.Split(string(data), "\n") {
+		f := strings.SplitN(l, "\x00", 3)
+		if len(f) == 3 {
+			metas[f[0]] = meta{strings.Fields(f[1]), f[2]}
+		}
+	}
+	stash := func(id string) bool {
+		m := metas[id]
+		if strings.HasPrefix(m.subject, "index on ") || strings.HasPrefix(m.subject, "untracked files on ") {
+			return true
+		}
+		return (strings.HasPrefix(m.subject, "WIP on ") || strings.HasPrefix(m.subject, "On ")) && len(m.parents) >= 2 &&
+			strings.HasPrefix(metas[m.parents[1]].subject, "index on ")
+	}
+	keep := out[:0]
+	for _, id := range out {
+		if !stash(id) {
+			keep = append(keep, id)
+		}
+	}
+	return keep, nil
+}
+
+// looseCommit reports a loose object file whose header names a commit; it
+// inflates the header only.
+func looseCommit(p string) bool {
+	f, err := os.Open(p)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	z, err := zlib.NewReader(f)
+	if err != nil {
+		return false
+	}
+	defer z.Close()
+	var head [7]byte
+	n, _ := io.ReadFull(z, head[:])
+	return n == 7 && string(head[:]) == "commit "
 }
 
 // Worktrees answers each linked worktree's directory and its HEAD: the

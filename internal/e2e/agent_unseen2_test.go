@@ -684,6 +684,8 @@ func TestAgentUnseen2MoreSpellings(t *testing.T) {
 	const msg = "docs: add notes"
 	rows := []row2{
 		// Pushed and left on no ref here.
+		{name: "pushed through sh with --no-verify by path, nothing kept here", steps: []step2{b2(`git init -q --bare ../pushed.git && ` + leakCmd + commitTree + `git reset -q && echo "git push -q --no-verify ../pushed.git $c:refs/heads/main" | sh`)}, expect: stAfter, gate: tt, also: []string{"pushed.git"}},
+		{name: "pushed through sh with --no-verify to origin, the tracking ref deleted", setup: withOrigin, steps: []step2{b2(leakCmd + commitTree + `git reset -q && echo "git push -q --no-verify origin $c:refs/heads/feature" | sh && git update-ref -d refs/remotes/origin/feature`)}, expect: stAfter, gate: tt, also: []string{"up.git"}},
 		// History reshaped.
 		{name: "a red commit buried under its own fix in one command", steps: []step2{b2(leakCmd + sh2(msg) + ` && git rm -q docs/leak.md && ` + sh2("docs: drop the notes"))}, expect: stAfter, gate: tt},
 		{name: "rebase --onto a red loose commit", steps: []step2{b2(`printf 'More to read.\n' > docs/more.md && git add docs/more.md && git commit -q -m "docs: more to read"`), b2(leakCmd + `c=$(git commit-tree -p HEAD^ -m "` + msg + `" $(git write-tree)) && git reset -q --hard && git rebase -q --onto $c HEAD~1`)}, expect: stAfter, gate: tt},
@@ -727,6 +729,10 @@ func TestAgentUnseen2MoreOrdinaryWork(t *testing.T) {
 		{name: "a pull that conflicts, then merge --abort", setup: withOrigin, steps: []step2{
 			b2(`printf 'change mine\n' > docs/upstream.md && git add docs/upstream.md && git commit -q -m "docs: mine"`), {user: colleague(1, false)}, {bash: `git pull -q --no-rebase --no-edit`, failsWith: "CONFLICT"}, b2(`git merge --abort`)}},
 		{name: "a leak stashed away before it is committed", steps: []step2{b2(`printf 'Keep notes in /ho''me/marta/notes.\n' > docs/guide.md && git stash -q && git stash list >/dev/null`)}},
+		{name: "a leak stashed and the stash dropped", steps: []step2{b2(`printf 'Keep notes in /ho''me/marta/notes.\n' > docs/guide.md && git stash -q && git stash drop -q`)}},
+		{name: "green work and an untracked file stashed, the stash popped", steps: []step2{b2(`printf 'draft\n' >> docs/guide.md && printf 'x\n' > docs/untracked.md && git stash -q -u && git stash pop -q && git checkout -q docs/guide.md && rm docs/untracked.md`)}},
+		{name: "a rebase that stops on a conflict, aborted", steps: []step2{b2(`git switch -q -c two && printf 'one\n' > docs/a.md && git add docs/a.md && git commit -q -m "docs: one" && printf 'two\n' > docs/guide.md && git commit -q -am "docs: two" && git switch -q main && printf 'other\n' > docs/guide.md && git commit -q -am "docs: other" && git switch -q two`), {bash: `git rebase -q main`, failsWith: "CONFLICT"}, b2(`git rebase --abort && git switch -q main`)}},
+		{name: "a green commit amended twice in one command", steps: []step2{b2(green + `git commit -q -m "docs: more" && git commit -q --amend -m "docs: more to" && git commit -q --amend -m "docs: more to read"`)}},
 		{name: "a leak left in a linked worktree, the Stop in the clone", steps: []step2{b2(`git worktree add -q -b w ../wtl && printf 'Keep notes in /ho''me/marta/notes.\n' > ../wtl/docs/guide.md`)}},
 		{name: "a local ignore appended to .git/info/exclude", steps: []step2{b2(`echo '*.local.md' >> .git/info/exclude && printf 'x\n' > docs/mine.local.md && git status --short >/dev/null`)}},
 		{name: "git config of ordinary keys", steps: []step2{b2(`git config pull.rebase true && git config core.editor true && git config user.email t@example.invalid && git config alias.st status && git st --short && git config --unset alias.st && git config --list >/dev/null`)}},

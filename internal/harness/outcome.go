@@ -261,6 +261,66 @@ type RemoteReader interface {
 	FetchedFrom(tips []Tip, base map[string]string) ([]string, error)
 }
 
+// Maker is a Repo that answers the commit objects written after a time.
+type Maker interface {
+	// MadeSince answers the commits written (as loose objects) after
+	// since, less a stash's own.
+	MadeSince(since time.Time) ([]string, error)
+}
+
+// tipsStamp answers when the tips before the command were recorded: the
+// copy's file first (§O), else the git directory's; zero when neither is.
+func tipsStamp(c *Call) time.Time {
+	var dirs []string
+	if m, ok := c.Repo.(Mirror); ok {
+		if d, err := m.MirrorDir(); err == nil {
+			dirs = append(dirs, d)
+		}
+	}
+	if d, err := c.Repo.StateDir(); err == nil {
+		dirs = append(dirs, d)
+	}
+	for _, d := range dirs {
+		if fi, err := os.Stat(stateName(d, c.Payload.SessionID, stateTips)); err == nil {
+			return fi.ModTime()
+		}
+	}
+	return time.Time{}
+}
+
+// madeOnNoRef answers the commits the command wrote that no tip reaches
+// now: made and left behind, or sent by a push that skipped the hooks
+// and left nothing here.
+func madeOnNoRef(c *Call, now []Tip, since time.Time) ([]string, error) {
+	m, ok := c.Repo.(Maker)
+	if !ok || since.IsZero() {
+		return nil, nil
+	}
+	made, err := m.MadeSince(since)
+	if err != nil || len(made) == 0 {
+		return nil, err
+	}
+	var all []string
+	for _, t := range now {
+		all = append(all, t.ID)
+	}
+	left, _, err := c.Repo.Commits(made, all, 0, maxListed)
+	if err != nil {
+		return nil, err
+	}
+	isMade := map[string]bool{}
+	for _, id := range made {
+		isMade[id] = true
+	}
+	var out []string
+	for _, id := range left {
+		if isMade[id] {
+			out = append(out, id)
+		}
+	}
+	return out, nil
+}
+
 // Worktree is one linked worktree: its directory and its HEAD, the ref it
 // is on or the commit it is detached at.
 type Worktree struct {
@@ -285,6 +345,8 @@ type judged struct {
 	// worktree is the linked worktree whose HEAD the commit is, when it is
 	// not the checked-out HEAD here (never kept).
 	worktree string
+	// loose: no ref here reaches the commit (never kept).
+	loose bool
 }
 
 // place notes where each red commit stands now: at HEAD, and whether a
@@ -326,6 +388,15 @@ func place(c *Call, reds []*judged, now []Tip) {
 		}
 		if ids, _, err := c.Repo.Commits([]string{j.ID}, []string{head}, 0, 1); err != nil || len(ids) == 0 {
 			continue // HEAD reaches it (or it cannot be told): the branch's remedy
+		}
+		var all []string
+		for _, t := range now {
+			all = append(all, t.ID)
+		}
+		if ids, _, err := c.Repo.Commits([]string{j.ID}, all, 0, 1); err == nil && len(ids) > 0 {
+			// assertion P: a commit no ref holds is not the branch's.
+			j.loose = true
+			continue
 		}
 		// assertion H: a commit the checked-out branch does not reach is
 		// undone by deleting the refs that reach it.
@@ -468,7 +539,7 @@ func fetchedTips(c *Call, now []Tip) ([]string, error) {
 // and whether some were left unjudged past MaxJudged. A commit that
 // arrived by fetch and that this clone did not author during the session
 // is others' work: never judged, never named.
-func judgeNew(c *Call, now []Tip, from []string) ([]*judged, map[string]*judged, int, error) {
+func judgeNew(c *Call, now []Tip, from, extra []string) ([]*judged, map[string]*judged, int, error) {
 	ids, _, err := c.Repo.Commits(landed(now), from, 0, maxListed)
 	if err != nil {
 		return nil, nil, 0, err
@@ -515,6 +586,10 @@ func judgeNew(c *Call, now []Tip, from []string) ([]*judged, map[string]*judged,
 		return nil, nil, 0, err
 	}
 	if err := pushedFrom(byPush); err != nil {
+		return nil, nil, 0, err
+	}
+	// assertion P: the commits the command wrote that no ref holds.
+	if err := pushedFrom(extra); err != nil {
 		return nil, nil, 0, err
 	}
 	// assertion K: a remote-tracking tip under a name none of the remotes
@@ -759,6 +834,9 @@ func remedy(j *judged, msg, tree bool) string {
 		}
 		return strings.Join(parts, "; ") + "."
 	}
+	if j.loose {
+		return "no ref here holds it: the command left it behind, or a push that skipped the hooks sent it elsewhere; if it was pushed, tell the operator where, and remove it there (`git push <remote> --delete <branch>`) or fix each finding in a new commit on that branch."
+	}
 	if j.worktree != "" {
 		git := "git -C " + shellWord(j.worktree)
 		if msg {
@@ -970,8 +1048,16 @@ func auditAfter(c *Call) int {
 	if !hadBefore {
 		before = base
 	}
+	// assertion P: a commit the command wrote and no ref holds now (left
+	// behind, or pushed past the hooks) is judged as a new one.
+	var loose []string
+	if hadBefore {
+		if loose, err = madeOnNoRef(c, now, tipsStamp(c)); err != nil {
+			return c.unjudged(err)
+		}
+	}
 	// assertion B: no ref moved: nothing to judge, one ref listing spent.
-	if (hadBefore || hadBase) && sameTips(before, now) && !pushedDuring(c) {
+	if (hadBefore || hadBase) && sameTips(before, now) && !pushedDuring(c) && len(loose) == 0 {
 		return Allow
 	}
 	if !hadBefore && !hadBase {
@@ -981,7 +1067,7 @@ func auditAfter(c *Call) int {
 		}
 		return Allow
 	}
-	js, _, left, err := judgeNew(c, now, known(before, base))
+	js, _, left, err := judgeNew(c, now, known(before, base), loose)
 	if err != nil {
 		return c.unjudged(err)
 	}
@@ -1035,7 +1121,7 @@ func sessionReds(c *Call) ([]*judged, int, error) {
 	for _, t := range base {
 		from = append(from, t.ID)
 	}
-	js, kept, left, err := judgeNew(c, now, from)
+	js, kept, left, err := judgeNew(c, now, from, nil)
 	if err != nil {
 		return nil, 0, err
 	}
