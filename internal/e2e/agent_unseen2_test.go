@@ -733,6 +733,13 @@ func TestAgentUnseen2MoreOrdinaryWork(t *testing.T) {
 		{name: "green work and an untracked file stashed, the stash popped", steps: []step2{b2(`printf 'draft\n' >> docs/guide.md && printf 'x\n' > docs/untracked.md && git stash -q -u && git stash pop -q && git checkout -q docs/guide.md && rm docs/untracked.md`)}},
 		{name: "a rebase that stops on a conflict, aborted", steps: []step2{b2(`git switch -q -c two && printf 'one\n' > docs/a.md && git add docs/a.md && git commit -q -m "docs: one" && printf 'two\n' > docs/guide.md && git commit -q -am "docs: two" && git switch -q main && printf 'other\n' > docs/guide.md && git commit -q -am "docs: other" && git switch -q two`), {bash: `git rebase -q main`, failsWith: "CONFLICT"}, b2(`git rebase --abort && git switch -q main`)}},
 		{name: "a green commit amended twice in one command", steps: []step2{b2(green + `git commit -q -m "docs: more" && git commit -q --amend -m "docs: more to" && git commit -q --amend -m "docs: more to read"`)}},
+		{name: "a colleague's red pull request fetched into FETCH_HEAD only", setup: withOrigin, steps: []step2{
+			{user: func(p *player) {
+				colleague(3, true)(p)
+				run(p.t, filepath.Join(filepath.Dir(p.dir), "up.git"), p.env, "git", "update-ref", "refs/pull/1/head", "main")
+			}}, b2(`git fetch -q origin refs/pull/1/head && git log -3 --oneline FETCH_HEAD >/dev/null`)}},
+		{name: "green work in a worktree, the worktree and its branch dropped", steps: []step2{b2(`git worktree add -q -b wip ../wtg && cd ../wtg && ` + green + `git commit -q -m "docs: more to read" && cd - >/dev/null && git worktree remove --force ../wtg && git branch -q -D wip`)}},
+		{name: "rebase -i stopped at an edit, aborted", steps: []step2{b2(green + `git commit -q -m "docs: more to read" && printf 'Even more.\n' >> docs/more.md && git commit -q -am "docs: even more" && GIT_SEQUENCE_EDITOR="sed -i 1s/^pick/edit/" git rebase -q -i HEAD~2 && git commit -q --amend -m "docs: more to read, edited" && git rebase --abort`)}},
 		{name: "a leak left in a linked worktree, the Stop in the clone", steps: []step2{b2(`git worktree add -q -b w ../wtl && printf 'Keep notes in /ho''me/marta/notes.\n' > ../wtl/docs/guide.md`)}},
 		{name: "a local ignore appended to .git/info/exclude", steps: []step2{b2(`echo '*.local.md' >> .git/info/exclude && printf 'x\n' > docs/mine.local.md && git status --short >/dev/null`)}},
 		{name: "git config of ordinary keys", steps: []step2{b2(`git config pull.rebase true && git config core.editor true && git config user.email t@example.invalid && git config alias.st status && git st --short && git config --unset alias.st && git config --list >/dev/null`)}},
