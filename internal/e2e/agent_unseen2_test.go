@@ -301,9 +301,17 @@ func playUnseen2(t *testing.T, r row2) (stage, string) {
 			if st.remedy {
 				// The newest words whose remedy has not run yet.
 				command = ""
+				source := ""
 				for k := len(said) - 1; k >= 0 && command == ""; k-- {
 					if c := remedyOf(said[k]); c != "" && !ran[c] {
-						command = c
+						command, source = c, said[k]
+					}
+				}
+				// A red commit a ref holds is on the status line until
+				// its remedy runs.
+				if strings.Contains(source, "To repair commit ") && !strings.Contains(source, "no ref here holds it") {
+					if sl := p.statusWith(); !strings.Contains(sl, "red commit") {
+						t.Errorf("%s: a red commit was named, and the status line reads %q", r.name, sl)
 					}
 				}
 				if command == "" {
