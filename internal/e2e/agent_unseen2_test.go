@@ -748,6 +748,9 @@ func TestAgentUnseen2MoreOrdinaryWork(t *testing.T) {
 			}}, b2(`git fetch -q origin refs/pull/1/head && git log -3 --oneline FETCH_HEAD >/dev/null`)}},
 		{name: "green work in a worktree, the worktree and its branch dropped", steps: []step2{b2(`git worktree add -q -b wip ../wtg && cd ../wtg && ` + green + `git commit -q -m "docs: more to read" && cd - >/dev/null && git worktree remove --force ../wtg && git branch -q -D wip`)}},
 		{name: "rebase -i stopped at an edit, aborted", steps: []step2{b2(green + `git commit -q -m "docs: more to read" && printf 'Even more.\n' >> docs/more.md && git commit -q -am "docs: even more" && GIT_SEQUENCE_EDITOR="sed -i 1s/^pick/edit/" git rebase -q -i HEAD~2 && git commit -q --amend -m "docs: more to read, edited" && git rebase --abort`)}},
+		{name: "a rebase onto a colleague's red commits stops on a conflict, aborted", setup: withOrigin, steps: []step2{
+			b2(green + `git commit -q -m "docs: more to read" && printf 'mine\n' > docs/upstream.md && git add docs/upstream.md && git commit -q -m "docs: mine"`),
+			{user: colleague(3, true)}, b2(`git fetch -q origin`), {bash: `git rebase -q origin/main`, failsWith: "CONFLICT"}, b2(`git rebase --abort`)}},
 		{name: "a leak left in a linked worktree, the Stop in the clone", steps: []step2{b2(`git worktree add -q -b w ../wtl && printf 'Keep notes in /ho''me/marta/notes.\n' > ../wtl/docs/guide.md`)}},
 		{name: "a local ignore appended to .git/info/exclude", steps: []step2{b2(`echo '*.local.md' >> .git/info/exclude && printf 'x\n' > docs/mine.local.md && git status --short >/dev/null`)}},
 		{name: "git config of ordinary keys", steps: []step2{b2(`git config pull.rebase true && git config core.editor true && git config user.email t@example.invalid && git config alias.st status && git st --short && git config --unset alias.st && git config --list >/dev/null`)}},
