@@ -1,8 +1,12 @@
 package cli
 
 import (
+	"compress/zlib"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -208,6 +212,133 @@ func (r hookRepo) worktreeHeads() []harness.Tip {
 	return out
 }
 
+// MadeSince answers the commits written as loose objects after since
+// (their files newer; an object directory not changed since is not
+// read), less a stash's own commits (`WIP on`/`On` over an `index on`
+// commit, and that index and untracked-files commit): what a command
+// wrote, whether or not a ref holds it now.
+func (r hookRepo) MadeSince(since time.Time) ([]string, error) {
+	_, common, err := r.gitDirs()
+	if err != nil {
+		return nil, err
+	}
+	objdir := walk.Child(common, "objects")
+	var out []string
+	for i := 0; i < 256; i++ {
+		sub := strconv.FormatInt(int64(i>>4), 16) + strconv.FormatInt(int64(i&15), 16)
+		d := filepath.Join(objdir, sub)
+		fi, err := os.Stat(d)
+		if err != nil || !fi.ModTime().After(since) {
+			continue
+		}
+		ents, err := os.ReadDir(d)
+		if err != nil {
+			continue
+		}
+		for _, e := range ents {
+			info, err := e.Info()
+			if err != nil || !info.ModTime().After(since) || !walk.ObjectID(sub+e.Name()) {
+				continue
+			}
+			if looseCommit(filepath.Join(d, e.Name())) {
+				out = append(out, sub+e.Name())
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil, nil
+	}
+	// The subjects and parents, for the stash's own commits: one git
+	// answer, asked only when a command wrote commits.
+	args := append([]string{"log", "--no-walk=unsorted", "--format=%H%x00%P%x00%s"}, out...)
+	data, err := asWritten().Run(r.top, "read the new commits' subjects", nil, args...)
+	if err != nil {
+		return out, nil // judged as any new commit
+	}
+	type meta struct {
+		parents []string
+		subject string
+	}
+	metas := map[string]meta{}
+	for _, l := range strings.Split(string(data), "\n") {
+		f := strings.SplitN(l, "\x00", 3)
+		if len(f) == 3 {
+			metas[f[0]] = meta{strings.Fields(f[1]), f[2]}
+		}
+	}
+	stash := func(id string) bool {
+		m := metas[id]
+		if strings.HasPrefix(m.subject, "index on ") || strings.HasPrefix(m.subject, "untracked files on ") {
+			return true
+		}
+		return (strings.HasPrefix(m.subject, "WIP on ") || strings.HasPrefix(m.subject, "On ")) && len(m.parents) >= 2 &&
+			strings.HasPrefix(metas[m.parents[1]].subject, "index on ")
+	}
+	keep := out[:0]
+	for _, id := range out {
+		if !stash(id) {
+			keep = append(keep, id)
+		}
+	}
+	return keep, nil
+}
+
+// looseCommit reports a loose object file whose header names a commit; it
+// inflates the header only.
+func looseCommit(p string) bool {
+	f, err := os.Open(p)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	z, err := zlib.NewReader(f)
+	if err != nil {
+		return false
+	}
+	defer z.Close()
+	var head [7]byte
+	n, _ := io.ReadFull(z, head[:])
+	return n == 7 && string(head[:]) == "commit "
+}
+
+// Worktrees answers each linked worktree's directory and its HEAD: the
+// ref it is on, or the commit of a detached one (read from the entries
+// under <common>/worktrees, no git started); an unreadable entry is
+// skipped.
+func (r hookRepo) Worktrees() []harness.Worktree {
+	_, common, err := r.gitDirs()
+	if err != nil {
+		return nil
+	}
+	dir := walk.Child(common, "worktrees")
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []harness.Worktree
+	for _, e := range ents {
+		head, err := walk.ReadConfig(walk.Child(walk.Child(dir, e.Name()), "HEAD"))
+		if err != nil {
+			continue
+		}
+		gitdir, err := walk.ReadConfig(walk.Child(walk.Child(dir, e.Name()), "gitdir"))
+		if err != nil {
+			continue
+		}
+		w := harness.Worktree{Dir: filepath.Dir(strings.TrimSpace(string(gitdir)))}
+		h := strings.TrimSpace(string(head))
+		if ref, ok := strings.CutPrefix(h, "ref: "); ok {
+			w.Ref = strings.TrimSpace(ref)
+		} else if walk.ObjectID(h) {
+			w.ID = h
+		} else {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
 func (r hookRepo) Commits(include, exclude []string, since int64, max int) ([]string, bool, error) {
 	if len(include) == 0 {
 		return nil, false, nil
@@ -258,7 +389,9 @@ func (r hookRepo) Fetched(tips []harness.Tip) ([]string, error) {
 			continue
 		}
 		if msg, ok := lastReflog(walk.Child(common, "logs/"+t.Ref), t.ID); ok && byFetch(msg) {
-			out = append(out, t.ID)
+			if rs, _ := r.Remotes(); fetchedFromRemote(msg, rs) {
+				out = append(out, t.ID)
+			}
 		}
 	}
 	return out, nil
@@ -308,10 +441,12 @@ func (r hookRepo) FetchedFrom(tips []harness.Tip, base map[string]string) ([]str
 	}
 	urls := map[string]bool{}
 	var names []string
+	still := map[string]string{}
 	for name, u := range base {
 		if now[name] == u {
 			urls[u] = true
 			names = append(names, name)
+			still[name] = u
 		}
 	}
 	var out []string
@@ -340,11 +475,61 @@ func (r hookRepo) FetchedFrom(tips []harness.Tip, base map[string]string) ([]str
 		if !of {
 			continue
 		}
-		if msg, ok := lastReflog(walk.Child(common, "logs/"+t.Ref), t.ID); ok && byFetch(msg) {
+		if msg, ok := lastReflog(walk.Child(common, "logs/"+t.Ref), t.ID); ok && byFetch(msg) && fetchedFromRemote(msg, still) {
 			out = append(out, t.ID)
 		}
 	}
 	return out, nil
+}
+
+// fetchValued are the fetch and pull options whose value may follow as
+// the next word.
+var fetchValued = map[string]bool{"--depth": true, "--deepen": true, "--shallow-since": true, "--shallow-exclude": true, "--upload-pack": true,
+	"--refmap": true, "-j": true, "--jobs": true, "--negotiation-tip": true, "-o": true, "--server-option": true,
+	"-s": true, "--strategy": true, "-X": true, "--strategy-option": true, "--filter": true}
+
+// fetchedFromRemote reports a fetch or pull reflog message whose source
+// is one of remotes (name to URL): its words name no repository (the
+// configured default), or each repository they name is one of those
+// remotes, by name or by URL. A fetch by path or URL into a
+// remote-tracking ref (`git fetch ../scratch main:refs/remotes/origin/main`)
+// is not the remote's. A clone's message is the remote's.
+func fetchedFromRemote(msg string, remotes map[string]string) bool {
+	words := msg
+	if i := strings.LastIndex(msg, ": "); i >= 0 {
+		words = msg[:i]
+	}
+	f := strings.Fields(strings.TrimSuffix(words, ":"))
+	if len(f) == 0 || f[0] == "clone" {
+		return true
+	}
+	urls := map[string]bool{}
+	for _, u := range remotes {
+		urls[u] = true
+	}
+	multiple := false
+	var repos []string
+	for i := 1; i < len(f); i++ {
+		w := f[i]
+		switch {
+		case w == "--multiple":
+			multiple = true
+		case fetchValued[w]:
+			i++
+		case strings.HasPrefix(w, "-"):
+		default:
+			repos = append(repos, w)
+		}
+	}
+	if !multiple && len(repos) > 1 {
+		repos = repos[:1] // the rest are refspecs
+	}
+	for _, r := range repos {
+		if _, ok := remotes[r]; !ok && !urls[trimURL(r)] {
+			return false
+		}
+	}
+	return true
 }
 
 // trimURL spells a fetch URL as FETCH_HEAD does: no trailing slash or
@@ -586,6 +771,23 @@ func (r hookRepo) StateDir() (string, error) {
 		return "", err
 	}
 	return walk.Child(gd, StateDirName), nil
+}
+
+// MirrorDir is where the judge keeps the copy of its starting records:
+// the user's cache directory, under a name drawn from the state
+// directory's path, so no command run in the clone removes it with the
+// git directory's files.
+func (r hookRepo) MirrorDir() (string, error) {
+	state, err := r.StateDir()
+	if err != nil {
+		return "", err
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte(walk.NormalizeAbs(state)))
+	return filepath.Join(cache, "gate-sdk", "agent", hex.EncodeToString(sum[:16])), nil
 }
 
 func (r hookRepo) Protected() ([]string, error) {

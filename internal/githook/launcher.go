@@ -313,6 +313,10 @@ func verifyBinary(in LaunchInput, bin NativeBin, path string) string {
 		return p
 	}
 	restore := fmt.Sprintf("cp %s %s", show(in.Self), show(path))
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		// A copy onto a link writes through it, into whatever it names.
+		restore = fmt.Sprintf("rm -f %s; %s", show(path), restore)
+	}
 	got, err := digest.File(path)
 	if err == nil && got == want {
 		// The recorded bytes, wherever they lie (a linked worktree's own

@@ -156,8 +156,23 @@ type simple struct {
 	cdKnown bool
 	// fresh: after a `cd` the guard cannot follow, a `git init` made a
 	// repository where the line now stands.
-	fresh  bool
+	fresh bool
+	// made are the directories (as written, against the line's place) a
+	// `git init` earlier on the line made below where the line stands.
+	made   []string
 	writes map[string]bool // paths the line's redirections write
+}
+
+// inMade reports a directory, as written, that is one a `git init` on the
+// line made, or lies under one.
+func inMade(dir string, made []string) bool {
+	d := filepath.ToSlash(filepath.Clean(dir))
+	for _, m := range made {
+		if d == m || strings.HasPrefix(d, m+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // joinDir answers dir taken against base, both as written.
@@ -461,6 +476,11 @@ func (v *Verdict) git(args []string, ws []word, sc simple) {
 			target, known := dir, !sc.afterCd || sc.cdKnown
 			if sc.afterCd && sc.cdKnown {
 				target = joinDir(sc.cdDir, dir)
+			}
+			if known && target != "" && !dynDir && inMade(target, sc.made) {
+				// A repository the line itself made below its place: its
+				// commits are its own business.
+				return
 			}
 			if known && target != "" && !dynDir {
 				var w Verdict

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/shlex"
+	"github.com/gate-sdk/gates/internal/walk"
 )
 
 // Inspect reads a shell command line the way commit-guard judges it: every
@@ -38,7 +39,8 @@ func (v *Verdict) read(src string, depth int) error {
 	vars := map[string]string{} // NAME=value assignments standing alone on the line
 	afterCd := false
 	cdDir, cdKnown := "", true
-	fresh := false // a `git init` made a repository where the line stands
+	fresh := false    // a `git init` made a repository where the line stands
+	var made []string // directories under the line's place a `git init` made
 	var firstErr error
 	shlex.Walk(toks, func(list []shlex.Token, _ *shlex.Sub) {
 		docs := heredocs(list)
@@ -51,7 +53,7 @@ func (v *Verdict) read(src string, depth int) error {
 						v.environment(t.Value)
 					}
 				}
-				sc := simple{writes: writes, afterCd: afterCd, cdDir: cdDir, cdKnown: cdKnown, fresh: fresh}
+				sc := simple{writes: writes, afterCd: afterCd, cdDir: cdDir, cdKnown: cdKnown, fresh: fresh, made: made}
 				for _, r := range c.Redirects() {
 					if r.Op.Fd != "" && r.Op.Fd != "0" {
 						if r.Op.Value[len(r.Op.Fd):] == "<<" || r.Op.Value[len(r.Op.Fd):] == "<<-" {
@@ -101,6 +103,11 @@ func (v *Verdict) read(src string, depth int) error {
 				if ws := unwrapWords(sc.ws); afterCd && !cdKnown && initsHere(ws) {
 					fresh = true
 				}
+				if d := initDir(unwrapWords(sc.ws)); d != "" && (!afterCd || cdKnown) {
+					// assertion Y: a repository the line made below where it
+					// stands; a git aimed into it is its business.
+					made = append(made, joinDir(cdDir, d))
+				}
 				if ws := unwrapWords(sc.ws); len(ws) > 0 && (ws[0].s == "cd" || ws[0].s == "pushd" || ws[0].s == "popd") {
 					afterCd = true
 					fresh = false
@@ -138,6 +145,36 @@ func initsHere(ws []word) bool {
 		}
 	}
 	return true
+}
+
+// initDir answers the directory a `git init` names, when it is a relative
+// one below where the line stands ("" otherwise: none named, ".", a path
+// that climbs out or starts at the root, which the repository check
+// answers as before).
+func initDir(ws []word) string {
+	if len(ws) < 2 || ws[0].dyn || ws[1].dyn || (filepath.Base(ws[0].s) != "git" && filepath.Base(ws[0].s) != "git.exe") || ws[1].s != "init" {
+		return ""
+	}
+	dir := ""
+	for i := 2; i < len(ws); i++ {
+		a := ws[i].s
+		switch {
+		case ws[i].dyn:
+			return ""
+		case a == "-b" || a == "--initial-branch" || a == "--template" || a == "--separate-git-dir" || a == "--object-format" || a == "--ref-format":
+			i++
+		case strings.HasPrefix(a, "-"):
+		case dir != "":
+			return ""
+		default:
+			dir = a
+		}
+	}
+	clean := filepath.ToSlash(filepath.Clean(dir))
+	if dir == "" || clean == "." || clean == ".." || strings.HasPrefix(clean, "../") || walk.PathRoot(dir) {
+		return ""
+	}
+	return clean
 }
 
 // loneAssignment answers a command that is one static NAME=value and

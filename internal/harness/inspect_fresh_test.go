@@ -28,3 +28,33 @@ func TestInspectFreshRepositoryAfterUnknownCd(t *testing.T) {
 		}
 	}
 }
+
+// A `git init <dir>` below where the line stands makes a repository there:
+// a git aimed into it (`-C`, or a `cd` the guard follows) is its business,
+// while one aimed elsewhere, or an init that climbs out or names the root,
+// is judged as before.
+func TestInspectRepositoryMadeBelow(t *testing.T) {
+	for _, c := range []struct {
+		line  string
+		judge bool
+	}{
+		{`git init -q fixtures/nested && git -C fixtures/nested commit -q --allow-empty -n -m wip`, false},
+		{`git init -q fixtures/nested && cd fixtures/nested && git commit -q -n -m wip`, false},
+		{`git init -q -b main ./fx && git -C fx/sub commit -q -n -m wip`, false},
+		{`cd docs && git init -q nested && git -C nested commit -n -m wip`, false},
+		{`git init -q fixtures/nested && git -C fixtures commit -q -n -m wip`, true},
+		{`git init -q fixtures/nested && git commit -q -n -m wip`, true},
+		{`git init -q ../up && git -C ../up/.. commit -n -m wip`, true},
+		{`git init -q . && git -C . commit -n -m wip`, true},
+		{`git init -q "$d" && git -C fixtures commit -n -m wip`, true},
+		{`git init -q fx && cd "$d" && git -C fx commit -n -m wip`, true},
+	} {
+		v, err := InspectAt(c.line, func(string) bool { return false })
+		if err != nil {
+			t.Fatalf("%s: %v", c.line, err)
+		}
+		if got := len(v.Bypass) > 0; got != c.judge {
+			t.Errorf("%s: bypass judged here %v, want %v (%v)", c.line, got, c.judge, v.Bypass)
+		}
+	}
+}

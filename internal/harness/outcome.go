@@ -150,11 +150,61 @@ func stateName(dir, session, kind string) string {
 	return filepath.Join(dir, session+"."+kind)
 }
 
+// Mirror is a Repo that keeps a second copy of the records the judge
+// starts from outside the repository, where a command run in the clone
+// does not reach them by removing or rewriting the git directory's files.
+type Mirror interface {
+	// MirrorDir answers the directory of the copy; an error when there is
+	// no place for one (the copy is then not kept).
+	MirrorDir() (string, error)
+}
+
+// mirrored are the kinds of state the judge starts from: where the refs
+// stood before the command and when the session began, and the remotes it
+// began with.
+var mirrored = map[string]bool{stateTips: true, stateBase: true, stateBaseAt: true, stateRemotes: true}
+
+// loadMirror decodes the copy of one state file into v; false when there
+// is no copy, or none that reads.
+func loadMirror(c *Call, kind string, v any) bool {
+	m, ok := c.Repo.(Mirror)
+	if !ok || !mirrored[kind] {
+		return false
+	}
+	dir, err := m.MirrorDir()
+	if err != nil {
+		return false
+	}
+	data, err := walk.ReadConfig(stateName(dir, c.Payload.SessionID, kind))
+	return err == nil && json.Unmarshal(data, v) == nil
+}
+
+// saveMirror writes the copy of one state file; a copy that cannot be
+// written is left out (the git directory's file is still the record).
+func saveMirror(c *Call, kind string, data []byte) {
+	m, ok := c.Repo.(Mirror)
+	if !ok || !mirrored[kind] {
+		return
+	}
+	dir, err := m.MirrorDir()
+	if err != nil || os.MkdirAll(dir, 0o700) != nil {
+		return
+	}
+	_ = walk.ReplaceFile(stateName(dir, c.Payload.SessionID, kind), data)
+}
+
 // loadState decodes one state file into v; false when there is none.
+// The records the judge starts from are read from their copy outside the
+// repository first: a command that removed, emptied or rewrote the git
+// directory's file does not move where the judge starts.
 func loadState(c *Call, kind string, v any) (bool, error) {
 	dir, err := c.Repo.StateDir()
 	if err != nil {
 		return false, err
+	}
+	// assertion O: the judge's starting records outlive the command.
+	if loadMirror(c, kind, v) {
+		return true, nil
 	}
 	data, err := walk.ReadConfig(stateName(dir, c.Payload.SessionID, kind))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -183,6 +233,7 @@ func saveState(c *Call, kind string, v any) error {
 	if err != nil {
 		return err
 	}
+	saveMirror(c, kind, data)
 	p := stateName(dir, c.Payload.SessionID, kind)
 	return walk.ReplaceFile(p, data)
 }
@@ -210,6 +261,77 @@ type RemoteReader interface {
 	FetchedFrom(tips []Tip, base map[string]string) ([]string, error)
 }
 
+// Maker is a Repo that answers the commit objects written after a time.
+type Maker interface {
+	// MadeSince answers the commits written (as loose objects) after
+	// since, less a stash's own.
+	MadeSince(since time.Time) ([]string, error)
+}
+
+// tipsStamp answers when the tips before the command were recorded: the
+// copy's file first (§O), else the git directory's; zero when neither is.
+func tipsStamp(c *Call) time.Time {
+	var dirs []string
+	if m, ok := c.Repo.(Mirror); ok {
+		if d, err := m.MirrorDir(); err == nil {
+			dirs = append(dirs, d)
+		}
+	}
+	if d, err := c.Repo.StateDir(); err == nil {
+		dirs = append(dirs, d)
+	}
+	for _, d := range dirs {
+		if fi, err := os.Stat(stateName(d, c.Payload.SessionID, stateTips)); err == nil {
+			return fi.ModTime()
+		}
+	}
+	return time.Time{}
+}
+
+// madeOnNoRef answers the commits the command wrote that no tip reaches
+// now: made and left behind, or sent by a push that skipped the hooks
+// and left nothing here.
+func madeOnNoRef(c *Call, now []Tip, since time.Time) ([]string, error) {
+	m, ok := c.Repo.(Maker)
+	if !ok || since.IsZero() {
+		return nil, nil
+	}
+	made, err := m.MadeSince(since)
+	if err != nil || len(made) == 0 {
+		return nil, err
+	}
+	var all []string
+	for _, t := range now {
+		all = append(all, t.ID)
+	}
+	left, _, err := c.Repo.Commits(made, all, 0, maxListed)
+	if err != nil {
+		return nil, err
+	}
+	isMade := map[string]bool{}
+	for _, id := range made {
+		isMade[id] = true
+	}
+	var out []string
+	for _, id := range left {
+		if isMade[id] {
+			out = append(out, id)
+		}
+	}
+	return out, nil
+}
+
+// Worktree is one linked worktree: its directory and its HEAD, the ref it
+// is on or the commit it is detached at.
+type Worktree struct {
+	Dir, Ref, ID string
+}
+
+// WorktreeReader is a Repo that lists its linked worktrees.
+type WorktreeReader interface {
+	Worktrees() []Worktree
+}
+
 // judged is one commit's kept verdict.
 type judged struct {
 	CommitVerdict
@@ -217,6 +339,14 @@ type judged struct {
 	AtStop bool `json:"at_stop,omitempty"`
 	// Where the commit stands now, for its remedy (never kept).
 	head, published bool
+	// away are the local refs that reach the commit when the checked-out
+	// HEAD does not (never kept).
+	away []string
+	// worktree is the linked worktree whose HEAD the commit is, when it is
+	// not the checked-out HEAD here (never kept).
+	worktree string
+	// loose: no ref here reaches the commit (never kept).
+	loose bool
 }
 
 // place notes where each red commit stands now: at HEAD, and whether a
@@ -236,7 +366,71 @@ func place(c *Call, reds []*judged, now []Tip) {
 			ids, _, err := c.Repo.Commits([]string{j.ID}, rem, 0, 1)
 			j.published = err == nil && len(ids) == 0
 		}
+		if j.head || j.published || head == "" {
+			continue
+		}
+		if wr, ok := c.Repo.(WorktreeReader); ok {
+			// assertion H: a linked worktree's HEAD is undone there.
+			for _, w := range wr.Worktrees() {
+				id := w.ID
+				for _, t := range now {
+					if w.Ref != "" && t.Ref == w.Ref {
+						id = t.ID
+					}
+				}
+				if id == j.ID {
+					j.worktree = w.Dir
+				}
+			}
+			if j.worktree != "" {
+				continue
+			}
+		}
+		if ids, _, err := c.Repo.Commits([]string{j.ID}, []string{head}, 0, 1); err != nil || len(ids) == 0 {
+			continue // HEAD reaches it (or it cannot be told): the branch's remedy
+		}
+		var all []string
+		for _, t := range now {
+			all = append(all, t.ID)
+		}
+		if ids, _, err := c.Repo.Commits([]string{j.ID}, all, 0, 1); err == nil && len(ids) > 0 {
+			// assertion P: a commit no ref holds is not the branch's.
+			j.loose = true
+			continue
+		}
+		// assertion H: a commit the checked-out branch does not reach is
+		// undone by deleting the refs that reach it.
+		for _, t := range now {
+			if t.Ref == "HEAD" || !strings.HasPrefix(t.Ref, "refs/") || strings.HasPrefix(t.Ref, "refs/remotes/") || t.Ref == "refs/stash" || strings.HasPrefix(t.Ref, "refs/notes/") {
+				continue
+			}
+			if len(j.away) == 8 {
+				break
+			}
+			if ids, _, err := c.Repo.Commits([]string{j.ID}, []string{t.ID}, 0, 1); err == nil && len(ids) == 0 {
+				j.away = append(j.away, t.Ref)
+			}
+		}
 	}
+}
+
+// shellWord spells a path as one shell word.
+func shellWord(p string) string {
+	if p != "" && strings.Trim(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+,:@") == "" {
+		return p
+	}
+	return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
+}
+
+// dropRef answers the command that deletes one local ref.
+func dropRef(ref string) string {
+	if b, ok := strings.CutPrefix(ref, "refs/heads/"); ok {
+		return "git branch -D " + b
+	}
+	if tag, ok := strings.CutPrefix(ref, "refs/tags/"); ok {
+		return "git tag -d " + tag
+	}
+	return "git update-ref -d " + ref
 }
 
 // sameTips reports two tip lists naming the same refs at the same ids.
@@ -345,7 +539,7 @@ func fetchedTips(c *Call, now []Tip) ([]string, error) {
 // and whether some were left unjudged past MaxJudged. A commit that
 // arrived by fetch and that this clone did not author during the session
 // is others' work: never judged, never named.
-func judgeNew(c *Call, now []Tip, from []string) ([]*judged, map[string]*judged, int, error) {
+func judgeNew(c *Call, now []Tip, from, extra []string) ([]*judged, map[string]*judged, int, error) {
 	ids, _, err := c.Repo.Commits(landed(now), from, 0, maxListed)
 	if err != nil {
 		return nil, nil, 0, err
@@ -393,6 +587,35 @@ func judgeNew(c *Call, now []Tip, from []string) ([]*judged, map[string]*judged,
 	}
 	if err := pushedFrom(byPush); err != nil {
 		return nil, nil, 0, err
+	}
+	// assertion P: the commits the command wrote that no ref holds.
+	if err := pushedFrom(extra); err != nil {
+		return nil, nil, 0, err
+	}
+	// assertion K: a remote-tracking tip under a name none of the remotes
+	// the session began with has is no remote's work, so no date bound
+	// sets it apart.
+	var began map[string]string
+	if ok, err := loadState(c, stateRemotes, &began); err != nil {
+		return nil, nil, 0, err
+	} else if ok && began != nil {
+		var made []string
+		for _, t := range now {
+			rest, ok := strings.CutPrefix(t.Ref, "refs/remotes/")
+			if !ok {
+				continue
+			}
+			of := false
+			for n := range began {
+				of = of || strings.HasPrefix(rest, n+"/")
+			}
+			if !of {
+				made = append(made, t.ID)
+			}
+		}
+		if err := pushedFrom(made); err != nil {
+			return nil, nil, 0, err
+		}
 	}
 	// assertion K: a commit a push from this clone sent since the session
 	// began (the placed pre-push hook's record) is the agent's, though no
@@ -611,6 +834,31 @@ func remedy(j *judged, msg, tree bool) string {
 		}
 		return strings.Join(parts, "; ") + "."
 	}
+	if j.loose {
+		return "no ref here holds it: the command left it behind, or a push that skipped the hooks sent it elsewhere; if it was pushed, tell the operator where, and remove it there (`git push <remote> --delete <branch>`) or fix each finding in a new commit on that branch."
+	}
+	if j.worktree != "" {
+		git := "git -C " + shellWord(j.worktree)
+		if msg {
+			parts = append(parts, fmt.Sprintf("it is HEAD of the linked worktree %s, so `%s commit --amend -m \"<a message these gates pass>\"` rewrites its message there (the hooks run on the amend)", j.worktree, git))
+		}
+		if tree {
+			undo := git + " reset --soft HEAD^"
+			if j.Root {
+				undo = git + " update-ref -d HEAD"
+			}
+			parts = append(parts, fmt.Sprintf("fix each finding in a new commit in the linked worktree %s, or undo the commit there with `%s` (its change stays staged) and commit again with the hooks running", j.worktree, undo))
+		}
+		return strings.Join(parts, "; ") + "."
+	}
+	if len(j.away) > 0 {
+		var drops []string
+		for _, r := range j.away {
+			drops = append(drops, "`"+dropRef(r)+"`")
+		}
+		return fmt.Sprintf("it is not on the checked-out branch but on %s: if it should not exist, delete %s (%s); otherwise switch to it and repair it there (its message with `git commit --amend` at its tip, its content in a new commit).",
+			strings.Join(j.away, ", "), map[bool]string{true: "that ref", false: "those refs"}[len(drops) == 1], strings.Join(drops, " and "))
+	}
 	if msg {
 		switch {
 		case j.head:
@@ -800,8 +1048,16 @@ func auditAfter(c *Call) int {
 	if !hadBefore {
 		before = base
 	}
+	// assertion P: a commit the command wrote and no ref holds now (left
+	// behind, or pushed past the hooks) is judged as a new one.
+	var loose []string
+	if hadBefore {
+		if loose, err = madeOnNoRef(c, now, tipsStamp(c)); err != nil {
+			return c.unjudged(err)
+		}
+	}
 	// assertion B: no ref moved: nothing to judge, one ref listing spent.
-	if (hadBefore || hadBase) && sameTips(before, now) && !pushedDuring(c) {
+	if (hadBefore || hadBase) && sameTips(before, now) && !pushedDuring(c) && len(loose) == 0 {
 		return Allow
 	}
 	if !hadBefore && !hadBase {
@@ -811,7 +1067,7 @@ func auditAfter(c *Call) int {
 		}
 		return Allow
 	}
-	js, _, left, err := judgeNew(c, now, known(before, base))
+	js, _, left, err := judgeNew(c, now, known(before, base), loose)
 	if err != nil {
 		return c.unjudged(err)
 	}
@@ -865,7 +1121,7 @@ func sessionReds(c *Call) ([]*judged, int, error) {
 	for _, t := range base {
 		from = append(from, t.ID)
 	}
-	js, kept, left, err := judgeNew(c, now, from)
+	js, kept, left, err := judgeNew(c, now, from, nil)
 	if err != nil {
 		return nil, 0, err
 	}

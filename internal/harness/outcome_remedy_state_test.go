@@ -263,3 +263,34 @@ func TestCommitGuardNotesAndTheirState(t *testing.T) {
 		t.Fatalf("with no repair named, ls ran")
 	}
 }
+
+// A red commit the checked-out HEAD does not reach is undone by deleting
+// the refs that do, each spelled as the command that deletes it.
+func TestRemedyAwayFromHeadDeletesItsRefs(t *testing.T) {
+	j := &judged{CommitVerdict: CommitVerdict{ID: "abc", Short: "abc1234"}, away: []string{"refs/heads/side2", "refs/tags/v9", "refs/keep/x"}}
+	got := remedy(j, true, true)
+	for _, want := range []string{"not on the checked-out branch", "`git branch -D side2`", "`git tag -d v9`", "`git update-ref -d refs/keep/x`"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the remedy lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "reset --soft") || strings.Contains(got, "rebase -i") {
+		t.Errorf("a commit away from HEAD was offered HEAD's rewrite:\n%s", got)
+	}
+}
+
+// A red commit that is a linked worktree's HEAD is repaired in that
+// worktree, by `git -C <dir>`, never by the checked-out branch's rewrite.
+func TestRemedyInALinkedWorktree(t *testing.T) {
+	j := &judged{CommitVerdict: CommitVerdict{ID: "abc", Short: "abc1234"}, worktree: "/w/it's here"}
+	got := remedy(j, true, true)
+	for _, want := range []string{"`git -C '/w/it'\\''s here' commit --amend -m", "`git -C '/w/it'\\''s here' reset --soft HEAD^`"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the remedy lacks %q:\n%s", want, got)
+		}
+	}
+	j.Root = true
+	if got := remedy(j, false, true); !strings.Contains(got, "`git -C '/w/it'\\''s here' update-ref -d HEAD`") {
+		t.Errorf("a root commit in a worktree: %s", got)
+	}
+}

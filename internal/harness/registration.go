@@ -26,8 +26,11 @@ const StubName = "gates-hook"
 // and exits 2, which the harness reads as a block and shows the model (for
 // --statusline it prints the same on stdout and exits 0). The binary's
 // path may be written under a literal $CLAUDE_PROJECT_DIR/, which it reads
-// against that variable whether or not the harness expanded it. No single
-// quote, so a shell-form line can carry it quoted.
+// against that variable whether or not the harness expanded it. A Bash
+// call whose command holds the restore is let through, so the agent can
+// run the one command it is told to; a binary that is a symbolic link is
+// removed first, so the copy never writes through the link. No single quote, so a shell-form
+// line can carry it quoted.
 //
 // assertion K: a missing or replaced binary is a block naming its restore.
 const Stub = `d=${CLAUDE_PROJECT_DIR:-.}; b=${1#\$CLAUDE_PROJECT_DIR/}; shift
@@ -41,9 +44,10 @@ elif [ -n "$s" ] && [ -z "$(find "$G/gate-hooks.placed" -newercc "$p" 2>/dev/nul
   [ -n "$t" ] || w=unverified
   [ -z "$t" ] || [ "$t" = "$s" ] || w="differs from the install record ($g/gate-hooks.placed)"; fi
 [ -z "$w" ] && exec "$p" "$@"
-r="cp $g/gate-hooks/pre-commit $b"; [ -f "$G/gate-hooks/pre-commit" ] || r="rebuild the binary at $b"
+r="cp $g/gate-hooks/pre-commit $b"; [ -h "$p" ] && r="rm -f $b; $r"; [ -f "$G/gate-hooks/pre-commit" ] || r="rebuild the binary at $b"
 [ "$w" = unverified ] && r="put sha256sum or shasum on PATH, none is here to check it with"
 [ "$1" = --statusline ] && { echo "gates: binary $w — $r"; exit 0; }
+case $r in cp\ *|rm\ *) i=$(cat); case $i in *\"Bash\"*) case $i in *"$r"*) exit 0;; esac;; esac;; esac
 echo "gates: not run, binary $b $w; restore it: $r (then retry)" >&2; exit 2
 `
 

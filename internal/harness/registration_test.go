@@ -283,3 +283,35 @@ func TestStubForm(t *testing.T) {
 		t.Error("the stub holds a single quote")
 	}
 }
+
+// A registration an earlier init wrote through an earlier text of the stub
+// is rewritten through the current one, so an adopter's re-init picks up a
+// stub that lets the restore run; the user's own entries and keys stay, and
+// --uninstall takes the older entries out.
+func TestMergeRefreshesAnOlderStub(t *testing.T) {
+	tmpl := template(t)
+	const bin = "$CLAUDE_PROJECT_DIR/bin/gates"
+	cur, _, err := MergeSettings(nil, tmpl, bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc := quote(Stub)
+	if !strings.Contains(string(cur), enc) {
+		t.Fatalf("the merged file does not spell the stub as %s:\n%s", enc, cur)
+	}
+	older := strings.ReplaceAll(string(cur), enc, `"echo older stub"`)
+	out, changed, err := MergeSettings([]byte(older), tmpl, bin)
+	if err != nil || !changed {
+		t.Fatalf("merge over an older stub: changed %v, %v", changed, err)
+	}
+	if strings.Contains(string(out), "echo older stub") {
+		t.Errorf("an older stub's registration survived the merge:\n%s", out)
+	}
+	if string(out) != string(cur) {
+		t.Errorf("the refreshed file differs from a fresh merge:\n%s", out)
+	}
+	left, _, _, err := UnmergeSettings([]byte(older), tmpl, bin)
+	if err != nil || strings.Contains(string(left), "commit-audit") {
+		t.Errorf("uninstall over an older stub: %v\n%s", err, left)
+	}
+}

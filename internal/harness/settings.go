@@ -119,9 +119,10 @@ func addEntry(hooks *object, event, matcher string, hasMatcher bool, entry *obje
 		for i, ev := range entries {
 			if eo, ok := ev.(*object); ok && wantOK {
 				if m, ok := entryMember(eo); ok && m == want {
-					if isLegacy(eo, entry) {
+					if isLegacy(eo, entry) || olderStub(eo, entry) {
 						// assertion J: an older init's direct
-						// registration is rewritten through the stub.
+						// registration, or one through an older stub, is
+						// rewritten through the stub.
 						entries[i] = entry
 						return true, nil
 					}
@@ -239,6 +240,29 @@ func isLegacy(existing, entry *object) bool {
 	}
 	cmd, _ := existing.get("command").(string)
 	return cmd == old.get("command") && reflect.DeepEqual(plain(existing.get("args")), plain(old.get("args")))
+}
+
+// olderStub reports an entry an init wrote through an earlier text of the
+// footing stub: the same entry but for the stub's script, every other key
+// alike.
+func olderStub(existing, entry *object) bool {
+	a, ok1 := existing.get("args").([]any)
+	b, ok2 := entry.get("args").([]any)
+	if !ok1 || !ok2 || len(a) != len(b) || len(a) < 5 || a[0] != "-c" || b[0] != "-c" || a[2] != StubName || b[2] != StubName {
+		return false
+	}
+	if s, ok := a[1].(string); !ok || s == b[1] {
+		return false
+	}
+	swapped := &object{}
+	for _, k := range existing.keys {
+		if k == "args" {
+			swapped.set(k, append([]any{"-c", b[1]}, a[2:]...))
+			continue
+		}
+		swapped.set(k, existing.vals[k])
+	}
+	return sameObject(swapped, entry)
 }
 
 // legacyStatus answers the status line an init before the footing stub

@@ -100,7 +100,7 @@ func UnmergeSettings(existing, template []byte, bin string) (out []byte, removed
 
 func matchesAny(e *object, set []*object) bool {
 	for _, o := range set {
-		if sameObject(e, o) {
+		if sameObject(e, o) || olderStub(e, o) {
 			return true
 		}
 	}
