@@ -294,21 +294,35 @@ func (s *Server) addFileLocked(p string) bool {
 
 // read waits for events on f and counts them, each batch under the lock
 // (so a query that drains finds nothing half counted); it ends when f is
-// closed.
+// closed or replaced. The lock is taken only between waits, never inside
+// the poller's callback: a Close under the lock (a new arming, the end)
+// waits for the callback to return, and a callback waiting for the lock
+// would hold both forever.
 func (s *Server) read(f *os.File) {
 	defer s.wg.Done()
 	rc, err := f.SyscallConn()
 	if err != nil {
 		return
 	}
-	_ = rc.Read(func(uintptr) bool {
+	for {
+		waited := false
+		err := rc.Read(func(uintptr) bool {
+			if !waited {
+				waited = true
+				return false // wait until the instance is readable
+			}
+			return true
+		})
 		s.mu.Lock()
-		if s.file == f {
+		current := s.file == f
+		if current && err == nil {
 			s.drainLocked()
 		}
 		s.mu.Unlock()
-		return false // drained to EAGAIN: wait for the next event
-	})
+		if err != nil || !current {
+			return
+		}
+	}
 }
 
 // drainLocked reads every event queued on the instance and counts it.
