@@ -18,7 +18,7 @@ printf '# generic shapes only\n' | gate_put scripts/msg-patterns.list
 gate_expect empty-set 0 'COMMIT-MSG: clean (no banned pattern configured: message unchecked)' COMMIT_EDITMSG
 printf 'zephyr\n' >"$GATE_SCRATCH/scripts/msg-patterns.local.list"
 gate_expect local-list-read 1 'COMMIT_EDITMSG:3: matches banned pattern zephyr (scripts/msg-patterns.local.list:1)' COMMIT_EDITMSG
-gate_expect remedy 1 'Do not use `git commit --amend`' COMMIT_EDITMSG
+gate_expect remedy 1 'Add `--amend` only if your command had it' COMMIT_EDITMSG
 printf 'foo\\bbar\n' >"$GATE_SCRATCH/gnu.list"
 gate_expect gnu-escape 2 'GNU extension' COMMIT_EDITMSG gnu.list
 GATE_SDK_MSG_PATTERN_FILES_LOCAL=elsewhere.list gate_expect absent-local-skipped 0 'clean (no banned pattern configured' COMMIT_EDITMSG

@@ -21,7 +21,7 @@ func TestAgentAftermathSubjectRemedies(t *testing.T) {
 	if b || !strings.Contains(post, "Commit "+id) || !strings.Contains(post, "check-commit-subject") {
 		t.Fatalf("the red subject was not named: blocked %v\n%s", b, post)
 	}
-	for _, bad := range []string{"No commit was made", "no commit was made", "COMMIT_EDITMSG", "gates-audit-", "Do not use `git commit --amend`", "reset --soft"} {
+	for _, bad := range []string{"No commit was made", "no commit was made", "COMMIT_EDITMSG", "gates-audit-", "Do not use `git commit --amend`", "Add `--amend` only if", "reset --soft"} {
 		if strings.Contains(post, bad) {
 			t.Errorf("the after-the-fact reason says %q:\n%s", bad, post)
 		}

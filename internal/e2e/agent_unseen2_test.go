@@ -730,6 +730,7 @@ func TestAgentUnseen2MoreOrdinaryWork(t *testing.T) {
 		{name: "pull --no-rebase makes a merge over a colleague's green work", setup: withOrigin, steps: []step2{
 			b2(green + `git commit -q -m "docs: more to read"`), {user: colleague(2, false)}, b2(`git pull -q --no-rebase --no-edit`)}},
 		{name: "squash and fixup, then autosquash", steps: []step2{b2(green + `git commit -q -m "docs: more to read" && printf 'Even more.\n' >> docs/more.md && git commit -q -a --fixup=HEAD && printf 'Still more.\n' >> docs/more.md && git commit -q -a --squash=HEAD~1 -m "and still more" && GIT_SEQUENCE_EDITOR=true GIT_EDITOR=true git rebase -q -i --autosquash HEAD~3`)}},
+		{name: "fixup=amend (an amend! subject), then autosquash", steps: []step2{b2(green + `git commit -q -m "docs: more to read" && printf 'Even more.\n' >> docs/more.md && git add docs/more.md && GIT_EDITOR=true git commit -q --fixup=amend:HEAD && GIT_SEQUENCE_EDITOR=true GIT_EDITOR=true git rebase -q -i --autosquash HEAD~2`)}},
 		{name: "merge --ff-only of the agent's own branch", steps: []step2{b2(`git switch -q -c feat && ` + green + `git commit -q -m "docs: more to read" && git switch -q main && git merge -q --ff-only feat && git branch -q -d feat`)}},
 		{name: "sparse-checkout", steps: []step2{b2(`git sparse-checkout set docs && git sparse-checkout disable`)}},
 		{name: "a file deleted and committed", steps: []step2{b2(`git rm -q docs/guide.md && git commit -q -m "docs: drop the guide"`)}},

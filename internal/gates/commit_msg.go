@@ -96,9 +96,9 @@ func reissueRemedy(c *gate.Context, msgFile string) string {
 	if c.ProposedMessage {
 		// assertion E: before the command runs there is no message file to
 		// reopen and no commit to re-issue: the remedy is the command's.
-		return "The command was not run, so no commit was made: rewrite the message in the command (its -m text, here-document or -F file) and run the command again. Do not use `git commit --amend`: it would rewrite the commit already at HEAD."
+		return "The command was not run, so no commit was made: rewrite the message in the command (its -m text, here-document or -F file) and run the command again. Add `--amend` only if your command had it: otherwise it rewrites the commit already at HEAD."
 	}
-	return fmt.Sprintf("No commit was made: fix the message and re-issue `git commit` (your text is kept in %s; `git commit -e -F %s` reopens it). Do not use `git commit --amend`: it would rewrite the commit already at HEAD.", msgFile, msgFile)
+	return fmt.Sprintf("No commit was made: fix the message and re-issue `git commit` as you ran it (your text is kept in %s; `git commit -e -F %s` reopens it). Add `--amend` only if your command had it: otherwise it rewrites the commit already at HEAD.", msgFile, msgFile)
 }
 
 // ProposedMessageName is how a finding names the message of a command that
