@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gate-sdk/gates/internal/cache"
+	"github.com/gate-sdk/gates/internal/repo"
 	"github.com/gate-sdk/gates/internal/walk"
 )
 
@@ -196,3 +197,9 @@ func (m *corpusMemo) flush() {
 
 // corpusMemoDir answers the result cache's directory under commonDir.
 func corpusMemoDir(commonDir string) string { return walk.Child(commonDir, cache.SubDir) }
+
+// declID spells a declaration file's (or directory's) identity as a read
+// of it sees it, the tree memo's stamp of it (repo.FileIdentity): with
+// settled set, a file either of whose times is not before it answers
+// false, as does any file off Linux, where no memo is kept.
+func declID(path string, settled time.Time) (string, bool) { return repo.FileIdentity(path, settled) }

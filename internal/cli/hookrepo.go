@@ -190,6 +190,27 @@ func readableTips(top string) ([]repo.Tip, bool) {
 // ref, and is this repository's all the same. A HEAD on a branch is
 // already among the refs; an unreadable entry is skipped.
 func (r hookRepo) worktreeHeads() []harness.Tip {
+	var out []harness.Tip
+	for _, e := range r.linkedWorktrees() {
+		if id := strings.TrimSpace(string(e.head)); walk.ObjectID(id) {
+			out = append(out, harness.Tip{Ref: "worktrees/" + e.name + "/HEAD", ID: id})
+		}
+	}
+	return out
+}
+
+// linkedWorktree is one entry under <common>/worktrees: its name, its HEAD
+// file's bytes and its gitdir file's (gitdirOK false when that one is
+// unreadable).
+type linkedWorktree struct {
+	name         string
+	head, gitdir []byte
+	gitdirOK     bool
+}
+
+// linkedWorktrees reads the entries under <common>/worktrees whose HEAD
+// file reads, no git started.
+func (r hookRepo) linkedWorktrees() []linkedWorktree {
 	_, common, err := r.gitDirs()
 	if err != nil {
 		return nil
@@ -199,15 +220,15 @@ func (r hookRepo) worktreeHeads() []harness.Tip {
 	if err != nil {
 		return nil
 	}
-	var out []harness.Tip
+	var out []linkedWorktree
 	for _, e := range ents {
-		data, err := walk.ReadConfig(walk.Child(walk.Child(dir, e.Name()), "HEAD"))
+		at := walk.Child(dir, e.Name())
+		head, err := walk.ReadConfig(walk.Child(at, "HEAD"))
 		if err != nil {
 			continue
 		}
-		if id := strings.TrimSpace(string(data)); walk.ObjectID(id) {
-			out = append(out, harness.Tip{Ref: "worktrees/" + e.Name() + "/HEAD", ID: id})
-		}
+		gitdir, err := walk.ReadConfig(walk.Child(at, "gitdir"))
+		out = append(out, linkedWorktree{name: e.Name(), head: head, gitdir: gitdir, gitdirOK: err == nil})
 	}
 	return out
 }
@@ -306,27 +327,13 @@ func looseCommit(p string) bool {
 // under <common>/worktrees, no git started); an unreadable entry is
 // skipped.
 func (r hookRepo) Worktrees() []harness.Worktree {
-	_, common, err := r.gitDirs()
-	if err != nil {
-		return nil
-	}
-	dir := walk.Child(common, "worktrees")
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return nil
-	}
 	var out []harness.Worktree
-	for _, e := range ents {
-		head, err := walk.ReadConfig(walk.Child(walk.Child(dir, e.Name()), "HEAD"))
-		if err != nil {
+	for _, e := range r.linkedWorktrees() {
+		if !e.gitdirOK {
 			continue
 		}
-		gitdir, err := walk.ReadConfig(walk.Child(walk.Child(dir, e.Name()), "gitdir"))
-		if err != nil {
-			continue
-		}
-		w := harness.Worktree{Dir: filepath.Dir(strings.TrimSpace(string(gitdir)))}
-		h := strings.TrimSpace(string(head))
+		w := harness.Worktree{Dir: filepath.Dir(strings.TrimSpace(string(e.gitdir)))}
+		h := strings.TrimSpace(string(e.head))
 		if ref, ok := strings.CutPrefix(h, "ref: "); ok {
 			w.Ref = strings.TrimSpace(ref)
 		} else if walk.ObjectID(h) {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/gate-sdk/gates/internal/walk"
 )
@@ -712,4 +713,22 @@ func headTree(common string, env []string) (string, bool) {
 		return "", false
 	}
 	return c.tree, true
+}
+
+// FileIdentity answers the identity of the file at p as a read of it sees
+// it (through a link): its inode, device, size, mode, modification and
+// change times, spelled as the tree memo spells a stamp. A file that is
+// gone, cannot be stat'ed, or (with settled set) has either time at or
+// after settled answers false: what moved that recently may move again
+// within the grain of the time stamps. Off Linux it always answers false.
+func FileIdentity(p string, settled time.Time) (string, bool) {
+	var clock fileTime
+	if !settled.IsZero() {
+		clock = fileTime{sec: settled.Unix(), nsec: int64(settled.Nanosecond())}
+	}
+	s, ok := fileStamp(p, true, clock)
+	if !ok || s == "absent" {
+		return "", false
+	}
+	return s, true
 }
