@@ -437,11 +437,43 @@ func echoLiteral(line string) bool {
 	}
 	for _, w := range words[1:] {
 		if strings.HasPrefix(w, "-") || strings.Contains(w, workflow.Expr) ||
-			(!plainWord.Get().MatchString(w) && !plainQuoted.Get().MatchString(w) && !echoQuoted.Get().MatchString(w)) {
+			(!plainWord.Get().MatchString(w) && !plainQuoted.Get().MatchString(w) && !echoQuoted.Get().MatchString(w) && !echoSubstituted(w)) {
 			return false
 		}
 	}
 	return true
+}
+
+// echoSubstituted reports a double-quoted word whose text is literal but
+// for substitutions of one plain command each ("Node: $(node -v)"): bash
+// runs the command and splices its output, and so does pwsh's $(...)
+// inside a double-quoted string. A command that fails still lets the echo
+// succeed in both; one that is not found at all fails pwsh's step and not
+// bash's, the one difference left (SPEC check-action-run-shell R).
+func echoSubstituted(w string) bool {
+	if len(w) < 2 || w[0] != '"' || w[len(w)-1] != '"' {
+		return false
+	}
+	text := w[1 : len(w)-1]
+	subs := 0
+	for {
+		i := strings.Index(text, "$(")
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(text[i:], ')')
+		if j < 0 {
+			return false
+		}
+		inner := text[i+2 : i+j]
+		words, ok := plainWords(inner)
+		if !ok || strings.ContainsAny(inner, "\"'($`\\|;&<>") || !plainSegment(words) {
+			return false
+		}
+		text = text[:i] + text[i+j+1:]
+		subs++
+	}
+	return subs > 0 && !strings.ContainsAny(text, "$`\\\"")
 }
 
 // echoQuoted is one quoted stretch both shells print as written: double
