@@ -281,12 +281,24 @@ func (r hookRepo) oldReflogIDs(common string, since time.Time) []string {
 			}
 		}
 	}
-	_ = filepath.WalkDir(walk.Child(common, "logs"), func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			read(p)
+	// The reflogs under logs/, each directory read as it comes (refs are
+	// a few levels deep at most).
+	var under func(d string)
+	under = func(d string) {
+		ents, err := os.ReadDir(d)
+		if err != nil {
+			return
 		}
-		return nil
-	})
+		for _, e := range ents {
+			p := filepath.Join(d, e.Name())
+			if e.IsDir() {
+				under(p)
+			} else if e.Type().IsRegular() {
+				read(p)
+			}
+		}
+	}
+	under(walk.Child(common, "logs"))
 	for _, e := range r.linkedWorktrees() {
 		read(walk.Child(walk.Child(walk.Child(common, "worktrees"), e.name), "logs/HEAD"))
 	}
