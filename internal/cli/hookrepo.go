@@ -266,6 +266,44 @@ func (r hookRepo) MadeSince(since time.Time) ([]string, error) {
 			}
 		}
 	}
+	// assertion P: a commit written into a pack counts as a loose one
+	// does, less what a tip reaches and what a reflog entry older than
+	// the command names (a gc or repack moves old commits into a new
+	// pack; they were not made now).
+	packed, err := r.packCommits(objdir, since)
+	if err != nil {
+		return nil, err
+	}
+	if len(packed) > 0 {
+		tips, err := r.Tips()
+		if err != nil {
+			return nil, err
+		}
+		var excl []string
+		for _, t := range tips {
+			excl = append(excl, t.ID)
+		}
+		if packed, err = r.unreached(packed, excl); err != nil {
+			return nil, err
+		}
+		if len(packed) > 0 {
+			_, common, _ := r.gitDirs()
+			// A reflog naming a commit that is gone makes no listing:
+			// then the reflogs set nothing apart.
+			if fewer, err := r.unreached(packed, append(excl, r.oldReflogIDs(common, since)...)); err == nil {
+				packed = fewer
+			}
+		}
+		seen := map[string]bool{}
+		for _, id := range out {
+			seen[id] = true
+		}
+		for _, id := range packed {
+			if !seen[id] {
+				out = append(out, id)
+			}
+		}
+	}
 	if len(out) == 0 {
 		return nil, nil
 	}
@@ -302,6 +340,25 @@ func (r hookRepo) MadeSince(since time.Time) ([]string, error) {
 		}
 	}
 	return keep, nil
+}
+
+// unreached answers the ids no commit of excl reaches.
+func (r hookRepo) unreached(ids, excl []string) ([]string, error) {
+	left, _, err := r.Commits(ids, excl, 0, len(ids)+1)
+	if err != nil {
+		return nil, err
+	}
+	in := map[string]bool{}
+	for _, id := range ids {
+		in[id] = true
+	}
+	var out []string
+	for _, id := range left {
+		if in[id] {
+			out = append(out, id)
+		}
+	}
+	return out, nil
 }
 
 // looseCommit reports a loose object file whose header names a commit; it

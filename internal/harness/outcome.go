@@ -11,6 +11,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -286,6 +287,58 @@ func tipsStamp(c *Call) time.Time {
 		}
 	}
 	return time.Time{}
+}
+
+// lastScanName is the clone's record of when the last look for commits
+// on no ref began (its file's time, on the file system's clock as the
+// objects' are). No session's file is named so.
+const lastScanName = "=last.scan"
+
+// scanStamp is one look for commits on no ref: the time it starts from
+// and the record of its own start, put in place once it has looked.
+type scanStamp struct {
+	next, at string
+	began    time.Time
+}
+
+// startScan answers the time the look starts from — the last look's
+// start, or fallback where none is recorded (or it is not before the
+// fallback and narrow is false) — and writes the record of this look's
+// start aside. A record dated after now is no record.
+func startScan(c *Call, fallback time.Time, narrow bool) (time.Time, *scanStamp) {
+	dir, err := c.Repo.StateDir()
+	if err != nil {
+		return fallback, nil
+	}
+	at := filepath.Join(dir, lastScanName)
+	since := fallback
+	if fi, err := os.Stat(at); err == nil && fi.Mode().IsRegular() && !fi.ModTime().After(time.Now()) {
+		if t := fi.ModTime(); fallback.IsZero() || t.Before(fallback) || narrow {
+			since = t
+		}
+	}
+	st := &scanStamp{next: at + "." + strconv.Itoa(os.Getpid()), at: at}
+	if err := os.WriteFile(st.next, nil, 0o644); err != nil {
+		return since, nil
+	}
+	if fi, err := os.Stat(st.next); err == nil {
+		st.began = fi.ModTime()
+	}
+	return since, st
+}
+
+// done puts the look's start in place as the last look's.
+func (st *scanStamp) done() {
+	if st != nil {
+		_ = os.Rename(st.next, st.at)
+	}
+}
+
+// drop leaves the last look's record as it was.
+func (st *scanStamp) drop() {
+	if st != nil {
+		_ = os.Remove(st.next)
+	}
 }
 
 // madeOnNoRef answers the commits the command wrote that no tip reaches
@@ -1052,9 +1105,15 @@ func auditAfter(c *Call) int {
 	// behind, or pushed past the hooks) is judged as a new one.
 	var loose []string
 	if hadBefore {
-		if loose, err = madeOnNoRef(c, now, tipsStamp(c)); err != nil {
+		// assertion P: the look starts where the last one began (a Stop's,
+		// another session's) when that is earlier than this command's
+		// record: what a background job wrote in between counts.
+		since, st := startScan(c, tipsStamp(c), false)
+		if loose, err = madeOnNoRef(c, now, since); err != nil {
+			st.drop()
 			return c.unjudged(err)
 		}
+		st.done()
 	}
 	// assertion B: no ref moved: nothing to judge, one ref listing spent.
 	if (hadBefore || hadBase) && sameTips(before, now) && !pushedDuring(c) && len(loose) == 0 {
@@ -1121,10 +1180,28 @@ func sessionReds(c *Call) ([]*judged, int, error) {
 	for _, t := range base {
 		from = append(from, t.ID)
 	}
-	js, kept, left, err := judgeNew(c, now, from, nil)
+	// assertion D: the Stop looks for commits on no ref too, from where
+	// the last look began (the session's start when none did): what a
+	// background job wrote after the last command is judged here.
+	var began time.Time
+	var at int64
+	if ok, err := loadState(c, stateBaseAt, &at); err != nil {
+		return nil, 0, err
+	} else if ok && at > 0 {
+		began = time.Unix(at, 0)
+	}
+	since, st := startScan(c, began, true)
+	loose, err := madeOnNoRef(c, now, since)
 	if err != nil {
+		st.drop()
 		return nil, 0, err
 	}
+	js, kept, left, err := judgeNew(c, now, from, loose)
+	if err != nil {
+		st.drop()
+		return nil, 0, err
+	}
+	st.done()
 	if err := saveLast(c, now); err != nil {
 		return nil, 0, err
 	}
