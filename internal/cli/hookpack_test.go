@@ -148,3 +148,35 @@ func TestMadeSinceReadsNewPacks(t *testing.T) {
 		}
 	})
 }
+
+// TestMadeSinceLeavesAStashOut: the commits a stash writes (its work
+// tree, index and untracked-files commits) are not made work, read in
+// process from the loose objects; a commit made beside them is. The
+// answer is git's own reading of the same subjects and parents.
+func TestMadeSinceLeavesAStashOut(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	t.Parallel()
+	l, open := packRepo(t)
+	since := mark(t)
+	l.write("a.md", "changed\n")
+	l.write("new.md", "untracked\n")
+	gitIn(t, l.dir, "", "stash", "push", "-u", "-q", "-m", "keep this")
+	l.write("b.md", "b\n")
+	l.commit("docs: b")
+	head := gitIn(t, l.dir, "", "rev-parse", "HEAD")
+	got, err := open().MadeSince(since)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, []string{head}) {
+		stash := gitIn(t, l.dir, "", "log", "--no-walk", "--format=%H %P %s", "refs/stash")
+		t.Errorf("made since the mark: %v, want only %s (the stash: %s)", got, head, stash)
+	}
+	m, ok := looseCommitMeta(filepath.Join(l.dir, ".git", "objects", head[:2], head[2:]))
+	want := strings.Fields(gitIn(t, l.dir, "", "log", "--no-walk", "--format=%P", head))
+	if !ok || m.subject != "docs: b" || !slices.Equal(m.parents, want) {
+		t.Errorf("looseCommitMeta(HEAD) = %+v, %v; want parents %v and subject %q", m, ok, want, "docs: b")
+	}
+}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"compress/zlib"
 	"crypto/sha256"
 	"encoding/hex"
@@ -245,6 +246,9 @@ func (r hookRepo) MadeSince(since time.Time) ([]string, error) {
 	}
 	objdir := walk.Child(common, "objects")
 	var out []string
+	// Each new loose commit's parents and subject, read as it is found,
+	// for the stash's own commits below.
+	metas := map[string]commitMeta{}
 	for i := 0; i < 256; i++ {
 		sub := strconv.FormatInt(int64(i>>4), 16) + strconv.FormatInt(int64(i&15), 16)
 		d := filepath.Join(objdir, sub)
@@ -261,8 +265,9 @@ func (r hookRepo) MadeSince(since time.Time) ([]string, error) {
 			if err != nil || !info.ModTime().After(since) || !walk.ObjectID(sub+e.Name()) {
 				continue
 			}
-			if looseCommit(filepath.Join(d, e.Name())) {
+			if m, ok := looseCommitMeta(filepath.Join(d, e.Name())); ok {
 				out = append(out, sub+e.Name())
+				metas[sub+e.Name()] = m
 			}
 		}
 	}
@@ -307,31 +312,46 @@ func (r hookRepo) MadeSince(since time.Time) ([]string, error) {
 	if len(out) == 0 {
 		return nil, nil
 	}
-	// The subjects and parents, for the stash's own commits: one git
-	// answer, asked only when a command wrote commits.
-	args := append([]string{"log", "--no-walk=unsorted", "--format=%H%x00%P%x00%s"}, out...)
-	data, err := asWritten().Run(r.top, "read the new commits' subjects", nil, args...)
-	if err != nil {
-		return out, nil // judged as any new commit
-	}
-	type meta struct {
-		parents []string
-		subject string
-	}
-	metas := map[string]meta{}
-	for _, l := range strings.Split(string(data), "\n") {
-		f := strings.SplitN(l, "\x00", 3)
-		if len(f) == 3 {
-			metas[f[0]] = meta{strings.Fields(f[1]), f[2]}
+	// The subjects and parents of packed ones (rare: a fast-import or a
+	// repack in the command): one git answer, asked only for them.
+	var unread []string
+	for _, id := range out {
+		if _, ok := metas[id]; !ok {
+			unread = append(unread, id)
 		}
 	}
+	if len(unread) > 0 {
+		args := append([]string{"log", "--no-walk=unsorted", "--format=%H%x00%P%x00%s"}, unread...)
+		data, err := asWritten().Run(r.top, "read the new commits' subjects", nil, args...)
+		if err != nil {
+			return out, nil // judged as any new commit
+		}
+		for _, l := range strings.Split(string(data), "\n") {
+			f := strings.SplitN(l, "\x00", 3)
+			if len(f) == 3 {
+				metas[f[0]] = commitMeta{strings.Fields(f[1]), f[2]}
+			}
+		}
+	}
+	meta := func(id string) commitMeta {
+		if m, ok := metas[id]; ok {
+			return m
+		}
+		// A stash's index commit written before the look began.
+		if walk.ObjectID(id) {
+			if m, ok := looseCommitMeta(filepath.Join(objdir, id[:2], id[2:])); ok {
+				return m
+			}
+		}
+		return commitMeta{}
+	}
 	stash := func(id string) bool {
-		m := metas[id]
+		m := meta(id)
 		if strings.HasPrefix(m.subject, "index on ") || strings.HasPrefix(m.subject, "untracked files on ") {
 			return true
 		}
 		return (strings.HasPrefix(m.subject, "WIP on ") || strings.HasPrefix(m.subject, "On ")) && len(m.parents) >= 2 &&
-			strings.HasPrefix(metas[m.parents[1]].subject, "index on ")
+			strings.HasPrefix(meta(m.parents[1]).subject, "index on ")
 	}
 	keep := out[:0]
 	for _, id := range out {
@@ -361,23 +381,46 @@ func (r hookRepo) unreached(ids, excl []string) ([]string, error) {
 	return out, nil
 }
 
-// looseCommit reports a loose object file whose header names a commit; it
-// inflates the header only.
-func looseCommit(p string) bool {
+// commitMeta is what the stash filter reads of a commit.
+type commitMeta struct {
+	parents []string
+	subject string
+}
+
+// looseCommitMeta reads a loose object file that holds a commit: its
+// parents and its subject (the message's first line), inflated in
+// process; false for any other object or an unreadable file. At most
+// looseCommitCap bytes are inflated: a subject past them reads as empty.
+func looseCommitMeta(p string) (commitMeta, bool) {
 	f, err := os.Open(p)
 	if err != nil {
-		return false
+		return commitMeta{}, false
 	}
 	defer f.Close()
 	z, err := zlib.NewReader(f)
 	if err != nil {
-		return false
+		return commitMeta{}, false
 	}
 	defer z.Close()
-	var head [7]byte
-	n, _ := io.ReadFull(z, head[:])
-	return n == 7 && string(head[:]) == "commit "
+	data, _ := io.ReadAll(io.LimitReader(z, looseCommitCap))
+	head, body, ok := bytes.Cut(data, []byte{0})
+	if !ok || !bytes.HasPrefix(head, []byte("commit ")) {
+		return commitMeta{}, false
+	}
+	var m commitMeta
+	hdr, msg, _ := bytes.Cut(body, []byte("\n\n"))
+	for _, l := range bytes.Split(hdr, []byte("\n")) {
+		if id, ok := bytes.CutPrefix(l, []byte("parent ")); ok {
+			m.parents = append(m.parents, string(id))
+		}
+	}
+	subject, _, _ := bytes.Cut(msg, []byte("\n"))
+	m.subject = string(subject)
+	return m, true
 }
+
+// looseCommitCap bounds what looseCommitMeta inflates of one object.
+const looseCommitCap = 1 << 20
 
 // Worktrees answers each linked worktree's directory and its HEAD: the
 // ref it is on, or the commit of a detached one (read from the entries
