@@ -538,6 +538,11 @@ func (r hookRepo) Remotes() (map[string]string, error) {
 // is one of those URLs, and a remote-tracking tip of one of those remotes
 // whose newest reflog entry a fetch wrote.
 func (r hookRepo) FetchedFrom(tips []harness.Tip, base map[string]string) ([]string, error) {
+	if len(base) == 0 {
+		// No remote at the session's start: nothing counts as fetched
+		// whatever the remotes are now, so git is not asked for them.
+		return nil, nil
+	}
 	gd, common, err := r.gitDirs()
 	if err != nil {
 		return nil, err
