@@ -402,10 +402,17 @@ func looseCommitMeta(p string) (commitMeta, bool) {
 		return commitMeta{}, false
 	}
 	defer z.Close()
-	data, _ := io.ReadAll(io.LimitReader(z, looseCommitCap))
+	data, err := io.ReadAll(io.LimitReader(z, looseCommitCap))
 	head, body, ok := bytes.Cut(data, []byte{0})
 	if !ok || !bytes.HasPrefix(head, []byte("commit ")) {
+		// Not a commit, or so damaged its header does not inflate: git
+		// cannot read it either, so no ref can have been pushed with it.
 		return commitMeta{}, false
+	}
+	if err != nil {
+		// A commit whose body is damaged past its header is still a
+		// commit written now: judged as one, with no stash subject read.
+		return commitMeta{}, true
 	}
 	var m commitMeta
 	hdr, msg, _ := bytes.Cut(body, []byte("\n\n"))
