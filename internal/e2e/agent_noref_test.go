@@ -47,42 +47,42 @@ func releaseBg(p *player) {
 // hidden runs cmd from a script the command line does not show, so
 // nothing before the command can read what it does: only what the
 // command leaves behind can name it.
-func hidden(cmd string) step2 {
-	return b2(`echo ` + base64.StdEncoding.EncodeToString([]byte(cmd)) + ` | base64 -d | bash`)
+func hidden(cmd string) plumbingStep {
+	return bashStep(`echo ` + base64.StdEncoding.EncodeToString([]byte(cmd)) + ` | base64 -d | bash`)
 }
 
 // pause lets the clock pass a second, as between an agent's turns (the
 // reflogs keep whole seconds).
 func pause(*player) { time.Sleep(1100 * time.Millisecond) }
 
-func TestAgentUnseen2NoRefPacks(t *testing.T) {
+func TestAgentNoRefPacks(t *testing.T) {
 	t.Parallel()
 	const tt = "check-tree-terms"
-	rows := []row2{
-		{name: "fast-import into a pack, pushed by id, no ref kept", steps: []step2{hidden(fastImportLeak + `git init -q --bare ../pushed.git && git push -q --no-verify ../pushed.git $c:refs/heads/main`)}, expect: stAfter, gate: tt, also: []string{"pushed.git"}},
-		{name: "a red commit repacked in the same command, left on no ref and pushed", steps: []step2{hidden(leakCmd + commitTree + `git update-ref refs/heads/t $c && git repack -adq && git update-ref -d refs/heads/t && git reset -q && rm docs/leak.md && git init -q --bare ../pushed.git && git push -q --no-verify ../pushed.git $c:refs/heads/main`)}, expect: stAfter, gate: tt, also: []string{"pushed.git"}},
-		{name: "a background job commits on no ref and pushes after the command", steps: []step2{hidden(bgLeak), {user: releaseBg}, {stop: true}}, expect: stStop, gate: tt, also: []string{"pushed.git"}},
-		{name: "a background job commits after the last Stop, the next session looks", steps: []step2{hidden(bgLeak), {stop: true}, {user: releaseBg}, {session: "s-u2-next-after-a-background-job"}, b2(`git status --short`)}, expect: stAfter, gate: tt, also: []string{"pushed.git"}},
+	rows := []plumbingRow{
+		{name: "fast-import into a pack, pushed by id, no ref kept", steps: []plumbingStep{hidden(fastImportLeak + `git init -q --bare ../pushed.git && git push -q --no-verify ../pushed.git $c:refs/heads/main`)}, expect: stAfter, gate: tt, also: []string{"pushed.git"}},
+		{name: "a red commit repacked in the same command, left on no ref and pushed", steps: []plumbingStep{hidden(leakCmd + commitTree + `git update-ref refs/heads/t $c && git repack -adq && git update-ref -d refs/heads/t && git reset -q && rm docs/leak.md && git init -q --bare ../pushed.git && git push -q --no-verify ../pushed.git $c:refs/heads/main`)}, expect: stAfter, gate: tt, also: []string{"pushed.git"}},
+		{name: "a background job commits on no ref and pushes after the command", steps: []plumbingStep{hidden(bgLeak), {user: releaseBg}, {stop: true}}, expect: stStop, gate: tt, also: []string{"pushed.git"}},
+		{name: "a background job commits after the last Stop, the next session looks", steps: []plumbingStep{hidden(bgLeak), {stop: true}, {user: releaseBg}, {session: "s-u2-next-after-a-background-job"}, bashStep(`git status --short`)}, expect: stAfter, gate: tt, also: []string{"pushed.git"}},
 	}
-	runRows2(t, rows)
+	runPlumbingRows(t, rows)
 }
 
-func TestAgentUnseen2NoRefPacksOrdinaryWork(t *testing.T) {
+func TestAgentNoRefPacksOrdinaryWork(t *testing.T) {
 	t.Parallel()
 	green := `printf 'More to read.\n' > docs/more.md && git add docs/more.md && `
-	rows := []row2{
-		{name: "gc and repack -ad after own work undone", steps: []step2{b2(green + `git commit -q -m "docs: more to read" && git reset -q --hard HEAD^`), {user: pause}, b2(`git gc -q && git repack -adq`)}},
-		{name: "a red commit named and undone, then gc", steps: []step2{b2(leakCmd + sh2("docs: add notes")), b2(`git reset -q --hard HEAD^`), {user: pause}, b2(`git gc -q && git repack -adfq`)}, from: 2},
-		{name: "a fetch of a colleague's red commits into a pack", setup: withOrigin, steps: []step2{{user: colleague(3, true)}, b2(`git -c fetch.unpackLimit=1 fetch -q origin && git -c fetch.unpackLimit=1 pull -q --ff-only`)}},
-		{name: "a colleague's red pull request fetched into a pack, FETCH_HEAD only", setup: withOrigin, steps: []step2{
+	rows := []plumbingRow{
+		{name: "gc and repack -ad after own work undone", steps: []plumbingStep{bashStep(green + `git commit -q -m "docs: more to read" && git reset -q --hard HEAD^`), {user: pause}, bashStep(`git gc -q && git repack -adq`)}},
+		{name: "a red commit named and undone, then gc", steps: []plumbingStep{bashStep(leakCmd + sh2("docs: add notes")), bashStep(`git reset -q --hard HEAD^`), {user: pause}, bashStep(`git gc -q && git repack -adfq`)}, from: 2},
+		{name: "a fetch of a colleague's red commits into a pack", setup: withOrigin, steps: []plumbingStep{{user: colleague(3, true)}, bashStep(`git -c fetch.unpackLimit=1 fetch -q origin && git -c fetch.unpackLimit=1 pull -q --ff-only`)}},
+		{name: "a colleague's red pull request fetched into a pack, FETCH_HEAD only", setup: withOrigin, steps: []plumbingStep{
 			{user: func(p *player) {
 				colleague(3, true)(p)
 				run(p.t, filepath.Join(filepath.Dir(p.dir), "up.git"), p.env, "git", "update-ref", "refs/pull/1/head", "main")
-			}}, b2(`git -c fetch.unpackLimit=1 fetch -q origin refs/pull/1/head && git log -3 --oneline FETCH_HEAD >/dev/null`)}},
-		{name: "a leak stashed, gc, the stash dropped", steps: []step2{b2(`printf 'Keep notes in /ho''me/marta/notes.\n' > docs/guide.md && git stash -q && git gc -q && git stash drop -q`)}},
+			}}, bashStep(`git -c fetch.unpackLimit=1 fetch -q origin refs/pull/1/head && git log -3 --oneline FETCH_HEAD >/dev/null`)}},
+		{name: "a leak stashed, gc, the stash dropped", steps: []plumbingStep{bashStep(`printf 'Keep notes in /ho''me/marta/notes.\n' > docs/guide.md && git stash -q && git gc -q && git stash drop -q`)}},
 	}
 	for i := range rows {
 		rows[i].expect = stUntouched
 	}
-	runRows2(t, rows)
+	runPlumbingRows(t, rows)
 }
