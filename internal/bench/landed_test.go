@@ -40,6 +40,10 @@ func agentReady(b *testing.B) {
 	pages(b, repoDir)
 	gitIn(b, "add", "scripts/gates.list")
 	gitIn(b, "commit", "-q", "--no-verify", "--allow-empty", "-m", "chore: register the shipped gates")
+	// A clone has a remote: the judge reads the remotes for what was
+	// fetched, and a clone without one would spare it that.
+	gitIn(b, "config", "remote.origin.url", "https://example.invalid/bench.git")
+	gitIn(b, "config", "remote.origin.fetch", "+refs/heads/*:refs/remotes/origin/*")
 }
 
 func gitIn(b *testing.B, args ...string) string {

@@ -526,6 +526,27 @@ func (r hookRepo) remoteURLs() map[string]bool {
 // from (trimURL's spelling); none when no remote is configured.
 func (r hookRepo) Remotes() (map[string]string, error) {
 	out := map[string]string{}
+	// The config files are read in process where walk can be sure they
+	// are git's (no include, no -c in the environment, ...): a clone with
+	// a remote then pays no git start for every landed commit.
+	if _, common, err := r.gitDirs(); err == nil {
+		if vals, ok := walk.ConfigSubsectionValues(common, os.Environ(), "remote", "url"); ok {
+			for name, urls := range vals {
+				for _, u := range urls {
+					if name != "" && u != "" {
+						out[name] = trimURL(u) // the last one, as below
+					}
+				}
+			}
+			return out, nil
+		}
+	}
+	return r.remotesByGit()
+}
+
+// remotesByGit is Remotes asked of git config.
+func (r hookRepo) remotesByGit() (map[string]string, error) {
+	out := map[string]string{}
 	data, err := asWritten().Run(r.top, "list the remotes' URLs", nil, "config", "--get-regexp", `^remote\..*\.url$`)
 	if err != nil {
 		return out, nil // no remote configured: git answers 1
@@ -533,7 +554,7 @@ func (r hookRepo) Remotes() (map[string]string, error) {
 	for _, l := range strings.Split(string(data), "\n") {
 		key, url, ok := strings.Cut(strings.TrimSpace(l), " ")
 		name, isURL := strings.CutSuffix(strings.TrimPrefix(key, "remote."), ".url")
-		if ok && isURL && name != "" {
+		if ok && isURL && name != "" && url != "" {
 			out[name] = trimURL(url)
 		}
 	}

@@ -8,7 +8,7 @@ import (
 )
 
 // TestRunLocatesOnce pins that `--run`, like the hook, asks git where the
-// repository is once (SPEC.md §walk, V and W): one `rev-parse` answers the
+// repository is at most once (none where it is found in process) (SPEC.md §walk, V and W): one `rev-parse` answers the
 // toplevel, the prefix and the index's place, where two were started
 // before.
 func TestRunLocatesOnce(t *testing.T) {
@@ -20,8 +20,10 @@ func TestRunLocatesOnce(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("--run: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
+	// No trace at all is no git started: the in-process discovery
+	// answered (an adopted clone's own include no longer sends it to git).
 	data, err := os.ReadFile(trace)
-	if err != nil {
+	if err != nil && !os.IsNotExist(err) {
 		t.Fatal(err)
 	}
 	var revParse []string
@@ -30,7 +32,7 @@ func TestRunLocatesOnce(t *testing.T) {
 			revParse = append(revParse, l)
 		}
 	}
-	if len(revParse) != 1 {
-		t.Fatalf("--run started %d rev-parse, want 1:\n%s", len(revParse), strings.Join(revParse, "\n"))
+	if len(revParse) > 1 {
+		t.Fatalf("--run started %d rev-parse, want at most 1:\n%s", len(revParse), strings.Join(revParse, "\n"))
 	}
 }

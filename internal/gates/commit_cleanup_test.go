@@ -152,9 +152,25 @@ func TestCleanupConfigInProcessEqualsGit(t *testing.T) {
 	if got, ok := configInProcess(dir, env, keys); !ok || !reflect.DeepEqual(got, fromGit) {
 		t.Errorf("hand-written config: in process %q (%v), git %q", got, ok, fromGit)
 	}
+	// An include whose file sets one of the keys is git's to resolve; one
+	// whose file sets none of them (init's, for linked worktrees) is read
+	// past and the answer still git's.
 	dir = scratchRepo(t, nil, nil)
 	git(t, dir, "config", "include.path", "other.config")
+	if err := os.WriteFile(filepath.Join(dir, ".git", "other.config"), []byte("[commit]\n\tcleanup = verbatim\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if _, ok := configInProcess(dir, env, keys); ok {
-		t.Error("a config with an include was answered in process")
+		t.Error("a config including a file that sets commit.cleanup was answered in process")
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".git", "other.config"), []byte("[core]\n\thooksPath = /elsewhere\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fromGit, err = (repo.Git{Env: env}).ConfigGetEach(dir, keys...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := configInProcess(dir, env, keys); !ok || !reflect.DeepEqual(got, fromGit) {
+		t.Errorf("an include that sets none of the keys: in process %q (%v), git %q", got, ok, fromGit)
 	}
 }

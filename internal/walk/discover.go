@@ -253,6 +253,7 @@ func plainConfig(common, gitDir string) (string, bool) {
 		return "", false
 	}
 	files := []*config.Config{main}
+	dirs := []string{common}
 	version, format, worktreeConfig := "0", "sha1", false
 	for _, s := range main.Sections {
 		switch {
@@ -283,12 +284,25 @@ func plainConfig(common, gitDir string) (string, bool) {
 			return "", false
 		}
 		files = append(files, wt)
+		dirs = append(dirs, gitDir)
 	}
-	for _, c := range files {
+	for i, c := range files {
 		for _, s := range c.Sections {
 			switch {
 			case s.IsName("include"), s.IsName("includeif"):
-				return "", false
+				// An include read past only where its file sets nothing
+				// discovery reads (harmlessInclude): init's own, for
+				// linked worktrees' hooks path, is one. A path from HOME
+				// is left to git (discovery is not told HOME).
+				opts := s.Options
+				for _, sub := range s.Subsections {
+					opts = append(append(config.Options{}, opts...), sub.Options...)
+				}
+				for _, o := range opts {
+					if strings.EqualFold(o.Key, "path") && !harmlessInclude(o.Value, dirs[i], noEnv, touchesDiscovery) {
+						return "", false
+					}
+				}
 			case s.IsName("core"):
 				for _, o := range s.Options {
 					switch strings.ToLower(o.Key) {
@@ -305,6 +319,19 @@ func plainConfig(common, gitDir string) (string, bool) {
 	}
 	return format, true
 }
+
+// touchesDiscovery reports a config file that sets what discovery reads:
+// the work tree, bareness or the repository's format.
+func touchesDiscovery(c *config.Config) bool {
+	for _, s := range c.Sections {
+		if s.IsName("core") && (s.Options.Has("worktree") || s.Options.Has("bare") || s.Options.Has("repositoryformatversion")) {
+			return true
+		}
+	}
+	return false
+}
+
+func noEnv(string) (string, bool) { return "", false }
 
 // headLooksValid answers whether HEAD is a file git would take: a
 // symbolic ref under refs/ or an object id.

@@ -81,6 +81,21 @@ func TestDiscoverAgreesWithGit(t *testing.T) {
 	runGit(t, included, env, "init", "-q")
 	writeFile(t, filepath.Join(base, "inc.cfg"), "[core]\n\tworktree = /\n")
 	runGit(t, included, env, "config", "include.path", filepath.Join(base, "inc.cfg"))
+	// An adopted clone: init's include for linked worktrees, which sets
+	// only their hooks path, and one linked worktree it applies in.
+	adopted := filepath.Join(base, "adopted")
+	mkdirs(t, adopted)
+	runGit(t, adopted, env, "init", "-q")
+	runGit(t, adopted, env, "commit", "-q", "--allow-empty", "-m", "one")
+	writeFile(t, filepath.Join(adopted, ".git", "gate-hooks.worktree"), "[core]\n\thooksPath = "+filepath.Join(adopted, ".git", "gate-hooks")+"\n")
+	runGit(t, adopted, env, "config", "includeIf.gitdir:**/.git/worktrees/**.path", "gate-hooks.worktree")
+	adoptedWT := filepath.Join(base, "adopted-wt")
+	runGit(t, adopted, env, "worktree", "add", "-q", "--detach", adoptedWT)
+	bareInc := filepath.Join(base, "bare-include")
+	mkdirs(t, bareInc)
+	runGit(t, bareInc, env, "init", "-q")
+	writeFile(t, filepath.Join(bareInc, ".git", "b.cfg"), "[core]\n\tbare = true\n")
+	runGit(t, bareInc, env, "config", "includeIf.gitdir:**/.git/worktrees/**.path", "b.cfg")
 	emptyMark := filepath.Join(plain, "sub", "empty")
 	mkdirs(t, filepath.Join(emptyMark, ".git"))
 	badFile := filepath.Join(base, "badgitfile")
@@ -116,6 +131,9 @@ func TestDiscoverAgreesWithGit(t *testing.T) {
 		{"inside .git/refs", filepath.Join(plain, ".git", "refs"), env, false},
 		{"core.worktree", worktreeSet, env, false},
 		{"include in config", included, env, false},
+		{"an adopted clone's include for linked worktrees", adopted, env, true},
+		{"a linked worktree of an adopted clone", adoptedWT, env, true},
+		{"an include that could make the repository bare", bareInc, env, false},
 		{"empty .git below a repository", emptyMark, env, false},
 		{"gitfile without gitdir", badFile, env, false},
 		{"no repository", none, env, false},

@@ -21,6 +21,83 @@ import (
 // include, a worktree config, a -c setting in the environment, a file it
 // cannot read or parse. The caller then asks git.
 func ConfigValues(commonDir string, env []string, keys ...string) (map[string][]string, bool) {
+	files, ok := configFiles(commonDir, env, func(c *config.Config) bool {
+		for _, s := range c.Sections {
+			for _, key := range keys {
+				sec, name, _ := strings.Cut(strings.ToLower(key), ".")
+				if s.IsName(sec) && s.Options.Has(name) {
+					return true
+				}
+			}
+		}
+		return false
+	})
+	if !ok {
+		return nil, false
+	}
+	out := map[string][]string{}
+	for _, c := range files {
+		for _, s := range c.Sections {
+			for _, key := range keys {
+				sec, name, _ := strings.Cut(strings.ToLower(key), ".")
+				if !s.IsName(sec) {
+					continue
+				}
+				for _, o := range s.Options {
+					if strings.EqualFold(o.Key, name) {
+						out[key] = append(out[key], o.Value)
+					}
+				}
+			}
+		}
+	}
+	return out, true
+}
+
+// ConfigSubsectionValues answers, as ConfigValues does and declining
+// where it declines, the values of key under each subsection of section
+// ("remote" and "url" for every remote.<name>.url), by the subsection's
+// name as written (git compares it case and all), in git's file order.
+func ConfigSubsectionValues(commonDir string, env []string, section, key string) (map[string][]string, bool) {
+	files, ok := configFiles(commonDir, env, func(c *config.Config) bool {
+		for _, s := range c.Sections {
+			if s.IsName(section) {
+				for _, sub := range s.Subsections {
+					if sub.Options.Has(key) {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	})
+	if !ok {
+		return nil, false
+	}
+	out := map[string][]string{}
+	for _, c := range files {
+		for _, s := range c.Sections {
+			if !s.IsName(section) {
+				continue
+			}
+			for _, sub := range s.Subsections {
+				for _, o := range sub.Options {
+					if strings.EqualFold(o.Key, key) {
+						out[sub.Name] = append(out[sub.Name], o.Value)
+					}
+				}
+			}
+		}
+	}
+	return out, true
+}
+
+// configFiles decodes the config files git reads at commonDir, in its
+// order, or declines (see ConfigValues) where a file, a variable or a
+// setting could make git's answer differ from what they say. An include
+// is read past only where the file it names sets nothing touches asks
+// for (harmlessInclude): whether git takes it in then changes no answer.
+func configFiles(commonDir string, env []string, touches func(*config.Config) bool) ([]*config.Config, bool) {
 	if runtime.GOOS != "linux" || commonDir == "" {
 		return nil, false
 	}
@@ -65,7 +142,7 @@ func ConfigValues(commonDir string, env []string, keys ...string) (map[string][]
 		files = append(files, filepath.Join(home, ".gitconfig"))
 	}
 	files = append(files, filepath.Join(commonDir, "config"))
-	out := map[string][]string{}
+	var out []*config.Config
 	for n, f := range files {
 		c, ok := readConfig(f, n == len(files)-1)
 		if !ok {
@@ -73,7 +150,15 @@ func ConfigValues(commonDir string, env []string, keys ...string) (map[string][]
 		}
 		for _, s := range c.Sections {
 			if s.IsName("include") || s.IsName("includeif") {
-				return nil, false
+				opts := s.Options
+				for _, sub := range s.Subsections {
+					opts = append(append(config.Options{}, opts...), sub.Options...)
+				}
+				for _, o := range opts {
+					if strings.EqualFold(o.Key, "path") && !harmlessInclude(o.Value, filepath.Dir(f), lookup, touches) {
+						return nil, false
+					}
+				}
 			}
 			if s.IsName("extensions") {
 				for _, o := range s.Options {
@@ -82,20 +167,42 @@ func ConfigValues(commonDir string, env []string, keys ...string) (map[string][]
 					}
 				}
 			}
-			for _, key := range keys {
-				sec, name, _ := strings.Cut(strings.ToLower(key), ".")
-				if !s.IsName(sec) {
-					continue
-				}
-				for _, o := range s.Options {
-					if strings.EqualFold(o.Key, name) {
-						out[key] = append(out[key], o.Value)
-					}
-				}
-			}
 		}
+		out = append(out, c)
 	}
 	return out, true
+}
+
+// harmlessInclude reports an include whose file, named by path as git
+// resolves it (from dir, the including file's directory, or from HOME
+// for "~/"), is missing (git skips it) or sets nothing touches asks for,
+// no extension and no include of its own. Whatever its condition, taking
+// it in or leaving it out then gives the same answer. `gates init` writes
+// one such include for linked worktrees (core.hooksPath only), so an
+// adopted clone's config is still read in process.
+func harmlessInclude(path, dir string, lookup func(string) (string, bool), touches func(*config.Config) bool) bool {
+	switch {
+	case path == "" || strings.HasPrefix(path, "%(") || (strings.HasPrefix(path, "~") && !strings.HasPrefix(path, "~/")):
+		return false
+	case strings.HasPrefix(path, "~/"):
+		home, _ := lookup("HOME")
+		if home == "" {
+			return false
+		}
+		path = filepath.Join(home, path[2:])
+	case !filepath.IsAbs(path):
+		path = filepath.Join(dir, path)
+	}
+	c, ok := readConfig(path, false)
+	if !ok {
+		return false
+	}
+	for _, s := range c.Sections {
+		if s.IsName("include") || s.IsName("includeif") || s.IsName("extensions") {
+			return false
+		}
+	}
+	return !touches(c)
 }
 
 // readConfig decodes one config file; a missing file is an empty config
@@ -106,6 +213,11 @@ func readConfig(path string, required bool) (*config.Config, bool) {
 		if os.IsNotExist(err) && !required {
 			return config.New(), true
 		}
+		return nil, false
+	}
+	// A value continued over lines keeps its newline in go-git's reading
+	// and loses it in git's; leave such files to git.
+	if bytes.Contains(data, []byte("\\\n")) || bytes.Contains(data, []byte("\\\r\n")) {
 		return nil, false
 	}
 	c := config.New()

@@ -27,7 +27,7 @@ func testEnv(t *testing.T, extra ...string) []string {
 }
 
 // physTemp is a fresh temp dir spelled physically, in the host spelling.
-func physTemp(t *testing.T) string {
+func physTemp(t testing.TB) string {
 	t.Helper()
 	d, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -36,7 +36,7 @@ func physTemp(t *testing.T) string {
 	return d
 }
 
-func runGit(t *testing.T, dir string, env []string, args ...string) string {
+func runGit(t testing.TB, dir string, env []string, args ...string) string {
 	t.Helper()
 	c, err := spawn.Run(spawn.Cmd{Program: spawn.Git(), Args: args, Dir: dir, Env: env})
 	if err != nil {
@@ -50,7 +50,7 @@ func runGit(t *testing.T, dir string, env []string, args ...string) string {
 	return string(out)
 }
 
-func mkdirs(t *testing.T, paths ...string) {
+func mkdirs(t testing.TB, paths ...string) {
 	t.Helper()
 	for _, p := range paths {
 		if err := os.MkdirAll(p, 0o755); err != nil {
@@ -59,7 +59,7 @@ func mkdirs(t *testing.T, paths ...string) {
 	}
 }
 
-func writeFile(t *testing.T, p, body string) {
+func writeFile(t testing.TB, p, body string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		t.Fatal(err)
