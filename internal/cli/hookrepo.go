@@ -781,14 +781,21 @@ func lastReflog(p, id string) (string, bool) {
 // committer, and answers those this clone's identity did not commit at or
 // after since.
 func (r hookRepo) Foreign(tips, exclude []string, since int64) (map[string]bool, error) {
-	g := asWritten()
-	email := ""
-	if id, err := g.Run(r.top, "read the committer identity", nil, "var", "GIT_COMMITTER_IDENT"); err == nil {
-		s := string(id)
-		if i, j := strings.IndexByte(s, '<'), strings.IndexByte(s, '>'); i >= 0 && j > i {
-			email = s[i+1 : j]
-		}
+	// Tips the exclusions all hold reach nothing past them (what a clone
+	// fetched before the session, still where it was): no listing to ask
+	// git for.
+	excluded := map[string]bool{}
+	for _, id := range exclude {
+		excluded[id] = true
 	}
+	past := false
+	for _, id := range tips {
+		past = past || !excluded[id]
+	}
+	if !past {
+		return map[string]bool{}, nil
+	}
+	g := asWritten()
 	list := func(exclude []string) ([]byte, error) {
 		var in strings.Builder
 		for _, id := range tips {
@@ -811,6 +818,16 @@ func (r hookRepo) Foreign(tips, exclude []string, since int64) (map[string]bool,
 		return nil, err
 	}
 	foreign := map[string]bool{}
+	if len(bytes.TrimSpace(out)) == 0 {
+		return foreign, nil
+	}
+	email := ""
+	if id, err := g.Run(r.top, "read the committer identity", nil, "var", "GIT_COMMITTER_IDENT"); err == nil {
+		s := string(id)
+		if i, j := strings.IndexByte(s, '<'), strings.IndexByte(s, '>'); i >= 0 && j > i {
+			email = s[i+1 : j]
+		}
+	}
 	for _, l := range strings.Split(string(out), "\n") {
 		f := strings.SplitN(l, " ", 3)
 		if len(f) != 3 {

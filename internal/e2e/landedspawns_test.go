@@ -10,9 +10,10 @@ import (
 )
 
 // TestLandedJudgeReadsRemotesInProcess pins that commit-audit, judging a
-// commit that landed in a clone with a remote, reads the remotes from the
-// config files rather than starting `git config` (SPEC.md, commit-audit:
-// the landed row's cost), and that it judged: the red commit is named.
+// commit that landed in an adopted clone with a remote and its fetched
+// refs, reads the remotes, the config, the refs and the objects in
+// process rather than starting git (SPEC.md, commit-audit G and N: the
+// landed row's cost), and that it judged: the red commit is named.
 func TestLandedJudgeReadsRemotesInProcess(t *testing.T) {
 	t.Parallel()
 	p := outcomeClone(t, "landed-remotes-in-process")
@@ -47,10 +48,27 @@ func TestLandedJudgeReadsRemotesInProcess(t *testing.T) {
 		if err != nil && !os.IsNotExist(err) {
 			t.Fatal(err)
 		}
+		if os.Getenv("GATES_SHOW_TRACE") != "" {
+			t.Logf("%s: %s", tc.name, data)
+		}
+		var started []string
 		for _, l := range strings.Split(string(data), "\n") {
 			if strings.Contains(l, "built-in: git config") {
 				t.Errorf("%s: the judge started git config: %s", tc.name, l)
 			}
+			if strings.Contains(l, "trace: built-in: git ") || strings.Contains(l, "trace: exec: ") {
+				started = append(started, l)
+			}
+		}
+		// The registration's stub asks git for the common dir once; the
+		// judge itself reads refs, objects, remotes and config in
+		// process, and asks git only for a red commit's short id.
+		limit := 1
+		if tc.named {
+			limit = 2
+		}
+		if len(started) > limit {
+			t.Errorf("%s: %d git processes, want at most %d:\n%s", tc.name, len(started), limit, strings.Join(started, "\n"))
 		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gate-sdk/gates/internal/walk"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/format/config"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 )
 
@@ -71,11 +72,16 @@ func OpenObjects(gitDir, common string, env []string) (*Objects, bool) {
 	}
 	low := bytes.ToLower(cfg)
 	// Any extension (a ref store, a partial clone's promisor, an object
-	// format) or an include that could set one sends the reads to git.
-	for _, w := range []string{"extensions", "include", "promisor", "partialclone"} {
+	// format) sends the reads to git, and so does an include that could
+	// set one; one whose file sets none (init's own, for linked
+	// worktrees' hooks path) is read past.
+	for _, w := range []string{"extensions", "promisor", "partialclone"} {
 		if bytes.Contains(low, []byte(w)) {
 			return nil, false
 		}
+	}
+	if bytes.Contains(low, []byte("include")) && !walk.IncludesReadPast(walk.Child(common, "config"), touchesObjects) {
+		return nil, false
 	}
 	if packs, err := os.ReadDir(walk.Child(common, "objects/pack")); err == nil {
 		for _, p := range packs {
@@ -89,6 +95,26 @@ func OpenObjects(gitDir, common string, env []string) (*Objects, bool) {
 		return nil, false
 	}
 	return &Objects{gitDir: gitDir, common: common, st: st, commits: map[string]*rawCommit{}, files: sharedObjectFiles(common)}, true
+}
+
+// touchesObjects reports a config file that could change how objects
+// are read: an extension, a promisor or a partial clone's filter.
+func touchesObjects(c *config.Config) bool {
+	for _, s := range c.Sections {
+		if s.IsName("extensions") {
+			return true
+		}
+		opts := s.Options
+		for _, sub := range s.Subsections {
+			opts = append(append(config.Options{}, opts...), sub.Options...)
+		}
+		for _, o := range opts {
+			if k := strings.ToLower(o.Key); strings.Contains(k, "promisor") || strings.Contains(k, "partialclone") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 var stores sync.Map // common dir -> *filesystem.Storage

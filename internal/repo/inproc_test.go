@@ -308,12 +308,29 @@ func TestObjectsLeaveOtherShapesToGit(t *testing.T) {
 			r.git("config", "extensions.partialClone", "origin")
 			return func() { r.git("config", "--unset", "extensions.partialClone") }
 		}},
+		{"an include that sets an extension", func() func() {
+			os.WriteFile(filepath.Join(gd, "ext.cfg"), []byte("[extensions]\n\tpartialClone = origin\n"), 0o644)
+			r.git("config", "include.path", "ext.cfg")
+			return func() { r.git("config", "--unset", "include.path") }
+		}},
+		{"an include that names a promisor", func() func() {
+			os.WriteFile(filepath.Join(gd, "prom.cfg"), []byte("[remote \"origin\"]\n\tpromisor = true\n"), 0o644)
+			r.git("config", "includeIf.gitdir:/.path", "prom.cfg")
+			return func() { r.git("config", "--unset", "includeIf.gitdir:/.path") }
+		}},
 	} {
 		undo := c.make()
 		if _, ok := OpenObjects(gd, gd, cleanEnv()); ok {
 			t.Errorf("%s: read in process", c.name)
 		}
 		undo()
+	}
+	// An adopted clone's include (its file sets only linked worktrees'
+	// hooks path) leaves the reads in process.
+	os.WriteFile(filepath.Join(gd, "gate-hooks.worktree"), []byte("[core]\n\thooksPath = /x/.git/gate-hooks\n"), 0o644)
+	r.git("config", "includeIf.gitdir:**/.git/worktrees/**.path", "gate-hooks.worktree")
+	if _, ok := OpenObjects(gd, gd, cleanEnv()); !ok {
+		t.Error("an adopted clone's include for linked worktrees sent the reads to git")
 	}
 	if _, ok := OpenObjects(gd, gd, append(cleanEnv(), "GIT_OBJECT_DIRECTORY=/elsewhere")); ok {
 		t.Error("an environment pointing at other objects: read in process")

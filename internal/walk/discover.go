@@ -294,14 +294,8 @@ func plainConfig(common, gitDir string) (string, bool) {
 				// discovery reads (harmlessInclude): init's own, for
 				// linked worktrees' hooks path, is one. A path from HOME
 				// is left to git (discovery is not told HOME).
-				opts := s.Options
-				for _, sub := range s.Subsections {
-					opts = append(append(config.Options{}, opts...), sub.Options...)
-				}
-				for _, o := range opts {
-					if strings.EqualFold(o.Key, "path") && !harmlessInclude(o.Value, dirs[i], noEnv, touchesDiscovery) {
-						return "", false
-					}
+				if !includesHarmless(s, dirs[i], noEnv, touchesDiscovery) {
+					return "", false
 				}
 			case s.IsName("core"):
 				for _, o := range s.Options {
@@ -330,8 +324,6 @@ func touchesDiscovery(c *config.Config) bool {
 	}
 	return false
 }
-
-func noEnv(string) (string, bool) { return "", false }
 
 // headLooksValid answers whether HEAD is a file git would take: a
 // symbolic ref under refs/ or an object id.

@@ -149,16 +149,8 @@ func configFiles(commonDir string, env []string, touches func(*config.Config) bo
 			return nil, false
 		}
 		for _, s := range c.Sections {
-			if s.IsName("include") || s.IsName("includeif") {
-				opts := s.Options
-				for _, sub := range s.Subsections {
-					opts = append(append(config.Options{}, opts...), sub.Options...)
-				}
-				for _, o := range opts {
-					if strings.EqualFold(o.Key, "path") && !harmlessInclude(o.Value, filepath.Dir(f), lookup, touches) {
-						return nil, false
-					}
-				}
+			if (s.IsName("include") || s.IsName("includeif")) && !includesHarmless(s, filepath.Dir(f), lookup, touches) {
+				return nil, false
 			}
 			if s.IsName("extensions") {
 				for _, o := range s.Options {
@@ -171,6 +163,42 @@ func configFiles(commonDir string, env []string, touches func(*config.Config) bo
 		out = append(out, c)
 	}
 	return out, true
+}
+
+// IncludesReadPast reports whether every include the config file at path
+// holds is one harmlessInclude reads past for touches (so the file's own
+// settings, with whatever those includes add, answer touches' questions
+// alone); false for a file it cannot read or parse. A path from HOME is
+// left to git.
+func IncludesReadPast(path string, touches func(*config.Config) bool) bool {
+	c, ok := readConfig(path, true)
+	if !ok {
+		return false
+	}
+	for _, s := range c.Sections {
+		if (s.IsName("include") || s.IsName("includeif")) && !includesHarmless(s, filepath.Dir(path), noEnv, touches) {
+			return false
+		}
+	}
+	return true
+}
+
+// noEnv is an environment with nothing set.
+func noEnv(string) (string, bool) { return "", false }
+
+// includesHarmless reports whether every path an include section (an
+// [include] or each [includeIf "…"]) names is harmlessInclude's.
+func includesHarmless(s *config.Section, dir string, lookup func(string) (string, bool), touches func(*config.Config) bool) bool {
+	opts := s.Options
+	for _, sub := range s.Subsections {
+		opts = append(append(config.Options{}, opts...), sub.Options...)
+	}
+	for _, o := range opts {
+		if strings.EqualFold(o.Key, "path") && !harmlessInclude(o.Value, dir, lookup, touches) {
+			return false
+		}
+	}
+	return true
 }
 
 // harmlessInclude reports an include whose file, named by path as git
