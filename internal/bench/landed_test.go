@@ -40,10 +40,39 @@ func agentReady(b *testing.B) {
 	pages(b, repoDir)
 	gitIn(b, "add", "scripts/gates.list")
 	gitIn(b, "commit", "-q", "--no-verify", "--allow-empty", "-m", "chore: register the shipped gates")
-	// A clone has a remote: the judge reads the remotes for what was
-	// fetched, and a clone without one would spare it that.
-	gitIn(b, "config", "remote.origin.url", "https://example.invalid/bench.git")
-	gitIn(b, "config", "remote.origin.fetch", "+refs/heads/*:refs/remotes/origin/*")
+	// An adopter's clone: its hooks placed (core.hooksPath, init's
+	// include for linked worktrees, the binary at bin/gates, ignored),
+	// and a remote it has fetched from, whose tracking refs the judge
+	// sets apart. A clone without them spared the judge work an
+	// adopter's pays.
+	if _, err := os.Stat(filepath.Join(repoDir, "bin", "gates")); err != nil {
+		if err := os.MkdirAll(filepath.Join(repoDir, "bin"), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		data, err := os.ReadFile(binPlain)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(repoDir, "bin", "gates"), data, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		f, err := os.OpenFile(filepath.Join(repoDir, ".git", "info", "exclude"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			b.Fatal(err)
+		}
+		f.WriteString("/bin/\n")
+		f.Close()
+		cmd := exec.Command(binPlain, "--install-hooks")
+		cmd.Dir, cmd.Env = repoDir, benchEnv()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("--install-hooks: %v\n%s", err, out)
+		}
+		up := filepath.Join(filepath.Dir(repoDir), "up.git")
+		os.RemoveAll(up)
+		gitIn(b, "clone", "-q", "--bare", "--shared", repoDir, up)
+		gitIn(b, "remote", "add", "origin", up)
+		gitIn(b, "fetch", "-q", "origin")
+	}
 }
 
 func gitIn(b *testing.B, args ...string) string {
@@ -183,6 +212,22 @@ func BenchmarkAgentLandedOne(b *testing.B) {
 		}
 		row, rowCPU = append(row, wall), append(rowCPU, cpu)
 	}
+	// One more round traced: how many git processes the judge starts.
+	agentHook(b, "commit-audit", bashPayload(session, "PreToolUse"))
+	n := nextNote()
+	landNote(b, n, "# a note\n\nEdited once more.\n")
+	trace := filepath.Join(b.TempDir(), "trace")
+	cmd := exec.Command(binPlain, "--hook", "commit-audit")
+	cmd.Dir, cmd.Env = repoDir, append(benchEnv(), "GIT_TRACE="+trace)
+	cmd.Stdin = strings.NewReader(bashPayload(session, "PostToolUse"))
+	if out, err := cmd.CombinedOutput(); err != nil || len(out) > 0 {
+		b.Fatalf("the traced round: %v\n%s", err, out)
+	}
+	starts := 0
+	if data, err := os.ReadFile(trace); err == nil {
+		starts = strings.Count(string(data), "trace: built-in: git ") + strings.Count(string(data), "trace: exec: ")
+	}
+	b.ReportMetric(float64(starts), "git-starts")
 	ratio(b, row, base, "x-diff-tree")
 	cpuRatio(b, rowCPU, baseCPU, "x-cpu-diff-tree")
 	b.ReportMetric(float64(median(hook).Microseconds())/1000, "ms-precommit")
