@@ -21,22 +21,7 @@ import (
 // include, a worktree config, a -c setting in the environment, a file it
 // cannot read or parse. The caller then asks git.
 func ConfigValues(commonDir string, env []string, keys ...string) (map[string][]string, bool) {
-	files, ok := configFiles(commonDir, env, func(c *config.Config) bool {
-		for _, s := range c.Sections {
-			for _, key := range keys {
-				sec, name, _ := strings.Cut(strings.ToLower(key), ".")
-				if s.IsName(sec) && s.Options.Has(name) {
-					return true
-				}
-			}
-		}
-		return false
-	})
-	if !ok {
-		return nil, false
-	}
-	out := map[string][]string{}
-	for _, c := range files {
+	return collect(commonDir, env, func(c *config.Config, out map[string][]string) {
 		for _, s := range c.Sections {
 			for _, key := range keys {
 				sec, name, _ := strings.Cut(strings.ToLower(key), ".")
@@ -50,8 +35,7 @@ func ConfigValues(commonDir string, env []string, keys ...string) (map[string][]
 				}
 			}
 		}
-	}
-	return out, true
+	})
 }
 
 // ConfigSubsectionValues answers, as ConfigValues does and declining
@@ -59,23 +43,7 @@ func ConfigValues(commonDir string, env []string, keys ...string) (map[string][]
 // ("remote" and "url" for every remote.<name>.url), by the subsection's
 // name as written (git compares it case and all), in git's file order.
 func ConfigSubsectionValues(commonDir string, env []string, section, key string) (map[string][]string, bool) {
-	files, ok := configFiles(commonDir, env, func(c *config.Config) bool {
-		for _, s := range c.Sections {
-			if s.IsName(section) {
-				for _, sub := range s.Subsections {
-					if sub.Options.Has(key) {
-						return true
-					}
-				}
-			}
-		}
-		return false
-	})
-	if !ok {
-		return nil, false
-	}
-	out := map[string][]string{}
-	for _, c := range files {
+	return collect(commonDir, env, func(c *config.Config, out map[string][]string) {
 		for _, s := range c.Sections {
 			if !s.IsName(section) {
 				continue
@@ -88,6 +56,24 @@ func ConfigSubsectionValues(commonDir string, env []string, section, key string)
 				}
 			}
 		}
+	})
+}
+
+// collect runs take over each config file git reads at commonDir, in
+// git's order; an include is read past where take finds nothing in the
+// file it names (configFiles).
+func collect(commonDir string, env []string, take func(*config.Config, map[string][]string)) (map[string][]string, bool) {
+	files, ok := configFiles(commonDir, env, func(c *config.Config) bool {
+		found := map[string][]string{}
+		take(c, found)
+		return len(found) > 0
+	})
+	if !ok {
+		return nil, false
+	}
+	out := map[string][]string{}
+	for _, c := range files {
+		take(c, out)
 	}
 	return out, true
 }
