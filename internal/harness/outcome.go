@@ -893,7 +893,7 @@ func remedy(j *judged, msg, tree bool) string {
 	if j.worktree != "" {
 		git := "git -C " + shellWord(j.worktree)
 		if msg {
-			parts = append(parts, fmt.Sprintf("it is HEAD of the linked worktree %s, so `%s commit --amend -m \"<a message these gates pass>\"` rewrites its message there (the hooks run on the amend)", j.worktree, git))
+			parts = append(parts, fmt.Sprintf("it is HEAD of the linked worktree %s, so `%s commit --amend --allow-empty -m \"<a message these gates pass>\"` rewrites its message there (the hooks run on the amend)", j.worktree, git))
 		}
 		if tree {
 			undo := git + " reset --soft HEAD^"
@@ -915,7 +915,9 @@ func remedy(j *judged, msg, tree bool) string {
 	if msg {
 		switch {
 		case j.head:
-			parts = append(parts, "it is HEAD, so `git commit --amend -m \"<a message these gates pass>\"` rewrites its message (the hooks run on the amend)")
+			// assertion H: --allow-empty, so the amend runs on a commit that
+			// changes nothing (git refuses to amend it into an empty one).
+			parts = append(parts, "it is HEAD, so `git commit --amend --allow-empty -m \"<a message these gates pass>\"` rewrites its message (the hooks run on the amend)")
 		case j.Root:
 			parts = append(parts, reword(j.Short, "--root"))
 		default:
