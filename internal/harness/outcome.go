@@ -454,7 +454,7 @@ func place(c *Call, reds []*judged, now []Tip) {
 		// assertion H: a commit the checked-out branch does not reach is
 		// undone by deleting the refs that reach it.
 		for _, t := range now {
-			if t.Ref == "HEAD" || !strings.HasPrefix(t.Ref, "refs/") || strings.HasPrefix(t.Ref, "refs/remotes/") || t.Ref == "refs/stash" || strings.HasPrefix(t.Ref, "refs/notes/") {
+			if t.Ref == "HEAD" || !strings.HasPrefix(t.Ref, "refs/") || strings.HasPrefix(t.Ref, "refs/remotes/") || t.Ref == "refs/stash" {
 				continue
 			}
 			if len(j.away) == 8 {
@@ -640,6 +640,30 @@ func judgeNew(c *Call, now []Tip, from, extra []string) ([]*judged, map[string]*
 	}
 	if err := pushedFrom(byPush); err != nil {
 		return nil, nil, 0, err
+	}
+	// A notes ref's history is its own; one that joins the project's
+	// holds project commits (a push sends them as any branch), judged as
+	// a branch's.
+	for _, t := range now {
+		if !strings.HasPrefix(t.Ref, "refs/notes/") {
+			continue
+		}
+		fresh, _, err := c.Repo.Commits([]string{t.ID}, from, 0, maxListed)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		if len(fresh) == 0 {
+			continue
+		}
+		all, _, err := c.Repo.Commits([]string{t.ID}, nil, 0, len(fresh)+1)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		if len(all) > len(fresh) {
+			if err := pushedFrom([]string{t.ID}); err != nil {
+				return nil, nil, 0, err
+			}
+		}
 	}
 	// assertion P: the commits the command wrote that no ref holds.
 	if err := pushedFrom(extra); err != nil {
