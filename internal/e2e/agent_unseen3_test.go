@@ -203,6 +203,7 @@ func TestAgentUnseen3Spellings(t *testing.T) {
 		{name: "the binary truncated by truncate -s0, plain", steps: []plumbingStep{bashStep(`truncate -s0 bin/gates && ` + leakCmd + `git commit -q -m "` + msg + `"`)}, expect: stHook, gate: "bin/gates"},
 		{name: "the binary overwritten by cat /bin/true, plain", steps: []plumbingStep{bashStep(`cat /bin/true > bin/gates && ` + leakCmd + `git commit -q -m "` + msg + `"`)}, expect: stHook, gate: "bin/gates"},
 		{name: "the binary truncated, a commit through sh, then restored", steps: []plumbingStep{bashStep(`truncate -s0 bin/gates && ` + leakCmd + sh2(msg)), {remedy: true}, {remedy: true}, restoreFix}, expect: stAfter, gate: tt},
+		{name: "the binary replaced and its install record touched, a commit through sh, then restored", steps: []plumbingStep{bashStep(`cp /bin/true bin/gates && touch .git/gate-hooks.placed && ` + leakCmd + sh2(msg)), {remedy: true}, {remedy: true}, restoreFix}, expect: stAfter, gate: tt},
 		{name: "the state dir made unreadable in the commit's command", steps: []plumbingStep{bashStep(leakCmd + sh2(msg) + ` && chmod 000 .git/gates-agent`)}, expect: stAfter, gate: tt},
 		{name: "GATE_SDK_NATIVE_BIN in the tracked knobs, plain", steps: []plumbingStep{bashStep(`printf 'GATE_SDK_NATIVE_BIN = /bin/true\n' >> scripts/gate-sdk-config.knobs && git add scripts && ` + leakCmd + `git commit -q -m "` + msg + `"`)}, expect: stHook, gate: "GATE_SDK_NATIVE_BIN"},
 	}

@@ -21,8 +21,10 @@ const StubName = "gates-hook"
 // Stub is the POSIX sh text every registration runs before the binary
 // (`sh -c <Stub> gates-hook <binary> <operands>`): a binary that is gone,
 // or whose sha256 differs from the one the placed-hooks record holds for
-// pre-commit, is not run (the digest is skipped only when the record's
-// change time is strictly later than the binary's); the stub names the one command that restores it
+// pre-commit, is not run (the digest is skipped only when the binary's
+// change time is no later than the second after the one the record holds
+// for the placed pre-commit: a time in the record's text, which touching
+// the record does not move); the stub names the one command that restores it
 // and exits 2, which the harness reads as a block and shows the model (for
 // --statusline it prints the same on stdout and exits 0). The binary's
 // path may be written under a literal $CLAUDE_PROJECT_DIR/, which it reads
@@ -37,10 +39,11 @@ const Stub = `d=${CLAUDE_PROJECT_DIR:-.}; b=${1#\$CLAUDE_PROJECT_DIR/}; shift
 case $b in /*) p=$b;; *) p=$d/$b;; esac
 g=$(git -C "$d" rev-parse --git-common-dir 2>/dev/null) || g=.git
 case $g in /*) G=$g;; *) G=$d/$g;; esac
-w= s=
-[ -r "$G/gate-hooks.placed" ] && while read -r n h x; do [ "$n" = pre-commit ] && s=$h; done <"$G/gate-hooks.placed"
+w= s= c=
+[ -r "$G/gate-hooks.placed" ] && while read -r n h z m k x; do [ "$n" = pre-commit ] && s=$h c=$k; done <"$G/gate-hooks.placed"
+c=${c%?????????}; case $c in ""|*[!0-9]*) c=0;; esac
 if [ ! -f "$p" ] || [ ! -x "$p" ]; then w=missing
-elif [ -n "$s" ] && [ -z "$(find "$G/gate-hooks.placed" -newercc "$p" 2>/dev/null)" ]; then t=$( (sha256sum || shasum -a 256) <"$p" 2>/dev/null); t=${t%% *}
+elif [ -n "$s" ] && [ -n "$(find "$p" -newerct "@$((c+1))" 2>/dev/null || echo x)" ]; then t=$( (sha256sum || shasum -a 256) <"$p" 2>/dev/null); t=${t%% *}
   [ -n "$t" ] || w=unverified
   [ -z "$t" ] || [ "$t" = "$s" ] || w="differs from the install record ($g/gate-hooks.placed)"; fi
 [ -z "$w" ] && exec "$p" "$@"
