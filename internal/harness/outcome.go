@@ -886,11 +886,15 @@ func redReport(reds []*judged) string {
 }
 
 // reword is the rebase that rewrites the message of the commit short
-// below HEAD: its todo line `pick` becomes `reword`, spelled so that it
+// below HEAD: its todo line `pick` becomes `edit`, where the message is
+// amended (with --allow-empty: git's own reword step cannot amend a
+// commit that changes nothing) and the rebase goes on, spelled so that it
 // runs without an editor.
 func reword(short, upstream string) string {
-	return fmt.Sprintf("it is below HEAD, so reword it with `git rebase -i %s`, changing its line `pick %s …` to `reword %s …`; without an editor: "+
-		"`GIT_SEQUENCE_EDITOR=\"sed -i 's/^pick %s /reword %s /'\" GIT_EDITOR=\"printf '%%s\\n' '<a message these gates pass>' >\" git rebase -i %s` (the commit-msg hook runs on the reworded message)",
+	// assertion H: the rebase stops at the commit, the amend rewrites its
+	// message whatever it changed, and the rebase goes on.
+	return fmt.Sprintf("it is below HEAD, so reword it with `git rebase -i %s`, changing its line `pick %s …` to `edit %s …`, then amend its message with --allow-empty and continue the rebase; without an editor: "+
+		"`GIT_SEQUENCE_EDITOR=\"sed -i 's/^pick %s /edit %s /'\" git rebase -i %s && git commit --amend --allow-empty -m \"<a message these gates pass>\" && git rebase --continue` (the commit-msg hook runs on the amended message)",
 		upstream, short, short, short, short, upstream)
 }
 
