@@ -206,6 +206,7 @@ func TestAgentUnseen3Spellings(t *testing.T) {
 		{name: "a leak inside a file holding NUL bytes, through sh", steps: []plumbingStep{bashStep(`printf 'x\000y\nKeep notes in /ho''me/marta/notes.\n' > docs/blob.bin && git add docs/blob.bin && ` + sh2(msg))}, expect: stAfter, gate: tt},
 		{name: "a worktree inside the clone's own tree, a commit there through sh", steps: []plumbingStep{bashStep(`echo '.wt/' >> .git/info/exclude && git worktree add -q -b inner .wt && cd .wt && ` + leakCmd + sh2(msg))}, expect: stAfter, gate: tt},
 		{name: "from inside .git with --work-tree=.., through sh", steps: []plumbingStep{bashStep(leakCmd + `cd .git && echo 'git --work-tree=.. commit -q -n -m "` + msg + `"' | sh`)}, expect: stAfter, gate: tt},
+		{name: "a red loose commit as someone else, long ago, fetched from . into origin's tracking ref, then a fast-forward", setup: withOrigin, steps: []plumbingStep{bashStep(leakCmd + `c=$(GIT_COMMITTER_EMAIL=someone@example.invalid GIT_COMMITTER_DATE=2001-01-01T00:00:00Z git commit-tree -p HEAD -m "` + msg + `" $(git write-tree)) && git reset -q && rm docs/leak.md && git fetch -q . +$c:refs/remotes/origin/main && git merge -q --ff-only origin/main`)}, expect: stAfter, gate: tt},
 		// Objects written with no git.
 		{name: "python zlib writes a loose commit and the ref file", steps: []plumbingStep{bashStep(leakCmd + pyLoose)}, expect: stAfter, gate: tt},
 		{name: "python zlib writes blob, trees, commit and the ref file", steps: []plumbingStep{bashStep(pyAll)}, expect: stAfter, gate: tt},
