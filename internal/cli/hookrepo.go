@@ -1018,6 +1018,17 @@ func (r hookRepo) Judge(id string) (harness.CommitVerdict, error) {
 		changed = nil
 		hooks, err = r.judgeOnCheckout(id, base, scratch, msgFile)
 	}
+	var odd *walk.NonUTF8Error
+	if errors.As(err, &odd) {
+		// A tree holding a name that cannot be spelled is refused, as the
+		// pre-commit hook refuses an index holding it: the commit is named,
+		// not the judge's footing.
+		if err := r.shortOf(&v); err != nil {
+			return v, err
+		}
+		v.Red = append(v.Red, harness.Red{Name: githook.PreCommit, Code: 1, Output: odd.Error(), Hook: githook.PreCommit})
+		return v, nil
+	}
 	if err != nil {
 		return v, err
 	}

@@ -35,12 +35,14 @@ func TestAgentAftermathSubjectRemedies(t *testing.T) {
 	p.bashQuiet(`git commit -q --allow-empty -m "docs: a later note"`)
 	stop := p.stop(false)
 	t.Logf("at Stop:\n%s", stop)
-	for _, want := range []string{"Commit " + id, "git rebase -i " + id + "^", "reword " + id} {
+	for _, want := range []string{"Commit " + id, "git rebase -i " + id + "^", "edit " + id} {
 		if !strings.Contains(stop, want) {
 			t.Errorf("the Stop reason lacks %q:\n%s", want, stop)
 		}
 	}
-	if strings.Contains(stop, "No commit was made") || strings.Contains(stop, "git commit --amend") {
+	// The amend inside the offered rebase is the rebase's own step; HEAD's
+	// remedy is an amend offered on its own.
+	if strings.Contains(stop, "No commit was made") || strings.Contains(stop, "it is HEAD, so") {
 		t.Errorf("the Stop offers HEAD's remedy for a commit below HEAD:\n%s", stop)
 	}
 	// The offered rebase runs as written, with a message the gates pass.

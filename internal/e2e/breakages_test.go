@@ -68,8 +68,8 @@ func authorTemplate(t *testing.T) string {
 }
 
 // copyAdopted copies the template into a fresh directory and answers a
-// scratch over it, with the placed-hooks record made newer than the
-// binary again, as after an install.
+// scratch over it, with the placed-hooks record's times made later than
+// the binary's again, as after an install.
 func copyAdopted(t *testing.T, tmpl string) *scratch {
 	t.Helper()
 	parent, err := filepath.EvalSymlinks(t.TempDir())
@@ -80,11 +80,8 @@ func copyAdopted(t *testing.T, tmpl string) *scratch {
 	if out, err := exec.Command("cp", "-a", tmpl, dir).CombinedOutput(); err != nil {
 		t.Fatalf("copy the template: %v\n%s", err, out)
 	}
-	rec := filepath.Join(dir, ".git/gate-hooks.placed")
-	if body, err := os.ReadFile(rec); err == nil {
-		if os.Remove(rec) != nil || os.WriteFile(rec, body, 0o644) != nil {
-			t.Fatal("rewrite the placed-hooks record")
-		}
+	if _, err := os.Stat(filepath.Join(dir, ".git/gate-hooks.placed")); err == nil {
+		freshPlacedRecord(t, dir)
 	}
 	s := &scratch{t: t, dir: dir}
 	for _, kv := range cleanEnv(dir) {

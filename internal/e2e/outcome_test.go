@@ -6,9 +6,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // The agent hook judges outcomes: each spelling of a way past the gates
@@ -95,16 +97,37 @@ func outcomeClone(t *testing.T, name string) *player {
 	if out, err := exec.Command("cp", "-a", outcomeTemplate.dir, dir).CombinedOutput(); err != nil {
 		t.Fatalf("copy the template: %v\n%s", err, out)
 	}
-	// The copy gave every file a new change time in walk order; the
-	// placed-hooks record is written again so it is newer than the binary,
-	// as after an install, and the footing stub takes its digest-free path.
-	rec := filepath.Join(dir, ".git/gate-hooks.placed")
-	if body, err := os.ReadFile(rec); err != nil || os.Remove(rec) != nil || os.WriteFile(rec, body, 0o644) != nil {
-		t.Fatalf("rewrite the placed-hooks record: %v", err)
-	}
+	freshPlacedRecord(t, dir)
 	p := &player{t: t, dir: dir, session: "s-" + regexp.MustCompile(`[^A-Za-z0-9]+`).ReplaceAllString(name, "-")}
 	p.env = baseEnv(t, "GIT_CEILING_DIRECTORIES="+parent, "CLAUDE_PROJECT_DIR="+dir)
 	return p
+}
+
+// freshPlacedRecord answers for a copied clone as an install after the
+// build would: the copy gave every file a new change time, so the
+// placed-hooks record's times are set to now, and the clock is let pass
+// the next whole second. The footing stub then skips the digest for the
+// binary copied here, and takes it for any binary a test writes later.
+func freshPlacedRecord(t *testing.T, dir string) {
+	t.Helper()
+	rec := filepath.Join(dir, ".git/gate-hooks.placed")
+	body, err := os.ReadFile(rec)
+	if err != nil {
+		t.Fatalf("read the placed-hooks record: %v", err)
+	}
+	now := time.Now()
+	lines := strings.Split(string(body), "\n")
+	for i, l := range lines {
+		// name digest size mtime ctime inode
+		if f := strings.Fields(l); len(f) == 6 {
+			f[4] = strconv.FormatInt(now.UnixNano(), 10)
+			lines[i] = strings.Join(f, " ")
+		}
+	}
+	if err := os.Remove(rec); err != nil || os.WriteFile(rec, []byte(strings.Join(lines, "\n")), 0o644) != nil {
+		t.Fatalf("rewrite the placed-hooks record: %v", err)
+	}
+	time.Sleep(time.Until(time.Unix(now.Unix()+1, 0)) + 5*time.Millisecond)
 }
 
 func (p *player) git(args ...string) string {

@@ -313,9 +313,13 @@ func verifyBinary(in LaunchInput, bin NativeBin, path string) string {
 		return p
 	}
 	restore := fmt.Sprintf("cp %s %s", show(in.Self), show(path))
-	if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSymlink != 0 {
-		// A copy onto a link writes through it, into whatever it names.
-		restore = fmt.Sprintf("rm -f %s; %s", show(path), restore)
+	if _, err := os.Stat(filepath.Dir(path)); err != nil {
+		restore = fmt.Sprintf("mkdir -p %s; %s", show(filepath.Dir(path)), restore)
+	}
+	if fi, err := os.Lstat(path); err == nil && (fi.Mode()&os.ModeSymlink != 0 || fi.IsDir() || fi.Mode().Perm()&0o111 == 0) {
+		// A copy onto a link writes through it, into whatever it names;
+		// onto a directory it lands inside; onto a file it keeps the mode.
+		restore = fmt.Sprintf("rm -rf %s; %s", show(path), restore)
 	}
 	got, err := digest.File(path)
 	if err == nil && got == want {

@@ -454,7 +454,7 @@ func place(c *Call, reds []*judged, now []Tip) {
 		// assertion H: a commit the checked-out branch does not reach is
 		// undone by deleting the refs that reach it.
 		for _, t := range now {
-			if t.Ref == "HEAD" || !strings.HasPrefix(t.Ref, "refs/") || strings.HasPrefix(t.Ref, "refs/remotes/") || t.Ref == "refs/stash" || strings.HasPrefix(t.Ref, "refs/notes/") {
+			if t.Ref == "HEAD" || !strings.HasPrefix(t.Ref, "refs/") || strings.HasPrefix(t.Ref, "refs/remotes/") || t.Ref == "refs/stash" {
 				continue
 			}
 			if len(j.away) == 8 {
@@ -640,6 +640,30 @@ func judgeNew(c *Call, now []Tip, from, extra []string) ([]*judged, map[string]*
 	}
 	if err := pushedFrom(byPush); err != nil {
 		return nil, nil, 0, err
+	}
+	// A notes ref's history is its own; one that joins the project's
+	// holds project commits (a push sends them as any branch), judged as
+	// a branch's.
+	for _, t := range now {
+		if !strings.HasPrefix(t.Ref, "refs/notes/") {
+			continue
+		}
+		fresh, _, err := c.Repo.Commits([]string{t.ID}, from, 0, maxListed)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		if len(fresh) == 0 {
+			continue
+		}
+		all, _, err := c.Repo.Commits([]string{t.ID}, nil, 0, len(fresh)+1)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		if len(all) > len(fresh) {
+			if err := pushedFrom([]string{t.ID}); err != nil {
+				return nil, nil, 0, err
+			}
+		}
 	}
 	// assertion P: the commits the command wrote that no ref holds.
 	if err := pushedFrom(extra); err != nil {
@@ -862,11 +886,15 @@ func redReport(reds []*judged) string {
 }
 
 // reword is the rebase that rewrites the message of the commit short
-// below HEAD: its todo line `pick` becomes `reword`, spelled so that it
+// below HEAD: its todo line `pick` becomes `edit`, where the message is
+// amended (with --allow-empty: git's own reword step cannot amend a
+// commit that changes nothing) and the rebase goes on, spelled so that it
 // runs without an editor.
 func reword(short, upstream string) string {
-	return fmt.Sprintf("it is below HEAD, so reword it with `git rebase -i %s`, changing its line `pick %s …` to `reword %s …`; without an editor: "+
-		"`GIT_SEQUENCE_EDITOR=\"sed -i 's/^pick %s /reword %s /'\" GIT_EDITOR=\"printf '%%s\\n' '<a message these gates pass>' >\" git rebase -i %s` (the commit-msg hook runs on the reworded message)",
+	// assertion H: the rebase stops at the commit, the amend rewrites its
+	// message whatever it changed, and the rebase goes on.
+	return fmt.Sprintf("it is below HEAD, so reword it with `git rebase -i %s`, changing its line `pick %s …` to `edit %s …`, then amend its message with --allow-empty and continue the rebase; without an editor: "+
+		"`GIT_SEQUENCE_EDITOR=\"sed -i 's/^pick %s /edit %s /'\" git rebase -i %s && git commit --amend --allow-empty -m \"<a message these gates pass>\" && git rebase --continue` (the commit-msg hook runs on the amended message)",
 		upstream, short, short, short, short, upstream)
 }
 
@@ -893,7 +921,7 @@ func remedy(j *judged, msg, tree bool) string {
 	if j.worktree != "" {
 		git := "git -C " + shellWord(j.worktree)
 		if msg {
-			parts = append(parts, fmt.Sprintf("it is HEAD of the linked worktree %s, so `%s commit --amend -m \"<a message these gates pass>\"` rewrites its message there (the hooks run on the amend)", j.worktree, git))
+			parts = append(parts, fmt.Sprintf("it is HEAD of the linked worktree %s, so `%s commit --amend --allow-empty -m \"<a message these gates pass>\"` rewrites its message there (the hooks run on the amend)", j.worktree, git))
 		}
 		if tree {
 			undo := git + " reset --soft HEAD^"
@@ -915,7 +943,9 @@ func remedy(j *judged, msg, tree bool) string {
 	if msg {
 		switch {
 		case j.head:
-			parts = append(parts, "it is HEAD, so `git commit --amend -m \"<a message these gates pass>\"` rewrites its message (the hooks run on the amend)")
+			// assertion H: --allow-empty, so the amend runs on a commit that
+			// changes nothing (git refuses to amend it into an empty one).
+			parts = append(parts, "it is HEAD, so `git commit --amend --allow-empty -m \"<a message these gates pass>\"` rewrites its message (the hooks run on the amend)")
 		case j.Root:
 			parts = append(parts, reword(j.Short, "--root"))
 		default:

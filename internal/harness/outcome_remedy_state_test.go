@@ -47,7 +47,7 @@ func TestCommitAuditRemedyFitsWhereTheCommitStands(t *testing.T) {
 			t.Errorf("the report lacks %q:\n%s", want, out)
 		}
 	}
-	if strings.Contains(out, "c3cc: it is HEAD, so `git commit --amend -m \\\"<a message these gates pass>\\\"` rewrites its message (the hooks run on the amend); fix") {
+	if strings.Contains(out, "c3cc: it is HEAD, so `git commit --amend --allow-empty -m \\\"<a message these gates pass>\\\"` rewrites its message (the hooks run on the amend); fix") {
 		t.Errorf("a message-only commit was offered a content fix:\n%s", out)
 	}
 	// c4 (below HEAD, unpublished, both refused) and c5 green at HEAD.
@@ -284,7 +284,7 @@ func TestRemedyAwayFromHeadDeletesItsRefs(t *testing.T) {
 func TestRemedyInALinkedWorktree(t *testing.T) {
 	j := &judged{CommitVerdict: CommitVerdict{ID: "abc", Short: "abc1234"}, worktree: "/w/it's here"}
 	got := remedy(j, true, true)
-	for _, want := range []string{"`git -C '/w/it'\\''s here' commit --amend -m", "`git -C '/w/it'\\''s here' reset --soft HEAD^`"} {
+	for _, want := range []string{"`git -C '/w/it'\\''s here' commit --amend --allow-empty -m", "`git -C '/w/it'\\''s here' reset --soft HEAD^`"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the remedy lacks %q:\n%s", want, got)
 		}

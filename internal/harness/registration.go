@@ -21,15 +21,19 @@ const StubName = "gates-hook"
 // Stub is the POSIX sh text every registration runs before the binary
 // (`sh -c <Stub> gates-hook <binary> <operands>`): a binary that is gone,
 // or whose sha256 differs from the one the placed-hooks record holds for
-// pre-commit, is not run (the digest is skipped only when the record's
-// change time is strictly later than the binary's); the stub names the one command that restores it
+// pre-commit, is not run (the digest is skipped only when the binary's
+// change time is no later than the second after the one the record holds
+// for the placed pre-commit: a time in the record's text, which touching
+// the record does not move); the stub names the one command that restores it
 // and exits 2, which the harness reads as a block and shows the model (for
 // --statusline it prints the same on stdout and exits 0). The binary's
 // path may be written under a literal $CLAUDE_PROJECT_DIR/, which it reads
 // against that variable whether or not the harness expanded it. A Bash
 // call whose command holds the restore is let through, so the agent can
-// run the one command it is told to; a binary that is a symbolic link is
-// removed first, so the copy never writes through the link. No single quote, so a shell-form
+// run the one command it is told to; a binary that is a symbolic link, a
+// directory or a file without the execute bit is removed first (the copy
+// would write through the link, into the directory, or keep the mode),
+// and a directory that is gone is made again. No single quote, so a shell-form
 // line can carry it quoted.
 //
 // assertion K: a missing or replaced binary is a block naming its restore.
@@ -37,17 +41,20 @@ const Stub = `d=${CLAUDE_PROJECT_DIR:-.}; b=${1#\$CLAUDE_PROJECT_DIR/}; shift
 case $b in /*) p=$b;; *) p=$d/$b;; esac
 g=$(git -C "$d" rev-parse --git-common-dir 2>/dev/null) || g=.git
 case $g in /*) G=$g;; *) G=$d/$g;; esac
-w= s=
-[ -r "$G/gate-hooks.placed" ] && while read -r n h x; do [ "$n" = pre-commit ] && s=$h; done <"$G/gate-hooks.placed"
-if [ ! -f "$p" ] || [ ! -x "$p" ]; then w=missing
-elif [ -n "$s" ] && [ -z "$(find "$G/gate-hooks.placed" -newercc "$p" 2>/dev/null)" ]; then t=$( (sha256sum || shasum -a 256) <"$p" 2>/dev/null); t=${t%% *}
+w= s= c=
+[ -r "$G/gate-hooks.placed" ] && while read -r n h z m k x; do [ "$n" = pre-commit ] && s=$h c=$k; done <"$G/gate-hooks.placed"
+c=${c%?????????}; case $c in ""|*[!0-9]*) c=0;; esac
+if [ ! -e "$p" ]; then w=missing
+elif [ ! -f "$p" ] || [ ! -x "$p" ]; then w="not an executable file"
+elif [ -n "$s" ] && [ -n "$(find "$p" -newerct "@$((c+1))" 2>/dev/null || echo x)" ]; then t=$( (sha256sum || shasum -a 256) <"$p" 2>/dev/null); t=${t%% *}
   [ -n "$t" ] || w=unverified
   [ -z "$t" ] || [ "$t" = "$s" ] || w="differs from the install record ($g/gate-hooks.placed)"; fi
 [ -z "$w" ] && exec "$p" "$@"
-r="cp $g/gate-hooks/pre-commit $b"; [ -h "$p" ] && r="rm -f $b; $r"; [ -f "$G/gate-hooks/pre-commit" ] || r="rebuild the binary at $b"
+r="cp $g/gate-hooks/pre-commit $b"; case $b in */*) [ -d "${p%/*}" ] || r="mkdir -p ${b%/*}; $r";; esac
+if [ -h "$p" ] || [ -d "$p" ] || { [ -e "$p" ] && [ ! -x "$p" ]; }; then r="rm -rf $b; $r"; fi; [ -f "$G/gate-hooks/pre-commit" ] || r="rebuild the binary at $b"
 [ "$w" = unverified ] && r="put sha256sum or shasum on PATH, none is here to check it with"
 [ "$1" = --statusline ] && { echo "gates: binary $w — $r"; exit 0; }
-case $r in cp\ *|rm\ *) i=$(cat); case $i in *\"Bash\"*) case $i in *"$r"*) exit 0;; esac;; esac;; esac
+case $r in cp\ *|rm\ *|mkdir\ *) i=$(cat); case $i in *\"Bash\"*) case $i in *"$r"*) exit 0;; esac;; esac;; esac
 echo "gates: not run, binary $b $w; restore it: $r (then retry)" >&2; exit 2
 `
 
