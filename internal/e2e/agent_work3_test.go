@@ -208,6 +208,7 @@ func TestAgentWork3Everyday(t *testing.T) {
 		{name: "tag -a and push --follow-tags", setup: withOrigin, steps: []plumbingStep{bashStep(w3green + `git commit -q -m "docs: more to read" && git tag -a v1.2 -m "release 1.2" && git push -q --follow-tags origin main`)}},
 		{name: "maintenance run and gc --auto", steps: []plumbingStep{bashStep(`git maintenance run --task=gc -q 2>/dev/null; git maintenance run --task=commit-graph && git gc --auto -q && git commit-graph write --reachable`)}},
 		{name: "worktree prune after the directory was removed", steps: []plumbingStep{bashStep(`git worktree add -q -b gone ../wtp && rm -rf ../wtp`), bashStep(`git worktree prune && git branch -q -D gone`)}},
+		{name: "notes appended and pushed", setup: withOrigin, steps: []plumbingStep{bashStep(`git notes add -m "reviewed" HEAD && git notes append -m "wip: more" HEAD && git push -q origin 'refs/notes/*'`)}},
 		{name: "switch - back and forth", steps: []plumbingStep{bashStep(`git switch -q side && git switch -q - && git switch -q - && git switch -q main`)}},
 		{name: "reset --soft HEAD~1 and recommit green", steps: []plumbingStep{bashStep(w3green + `git commit -q -m "docs: more" && git reset -q --soft HEAD~1 && git commit -q -m "docs: more to read"`)}},
 		{name: "a test suite that makes throwaway repositories in /tmp and in testdata", setup: func(p *player) {
