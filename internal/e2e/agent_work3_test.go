@@ -319,6 +319,30 @@ func TestAgentWork3FreshRepository(t *testing.T) {
 	t.Logf("PLUMBING | fresh repository, first commits | passes untouched | passes untouched")
 }
 
+// A session started in a linked worktree: CLAUDE_PROJECT_DIR is the
+// worktree, which holds no bin/gates of its own.
+func TestAgentWork3SessionInALinkedWorktree(t *testing.T) {
+	t.Parallel()
+	p := outcomeClone(t, "w3 worktree session")
+	wt := filepath.Join(filepath.Dir(p.dir), "wt2")
+	p.git("worktree", "add", "-q", wt, "-b", "feat")
+	p.dir = wt
+	p.env = append(p.env, "CLAUDE_PROJECT_DIR="+wt, "CLAUDECODE=1")
+	in := map[string]any{"tool_input": map[string]any{"command": "git status --short", "description": "x"}}
+	reason, refusal, other := words2(p.fire("PreToolUse", "Bash", in))
+	if refusal != "" || reason != "" || other != "" {
+		t.Fatalf("PLUMBING | session in a linked worktree | passes untouched | said: %s%s%s", refusal, reason, other)
+	}
+	p.bashQuiet(w3green + `git commit -q -m "docs: more to read"`)
+	if r := p.stop(false); r != "" {
+		t.Fatalf("Stop: %s", r)
+	}
+	if sl := p.statusWith(); !strings.Contains(sl, "hooks on") || strings.Contains(sl, "broken") {
+		t.Fatalf("status line in a linked worktree: %q", sl)
+	}
+	t.Logf("PLUMBING | session in a linked worktree | passes untouched | passes untouched")
+}
+
 // Other hook managers: each is told once at most, never a block.
 func TestAgentWork3OtherHookManagers(t *testing.T) {
 	t.Parallel()

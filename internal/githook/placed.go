@@ -394,6 +394,9 @@ func Footing(top, common, hooksDir string, env Lookup) (int, string) {
 		return FootingBroken, err.Error()
 	}
 	path := walk.AbsAgainst(top, bin.Value)
+	if main := mainWorktreeBinary(top, common, bin); main != "" {
+		path = main
+	}
 	if want == "" || SameBuild(walk.Child(hooksDir, PreCommit+ExeSuffix()), path) {
 		return FootingOn, ""
 	}
@@ -414,6 +417,27 @@ func Footing(top, common, hooksDir string, env Lookup) (int, string) {
 		return FootingBroken, fmt.Sprintf("%s is gone", bin.Value)
 	}
 	return FootingBroken, fmt.Sprintf("%s is not the recorded binary", bin.Value)
+}
+
+// mainWorktreeBinary answers, for a linked worktree that holds no binary
+// at the default path (it is gitignored, so a new worktree has none), the
+// main worktree's copy at the same path, when there is one; "" otherwise.
+// The copy is verified against the record as the worktree's own would be.
+func mainWorktreeBinary(top, common string, bin NativeBin) string {
+	if bin.Origin != "default" || filepath.IsAbs(bin.Value) || filepath.Base(common) != ".git" {
+		return ""
+	}
+	if isFilePath(walk.AbsAgainst(top, bin.Value)) {
+		return ""
+	}
+	main := filepath.Dir(common)
+	if walk.NormalizeAbs(main) == walk.NormalizeAbs(top) {
+		return ""
+	}
+	if p := walk.AbsAgainst(main, bin.Value); isFilePath(p) {
+		return p
+	}
+	return ""
 }
 
 // isFilePath reports a regular file at p.

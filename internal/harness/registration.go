@@ -29,8 +29,10 @@ const StubName = "gates-hook"
 // against that variable whether or not the harness expanded it. A Bash
 // call whose command holds the restore is let through, so the agent can
 // run the one command it is told to; a binary that is a symbolic link is
-// removed first, so the copy never writes through the link. No single quote, so a shell-form
-// line can carry it quoted.
+// removed first, so the copy never writes through the link. A session
+// in a linked worktree, which holds no binary of its own (it is
+// gitignored), runs the main worktree's, verified the same way. No single
+// quote, so a shell-form line can carry it quoted.
 //
 // assertion K: a missing or replaced binary is a block naming its restore.
 const Stub = `d=${CLAUDE_PROJECT_DIR:-.}; b=${1#\$CLAUDE_PROJECT_DIR/}; shift
@@ -38,6 +40,7 @@ case $b in /*) p=$b;; *) p=$d/$b;; esac
 g=$(git -C "$d" rev-parse --git-common-dir 2>/dev/null) || g=.git
 case $g in /*) G=$g;; *) G=$d/$g;; esac
 w= s=
+[ -f "$p" ] || case $b in /*) ;; *) case $G in */.git) [ -f "${G%/.git}/$b" ] && p=${G%/.git}/$b;; esac;; esac
 [ -r "$G/gate-hooks.placed" ] && while read -r n h x; do [ "$n" = pre-commit ] && s=$h; done <"$G/gate-hooks.placed"
 if [ ! -f "$p" ] || [ ! -x "$p" ]; then w=missing
 elif [ -n "$s" ] && [ -z "$(find "$G/gate-hooks.placed" -newercc "$p" 2>/dev/null)" ]; then t=$( (sha256sum || shasum -a 256) <"$p" 2>/dev/null); t=${t%% *}
