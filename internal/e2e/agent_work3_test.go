@@ -280,14 +280,29 @@ func TestAgentWork3Messages(t *testing.T) {
 
 // A remote added during the session. The SPEC counts as others' only the
 // remotes present when the session began (a remote the agent adds may be a
-// scratch clone of its own); a fork's upstream added by path is the
-// agent's, so the project's red commits it brings are named.
+// scratch clone of its own), whatever its URL looks like: a fork's
+// upstream added by path, or under a network URL that a url.insteadOf
+// rule sends to a path, is the agent's, so the project's red commits it
+// brings are named; its green ones pass untouched.
 func TestAgentWork3RemoteAddedMidSession(t *testing.T) {
 	t.Parallel()
 	rows := []plumbingRow{
 		{name: "upstream added by path mid-session, its red commits merged", setup: withUpstream, steps: []plumbingStep{{user: projectColleague(2)}, bashStep(`git remote add upstream ../project.git && git fetch -q upstream && git merge -q --ff-only upstream/main`)}, expect: stAfter, gate: "check-tree-terms"},
+		{name: "upstream added mid-session under a network URL that insteadOf sends to a path, its red commits merged", setup: func(p *player) {
+			withUpstream(p)
+			p.git("config", "url."+filepath.Join(filepath.Dir(p.dir), "project.git")+".insteadOf", "https://example.invalid/team/project.git")
+		}, steps: []plumbingStep{{user: projectColleague(2)}, bashStep(`git remote add upstream https://example.invalid/team/project.git && git fetch -q upstream && git merge -q --ff-only upstream/main`)}, expect: stAfter, gate: "check-tree-terms"},
 	}
 	runPlumbingRows(t, rows)
+	ordinary := []plumbingRow{
+		{name: "upstream added by path mid-session, the project's green commits merged", setup: withUpstream, steps: []plumbingStep{{user: func(p *player) {
+			upstreamCleanCommits(p.t, filepath.Join(filepath.Dir(p.dir), "project.git"), p.env, 3)
+		}}, bashStep(`git remote add upstream ../project.git && git fetch -q upstream && git merge -q --ff-only upstream/main`)}},
+	}
+	for i := range ordinary {
+		ordinary[i].expect = stUntouched
+	}
+	runPlumbingRows(t, ordinary)
 }
 
 // A fresh repository with no commit adopted in place: the first commits
