@@ -379,3 +379,23 @@ func TestAgentWork3OtherHookManagers(t *testing.T) {
 			bashStep(w3green + `git commit -q -m "docs: more to read" && git push -q origin main`)}}})
 	})
 }
+
+// The project's red commits a remote added mid-session brought are named
+// once, each with no rewrite offered (a remote-tracking ref holds them),
+// and the Stop after names nothing new.
+func TestAgentWork3MidSessionRemoteIsOfferedNoRewrite(t *testing.T) {
+	t.Parallel()
+	p := outcomeClone(t, "w3 mid-session remote words")
+	withUpstream(p)
+	p.env = append(p.env, "CLAUDECODE=1")
+	p.bashQuiet("git status --short")
+	projectColleague(2)(p)
+	_, b, post := p.bash(`git remote add upstream ../project.git && git fetch -q upstream && git merge -q --ff-only upstream/main`)
+	if b || !strings.Contains(post, "Commit ") {
+		t.Fatalf("blocked %v; reason:\n%s", b, post)
+	}
+	if strings.Contains(post, "reset --soft") || strings.Contains(post, "rebase -i") || strings.Contains(post, "--amend") || !strings.Contains(post, "do not rewrite it") {
+		t.Fatalf("a commit a remote-tracking ref holds was offered a rewrite:\n%s", post)
+	}
+	t.Logf("PLUMBING | mid-session remote's red commits: no rewrite offered | no rewrite | no rewrite")
+}
