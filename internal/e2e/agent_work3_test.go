@@ -162,6 +162,7 @@ func TestAgentWork3CloneShapes(t *testing.T) {
 		{name: "partial clone: a green commit on pulled upstream", setup: reclone("--filter=blob:none"), steps: []plumbingStep{{user: colleague(2, false)}, bashStep(`git pull -q --ff-only`), bashStep(w3green + `git commit -q -m "docs: more to read"`)}},
 		{name: "partial clone: log -p and blame of fetched red history, blobs fetched on demand", setup: reclone("--filter=blob:none"), steps: []plumbingStep{{user: colleague(3, true)}, bashStep(`git fetch -q && git log -p origin/main >/dev/null && git blame origin/main -- docs/upstream-leak.md >/dev/null`)}},
 		{name: "single-branch clone: a green commit pushed", setup: reclone("--single-branch", "--branch", "main"), steps: []plumbingStep{bashStep(w3green + `git commit -q -m "docs: more to read" && git push -q origin main`)}},
+		{name: "sparse-checkout in cone mode, a green commit inside the cone", steps: []plumbingStep{bashStep(`git sparse-checkout init --cone && git sparse-checkout set docs && ` + w3green + `git commit -q -m "docs: more to read" && git sparse-checkout disable`)}},
 		{name: "submodule added during the session, committed through the hooks", setup: func(p *player) {
 			lib := filepath.Join(filepath.Dir(p.dir), "lib")
 			run(p.t, filepath.Dir(p.dir), p.env, "git", "init", "-q", "-b", "main", lib)
