@@ -235,6 +235,7 @@ func TestAgentWork3Everyday(t *testing.T) {
 			colleague(3, true)(p)
 			p.git("pull", "-q", "--ff-only")
 		}}, {session: "s-w3-next-after-a-hand-pull"}, bashStep(`git log --oneline -2 >/dev/null`)}},
+		{name: "an orphan branch with a green root commit of one page", steps: []plumbingStep{bashStep(`git checkout -q --orphan pages && git rm -q -r --cached . && printf 'Pages.\n' > index.md && git add index.md && git commit -q -m "docs: start the pages" && git checkout -q -f main`)}},
 		{name: "an orphan branch with a green root commit of the whole tree", steps: []plumbingStep{bashStep(`git checkout -q --orphan pages && printf 'Pages.\n' > docs/index.md && git add docs/index.md && git commit -q -m "docs: start the pages" && git checkout -q -f main`)}},
 		{name: "revert of the user's red commit made before the session", setup: func(p *player) {
 			redSide(p)
@@ -273,6 +274,7 @@ func TestAgentWork3Messages(t *testing.T) {
 		{name: "the agent's red commit on pulled red upstream: remedy at HEAD", setup: withOrigin, steps: []plumbingStep{{user: colleague(3, true)}, bashStep(`git pull -q --ff-only`), bashStep(leakCmd + sh2("docs: add notes")), {remedy: true}, fix}, expect: stAfter, gate: tt, from: 2},
 		{name: "the agent's refused subject on pulled red upstream: amend offered", setup: withOrigin, steps: []plumbingStep{{user: colleague(3, true)}, bashStep(`git pull -q --ff-only`), bashStep(w3green + `echo 'git commit -q -n -m "` + redSubject + `"' | sh`), {remedy: true}}, expect: stAfter, gate: subj, from: 2},
 		{name: "a refused subject on a root commit of an orphan branch", steps: []plumbingStep{bashStep(`git checkout -q --orphan pages && printf 'Pages.\n' > docs/index.md && git add docs/index.md && echo 'git commit -q -n -m "` + redSubject + `"' | sh`), {remedy: true}, bashStep(`git checkout -q -f main && rm -f docs/index.md`)}, expect: stAfter, gate: subj},
+		{name: "a red orphan page that records no registry is judged by the clone's", steps: []plumbingStep{bashStep(`git checkout -q --orphan pages && git rm -q -r --cached . && printf 'Keep notes in /ho''me/marta/notes.\n' > index.md && git add index.md && ` + sh2("docs: start the pages") + ` && git checkout -q -f main`), {remedy: true}}, expect: stAfter, gate: tt},
 		{name: "a merge whose own resolution adds a leak", setup: withOrigin, steps: []plumbingStep{bashStep(w3green + `git commit -q -m "docs: more to read"`), {user: colleague(2, false)}, bashStep(`git fetch -q && git merge -q --no-commit --no-ff origin/main && ` + leakCmd + `echo 'git commit -q -n -m "docs: merge upstream"' | sh`), {remedy: true}, fix}, expect: stAfter, gate: tt},
 		{name: "a refused subject two below HEAD on pulled upstream: reword step offered", setup: withOrigin, steps: []plumbingStep{{user: colleague(2, false)}, bashStep(`git pull -q --ff-only`), bashStep(w3green + `echo 'git commit -q -n -m "` + redSubject + `"' | sh && printf 'Even more.\n' >> docs/more.md && git commit -q -am "docs: even more" && printf 'Still.\n' >> docs/more.md && git commit -q -am "docs: still more"`), {remedy: true}}, expect: stAfter, gate: subj, from: 2},
 	}
