@@ -402,3 +402,114 @@ func TestAgentWork3MidSessionRemoteIsOfferedNoRewrite(t *testing.T) {
 	}
 	t.Logf("PLUMBING | mid-session remote's red commits: no rewrite offered | no rewrite | no rewrite")
 }
+
+// A husky project's install run by the agent (`npm run prepare` sets
+// core.hooksPath through a program the guard cannot read): no command is
+// blocked for it, the other manager is told once at most, the repair it
+// offers keeps husky's hooks, and a green commit through husky's hooks
+// passes untouched.
+func TestAgentWork3HuskyInstalledByTheAgent(t *testing.T) {
+	t.Parallel()
+	p := outcomeClone(t, "w3 husky by the agent")
+	for name, body := range map[string]string{
+		".husky/_/h":          "#!/bin/sh\n[ -f \".husky/$(basename \"$0\")\" ] && sh \".husky/$(basename \"$0\")\" \"$@\"\nexit 0\n",
+		".husky/_/pre-commit": "#!/bin/sh\n. \"$(dirname \"$0\")/h\"\n",
+		".husky/_/commit-msg": "#!/bin/sh\n. \"$(dirname \"$0\")/h\"\n",
+		".husky/pre-commit":   "echo husky ran\n",
+		"package.json":        `{"name":"x","version":"1.0.0","private":true,"scripts":{"prepare":"git config core.hooksPath .husky/_"}}` + "\n",
+	} {
+		full := filepath.Join(p.dir, name)
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		if err := os.WriteFile(full, []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p.git("add", "-A")
+	p.git("commit", "-q", "-m", "build: husky")
+	p.env = append(p.env, "CLAUDECODE=1")
+	p.bashQuiet("git status --short")
+	told := 0
+	var said strings.Builder
+	for _, cmd := range []string{`npm run prepare --silent`, `ls`, `git log -1 --oneline`, w3green + `git commit -q -m "docs: more to read" 2>&1 | grep -q "husky ran"`, `git status --short`} {
+		in := map[string]any{"tool_input": map[string]any{"command": cmd, "description": "x"}}
+		reason, refusal, other := words2(p.fire("PreToolUse", "Bash", in))
+		if refusal != "" {
+			t.Fatalf("PLUMBING | husky installed by the agent | passes, told once | %q refused: %s", cmd, refusal)
+		}
+		c := exec.Command("bash", "-c", cmd)
+		c.Dir, c.Env = p.dir, p.env
+		out, err := c.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%q: %v\n%s", cmd, err, out)
+		}
+		in["tool_response"] = map[string]any{"stdout": string(out)}
+		r2, f2, o2 := words2(p.fire("PostToolUse", "Bash", in))
+		for _, w := range []string{reason + other, r2 + f2 + o2} {
+			if strings.TrimSpace(w) != "" {
+				told++
+				said.WriteString(w)
+			}
+		}
+	}
+	if got := p.git("config", "core.hooksPath"); got != ".husky/_" {
+		t.Fatalf("npm run prepare left core.hooksPath at %q", got)
+	}
+	in := map[string]any{"tool_input": map[string]any{"command": "ls"}}
+	for _, a := range p.fire("PreToolUse", "Bash", in) {
+		if a.code != 0 {
+			t.Fatalf("a later command blocked: %s", a.errs)
+		}
+		if strings.TrimSpace(a.stdout) != "" {
+			told++
+			said.WriteString(a.stdout)
+		}
+	}
+	if r := p.stop(false); r != "" {
+		t.Fatalf("the Stop said: %s", r)
+	}
+	if told > 1 {
+		t.Fatalf("told %d times:\n%s", told, said.String())
+	}
+	if told == 1 && !strings.Contains(said.String(), "--git-hook pre-commit") {
+		t.Fatalf("the advice offers no repair that keeps husky's hooks:\n%s", said.String())
+	}
+	t.Logf("PLUMBING | husky installed by the agent | no block, told once at most | told %d", told)
+}
+
+// Two sessions in one clone whose hooks run at the same moment: each
+// commits green work, their PostToolUse and Stop calls overlap, and
+// neither says a word.
+func TestAgentWork3ConcurrentSessions(t *testing.T) {
+	t.Parallel()
+	p := outcomeClone(t, "w3 concurrent")
+	p.env = append(p.env, "CLAUDECODE=1")
+	q := *p
+	q.session = "s-w3-concurrent-other"
+	p.bashQuiet("git status --short")
+	q.bashQuiet("git status --short")
+	cmd := w3green + `git commit -q -m "docs: more to read"`
+	in := map[string]any{"tool_input": map[string]any{"command": cmd, "description": "x"}}
+	quiet(t, "PreToolUse", p.fire("PreToolUse", "Bash", in))
+	c := exec.Command("bash", "-c", cmd)
+	c.Dir, c.Env = p.dir, p.env
+	if out, err := c.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	in["tool_response"] = map[string]any{"stdout": ""}
+	done := make(chan []answer, 4)
+	for _, who := range []*player{p, &q} {
+		who := who
+		go func() { done <- who.fire("PostToolUse", "Bash", in) }()
+		go func() { done <- who.fire("Stop", "", map[string]any{"stop_hook_active": false}) }()
+	}
+	for i := 0; i < 4; i++ {
+		quiet(t, "an overlapping call", <-done)
+	}
+	if r := q.stop(false); r != "" {
+		t.Fatalf("the other session's Stop: %s", r)
+	}
+	if r := p.stop(false); r != "" {
+		t.Fatalf("the committing session's Stop: %s", r)
+	}
+	t.Logf("PLUMBING | two sessions' hooks at once | passes untouched | passes untouched")
+}
