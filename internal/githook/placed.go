@@ -424,7 +424,7 @@ func Footing(top, common, hooksDir string, env Lookup) (int, string) {
 // main worktree's copy at the same path, when there is one; "" otherwise.
 // The copy is verified against the record as the worktree's own would be.
 func mainWorktreeBinary(top, common string, bin NativeBin) string {
-	if bin.Origin != "default" || filepath.IsAbs(bin.Value) || filepath.Base(common) != ".git" {
+	if bin.Origin != "default" || walk.PathRoot(bin.Value) || filepath.Base(common) != ".git" {
 		return ""
 	}
 	if isFilePath(walk.AbsAgainst(top, bin.Value)) {
