@@ -513,3 +513,69 @@ func TestAgentWork3ConcurrentSessions(t *testing.T) {
 	}
 	t.Logf("PLUMBING | two sessions' hooks at once | passes untouched | passes untouched")
 }
+
+// lefthookBin answers a lefthook build, installed through the module
+// proxy into the repository's .tmp once and kept there.
+func lefthookBin(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(root, ".tmp", "lefthook") // consumer-value-exempt: the repository's own scratch directory
+	bin := filepath.Join(dir, "bin", "lefthook")
+	if _, err := os.Stat(bin); err == nil {
+		return bin
+	}
+	os.MkdirAll(dir, 0o755)
+	c := exec.Command("go", "install", "github.com/evilmartians/lefthook@v1.11.13")
+	c.Dir = dir
+	c.Env = append(os.Environ(), "GOBIN="+filepath.Join(dir, "bin"), "CGO_ENABLED=0")
+	if out, err := c.CombinedOutput(); err != nil {
+		t.Fatalf("go install lefthook: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// lefthook's install writes its own hooks into the hooks path git runs
+// (the placed hooks' directory), keeping each one it replaces as
+// <name>.old: the agent is told, not blocked on every command.
+func TestAgentWork3LefthookInstall(t *testing.T) {
+	t.Parallel()
+	lh := lefthookBin(t)
+	p := outcomeClone(t, "w3 lefthook")
+	os.WriteFile(filepath.Join(p.dir, "lefthook.yml"), []byte("pre-commit:\n  commands:\n    hi:\n      run: echo lefthook ran\n"), 0o644)
+	p.git("add", "lefthook.yml")
+	p.git("commit", "-q", "-m", "build: lefthook")
+	p.env = append(p.env, "CLAUDECODE=1")
+	p.bashQuiet("git status --short")
+	var said strings.Builder
+	blocked := 0
+	for _, cmd := range []string{lh + ` install`, `ls`, `git log -1 --oneline`, `git status --short`} {
+		in := map[string]any{"tool_input": map[string]any{"command": cmd, "description": "x"}}
+		reason, refusal, other := words2(p.fire("PreToolUse", "Bash", in))
+		if refusal != "" {
+			blocked++
+			said.WriteString("PreToolUse of " + cmd + " refused: " + refusal + "\n")
+			continue
+		}
+		said.WriteString(reason + other)
+		c := exec.Command("bash", "-c", cmd)
+		c.Dir, c.Env = p.dir, p.env
+		out, _ := c.CombinedOutput()
+		in["tool_response"] = map[string]any{"stdout": string(out)}
+		r2, f2, o2 := words2(p.fire("PostToolUse", "Bash", in))
+		said.WriteString(r2 + f2 + o2)
+	}
+	if blocked > 0 || strings.Count(said.String(), "commit-guard") != 1 || !strings.Contains(said.String(), "--git-hook pre-commit") || !strings.Contains(said.String(), "pre-commit.old") {
+		t.Fatalf("PLUMBING | lefthook install | told once, a repair that keeps its hooks, no block | %d blocked, said:\n%s", blocked, said.String())
+	}
+	// lefthook runs no gate: a red commit through its hooks lands, and is
+	// named right after.
+	_, b, post := p.bash(`PATH=` + filepath.Dir(lh) + `:$PATH && ` + leakCmd + `git commit -q -m "docs: add notes"`)
+	id := p.git("rev-parse", "--short", "HEAD")
+	if b || !strings.Contains(post, "Commit "+id) {
+		t.Fatalf("a red commit through lefthook's hooks: blocked %v, reason %q", b, post)
+	}
+	t.Logf("PLUMBING | lefthook install | told once, no block | told once, no block")
+}

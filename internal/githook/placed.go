@@ -164,10 +164,20 @@ func CheckPlaced(top string) (Placed, error) {
 	} else {
 		home := sameDir(resolved, ours)
 		restat := false
+		// moved counts the placed hooks another manager's install put
+		// aside as <name>.old, the very bytes placed, writing its own in
+		// their place (lefthook's way); kept is false once a problem is
+		// not that.
+		moved, kept := 0, true
 		for i, f := range files {
 			msg, key := checkOne(walk.Child(resolved, f.name), f, home)
 			if msg != "" {
 				st.Problems = append(st.Problems, msg)
+				if home && f.sum != "" && movedAside(walk.Child(resolved, f.name), f.sum) {
+					moved++
+				} else {
+					kept = false
+				}
 			} else if home && recorded && key != f.stat {
 				// The same bytes under new stat fields (a copied clone):
 				// recorded, so the next check reads no file.
@@ -176,6 +186,11 @@ func CheckPlaced(top string) (Placed, error) {
 		}
 		if restat && len(st.Problems) == 0 {
 			saveRecord(ours, files)
+		}
+		if moved > 0 && kept {
+			// assertion T: another hook manager installed over the placed
+			// hooks, keeping them beside its own.
+			st.Other = resolved
 		}
 	}
 	if len(st.Problems) > 0 && !sameDir(resolved, ours) && len(activeHooks(resolved)) > 0 {
@@ -189,6 +204,17 @@ func CheckPlaced(top string) (Placed, error) {
 		}
 	}
 	return st, nil
+}
+
+// movedAside reports a hook at p that is an executable regular file of
+// another's, with the placed bytes (sum) kept beside it as p.old.
+func movedAside(p, sum string) bool {
+	fi, err := os.Stat(p)
+	if err != nil || !fi.Mode().IsRegular() || ExeSuffix() == "" && fi.Mode().Perm()&0o111 == 0 {
+		return false
+	}
+	got, err := digest.File(p + ".old")
+	return err == nil && got == sum
 }
 
 // checkOne answers what is wrong with the hook at p, "" when it is the
