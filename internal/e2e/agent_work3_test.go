@@ -203,6 +203,18 @@ func TestAgentWork3Everyday(t *testing.T) {
 	t.Parallel()
 	gc := realGoCache(t)
 	rows := []plumbingRow{
+		{name: "rebase of a 60-commit feature branch onto a moved main", setup: func(p *player) {
+			p.git("checkout", "-q", "-b", "feat")
+			for i := 0; i < 60; i++ {
+				n := strconv.Itoa(i)
+				if r := run(p.t, p.dir, p.env, "bash", "-c", "printf 'n "+n+"\\n' > docs/n.md && git add docs/n.md && git commit -q -n -m 'docs: note "+n+"'"); r.code != 0 {
+					p.t.Fatalf("commit %s: %s", n, r.stderr)
+				}
+			}
+			p.git("checkout", "-q", "main")
+			p.git("merge", "-q", "--ff-only", "side")
+			p.git("checkout", "-q", "feat")
+		}, steps: []plumbingStep{bashStep(`git rebase -q main`)}},
 		{name: "commit --amend --no-edit of a green commit", steps: []plumbingStep{bashStep(w3green + `git commit -q -m "docs: more to read" && printf 'Even more.\n' >> docs/more.md && git add docs/more.md && git commit -q --amend --no-edit`)}},
 		{name: "rebase -i rewording a green commit without an editor", steps: []plumbingStep{bashStep(w3green + `git commit -q -m "docs: more" && printf 'Even more.\n' >> docs/more.md && git commit -q -am "docs: even more" && GIT_SEQUENCE_EDITOR="sed -i 1s/^pick/reword/" GIT_EDITOR="sed -i 1s/.*/docs:\\ more\\ to\\ read/" git rebase -q -i HEAD~2`)}},
 		{name: "bisect run", steps: []plumbingStep{bashStep(w3green + `git commit -q -m "docs: more to read" && git bisect start HEAD HEAD~2 >/dev/null && git bisect run sh -c 'test ! -e docs/more.md' >/dev/null && git bisect reset >/dev/null 2>&1`)}},
@@ -298,6 +310,9 @@ func TestAgentWork3RemoteAddedMidSession(t *testing.T) {
 	}
 	runPlumbingRows(t, rows)
 	ordinary := []plumbingRow{
+		{name: "upstream added by path mid-session, 120 green project commits merged", setup: withUpstream, steps: []plumbingStep{{user: func(p *player) {
+			upstreamCleanCommits(p.t, filepath.Join(filepath.Dir(p.dir), "project.git"), p.env, 120)
+		}}, bashStep(`git remote add upstream ../project.git && git fetch -q upstream && git merge -q --ff-only upstream/main`)}},
 		{name: "upstream added by path mid-session, the project's green commits merged", setup: withUpstream, steps: []plumbingStep{{user: func(p *player) {
 			upstreamCleanCommits(p.t, filepath.Join(filepath.Dir(p.dir), "project.git"), p.env, 3)
 		}}, bashStep(`git remote add upstream ../project.git && git fetch -q upstream && git merge -q --ff-only upstream/main`)}},

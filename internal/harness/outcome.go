@@ -748,12 +748,13 @@ func judgeNew(c *Call, now []Tip, from, extra []string) ([]*judged, map[string]*
 	// inherited finding is taken off, so a commit judged as a parent is
 	// not judged again as itself, nor the other way round.
 	parents := map[string]CommitVerdict{}
+	lookBegan := time.Now()
 	for _, id := range ids {
 		j, ok := kept[id]
 		if !ok || j == nil {
 			// assertion L: a commit whose kept verdict is absent or empty
 			// is judged again, never read as a verdict.
-			if fresh >= MaxJudged {
+			if fresh >= MaxJudged && (c.JudgeBudget <= 0 || time.Since(lookBegan) >= c.JudgeBudget) {
 				left = append(left, id)
 				continue
 			}
@@ -1166,7 +1167,7 @@ func auditAfter(c *Call) int {
 
 // notJudged tells the model how many new commits wait for a judgement.
 func notJudged(n int) string {
-	return fmt.Sprintf("gate-sdk commit-audit: %d commits not yet judged (one look judges at most %d); the next command and the next Stop judge more, and a Stop is held while any is left.", n, MaxJudged)
+	return fmt.Sprintf("gate-sdk commit-audit: %d commits not yet judged (one look judges %d, and more while its time allows); the next command and the next Stop judge more, and a Stop is held while any is left.", n, MaxJudged)
 }
 
 // sessionReds judges every commit the session made since its base and
