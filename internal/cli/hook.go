@@ -81,7 +81,7 @@ func runHook(s *Session, args []string) int {
 		Stdout: s.Stdout, Stderr: s.Stderr,
 		Gates: hookRunner{s: hs, top: top, cwd: cwd, edit: m.Name == "edit-gates", state: hr.StateDir},
 		Repo:  hr,
-		// assertion J (commit-audit): a look goes on past the 50 while
+		// commit-audit J: a look goes on past the 50 while
 		// well inside the shortest timeout a judging event has (Stop's).
 		JudgeBudget: judgeBudget,
 	}
