@@ -215,6 +215,7 @@ func TestAgentWork3Everyday(t *testing.T) {
 			p.git("merge", "-q", "--ff-only", "side")
 			p.git("checkout", "-q", "feat")
 		}, steps: []plumbingStep{bashStep(`git rebase -q main`)}},
+		{name: "an unfinished green edit on pulled red upstream", setup: withOrigin, steps: []plumbingStep{{user: colleague(2, true)}, bashStep(`git pull -q --ff-only && printf 'More on use.\n' >> docs/guide.md`)}},
 		{name: "commit --amend --no-edit of a green commit", steps: []plumbingStep{bashStep(w3green + `git commit -q -m "docs: more to read" && printf 'Even more.\n' >> docs/more.md && git add docs/more.md && git commit -q --amend --no-edit`)}},
 		{name: "rebase -i rewording a green commit without an editor", steps: []plumbingStep{bashStep(w3green + `git commit -q -m "docs: more" && printf 'Even more.\n' >> docs/more.md && git commit -q -am "docs: even more" && GIT_SEQUENCE_EDITOR="sed -i 1s/^pick/reword/" GIT_EDITOR="sed -i 1s/.*/docs:\\ more\\ to\\ read/" git rebase -q -i HEAD~2`)}},
 		{name: "bisect run", steps: []plumbingStep{bashStep(w3green + `git commit -q -m "docs: more to read" && git bisect start HEAD HEAD~2 >/dev/null && git bisect run sh -c 'test ! -e docs/more.md' >/dev/null && git bisect reset >/dev/null 2>&1`)}},
@@ -593,4 +594,20 @@ func TestAgentWork3LefthookInstall(t *testing.T) {
 		t.Fatalf("a red commit through lefthook's hooks: blocked %v, reason %q", b, post)
 	}
 	t.Logf("PLUMBING | lefthook install | told once, no block | told once, no block")
+}
+
+// On pulled red upstream, an unfinished edit that adds a finding of its
+// own still holds the Stop, naming that line and not the colleague's
+// alone.
+func TestAgentWork3UnfinishedLeakOnRedUpstreamHoldsTheStop(t *testing.T) {
+	t.Parallel()
+	p, up := upstreamClone(t, "w3 unfinished leak on red upstream")
+	p.env = append(p.env, "CLAUDECODE=1")
+	upstreamCommits(t, up, p.env, 2)
+	p.bashQuiet(`git pull -q --ff-only && printf 'Also /ho''me/marta/more.\n' >> docs/guide.md`)
+	r := p.stop(false)
+	if !strings.Contains(r, "docs/guide.md") {
+		t.Fatalf("the Stop did not name the change's own finding:\n%s", r)
+	}
+	t.Logf("PLUMBING | an unfinished leak on pulled red upstream, a control | held at Stop | held at Stop")
 }
