@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/gate-sdk/gates/internal/battery"
 	"github.com/gate-sdk/gates/internal/gate"
@@ -80,9 +81,17 @@ func runHook(s *Session, args []string) int {
 		Stdout: s.Stdout, Stderr: s.Stderr,
 		Gates: hookRunner{s: hs, top: top, cwd: cwd, edit: m.Name == "edit-gates", state: hr.StateDir},
 		Repo:  hr,
+		// commit-audit J: a look goes on past the 50 while
+		// well inside the shortest timeout a judging event has (Stop's).
+		JudgeBudget: judgeBudget,
 	}
 	return m.Run(call)
 }
+
+// judgeBudget is how long one look may judge past the first 50 new
+// commits: a sixth of Stop's 120 s timeout, the shortest of the events
+// that judge.
+const judgeBudget = 20 * time.Second
 
 // hookRunner runs the registered gates in process for a harness member.
 type hookRunner struct {

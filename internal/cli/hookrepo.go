@@ -129,7 +129,11 @@ func (r hookRepo) Hooks() (harness.HooksState, error) {
 		// The knobs are read only to name the repair.
 		bin := r.binSpelling()
 		st.Repair = bin + " " + p.Repair
-		if p.Other != "" {
+		if p.Other != "" && walk.NormalizeAbs(p.Other) == walk.NormalizeAbs(p.Ours) {
+			// Another manager installed over the placed hooks in their own
+			// directory, keeping them as <name>.old (lefthook's way).
+			st.Chain = fmt.Sprintf("Its install kept the gates' hooks beside its own as pre-commit.old and commit-msg.old, which it does not run. To keep its hooks and run the gates as well, call the gates from its configuration: a pre-commit command `%s --git-hook pre-commit` and a commit-msg command `%s --git-hook commit-msg {1}` (for lefthook, in lefthook.yml). Only if its hooks should go, `%s --install-hooks` puts the gates' hooks back. This is the operator's choice: tell them.", bin, bin, bin)
+		} else if p.Other != "" {
 			st.Chain = fmt.Sprintf("To keep those hooks and run the gates as well, call the gates from them: add `%s --git-hook pre-commit` to the pre-commit hook and `%s --git-hook commit-msg \"$1\"` to the commit-msg hook that directory runs (for husky, .husky/pre-commit and .husky/commit-msg). Only if those hooks should go, `%s --install-hooks --take-over` puts the gates' hooks in their place (and `--restore` brings them back). This is the operator's choice: tell them.", bin, bin, bin)
 		}
 	}

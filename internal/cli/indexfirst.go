@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"errors"
+	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -137,4 +140,52 @@ func snapshotCopy(tree *repo.Snapshot) func(abs string) ([]byte, bool, error) {
 		}
 		return nil, false, nil
 	}
+}
+
+// sparseFS is a git hook's registry FS: a declaration a sparse checkout
+// left out of the work tree (its directory is not on disk) is read as the
+// index records it, so a commit in a cone that holds no gates dir is
+// judged by the gates it records. A file whose directory is on disk is
+// the file on disk, present or not, and costs no read of the index.
+type sparseFS struct {
+	registry.OSAt
+	s *Session
+}
+
+// held answers the index's copy of name when its directory is not on
+// disk.
+func (f sparseFS) held(name string) ([]byte, bool) {
+	abs := walk.AbsAgainst(f.Dir, name)
+	if _, err := os.Stat(filepath.Dir(abs)); err == nil || !errors.Is(err, fs.ErrNotExist) {
+		return nil, false
+	}
+	rel, ok := walk.RelUnder(f.Dir, abs)
+	if !ok || rel == "" {
+		return nil, false
+	}
+	data, found, err := repo.Git{RecordVerified: cacheWanted(f.s)}.IndexFile(f.Dir, filepath.ToSlash(rel))
+	if err != nil || !found {
+		return nil, false
+	}
+	return data, true
+}
+
+func (f sparseFS) ReadFile(name string) ([]byte, error) {
+	data, err := f.OSAt.ReadFile(name)
+	if err != nil && errors.Is(err, fs.ErrNotExist) {
+		if held, ok := f.held(name); ok {
+			return held, nil
+		}
+	}
+	return data, err
+}
+
+func (f sparseFS) Stat(name string) (fs.FileInfo, error) {
+	fi, err := f.OSAt.Stat(name)
+	if err != nil && errors.Is(err, fs.ErrNotExist) {
+		if held, ok := f.held(name); ok {
+			return heldFile{name: filepath.Base(name), size: int64(len(held))}, nil
+		}
+	}
+	return fi, err
 }

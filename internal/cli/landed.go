@@ -36,6 +36,11 @@ type landedCommit struct {
 	// bytes of paths it lists (nil otherwise): the members that keep whole
 	// results start from that tree's (gate.Context.Prior).
 	prior *gate.Prior
+	// unregistered marks a commit whose tree holds no registry list (a
+	// pages branch, an orphan of a few files): it carries no configuration
+	// of its own, so what it does not hold is read from the disk, as the
+	// hooks that judged it when it was made read it.
+	unregistered bool
 }
 
 // errNeedsCheckout is a landed commit's in-process judge giving way: a
@@ -145,6 +150,9 @@ func (c *landedCommit) absent(abs string) bool {
 	if c.deleted[filepath.ToSlash(rel)] {
 		return true
 	}
+	if c.unregistered {
+		return false
+	}
 	if strings.Contains(filepath.Base(abs), ".local.") {
 		return false
 	}
@@ -231,6 +239,12 @@ func (r hookRepo) judgeLanded(id, base, msgFile string) (hooks []landedHook, cha
 		}
 	}
 	c := &landedCommit{id: id, base: base, tree: tree, deleted: map[string]bool{}, scratch: filepath.Dir(msgFile)}
+	if gd, err := r.gatesDirOf(); err == nil {
+		// assertion C: a commit that records no registry is judged by the
+		// one on disk, as its hooks were.
+		_, held := tree.Mode(filepath.ToSlash(registry.ListPath(gd)))
+		c.unregistered = !held
+	}
 	changed = map[string]bool{}
 	for _, ch := range changes {
 		changed[ch.Path] = true
@@ -281,6 +295,26 @@ func (r hookRepo) judgeLanded(id, base, msgFile string) (hooks []landedHook, cha
 		hooks = append(hooks, landedHook{hook: args[0], code: code, out: out.String()})
 	}
 	return hooks, changed, nil
+}
+
+// gatesDirOf answers the gates directory a landed commit's hooks read
+// (an environment-only locator, relative to the top by default).
+func (r hookRepo) gatesDirOf() (string, error) {
+	env := r.s.Env
+	if env == nil {
+		env = os.LookupEnv
+	}
+	js := newSession(IO{Env: landedEnv(env), Name: "gates"})
+	defer js.close()
+	js.cwdOnce.Do(func() { js.cwd, js.cwdTop = r.top, r.top })
+	gd, err := js.GatesDir()
+	if err != nil {
+		return "", err
+	}
+	if rel, ok := walk.RelUnder(r.top, walk.AbsAgainst(r.top, gd)); ok && rel != "" {
+		return rel, nil
+	}
+	return "", errors.New("the gates dir " + gd + " is not under " + r.top)
 }
 
 // landedEnv is the environment a landed commit's hooks read: the

@@ -197,6 +197,9 @@ func (s *Session) regFS() registry.FS {
 	if s.landed != nil {
 		return landedFS{OSAt: registry.OSAt{Dir: cwd}, c: s.landed}
 	}
+	if s.indexFirst {
+		return sparseFS{OSAt: registry.OSAt{Dir: cwd}, s: s}
+	}
 	return registry.OSAt{Dir: cwd}
 }
 

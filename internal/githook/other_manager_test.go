@@ -56,3 +56,37 @@ func TestCheckPlacedNamesAnotherManagerOnlyWhenLive(t *testing.T) {
 		t.Fatalf("a copy of the placed hooks: %+v %v", st, err)
 	}
 }
+
+// assertion T: a manager that installs over the placed hooks in their own
+// directory, keeping each as <name>.old with the placed bytes (lefthook's
+// way), is another manager there; a replaced hook with no such copy, or
+// an .old that is not the placed bytes, is only a problem.
+func TestCheckPlacedNamesAManagerThatKeptThePlacedHooksAside(t *testing.T) {
+	r := newInstallRig(t)
+	if code := r.install(); code != 0 {
+		t.Fatalf("install: %d %s", code, r.errb.String())
+	}
+	hook := filepath.Join(r.hooksDir(), PreCommit)
+	placed, err := os.ReadFile(hook)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustWrite(t, hook, "#!/bin/sh\necho another manager ran\nexit 0\n")
+	if err := os.Chmod(hook, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := CheckPlaced(r.dir); err != nil || st.Other != "" || len(st.Problems) == 0 {
+		t.Fatalf("a replaced hook kept nowhere: %+v %v", st, err)
+	}
+	mustWrite(t, hook+".old", "#!/bin/sh\necho not the placed one\n")
+	if st, err := CheckPlaced(r.dir); err != nil || st.Other != "" || len(st.Problems) == 0 {
+		t.Fatalf("a replaced hook whose .old is not the placed bytes: %+v %v", st, err)
+	}
+	if err := os.WriteFile(hook+".old", placed, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	st, err := CheckPlaced(r.dir)
+	if err != nil || st.Other == "" || len(st.Problems) == 0 {
+		t.Fatalf("a hook installed over the placed one, kept as .old: %+v %v", st, err)
+	}
+}

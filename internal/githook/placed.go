@@ -164,10 +164,20 @@ func CheckPlaced(top string) (Placed, error) {
 	} else {
 		home := sameDir(resolved, ours)
 		restat := false
+		// moved counts the placed hooks another manager's install put
+		// aside as <name>.old, the very bytes placed, writing its own in
+		// their place (lefthook's way); kept is false once a problem is
+		// not that.
+		moved, kept := 0, true
 		for i, f := range files {
 			msg, key := checkOne(walk.Child(resolved, f.name), f, home)
 			if msg != "" {
 				st.Problems = append(st.Problems, msg)
+				if home && f.sum != "" && movedAside(walk.Child(resolved, f.name), f.sum) {
+					moved++
+				} else {
+					kept = false
+				}
 			} else if home && recorded && key != f.stat {
 				// The same bytes under new stat fields (a copied clone):
 				// recorded, so the next check reads no file.
@@ -176,6 +186,11 @@ func CheckPlaced(top string) (Placed, error) {
 		}
 		if restat && len(st.Problems) == 0 {
 			saveRecord(ours, files)
+		}
+		if moved > 0 && kept {
+			// assertion T: another hook manager installed over the placed
+			// hooks, keeping them beside its own.
+			st.Other = resolved
 		}
 	}
 	if len(st.Problems) > 0 && !sameDir(resolved, ours) && len(activeHooks(resolved)) > 0 {
@@ -189,6 +204,17 @@ func CheckPlaced(top string) (Placed, error) {
 		}
 	}
 	return st, nil
+}
+
+// movedAside reports a hook at p that is an executable regular file of
+// another's, with the placed bytes (sum) kept beside it as p.old.
+func movedAside(p, sum string) bool {
+	fi, err := os.Stat(p)
+	if err != nil || !fi.Mode().IsRegular() || ExeSuffix() == "" && fi.Mode().Perm()&0o111 == 0 {
+		return false
+	}
+	got, err := digest.File(p + ".old")
+	return err == nil && got == sum
 }
 
 // checkOne answers what is wrong with the hook at p, "" when it is the
@@ -394,6 +420,9 @@ func Footing(top, common, hooksDir string, env Lookup) (int, string) {
 		return FootingBroken, err.Error()
 	}
 	path := walk.AbsAgainst(top, bin.Value)
+	if main := mainWorktreeBinary(top, common, bin); main != "" {
+		path = main
+	}
 	if want == "" || SameBuild(walk.Child(hooksDir, PreCommit+ExeSuffix()), path) {
 		return FootingOn, ""
 	}
@@ -414,6 +443,27 @@ func Footing(top, common, hooksDir string, env Lookup) (int, string) {
 		return FootingBroken, fmt.Sprintf("%s is gone", bin.Value)
 	}
 	return FootingBroken, fmt.Sprintf("%s is not the recorded binary", bin.Value)
+}
+
+// mainWorktreeBinary answers, for a linked worktree that holds no binary
+// at the default path (it is gitignored, so a new worktree has none), the
+// main worktree's copy at the same path, when there is one; "" otherwise.
+// The copy is verified against the record as the worktree's own would be.
+func mainWorktreeBinary(top, common string, bin NativeBin) string {
+	if bin.Origin != "default" || walk.PathRoot(bin.Value) || filepath.Base(common) != ".git" {
+		return ""
+	}
+	if isFilePath(walk.AbsAgainst(top, bin.Value)) {
+		return ""
+	}
+	main := filepath.Dir(common)
+	if walk.NormalizeAbs(main) == walk.NormalizeAbs(top) {
+		return ""
+	}
+	if p := walk.AbsAgainst(main, bin.Value); isFilePath(p) {
+		return p
+	}
+	return ""
 }
 
 // isFilePath reports a regular file at p.

@@ -36,7 +36,8 @@ type Pushed struct {
 
 // prePush is `--git-hook pre-push <remote> <url>`: the local commits git
 // lists on stdin (`<local ref> <local id> <remote ref> <remote id>`; a
-// deletion sends the zero id) are added to the record. A failure is said
+// deletion sends the zero id) are added to the record, less the
+// git-notes commits a notes ref sends to a notes ref. A failure is said
 // on stderr and refuses nothing.
 func prePush(w World) int {
 	// assertion Y: pre-push records the commits a push sends.
@@ -53,9 +54,15 @@ func prePush(w World) int {
 		sc := bufio.NewScanner(w.Stdin)
 		for sc.Scan() {
 			f := strings.Fields(sc.Text())
-			if len(f) == 4 && walk.ObjectID(f[1]) && strings.Trim(f[1], "0") != "" {
-				sent = append(sent, f[1])
+			if len(f) != 4 || !walk.ObjectID(f[1]) || strings.Trim(f[1], "0") == "" {
+				continue
 			}
+			// A notes ref sent to a notes ref carries git-notes commits,
+			// whose trees hold notes, not the project.
+			if strings.HasPrefix(f[0], "refs/notes/") && strings.HasPrefix(f[2], "refs/notes/") {
+				continue
+			}
+			sent = append(sent, f[1])
 		}
 		if err := sc.Err(); err != nil && err != io.EOF {
 			return warn(err)

@@ -27,3 +27,26 @@ func TestPrePushRecordsWhatThePushSends(t *testing.T) {
 		t.Fatalf("pre-push with one operand: %d %q", code, h.errb.String())
 	}
 }
+
+// A push of git-notes (a notes ref sent to a notes ref) sends commits
+// whose trees are notes, not the project: they are not recorded, so the
+// agent hook's judge never takes them for a commit of the project. A
+// commit sent from a notes ref to a branch is recorded as any other.
+func TestPrePushLeavesNotesOut(t *testing.T) {
+	dir, env := scratchRepo(t)
+	head := gitOut(t, dir, env, "rev-parse", "HEAD")
+	zero := strings.Repeat("0", 40)
+	note := strings.Repeat("1", 40)
+	other := strings.Repeat("2", 40)
+	h := newHookWorld(dir, env, fakeRegistry{}, nil)
+	h.World.Stdin = strings.NewReader("refs/notes/commits " + note + " refs/notes/commits " + zero + "\n" +
+		"refs/heads/main " + head + " refs/heads/main " + zero + "\n" +
+		"refs/notes/x " + other + " refs/heads/smuggled " + zero + "\n")
+	if code := RunHook([]string{PrePush, "origin", "/elsewhere/r.git"}, h.World); code != 0 {
+		t.Fatalf("pre-push answered %d, said %q", code, h.errb.String())
+	}
+	got, err := ReadPushed(filepath.Join(dir, ".git"))
+	if err != nil || len(got) != 2 || got[0].Commit != head || got[1].Commit != other {
+		t.Fatalf("recorded %+v %v; want the branch's commit and the one sent to a branch, not the notes commit", got, err)
+	}
+}

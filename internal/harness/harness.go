@@ -383,6 +383,9 @@ type Call struct {
 	// Repo reads the repository for the outcome members; nil where the
 	// caller offers none (the outcome checks are then skipped).
 	Repo Repo
+	// JudgeBudget lets one look judge past MaxJudged new commits while it
+	// has run for less than this; 0 holds every look to MaxJudged.
+	JudgeBudget time.Duration
 	// advised, when set, keeps the note that the advice given was given
 	// (markAdvised calls it); nil keeps the not-opted-in note.
 	advised func()

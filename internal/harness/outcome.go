@@ -768,26 +768,30 @@ func judgeNew(c *Call, now []Tip, from, extra []string) ([]*judged, map[string]*
 	var left []string
 	fresh := 0
 	dirty := false
-	listed := map[string]bool{}
-	for _, id := range ids {
-		listed[id] = true
-	}
+	// parents keeps each judgement of this look as it came, before any
+	// inherited finding is taken off, so a commit judged as a parent is
+	// not judged again as itself, nor the other way round.
 	parents := map[string]CommitVerdict{}
+	lookBegan := time.Now()
 	for _, id := range ids {
 		j, ok := kept[id]
 		if !ok || j == nil {
 			// assertion L: a commit whose kept verdict is absent or empty
 			// is judged again, never read as a verdict.
-			if fresh >= MaxJudged {
+			if fresh >= MaxJudged && (c.JudgeBudget <= 0 || time.Since(lookBegan) >= c.JudgeBudget) {
 				left = append(left, id)
 				continue
 			}
 			fresh++
-			v, err := c.Repo.Judge(id)
-			if err != nil {
-				return nil, nil, 0, err
+			v, ok := parents[id]
+			if !ok {
+				var err error
+				if v, err = c.Repo.Judge(id); err != nil {
+					return nil, nil, 0, err
+				}
+				parents[id] = v
 			}
-			if len(v.Red) > 0 && v.Parent != "" && !listed[v.Parent] && kept[v.Parent] == nil {
+			if len(v.Red) > 0 && v.Parent != "" {
 				v.Red = notInherited(c, v, parents)
 			}
 			j = &judged{CommitVerdict: v}
@@ -810,11 +814,13 @@ func judgeNew(c *Call, now []Tip, from, extra []string) ([]*judged, map[string]*
 }
 
 // notInherited answers v's red results less those its first parent
-// already had, when that parent is history the session did not make (the
-// base's, or a colleague's fetched): a pre-commit gate whose every report
+// already had, whoever made that parent (the base's history, a
+// colleague's fetched, or the session's own commit, red and named on its
+// own or made green the same way): a pre-commit gate whose every report
 // line the parent's judgement of the same gate holds found nothing this
-// commit brought. The parent is judged as any commit would be, once per
-// look; a parent that cannot be judged takes nothing away.
+// commit brought. The parent is judged as any commit would be (its own
+// findings and the ones it inherited), once per look; a parent that
+// cannot be judged takes nothing away.
 func notInherited(c *Call, v CommitVerdict, parents map[string]CommitVerdict) []Red {
 	// assertion G: findings the commit's parent already had are not the
 	// agent's.
@@ -1191,7 +1197,7 @@ func auditAfter(c *Call) int {
 
 // notJudged tells the model how many new commits wait for a judgement.
 func notJudged(n int) string {
-	return fmt.Sprintf("gate-sdk commit-audit: %d commits not yet judged (one look judges at most %d); the next command and the next Stop judge more, and a Stop is held while any is left.", n, MaxJudged)
+	return fmt.Sprintf("gate-sdk commit-audit: %d commits not yet judged (one look judges %d, and more while its time allows); the next command and the next Stop judge more, and a Stop is held while any is left.", n, MaxJudged)
 }
 
 // sessionReds judges every commit the session made since its base and

@@ -1,11 +1,14 @@
 package harness
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"strings"
 	"testing"
+	"time"
 )
 
 // blockState puts a directory where the session's state file of kind
@@ -292,5 +295,40 @@ func TestRemedyInALinkedWorktree(t *testing.T) {
 	j.Root = true
 	if got := remedy(j, false, true); !strings.Contains(got, "`git -C '/w/it'\\''s here' update-ref -d HEAD`") {
 		t.Errorf("a root commit in a worktree: %s", got)
+	}
+}
+
+// assertion J: with a time budget a look goes on past the 50 while the
+// budget lasts, so a rebase of a long branch is judged in one look; with
+// none it stops at the 50.
+func TestCommitAuditJudgesPastTheCapWhileTimeAllows(t *testing.T) {
+	bash := map[string]any{"command": "anything"}
+	for _, budget := range []time.Duration{0, time.Minute} {
+		r := &fakeRepo{state: t.TempDir(), graph: map[string][]string{"c0000": nil}, red: map[string]bool{}}
+		r.tips = []Tip{{"HEAD", "c0000"}, {"refs/heads/main", "c0000"}}
+		run := func(event string) string {
+			in, _ := json.Marshal(bash)
+			m, _ := Lookup("commit-audit")
+			var out, errb bytes.Buffer
+			p := &Payload{SessionID: "s1", HookEventName: event, ToolName: "Bash", ToolInput: in, Cwd: "/srv/p"}
+			m.Run(&Call{Member: "commit-audit", Payload: p, Stdout: &out, Stderr: &errb, Gates: &fakeRunner{}, Repo: r, JudgeBudget: budget})
+			return out.String()
+		}
+		run(PreToolUse)
+		prev := "c0000"
+		for i := 1; i <= MaxJudged+10; i++ {
+			id := fmt.Sprintf("c%04d", i)
+			r.graph[id] = []string{prev}
+			prev = id
+		}
+		r.tips = []Tip{{"HEAD", prev}, {"refs/heads/main", prev}}
+		out := run(PostToolUse)
+		want, left := MaxJudged+10, ""
+		if budget == 0 {
+			want, left = MaxJudged, "10 commits not yet judged"
+		}
+		if len(r.judged) != want || left == "" && out != "" || left != "" && !strings.Contains(out, left) {
+			t.Fatalf("budget %v: judged %d (want %d), said %q", budget, len(r.judged), want, out)
+		}
 	}
 }

@@ -33,8 +33,10 @@ const StubName = "gates-hook"
 // run the one command it is told to; a binary that is a symbolic link, a
 // directory or a file without the execute bit is removed first (the copy
 // would write through the link, into the directory, or keep the mode),
-// and a directory that is gone is made again. No single quote, so a shell-form
-// line can carry it quoted.
+// and a directory that is gone is made again. A session in a linked
+// worktree, which holds no binary of its own (it is gitignored), runs the
+// main worktree's, verified the same way. No single quote, so a
+// shell-form line can carry it quoted.
 //
 // assertion K: a missing or replaced binary is a block naming its restore.
 const Stub = `d=${CLAUDE_PROJECT_DIR:-.}; b=${1#\$CLAUDE_PROJECT_DIR/}; shift
@@ -42,6 +44,7 @@ case $b in /*) p=$b;; *) p=$d/$b;; esac
 g=$(git -C "$d" rev-parse --git-common-dir 2>/dev/null) || g=.git
 case $g in /*) G=$g;; *) G=$d/$g;; esac
 w= s= c=
+[ -f "$p" ] || case $b in /*) ;; *) case $G in */.git) [ -f "${G%/.git}/$b" ] && p=${G%/.git}/$b;; esac;; esac
 [ -r "$G/gate-hooks.placed" ] && while read -r n h z m k x; do [ "$n" = pre-commit ] && s=$h c=$k; done <"$G/gate-hooks.placed"
 c=${c%?????????}; case $c in ""|*[!0-9]*) c=0;; esac
 if [ ! -e "$p" ]; then w=missing

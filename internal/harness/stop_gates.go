@@ -51,6 +51,9 @@ func stopGates(c *Call) int {
 	if err != nil {
 		return c.Decline(err.Error())
 	}
+	if len(res.Red) > 0 && c.Repo != nil {
+		res.Red = notInHead(c, res.Red)
+	}
 	if len(res.Red) == 0 {
 		if committed != "" {
 			fmt.Fprintln(c.Stdout, RefuseStop(committed))
@@ -73,4 +76,57 @@ func redNames(res Result) string {
 		names = append(names, r.Name)
 	}
 	return strings.Join(names, ", ")
+}
+
+// notInHead answers the red results of the uncommitted change less those
+// HEAD's commit already had: a gate each of whose report lines the
+// pre-commit judgement of HEAD also reports found nothing the change
+// brought (a colleague's
+// line pulled in, or a red commit of the session's, named by itself). A
+// HEAD that cannot be read or judged takes nothing away.
+func notInHead(c *Call, reds []Red) []Red {
+	// assertion P: findings HEAD already has are not the uncommitted
+	// change's.
+	tips, err := c.Repo.Tips()
+	if err != nil {
+		return reds
+	}
+	head := ""
+	for _, t := range tips {
+		if t.Ref == "HEAD" {
+			head = t.ID
+		}
+	}
+	if head == "" {
+		return reds
+	}
+	v, err := c.Repo.Judge(head)
+	if err != nil {
+		return reds
+	}
+	// The judgement reports a hook's run as one result (the gates' reports
+	// together), so a line is held when any pre-commit result of HEAD
+	// reports it.
+	had := map[string]bool{}
+	for _, h := range v.Red {
+		if h.Hook == "pre-commit" && h.Code == 1 {
+			for _, l := range strings.Split(h.Output, "\n") {
+				had[l] = true
+			}
+		}
+	}
+	var keep []Red
+	for _, r := range reds {
+		held := r.Code == 1
+		for _, l := range strings.Split(r.Output, "\n") {
+			if l != "" && !had[l] {
+				held = false
+				break
+			}
+		}
+		if !held {
+			keep = append(keep, r)
+		}
+	}
+	return keep
 }
