@@ -149,6 +149,44 @@ func realColleague(p *player, rel, line string) {
 	}
 }
 
+// realColleagueNew pushes, as a colleague, a commit adding a file of
+// theirs at the root (and its name to the root allowlist) past the hooks.
+func realColleagueNew(p *player, rel, body string) {
+	p.t.Helper()
+	parent := filepath.Dir(p.dir)
+	tmp := filepath.Join(parent, "colleague")
+	run(p.t, tmp, p.env, "git", "pull", "-q", "--rebase")
+	os.WriteFile(filepath.Join(tmp, rel), []byte(body), 0o644)
+	f, _ := os.OpenFile(filepath.Join(tmp, "scripts/root-allowlist.list"), os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(rel + "\n")
+	f.Close()
+	env := append(append([]string{}, p.env...), "GIT_AUTHOR_NAME=Colleague", "GIT_AUTHOR_EMAIL=colleague@example.invalid",
+		"GIT_COMMITTER_NAME=Colleague", "GIT_COMMITTER_EMAIL=colleague@example.invalid")
+	run(p.t, tmp, env, "git", "add", "-A")
+	if r := run(p.t, tmp, env, "git", "commit", "-q", "-n", "-m", "Add "+rel); r.code != 0 {
+		p.t.Fatalf("colleague commit: %s%s", r.stdout, r.stderr)
+	}
+	if r := run(p.t, tmp, env, "git", "push", "-q", "origin", "main"); r.code != 0 {
+		p.t.Fatalf("colleague push: %s", r.stderr)
+	}
+}
+
+// realColleagueFix pushes, as a colleague, the removal of rel.
+func realColleagueFix(p *player, rel string) {
+	p.t.Helper()
+	tmp := filepath.Join(filepath.Dir(p.dir), "colleague")
+	env := append(append([]string{}, p.env...), "GIT_AUTHOR_NAME=Colleague", "GIT_AUTHOR_EMAIL=colleague@example.invalid",
+		"GIT_COMMITTER_NAME=Colleague", "GIT_COMMITTER_EMAIL=colleague@example.invalid")
+	run(p.t, tmp, env, "git", "pull", "-q", "--rebase")
+	run(p.t, tmp, env, "git", "rm", "-q", rel)
+	if r := run(p.t, tmp, env, "git", "commit", "-q", "-n", "-m", "Remove "+rel); r.code != 0 {
+		p.t.Fatalf("colleague commit: %s%s", r.stdout, r.stderr)
+	}
+	if r := run(p.t, tmp, env, "git", "push", "-q", "origin", "main"); r.code != 0 {
+		p.t.Fatalf("colleague push: %s", r.stderr)
+	}
+}
+
 // realSession records what each step of one project's session heard.
 type realSession struct {
 	*player
@@ -364,6 +402,23 @@ func TestAgentReal4(t *testing.T) {
 			s.work("a diverged pull made a merge", `printf 'Local.\n' >> `+rp.mdFile+` && git commit -q -am "`+rp.subject+` (local)" && git pull -q --no-rebase --no-edit && git push -q origin main`)
 			s.work("gofmt -l over the tree", `gofmt -l . >/dev/null`)
 			s.stopQuiet("more work")
+			// A colleague pushes a real finding (a home path in a doc of
+			// theirs) past the hooks; the agent pulls it and works on.
+			realColleagueNew(s.player, "docs-colleague.md", "Set up as in /ho"+"me/marta/setup.\n")
+			s.work("pull of a colleague's red commit", "git pull -q --rebase")
+			s.row("Edit after the pull", "quiet", s.editCall(rp.mdFile, md+"\n", md+"\n\nAfter the pull.\n"))
+			s.stopQuiet("an unfinished edit on red upstream")
+			// The placed pre-commit hook judges the tree the commit records,
+			// the colleague's line with it: a documented limit (stop-gates
+			// P), not the agent hook's word.
+			words, out, err = s.bashCall(`git commit -q -am "` + rp.subject + ` (after pull)"`)
+			if err != nil && strings.Contains(out, "docs-colleague.md:1:") && strings.Contains(out, "check-tree-terms failed") {
+				words = "refused by the git hook for the colleague's line; the hooks: " + words
+			}
+			s.row("commit on the colleague's red commit", "refused by the git hook for the colleague's line; the hooks: quiet", words)
+			realColleagueFix(s.player, "docs-colleague.md")
+			s.work("pull of the colleague's fix with the edit stashed, then the commit", `git pull -q --rebase --autostash && git commit -q -am "`+rp.subject+` (after pull)"`)
+			s.stopQuiet("after the colleague's fix")
 
 			// Control 1: a home path in a doc, named right after the Edit;
 			// the agent takes it out again.

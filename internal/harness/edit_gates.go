@@ -48,6 +48,11 @@ func editGates(c *Call) int {
 	if err != nil {
 		return c.Decline(err.Error())
 	}
+	if len(res.Red) > 0 && c.Repo != nil {
+		// assertion N: findings HEAD's commit already has are not the
+		// edit's (a colleague's line pulled in), as stop-gates P.
+		res.Red = notInHead(c, res.Red)
+	}
 	if len(res.Red) == 0 {
 		// assertion B: clean is silent.
 		return Allow
