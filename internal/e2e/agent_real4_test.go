@@ -266,6 +266,33 @@ func (s *realSession) editCall(rel, old, new string) string {
 	return verdict(reason+r2, refusal+f2, other+o2)
 }
 
+// writeCall plays one Write tool call of a new file rel.
+func (s *realSession) writeCall(rel, body string) string {
+	s.t.Helper()
+	path := filepath.Join(s.dir, rel)
+	in := map[string]any{"tool_input": map[string]any{"file_path": path, "content": body}}
+	reason, refusal, other := words2(s.fire("PreToolUse", "Write", in))
+	if refusal != "" {
+		return "refused before it ran: " + refusal
+	}
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		s.t.Fatal(err)
+	}
+	in["tool_response"] = map[string]any{"filePath": path, "success": true}
+	r2, f2, o2 := words2(s.fire("PostToolUse", "Write", in))
+	return verdict(reason+r2, refusal+f2, other+o2)
+}
+
+// goPackage answers a Go source's package name.
+func goPackage(src string) string {
+	m := regexp.MustCompile(`(?m)^package (\w+)`).FindStringSubmatch(src)
+	if m == nil {
+		return "main"
+	}
+	return m[1]
+}
+
 // read plays a Read and a Grep of one file.
 func (s *realSession) read(rel string) {
 	s.t.Helper()
@@ -419,6 +446,24 @@ func TestAgentReal4(t *testing.T) {
 			realColleagueFix(s.player, "docs-colleague.md")
 			s.work("pull of the colleague's fix with the edit stashed, then the commit", `git pull -q --rebase --autostash && git commit -q -am "`+rp.subject+` (after pull)"`)
 			s.stopQuiet("after the colleague's fix")
+
+			// Round three of everyday work.
+			s.work("a commit with a body through a here-document, signed off", "git commit -q -s --allow-empty -F - <<'EOF'\n"+rp.subject+" (notes)\n\nThe `--flag` text in backticks, a path like ~/.config/app and\nC:\\\\Users\\\\me\\\\app stay as they are.\nEOF")
+			s.row("Write of a new page under an existing directory", "quiet", s.writeCall(".github/NOTES.md", "# Notes\n\nRun the tests with `go test ./...`.\n"))
+			s.row("Write of a new Go file", "quiet", s.writeCall(filepath.Join(filepath.Dir(rp.goFile), "real4_extra.go"), "package "+goPackage(goSrc)+"\n\n// realFive answers five.\nfunc realFive() int { return 5 }\n"))
+			gi := string(readFile4(t, filepath.Join(s.dir, ".gitignore")))
+			giLast := strings.SplitAfter(strings.TrimRight(gi, "\n")+"\n", "\n")
+			giTail := uniqueTail(gi)
+			_ = giLast
+			s.row("Edit of .gitignore", "quiet", s.editCall(".gitignore", giTail, giTail+"/dist/\n"))
+			s.work("an untracked scratch file at the root, ignored by nothing", `go version > scratch-notes.txt`)
+			reason, refusal, other := words2(s.fire("Stop", "", map[string]any{"stop_hook_active": false}))
+			s.row("an untracked scratch file at the root: Stop", "named check-root-tiering", namedAs(verdict(reason, refusal, other), "check-root-tiering"))
+			s.work("scratch file removed, the rest committed", `rm scratch-notes.txt && git add -A && git commit -q -m "`+rp.subject+` (pages)"`)
+			s.work("squash of the last two by reset --soft", `git reset -q --soft HEAD~2 && git commit -q -m "`+rp.subject+` (squashed)"`)
+			s.work("push --force-with-lease after rewriting", `git push -q origin main || git push -q --force-with-lease origin main`)
+			s.work("read-only looks", `git log -p -3 >/dev/null && git blame `+rp.mdFile+` >/dev/null && git shortlog -sn >/dev/null && git diff HEAD~1 --stat >/dev/null`)
+			s.stopQuiet("round three")
 
 			// Control 1: a home path in a doc, named right after the Edit;
 			// the agent takes it out again.
