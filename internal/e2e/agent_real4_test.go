@@ -465,6 +465,40 @@ func TestAgentReal4(t *testing.T) {
 			s.work("read-only looks", `git log -p -3 >/dev/null && git blame `+rp.mdFile+` >/dev/null && git shortlog -sn >/dev/null && git diff HEAD~1 --stat >/dev/null`)
 			s.stopQuiet("round three")
 
+			// Round four: the workflows' accepted findings, the project's
+			// own battery, history edits.
+			tagLine := regexp.MustCompile(`(?m)^.*uses: [A-Za-z0-9_./-]+@v([0-9]+)[^\n]*$`)
+			for _, wfPath := range []string{rp.colleagueFile, rp.workflow} {
+				body := string(readFile4(t, filepath.Join(s.dir, wfPath)))
+				var bump, pin string
+				for _, m := range tagLine.FindAllString(body, -1) {
+					if strings.Count(body, m+"\n") != 1 {
+						continue
+					}
+					if bump == "" {
+						bump = m
+					} else if pin == "" {
+						pin = m
+					}
+				}
+				if bump != "" {
+					v := tagLine.FindStringSubmatch(bump)[1]
+					s.row("a tag-pinned action's tag bumped in "+wfPath+" (an accepted finding)", "quiet", s.editCall(wfPath, bump+"\n", strings.Replace(bump, "@v"+v, "@v"+v+"9", 1)+"\n"))
+				}
+				if pin != "" {
+					at := strings.Index(pin, "@")
+					s.row("an accepted tag-pinned action pinned by id in "+wfPath, "quiet", s.editCall(wfPath, pin+"\n", pin[:at]+"@0123456789abcdef0123456789abcdef01234567 # "+pin[at+1:]+"\n"))
+				}
+			}
+			s.work("commit of the workflow changes", `printf 'Actions.\n' >> `+rp.mdFile+` && git add -A && git commit -q -m "`+rp.subject+` (actions)"`)
+			s.work("gates doctor", `bin/gates doctor >/dev/null 2>&1; true`)
+			s.work("the battery, as init's next: line offers it", `bash gate-sdk/bin/run-gates.sh`)
+			s.work("a reword by rebase -i", `GIT_SEQUENCE_EDITOR="sed -i '1s/^pick/reword/'" GIT_EDITOR="sed -i '1s/(actions)/(workflows)/'" git rebase -q -i HEAD~1`)
+			s.work("a cherry-pick from a side branch", `git switch -q -c side HEAD~1 && printf 'Side.\n' > .github/SIDE.md && git add .github/SIDE.md && git commit -q -m "`+rp.subject+` (side)" && git switch -q main && git cherry-pick side >/dev/null && git branch -q -D side`)
+			s.work("a workflow with accepted findings deleted, the deletion reverted", `git rm -q `+rp.colleagueFile+` && git commit -q -m "`+rp.subject+` (drop a workflow)" && git revert --no-edit HEAD >/dev/null`)
+			s.work("push", `git push -q --force-with-lease origin main`)
+			s.stopQuiet("round four")
+
 			// Control 1: a home path in a doc, named right after the Edit;
 			// the agent takes it out again.
 			leak := "Build notes live in /ho" + "me/marta/build."
