@@ -198,7 +198,7 @@ type realSession struct {
 // expected.
 func (s *realSession) row(step, want, got string) {
 	s.t.Helper()
-	s.rows = append(s.rows, "REAL4 | "+filepath.Base(s.rp.module)+" | "+step+" | "+want+" | "+got)
+	s.rows = append(s.rows, "REAL4 | "+realName(s.rp.module)+" | "+step+" | "+want+" | "+got)
 	if want != got {
 		s.t.Errorf("%s: %s: want %s, got %s", s.rp.module, step, want, got)
 	}
@@ -343,7 +343,7 @@ func TestAgentReal4(t *testing.T) {
 	t.Parallel()
 	for _, rp := range realProjects {
 		rp := rp
-		t.Run(filepath.Base(strings.TrimSuffix(rp.module, "/v3")), func(t *testing.T) {
+		t.Run(realName(rp.module), func(t *testing.T) {
 			t.Parallel()
 			s := &realSession{player: realClone(t, rp), rp: rp}
 			defer func() {
@@ -499,6 +499,13 @@ func TestAgentReal4(t *testing.T) {
 			s.work("push", `git push -q --force-with-lease origin main`)
 			s.stopQuiet("round four")
 
+			// Round five: commands that only mention a bypass, as text.
+			s.work("a heredoc into a doc that mentions --no-verify", "cat >> "+rp.mdFile+" <<'EOF'\n\nContributors: never run `git commit --no-verify`; fix the hook's finding.\nEOF")
+			s.work("grep for the words", `grep -rn -e "no-verify" -e "commit -n" `+rp.mdFile+` >/dev/null`)
+			s.work("echo of a bypass as text", `echo "git commit -n skips hooks" >/dev/null && printf '%s\n' 'git push --no-verify' >/dev/null`)
+			s.work("commit of the doc", `git commit -q -am "`+rp.subject+` (contributing)"`)
+			s.stopQuiet("round five")
+
 			// Control 1: a home path in a doc, named right after the Edit;
 			// the agent takes it out again.
 			leak := "Build notes live in /ho" + "me/marta/build."
@@ -568,6 +575,11 @@ func uniqueBefore(src, sub string) string {
 		start = strings.LastIndex(src[:start-1], "\n") + 1
 	}
 	return src[start : i+len(sub)]
+}
+
+// realName answers a module's short name (sops, not v3).
+func realName(module string) string {
+	return filepath.Base(regexp.MustCompile(`/v[0-9]+$`).ReplaceAllString(module, ""))
 }
 
 // namedAs answers "named <gate>" when the words name gate, else the words.
