@@ -546,6 +546,24 @@ func TestAgentReal4(t *testing.T) {
 				s.work("control remedy: "+remedy, remedy)
 			}
 			s.stopQuiet("after the remedies")
+
+			// Control 4: a tag pin written by sed, a plain commit: the placed
+			// hook refuses it; the agent puts the file back.
+			words, out, err = s.bashCall(`sed -i 's#^\(    steps:\)$#\1\n      - uses: actions/setup-python@v5#' ` + rp.workflow + ` && git commit -q -am "` + rp.subject + ` (python)"`)
+			if err != nil && strings.Contains(out, "check-action-pinning") {
+				words = "refused by the git hook with check-action-pinning; the hooks: " + words
+			}
+			s.row("control: a tag pin by sed, a plain commit", "refused by the git hook with check-action-pinning; the hooks: quiet", words)
+			s.work("control remedy: the workflow put back", `git checkout -- `+rp.workflow)
+			// Control 5: a home path in a Go comment landed past the hook
+			// through sh: named by id right after; the remedy offered runs,
+			// then the agent fixes the line and commits through the hooks.
+			words, _, _ = s.bashCall(`printf '\n// Built in /ho` + `me/marta/go.\n' >> ` + rp.goFile + ` && echo 'git commit -q -n -am "` + rp.subject + ` (notes)"' | sh`)
+			s.row("control: a home path in a Go comment landed past the hook", "named check-tree-terms", namedAs(words, "check-tree-terms"))
+			remedy = remedyOf(words)
+			s.work("control remedy: "+remedy, remedy)
+			s.work("the line fixed and committed through the hooks", `sed -i 's#/ho`+`me/marta/go#the build directory#' `+rp.goFile+` && git commit -q -am "`+rp.subject+` (notes)"`)
+			s.stopQuiet("after the last remedies")
 			if sub := strings.TrimSpace(s.git("log", "-1", "--format=%s")); strings.Contains(sub, "marta") {
 				t.Errorf("the remedy left HEAD's subject %q", sub)
 			}
