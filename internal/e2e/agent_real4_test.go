@@ -564,6 +564,19 @@ func TestAgentReal4(t *testing.T) {
 			s.work("control remedy: "+remedy, remedy)
 			s.work("the line fixed and committed through the hooks", `sed -i 's#/ho`+`me/marta/go#the build directory#' `+rp.goFile+` && git commit -q -am "`+rp.subject+` (notes)"`)
 			s.stopQuiet("after the last remedies")
+
+			// Control 6: a quoted log line with a home path. The help line
+			// offers `gates baseline`, which is the user's to take (an agent's
+			// commit adding to the baseline is named as refused): the words
+			// say so, and the agent fixes the line.
+			words = s.writeCall(".github/LOG.md", "# A quoted log\n\n    open /ho"+"me/marta/.cache/x: permission denied\n")
+			got = namedAs(words, "check-tree-terms")
+			if strings.Contains(words, "gates baseline") && !strings.Contains(words, "that is the user's decision, not yours: fix the finding, or ask the user") {
+				got = "offered `gates baseline` to the agent: " + words
+			}
+			s.row("control: a quoted log line with a home path", "named check-tree-terms", got)
+			s.work("control remedy: the path in the log replaced, committed", `sed -i 's#/ho`+`me/marta/#$HOME/#' .github/LOG.md && git add -A && git commit -q -m "`+rp.subject+` (a quoted log)"`)
+			s.stopQuiet("after the log fixed")
 			if sub := strings.TrimSpace(s.git("log", "-1", "--format=%s")); strings.Contains(sub, "marta") {
 				t.Errorf("the remedy left HEAD's subject %q", sub)
 			}
