@@ -506,6 +506,14 @@ func TestAgentReal4(t *testing.T) {
 			s.work("commit of the doc", `git commit -q -am "`+rp.subject+` (contributing)"`)
 			s.stopQuiet("round five")
 
+			// Round six: tools that move HEAD or rewrite the object store.
+			s.work("bisect run over the last commits", `git bisect start HEAD HEAD~3 >/dev/null && git bisect run true >/dev/null && git bisect reset >/dev/null 2>&1`)
+			s.work("a file restored from an older commit, committed", `git restore --source=HEAD~2 -- `+rp.mdFile+` && git commit -q -am "`+rp.subject+` (restored)" || true`)
+			s.work("a note added", `git notes add -m "reviewed" HEAD`)
+			s.work("gc and maintenance", `git gc -q && git maintenance run --task=commit-graph >/dev/null 2>&1; true`)
+			s.work("gofmt -w over the whole tree, committed", `gofmt -w $(git ls-files '*.go' | head -200) && git add -A && { git diff --cached --quiet || git commit -q -m "`+rp.subject+` (gofmt)"; }`)
+			s.stopQuiet("round six")
+
 			// Control 1: a home path in a doc, named right after the Edit;
 			// the agent takes it out again.
 			leak := "Build notes live in /ho" + "me/marta/build."
