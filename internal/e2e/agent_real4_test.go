@@ -351,6 +351,14 @@ func TestAgentReal4(t *testing.T) {
 					t.Log(r)
 				}
 			}()
+			// The project's subjects are not Conventional Commits: the
+			// subject gate is left out, and the registry says why.
+			list := string(readFile4(t, filepath.Join(s.dir, "scripts/gates.list")))
+			why := "not adopted"
+			if strings.Contains(list, "# unregistered: check-commit-subject — on-surface: 0 of the 6 recent subjects by people would pass; to adopt: echo check-commit-subject >> scripts/gates.list") {
+				why = "left out, the registry saying why"
+			}
+			s.row("the subject gate on the project's own style", "left out, the registry saying why", why)
 			s.work("session start: git status", "git status --short && git log --oneline -5 >/dev/null")
 			s.read(rp.mdFile)
 			s.read(rp.goFile)
