@@ -2,6 +2,7 @@ package harness
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gate-sdk/gates/internal/walk"
 )
@@ -48,13 +49,31 @@ func editGates(c *Call) int {
 	if err != nil {
 		return c.Decline(err.Error())
 	}
+	if len(res.Red) > 0 && c.Repo != nil {
+		// assertion N: findings HEAD's commit already has are not the
+		// edit's (a colleague's line pulled in), as stop-gates P.
+		res.Red = notInHead(c, res.Red)
+	}
 	if len(res.Red) == 0 {
 		// assertion B: clean is silent.
 		return Allow
 	}
 	// assertion C: a red gate's report reaches the model after the call.
 	reason := fmt.Sprintf("The edit to %s leaves %s red. Fix these findings before you go on (each help: line names the fix):\n%s",
-		rel, redNames(res), res.Text())
+		rel, redNames(res), res.Text()) + baselineIsTheUsers(res.Text())
 	fmt.Fprintln(c.Stdout, Feedback(reason))
 	return Allow
+}
+
+// baselineIsTheUsers answers the sentence the words for the model gain
+// when a finding's help offers `gates baseline`: the help is written for
+// the person, and a commit of the agent's that adds to the baseline is
+// named as refused (commit-audit), so the model is told to fix the
+// finding or ask.
+func baselineIsTheUsers(report string) string {
+	// assertion O: a help line offering the baseline is the user's to take.
+	if !strings.Contains(report, "gates baseline") {
+		return ""
+	}
+	return "\nWhere a help: line offers `gates baseline`, that is the user's decision, not yours: fix the finding, or ask the user; a commit of yours that adds to the baseline is refused."
 }

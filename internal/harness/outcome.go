@@ -887,6 +887,10 @@ func redReport(reds []*judged) string {
 		}
 		fmt.Fprintf(&b, "To repair commit %s: %s\n", j.Short, remedy(j, msg, tree))
 	}
+	// The help lines offering the baseline are the user's (edit-gates O).
+	if note := baselineIsTheUsers(b.String()); note != "" {
+		b.WriteString(strings.TrimPrefix(note, "\n") + "\n")
+	}
 	b.WriteString("The git hooks would have refused these commits; never use --no-verify or any other way around the hooks.")
 	return b.String()
 }

@@ -62,7 +62,7 @@ func stopGates(c *Call) int {
 	}
 	// assertion C: red refuses the stop with the findings as instructions.
 	reason := fmt.Sprintf("Do not stop yet: the uncommitted change leaves %s red. Fix these findings (each help: line names the fix), then finish:\n%s",
-		redNames(res), res.Text())
+		redNames(res), res.Text()) + baselineIsTheUsers(res.Text())
 	if committed != "" {
 		reason = committed + "\n\n" + reason
 	}

@@ -419,6 +419,17 @@ func seedConsumer(p *Plan, w *InitWorld, files []kits.File) error {
 	for _, rel := range append([]string{p.GatesDir, ".gitignore"}, w.RootEntries...) {
 		entries[top(rel)] = true
 	}
+	if entries["go.mod"] {
+		// assertion X: a Go module whose root is a package allows the
+		// package's files as one glob, so a new file of that package is
+		// no new root surface.
+		for n := range entries {
+			if n != "*.go" && strings.HasSuffix(n, ".go") {
+				delete(entries, n)
+				entries["*.go"] = true
+			}
+		}
+	}
 	var names []string
 	for n := range entries {
 		names = append(names, n)
