@@ -115,6 +115,15 @@ var editFullView bool
 // call built: true for the overlay.
 var editViewTaken func(overlay bool)
 
+// ChangedBefore reports whether the entry at rel, under the top, was last
+// changed before t (harness.Aged).
+func (r hookRunner) ChangedBefore(rel string, t time.Time) bool {
+	if !filepath.IsLocal(rel) {
+		return false
+	}
+	return walk.ChangedBefore(walk.Child(r.top, rel), t)
+}
+
 // Rel spells a path the harness named relative to the top. A relative
 // path is taken against the directory the arm was started in; both it and
 // the top are canonicalised first (symbolic links resolved, "." and ".."

@@ -53,6 +53,7 @@ func editGates(c *Call) int {
 		// assertion N: findings HEAD's commit already has are not the
 		// edit's (a colleague's line pulled in), as stop-gates P.
 		res.Red = notInHead(c, res.Red)
+		res.Red = notBeforeSession(c, res.Red)
 	}
 	if len(res.Red) == 0 {
 		// assertion B: clean is silent.

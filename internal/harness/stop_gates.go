@@ -3,6 +3,7 @@ package harness
 import (
 	"fmt"
 	"strings"
+	"time"
 )
 
 // stopGates is Stop and SubagentStop: while a gate coupled to the
@@ -53,6 +54,7 @@ func stopGates(c *Call) int {
 	}
 	if len(res.Red) > 0 && c.Repo != nil {
 		res.Red = notInHead(c, res.Red)
+		res.Red = notBeforeSession(c, res.Red)
 	}
 	if len(res.Red) == 0 {
 		if committed != "" {
@@ -125,6 +127,51 @@ func notInHead(c *Call, reds []Red) []Red {
 			}
 		}
 		if !held {
+			keep = append(keep, r)
+		}
+	}
+	return keep
+}
+
+// Aged is what a Runner may answer besides the gates: whether the entry at
+// a path (relative to the top) was last changed before t.
+type Aged interface {
+	ChangedBefore(rel string, t time.Time) bool
+}
+
+// notBeforeSession answers reds less the results each of whose finding
+// lines names a path nothing has changed since the session began (the
+// base's time): the user's own uncommitted work, an untracked file left
+// at the top before the agent started, is not the agent's to fix. A line
+// that names no path, a path written since, a result that could not run,
+// or a session with no recorded start keeps the result.
+func notBeforeSession(c *Call, reds []Red) []Red {
+	// assertion Q: what no write has reached since the session began is
+	// not the agent's.
+	aged, ok := c.Gates.(Aged)
+	if !ok {
+		return reds
+	}
+	var at int64
+	if had, err := loadState(c, stateBaseAt, &at); err != nil || !had || at <= 0 {
+		return reds
+	}
+	began := time.Unix(at, 0)
+	var keep []Red
+	for _, r := range reds {
+		old := r.Code == 1
+		for _, l := range strings.Split(r.Output, "\n") {
+			l = strings.TrimSpace(l)
+			if l == "" || strings.HasPrefix(l, "help:") {
+				continue
+			}
+			p, _, found := strings.Cut(l, ":")
+			if !found || p == "" || !aged.ChangedBefore(p, began) {
+				old = false
+				break
+			}
+		}
+		if !old {
 			keep = append(keep, r)
 		}
 	}

@@ -2,7 +2,10 @@
 
 package walk
 
-import "syscall"
+import (
+	"syscall"
+	"time"
+)
 
 // dirStamp answers the stat data of the directory at path; false when it
 // cannot be stat'ed or is no longer a directory.
@@ -19,4 +22,15 @@ func dirStamp(path string) (stamp, bool) {
 		mtime: st.Mtim.Nano(),
 		ctime: st.Ctim.Nano(),
 	}, true
+}
+
+// ChangedBefore reports whether the entry at path (not followed) was last
+// changed, its bytes or its metadata, before t: its change time, which no
+// tool can set back, is earlier. False when it cannot be stat'ed.
+func ChangedBefore(path string, t time.Time) bool {
+	var st syscall.Stat_t
+	if err := syscall.Lstat(path, &st); err != nil {
+		return false
+	}
+	return time.Unix(st.Ctim.Sec, st.Ctim.Nsec).Before(t)
 }
