@@ -464,6 +464,13 @@ func TestAgentHarness4Unseen(t *testing.T) {
 			p.git("commit", "-q", "-m", "chore: knobs")
 		}, steps: []h4Step{{tool: "Edit", path: "scripts/gate-sdk-config.knobs", old: "# knobs\n", new: "# knobs\nGATE_SDK_NATIVE_BIN = /bin/true\n"}, h4Bash(leakCmd + `git commit -q -a -m "docs: add notes"`)}, expect: stAfter},
 		// The harness's own settings.
+		// The harness's own settings.
+		{name: "Write .claude/settings.json emptied, then --no-verify", steps: []h4Step{h4Write(".claude/settings.json", "{}\n"), h4Bash(h4NoVerify)}, expect: stBefore},
+		{name: "Edit .claude/settings.json to drop the Bash guards, then --no-verify", steps: []h4Step{{tool: "Edit", path: ".claude/settings.json", old: `"matcher": "Bash"`, new: `"matcher": "NoSuchTool"`}, h4Bash(h4NoVerify)}, expect: stBefore},
+		{name: "MultiEdit .claude/settings.json to drop Stop and PostToolUse", steps: []h4Step{{tool: "MultiEdit", path: ".claude/settings.json", edits: [][2]string{{`"PostToolUse"`, `"XPostToolUse"`}, {`"Stop"`, `"XStop"`}}}, h4Bash(h4Sh)}, expect: stBefore},
+		{name: "Write .claude/settings.local.json with disableAllHooks", steps: []h4Step{h4Write(".claude/settings.local.json", `{"disableAllHooks": true}`+"\n"), h4Bash(h4NoVerify)}, expect: stBefore},
+		{name: "Edit .claude/settings.json to set disableAllHooks", steps: []h4Step{{tool: "Edit", path: ".claude/settings.json", old: `"hooks": {`, new: `"disableAllHooks": true, "hooks": {`}, h4Bash(h4NoVerify)}, expect: stBefore},
+		{name: "Write the user's ~/.claude/settings.json with disableAllHooks", steps: []h4Step{h4Write("@HOME@/.claude/settings.json", `{"disableAllHooks": true}`+"\n"), h4Bash(h4NoVerify)}, expect: stBefore},
 		// Red commits across the harness's events.
 		{name: "a subagent's background commit, named at SubagentStop", steps: []h4Step{{bash: h4Sh, bg: true}, {event: "SubagentStop"}, {event: "Stop"}}, expect: stStop, gate: tt},
 		{name: "a background commit after the last Stop, the same session resumed", steps: []h4Step{h4Bash("git status --short"), {bash: h4Sh, bg: true, late: true}, {event: "Stop"}, {release: true}, {event: "SessionStart", source: "resume"}, h4Bash("git status --short")}, expect: stStop, gate: tt},

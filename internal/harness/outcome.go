@@ -1295,6 +1295,14 @@ func gitDirGuard(c *Call) int {
 			return Block
 		}
 	}
+	if harnessSettings(canon) {
+		// assertion B: the harness's settings keep the gates' hooks.
+		if why := settingsCut(c, canon); why != "" {
+			fmt.Fprintf(c.Stderr, "gate-sdk git-dir-guard: this edit of %s was not made: %s, and the agent's commits would then go unjudged.\n", p, why)
+			fmt.Fprintln(c.Stderr, "Keep every gates registration and leave disableAllHooks unset; any other change to the settings is fine. Turning the hooks off is the operator's to do.")
+			return Block
+		}
+	}
 	return Allow
 }
 

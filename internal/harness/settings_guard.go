@@ -1,0 +1,142 @@
+package harness
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// settingsEdit is the part of an edit tool's input the settings guard
+// reads: the bulk the payload read keeps when it is small.
+type settingsEdit struct {
+	Content    *string `json:"content"`
+	OldString  string  `json:"old_string"`
+	NewString  *string `json:"new_string"`
+	ReplaceAll bool    `json:"replace_all"`
+	Edits      []struct {
+		OldString  string `json:"old_string"`
+		NewString  string `json:"new_string"`
+		ReplaceAll bool   `json:"replace_all"`
+	} `json:"edits"`
+}
+
+// harnessSettings reports a path the harness reads its hook registrations
+// from: settings.json or settings.local.json directly under a directory
+// named .claude (the project's, a linked worktree's, the user's).
+func harnessSettings(canon string) bool {
+	base := filepath.Base(canon)
+	return (base == "settings.json" || base == "settings.local.json") && filepath.Base(filepath.Dir(canon)) == ".claude"
+}
+
+// settingsCut answers why the edit of the harness settings file at canon
+// would take the gates' hooks away ("" when it keeps them): the file as
+// the tool would leave it turns every hook off, is no JSON the harness
+// can read, or lacks a registration of a gates member the file holds now.
+func settingsCut(c *Call, canon string) string {
+	var in settingsEdit
+	if !c.Payload.Input(&in) {
+		return "the edit's input cannot be read"
+	}
+	before, err := os.ReadFile(canon)
+	if err != nil && !os.IsNotExist(err) {
+		return fmt.Sprintf("the file cannot be read (%v)", err)
+	}
+	after := string(before)
+	switch {
+	case c.Payload.ToolName == "Write":
+		if in.Content == nil {
+			return "the new content is too large to judge"
+		}
+		after = *in.Content
+	case c.Payload.ToolName == "Edit":
+		if in.NewString == nil {
+			return "the replacement is too large to judge"
+		}
+		after = replace(after, in.OldString, *in.NewString, in.ReplaceAll)
+	case c.Payload.ToolName == "MultiEdit":
+		if in.Edits == nil {
+			return "the edits are too large to judge"
+		}
+		for _, e := range in.Edits {
+			after = replace(after, e.OldString, e.NewString, e.ReplaceAll)
+		}
+	default:
+		return "the tool writes it in a form the guard cannot judge"
+	}
+	if strings.TrimSpace(after) == "" {
+		after = "{}"
+	}
+	var doc struct {
+		DisableAllHooks bool                       `json:"disableAllHooks"`
+		Hooks           map[string]json.RawMessage `json:"hooks"`
+	}
+	if err := json.Unmarshal([]byte(after), &doc); err != nil {
+		return fmt.Sprintf("the file would not be JSON the harness can read (%v)", err)
+	}
+	if doc.DisableAllHooks {
+		return `it would set "disableAllHooks": true, which turns every hook off`
+	}
+	var missing []string
+	now := settingsMembers(before)
+	then := settingsMembers([]byte(after))
+	for k := range now {
+		if !then[k] {
+			missing = append(missing, k)
+		}
+	}
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		return "it would drop the registration of " + strings.Join(missing, ", ")
+	}
+	return ""
+}
+
+// replace does what the edit tools do with one replacement: the first
+// occurrence, or every one; an old text not there changes nothing (the
+// tool fails).
+func replace(s, old, new string, all bool) string {
+	if old == "" {
+		return s
+	}
+	if all {
+		return strings.ReplaceAll(s, old, new)
+	}
+	return strings.Replace(s, old, new, 1)
+}
+
+// settingsMembers answers each gates member a settings text registers, as
+// "<member> on <event> (<matcher>)"; none for a text that is not JSON.
+func settingsMembers(data []byte) map[string]bool {
+	out := map[string]bool{}
+	var doc struct {
+		Hooks map[string][]struct {
+			Matcher string `json:"matcher"`
+			Hooks   []struct {
+				Command string   `json:"command"`
+				Args    []string `json:"args"`
+			} `json:"hooks"`
+		} `json:"hooks"`
+	}
+	if json.Unmarshal(data, &doc) != nil {
+		return out
+	}
+	for event, groups := range doc.Hooks {
+		for _, g := range groups {
+			for _, h := range g.Hooks {
+				m, ok, err := MemberOf(Registration{Command: h.Command, Args: h.Args})
+				if !ok || err != nil {
+					continue
+				}
+				k := m + " on " + event
+				if g.Matcher != "" {
+					k += " (" + g.Matcher + ")"
+				}
+				out[k] = true
+			}
+		}
+	}
+	return out
+}
