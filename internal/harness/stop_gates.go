@@ -13,8 +13,10 @@ func stopGates(c *Call) int {
 	}
 	if c.Payload.StopHookActive {
 		// assertion A: the loop guard: a stop already refused once this
-		// turn is allowed, so the agent can never be held forever.
-		return Allow
+		// turn is allowed, so the agent can never be held forever; only a
+		// red commit no Stop has reported yet holds it, once (it is then
+		// marked reported, so the next Stop passes).
+		return activeStop(c)
 	}
 	var committed string
 	if c.Repo != nil {
@@ -129,4 +131,22 @@ func notInHead(c *Call, reds []Red) []Red {
 		}
 	}
 	return keep
+}
+
+// activeStop is a Stop with stop_hook_active: the uncommitted change is
+// not judged again, and nothing but a red commit not yet reported (one a
+// background job landed since the last Stop) holds the turn.
+func activeStop(c *Call) int {
+	if c.Repo == nil {
+		return Allow
+	}
+	reds, _, err := sessionReds(c)
+	if err != nil {
+		fmt.Fprintf(c.Stderr, "gate-sdk %s: the commits since the last Stop were not judged: %v\n", c.Member, err)
+		return Allow
+	}
+	if len(reds) > 0 {
+		fmt.Fprintln(c.Stdout, RefuseStop("Do not stop yet: this session made commits the gates refuse.\n"+redReport(reds)))
+	}
+	return Allow
 }
