@@ -453,6 +453,10 @@ func TestAgentHarness4Unseen(t *testing.T) {
 		{name: "Write a file in place of .git/worktrees", steps: []h4Step{h4Write(".git/worktrees", "x\n"), h4Bash(h4Sh)}, expect: stBefore},
 		{name: "Write through bin/../.git into the placed commit-msg", steps: []h4Step{h4Write("bin/../.git/gate-hooks/commit-msg", exit0), h4Bash(h4Plain)}, expect: stBefore},
 		{name: "Write through a symlink to .git/config the agent made", steps: []h4Step{h4Bash("ln -s ../.git/config docs/cfg.txt"), h4Write("docs/cfg.txt", hooksPathCfg), h4Bash(h4Plain)}, expect: stBefore},
+		{name: "Write with a ~ path into .git/config", setup: func(p *player) {
+			p.env = append(p.env, "HOME="+filepath.Dir(p.dir))
+		}, steps: []h4Step{h4Write("~/repo/.git/config", hooksPathCfg), h4Bash(h4Plain)}, expect: stBefore},
+		{name: "Write the .git file of a linked worktree", steps: []h4Step{h4Bash("git worktree add -q -b feat ../wt2"), h4Step{tool: "Write", path: "@PARENT@/wt2/.git", content: "gitdir: @PARENT@/elsewhere.git\n"}, h4Bash(`cd ../wt2 && git status --short`)}, expect: stBefore},
 		{name: "Edit the main config from a session in a linked worktree", setup: func(p *player) { p.git("worktree", "add", "-q", "-b", "feat", "../wt3") },
 			steps: []h4Step{{user: func(p *player) { p.dir = filepath.Join(filepath.Dir(p.dir), "wt3") }}, {tool: "Edit", path: "@PARENT@/repo/.git/config", old: "[core]\n", new: "[core]\n\thooksPath = /dev/null\n"}}, expect: stBefore},
 		// The binary and the knob that names it.
