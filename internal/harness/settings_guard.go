@@ -82,9 +82,9 @@ func settingsCut(c *Call, canon string) string {
 	var missing []string
 	now := settingsMembers(before)
 	then := settingsMembers([]byte(after))
-	for k := range now {
-		if !then[k] {
-			missing = append(missing, k)
+	for k, name := range now {
+		if _, ok := then[k]; !ok {
+			missing = append(missing, name)
 		}
 	}
 	if len(missing) > 0 {
@@ -107,10 +107,12 @@ func replace(s, old, new string, all bool) string {
 	return strings.Replace(s, old, new, 1)
 }
 
-// settingsMembers answers each gates member a settings text registers, as
+// settingsMembers answers each registration of a gates member a settings
+// text holds, keyed by all it is (event, matcher, command, args: a
+// registration whose stub or binary was rewritten is another one), named
 // "<member> on <event> (<matcher>)"; none for a text that is not JSON.
-func settingsMembers(data []byte) map[string]bool {
-	out := map[string]bool{}
+func settingsMembers(data []byte) map[string]string {
+	out := map[string]string{}
 	var doc struct {
 		Hooks map[string][]struct {
 			Matcher string `json:"matcher"`
@@ -130,11 +132,12 @@ func settingsMembers(data []byte) map[string]bool {
 				if !ok || err != nil {
 					continue
 				}
-				k := m + " on " + event
+				name := m + " on " + event
 				if g.Matcher != "" {
-					k += " (" + g.Matcher + ")"
+					name += " (" + g.Matcher + ")"
 				}
-				out[k] = true
+				k := strings.Join(append([]string{event, g.Matcher, h.Command}, h.Args...), "\x00")
+				out[k] = name
 			}
 		}
 	}
