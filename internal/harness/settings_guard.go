@@ -2,11 +2,14 @@ package harness
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/gate-sdk/gates/internal/walk"
 )
 
 // settingsEdit is the part of an edit tool's input the settings guard
@@ -40,8 +43,8 @@ func settingsCut(c *Call, canon string) string {
 	if !c.Payload.Input(&in) {
 		return "the edit's input cannot be read"
 	}
-	before, err := os.ReadFile(canon)
-	if err != nil && !os.IsNotExist(err) {
+	before, err := walk.ReadConfig(canon)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Sprintf("the file cannot be read (%v)", err)
 	}
 	after := string(before)
