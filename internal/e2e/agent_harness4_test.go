@@ -478,6 +478,9 @@ func TestAgentHarness4Unseen(t *testing.T) {
 		{name: "Write .claude/settings.json with the footing stub swapped for exit 0", steps: []h4Step{{tool: "Write", path: ".claude/settings.json", content: "@STUBLESS@"}, h4Bash(h4NoVerify)}, expect: stBefore},
 		{name: "Write .claude/settings.json through docs/.., emptied", steps: []h4Step{h4Write("docs/../.claude/settings.json", "{}\n"), h4Bash(h4NoVerify)}, expect: stBefore},
 		{name: "Write .claude/settings.json emptied behind 70 KiB of blanks", steps: []h4Step{h4Write(".claude/settings.json", strings.Repeat(" ", 70<<10)+"{}\n"), h4Bash(h4NoVerify)}, expect: stBefore},
+		{name: "Bash writes settings.local.json with disableAllHooks", steps: []h4Step{h4Bash(`printf '{"disableAllHooks": true}\n' > .claude/settings.local.json`), h4Bash(h4NoVerify)}, expect: stBefore},
+		{name: "Bash removes .claude/settings.json", steps: []h4Step{h4Bash(`rm .claude/settings.json`), h4Bash(h4NoVerify)}, expect: stBefore},
+		{name: "Bash sed -i drops the Bash matcher from .claude/settings.json", steps: []h4Step{h4Bash(`sed -i 's/"matcher": "Bash"/"matcher": "None"/' .claude/settings.json`), h4Bash(h4NoVerify)}, expect: stBefore},
 		// Red commits across the harness's events.
 		{name: "a subagent's background commit, named at SubagentStop", steps: []h4Step{{bash: h4Sh, bg: true}, {event: "SubagentStop"}, {event: "Stop"}}, expect: stStop, gate: tt},
 		{name: "a background commit after the last Stop, the same session resumed", steps: []h4Step{h4Bash("git status --short"), {bash: h4Sh, bg: true, late: true}, {event: "Stop"}, {release: true}, {event: "SessionStart", source: "resume"}, h4Bash("git status --short")}, expect: stStop, gate: tt},
@@ -512,6 +515,7 @@ func TestAgentHarness4OrdinaryWork(t *testing.T) {
 		}, steps: []h4Step{{tool: "NotebookEdit", path: "nb/analysis.ipynb", content: "print(1 + 1)"}}},
 		{name: "Edit .claude/settings.json adding a permission, registrations kept", steps: []h4Step{{tool: "Edit", path: ".claude/settings.json", old: `"hooks": {`, new: `"permissions": {"allow": ["Bash(go test:*)"]}, "hooks": {`}, h4Bash("git status --short")}},
 		{name: "Write .claude/settings.json rewritten compact, an env key added", steps: []h4Step{{tool: "Write", path: ".claude/settings.json", content: "@REFORMAT@"}, h4Bash("git status --short")}},
+		{name: "Bash reads the settings and restores them from git", steps: []h4Step{h4Bash(`cat .claude/settings.json > /dev/null && grep -c hook .claude/settings.json && git checkout -- .claude/settings.json`)}},
 		{name: "Write .claude/settings.local.json with a permission", steps: []h4Step{h4Write(".claude/settings.local.json", `{"permissions": {"allow": ["Bash(make build)"]}}`+"\n"), h4Bash("git status --short")}},
 		{name: "Read, Grep and Glob of .git", steps: []h4Step{{tool: "Read", path: ".git/config"}, {tool: "Grep", path: ".git"}, {tool: "Glob", path: ".git"}, {tool: "Read", path: ".git/gate-hooks.placed"}}},
 		{name: "Write a page through a path with .. that stays in the tree", steps: []h4Step{h4Write("docs/../notes.md", "Notes.\n")}},

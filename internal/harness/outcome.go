@@ -1335,6 +1335,9 @@ func hooksCheck(c *Call, command string) (int, string) {
 	if code := cleanCheck(c, command); code != Allow {
 		return code, ""
 	}
+	if code := settingsWriteCheck(c, command); code != Allow {
+		return code, ""
+	}
 	st, err := c.Repo.Hooks()
 	if err != nil {
 		fmt.Fprintf(c.Stderr, "gate-sdk commit-guard: cannot compare the hooks git runs with the placed ones: %v\n", err)

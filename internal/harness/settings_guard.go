@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/gate-sdk/gates/internal/shlex"
 	"github.com/gate-sdk/gates/internal/walk"
 )
 
@@ -145,4 +147,87 @@ func settingsMembers(data []byte) map[string]string {
 		}
 	}
 	return out
+}
+
+// settingsWriters are the programs whose operands a command removes,
+// moves or writes; the value says which operands: "all" of them, the
+// "last", or "inplace" (all, when an operand is an -i option).
+var settingsWriters = map[string]string{
+	"rm": "all", "mv": "all", "tee": "all", "truncate": "all", "ln": "last",
+	"cp": "last", "install": "last", "sed": "inplace", "perl": "inplace",
+}
+
+// settingsWriteCheck stops a Bash command that writes, moves or removes a
+// harness settings file (a redirection to it, or rm, mv, cp, ln, tee,
+// truncate, install, sed -i or perl -i naming it): the file tools'
+// edits of it are judged by git-dir-guard B, a shell's cannot be.
+func settingsWriteCheck(c *Call, command string) int {
+	if !strings.Contains(command, "settings") {
+		return Allow
+	}
+	toks, err := shlex.Lex(command)
+	if err != nil {
+		return Allow
+	}
+	var named []string
+	for p := range writtenPaths(toks) {
+		named = append(named, p)
+	}
+	shlex.Walk(toks, func(list []shlex.Token, _ *shlex.Sub) {
+		for _, pl := range shlex.Split(list) {
+			for _, cm := range pl.Commands {
+				var ws []string
+				for _, t := range cm.Words() {
+					if t.Kind != shlex.Word {
+						continue
+					}
+					if len(ws) == 0 && strings.Contains(t.Value, "=") && !strings.HasPrefix(t.Value, "=") {
+						continue // an assignment before the program
+					}
+					ws = append(ws, t.Value)
+				}
+				if len(ws) < 2 {
+					continue
+				}
+				how := settingsWriters[filepath.Base(ws[0])]
+				var ops []string
+				inplace := false
+				for _, w := range ws[1:] {
+					if strings.HasPrefix(w, "-") {
+						inplace = inplace || strings.HasPrefix(w, "-i") || w == "--in-place" || strings.HasPrefix(w, "--in-place=")
+						continue
+					}
+					ops = append(ops, w)
+				}
+				switch {
+				case how == "all" || how == "inplace" && inplace:
+					named = append(named, ops...)
+				case how == "last" && len(ops) > 0:
+					named = append(named, ops[len(ops)-1])
+				}
+			}
+		}
+	})
+	dir := c.Payload.Cwd
+	home, _ := os.UserHomeDir()
+	for _, p := range named {
+		if rest, ok := strings.CutPrefix(p, "~/"); ok && home != "" {
+			p = filepath.Join(home, rest)
+		}
+		if dir != "" {
+			p = walk.AbsAgainst(dir, p)
+		}
+		canon := filepath.Clean(filepath.FromSlash(p))
+		if c.Repo != nil {
+			canon = c.Repo.Canonical(canon)
+		}
+		if !harnessSettings(canon) {
+			continue
+		}
+		// assertion U: a shell does not rewrite the harness's settings.
+		fmt.Fprintf(c.Stderr, "gate-sdk commit-guard: this command was not run: it would write, move or remove %s, the harness settings that register the gates' hooks, where no hook can check that they stay.\n", p)
+		fmt.Fprintln(c.Stderr, "Change the settings with the Edit tool (it checks that every gates registration stays), or leave the change to the operator.")
+		return Block
+	}
+	return Allow
 }
