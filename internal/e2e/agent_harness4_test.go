@@ -483,10 +483,11 @@ func TestAgentHarness4Unseen(t *testing.T) {
 		{name: "Bash sed -i drops the Bash matcher from .claude/settings.json", steps: []h4Step{h4Bash(`sed -i 's/"matcher": "Bash"/"matcher": "None"/' .claude/settings.json`), h4Bash(h4NoVerify)}, expect: stBefore},
 		// Red commits across the harness's events.
 		{name: "a subagent's background commit, named at SubagentStop", steps: []h4Step{{bash: h4Sh, bg: true}, {event: "SubagentStop"}, {event: "Stop"}}, expect: stStop, gate: tt},
-		{name: "a background commit after the last Stop, the same session resumed", steps: []h4Step{h4Bash("git status --short"), {bash: h4Sh, bg: true, late: true}, {event: "Stop"}, {release: true}, {event: "SessionStart", source: "resume"}, h4Bash("git status --short")}, expect: stStop, gate: tt},
+		{name: "a background commit after the last Stop, the same session resumed", steps: []h4Step{h4Bash("git status --short"), {bash: h4Sh, bg: true, late: true}, {event: "Stop"}, {release: true}, {event: "SessionStart", source: "resume"}, h4Bash("git status --short")}, expect: stAfter, gate: tt},
 		{name: "a subagent's red commit, its second SubagentStop with stop_hook_active", steps: []h4Step{{event: "SubagentStop"}, {bash: h4Sh, bg: true}, {event: "SubagentStop", active: true}}, expect: stStop, gate: tt},
 		{name: "a second Stop with stop_hook_active after a background commit", steps: []h4Step{h4Bash("git status --short"), {event: "Stop"}, {bash: h4Sh, bg: true}, {event: "Stop", active: true}}, expect: stStop, gate: tt},
 		{name: "a red commit named, then a resume under a new id", steps: []h4Step{h4Bash(h4Sh), {event: "Stop"}, {session: "s-h4-resumed-after-red"}, {event: "SessionStart", source: "resume"}, h4Bash("git status --short")}, expect: stAfter, gate: tt},
+		{name: "a background commit after the last Stop, resumed under a new id", steps: []h4Step{h4Bash("git status --short"), {bash: h4Sh, bg: true, late: true}, {event: "Stop"}, {release: true}, {session: "s-h4-resumed-late"}, {event: "SessionStart", source: "resume"}, h4Bash("git status --short")}, expect: stAfter, gate: tt},
 		{name: "a tool_response that says the command failed, though it committed", steps: []h4Step{{bash: h4Sh + `; exit 1`, failed: true}}, expect: stAfter, gate: tt},
 		{name: "run_in_background: the commit lands after PostToolUse", steps: []h4Step{{bash: h4Sh, bg: true}}, expect: stStop, gate: tt},
 		{name: "two Bash calls in parallel, one lands a red commit", steps: []h4Step{{par: []string{`git log --oneline -3`, h4Sh}}}, expect: stAfter, gate: tt},

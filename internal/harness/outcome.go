@@ -1041,7 +1041,17 @@ func recordTips(c *Call, now []Tip) error {
 			}
 		}
 	}
-	if err := saveState(c, stateTips, now); err != nil {
+	// assertion A: refs that moved since the last look of any session,
+	// with no command of ours between (a background job after the last
+	// Stop, a resumed session), are the next command's to judge: it starts
+	// from that look rather than from now.
+	keep := now
+	if last, _, had, err := loadLast(c); err != nil {
+		return err
+	} else if had && !sameTips(last, now) {
+		keep = last
+	}
+	if err := saveState(c, stateTips, keep); err != nil {
 		return err
 	}
 	return saveLast(c, now)
