@@ -1082,6 +1082,34 @@ func (r hookRepo) Judge(id string) (harness.CommitVerdict, error) {
 	return v, nil
 }
 
+// JudgeTree answers the pre-commit hook's red results over commit id, as
+// Judge reads them, in process only: no message hook, no scratch
+// directory (an edit makes none, edit-gates K), and an error where a
+// member needs a checkout of the tree.
+func (r hookRepo) JudgeTree(id string) ([]harness.Red, error) {
+	_, parents, _, err := r.commitMeta(id)
+	if err != nil {
+		return nil, err
+	}
+	base := ""
+	if len(parents) > 0 {
+		base = parents[0]
+	}
+	hooks, _, err := r.judgeLanded(id, base, "")
+	if err != nil {
+		return nil, err
+	}
+	var reds []harness.Red
+	for _, h := range hooks {
+		if h.code != 0 {
+			red := hookRed(h.hook, h.code, h.out)
+			red.Hook = h.hook
+			reds = append(reds, red)
+		}
+	}
+	return reds, nil
+}
+
 // commitMeta reads commit id's subject, parents and raw message: in
 // process where the clone's shape allows (the short id is then asked of
 // git only for a commit judged red, the one place it is shown), in one

@@ -287,6 +287,9 @@ func (r hookRepo) judgeLanded(id, base, msgFile string) (hooks []landedHook, cha
 		return ran, code, o, err
 	}
 	for _, args := range [][]string{{githook.CommitMsg, msgFile}, {githook.PreCommit}} {
+		if args[0] == githook.CommitMsg && msgFile == "" {
+			continue // the tree alone is asked (JudgeTree)
+		}
 		out.Reset()
 		code := githook.RunHook(args, w)
 		if needs {

@@ -395,12 +395,17 @@ func TestAgentOutcomeStopIsARatchet(t *testing.T) {
 	p.git("add", "docs/leak.md")
 	p.git("commit", "-q", "--no-verify", "-m", "docs: add notes")
 	id := p.git("rev-parse", "--short", "HEAD")
-	if r := p.stop(true); r != "" {
-		t.Fatalf("stop_hook_active must let the stop through: %s", r)
-	}
-	r := p.stop(false)
+	// Even a Stop with stop_hook_active names a red commit no Stop has
+	// reported yet, once; the next one is let through (the loop guard).
+	r := p.stop(true)
 	if !strings.Contains(r, "Commit "+id) || !strings.Contains(r, "check-tree-terms") || !strings.Contains(r, "git reset --soft") {
 		t.Fatalf("the Stop does not name the red commit %s:\n%s", id, r)
+	}
+	if r := p.stop(true); r != "" {
+		t.Fatalf("stop_hook_active must let the second stop through: %s", r)
+	}
+	if r := p.stop(false); r != "" {
+		t.Fatalf("a commit reported at a Stop holds no later one: %s", r)
 	}
 	if got := p.git("rev-parse", "--short", "HEAD"); got != id {
 		t.Fatalf("HEAD moved from %s to %s", id, got)

@@ -52,7 +52,7 @@ func editGates(c *Call) int {
 	if len(res.Red) > 0 && c.Repo != nil {
 		// assertion N: findings HEAD's commit already has are not the
 		// edit's (a colleague's line pulled in), as stop-gates P.
-		res.Red = notInHead(c, res.Red)
+		res.Red = notInHead(c, res.Red, []string{rel})
 		res.Red = notBeforeSession(c, res.Red)
 	}
 	if len(res.Red) == 0 {

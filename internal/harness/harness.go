@@ -43,8 +43,9 @@ const MaxPayload = 64 << 20
 // delivered a whole value by then is "no payload".
 const PayloadWait = 5 * time.Second
 
-// bulkKeys are tool_input keys holding an edit's text, which no member
-// reads: the file on disk is what the gates judge.
+// bulkKeys are tool_input keys holding an edit's text: kept only up to
+// maxKept (git-dir-guard reads a small edit of the harness settings; the
+// file on disk is what the gates judge).
 var bulkKeys = map[string]bool{"content": true, "old_string": true, "new_string": true, "edits": true, "new_source": true}
 
 // maxKept bounds a string kept from tool_response; a longer one is dropped
@@ -252,15 +253,12 @@ func slim(dec *json.Decoder, w *bytes.Buffer, depth int, parent string) error {
 			if depth == 0 {
 				under = k
 			}
-			if depth == 1 && parent == "tool_input" && bulkKeys[k] {
-				if err := skip(dec); err != nil {
-					return err
-				}
-				continue
-			}
 			var vb bytes.Buffer
 			if err := slim(dec, &vb, depth+1, under); err != nil {
 				return err
+			}
+			if depth == 1 && parent == "tool_input" && bulkKeys[k] && vb.Len() > maxKept {
+				continue // an edit's bulk: only a small one is kept (git-dir-guard B reads it)
 			}
 			if under == "tool_response" && depth >= 1 && vb.Len() > maxKept && vb.Bytes()[0] == '"' {
 				continue // a tool's bulky output: no member reads it
@@ -295,27 +293,6 @@ func slim(dec *json.Decoder, w *bytes.Buffer, depth int, parent string) error {
 	}
 	_, err = dec.Token() // the closing delimiter
 	return err
-}
-
-// skip consumes one value.
-func skip(dec *json.Decoder) error {
-	depth := 0
-	for {
-		t, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		if d, ok := t.(json.Delim); ok {
-			if d == '{' || d == '[' {
-				depth++
-			} else {
-				depth--
-			}
-		}
-		if depth == 0 {
-			return nil
-		}
-	}
 }
 
 func writeToken(w *bytes.Buffer, t json.Token) { writeValue(w, t, "") }

@@ -1045,7 +1045,17 @@ func recordTips(c *Call, now []Tip) error {
 			}
 		}
 	}
-	if err := saveState(c, stateTips, now); err != nil {
+	// assertion A: refs that moved since the last look of any session,
+	// with no command of ours between (a background job after the last
+	// Stop, a resumed session), are the next command's to judge: it starts
+	// from that look rather than from now.
+	keep := now
+	if last, _, had, err := loadLast(c); err != nil {
+		return err
+	} else if had && !sameTips(last, now) {
+		keep = last
+	}
+	if err := saveState(c, stateTips, keep); err != nil {
 		return err
 	}
 	return saveLast(c, now)
@@ -1282,21 +1292,47 @@ func gitDirGuard(c *Call) int {
 	if p == "" {
 		return c.Decline("the payload's tool_input names no file_path")
 	}
-	if c.Payload.Cwd != "" {
-		p = walk.AbsAgainst(c.Payload.Cwd, p)
+	// The path as spelled against cwd, and, for a path spelled with ~,
+	// against the home directory too: the reference gives file_path
+	// absolute and is silent on ~, so both readings are guarded.
+	spelled := []string{p}
+	if rest, ok := strings.CutPrefix(filepath.ToSlash(p), "~/"); ok || p == "~" {
+		if home, err := os.UserHomeDir(); err == nil {
+			spelled = append(spelled, filepath.Join(home, filepath.FromSlash(rest)))
+		}
 	}
-	canon := c.Repo.Canonical(filepath.Clean(filepath.FromSlash(p)))
 	prot, err := c.Repo.Protected()
 	if err != nil {
 		return c.Decline(err.Error())
 	}
-	for _, d := range prot {
-		if canon == d || strings.HasPrefix(canon, strings.TrimSuffix(d, string(filepath.Separator))+string(filepath.Separator)) {
-			// assertion A: the git dir and the hooks are not the edit
-			// tools' to write, whatever the spelling of the path.
-			fmt.Fprintf(c.Stderr, "gate-sdk git-dir-guard: %s lies inside %s, which holds the repository's configuration, hooks and refs; the agent's file tools do not edit it.\n", p, d)
-			fmt.Fprintln(c.Stderr, "Change the work tree instead; a change to git's configuration or hooks is the operator's to make.")
-			return Block
+	if wr, ok := c.Repo.(WorktreeReader); ok {
+		// assertion A: a linked worktree's .git file is git's link to its
+		// state, not the edit tools' to repoint.
+		for _, w := range wr.Worktrees() {
+			prot = append(prot, c.Repo.Canonical(filepath.Join(w.Dir, ".git")))
+		}
+	}
+	for _, s := range spelled {
+		if c.Payload.Cwd != "" {
+			s = walk.AbsAgainst(c.Payload.Cwd, s)
+		}
+		canon := c.Repo.Canonical(filepath.Clean(filepath.FromSlash(s)))
+		for _, d := range prot {
+			if canon == d || strings.HasPrefix(canon, strings.TrimSuffix(d, string(filepath.Separator))+string(filepath.Separator)) {
+				// assertion A: the git dir and the hooks are not the edit
+				// tools' to write, whatever the spelling of the path.
+				fmt.Fprintf(c.Stderr, "gate-sdk git-dir-guard: %s lies inside %s, which holds the repository's configuration, hooks and refs; the agent's file tools do not edit it.\n", p, d)
+				fmt.Fprintln(c.Stderr, "Change the work tree instead; a change to git's configuration or hooks is the operator's to make.")
+				return Block
+			}
+		}
+		if harnessSettings(canon) {
+			// assertion B: the harness's settings keep the gates' hooks.
+			if why := settingsCut(c, canon); why != "" {
+				fmt.Fprintf(c.Stderr, "gate-sdk git-dir-guard: this edit of %s was not made: %s, and the agent's commits would then go unjudged.\n", p, why)
+				fmt.Fprintln(c.Stderr, "Keep every gates registration and leave disableAllHooks unset; any other change to the settings is fine. Turning the hooks off is the operator's to do.")
+				return Block
+			}
 		}
 	}
 	return Allow
@@ -1311,6 +1347,9 @@ func hooksCheck(c *Call, command string) (int, string) {
 		return Allow, ""
 	}
 	if code := cleanCheck(c, command); code != Allow {
+		return code, ""
+	}
+	if code := settingsWriteCheck(c, command); code != Allow {
 		return code, ""
 	}
 	st, err := c.Repo.Hooks()

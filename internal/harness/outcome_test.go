@@ -108,6 +108,18 @@ func (f *fakeRepo) Judge(id string) (CommitVerdict, error) {
 	return v, nil
 }
 
+// JudgeTree answers Judge's pre-commit results, as the hook repo's does.
+func (f *fakeRepo) JudgeTree(id string) ([]Red, error) {
+	v, err := f.Judge(id)
+	var out []Red
+	for _, r := range v.Red {
+		if r.Hook == "pre-commit" {
+			out = append(out, r)
+		}
+	}
+	return out, err
+}
+
 func call(t *testing.T, r *fakeRepo, member, event, tool string, input any) (int, string, string) {
 	t.Helper()
 	in, _ := json.Marshal(input)

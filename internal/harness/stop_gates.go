@@ -14,8 +14,10 @@ func stopGates(c *Call) int {
 	}
 	if c.Payload.StopHookActive {
 		// assertion A: the loop guard: a stop already refused once this
-		// turn is allowed, so the agent can never be held forever.
-		return Allow
+		// turn is allowed, so the agent can never be held forever; only a
+		// red commit no Stop has reported yet holds it, once (it is then
+		// marked reported, so the next Stop passes).
+		return activeStop(c)
 	}
 	var committed string
 	if c.Repo != nil {
@@ -53,7 +55,7 @@ func stopGates(c *Call) int {
 		return c.Decline(err.Error())
 	}
 	if len(res.Red) > 0 && c.Repo != nil {
-		res.Red = notInHead(c, res.Red)
+		res.Red = notInHead(c, res.Red, changed)
 		res.Red = notBeforeSession(c, res.Red)
 	}
 	if len(res.Red) == 0 {
@@ -80,15 +82,28 @@ func redNames(res Result) string {
 	return strings.Join(names, ", ")
 }
 
+// TreeJudge is what a Repo may answer besides: the pre-commit hook's red
+// results over a commit's tree, judged in process with no scratch
+// directory.
+type TreeJudge interface {
+	JudgeTree(id string) ([]Red, error)
+}
+
 // notInHead answers the red results of the uncommitted change less those
 // HEAD's commit already had: a gate each of whose report lines the
 // pre-commit judgement of HEAD also reports found nothing the change
-// brought (a colleague's
-// line pulled in, or a red commit of the session's, named by itself). A
-// HEAD that cannot be read or judged takes nothing away.
-func notInHead(c *Call, reds []Red) []Red {
+// brought (a colleague's line pulled in, or a red commit of the
+// session's, named by itself). A line that names one of the changed
+// paths is the change's whatever HEAD's judgement says, so nothing the
+// change wrote can be taken for HEAD's. A HEAD that cannot be read or
+// judged in process takes nothing away.
+func notInHead(c *Call, reds []Red, changed []string) []Red {
 	// assertion P: findings HEAD already has are not the uncommitted
 	// change's.
+	tj, ok := c.Repo.(TreeJudge)
+	if !ok {
+		return reds
+	}
 	tips, err := c.Repo.Tips()
 	if err != nil {
 		return reds
@@ -102,18 +117,24 @@ func notInHead(c *Call, reds []Red) []Red {
 	if head == "" {
 		return reds
 	}
-	v, err := c.Repo.Judge(head)
+	judged, err := tj.JudgeTree(head)
 	if err != nil {
 		return reds
+	}
+	mine := map[string]bool{}
+	for _, p := range changed {
+		mine[p] = true
 	}
 	// The judgement reports a hook's run as one result (the gates' reports
 	// together), so a line is held when any pre-commit result of HEAD
 	// reports it.
 	had := map[string]bool{}
-	for _, h := range v.Red {
+	for _, h := range judged {
 		if h.Hook == "pre-commit" && h.Code == 1 {
 			for _, l := range strings.Split(h.Output, "\n") {
-				had[l] = true
+				if p, _, found := strings.Cut(strings.TrimSpace(l), ":"); !found || !mine[p] {
+					had[l] = true
+				}
 			}
 		}
 	}
@@ -176,4 +197,22 @@ func notBeforeSession(c *Call, reds []Red) []Red {
 		}
 	}
 	return keep
+}
+
+// activeStop is a Stop with stop_hook_active: the uncommitted change is
+// not judged again, and nothing but a red commit not yet reported (one a
+// background job landed since the last Stop) holds the turn.
+func activeStop(c *Call) int {
+	if c.Repo == nil {
+		return Allow
+	}
+	reds, _, err := sessionReds(c)
+	if err != nil {
+		fmt.Fprintf(c.Stderr, "gate-sdk %s: the commits since the last Stop were not judged: %v\n", c.Member, err)
+		return Allow
+	}
+	if len(reds) > 0 {
+		fmt.Fprintln(c.Stdout, RefuseStop("Do not stop yet: this session made commits the gates refuse.\n"+redReport(reds)))
+	}
+	return Allow
 }
