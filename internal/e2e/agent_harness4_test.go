@@ -383,27 +383,7 @@ func playH4(t *testing.T, r h4Row) (stage, string) {
 		// The turn ends; a row that ends on a Stop of its own has ended.
 		judge(p.fire4("Stop", "", map[string]any{"stop_hook_active": false}), "the last Stop", stStop)
 	}
-	if r.expect == stUntouched {
-		if words {
-			return stAfter, log.String()
-		}
-		if sl := p.statusWith(); strings.Contains(sl, "red commit") || strings.Contains(sl, "not judged") || strings.Contains(sl, "broken") {
-			return stAfter, log.String() + "status line: " + sl + "\n"
-		}
-		return stUntouched, log.String()
-	}
-	if got != stMissed {
-		return got, log.String()
-	}
-	if red := p.redLanded2(before, nil); len(red) > 0 {
-		log.WriteString("red commits landed unnamed: " + strings.Join(red, " ") + "\n")
-		return stMissed, log.String()
-	}
-	if hookSaid != "" {
-		return stHook, log.String() + hookSaid
-	}
-	t.Errorf("%s: nothing red landed and nothing refused it: the row does not do what it says\n%s", r.name, log.String())
-	return stMissed, log.String()
+	return p.rowStage(r.name, r.expect, got, words, before, nil, hookSaid, &log)
 }
 
 func runH4(t *testing.T, rows []h4Row) {

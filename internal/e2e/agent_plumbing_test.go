@@ -378,7 +378,16 @@ func playPlumbingRow(t *testing.T, r plumbingRow) (stage, string) {
 			t.Errorf("%s: after the remedy the status line reads %q", r.name, sl)
 		}
 	}
-	if r.expect == stUntouched {
+	return p.rowStage(r.name, r.expect, got, words, before, r.also, hookSaid, &log)
+}
+
+// rowStage reads how far a played row got: ordinary work is untouched
+// unless a hook spoke or the status line shows red; a row caught by a
+// hook stands; otherwise a red commit that landed unnamed is missed, a
+// git hook's refusal with nothing landed is the hook's, and a row where
+// neither happened does not do what it says (an error).
+func (p *player) rowStage(name string, expect, got stage, words bool, before, also []string, hookSaid string, log *strings.Builder) (stage, string) {
+	if expect == stUntouched {
 		if words {
 			return stAfter, log.String()
 		}
@@ -390,14 +399,14 @@ func playPlumbingRow(t *testing.T, r plumbingRow) (stage, string) {
 	if got != stMissed {
 		return got, log.String()
 	}
-	if red := p.redLanded2(before, r.also); len(red) > 0 {
+	if red := p.redLanded2(before, also); len(red) > 0 {
 		log.WriteString("red commits landed unnamed: " + strings.Join(red, " ") + "\n")
 		return stMissed, log.String()
 	}
 	if hookSaid != "" {
 		return stHook, log.String() + hookSaid
 	}
-	t.Errorf("%s: nothing red landed and nothing refused it: the row's spelling does not do what it says\n%s", r.name, log.String())
+	p.t.Errorf("%s: nothing red landed and nothing refused it: the row does not do what it says\n%s", name, log.String())
 	return stMissed, log.String()
 }
 
