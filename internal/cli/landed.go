@@ -239,12 +239,6 @@ func (r hookRepo) judgeLanded(id, base, msgFile string) (hooks []landedHook, cha
 		}
 	}
 	c := &landedCommit{id: id, base: base, tree: tree, deleted: map[string]bool{}, scratch: filepath.Dir(msgFile)}
-	if gd, err := r.gatesDirOf(); err == nil {
-		// assertion C: a commit that records no registry is judged by the
-		// one on disk, as its hooks were.
-		_, held := tree.Mode(filepath.ToSlash(registry.ListPath(gd)))
-		c.unregistered = !held
-	}
 	changed = map[string]bool{}
 	for _, ch := range changes {
 		changed[ch.Path] = true
@@ -264,6 +258,16 @@ func (r hookRepo) judgeLanded(id, base, msgFile string) (hooks []landedHook, cha
 	js.indexFirst = true
 	js.landed = c
 	js.treeBuild = func() (*repo.Snapshot, error) { return tree, nil }
+	// The gates dir's locator is the environment's alone, so the judge's
+	// own session answers it before any configuration is read.
+	if gd, err := js.GatesDir(); err == nil {
+		if rel, ok := walk.RelUnder(r.top, walk.AbsAgainst(r.top, gd)); ok && rel != "" {
+			// assertion C: a commit that records no registry is judged by
+			// the one on disk, as its hooks were.
+			_, held := tree.Mode(filepath.ToSlash(registry.ListPath(rel)))
+			c.unregistered = !held
+		}
+	}
 	w, err := js.hookWorld()
 	if err != nil {
 		return nil, nil, err
@@ -298,26 +302,6 @@ func (r hookRepo) judgeLanded(id, base, msgFile string) (hooks []landedHook, cha
 		hooks = append(hooks, landedHook{hook: args[0], code: code, out: out.String()})
 	}
 	return hooks, changed, nil
-}
-
-// gatesDirOf answers the gates directory a landed commit's hooks read
-// (an environment-only locator, relative to the top by default).
-func (r hookRepo) gatesDirOf() (string, error) {
-	env := r.s.Env
-	if env == nil {
-		env = os.LookupEnv
-	}
-	js := newSession(IO{Env: landedEnv(env), Name: "gates"})
-	defer js.close()
-	js.cwdOnce.Do(func() { js.cwd, js.cwdTop = r.top, r.top })
-	gd, err := js.GatesDir()
-	if err != nil {
-		return "", err
-	}
-	if rel, ok := walk.RelUnder(r.top, walk.AbsAgainst(r.top, gd)); ok && rel != "" {
-		return rel, nil
-	}
-	return "", errors.New("the gates dir " + gd + " is not under " + r.top)
 }
 
 // landedEnv is the environment a landed commit's hooks read: the
