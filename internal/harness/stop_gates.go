@@ -138,16 +138,23 @@ func notInHead(c *Call, reds []Red, changed []string) []Red {
 			}
 		}
 	}
+	return withoutWhereEvery(reds, func(l string) bool { return had[l] })
+}
+
+// withoutWhereEvery answers reds less the violations (code 1) each of
+// whose non-blank report lines others says is not the agent's; a result
+// that could not run, or one with a line of the agent's, is kept.
+func withoutWhereEvery(reds []Red, others func(line string) bool) []Red {
 	var keep []Red
 	for _, r := range reds {
-		held := r.Code == 1
+		theirs := r.Code == 1
 		for _, l := range strings.Split(r.Output, "\n") {
-			if l != "" && !had[l] {
-				held = false
+			if strings.TrimSpace(l) != "" && !others(l) {
+				theirs = false
 				break
 			}
 		}
-		if !held {
+		if !theirs {
 			keep = append(keep, r)
 		}
 	}
@@ -178,25 +185,14 @@ func notBeforeSession(c *Call, reds []Red) []Red {
 		return reds
 	}
 	began := time.Unix(at, 0)
-	var keep []Red
-	for _, r := range reds {
-		old := r.Code == 1
-		for _, l := range strings.Split(r.Output, "\n") {
-			l = strings.TrimSpace(l)
-			if l == "" || strings.HasPrefix(l, "help:") {
-				continue
-			}
-			p, _, found := strings.Cut(l, ":")
-			if !found || p == "" || !aged.ChangedBefore(p, began) {
-				old = false
-				break
-			}
+	return withoutWhereEvery(reds, func(l string) bool {
+		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, "help:") {
+			return true
 		}
-		if !old {
-			keep = append(keep, r)
-		}
-	}
-	return keep
+		p, _, found := strings.Cut(l, ":")
+		return found && p != "" && aged.ChangedBefore(p, began)
+	})
 }
 
 // activeStop is a Stop with stop_hook_active: the uncommitted change is
