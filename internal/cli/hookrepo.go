@@ -1285,3 +1285,31 @@ func hookRed(hook string, code int, out string) harness.Red {
 	}
 	return harness.Red{Name: name, Code: code, Output: strings.TrimSpace(strings.Join(keep, "\n"))}
 }
+
+// SettingsFiles answers the harness settings files whose registrations the
+// session's hooks came from: the project's two and the user's.
+func (r hookRepo) SettingsFiles() []string {
+	env := r.s.Env
+	if env == nil {
+		env = os.LookupEnv
+	}
+	files := []string{
+		filepath.Join(r.top, ".claude", "settings.json"),       // consumer-value-exempt: the harness's own file names
+		filepath.Join(r.top, ".claude", "settings.local.json"), // consumer-value-exempt: the harness's own file names
+	}
+	user := ""
+	if v, ok := env("CLAUDE_CONFIG_DIR"); ok && v != "" {
+		user = v
+	} else if v, ok := env("HOME"); ok && v != "" {
+		user = filepath.Join(v, ".claude") // consumer-value-exempt: the harness's own directory
+	}
+	if user != "" {
+		files = append(files, filepath.Join(user, "settings.json")) // consumer-value-exempt: the harness's own file name
+	}
+	return files
+}
+
+// SettingsRepair answers the command that merges the registrations back.
+func (r hookRepo) SettingsRepair() string {
+	return r.binSpelling() + " init --harness claude"
+}

@@ -286,7 +286,7 @@ func TestInitWiresTheClaudeHarness(t *testing.T) {
 	if members["edit-gates"] != "PostToolUse " || members["commit-guard"] != "PreToolUse " || !strings.Contains(members["stop-gates"], "Stop ") {
 		t.Fatalf("registrations: %v\n%s", members, got)
 	}
-	if members["commit-audit"] != "PreToolUse PostToolUse " && members["commit-audit"] != "PostToolUse PreToolUse " || members["git-dir-guard"] != "PreToolUse " {
+	if members["commit-audit"] != "PreToolUse PostToolUse " && members["commit-audit"] != "PostToolUse PreToolUse " || members["git-dir-guard"] != "PreToolUse ConfigChange " && members["git-dir-guard"] != "ConfigChange PreToolUse " {
 		t.Fatalf("the outcome members are not registered: %v\n%s", members, got)
 	}
 	if n := len(doc.Hooks["PostToolUse"]); n != 2 {

@@ -44,6 +44,10 @@ type player struct {
 	dir     string
 	env     []string
 	session string
+	// loaded, when set, is the settings text the session loaded its hooks
+	// from: a harness that kept a settings change out of the session
+	// fires these, whatever the file now says.
+	loaded []byte
 }
 
 // leakLine is a line check-tree-terms refuses (a home path).
@@ -145,6 +149,9 @@ func (p *player) git(args ...string) string {
 func (p *player) fire(event, tool string, payload map[string]any) []answer {
 	p.t.Helper()
 	data, err := os.ReadFile(filepath.Join(p.dir, ".claude/settings.json"))
+	if p.loaded != nil {
+		data, err = p.loaded, nil
+	}
 	if err != nil {
 		p.t.Fatal(err)
 	}

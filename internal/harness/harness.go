@@ -64,6 +64,9 @@ const (
 	PostToolUse  = "PostToolUse"
 	Stop         = "Stop"
 	SubagentStop = "SubagentStop"
+	// ConfigChange fires when a settings file changes during a session; a
+	// block keeps the change out of the running session.
+	ConfigChange = "ConfigChange"
 )
 
 // Payload is the part of the harness's stdin document the members read.
@@ -77,6 +80,10 @@ type Payload struct {
 	ToolName       string          `json:"tool_name"`
 	ToolInput      json.RawMessage `json:"tool_input"`
 	StopHookActive bool            `json:"stop_hook_active"`
+	// Source and FilePath are ConfigChange's: which settings changed, and
+	// the file.
+	Source   string `json:"source"`
+	FilePath string `json:"file_path"`
 }
 
 // ErrNoPayload is an absent or blank stdin.
@@ -457,8 +464,8 @@ func Members() []Member {
 			Events:  "PreToolUse and PostToolUse on Bash",
 			Summary: "record the ref tips before a shell command and judge every commit it made, as the git hooks would have, naming a red one by id"},
 		{Name: "git-dir-guard", Run: gitDirGuard, Knobs: nil, Owner: Owner,
-			Events:  "PreToolUse on Edit|Write|MultiEdit|NotebookEdit",
-			Summary: "refuse an edit tool's write into the git directory or the hooks git runs"},
+			Events:  "PreToolUse on Edit|Write|MultiEdit|NotebookEdit, and ConfigChange",
+			Summary: "refuse an edit tool's write into the git directory or the hooks git runs, and keep a settings change that drops the gates' hooks out of the session"},
 		{Name: "edit-gates", Run: editGates, Knobs: registryKnobs, Owner: Owner,
 			Events:  "PostToolUse on Edit|Write|MultiEdit|NotebookEdit",
 			Summary: "run the gates coupled to the edited file and show the model their findings"},

@@ -1005,7 +1005,25 @@ func commitAudit(c *Call) int {
 		}
 		return Allow
 	case PostToolUse:
-		return auditAfter(c)
+		lost, err := settingsLost(c, "after")
+		if err != nil {
+			return c.unjudged(err)
+		}
+		if lost == "" {
+			return auditAfter(c)
+		}
+		// assertion Q: a cut of the settings is told with what else the
+		// command made, in the one envelope the event reads.
+		var b strings.Builder
+		out := c.Stdout
+		c.Stdout = &b
+		code := auditAfter(c)
+		c.Stdout = out
+		if said := envelopeText(b.String()); said != "" {
+			lost += "\n\n" + said
+		}
+		fmt.Fprintln(c.Stdout, Feedback(lost))
+		return code
 	}
 	return Allow
 }
@@ -1033,6 +1051,9 @@ func recordTips(c *Call, now []Tip) error {
 			return err
 		}
 		if err := saveState(c, stateBaseAt, at); err != nil {
+			return err
+		}
+		if err := recordSettings(c); err != nil {
 			return err
 		}
 		if rr, ok := c.Repo.(RemoteReader); ok {
@@ -1277,6 +1298,16 @@ func sessionReds(c *Call) ([]*judged, int, error) {
 func gitDirGuard(c *Call) int {
 	if c.Payload == nil {
 		return c.Decline(c.PayloadErr.Error())
+	}
+	if c.Payload.HookEventName == ConfigChange {
+		return configGuard(c)
+	}
+	if c.Repo != nil {
+		// assertion Q (commit-audit): the settings the session began with
+		// are kept from its first call on.
+		if err := recordSettings(c); err != nil {
+			return c.Decline(err.Error())
+		}
 	}
 	if c.Repo == nil {
 		return c.Decline("no repository reader")

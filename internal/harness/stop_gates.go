@@ -31,6 +31,18 @@ func stopGates(c *Call) int {
 		if len(reds) > 0 {
 			committed = "Do not stop yet: this session made commits the gates refuse.\n" + redReport(reds)
 		}
+		// assertion Q (commit-audit): a cut of the harness settings holds
+		// one Stop.
+		lost, err := settingsLost(c, "stop")
+		if err != nil {
+			return c.unjudged(err)
+		}
+		if lost != "" {
+			if committed != "" {
+				lost += "\n"
+			}
+			committed = "Do not stop yet: " + lost + committed
+		}
 		if left > 0 {
 			// assertion J (commit-audit): unjudged commits hold the turn.
 			if committed != "" {

@@ -1,0 +1,74 @@
+package harness
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// settingsText answers a settings file registering commit-guard on
+// PreToolUse (Bash) through stub, for binary bin.
+func settingsText(stub, bin string, off bool) []byte {
+	doc := map[string]any{"hooks": map[string]any{"PreToolUse": []any{map[string]any{"matcher": "Bash", "hooks": []any{
+		map[string]any{"type": "command", "command": "sh", "args": []string{"-c", stub, "gates-hook", bin, "--hook", "commit-guard"}},
+	}}}}}
+	if off {
+		doc["disableAllHooks"] = true
+	}
+	out, _ := json.Marshal(doc)
+	return out
+}
+
+// assertion Q: what counts as a cut of the gates' registrations: a
+// registration gone, its stub swapped, every hook turned off, the file gone
+// or no longer JSON; an upgrade that rewrites a registration through this
+// release's stub (another binary spelling, an older stub) keeps it.
+func TestSettingsCutsJudgeTheFileAsWritten(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "settings.json")
+	read := func(data []byte) settingsFile {
+		t.Helper()
+		if data == nil {
+			os.Remove(p)
+		} else if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f, err := readSettingsFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	was := read(settingsText("an older stub", "$CLAUDE_PROJECT_DIR/bin/gates", false))
+	cases := []struct {
+		name string
+		now  []byte
+		want string // "" for no cut
+	}{
+		{"unchanged", settingsText("an older stub", "$CLAUDE_PROJECT_DIR/bin/gates", false), ""},
+		{"rewritten through this release's stub", settingsText(Stub, "$CLAUDE_PROJECT_DIR/tools/gates", false), ""},
+		{"the stub swapped for exit 0", settingsText("exit 0", "$CLAUDE_PROJECT_DIR/bin/gates", false), "no longer registers commit-guard on PreToolUse (Bash)"},
+		{"emptied", []byte("{}"), "no longer registers commit-guard"},
+		{"blank", []byte("\n"), "no longer registers commit-guard"},
+		{"every hook off", settingsText("an older stub", "$CLAUDE_PROJECT_DIR/bin/gates", true), `"disableAllHooks": true`},
+		{"not JSON", []byte("{"), "no longer JSON"},
+		{"gone", nil, "is gone"},
+	}
+	for _, c := range cases {
+		got := strings.Join(settingsCuts(p, was, read(c.now)), "; ")
+		if c.want == "" && got != "" || c.want != "" && !strings.Contains(got, c.want) {
+			t.Errorf("%s: cuts %q, want %q", c.name, got, c.want)
+		}
+	}
+	// A file that registered nothing may go or turn into anything but a
+	// file that turns the hooks off.
+	none := settingsFile{Size: -1}
+	if got := settingsCuts(p, none, read([]byte(`{"permissions": {}}`))); len(got) != 0 {
+		t.Errorf("a new file with no hooks: %q", got)
+	}
+	if got := settingsCuts(p, none, read([]byte(`{"disableAllHooks": true}`))); len(got) != 1 {
+		t.Errorf("a new file turning every hook off: %q", got)
+	}
+}
