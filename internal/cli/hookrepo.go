@@ -703,28 +703,48 @@ func (r hookRepo) Pushed(tips []harness.Tip) ([]string, error) {
 
 // PushedSince answers the commits the placed pre-push hook recorded as
 // sent by a push at or after since (Unix seconds) that this clone still
-// holds.
-func (r hookRepo) PushedSince(since int64) ([]string, error) {
+// holds: those sent from a notes ref to a notes ref apart.
+func (r hookRepo) PushedSince(since int64) (sent, notes []string, err error) {
 	_, common, err := r.gitDirs()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	rec, err := githook.ReadPushed(common)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	seen := map[string]bool{}
 	var ids []string
+	isNotes := map[string]bool{}
 	for _, p := range rec {
-		if p.At >= since && !seen[p.Commit] {
+		if p.At < since {
+			continue
+		}
+		if !p.Notes {
+			isNotes[p.Commit] = false // sent as a branch's too: judged as one
+		} else if _, ok := isNotes[p.Commit]; !ok {
+			isNotes[p.Commit] = true
+		}
+		if !seen[p.Commit] {
 			seen[p.Commit] = true
 			ids = append(ids, p.Commit)
 		}
 	}
 	if len(ids) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
-	return asWritten().Present(r.top, ids)
+	held, err := asWritten().Present(r.top, ids)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, id := range held {
+		if isNotes[id] {
+			notes = append(notes, id)
+		} else {
+			sent = append(sent, id)
+		}
+	}
+	return sent, notes, nil
 }
 
 // PushStamp answers when the placed pre-push hook last wrote its record.
