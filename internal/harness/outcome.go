@@ -713,6 +713,17 @@ func judgeNew(c *Call, now []Tip, from, extra []string) ([]*judged, map[string]*
 				return nil, nil, 0, err
 			}
 		}
+		// assertion K: what this command's push sent is judged from the
+		// session's base, not from the refs before the command: a red
+		// commit named before and pushed now has left the clone, and is
+		// named again as it goes.
+		if pushedDuring(c) {
+			if stamp := tipsStamp(c); !stamp.IsZero() {
+				if err := sentNow(c, pr, stamp.Unix(), now, &ids); err != nil {
+					return nil, nil, 0, err
+				}
+			}
+		}
 	}
 	if len(ids) > 0 {
 		// assertion G: what fetch brought is set apart before any
@@ -819,6 +830,38 @@ func judgeNew(c *Call, now []Tip, from, extra []string) ([]*judged, map[string]*
 		}
 	}
 	return out, kept, len(left), nil
+}
+
+// sentNow adds to ids the commits a push sent at or after since that the
+// session's base and the landed refs now do not reach, each once.
+func sentNow(c *Call, pr PushRecord, since int64, now []Tip, ids *[]string) error {
+	sent, _, err := pr.PushedSince(since)
+	if err != nil || len(sent) == 0 {
+		return err
+	}
+	var base []Tip
+	if _, err := loadState(c, stateBase, &base); err != nil {
+		return err
+	}
+	exclude := landed(now)
+	for _, t := range base {
+		exclude = append(exclude, t.ID)
+	}
+	more, _, err := c.Repo.Commits(sent, exclude, 0, maxListed)
+	if err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	for _, id := range *ids {
+		seen[id] = true
+	}
+	for _, id := range more {
+		if !seen[id] {
+			seen[id] = true
+			*ids = append(*ids, id)
+		}
+	}
+	return nil
 }
 
 // notInherited answers v's red results less those its first parent
