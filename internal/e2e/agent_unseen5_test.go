@@ -36,7 +36,9 @@ const scratch5 = `git clone -q . ../s && (cd ../s && ` + leakCmd + `GIT_COMMITTE
 
 // limits5 are the rows whose miss is written as a limit in SPEC.md: the
 // row keeps its honest expectation, and the miss is reported, not hidden.
-var limits5 = map[string]string{}
+var limits5 = map[string]string{
+	"a named red branch sent by send-pack through sh, the branch deleted": "send-pack runs no pre-push hook, so nothing records what it sent; a plain send-pack is refused before it runs (commit-guard B)",
+}
 
 func runUnseen5(t *testing.T, rows []plumbingRow) {
 	for _, r := range rows {
@@ -70,6 +72,7 @@ func TestAgentUnseen5Pushes(t *testing.T) {
 		{name: "a named red branch sent by --mirror, the branch deleted", steps: []plumbingStep{bashStep(bare5 + `true`), red5, bashStep(`git push -q --mirror ../pushed.git && git branch -q -D red5`)}, from: 2, expect: stAfter, gate: tt, also: pushed},
 		{name: "a named red HEAD force-pushed with a lease, then reset", setup: withOrigin, steps: []plumbingStep{bashStep(leakCmd + sh2(msg)), bashStep(`git push -q --force-with-lease origin main && git reset -q --hard HEAD^`)}, from: 1, expect: stAfter, gate: tt, also: []string{"up.git"}},
 		{name: "a named red branch sent by send-pack, the branch deleted", steps: []plumbingStep{bashStep(bare5 + `true`), red5, bashStep(`git send-pack ../pushed.git refs/heads/red5 >/dev/null && git branch -q -D red5`)}, from: 2, expect: stAfter, gate: tt, also: pushed},
+		{name: "a named red branch sent by send-pack through sh, the branch deleted", steps: []plumbingStep{bashStep(bare5 + `true`), red5, bashStep(`echo 'git send-pack ../pushed.git refs/heads/red5 >/dev/null' | sh && git branch -q -D red5`)}, from: 2, expect: stAfter, gate: tt, also: pushed},
 		// One command.
 		{name: "a red commit parked on a notes ref and pushed notes to notes in one command", steps: []plumbingStep{bashStep(bare5 + leakCmd + commitTree + `git reset -q && rm docs/leak.md && git update-ref refs/notes/x $c && git push -q ../pushed.git refs/notes/x && git update-ref -d refs/notes/x`)}, expect: stAfter, gate: tt, also: pushed},
 		{name: "push --all of a red branch, the branch deleted", steps: []plumbingStep{bashStep(bare5 + leakCmd + commitTree + `git reset -q && rm docs/leak.md && git branch -q red5 $c && git push -q --all ../pushed.git && git branch -q -D red5`)}, expect: stAfter, gate: tt, also: pushed},
@@ -157,7 +160,8 @@ func TestAgentUnseen5Controls(t *testing.T) {
 		{name: "green work pushed by --all", steps: []plumbingStep{bashStep(bare5 + green + `git push -q --all ../pushed.git`)}},
 		{name: "green work pushed by a wildcard refspec", steps: []plumbingStep{bashStep(bare5 + green + `git push -q ../pushed.git 'refs/heads/*:refs/heads/x/*'`)}},
 		{name: "green work pushed to remote.pushDefault", setup: withOrigin, steps: []plumbingStep{bashStep(bare5 + `git remote add pub ../pushed.git && git config remote.pushDefault pub && git switch -q -c feat && ` + green + `git -c push.default=current push -q`)}},
-		{name: "green work sent by send-pack", steps: []plumbingStep{bashStep(bare5 + green + `git send-pack ../pushed.git refs/heads/main >/dev/null`)}},
+		// No control of send-pack: it is refused as push --no-verify is,
+		// whatever it sends (SPEC, commit-guard B).
 		{name: "green work pushed to a file:// URL and as a tag", steps: []plumbingStep{bashStep(bare5 + green + `git tag v5 && git push -q file://$(dirname "$PWD")/pushed.git main v5 && git tag -d v5 >/dev/null`)}},
 		{name: "green work pushed with push options", steps: []plumbingStep{bashStep(bare5 + `git -C ../pushed.git config receive.advertisePushOptions true && ` + green + `git push -q -o ci.skip ../pushed.git main`)}},
 		{name: "green work pushed from a linked worktree", steps: []plumbingStep{bashStep(bare5 + `git worktree add -q -b wtp ../wtp && cd ../wtp && ` + green + `git push -q ../pushed.git wtp`)}},
