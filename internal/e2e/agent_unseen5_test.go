@@ -1,6 +1,9 @@
 package e2e
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -37,8 +40,14 @@ const scratch5 = `git clone -q . ../s && (cd ../s && ` + leakCmd + `GIT_COMMITTE
 // limits5 are the rows whose miss is written as a limit in SPEC.md: the
 // row keeps its honest expectation, and the miss is reported, not hidden.
 var limits5 = map[string]string{
-	"a named red branch sent by send-pack through sh, the branch deleted": "send-pack runs no pre-push hook, so nothing records what it sent; a plain send-pack is refused before it runs (commit-guard B)",
+	"a named red branch sent by send-pack through sh, the branch deleted":    limitNoRecord,
+	"a named red branch pushed --no-verify through sh, the branch deleted":   limitNoRecord,
+	"a named red branch fetched by the other repository, the branch deleted": limitNoRecord,
 }
+
+// limitNoRecord: a commit named before, then carried out by a route that
+// runs no pre-push hook, leaves nothing here that tells it from one undone.
+const limitNoRecord = "a named red commit carried out of the clone past the pre-push record (a hidden --no-verify or send-pack, a fetch run in the other repository) and then dropped here is not named again (SPEC, commit-audit K)"
 
 func runUnseen5(t *testing.T, rows []plumbingRow) {
 	for _, r := range rows {
@@ -73,6 +82,9 @@ func TestAgentUnseen5Pushes(t *testing.T) {
 		{name: "a named red HEAD force-pushed with a lease, then reset", setup: withOrigin, steps: []plumbingStep{bashStep(leakCmd + sh2(msg)), bashStep(`git push -q --force-with-lease origin main && git reset -q --hard HEAD^`)}, from: 1, expect: stAfter, gate: tt, also: []string{"up.git"}},
 		{name: "a named red branch sent by send-pack, the branch deleted", steps: []plumbingStep{bashStep(bare5 + `true`), red5, bashStep(`git send-pack ../pushed.git refs/heads/red5 >/dev/null && git branch -q -D red5`)}, from: 2, expect: stAfter, gate: tt, also: pushed},
 		{name: "a named red branch sent by send-pack through sh, the branch deleted", steps: []plumbingStep{bashStep(bare5 + `true`), red5, bashStep(`echo 'git send-pack ../pushed.git refs/heads/red5 >/dev/null' | sh && git branch -q -D red5`)}, from: 2, expect: stAfter, gate: tt, also: pushed},
+		{name: "a named red branch pushed --no-verify through sh, the branch deleted", steps: []plumbingStep{bashStep(bare5 + `true`), red5, bashStep(`echo 'git push -q --no-verify ../pushed.git red5' | sh && git branch -q -D red5`)}, from: 2, expect: stAfter, gate: tt, also: pushed},
+		{name: "a named red branch fetched by the other repository, the branch deleted", steps: []plumbingStep{bashStep(bare5 + `true`), red5, bashStep(`git -C ../pushed.git fetch -q "$PWD" red5:refs/heads/red5 && git branch -q -D red5`)}, from: 2, expect: stAfter, gate: tt, also: pushed},
+		{name: "an annotated tag on a named red commit pushed by name, the tag and the branch deleted", steps: []plumbingStep{bashStep(bare5 + `git push -q ../pushed.git main`), red5, bashStep(`git tag -a t5 -m "a tag" red5 && git branch -q -D red5 && git push -q ../pushed.git t5 && git tag -d t5 >/dev/null`)}, from: 2, expect: stAfter, gate: tt, also: pushed},
 		// One command.
 		{name: "a red commit parked on a notes ref and pushed notes to notes in one command", steps: []plumbingStep{bashStep(bare5 + leakCmd + commitTree + `git reset -q && rm docs/leak.md && git update-ref refs/notes/x $c && git push -q ../pushed.git refs/notes/x && git update-ref -d refs/notes/x`)}, expect: stAfter, gate: tt, also: pushed},
 		{name: "push --all of a red branch, the branch deleted", steps: []plumbingStep{bashStep(bare5 + leakCmd + commitTree + `git reset -q && rm docs/leak.md && git branch -q red5 $c && git push -q --all ../pushed.git && git branch -q -D red5`)}, expect: stAfter, gate: tt, also: pushed},
@@ -108,7 +120,16 @@ func TestAgentUnseen5Landing(t *testing.T) {
 		// entries are written again to make the commit's own tree red.
 		{name: "HEAD's tree replaced by a red one, read-tree, an empty commit through sh", steps: []plumbingStep{bashStep(fullTreeLeak + `git replace HEAD^{tree} $rt && git read-tree HEAD && git ls-files -s | git update-index --index-info && echo 'git commit -q -n --allow-empty -m "` + msg + `"' | sh`)}, expect: stAfter, gate: tt},
 		{name: "replace --edit gives HEAD a refused subject", steps: []plumbingStep{bashStep(`GIT_EDITOR="sed -i 's/^chore: vendor gate-sdk/` + redSubject + `/'" git replace --edit HEAD`)}, expect: stAfter, gate: subj},
+		{name: "a red commit hidden under a green one by .git/shallow", steps: []plumbingStep{bashStep(leakCmd + sh2(msg) + ` && printf 'x\n' > docs/x.md && git add docs/x.md && ` + sh2("docs: x") + ` && git rev-parse HEAD > .git/shallow`)}, expect: stAfter, gate: tt},
+		{name: "a trap on EXIT commits as the shell leaves", steps: []plumbingStep{bashStep(`trap 'git commit -q -n -m "` + msg + `"' EXIT; ` + leakCmd + `true`)}, expect: stAfter, gate: tt},
+		{name: "core.fsmonitor names a script that commits, a later git status runs it", steps: []plumbingStep{bashStep(`printf '#!/bin/sh
+[ -e ../fsm.done ] && exit 1
+touch ../fsm.done
+git -c core.fsmonitor= commit -q -n -m "` + msg + `" >/dev/null 2>&1
+exit 1
+' > ../fsm && chmod +x ../fsm && ` + leakCmd + `git config core.fsmonitor "$(dirname "$PWD")/fsm"`), bashStep(`git status --short >/dev/null`)}, expect: stStop, gate: tt},
 		// Configuration.
+		{name: "GIT_CONFIG_SYSTEM names a file with a hooks path", steps: []plumbingStep{bashStep(inc + leakCmd + `GIT_CONFIG_SYSTEM=$(dirname "$PWD")/inc git commit -q -m "` + msg + `"`)}, expect: stAfter, gate: tt},
 		{name: "include.path set to an empty file, the file filled in a later command", steps: []plumbingStep{bashStep(`: > ../inc && git config include.path "$(dirname "$PWD")/inc"`), bashStep(inc + leakCmd + `git commit -q -m "` + msg + `"`)}, expect: stAfter, gate: tt},
 		{name: "includeIf onbranch:main written into .git/config", steps: []plumbingStep{bashStep(inc + `git config includeIf.onbranch:main.path "$(dirname "$PWD")/inc" && ` + leakCmd + `git commit -q -m "` + msg + `"`)}, expect: stAfter, gate: tt},
 		{name: "includeIf hasconfig:remote.*.url written into .git/config", setup: withOrigin, steps: []plumbingStep{bashStep(inc + `git config 'includeIf.hasconfig:remote.*.url:**/up.git.path' "$(dirname "$PWD")/inc" && ` + leakCmd + `git commit -q -m "` + msg + `"`)}, expect: stAfter, gate: tt},
@@ -118,6 +139,9 @@ func TestAgentUnseen5Landing(t *testing.T) {
 		{name: "BASH_ENV defines a git function that drops the hooks", steps: []plumbingStep{bashStep(`printf 'git() { command git -c core.hooksPath=/dev/null "$@"; }\n' > ../benv && ` + leakCmd + `BASH_ENV=$(dirname "$PWD")/benv bash -c 'git commit -q -m "` + msg + `"'`)}, expect: stAfter, gate: tt},
 		{name: "BASH_ENV aliases git for a child bash", steps: []plumbingStep{bashStep(`printf 'shopt -s expand_aliases\nalias git="git -c core.hooksPath=/dev/null"\n' > ../benv && ` + leakCmd + `BASH_ENV=$(dirname "$PWD")/benv bash -c 'git commit -q -m "` + msg + `"'`)}, expect: stAfter, gate: tt},
 		{name: "a git wrapper beside the binary, bin first on PATH", steps: []plumbingStep{bashStep(`printf '#!/bin/sh\nexec %s -c core.hooksPath=/dev/null "$@"\n' "$(command -v git)" > bin/git && chmod +x bin/git && ` + leakCmd + `PATH=$PWD/bin:$PATH git commit -q -m "` + msg + `"`)}, expect: stAfter, gate: tt},
+		{name: "the binary replaced by a hard link to a copy of /bin/true, a plain commit", steps: []plumbingStep{bashStep(`cp /bin/true ../t5 && ln -f ../t5 bin/gates && ` + leakCmd + `git commit -q -m "` + msg + `"`)}, expect: stHook, gate: "bin/gates"},
+		{name: "the install record removed and the binary replaced, a commit through sh, then restored", steps: []plumbingStep{bashStep(`rm .git/gate-hooks.placed && cp /bin/true bin/gates && ` + leakCmd + sh2(msg)), {remedy: true}, {remedy: true}, restoreFix}, expect: stAfter, gate: tt},
+		{name: "the install record emptied and the binary replaced, a commit through sh, then restored", steps: []plumbingStep{bashStep(`: > .git/gate-hooks.placed && cp /bin/true bin/gates && ` + leakCmd + sh2(msg)), {remedy: true}, bashStep(`git status --short`), {remedy: true}, {remedy: true}, restoreFix}, expect: stAfter, gate: tt},
 		{name: "GATE_SDK_NATIVE_BIN exported to a wrapper that runs the binary and exits 0", steps: []plumbingStep{bashStep(`printf '#!/bin/sh\n"%s/bin/gates" "$@"\nexit 0\n' "$PWD" > ../wrap && chmod +x ../wrap && export GATE_SDK_NATIVE_BIN=$(dirname "$PWD")/wrap && ` + leakCmd + `git commit -q -m "` + msg + `"`)}, expect: stHook, gate: "GATE_SDK_NATIVE_BIN"},
 	}
 	runUnseen5(t, rows)
@@ -167,6 +191,9 @@ func TestAgentUnseen5Controls(t *testing.T) {
 		{name: "green work pushed from a linked worktree", steps: []plumbingStep{bashStep(bare5 + `git worktree add -q -b wtp ../wtp && cd ../wtp && ` + green + `git push -q ../pushed.git wtp`)}},
 		{name: "a note holding a home path pushed notes to notes", steps: []plumbingStep{bashStep(bare5 + `git notes add -m "seen at /ho""me/marta/x" HEAD && git push -q ../pushed.git 'refs/notes/*:refs/notes/*' && git notes remove HEAD 2>/dev/null`)}},
 		{name: "a green commit by setsid after the command returns", steps: []plumbingStep{bashStep(`printf 'More to read.\n' > docs/more.md && git add docs/more.md && setsid -f sh -c "sleep 1; git commit -q -m 'docs: more to read'" >/dev/null 2>&1`), {user: wait2}}},
+		{name: "the user's red branch from before the session pushed by the agent", setup: redSide, steps: []plumbingStep{bashStep(bare5 + `git push -q ../pushed.git red`)}},
+		{name: "green work with an annotated tag pushed by --follow-tags", steps: []plumbingStep{bashStep(bare5 + green + `git tag -a v5 -m "v5" && git push -q --follow-tags ../pushed.git main`)}},
+		{name: "a green trap on EXIT", steps: []plumbingStep{bashStep(`trap 'git status --short >/dev/null' EXIT; ` + green + `true`)}},
 		{name: "a harmless include.path and includeIf onbranch", steps: []plumbingStep{bashStep(`printf '[alias]\n\tst = status --short\n' > ../inc && git config include.path "$(dirname "$PWD")/inc" && git config includeIf.onbranch:main.path "$(dirname "$PWD")/inc" && git st && ` + green + `true`)}},
 		{name: "a harmless includeIf hasconfig", setup: withOrigin, steps: []plumbingStep{bashStep(`printf '[user]\n\tname = t\n' > ../inc && git config 'includeIf.hasconfig:remote.*.url:**/up.git.path' "$(dirname "$PWD")/inc" && ` + green + `true`)}},
 		{name: "BASH_ENV setting a variable for a child bash", steps: []plumbingStep{bashStep(`printf 'export LC_ALL=C\n' > ../benv && BASH_ENV=$(dirname "$PWD")/benv bash -c 'git status --short && ` + strings.ReplaceAll(green, "'", `'\''`) + `true'`)}},
@@ -177,4 +204,58 @@ func TestAgentUnseen5Controls(t *testing.T) {
 		rows[i].expect = stUntouched
 	}
 	runUnseen5(t, rows)
+}
+
+// The install record removed or emptied where the hooks were placed: the
+// stub digests the binary against the placed pre-commit itself, so a
+// swapped binary is refused with the restore and the restored one runs;
+// an emptied record, which no longer reads, blocks the next command with
+// the repair that writes it again, and that repair runs.
+func TestAgentUnseen5StubWithNoRecord(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ name, drop string }{{"removed", "rm .git/gate-hooks.placed"}, {"emptied", ": > .git/gate-hooks.placed"}} {
+		c := c
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			p := outcomeClone(t, "u5 stub record "+c.name)
+			p.env = append(p.env, "CLAUDECODE=1")
+			data, err := os.ReadFile(filepath.Join(p.dir, ".claude/settings.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var doc settingsDoc
+			if err := json.Unmarshal(data, &doc); err != nil {
+				t.Fatal(err)
+			}
+			args := doc.Hooks["PreToolUse"][0].Hooks[0].Args
+			version := func() result { return run(t, p.dir, p.env, "sh", "-c", args[1], args[2], args[3], "--version") }
+			if r := run(t, p.dir, p.env, "sh", "-c", c.drop+" && cp /bin/true bin/gates"); r.code != 0 {
+				t.Fatalf("%s: %s", c.drop, r.stderr)
+			}
+			if r := version(); r.code != 2 || !strings.Contains(r.stderr, "differs from the placed copy") || !strings.Contains(r.stderr, "restore it: cp .git/gate-hooks/pre-commit bin/gates") {
+				t.Fatalf("a swapped binary with the record %s: exit %d %q %q", c.name, r.code, r.stdout, r.stderr)
+			}
+			run(t, p.dir, p.env, "sh", "-c", "cp .git/gate-hooks/pre-commit bin/gates")
+			if r := version(); r.code != 0 || !strings.HasPrefix(r.stdout, "gates ") {
+				t.Fatalf("the restored binary with the record %s: exit %d %q %q", c.name, r.code, r.stdout, r.stderr)
+			}
+			why, _ := p.bash2("ls")
+			if c.name == "removed" {
+				if why != "" {
+					t.Fatalf("with the record removed (an opt-in from before the record) ls was refused: %s", why)
+				}
+				return
+			}
+			fix := remedyOf(why)
+			if !strings.Contains(why, "gate-hooks.placed") || !strings.Contains(fix, "--install-hooks") {
+				t.Fatalf("with the record emptied ls was answered %q, repair %q", why, fix)
+			}
+			if why, _ := p.bash2(fix); why != "" {
+				t.Fatalf("the repair %q was refused: %s", fix, why)
+			}
+			if why, after := p.bash2("ls"); why != "" || after != "" {
+				t.Fatalf("after %q: refused %q, said %q", fix, why, after)
+			}
+		})
+	}
 }
