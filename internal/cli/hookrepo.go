@@ -114,7 +114,10 @@ func (r hookRepo) binSpelling() string {
 func (r hookRepo) Hooks() (harness.HooksState, error) {
 	p, err := githook.CheckPlaced(r.top)
 	if err != nil {
-		return harness.HooksState{}, err
+		// assertion W: a placed-hooks record (or hooks path) that does not
+		// read is no proof the hooks serve: a problem, with the repair
+		// that writes the record again, never a comparison skipped.
+		return harness.HooksState{OptedIn: true, Problems: []string{err.Error()}, Repair: r.binSpelling() + " --install-hooks"}, nil
 	}
 	st := harness.HooksState{OptedIn: p.OptedIn, Problems: p.Problems, Other: p.Other}
 	if p.OptedIn && len(p.Problems) == 0 {
