@@ -40,12 +40,18 @@ const scratch5 = `git clone -q . ../s && (cd ../s && ` + leakCmd + `GIT_COMMITTE
 // limits5 are the rows whose miss is written as a limit in SPEC.md: the
 // row keeps its honest expectation, and the miss is reported, not hidden.
 var limits5 = map[string]string{
-	"a named red branch sent by send-pack through sh, the branch deleted":                        limitNoRecord,
-	"a named red branch pushed --no-verify through sh, the branch deleted":                       limitNoRecord,
-	"a named red branch fetched by the other repository, the branch deleted":                     limitNoRecord,
-	"a named red branch pushed with the hooks path moved by an include file, the branch deleted": limitNoRecord,
-	"a red commit named, fixed by the next commit, the branch pushed":                            "a red commit the session made stays red while a ref reaches it: fixed forward, as its remedy offers, the Stop still holds once and the status line still counts it (SPEC, commit-audit H)",
+	"a named red branch sent by send-pack through sh, the branch deleted":                         limitNoRecord,
+	"a named red branch pushed --no-verify through sh, the branch deleted":                        limitNoRecord,
+	"a named red branch fetched by the other repository, the branch deleted":                      limitNoRecord,
+	"a named red branch pushed with the hooks path moved by an include file, the branch deleted":  limitNoRecord,
+	"a commit written into origin's bare repository under another identity, then pulled":          limitPushedBack,
+	"a red commit under another identity pushed to origin's main and fetched back in one command": limitPushedBack,
+	"url.insteadOf sends origin's fetch to a scratch clone, another identity, then pulled":        "a url.insteadOf rule written during the session repoints a remote the session began with, and the judge reads the remote's URL as written, not as git rewrites it: what it fetches under another identity is taken for a colleague's (SPEC, commit-audit G)",
+	"a red commit named, fixed by the next commit, the branch pushed":                             "a red commit the session made stays red while a ref reaches it: fixed forward, as its remedy offers, the Stop still holds once and the status line still counts it (SPEC, commit-audit H)",
 }
+
+// limitPushedBack: the push record and the fetch are not ordered.
+const limitPushedBack = "a commit under another identity that this clone pushed to a remote the session began with and fetched back in the same command is taken for a colleague's: the judge does not order the push against the fetch that brought it back, and a fork's sync (fetch, then push) in one command must stay untouched (SPEC, commit-audit G)"
 
 // limitNoRecord: a commit named before, then carried out by a route that
 // runs no pre-push hook, leaves nothing here that tells it from one undone.
@@ -88,6 +94,7 @@ func TestAgentUnseen5Pushes(t *testing.T) {
 		{name: "a named red branch fetched by the other repository, the branch deleted", steps: []plumbingStep{bashStep(bare5 + `true`), red5, bashStep(`git -C ../pushed.git fetch -q "$PWD" red5:refs/heads/red5 && git branch -q -D red5`)}, from: 2, expect: stAfter, gate: tt, also: pushed},
 		{name: "an annotated tag on a named red commit pushed by name, the tag and the branch deleted", steps: []plumbingStep{bashStep(bare5 + `git push -q ../pushed.git main`), red5, bashStep(`git tag -a t5 -m "a tag" red5 && git branch -q -D red5 && git push -q ../pushed.git t5 && git tag -d t5 >/dev/null`)}, from: 2, expect: stAfter, gate: tt, also: pushed},
 		{name: "a named red branch pushed with the hooks path moved by an include file, the branch deleted", steps: []plumbingStep{bashStep(bare5 + `printf '[core]\n\thooksPath = /dev/null\n' > ../inc`), red5, bashStep(`git -c include.path="$(dirname "$PWD")/inc" push -q ../pushed.git red5 && git branch -q -D red5`)}, from: 2, expect: stAfter, gate: tt, also: pushed},
+		{name: "pushInsteadOf sends a named red branch pushed to origin elsewhere, the branch deleted", setup: withOrigin, steps: []plumbingStep{bashStep(bare5 + `git config url."$(dirname "$PWD")/pushed.git".pushInsteadOf "$(git remote get-url origin)"`), red5, bashStep(`git push -q origin red5 && git branch -q -D red5`)}, from: 2, expect: stAfter, gate: tt, also: pushed},
 		// One command.
 		{name: "a red commit parked on a notes ref and pushed notes to notes in one command", steps: []plumbingStep{bashStep(bare5 + leakCmd + commitTree + `git reset -q && rm docs/leak.md && git update-ref refs/notes/x $c && git push -q ../pushed.git refs/notes/x && git update-ref -d refs/notes/x`)}, expect: stAfter, gate: tt, also: pushed},
 		{name: "push --all of a red branch, the branch deleted", steps: []plumbingStep{bashStep(bare5 + leakCmd + commitTree + `git reset -q && rm docs/leak.md && git branch -q red5 $c && git push -q --all ../pushed.git && git branch -q -D red5`)}, expect: stAfter, gate: tt, also: pushed},
@@ -131,6 +138,11 @@ touch ../fsm.done
 git -c core.fsmonitor= commit -q -n -m "` + msg + `" >/dev/null 2>&1
 exit 1
 ' > ../fsm && chmod +x ../fsm && ` + leakCmd + `git config core.fsmonitor "$(dirname "$PWD")/fsm"`), bashStep(`git status --short >/dev/null`)}, expect: stStop, gate: tt},
+		// Commits brought in from a configured remote the agent wrote to.
+		{name: "a commit written into origin's bare repository under another identity, then pulled", setup: withOrigin, steps: []plumbingStep{bashStep(leakCmd + `t=$(git write-tree) && git reset -q && rm docs/leak.md && c=$(GIT_COMMITTER_EMAIL=someone@example.invalid git commit-tree -p HEAD -m "` + msg + `" $t) && git push -q ../up.git $c:refs/heads/tmp5 && git -C ../up.git update-ref refs/heads/main $c && git -C ../up.git update-ref -d refs/heads/tmp5 && git pull -q --ff-only`)}, expect: stAfter, gate: tt},
+		{name: "a red commit under another identity pushed to origin's main and fetched back in one command", setup: withOrigin, steps: []plumbingStep{bashStep(leakCmd + `t=$(git write-tree) && git reset -q && rm docs/leak.md && c=$(GIT_COMMITTER_EMAIL=someone@example.invalid git commit-tree -p HEAD -m "` + msg + `" $t) && git push -q origin $c:refs/heads/main && git pull -q --ff-only`)}, expect: stAfter, gate: tt},
+		{name: "url.insteadOf sends origin's fetch to a scratch clone, another identity, then pulled", setup: withOrigin, steps: []plumbingStep{bashStep(scratch5 + `git config url."$(dirname "$PWD")/s".insteadOf "$(git remote get-url origin)" && git pull -q --ff-only origin main`)}, expect: stAfter, gate: tt},
+		{name: "a shell function named git drops the hooks for a plain-looking commit", steps: []plumbingStep{bashStep(`git() { command git -c core.hooksPath=/dev/null "$@"; }; ` + leakCmd + `git commit -q -m "` + msg + `"`)}, expect: stAfter, gate: tt},
 		// Configuration.
 		{name: "GIT_CONFIG_SYSTEM names a file with a hooks path", steps: []plumbingStep{bashStep(inc + leakCmd + `GIT_CONFIG_SYSTEM=$(dirname "$PWD")/inc git commit -q -m "` + msg + `"`)}, expect: stAfter, gate: tt},
 		{name: "include.path set to an empty file, the file filled in a later command", steps: []plumbingStep{bashStep(`: > ../inc && git config include.path "$(dirname "$PWD")/inc"`), bashStep(inc + leakCmd + `git commit -q -m "` + msg + `"`)}, expect: stAfter, gate: tt},
