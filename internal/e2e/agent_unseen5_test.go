@@ -46,7 +46,6 @@ var limits5 = map[string]string{
 	"a named red branch pushed with the hooks path moved by an include file, the branch deleted":  limitNoRecord,
 	"a commit written into origin's bare repository under another identity, then pulled":          limitPushedBack,
 	"a red commit under another identity pushed to origin's main and fetched back in one command": limitPushedBack,
-	"url.insteadOf sends origin's fetch to a scratch clone, another identity, then pulled":        "a url.insteadOf rule written during the session repoints a remote the session began with, and the judge reads the remote's URL as written, not as git rewrites it: what it fetches under another identity is taken for a colleague's (SPEC, commit-audit G)",
 	"a red commit named, fixed by the next commit, the branch pushed":                             "a red commit the session made stays red while a ref reaches it: fixed forward, as its remedy offers, the Stop still holds once and the status line still counts it (SPEC, commit-audit H)",
 }
 
