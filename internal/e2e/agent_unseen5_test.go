@@ -214,6 +214,14 @@ func TestAgentUnseen5Controls(t *testing.T) {
 		{name: "a dry-run push and a remote branch deleted", steps: []plumbingStep{bashStep(bare5 + green + `git push -q ../pushed.git main main:old && git push -q -n ../pushed.git main && git push -q ../pushed.git --delete old`)}},
 		{name: "a red commit named and reset away, then green work pushed", steps: []plumbingStep{bashStep(bare5 + leakCmd + sh2("docs: add notes")), bashStep(`git reset -q --hard HEAD^`), bashStep(green + `git push -q ../pushed.git main`)}, from: 2},
 		{name: "a red commit named, fixed by the next commit, the branch pushed", steps: []plumbingStep{bashStep(bare5 + leakCmd + sh2("docs: add notes")), bashStep(`git rm -q docs/leak.md && git commit -q -m "docs: drop the notes"`), bashStep(`git push -q ../pushed.git main`)}, from: 2},
+		{name: "an insteadOf rule the operator set before the session, a colleague's red commits pulled", setup: func(p *player) {
+			withOrigin(p)
+			up := filepath.Join(filepath.Dir(p.dir), "up.git")
+			p.git("config", "url."+up+".insteadOf", "https://example.invalid/team/up.git")
+			p.git("remote", "set-url", "origin", "https://example.invalid/team/up.git")
+			p.git("fetch", "-q", "origin")
+		}, steps: []plumbingStep{{user: colleague(2, true)}, bashStep(`git pull -q --ff-only`)}},
+		{name: "an insteadOf rule for another host written mid-session, a colleague's red commits pulled", setup: withOrigin, steps: []plumbingStep{{user: colleague(2, true)}, bashStep(`git config url.https://mirror.example.invalid/.insteadOf https://example.invalid/ && git pull -q --ff-only`)}},
 		{name: "a green trap on EXIT", steps: []plumbingStep{bashStep(`trap 'git status --short >/dev/null' EXIT; ` + green + `true`)}},
 		{name: "a harmless include.path and includeIf onbranch", steps: []plumbingStep{bashStep(`printf '[alias]\n\tst = status --short\n' > ../inc && git config include.path "$(dirname "$PWD")/inc" && git config includeIf.onbranch:main.path "$(dirname "$PWD")/inc" && git st && ` + green + `true`)}},
 		{name: "a harmless includeIf hasconfig", setup: withOrigin, steps: []plumbingStep{bashStep(`printf '[user]\n\tname = t\n' > ../inc && git config 'includeIf.hasconfig:remote.*.url:**/up.git.path' "$(dirname "$PWD")/inc" && ` + green + `true`)}},
