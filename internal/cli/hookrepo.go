@@ -114,7 +114,10 @@ func (r hookRepo) binSpelling() string {
 func (r hookRepo) Hooks() (harness.HooksState, error) {
 	p, err := githook.CheckPlaced(r.top)
 	if err != nil {
-		return harness.HooksState{}, err
+		// assertion W: a placed-hooks record (or hooks path) that does not
+		// read is no proof the hooks serve: a problem, with the repair
+		// that writes the record again, never a comparison skipped.
+		return harness.HooksState{OptedIn: true, Problems: []string{err.Error()}, Repair: r.binSpelling() + " --install-hooks"}, nil
 	}
 	st := harness.HooksState{OptedIn: p.OptedIn, Problems: p.Problems, Other: p.Other}
 	if p.OptedIn && len(p.Problems) == 0 {
@@ -527,7 +530,8 @@ func (r hookRepo) remoteURLs() map[string]bool {
 }
 
 // Remotes answers each configured remote's name and the URL it fetches
-// from (trimURL's spelling); none when no remote is configured.
+// from (trimURL's spelling, after git's url.<base>.insteadOf rewrite);
+// none when no remote is configured.
 func (r hookRepo) Remotes() (map[string]string, error) {
 	out := map[string]string{}
 	// The config files are read in process where walk can be sure they
@@ -535,10 +539,14 @@ func (r hookRepo) Remotes() (map[string]string, error) {
 	// a remote then pays no git start for every landed commit.
 	if _, common, err := r.gitDirs(); err == nil {
 		if vals, ok := walk.ConfigSubsectionValues(common, os.Environ(), "remote", "url"); ok {
+			var rules map[string]string
 			for name, urls := range vals {
 				for _, u := range urls {
 					if name != "" && u != "" {
-						out[name] = trimURL(u) // the last one, as below
+						if rules == nil {
+							rules = r.insteadOf(common)
+						}
+						out[name] = trimURL(rewriteURL(u, rules)) // the last one, as below
 					}
 				}
 			}
@@ -555,14 +563,68 @@ func (r hookRepo) remotesByGit() (map[string]string, error) {
 	if err != nil {
 		return out, nil // no remote configured: git answers 1
 	}
+	var rules map[string]string
 	for _, l := range strings.Split(string(data), "\n") {
 		key, url, ok := strings.Cut(strings.TrimSpace(l), " ")
 		name, isURL := strings.CutSuffix(strings.TrimPrefix(key, "remote."), ".url")
 		if ok && isURL && name != "" && url != "" {
-			out[name] = trimURL(url)
+			if rules == nil {
+				rules = r.insteadOfByGit()
+			}
+			out[name] = trimURL(rewriteURL(url, rules))
 		}
 	}
 	return out, nil
+}
+
+// insteadOf answers git's url.<base>.insteadOf rules, each prefix with
+// the base it stands for. assertion G: a rule written during the session
+// repoints a remote as set-url does, so the remote's URL is read as git
+// rewrites it.
+func (r hookRepo) insteadOf(common string) map[string]string {
+	vals, ok := walk.ConfigSubsectionValues(common, os.Environ(), "url", "insteadOf")
+	if !ok {
+		return r.insteadOfByGit()
+	}
+	rules := map[string]string{}
+	for base, prefixes := range vals {
+		for _, p := range prefixes {
+			rules[p] = base
+		}
+	}
+	return rules
+}
+
+// insteadOfByGit is insteadOf asked of git config.
+func (r hookRepo) insteadOfByGit() map[string]string {
+	rules := map[string]string{}
+	data, err := asWritten().Run(r.top, "list the URL rewrites", nil, "config", "--get-regexp", `^url\..*\.insteadof$`)
+	if err != nil {
+		return rules // none configured: git answers 1
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		key, prefix, ok := strings.Cut(strings.TrimSpace(l), " ")
+		base, isRule := strings.CutSuffix(strings.TrimPrefix(key, "url."), ".insteadof")
+		if ok && isRule && base != "" {
+			rules[prefix] = base
+		}
+	}
+	return rules
+}
+
+// rewriteURL answers u as git fetches from it: the longest insteadOf
+// prefix it starts with replaced by that rule's base.
+func rewriteURL(u string, rules map[string]string) string {
+	best := ""
+	for p := range rules {
+		if len(p) > len(best) && strings.HasPrefix(u, p) {
+			best = p
+		}
+	}
+	if best == "" {
+		return u
+	}
+	return rules[best] + u[len(best):]
 }
 
 // FetchedFrom is Fetched counting only what the remotes of base sent, each
@@ -703,28 +765,48 @@ func (r hookRepo) Pushed(tips []harness.Tip) ([]string, error) {
 
 // PushedSince answers the commits the placed pre-push hook recorded as
 // sent by a push at or after since (Unix seconds) that this clone still
-// holds.
-func (r hookRepo) PushedSince(since int64) ([]string, error) {
+// holds: those sent from a notes ref to a notes ref apart.
+func (r hookRepo) PushedSince(since int64) (sent, notes []string, err error) {
 	_, common, err := r.gitDirs()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	rec, err := githook.ReadPushed(common)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	seen := map[string]bool{}
 	var ids []string
+	isNotes := map[string]bool{}
 	for _, p := range rec {
-		if p.At >= since && !seen[p.Commit] {
+		if p.At < since {
+			continue
+		}
+		if !p.Notes {
+			isNotes[p.Commit] = false // sent as a branch's too: judged as one
+		} else if _, ok := isNotes[p.Commit]; !ok {
+			isNotes[p.Commit] = true
+		}
+		if !seen[p.Commit] {
 			seen[p.Commit] = true
 			ids = append(ids, p.Commit)
 		}
 	}
 	if len(ids) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
-	return asWritten().Present(r.top, ids)
+	held, err := asWritten().Present(r.top, ids)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, id := range held {
+		if isNotes[id] {
+			notes = append(notes, id)
+		} else {
+			sent = append(sent, id)
+		}
+	}
+	return sent, notes, nil
 }
 
 // PushStamp answers when the placed pre-push hook last wrote its record.

@@ -28,17 +28,23 @@ const (
 	pushedKept = 256
 )
 
-// Pushed is one commit a push sent, and when (Unix seconds).
+// Pushed is one commit a push sent, and when (Unix seconds). Notes: it
+// went from a notes ref to a notes ref.
 type Pushed struct {
 	Commit string
 	At     int64
+	Notes  bool
 }
+
+// notesMark ends a record line whose commit a notes ref sent to a notes
+// ref.
+const notesMark = " notes"
 
 // prePush is `--git-hook pre-push <remote> <url>`: the local commits git
 // lists on stdin (`<local ref> <local id> <remote ref> <remote id>`; a
-// deletion sends the zero id) are added to the record, less the
-// git-notes commits a notes ref sends to a notes ref. A failure is said
-// on stderr and refuses nothing.
+// deletion sends the zero id) are added to the record, those a notes ref
+// sends to a notes ref marked as such. A failure is said on stderr and
+// refuses nothing.
 func prePush(w World) int {
 	// assertion Y: pre-push records the commits a push sends.
 	top, ok := w.top(PrePush)
@@ -58,8 +64,11 @@ func prePush(w World) int {
 				continue
 			}
 			// A notes ref sent to a notes ref carries git-notes commits,
-			// whose trees hold notes, not the project.
+			// whose trees hold notes, not the project, unless the agent
+			// parked a project commit there: the judge tells the two
+			// apart by history.
 			if strings.HasPrefix(f[0], "refs/notes/") && strings.HasPrefix(f[2], "refs/notes/") {
+				sent = append(sent, f[1]+notesMark)
 				continue
 			}
 			sent = append(sent, f[1])
@@ -102,12 +111,13 @@ func ReadPushed(common string) ([]Pushed, error) {
 	}
 	var out []Pushed
 	for _, l := range lines {
-		at, id, ok := strings.Cut(l, " ")
+		rest, notes := strings.CutSuffix(l, notesMark)
+		at, id, ok := strings.Cut(rest, " ")
 		n, err := strconv.ParseInt(at, 10, 64)
 		if !ok || err != nil || !walk.ObjectID(id) {
 			return nil, fmt.Errorf("%s: a line out of shape: %q", PushedName, l)
 		}
-		out = append(out, Pushed{Commit: id, At: n})
+		out = append(out, Pushed{Commit: id, At: n, Notes: notes})
 	}
 	return out, nil
 }

@@ -28,11 +28,12 @@ func TestPrePushRecordsWhatThePushSends(t *testing.T) {
 	}
 }
 
-// A push of git-notes (a notes ref sent to a notes ref) sends commits
-// whose trees are notes, not the project: they are not recorded, so the
-// agent hook's judge never takes them for a commit of the project. A
-// commit sent from a notes ref to a branch is recorded as any other.
-func TestPrePushLeavesNotesOut(t *testing.T) {
+// A push of git-notes (a notes ref sent to a notes ref) is recorded
+// marked as such: its commits are notes, not the project, unless the
+// agent parked a project commit on the notes ref, which the judge tells
+// by history. A commit sent from a notes ref to a branch is recorded as
+// any other.
+func TestPrePushMarksNotes(t *testing.T) {
 	dir, env := scratchRepo(t)
 	head := gitOut(t, dir, env, "rev-parse", "HEAD")
 	zero := strings.Repeat("0", 40)
@@ -46,7 +47,7 @@ func TestPrePushLeavesNotesOut(t *testing.T) {
 		t.Fatalf("pre-push answered %d, said %q", code, h.errb.String())
 	}
 	got, err := ReadPushed(filepath.Join(dir, ".git"))
-	if err != nil || len(got) != 2 || got[0].Commit != head || got[1].Commit != other {
-		t.Fatalf("recorded %+v %v; want the branch's commit and the one sent to a branch, not the notes commit", got, err)
+	if err != nil || len(got) != 3 || got[0].Commit != note || !got[0].Notes || got[1].Commit != head || got[1].Notes || got[2].Commit != other || got[2].Notes {
+		t.Fatalf("recorded %+v %v; want the notes commit marked, the branch's commit and the one sent to a branch unmarked", got, err)
 	}
 }

@@ -534,6 +534,10 @@ func (v *Verdict) subcommand(sub string, args []string, ws []word, sc simple, di
 		if noVerify(args, false) {
 			v.Bypass = append(v.Bypass, "git push --no-verify skips the pre-push hook")
 		}
+	case "send-pack":
+		// assertion B: send-pack is a push that runs no pre-push hook, so
+		// the record of what was sent never hears of it.
+		v.Bypass = append(v.Bypass, "git send-pack pushes without the pre-push hook (use git push)")
 	case "config":
 		v.configCommand(args)
 	case "clean":

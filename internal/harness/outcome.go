@@ -71,8 +71,9 @@ type Repo interface {
 // PushRecord is a Repo that keeps what pushes sent.
 type PushRecord interface {
 	// PushedSince answers the commits a push from this clone sent at or
-	// after since (Unix seconds), of those the clone still holds.
-	PushedSince(since int64) ([]string, error)
+	// after since (Unix seconds), of those the clone still holds; notes
+	// are the ones only ever sent from a notes ref to a notes ref.
+	PushedSince(since int64) (sent, notes []string, err error)
 	// PushStamp answers when the record was last written; false when
 	// there is none.
 	PushStamp() (time.Time, bool)
@@ -644,23 +645,23 @@ func judgeNew(c *Call, now []Tip, from, extra []string) ([]*judged, map[string]*
 	// A notes ref's history is its own; one that joins the project's
 	// holds project commits (a push sends them as any branch), judged as
 	// a branch's.
-	for _, t := range now {
-		if !strings.HasPrefix(t.Ref, "refs/notes/") {
-			continue
+	joins := func(id string) error {
+		fresh, _, err := c.Repo.Commits([]string{id}, from, 0, maxListed)
+		if err != nil || len(fresh) == 0 {
+			return err
 		}
-		fresh, _, err := c.Repo.Commits([]string{t.ID}, from, 0, maxListed)
+		all, _, err := c.Repo.Commits([]string{id}, nil, 0, len(fresh)+1)
 		if err != nil {
-			return nil, nil, 0, err
-		}
-		if len(fresh) == 0 {
-			continue
-		}
-		all, _, err := c.Repo.Commits([]string{t.ID}, nil, 0, len(fresh)+1)
-		if err != nil {
-			return nil, nil, 0, err
+			return err
 		}
 		if len(all) > len(fresh) {
-			if err := pushedFrom([]string{t.ID}); err != nil {
+			return pushedFrom([]string{id})
+		}
+		return nil
+	}
+	for _, t := range now {
+		if strings.HasPrefix(t.Ref, "refs/notes/") {
+			if err := joins(t.ID); err != nil {
 				return nil, nil, 0, err
 			}
 		}
@@ -698,12 +699,30 @@ func judgeNew(c *Call, now []Tip, from, extra []string) ([]*judged, map[string]*
 	// began (the placed pre-push hook's record) is the agent's, though no
 	// ref here holds it: pushed by URL, or its local ref reset after.
 	if pr, ok := c.Repo.(PushRecord); ok && at > 0 {
-		sent, err := pr.PushedSince(at)
+		sent, notes, err := pr.PushedSince(at)
 		if err != nil {
 			return nil, nil, 0, err
 		}
 		if err := pushedFrom(sent); err != nil {
 			return nil, nil, 0, err
+		}
+		// assertion K: what a notes ref sent to a notes ref is judged
+		// by the same rule as a notes ref here, though the ref is gone.
+		for _, id := range notes {
+			if err := joins(id); err != nil {
+				return nil, nil, 0, err
+			}
+		}
+		// assertion K: what this command's push sent is judged from the
+		// session's base, not from the refs before the command: a red
+		// commit named before and pushed now has left the clone, and is
+		// named again as it goes.
+		if pushedDuring(c) {
+			if stamp := tipsStamp(c); !stamp.IsZero() {
+				if err := sentNow(c, pr, stamp.Unix(), now, &ids); err != nil {
+					return nil, nil, 0, err
+				}
+			}
 		}
 	}
 	if len(ids) > 0 {
@@ -811,6 +830,38 @@ func judgeNew(c *Call, now []Tip, from, extra []string) ([]*judged, map[string]*
 		}
 	}
 	return out, kept, len(left), nil
+}
+
+// sentNow adds to ids the commits a push sent at or after since that the
+// session's base and the landed refs now do not reach, each once.
+func sentNow(c *Call, pr PushRecord, since int64, now []Tip, ids *[]string) error {
+	sent, _, err := pr.PushedSince(since)
+	if err != nil || len(sent) == 0 {
+		return err
+	}
+	var base []Tip
+	if _, err := loadState(c, stateBase, &base); err != nil {
+		return err
+	}
+	exclude := landed(now)
+	for _, t := range base {
+		exclude = append(exclude, t.ID)
+	}
+	more, _, err := c.Repo.Commits(sent, exclude, 0, maxListed)
+	if err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	for _, id := range *ids {
+		seen[id] = true
+	}
+	for _, id := range more {
+		if !seen[id] {
+			seen[id] = true
+			*ids = append(*ids, id)
+		}
+	}
+	return nil
 }
 
 // notInherited answers v's red results less those its first parent

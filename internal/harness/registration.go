@@ -35,8 +35,10 @@ const StubName = "gates-hook"
 // would write through the link, into the directory, or keep the mode),
 // and a directory that is gone is made again. A session in a linked
 // worktree, which holds no binary of its own (it is gitignored), runs the
-// main worktree's, verified the same way. No single quote, so a
-// shell-form line can carry it quoted.
+// main worktree's, verified the same way. Where the hooks were placed
+// but the record holds no pre-commit line (removed, emptied), the binary
+// is digested against the placed pre-commit itself on every call. No
+// single quote, so a shell-form line can carry it quoted.
 //
 // assertion K: a missing or replaced binary is a block naming its restore.
 const Stub = `d=${CLAUDE_PROJECT_DIR:-.}; b=${1#\$CLAUDE_PROJECT_DIR/}; shift
@@ -46,12 +48,13 @@ case $g in /*) G=$g;; *) G=$d/$g;; esac
 w= s= c=
 [ -f "$p" ] || case $b in /*) ;; *) case $G in */.git) [ -f "${G%/.git}/$b" ] && p=${G%/.git}/$b;; esac;; esac
 [ -r "$G/gate-hooks.placed" ] && while read -r n h z m k x; do [ "$n" = pre-commit ] && s=$h c=$k; done <"$G/gate-hooks.placed"
+R="the install record ($g/gate-hooks.placed)"; [ -z "$s" ] && [ -f "$G/gate-hooks/pre-commit" ] && { s=$( (sha256sum || shasum -a 256) <"$G/gate-hooks/pre-commit" 2>/dev/null); s=${s%% *}; s=${s:-x}; R="the placed copy ($g/gate-hooks/pre-commit), the install record being gone"; }
 c=${c%?????????}; case $c in ""|*[!0-9]*) c=0;; esac
 if [ ! -e "$p" ]; then w=missing
 elif [ ! -f "$p" ] || [ ! -x "$p" ]; then w="not an executable file"
 elif [ -n "$s" ] && [ -n "$(find "$p" -newerct "@$((c+1))" 2>/dev/null || echo x)" ]; then t=$( (sha256sum || shasum -a 256) <"$p" 2>/dev/null); t=${t%% *}
   [ -n "$t" ] || w=unverified
-  [ -z "$t" ] || [ "$t" = "$s" ] || w="differs from the install record ($g/gate-hooks.placed)"; fi
+  [ -z "$t" ] || [ "$t" = "$s" ] || w="differs from $R"; fi
 [ -z "$w" ] && exec "$p" "$@"
 r="cp $g/gate-hooks/pre-commit $b"; case $b in */*) [ -d "${p%/*}" ] || r="mkdir -p ${b%/*}; $r";; esac
 if [ -h "$p" ] || [ -d "$p" ] || { [ -e "$p" ] && [ ! -x "$p" ]; }; then r="rm -rf $b; $r"; fi; [ -f "$G/gate-hooks/pre-commit" ] || r="rebuild the binary at $b"

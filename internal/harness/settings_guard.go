@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -155,12 +156,16 @@ func settingsMembers(data []byte) map[string]string {
 var settingsWriters = map[string]string{
 	"rm": "all", "mv": "all", "tee": "all", "truncate": "all", "ln": "last",
 	"cp": "last", "install": "last", "sed": "inplace", "perl": "inplace",
+	"dd": "of",
 }
 
 // settingsWriteCheck stops a Bash command that writes, moves or removes a
 // harness settings file (a redirection to it, or rm, mv, cp, ln, tee,
-// truncate, install, sed -i or perl -i naming it): the file tools'
-// edits of it are judged by git-dir-guard B, a shell's cannot be.
+// truncate, install, sed -i, perl -i or dd of= naming it; cp, mv, ln and
+// install into a directory by -t or a last operand that is one): the file
+// tools' edits of it are judged by git-dir-guard B, a shell's cannot be.
+// A relative path is read against the call's directory and against each
+// directory a cd or pushd of the command moves to.
 func settingsWriteCheck(c *Call, command string) int {
 	if !strings.Contains(command, "settings") {
 		return Allow
@@ -173,6 +178,7 @@ func settingsWriteCheck(c *Call, command string) int {
 	for p := range writtenPaths(toks) {
 		named = append(named, p)
 	}
+	dirs := []string{c.Payload.Cwd}
 	shlex.Walk(toks, func(list []shlex.Token, _ *shlex.Sub) {
 		for _, pl := range shlex.Split(list) {
 			for _, cm := range pl.Commands {
@@ -189,10 +195,49 @@ func settingsWriteCheck(c *Call, command string) int {
 				if len(ws) < 2 {
 					continue
 				}
-				how := settingsWriters[filepath.Base(ws[0])]
+				prog := filepath.Base(ws[0])
+				if (prog == "cd" || prog == "pushd") && !strings.HasPrefix(ws[1], "-") {
+					// assertion U: a path after a cd is read from there too.
+					to := ws[1]
+					if rest, ok := strings.CutPrefix(to, "~/"); ok {
+						if home, err := os.UserHomeDir(); err == nil {
+							to = filepath.Join(home, rest)
+						}
+					}
+					if last := dirs[len(dirs)-1]; last != "" {
+						dirs = append(dirs, walk.AbsAgainst(last, to))
+					}
+					continue
+				}
+				how := settingsWriters[prog]
 				var ops []string
 				inplace := false
-				for _, w := range ws[1:] {
+				into := "" // the directory of -t / --target-directory
+				for k := 1; k < len(ws); k++ {
+					w := ws[k]
+					if prog == "dd" {
+						if of, ok := strings.CutPrefix(w, "of="); ok {
+							named = append(named, of)
+						}
+						continue
+					}
+					if how == "last" || prog == "mv" {
+						if w == "-t" || w == "--target-directory" {
+							if k+1 < len(ws) {
+								into = ws[k+1]
+								k++
+							}
+							continue
+						}
+						if d, ok := strings.CutPrefix(w, "--target-directory="); ok {
+							into = d
+							continue
+						}
+						if d, ok := strings.CutPrefix(w, "-t"); ok && d != "" && !strings.HasPrefix(w, "--") {
+							into = d
+							continue
+						}
+					}
 					if strings.HasPrefix(w, "-") {
 						inplace = inplace || strings.HasPrefix(w, "-i") || w == "--in-place" || strings.HasPrefix(w, "--in-place=")
 						continue
@@ -200,34 +245,49 @@ func settingsWriteCheck(c *Call, command string) int {
 					ops = append(ops, w)
 				}
 				switch {
+				case into != "":
+					// assertion U: into a directory, each operand lands
+					// under its own name.
+					for _, o := range ops {
+						named = append(named, path.Join(into, path.Base(o)))
+					}
 				case how == "all" || how == "inplace" && inplace:
 					named = append(named, ops...)
 				case how == "last" && len(ops) > 0:
 					named = append(named, ops[len(ops)-1])
 				}
+				if (how == "last" || prog == "mv") && into == "" && len(ops) > 1 {
+					// A last operand that may be a directory takes each
+					// other operand under its own name.
+					for _, o := range ops[:len(ops)-1] {
+						named = append(named, path.Join(ops[len(ops)-1], path.Base(o)))
+					}
+				}
 			}
 		}
 	})
-	dir := c.Payload.Cwd
 	home, _ := os.UserHomeDir()
 	for _, p := range named {
 		if rest, ok := strings.CutPrefix(p, "~/"); ok && home != "" {
 			p = filepath.Join(home, rest)
 		}
-		if dir != "" {
-			p = walk.AbsAgainst(dir, p)
+		for _, dir := range dirs {
+			at := p
+			if dir != "" {
+				at = walk.AbsAgainst(dir, p)
+			}
+			canon := filepath.Clean(filepath.FromSlash(at))
+			if c.Repo != nil {
+				canon = c.Repo.Canonical(canon)
+			}
+			if !harnessSettings(canon) {
+				continue
+			}
+			// assertion U: a shell does not rewrite the harness's settings.
+			fmt.Fprintf(c.Stderr, "gate-sdk commit-guard: this command was not run: it would write, move or remove %s, the harness settings that register the gates' hooks, where no hook can check that they stay.\n", at)
+			fmt.Fprintln(c.Stderr, "Change the settings with the Edit tool (it checks that every gates registration stays), or leave the change to the operator.")
+			return Block
 		}
-		canon := filepath.Clean(filepath.FromSlash(p))
-		if c.Repo != nil {
-			canon = c.Repo.Canonical(canon)
-		}
-		if !harnessSettings(canon) {
-			continue
-		}
-		// assertion U: a shell does not rewrite the harness's settings.
-		fmt.Fprintf(c.Stderr, "gate-sdk commit-guard: this command was not run: it would write, move or remove %s, the harness settings that register the gates' hooks, where no hook can check that they stay.\n", p)
-		fmt.Fprintln(c.Stderr, "Change the settings with the Edit tool (it checks that every gates registration stays), or leave the change to the operator.")
-		return Block
 	}
 	return Allow
 }
