@@ -896,16 +896,25 @@ func redReport(reds []*judged) string {
 }
 
 // reword is the rebase that rewrites the message of the commit short
-// below HEAD: its todo line `pick` becomes `edit`, where the message is
-// amended (with --allow-empty: git's own reword step cannot amend a
-// commit that changes nothing) and the rebase goes on, spelled so that it
-// runs without an editor.
+// below HEAD: its todo line `pick` becomes `edit` (a merge's `merge -C`
+// line gets a `break` after it), where the message is amended (with
+// --allow-empty: git's own reword step cannot amend a commit that changes
+// nothing) and the rebase goes on, spelled so that it runs without an
+// editor. --autostash keeps the user's uncommitted edits out of the way
+// and puts them back at the end (a rebase refuses to start over them);
+// --rebase-merges keeps the merges above and at the commit merges.
 func reword(short, upstream string) string {
+	return rewordWith("git", short, upstream)
+}
+
+// rewordWith is reword with git spelled as given (`git -C <worktree>`).
+func rewordWith(git, short, upstream string) string {
 	// assertion H: the rebase stops at the commit, the amend rewrites its
 	// message whatever it changed, and the rebase goes on.
-	return fmt.Sprintf("it is below HEAD, so reword it with `git rebase -i %s`, changing its line `pick %s …` to `edit %s …`, then amend its message with --allow-empty and continue the rebase; without an editor: "+
-		"`GIT_SEQUENCE_EDITOR=\"sed -i 's/^pick %s /edit %s /'\" git rebase -i %s && git commit --amend --allow-empty -m \"<a message these gates pass>\" && git rebase --continue` (the commit-msg hook runs on the amended message)",
-		upstream, short, short, short, short, upstream)
+	rebase := git + " rebase -i --autostash --rebase-merges " + upstream
+	return fmt.Sprintf("it is below HEAD, so reword it with `%s`, changing its line `pick %s …` to `edit %s …` (a merge's line `merge -C %s …` gets a line `break` after it), then amend its message with --allow-empty and continue the rebase; without an editor: "+
+		"`GIT_SEQUENCE_EDITOR=\"sed -i -e 's/^pick %s /edit %s /' -e '/^merge -C %s /a break'\" %s && %s commit --amend --allow-empty -m \"<a message these gates pass>\" && %s rebase --continue` (the commit-msg hook runs on the amended message)",
+		rebase, short, short, short, short, short, short, rebase, git, git)
 }
 
 // remedy is the repair offered for one red commit: its message by

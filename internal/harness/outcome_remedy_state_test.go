@@ -60,7 +60,7 @@ func TestCommitAuditRemedyFitsWhereTheCommitStands(t *testing.T) {
 	r.reds["c4dddd"] = append(append([]Red(nil), msg...), tree(1)...)
 	r.tips = []Tip{{"HEAD", "c5eeee"}, {"refs/heads/main", "c5eeee"}, {"refs/remotes/o/main", "c2bbbb"}}
 	_, out, _ = call(t, r, "commit-audit", PostToolUse, "Bash", bash)
-	if !strings.Contains(out, "To repair commit c4dd: it is below HEAD, so reword it with `git rebase -i c4dd^`") ||
+	if !strings.Contains(out, "To repair commit c4dd: it is below HEAD, so reword it with `git rebase -i --autostash --rebase-merges c4dd^`") ||
 		!strings.Contains(out, "; fix each finding in a new commit.") || strings.Contains(out, "reset --soft") || strings.Contains(out, "c5ee") {
 		t.Errorf("a red commit below HEAD:\n%s", out)
 	}
