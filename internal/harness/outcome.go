@@ -475,6 +475,16 @@ func shellWord(p string) string {
 	return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
 }
 
+// dropFrom answers the command that takes the commit j off one local
+// ref: a branch goes back to the commit's parent (deleted only for a root
+// commit), a tag or another ref is deleted.
+func dropFrom(ref string, j *judged) string {
+	if b, ok := strings.CutPrefix(ref, "refs/heads/"); ok && !j.Root {
+		return "git branch -f " + b + " " + j.Short + "^"
+	}
+	return dropRef(ref)
+}
+
 // dropRef answers the command that deletes one local ref.
 func dropRef(ref string) string {
 	if b, ok := strings.CutPrefix(ref, "refs/heads/"); ok {
@@ -952,11 +962,14 @@ func remedy(j *judged, msg, tree bool) string {
 		return strings.Join(parts, "; ") + "."
 	}
 	if len(j.away) > 0 {
+		// assertion H: a branch is moved back to the commit's parent, not
+		// deleted: what it held before the commit (the user's own work,
+		// say) stays; a root commit has no parent, so its branch goes.
 		var drops []string
 		for _, r := range j.away {
-			drops = append(drops, "`"+dropRef(r)+"`")
+			drops = append(drops, "`"+dropFrom(r, j)+"`")
 		}
-		return fmt.Sprintf("it is not on the checked-out branch but on %s: if it should not exist, delete %s (%s); otherwise switch to it and repair it there (its message with `git commit --amend` at its tip, its content in a new commit).",
+		return fmt.Sprintf("it is not on the checked-out branch but on %s: if it should not exist, take it off %s (%s; a branch goes back to the commit's parent, keeping what it held before); otherwise switch to it and repair it there (its message with `git commit --amend` at its tip, its content in a new commit).",
 			strings.Join(j.away, ", "), map[bool]string{true: "that ref", false: "those refs"}[len(drops) == 1], strings.Join(drops, " and "))
 	}
 	if msg {

@@ -267,12 +267,21 @@ func TestCommitGuardNotesAndTheirState(t *testing.T) {
 	}
 }
 
-// A red commit the checked-out HEAD does not reach is undone by deleting
-// the refs that do, each spelled as the command that deletes it.
+// A red commit the checked-out HEAD does not reach is taken off the refs
+// that do: a branch goes back to the commit's parent (what it held before
+// the commit, the user's own work, stays), a tag or another ref is
+// deleted; a root commit's branch is deleted.
 func TestRemedyAwayFromHeadDeletesItsRefs(t *testing.T) {
 	j := &judged{CommitVerdict: CommitVerdict{ID: "abc", Short: "abc1234"}, away: []string{"refs/heads/side2", "refs/tags/v9", "refs/keep/x"}}
+	root := &judged{CommitVerdict: CommitVerdict{ID: "abc", Short: "abc1234", Root: true}, away: []string{"refs/heads/side2"}}
+	if got := remedy(root, true, false); !strings.Contains(got, "`git branch -D side2`") {
+		t.Errorf("a root commit's branch is not deleted:\n%s", got)
+	}
 	got := remedy(j, true, true)
-	for _, want := range []string{"not on the checked-out branch", "`git branch -D side2`", "`git tag -d v9`", "`git update-ref -d refs/keep/x`"} {
+	if strings.Contains(got, "git branch -D") {
+		t.Errorf("a branch that held more than the commit is deleted:\n%s", got)
+	}
+	for _, want := range []string{"not on the checked-out branch", "`git branch -f side2 abc1234^`", "`git tag -d v9`", "`git update-ref -d refs/keep/x`"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the remedy lacks %q:\n%s", want, got)
 		}
