@@ -396,8 +396,10 @@ type judged struct {
 	// HEAD does not (never kept).
 	away []string
 	// worktree is the linked worktree whose HEAD the commit is, when it is
-	// not the checked-out HEAD here (never kept).
+	// not the checked-out HEAD here (never kept); wtBelow: the commit is
+	// below that worktree's HEAD, not the HEAD itself.
 	worktree string
+	wtBelow  bool
 	// loose: no ref here reaches the commit (never kept).
 	loose bool
 }
@@ -432,7 +434,18 @@ func place(c *Call, reds []*judged, now []Tip) {
 					}
 				}
 				if id == j.ID {
-					j.worktree = w.Dir
+					j.worktree, j.wtBelow = w.Dir, false
+					break
+				}
+				// assertion H: a commit below a linked worktree's HEAD
+				// (whose branch git will not delete nor move while it is
+				// checked out there) is repaired in that worktree.
+				if j.worktree == "" && id != "" {
+					if ids, _, err := c.Repo.Commits([]string{j.ID}, []string{id}, 0, 1); err == nil && len(ids) == 0 {
+						if hs, _, err := c.Repo.Commits([]string{j.ID}, []string{head}, 0, 1); err == nil && len(hs) > 0 {
+							j.worktree, j.wtBelow = w.Dir, true
+						}
+					}
 				}
 			}
 			if j.worktree != "" {
@@ -946,6 +959,20 @@ func remedy(j *judged, msg, tree bool) string {
 	}
 	if j.loose {
 		return "no ref here holds it: the command left it behind, or a push that skipped the hooks sent it elsewhere; if it was pushed, tell the operator where, and remove it there (`git push <remote> --delete <branch>`) or fix each finding in a new commit on that branch."
+	}
+	if j.worktree != "" && j.wtBelow {
+		git := "git -C " + shellWord(j.worktree)
+		if msg {
+			upstream := j.Short + "^"
+			if j.Root {
+				upstream = "--root"
+			}
+			parts = append(parts, strings.Replace(rewordWith(git, j.Short, upstream), "it is below HEAD", "it is below HEAD of the linked worktree "+j.worktree, 1))
+		}
+		if tree {
+			parts = append(parts, "fix each finding in a new commit in the linked worktree "+j.worktree)
+		}
+		return strings.Join(parts, "; ") + "."
 	}
 	if j.worktree != "" {
 		git := "git -C " + shellWord(j.worktree)

@@ -341,3 +341,19 @@ func TestCommitAuditJudgesPastTheCapWhileTimeAllows(t *testing.T) {
 		}
 	}
 }
+
+// A red commit below a linked worktree's HEAD (whose branch git neither
+// deletes nor moves while it is checked out there) is reworded in that
+// worktree, by the rebase spelled with `git -C <dir>`, keeping its edits.
+func TestRemedyBelowALinkedWorktreesHead(t *testing.T) {
+	j := &judged{CommitVerdict: CommitVerdict{ID: "abc", Short: "abc1234"}, worktree: "/w/t", wtBelow: true}
+	got := remedy(j, true, true)
+	for _, want := range []string{"below HEAD of the linked worktree /w/t", "git -C /w/t rebase -i --autostash --rebase-merges abc1234^ && git -C /w/t commit --amend --allow-empty -m", "&& git -C /w/t rebase --continue`", "fix each finding in a new commit in the linked worktree /w/t"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the remedy lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "branch -D") || strings.Contains(got, "reset --soft") || strings.Contains(got, "it is HEAD") {
+		t.Errorf("a commit below a worktree's HEAD was offered another commit's repair:\n%s", got)
+	}
+}
