@@ -120,6 +120,7 @@ func TestAgentWords5Remedies(t *testing.T) {
 		{name: "refused subject on a root commit at HEAD of an orphan branch", steps: []plumbingStep{bashStep(`git stash -q -u && git checkout -q --orphan fresh3 && git rm -q -r -f --cached . && printf 'Start.\n' > start.md && git add start.md && ` + sh2(redSubject)), {remedy: true}, bashStep(`git checkout -q -f main && git clean -q -f start.md && git stash pop -q`)}, expect: stAfter, gate: subj},
 		{name: "refused subject below the tip of a branch the agent made, not checked out", steps: []plumbingStep{bashStep(`git worktree add -q -b topic ../wtt && cd ../wtt && ` + green + sh2(redSubject) + ` && printf 'Even more.\n' >> docs/more.md && git commit -q -am "docs: even more" && cd - >/dev/null && git worktree remove ../wtt`), {remedy: true}}, expect: stAfter, gate: subj},
 		{name: "refused subject on the agent's commit rebased onto a colleague's pushed work", setup: withOrigin, steps: []plumbingStep{bashStep(green + sh2(redSubject)), {user: colleague(2, false)}, bashStep(`git pull -q --rebase --autostash`), {remedy: true}}, from: 2, expect: stAfter, gate: subj},
+		{name: "refused subject below a detached HEAD", steps: []plumbingStep{bashStep(`git switch -q --detach && ` + green + sh2(redSubject) + ` && printf 'Even more.\n' >> docs/more.md && git add docs/more.md && git commit -q -m "docs: even more"`), {remedy: true}, bashStep(`git switch -q main`)}, expect: stAfter, gate: subj},
 		{name: "a leak in a root commit at HEAD of an orphan branch, over the user's edits", steps: []plumbingStep{bashStep(`git checkout -q --orphan fresh2 && ` + leakCmd + sh2("docs: add notes")), {remedy: true}, bashStep(`git rm -q -f --cached docs/leak.md; rm -f docs/leak.md; git checkout -q main`)}, expect: stAfter, gate: tt},
 	}
 	runWords5Rows(t, rows)
@@ -134,6 +135,9 @@ func TestAgentWords5Named(t *testing.T) {
 	rows := []plumbingRow{
 		{name: "a leak in an older commit, a green one on top", steps: []plumbingStep{bashStep(leakCmd + sh2("docs: add notes") + ` && ` + green + `git commit -q -m "docs: more to read"`)}, expect: stAfter, gate: tt},
 		{name: "a leak, then a green commit rewording the same file", steps: []plumbingStep{bashStep(leakCmd + sh2("docs: add notes") + ` && printf 'Keep notes elsewhere.\n' > docs/leak.md && git add docs/leak.md && git commit -q -m "docs: notes elsewhere"`)}, expect: stAfter, gate: tt},
+		{name: "a leak committed by a tool no Bash hook sees (an MCP git tool), the Stop next", steps: []plumbingStep{{user: func(p *player) {
+			run(p.t, p.dir, p.env, "bash", "-c", leakCmd+`git commit -q -n -m "docs: add notes"`)
+		}}, {stop: true}}, expect: stStop, gate: tt},
 		{name: "a leak committed by a background job after the command", steps: []plumbingStep{bashStep(leakCmd + `(sleep 1; ` + sh2("docs: add notes") + `) >/dev/null 2>&1 &`), {bash: `sleep 3`}}, expect: stAfter, gate: tt},
 	}
 	runWords5Rows(t, rows)
@@ -434,5 +438,39 @@ func TestAgentWords5OddPayloads(t *testing.T) {
 		}
 		os.Remove(path)
 		p.git("checkout", "-q", "--", ".")
+	}
+}
+
+// A red commit a background job lands after the agent's last call: the
+// status line must not read as if nothing landed, and once the next call
+// judged it, it shows the red commit by id.
+func TestAgentWords5StatusLineBackgroundCommit(t *testing.T) {
+	t.Parallel()
+	p := outcomeClone(t, "w5 status background")
+	p.env = append(p.env, "CLAUDECODE=1")
+	p.bashQuiet("git status --short")
+	if why, _ := p.bash2(leakCmd + `(sleep 1; ` + sh2("docs: add notes") + `) >/dev/null 2>&1 &`); why != "" {
+		t.Fatalf("refused: %s", why)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for run(t, p.dir, p.env, "git", "log", "-1", "--format=%s").stdout != "docs: add notes\n" {
+		if time.Now().After(deadline) {
+			t.Fatal("the background commit never landed")
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	id := p.git("rev-parse", "--short", "HEAD")
+	sl := p.statusWith()
+	t.Logf("STATUS | a background red commit, before the next call | %q", sl)
+	if !strings.Contains(sl, "red commit") && !strings.Contains(sl, "not judged") {
+		if why, ok := words5Limits["a background red commit, before the next call"]; ok {
+			t.Logf("LIMIT: the status line reads %q: %s", sl, why)
+		} else {
+			t.Errorf("a red commit landed after the last call, and the status line reads %q", sl)
+		}
+	}
+	p.bash2("ls")
+	if sl := p.statusWith(); !strings.Contains(sl, "1 red commit") || !strings.Contains(sl, id) {
+		t.Errorf("after the next call judged it, the status line reads %q", sl)
 	}
 }
