@@ -35,7 +35,7 @@ func TestAgentAftermathSubjectRemedies(t *testing.T) {
 	p.bashQuiet(`git commit -q --allow-empty -m "docs: a later note"`)
 	stop := p.stop(false)
 	t.Logf("at Stop:\n%s", stop)
-	for _, want := range []string{"Commit " + id, "git rebase -i " + id + "^", "edit " + id} {
+	for _, want := range []string{"Commit " + id, "git rebase -i --autostash --rebase-merges " + id + "^", "edit " + id} {
 		if !strings.Contains(stop, want) {
 			t.Errorf("the Stop reason lacks %q:\n%s", want, stop)
 		}

@@ -170,13 +170,23 @@ var backticked = regexp.MustCompile("`([^`]+)`")
 // remedyOf answers the command the words offer as the repair, with a
 // message these gates pass where the words leave one to the agent.
 func remedyOf(words string) string {
+	if all := remediesOf(words); len(all) > 0 {
+		return all[0]
+	}
+	return ""
+}
+
+// remediesOf answers every repair the words offer, in order: one per red
+// commit they name.
+func remediesOf(words string) []string {
+	var out []string
 	if _, after, ok := strings.Cut(words, "restore it: "); ok {
 		cmd, _, _ := strings.Cut(after, " (then retry)")
-		return strings.TrimSpace(cmd)
+		return []string{strings.TrimSpace(cmd)}
 	}
 	if _, after, ok := strings.Cut(words, "\nRun "); ok {
 		cmd, _, _ := strings.Cut(after, " to put them back")
-		return strings.TrimSpace(cmd)
+		return []string{strings.TrimSpace(cmd)}
 	}
 	for _, line := range strings.Split(words, "\n") {
 		if !strings.HasPrefix(line, "To repair commit ") {
@@ -187,19 +197,17 @@ func remedyOf(words string) string {
 			if !strings.HasPrefix(cmd, "git ") && !strings.HasPrefix(cmd, "GIT_") {
 				continue
 			}
-			if strings.HasPrefix(cmd, "git rebase -i ") && !strings.Contains(line, "without an editor") {
-				continue
+			if strings.HasPrefix(cmd, "git ") && strings.Contains(cmd, " rebase -i ") {
+				continue // it opens an editor; the editor-free spelling follows
 			}
-			if strings.HasPrefix(cmd, "git rebase -i ") {
-				continue // the editor-free spelling follows
-			}
-			return strings.ReplaceAll(cmd, "<a message these gates pass>", "docs: a clean subject")
+			out = append(out, strings.ReplaceAll(cmd, "<a message these gates pass>", "docs: a clean subject"))
+			break
 		}
 	}
-	if strings.Contains(words, "nothing committed is checked") {
-		return "git status"
+	if len(out) == 0 && strings.Contains(words, "nothing committed is checked") {
+		return []string{"git status"}
 	}
-	return ""
+	return out
 }
 
 // playPlumbingRow plays one row and answers how far it got, with what the
@@ -304,8 +312,11 @@ func playPlumbingRow(t *testing.T, r plumbingRow) (stage, string) {
 				command = ""
 				source := ""
 				for k := len(said) - 1; k >= 0 && command == ""; k-- {
-					if c := remedyOf(said[k]); c != "" && !ran[c] {
-						command, source = c, said[k]
+					for _, c := range remediesOf(said[k]) {
+						if !ran[c] {
+							command, source = c, said[k]
+							break
+						}
 					}
 				}
 				// A red commit a ref holds is on the status line until

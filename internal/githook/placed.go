@@ -423,6 +423,11 @@ func Footing(top, common, hooksDir string, env Lookup) (int, string) {
 	if main := mainWorktreeBinary(top, common, bin); main != "" {
 		path = main
 	}
+	// The recorded bytes without the execute bit (or not a file) run
+	// nothing: every hook refuses, so the footing is not on.
+	if fi, err := os.Stat(path); err == nil && (!fi.Mode().IsRegular() || ExeSuffix() == "" && fi.Mode().Perm()&0o111 == 0) {
+		return FootingBroken, fmt.Sprintf("%s is not an executable file", bin.Value)
+	}
 	if want == "" || SameBuild(walk.Child(hooksDir, PreCommit+ExeSuffix()), path) {
 		return FootingOn, ""
 	}

@@ -147,6 +147,12 @@ func TestFootingSaysWhatIsBroken(t *testing.T) {
 	if st, why := foot(); st != FootingBroken || why != "bin/gates is not the recorded binary" {
 		t.Errorf("another build at the binary's path: %d %q", st, why)
 	}
+	// The recorded bytes without the execute bit run nothing.
+	mustWrite(t, r.bin, string(data))
+	os.Chmod(r.bin, 0o644)
+	if st, why := foot(); st != FootingBroken || why != "bin/gates is not an executable file" {
+		t.Errorf("the binary not executable: %d %q", st, why)
+	}
 	os.Remove(r.bin)
 	if st, why := foot(); st != FootingBroken || why != "bin/gates is gone" {
 		t.Errorf("no binary: %d %q", st, why)

@@ -397,8 +397,10 @@ type judged struct {
 	// HEAD does not (never kept).
 	away []string
 	// worktree is the linked worktree whose HEAD the commit is, when it is
-	// not the checked-out HEAD here (never kept).
+	// not the checked-out HEAD here (never kept); wtBelow: the commit is
+	// below that worktree's HEAD, not the HEAD itself.
 	worktree string
+	wtBelow  bool
 	// loose: no ref here reaches the commit (never kept).
 	loose bool
 }
@@ -433,7 +435,18 @@ func place(c *Call, reds []*judged, now []Tip) {
 					}
 				}
 				if id == j.ID {
-					j.worktree = w.Dir
+					j.worktree, j.wtBelow = w.Dir, false
+					break
+				}
+				// assertion H: a commit below a linked worktree's HEAD
+				// (whose branch git will not delete nor move while it is
+				// checked out there) is repaired in that worktree.
+				if j.worktree == "" && id != "" {
+					if ids, _, err := c.Repo.Commits([]string{j.ID}, []string{id}, 0, 1); err == nil && len(ids) == 0 {
+						if hs, _, err := c.Repo.Commits([]string{j.ID}, []string{head}, 0, 1); err == nil && len(hs) > 0 {
+							j.worktree, j.wtBelow = w.Dir, true
+						}
+					}
 				}
 			}
 			if j.worktree != "" {
@@ -474,6 +487,16 @@ func shellWord(p string) string {
 		return p
 	}
 	return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
+}
+
+// dropFrom answers the command that takes the commit j off one local
+// ref: a branch goes back to the commit's parent (deleted only for a root
+// commit), a tag or another ref is deleted.
+func dropFrom(ref string, j *judged) string {
+	if b, ok := strings.CutPrefix(ref, "refs/heads/"); ok && !j.Root {
+		return "git branch -f " + b + " " + j.Short + "^"
+	}
+	return dropRef(ref)
 }
 
 // dropRef answers the command that deletes one local ref.
@@ -947,16 +970,25 @@ func redReport(reds []*judged) string {
 }
 
 // reword is the rebase that rewrites the message of the commit short
-// below HEAD: its todo line `pick` becomes `edit`, where the message is
-// amended (with --allow-empty: git's own reword step cannot amend a
-// commit that changes nothing) and the rebase goes on, spelled so that it
-// runs without an editor.
+// below HEAD: its todo line `pick` becomes `edit` (a merge's `merge -C`
+// line gets a `break` after it), where the message is amended (with
+// --allow-empty: git's own reword step cannot amend a commit that changes
+// nothing) and the rebase goes on, spelled so that it runs without an
+// editor. --autostash keeps the user's uncommitted edits out of the way
+// and puts them back at the end (a rebase refuses to start over them);
+// --rebase-merges keeps the merges above and at the commit merges.
 func reword(short, upstream string) string {
+	return rewordWith("git", short, upstream)
+}
+
+// rewordWith is reword with git spelled as given (`git -C <worktree>`).
+func rewordWith(git, short, upstream string) string {
 	// assertion H: the rebase stops at the commit, the amend rewrites its
 	// message whatever it changed, and the rebase goes on.
-	return fmt.Sprintf("it is below HEAD, so reword it with `git rebase -i %s`, changing its line `pick %s …` to `edit %s …`, then amend its message with --allow-empty and continue the rebase; without an editor: "+
-		"`GIT_SEQUENCE_EDITOR=\"sed -i 's/^pick %s /edit %s /'\" git rebase -i %s && git commit --amend --allow-empty -m \"<a message these gates pass>\" && git rebase --continue` (the commit-msg hook runs on the amended message)",
-		upstream, short, short, short, short, upstream)
+	rebase := git + " rebase -i --autostash --rebase-merges " + upstream
+	return fmt.Sprintf("it is below HEAD, so reword it with `%s`, changing its line `pick %s …` to `edit %s …` (a merge's line `merge -C %s …` gets a line `break` after it), then amend its message with --allow-empty and continue the rebase; without an editor: "+
+		"`GIT_SEQUENCE_EDITOR=\"sed -i -e 's/^pick %s /edit %s /' -e '/^merge -C %s /a break'\" %s && %s commit --amend --allow-empty -m \"<a message these gates pass>\" && %s rebase --continue` (the commit-msg hook runs on the amended message)",
+		rebase, short, short, short, short, short, short, rebase, git, git)
 }
 
 // remedy is the repair offered for one red commit: its message by
@@ -979,6 +1011,20 @@ func remedy(j *judged, msg, tree bool) string {
 	if j.loose {
 		return "no ref here holds it: the command left it behind, or a push that skipped the hooks sent it elsewhere; if it was pushed, tell the operator where, and remove it there (`git push <remote> --delete <branch>`) or fix each finding in a new commit on that branch."
 	}
+	if j.worktree != "" && j.wtBelow {
+		git := "git -C " + shellWord(j.worktree)
+		if msg {
+			upstream := j.Short + "^"
+			if j.Root {
+				upstream = "--root"
+			}
+			parts = append(parts, strings.Replace(rewordWith(git, j.Short, upstream), "it is below HEAD", "it is below HEAD of the linked worktree "+j.worktree, 1))
+		}
+		if tree {
+			parts = append(parts, "fix each finding in a new commit in the linked worktree "+j.worktree)
+		}
+		return strings.Join(parts, "; ") + "."
+	}
 	if j.worktree != "" {
 		git := "git -C " + shellWord(j.worktree)
 		if msg {
@@ -994,11 +1040,14 @@ func remedy(j *judged, msg, tree bool) string {
 		return strings.Join(parts, "; ") + "."
 	}
 	if len(j.away) > 0 {
+		// assertion H: a branch is moved back to the commit's parent, not
+		// deleted: what it held before the commit (the user's own work,
+		// say) stays; a root commit has no parent, so its branch goes.
 		var drops []string
 		for _, r := range j.away {
-			drops = append(drops, "`"+dropRef(r)+"`")
+			drops = append(drops, "`"+dropFrom(r, j)+"`")
 		}
-		return fmt.Sprintf("it is not on the checked-out branch but on %s: if it should not exist, delete %s (%s); otherwise switch to it and repair it there (its message with `git commit --amend` at its tip, its content in a new commit).",
+		return fmt.Sprintf("it is not on the checked-out branch but on %s: if it should not exist, take it off %s (%s; a branch goes back to the commit's parent, keeping what it held before); otherwise switch to it and repair it there (its message with `git commit --amend` at its tip, its content in a new commit).",
 			strings.Join(j.away, ", "), map[bool]string{true: "that ref", false: "those refs"}[len(drops) == 1], strings.Join(drops, " and "))
 	}
 	if msg {

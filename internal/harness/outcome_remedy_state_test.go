@@ -60,7 +60,7 @@ func TestCommitAuditRemedyFitsWhereTheCommitStands(t *testing.T) {
 	r.reds["c4dddd"] = append(append([]Red(nil), msg...), tree(1)...)
 	r.tips = []Tip{{"HEAD", "c5eeee"}, {"refs/heads/main", "c5eeee"}, {"refs/remotes/o/main", "c2bbbb"}}
 	_, out, _ = call(t, r, "commit-audit", PostToolUse, "Bash", bash)
-	if !strings.Contains(out, "To repair commit c4dd: it is below HEAD, so reword it with `git rebase -i c4dd^`") ||
+	if !strings.Contains(out, "To repair commit c4dd: it is below HEAD, so reword it with `git rebase -i --autostash --rebase-merges c4dd^`") ||
 		!strings.Contains(out, "; fix each finding in a new commit.") || strings.Contains(out, "reset --soft") || strings.Contains(out, "c5ee") {
 		t.Errorf("a red commit below HEAD:\n%s", out)
 	}
@@ -267,12 +267,21 @@ func TestCommitGuardNotesAndTheirState(t *testing.T) {
 	}
 }
 
-// A red commit the checked-out HEAD does not reach is undone by deleting
-// the refs that do, each spelled as the command that deletes it.
+// A red commit the checked-out HEAD does not reach is taken off the refs
+// that do: a branch goes back to the commit's parent (what it held before
+// the commit, the user's own work, stays), a tag or another ref is
+// deleted; a root commit's branch is deleted.
 func TestRemedyAwayFromHeadDeletesItsRefs(t *testing.T) {
 	j := &judged{CommitVerdict: CommitVerdict{ID: "abc", Short: "abc1234"}, away: []string{"refs/heads/side2", "refs/tags/v9", "refs/keep/x"}}
+	root := &judged{CommitVerdict: CommitVerdict{ID: "abc", Short: "abc1234", Root: true}, away: []string{"refs/heads/side2"}}
+	if got := remedy(root, true, false); !strings.Contains(got, "`git branch -D side2`") {
+		t.Errorf("a root commit's branch is not deleted:\n%s", got)
+	}
 	got := remedy(j, true, true)
-	for _, want := range []string{"not on the checked-out branch", "`git branch -D side2`", "`git tag -d v9`", "`git update-ref -d refs/keep/x`"} {
+	if strings.Contains(got, "git branch -D") {
+		t.Errorf("a branch that held more than the commit is deleted:\n%s", got)
+	}
+	for _, want := range []string{"not on the checked-out branch", "`git branch -f side2 abc1234^`", "`git tag -d v9`", "`git update-ref -d refs/keep/x`"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the remedy lacks %q:\n%s", want, got)
 		}
@@ -330,5 +339,21 @@ func TestCommitAuditJudgesPastTheCapWhileTimeAllows(t *testing.T) {
 		if len(r.judged) != want || left == "" && out != "" || left != "" && !strings.Contains(out, left) {
 			t.Fatalf("budget %v: judged %d (want %d), said %q", budget, len(r.judged), want, out)
 		}
+	}
+}
+
+// A red commit below a linked worktree's HEAD (whose branch git neither
+// deletes nor moves while it is checked out there) is reworded in that
+// worktree, by the rebase spelled with `git -C <dir>`, keeping its edits.
+func TestRemedyBelowALinkedWorktreesHead(t *testing.T) {
+	j := &judged{CommitVerdict: CommitVerdict{ID: "abc", Short: "abc1234"}, worktree: "/w/t", wtBelow: true}
+	got := remedy(j, true, true)
+	for _, want := range []string{"below HEAD of the linked worktree /w/t", "git -C /w/t rebase -i --autostash --rebase-merges abc1234^ && git -C /w/t commit --amend --allow-empty -m", "&& git -C /w/t rebase --continue`", "fix each finding in a new commit in the linked worktree /w/t"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the remedy lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "branch -D") || strings.Contains(got, "reset --soft") || strings.Contains(got, "it is HEAD") {
+		t.Errorf("a commit below a worktree's HEAD was offered another commit's repair:\n%s", got)
 	}
 }
