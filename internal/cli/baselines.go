@@ -142,20 +142,31 @@ func (s *Session) baselineRenames(f *baseline.File, tree *repo.Snapshot) map[str
 	if !f.Absent(present) {
 		return nil
 	}
+	// A landed commit's tree is judged as of that commit: the renames are
+	// those up to it, not up to where HEAD stands after the command (a
+	// rename undone by a later commit of the same command is still this
+	// commit's), and no index or work tree follows it.
+	rev := "HEAD"
+	if s.landed != nil && tree != nil && s.landed.tree == tree {
+		rev = s.landed.id
+	}
 	g := repo.Git{}
-	out, err := g.Run(top, "git log", nil, "log", "-1", "--format=%H", "--", ":(literal)"+f.Source)
+	out, err := g.Run(top, "git log", nil, "log", "-1", "--format=%H", rev, "--", ":(literal)"+f.Source)
 	base := strings.TrimSpace(string(out))
 	if err != nil || base == "" {
 		return nil
 	}
 	list := []string{"--no-ext-diff", "--name-status", "-z", "-M", "--diff-filter=R"}
 	var pairs [][2]string
-	out, err = g.Run(top, "git log", nil, append([]string{"log", "--reverse", "--first-parent", "--diff-merges=first-parent", "--format="}, append(list, base+"..HEAD", "--")...)...)
+	out, err = g.Run(top, "git log", nil, append([]string{"log", "--reverse", "--first-parent", "--diff-merges=first-parent", "--format="}, append(list, base+".."+rev, "--")...)...)
 	if err != nil {
 		return nil
 	}
 	if pairs, err = baseline.ParseRenames(out); err != nil {
 		return nil
+	}
+	if rev != "HEAD" {
+		return baseline.Chain(pairs)
 	}
 	args := append([]string{"diff"}, list...)
 	if tree != nil && tree.Staged() {

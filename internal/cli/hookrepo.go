@@ -1192,6 +1192,39 @@ func (r hookRepo) JudgeTree(id string) ([]harness.Red, error) {
 	return reds, nil
 }
 
+// JudgeSpan answers the pre-commit hook's red results over the change
+// from base to commit id taken as one commit ("" base: the whole tree),
+// as JudgeTree reads them, in process only, with a registry entry or a
+// ban the span drops judged as a bypass, and a span that touches the
+// baseline answered red.
+func (r hookRepo) JudgeSpan(id, base string) ([]harness.Red, error) {
+	hooks, changed, err := r.judgeLanded(id, base, "")
+	if err != nil {
+		return nil, err
+	}
+	var reds []harness.Red
+	for _, h := range hooks {
+		if h.code != 0 {
+			red := hookRed(h.hook, h.code, h.out)
+			red.Hook = h.hook
+			reds = append(reds, red)
+		}
+	}
+	weak, err := r.weakenedRed(id, base, changed)
+	if err != nil {
+		return nil, err
+	}
+	if weak != nil {
+		reds = append(reds, *weak)
+	}
+	// A span that touches the baseline may have accepted what it did not
+	// fix: never taken for a repair.
+	if src, _, err := r.s.baselineSite(); err != nil || changed == nil || changed[src] {
+		reds = append(reds, harness.Red{Name: "gates baseline", Code: 1, Hook: githook.PreCommit, Output: "the change touches the baseline, or its paths are unknown"})
+	}
+	return reds, nil
+}
+
 // commitMeta reads commit id's subject, parents and raw message: in
 // process where the clone's shape allows (the short id is then asked of
 // git only for a commit judged red, the one place it is shown), in one

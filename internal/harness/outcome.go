@@ -391,6 +391,10 @@ type judged struct {
 	CommitVerdict
 	// AtStop: the red verdict was reported at a Stop already.
 	AtStop bool `json:"at_stop,omitempty"`
+	// Fixed is the checked-out HEAD a later commit repaired this red
+	// commit in (see repaired); Checked the HEAD that was last asked.
+	Fixed   string `json:"fixed,omitempty"`
+	Checked string `json:"checked,omitempty"`
 	// Where the commit stands now, for its remedy (never kept).
 	head, published bool
 	// away are the local refs that reach the commit when the checked-out
@@ -1297,9 +1301,16 @@ func auditAfter(c *Call) int {
 		}
 		return Allow
 	}
-	js, _, left, err := judgeNew(c, now, known(before, base), loose)
+	js, kept, left, err := judgeNew(c, now, known(before, base), loose)
 	if err != nil {
 		return c.unjudged(err)
+	}
+	// The status line shows no red commit a later one repaired (stop-gates
+	// D, --statusline F); the commits this command made are still named.
+	if repaired(c, kept, now) {
+		if err := saveState(c, stateVerdicts, kept); err != nil {
+			return c.unjudged(err)
+		}
 	}
 	if err := saveState(c, stateTips, now); err != nil {
 		return c.unjudged(err)
@@ -1376,20 +1387,110 @@ func sessionReds(c *Call) ([]*judged, int, error) {
 	if err := saveLast(c, now); err != nil {
 		return nil, 0, err
 	}
+	fixed := repaired(c, kept, now)
 	var reds []*judged
 	for _, j := range js {
-		if len(j.Red) > 0 && !j.AtStop {
+		// assertion D: a red commit a later one repaired (the remedy's
+		// "fix each finding in a new commit") no longer holds the turn.
+		if len(j.Red) > 0 && !j.AtStop && j.Fixed == "" {
 			j.AtStop = true
 			reds = append(reds, j)
 		}
 	}
-	if len(reds) > 0 {
+	if len(reds) > 0 || fixed {
 		if err := saveState(c, stateVerdicts, kept); err != nil {
 			return nil, 0, err
 		}
+	}
+	if len(reds) > 0 {
 		place(c, reds, now)
 	}
 	return reds, left, nil
+}
+
+// SpanJudge is what a Repo may answer besides: the pre-commit hook's red
+// results over the change from base to commit id taken as one commit
+// (the registry and lists id records, a registry entry or a ban it drops
+// judged as a bypass), in process only.
+type SpanJudge interface {
+	JudgeSpan(id, base string) ([]Red, error)
+}
+
+// repaired notes, in kept, which red commits a later commit repaired: a
+// commit red for its content alone (a refused message stays in history
+// whatever follows it), strictly below the checked-out HEAD, whose
+// change from its parent to HEAD, judged as one commit, brings none of
+// the pre-commit findings that parent did not already have. It is what
+// the remedy "fix each finding in a new commit" leaves, a revert, or a
+// fixup not squashed yet. Each red commit is asked once per HEAD; one
+// that cannot be judged so stays red. It reports whether kept changed.
+func repaired(c *Call, kept map[string]*judged, now []Tip) bool {
+	sj, ok := c.Repo.(SpanJudge)
+	if !ok {
+		return false
+	}
+	head := ""
+	for _, t := range now {
+		if t.Ref == "HEAD" {
+			head = t.ID
+		}
+	}
+	changed := false
+	for id, j := range kept {
+		if j == nil || len(j.Red) == 0 || j.Checked == head {
+			continue
+		}
+		fixed := ""
+		if head != "" && head != id && contentOnly(j.Red) {
+			if below, _, err := c.Repo.Commits([]string{id}, []string{head}, 0, 1); err == nil && len(below) == 0 {
+				// assertion D: the agent's later commits, taken together,
+				// bring none of the findings back.
+				if reds, err := sj.JudgeSpan(head, j.Parent); err == nil && len(spanOwn(sj, reds, j.Parent)) == 0 {
+					fixed = head
+				}
+			}
+		}
+		if j.Fixed != fixed || j.Checked != head {
+			j.Fixed, j.Checked = fixed, head
+			changed = true
+		}
+	}
+	return changed
+}
+
+// contentOnly reports red results that are all the pre-commit hook's
+// findings (code 1), the kind a new commit can take out.
+func contentOnly(reds []Red) bool {
+	for _, r := range reds {
+		if r.Hook != "pre-commit" || r.Code != 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// spanOwn answers reds less the pre-commit findings the parent's own tree
+// already reports (nothing for a root commit's empty parent); a parent
+// that cannot be judged takes nothing away.
+func spanOwn(sj SpanJudge, reds []Red, parent string) []Red {
+	if parent == "" || len(reds) == 0 {
+		return reds
+	}
+	tj, ok := sj.(TreeJudge)
+	if !ok {
+		return reds
+	}
+	had, err := tj.JudgeTree(parent)
+	if err != nil {
+		return reds
+	}
+	var keep []Red
+	for _, r := range reds {
+		if r.Hook != "pre-commit" || r.Code != 1 || !heldBy(r, had) {
+			keep = append(keep, r)
+		}
+	}
+	return keep
 }
 
 // gitDirGuard is PreToolUse on the edit tools: a path inside the git
@@ -1654,7 +1755,7 @@ func SessionRed(stateDir, session string) map[string]string {
 	}
 	out := map[string]string{}
 	for id, j := range kept {
-		if j != nil && len(j.Red) > 0 {
+		if j != nil && len(j.Red) > 0 && j.Fixed == "" {
 			out[id] = j.Short
 		}
 	}
