@@ -247,6 +247,7 @@ func (t snapshotTree) ModeAndBlob(p string) (uint32, string, bool) {
 }
 func (t snapshotTree) TreeDigest() (string, bool) { return t.s.TreeDigest() }
 func (t snapshotTree) FromBlob(p string) bool     { return t.s.FromBlob(p) }
+func (t snapshotTree) Staged() bool               { return t.s.Staged() }
 
 // overlayEnv answers lookup with the NAME=value entries of extra on top.
 func overlayEnv(lookup func(string) (string, bool), extra []string) func(string) (string, bool) {

@@ -65,6 +65,14 @@ type BlobBacked interface {
 	FromBlob(path string) bool
 }
 
+// IsStaged reports a Tree that is a staged one (the index a commit
+// records, a landed commit's tree): a file on the disk it does not track
+// is no part of what is judged.
+func IsStaged(t Tree) bool {
+	st, ok := t.(interface{ Staged() bool })
+	return ok && st.Staged()
+}
+
 // Claimer is what a Tree may also offer: a scan registers the files it is
 // about to read before it reads any, so files several scans read are read
 // once, kept only until the last claimant has read them, and let go.

@@ -183,8 +183,13 @@ func (t ownTree) Files() ([]string, error) {
 
 func (t ownTree) Read(p string) ([]byte, error) { return t.inner.Read(p) }
 func (t ownTree) Mode(p string) (uint32, bool)  { return t.inner.Mode(p) }
-func (t ownTree) Claim(paths []string) Claim    { return (&Context{Tree: t.inner}).ClaimReads(paths) }
-func (t ownTree) FromBlob(p string) bool        { b, ok := t.inner.(BlobBacked); return ok && b.FromBlob(p) }
+
+// Staged reports the inner tree is a staged one (the index a commit
+// records, a commit's tree), where only what it tracks is the commit's.
+func (t ownTree) Staged() bool { return IsStaged(t.inner) }
+
+func (t ownTree) Claim(paths []string) Claim { return (&Context{Tree: t.inner}).ClaimReads(paths) }
+func (t ownTree) FromBlob(p string) bool     { b, ok := t.inner.(BlobBacked); return ok && b.FromBlob(p) }
 func (t ownTree) BlobID(p string) (string, bool) {
 	if b, ok := t.inner.(Blobs); ok {
 		return b.BlobID(p)

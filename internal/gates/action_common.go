@@ -188,6 +188,18 @@ func walkScan(c *gate.Context, rel string, ps walk.PruneSet) ([]string, map[stri
 	if out, err = dropIgnored(c, rel, out); err != nil {
 		return nil, nil, err
 	}
+	if gate.IsStaged(c.Tree) {
+		// assertion V: a staged tree (the index a commit records, a
+		// landed commit's tree) holds only what it tracks: a file on the
+		// disk it does not hold is no part of the commit judged.
+		kept := out[:0]
+		for _, p := range out {
+			if _, tracked := c.Tree.Mode(p); tracked {
+				kept = append(kept, p)
+			}
+		}
+		out = kept
+	}
 	tracked, err := c.Tree.Files()
 	if err != nil {
 		return nil, nil, err
