@@ -135,6 +135,11 @@ func (s *Session) status(now time.Time, session string) harness.Status {
 		// the commits the judge left out are counted.
 		st.RedCommits = reachableRed(top, harness.SessionRed(dir, session))
 		st.Unjudged = harness.SessionUnjudged(dir, session)
+		// assertion E: a settings file that lost the gates' registrations
+		// since the session began is a broken footing too.
+		if cut := harness.SessionSettingsCut(dir, session); cut != "" && st.Broken == "" {
+			st.Broken = cut
+		}
 	}
 	return st
 }

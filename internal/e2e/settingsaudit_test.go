@@ -47,6 +47,10 @@ func TestSettingsCutByAScriptIsJudgedFromTheFile(t *testing.T) {
 	if len(cc) != 1 || cc[0].code != 2 || !strings.Contains(cc[0].errs, "kept out of this session") || !strings.Contains(cc[0].errs, "commit-guard on PreToolUse (Bash)") {
 		t.Fatalf("assertion R: ConfigChange let the cut into the session: %+v", cc)
 	}
+	// assertion E (--statusline): the cut shows as a broken footing.
+	if sl := p.statusline(); !strings.Contains(sl, "hooks broken") || !strings.Contains(sl, "lost the gates' hooks") {
+		t.Fatalf("the status line over a cut: %q", sl)
+	}
 	// Told once after commands, held once at the Stop.
 	if _, _, post := p.bash("git status --short"); post != "" {
 		t.Fatalf("the same cut told again: %q", post)
@@ -65,6 +69,9 @@ func TestSettingsCutByAScriptIsJudgedFromTheFile(t *testing.T) {
 		if a.code != 0 {
 			t.Fatalf("ConfigChange after the repair: exit %d %q", a.code, a.errs)
 		}
+	}
+	if sl := p.statusline(); strings.Contains(sl, "lost the gates' hooks") {
+		t.Fatalf("the status line after the repair: %q", sl)
 	}
 	got, _ := os.ReadFile(settings)
 	if !strings.Contains(string(got), `"Bash(go test:*)"`) {

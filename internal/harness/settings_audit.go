@@ -340,3 +340,42 @@ func (c *Call) keepOut(p, why string) int {
 	}
 	return Block
 }
+
+// SessionSettingsCut answers, for the status line, what the harness
+// settings have lost of the gates' hooks since session began ("" when
+// nothing, or no record): each file the record names, read again only
+// when its size or change time moved.
+func SessionSettingsCut(stateDir, session string) string {
+	data, err := walk.ReadConfig(stateName(stateDir, session, stateSettings))
+	if err != nil {
+		return ""
+	}
+	var had map[string]settingsFile
+	if json.Unmarshal(data, &had) != nil {
+		return ""
+	}
+	var files []string
+	for p := range had {
+		files = append(files, p)
+	}
+	sort.Strings(files)
+	var cuts []string
+	for _, p := range files {
+		was := had[p]
+		if fi, err := os.Stat(p); err == nil && was.Size == fi.Size() && was.Mod == fi.ModTime().UnixNano() {
+			continue
+		} else if errors.Is(err, fs.ErrNotExist) && was.Size < 0 {
+			continue
+		}
+		now, err := readSettingsFile(p)
+		if err != nil {
+			cuts = append(cuts, fmt.Sprintf("%s cannot be read (%v)", p, err))
+			continue
+		}
+		cuts = append(cuts, settingsCuts(p, was, now)...)
+	}
+	if len(cuts) == 0 {
+		return ""
+	}
+	return "the harness settings lost the gates' hooks: " + strings.Join(cuts, "; ")
+}
