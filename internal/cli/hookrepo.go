@@ -1181,6 +1181,12 @@ func (r hookRepo) JudgeTree(id string) ([]harness.Red, error) {
 	if err != nil {
 		return nil, err
 	}
+	return landedReds(hooks), nil
+}
+
+// landedReds answers the red hook runs of a landed judgement, each named
+// by its hook.
+func landedReds(hooks []landedHook) []harness.Red {
 	var reds []harness.Red
 	for _, h := range hooks {
 		if h.code != 0 {
@@ -1189,7 +1195,7 @@ func (r hookRepo) JudgeTree(id string) ([]harness.Red, error) {
 			reds = append(reds, red)
 		}
 	}
-	return reds, nil
+	return reds
 }
 
 // JudgeSpan answers the pre-commit hook's red results over the change
@@ -1202,14 +1208,7 @@ func (r hookRepo) JudgeSpan(id, base string) ([]harness.Red, error) {
 	if err != nil {
 		return nil, err
 	}
-	var reds []harness.Red
-	for _, h := range hooks {
-		if h.code != 0 {
-			red := hookRed(h.hook, h.code, h.out)
-			red.Hook = h.hook
-			reds = append(reds, red)
-		}
-	}
+	reds := landedReds(hooks)
 	weak, err := r.weakenedRed(id, base, changed)
 	if err != nil {
 		return nil, err

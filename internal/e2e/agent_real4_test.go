@@ -524,21 +524,7 @@ func TestAgentReal4(t *testing.T) {
 
 			// Control 1: a home path in a doc, named right after the Edit;
 			// the agent takes it out again.
-			leak := "Build notes live in /ho" + "me/marta/build."
-			got := s.editCall(rp.mdFile, md+"\n", md+"\n"+leak+"\n")
-			s.row("control: a home path added to "+rp.mdFile, "named check-tree-terms", namedAs(got, "check-tree-terms"))
-			s.row("control remedy: the line taken out", "quiet", s.editCall(rp.mdFile, md+"\n"+leak+"\n", md+"\n"))
-
-			// Control 2: an action pinned by tag.
-			tagged := "      - uses: actions/setup-node@v4\n"
-			wf := string(readFile4(t, filepath.Join(s.dir, rp.workflow)))
-			if !strings.Contains(wf, "\n    steps:\n") {
-				t.Fatalf("%s: no steps: at four spaces", rp.workflow)
-			}
-			steps := uniqueBefore(wf, "\n    steps:\n")
-			got = s.editCall(rp.workflow, steps, steps+tagged)
-			s.row("control: an action pinned by tag in "+rp.workflow, "named check-action-pinning", namedAs(got, "check-action-pinning"))
-			s.row("control remedy: the step taken out", "quiet", s.editCall(rp.workflow, steps+tagged, steps))
+			s.leakAndTagControls(rp.mdFile, md, rp.workflow)
 
 			// Control 3: a refused subject. A plain commit is refused by the
 			// placed hook; landed past it, it is named by id, and the
@@ -586,7 +572,7 @@ func TestAgentReal4(t *testing.T) {
 			// commit adding to the baseline is named as refused): the words
 			// say so, and the agent fixes the line.
 			words = s.writeCall(".github/LOG.md", "# A quoted log\n\n    open /ho"+"me/marta/.cache/x: permission denied\n")
-			got = namedAs(words, "check-tree-terms")
+			got := namedAs(words, "check-tree-terms")
 			if strings.Contains(words, "gates baseline") && !strings.Contains(words, "that is the user's decision, not yours: fix the finding, or ask the user") {
 				got = "offered `gates baseline` to the agent: " + words
 			}
@@ -645,4 +631,25 @@ func readFile4(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// leakAndTagControls plays two of the red controls: a home path added to
+// mdFile after its line, named right after the Edit and taken out again;
+// an action pinned by tag added to workflow's first steps, named, and
+// taken out again.
+func (s *realSession) leakAndTagControls(mdFile, line, workflow string) {
+	t := s.t
+	leak := "Build notes live in /ho" + "me/marta/build."
+	got := s.editCall(mdFile, line+"\n", line+"\n"+leak+"\n")
+	s.row("control: a home path added to "+mdFile, "named check-tree-terms", namedAs(got, "check-tree-terms"))
+	s.row("control remedy: the line taken out", "quiet", s.editCall(mdFile, line+"\n"+leak+"\n", line+"\n"))
+	tagged := "      - uses: actions/setup-node@v4\n"
+	wf := string(readFile4(t, filepath.Join(s.dir, workflow)))
+	if !strings.Contains(wf, "\n    steps:\n") {
+		t.Fatalf("%s: no steps: at four spaces", workflow)
+	}
+	steps := uniqueBefore(wf, "\n    steps:\n")
+	got = s.editCall(workflow, steps, steps+tagged)
+	s.row("control: an action pinned by tag in "+workflow, "named check-action-pinning", namedAs(got, "check-action-pinning"))
+	s.row("control remedy: the step taken out", "quiet", s.editCall(workflow, steps+tagged, steps))
 }

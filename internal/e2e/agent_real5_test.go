@@ -272,20 +272,7 @@ EOF`)
 
 			// Control 1: a home path in a doc, named right after the Edit.
 			mdLine := s.firstLine(md, " ")
-			leak := "Build notes live in /ho" + "me/marta/build."
-			got := s.editCall(md, mdLine+"\n", mdLine+"\n"+leak+"\n")
-			s.row("control: a home path added to "+md, "named check-tree-terms", namedAs(got, "check-tree-terms"))
-			s.row("control remedy: the line taken out", "quiet", s.editCall(md, mdLine+"\n"+leak+"\n", mdLine+"\n"))
-			// Control 2: an action pinned by tag.
-			tagged := "      - uses: actions/setup-node@v4\n"
-			wf := string(readFile4(t, filepath.Join(s.dir, rp.workflow)))
-			if !strings.Contains(wf, "\n    steps:\n") {
-				t.Fatalf("%s: no steps: at four spaces", rp.workflow)
-			}
-			steps := uniqueBefore(wf, "\n    steps:\n")
-			got = s.editCall(rp.workflow, steps, steps+tagged)
-			s.row("control: an action pinned by tag in "+rp.workflow, "named check-action-pinning", namedAs(got, "check-action-pinning"))
-			s.row("control remedy: the step taken out", "quiet", s.editCall(rp.workflow, steps+tagged, steps))
+			s.leakAndTagControls(md, mdLine, rp.workflow)
 			// Control 3: a refused subject landed past the hook, named by
 			// id; the amend offered runs.
 			refused := "Fix the build from /ho" + "me/marta/src"

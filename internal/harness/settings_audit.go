@@ -83,34 +83,9 @@ func readSettingsFile(p string) (settingsFile, error) {
 // registrations a settings text holds that run this release's stub.
 func liveMembers(data []byte) map[string]bool {
 	out := map[string]bool{}
-	var doc struct {
-		Hooks map[string][]struct {
-			Matcher string `json:"matcher"`
-			Hooks   []struct {
-				Command string   `json:"command"`
-				Args    []string `json:"args"`
-			} `json:"hooks"`
-		} `json:"hooks"`
-	}
-	if json.Unmarshal(data, &doc) != nil {
-		return out
-	}
-	for event, groups := range doc.Hooks {
-		for _, g := range groups {
-			for _, h := range g.Hooks {
-				if len(h.Args) < 2 || h.Args[0] != "-c" || h.Args[1] != Stub {
-					continue
-				}
-				m, ok, err := MemberOf(Registration{Command: h.Command, Args: h.Args})
-				if !ok || err != nil {
-					continue
-				}
-				name := m + " on " + event
-				if g.Matcher != "" {
-					name += " (" + g.Matcher + ")"
-				}
-				out[name] = true
-			}
+	for _, r := range settingsRegistrations(data) {
+		if r.Live {
+			out[r.Name] = true
 		}
 	}
 	return out

@@ -113,12 +113,20 @@ func replace(s, old, new string, all bool) string {
 	return strings.Replace(s, old, new, 1)
 }
 
-// settingsMembers answers each registration of a gates member a settings
-// text holds, keyed by all it is (event, matcher, command, args: a
-// registration whose stub or binary was rewritten is another one), named
-// "<member> on <event> (<matcher>)"; none for a text that is not JSON.
-func settingsMembers(data []byte) map[string]string {
-	out := map[string]string{}
+// settingsRegistration is one gates registration a settings text holds.
+type settingsRegistration struct {
+	// Key is all it is (event, matcher, command, args: a registration
+	// whose stub or binary was rewritten is another one).
+	Key string
+	// Name is "<member> on <event> (<matcher>)".
+	Name string
+	// Live reports it runs this release's footing stub.
+	Live bool
+}
+
+// settingsRegistrations answers every registration of a gates member a
+// settings text holds; none for a text that is not JSON.
+func settingsRegistrations(data []byte) []settingsRegistration {
 	var doc struct {
 		Hooks map[string][]struct {
 			Matcher string `json:"matcher"`
@@ -129,8 +137,9 @@ func settingsMembers(data []byte) map[string]string {
 		} `json:"hooks"`
 	}
 	if json.Unmarshal(data, &doc) != nil {
-		return out
+		return nil
 	}
+	var out []settingsRegistration
 	for event, groups := range doc.Hooks {
 		for _, g := range groups {
 			for _, h := range g.Hooks {
@@ -142,10 +151,23 @@ func settingsMembers(data []byte) map[string]string {
 				if g.Matcher != "" {
 					name += " (" + g.Matcher + ")"
 				}
-				k := strings.Join(append([]string{event, g.Matcher, h.Command}, h.Args...), "\x00")
-				out[k] = name
+				out = append(out, settingsRegistration{
+					Key:  strings.Join(append([]string{event, g.Matcher, h.Command}, h.Args...), "\x00"),
+					Name: name,
+					Live: len(h.Args) >= 2 && h.Args[0] == "-c" && h.Args[1] == Stub,
+				})
 			}
 		}
+	}
+	return out
+}
+
+// settingsMembers answers each registration of a gates member a settings
+// text holds, by its key, named "<member> on <event> (<matcher>)".
+func settingsMembers(data []byte) map[string]string {
+	out := map[string]string{}
+	for _, r := range settingsRegistrations(data) {
+		out[r.Key] = r.Name
 	}
 	return out
 }
