@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -352,6 +353,54 @@ func TestAgentWork6RedInSession(t *testing.T) {
 			{remedy: true},
 			bashStep(`sed -i 's#cp /ho` + `me/marta/secrets.env .env#cp "$RUNNER_TEMP/secrets.env" .env#' .github/workflows/nightly.yml && git add .github/workflows/nightly.yml && git commit -q -m "ci: a nightly run"`),
 		}, expect: stAfter, gate: tt},
+		{name: "a red commit in a session run from the docs subdirectory, through sh", steps: []plumbingStep{
+			bashStep(`cd docs && printf 'Keep notes in /ho` + `me/marta/notes.\n' > notes.md && git add . && ` + sh2("docs: notes")),
+			{remedy: true},
+			bashStep(`cd docs && git rm -q -f notes.md && git status --short`),
+		}, expect: stAfter, gate: tt},
+		{name: "a squash by reset --soft committed through sh under a refused subject, then pushed", setup: withOrigin, steps: w6steps(
+			[]plumbingStep{bashStep(`git switch -q -c feature origin/main`)}, w6page(1), w6page(2),
+			[]plumbingStep{bashStep(`git reset -q --soft origin/main && ` + sh2(redSubject)),
+				{remedy: true},
+				bashStep(`git commit -q -m "docs: the feature in two parts" && git push -q -u origin feature`)}),
+			expect: stAfter, gate: "check-commit-subject"},
 	}
 	runPlumbingRows(t, rows)
+}
+
+// w6limits are misses this round found and did not fix, each a limit
+// written in kits/gate-sdk/SPEC.md (statusline F): played with the
+// right expectation, their outcome reported with t.Log, and failed once
+// they stop missing so the list cannot go stale.
+var w6limits = []string{
+	// statusline F, the new-session limit: the status line shows the red
+	// commits of the session that asks; a session resumed under a new id
+	// shows none of yesterday's, though main still holds one.
+	"a red commit named in one session, the status line of the next session",
+}
+
+func TestAgentWork6Limits(t *testing.T) {
+	t.Parallel()
+	name := w6limits[0]
+	t.Run(name, func(t *testing.T) {
+		t.Parallel()
+		p := outcomeClone(t, "w6 limit "+name)
+		p.env = append(p.env, "CLAUDECODE=1")
+		p.bashQuiet("git status --short")
+		refused, after := p.bash2(leakCmd + sh2("docs: add notes"))
+		if refused != "" || !p.namesRed(after, "check-tree-terms") {
+			t.Fatalf("the red commit was not named right after: %s%s", refused, after)
+		}
+		p.stop(false)
+		p.session = "s-w6-limit-next-day"
+		p.bashQuiet("git status -sb")
+		got := "shows the red commit"
+		if sl := p.statusWith(); !strings.Contains(sl, "red commit") {
+			got = "shows nothing red: " + strings.TrimSpace(sl)
+		}
+		t.Logf("LIMIT | %s | shows the red commit | %s", name, got)
+		if got == "shows the red commit" {
+			t.Errorf("%s: written as a limit, and it no longer misses: take it out of w6limits and out of the SPEC's limit", name)
+		}
+	})
 }
