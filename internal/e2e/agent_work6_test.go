@@ -267,6 +267,22 @@ func w6sessions(t *testing.T) []plumbingRow {
 			w6w("docs/notes.md", "# Notes\n\nA draft kept outside the tree, now in it.\n"),
 			bashStep(`git add docs/notes.md && git commit -q -m "docs: notes"`),
 		}},
+		{name: "a hotfix made on main, cherry-picked -x onto a release branch, both pushed", setup: withOrigin, steps: []plumbingStep{
+			bashStep(`git branch -q release/1.x && git push -q -u origin release/1.x`),
+			w6w("docs/guide.md", "How to use it (fixed typo).\n"),
+			bashStep(`git commit -q -am "fix(docs): a typo in the guide" && git push -q origin main`),
+			bashStep(`git switch -q release/1.x && git cherry-pick -x main >/dev/null && git push -q origin release/1.x && git switch -q main`),
+			{stop: true},
+		}},
+		{name: "half-done work put away by stash -u to fix something on another branch, then taken back", steps: []plumbingStep{
+			w6w("docs/wip.md", "# Work in progress\n"),
+			w6w("docs/guide.md", "How to use it, being rewritten.\n"),
+			bashStep(`git stash push -q -u -m "wip: the rewrite" && git switch -q -c urgent`),
+			w6w("docs/urgent.md", "Urgent.\n"),
+			bashStep(`git add docs/urgent.md && git commit -q -m "docs: the urgent page" && git switch -q main && git merge -q --ff-only urgent`),
+			bashStep(`git stash pop -q && git status --short`),
+			{stop: true},
+		}},
 		{name: "a session of Write for every file and Bash only for git", steps: []plumbingStep{
 			w6w("src/a.txt", "alpha\n"),
 			w6w("src/b.txt", "beta\n"),
