@@ -72,3 +72,39 @@ func TestSettingsCutsJudgeTheFileAsWritten(t *testing.T) {
 		t.Errorf("a new file turning every hook off: %q", got)
 	}
 }
+
+// assertion Q: a settings file cut with its size and modification time
+// set back as they were is still read again and judged.
+func TestSettingsCutWithItsTimesSetBackIsSeen(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "settings.json")
+	whole := settingsText(Stub, "$CLAUDE_PROJECT_DIR/bin/gates", false)
+	if err := os.WriteFile(p, whole, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	was, err := readSettingsFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := filepath.Join(dir, "state")
+	rec, _ := json.Marshal(map[string]settingsFile{p: was})
+	name := stateName(state, "s1", stateSettings)
+	os.MkdirAll(filepath.Dir(name), 0o755)
+	if err := os.WriteFile(name, rec, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fi, _ := os.Stat(p)
+	cut := []byte(strings.Replace(string(whole), `"matcher":"Bash"`, `"matcher":"Bask"`, 1))
+	if len(cut) != len(whole) || string(cut) == string(whole) {
+		t.Fatal("the cut is not the same size")
+	}
+	if err := os.WriteFile(p, cut, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(p, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if got := SessionSettingsCut(state, "s1"); !strings.Contains(got, "no longer registers commit-guard on PreToolUse (Bash)") {
+		t.Fatalf("a cut with its times set back: %q", got)
+	}
+}
