@@ -81,7 +81,8 @@ func readSettingsFile(p string) (settingsFile, error) {
 }
 
 // liveMembers answers the names (as settingsMembers spells them) of the
-// registrations a settings text holds that run this release's stub.
+// registrations a settings text holds that run this release's stub under
+// an interpreter named bare, with time to answer.
 func liveMembers(data []byte) map[string]bool {
 	out := map[string]bool{}
 	var doc struct {
@@ -90,6 +91,7 @@ func liveMembers(data []byte) map[string]bool {
 			Hooks   []struct {
 				Command string   `json:"command"`
 				Args    []string `json:"args"`
+				Timeout *float64 `json:"timeout"`
 			} `json:"hooks"`
 		} `json:"hooks"`
 	}
@@ -99,7 +101,13 @@ func liveMembers(data []byte) map[string]bool {
 	for event, groups := range doc.Hooks {
 		for _, g := range groups {
 			for _, h := range g.Hooks {
-				if len(h.Args) < 2 || h.Args[0] != "-c" || h.Args[1] != Stub {
+				if len(h.Args) < 2 || h.Args[0] != "-c" || h.Args[1] != Stub || shortTimeout(h.Timeout) {
+					continue
+				}
+				// The stub runs under the interpreter the harness finds
+				// by name, as init writes it: one named by a path may be
+				// any program that ignores the stub.
+				if h.Command != baseName(h.Command) || !interpreters[h.Command] {
 					continue
 				}
 				m, ok, err := MemberOf(Registration{Command: h.Command, Args: h.Args})

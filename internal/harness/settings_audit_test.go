@@ -108,3 +108,51 @@ func TestSettingsCutWithItsTimesSetBackIsSeen(t *testing.T) {
 		t.Fatalf("a cut with its times set back: %q", got)
 	}
 }
+
+// assertion Q: a registration given a timeout too short for the hook to
+// answer, or its interpreter named by a path to another program, is cut;
+// a longer timeout is not.
+func TestSettingsCutByTimeoutOrInterpreterPath(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "settings.json")
+	text := func(command string, timeout any) []byte {
+		h := map[string]any{"type": "command", "command": command, "args": []string{"-c", Stub, "gates-hook", "$CLAUDE_PROJECT_DIR/bin/gates", "--hook", "commit-guard"}}
+		if timeout != nil {
+			h["timeout"] = timeout
+		}
+		out, _ := json.Marshal(map[string]any{"hooks": map[string]any{"PreToolUse": []any{map[string]any{"matcher": "Bash", "hooks": []any{h}}}}})
+		return out
+	}
+	read := func(data []byte) settingsFile {
+		t.Helper()
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f, err := readSettingsFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	was := read(text("sh", 60))
+	for _, c := range []struct {
+		name string
+		now  []byte
+		cut  bool
+	}{
+		{"a longer timeout", text("sh", 120), false},
+		{"no timeout", text("sh", nil), false},
+		{"a timeout of 1", text("sh", 1), true},
+		{"a timeout of 0", text("sh", 0), true},
+		{"a fake sh by path", text(filepath.Join(dir, "sh"), 60), true},
+	} {
+		got := settingsCuts(p, was, read(c.now))
+		if c.cut != (len(got) > 0) {
+			t.Errorf("%s: cuts %q, want a cut %v", c.name, got, c.cut)
+		}
+	}
+	// git-dir-guard B counts the same registration as dropped.
+	if got := settingsMembers(text("sh", 1)); len(got) != 0 {
+		t.Errorf("a registration with a timeout of 1 counted: %q", got)
+	}
+}

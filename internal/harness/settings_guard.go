@@ -113,10 +113,21 @@ func replace(s, old, new string, all bool) string {
 	return strings.Replace(s, old, new, 1)
 }
 
+// minHookTimeout is the least "timeout" (seconds) a gates registration
+// may carry and still count: the harness ends a hook that runs longer and
+// goes on as if it had not run, and a gates hook judging a commit takes
+// seconds, so a shorter one (or 0, or less) is a registration lost.
+const minHookTimeout = 10
+
+// shortTimeout reports whether a registration's timeout, when set, would
+// end a gates hook before it can answer.
+func shortTimeout(t *float64) bool { return t != nil && *t < minHookTimeout }
+
 // settingsMembers answers each registration of a gates member a settings
 // text holds, keyed by all it is (event, matcher, command, args: a
 // registration whose stub or binary was rewritten is another one), named
-// "<member> on <event> (<matcher>)"; none for a text that is not JSON.
+// "<member> on <event> (<matcher>)"; none for a text that is not JSON,
+// and none for a registration whose timeout is too short to let it answer.
 func settingsMembers(data []byte) map[string]string {
 	out := map[string]string{}
 	var doc struct {
@@ -125,6 +136,7 @@ func settingsMembers(data []byte) map[string]string {
 			Hooks   []struct {
 				Command string   `json:"command"`
 				Args    []string `json:"args"`
+				Timeout *float64 `json:"timeout"`
 			} `json:"hooks"`
 		} `json:"hooks"`
 	}
@@ -134,6 +146,9 @@ func settingsMembers(data []byte) map[string]string {
 	for event, groups := range doc.Hooks {
 		for _, g := range groups {
 			for _, h := range g.Hooks {
+				if shortTimeout(h.Timeout) {
+					continue
+				}
 				m, ok, err := MemberOf(Registration{Command: h.Command, Args: h.Args})
 				if !ok || err != nil {
 					continue
