@@ -9,16 +9,17 @@ import (
 
 // Issue 41's acceptance, a sixth set of spellings by someone who did not
 // write the hook: the harness settings rewritten by programs no guard
-// reads the spelling of (node, jq, python, tar, unzip, rsync, git
+// reads the spelling of (node, jq, python, tar, unzip, perl, git
 // checkout of an older commit, git stash, git apply), a symlink swapped in
 // for the settings, the user's own settings and CLAUDE_CONFIG_DIR's,
 // a matcher, a timeout or the command changed, a file with comments, a
 // BOM or a huge size, each judged from the file: kept out of the session
 // by ConfigChange, told after the command and on the status line. Then
 // the workflow gates over a staged tree: a commit is judged by what it
-// holds, whatever the disk has beside it. Controls of the same kinds
-// (the user's own settings edits, an upgrade's init, ordinary workflow
-// work) pass with no word.
+// holds, whatever the disk has beside it (each row puts the disk back
+// after its commit: what is left uncommitted is the Stop's to name).
+// Controls of the same kinds (the user's own settings edits, an
+// upgrade's init, ordinary workflow work) pass with no word.
 
 // limits6 are the rows whose miss is written as a limit in SPEC.md: the
 // row keeps its honest expectation, and the miss is reported, not hidden.
@@ -37,6 +38,9 @@ type set6Row struct {
 	// red: the command also lands a red commit, which must be refused or
 	// named after it.
 	red bool
+	// next runs as the following Bash call and lands a red commit, which
+	// the hooks the session kept must refuse or name.
+	next string
 }
 
 // set6Py runs a Python program over the project settings d (parsed),
@@ -91,11 +95,20 @@ func playSettings6(t *testing.T, r set6Row) (miss bool, log string) {
 			}
 		}
 	}
+	if r.next != "" {
+		head := p.git("rev-parse", "HEAD")
+		why, blk, post := p.bash(r.next)
+		b.WriteString("next, before: " + why + "\nnext, after: " + post + "\n")
+		if !blk && !p.namesRed(post, "check-tree-terms") && p.git("rev-parse", "HEAD") != head {
+			b.WriteString("the next command's red commit was not named\n")
+			miss = true
+		}
+	}
 	sl := p.statusline()
 	stop := p.stop(false)
 	b.WriteString("status line: " + sl + "\nstop: " + stop + "\n")
 	if !r.cut {
-		return blk || post != "" || kept || stop != "" || strings.Contains(sl, "broken"), b.String()
+		return miss || blk || post != "" || kept || stop != "" || strings.Contains(sl, "broken"), b.String()
 	}
 	if r.red && !blk && !p.namesRed(post, "check-tree-terms") && p.git("rev-parse", "HEAD") != before {
 		b.WriteString("the red commit was not named after the command\n")
@@ -187,7 +200,12 @@ func TestAgentUnseen6Settings(t *testing.T) {
 		{name: "a 20 MiB settings file without the gates' hooks", cut: true, cmd: `python3 -c 'import json; json.dump({"env": {"X": "x"*(20<<20)}}, open(".claude/settings.json","w"))'`},
 		{name: "python cuts the settings and lands a red commit in the same command", cut: true, red: true, cmd: set6Py(`d["hooks"].pop("PreToolUse")`) + sh6},
 		{name: "node writes disableAllHooks locally and lands a red commit in the same command", cut: true, red: true, cmd: `node -e 'require("fs").writeFileSync(".claude/settings.local.json", "{\"disableAllHooks\": true}")'` + sh6},
+		{name: "the settings given a BOM by python", cut: true, cmd: `python3 -c 'p=".claude/settings.json"; s=open(p,encoding="utf-8").read(); open(p,"w",encoding="utf-8-sig").write(s)'`},
+		{name: "jq drops the Bash guards, then --no-verify of a leak in the next command", cut: true, next: h4NoVerify, cmd: `jq '.hooks.PreToolUse |= map(select(.matcher != "Bash"))' .claude/settings.json > ../s.json && python3 -c 'import shutil; shutil.copyfile("../s.json", ".claude/settings.json")'`},
+		{name: "python writes disableAllHooks locally, then a red commit through sh in the next command", cut: true, next: leakCmd + `echo 'git commit -q -n -m "docs: add notes"' | sh`, cmd: `python3 -c 'import json; json.dump({"disableAllHooks": True}, open(".claude/settings.local.json","w"))'`},
+		{name: "the timeouts cut to 1, then --no-verify of a leak in the next command", cut: true, next: h4NoVerify, cmd: set6Each(`h.__setitem__("timeout", 1)`)},
 		// Controls.
+		{name: "control: a gates registration duplicated by python", cmd: set6Py(`d["hooks"]["PreToolUse"].append(d["hooks"]["PreToolUse"][0])`)},
 		{name: "control: a permission added by node", cmd: `node -e 'const f=require("fs"),p=".claude/settings.json",d=JSON.parse(f.readFileSync(p));d.permissions={allow:["Bash(npm test:*)"]};f.writeFileSync(p,JSON.stringify(d,null,2))'`},
 		{name: "control: an env and a model set by jq through python", cmd: `jq '.env={"GOFLAGS":"-mod=mod"} | .model="opus"' .claude/settings.json > ../s.json && python3 -c 'import shutil; shutil.copyfile("../s.json", ".claude/settings.json")'`},
 		{name: "control: the user's own statusLine set in their settings", setup: userOwn, cmd: `python3 -c 'import json,os; p=os.path.expanduser("~/.claude/settings.json"); d=json.load(open(p)); d["statusLine"]={"type":"command","command":"echo hi"}; json.dump(d, open(p,"w"))'`},
@@ -234,13 +252,15 @@ func TestAgentUnseen6Workflows(t *testing.T) {
 		{name: "a red workflow staged, the disk copy made green, committed through sh", setup: wf6, steps: []plumbingStep{bashStep(`w=.github/workflows/ci.yml && ` + wf6Red + `git add "$w" && git show HEAD:"$w" > "$w" && echo 'git commit -q -n -m "ci: pin by tag"' | sh`)}, expect: stAfter, gate: ap},
 		{name: "a red workflow in the index by update-index --cacheinfo, skip-worktree set, committed", setup: wf6, steps: []plumbingStep{bashStep(`w=.github/workflows/ci.yml && ` + wf6Red + `git add "$w" && git show HEAD:"$w" > "$w" && git update-index --skip-worktree "$w" && git commit -q -m "ci: pin by tag"`)}, expect: stHook, gate: ap},
 		// Not held by the commit: it passes.
-		{name: "an untracked red workflow beside a green commit", setup: wf6, steps: []plumbingStep{bashStep(`w=.github/workflows/new.yml && ` + wf6Red + wf6Doc + `git commit -q -m "` + msg + `"`)}, expect: stUntouched},
+		{name: "an untracked red workflow beside a green commit", setup: wf6, steps: []plumbingStep{bashStep(`w=.github/workflows/new.yml && ` + wf6Red + wf6Doc + `git commit -q -m "` + msg + `" && rm "$w"`)}, expect: stUntouched},
 		{name: "an ignored red workflow beside a green commit", setup: wf6, steps: []plumbingStep{bashStep(`printf 'scratch.yml\n' > .github/workflows/.gitignore && git add .github/workflows/.gitignore && w=.github/workflows/scratch.yml && ` + wf6Red + wf6Doc + `git commit -q -m "` + msg + `"`)}, expect: stUntouched},
 		{name: "a skip-worktree workflow made red on disk beside a green commit", setup: wf6, steps: []plumbingStep{bashStep(`w=.github/workflows/ci.yml && git update-index --skip-worktree "$w" && ` + wf6Red + wf6Doc + `git commit -q -m "` + msg + `"`)}, expect: stUntouched},
 		{name: "an assume-unchanged workflow made red on disk beside a green commit", setup: wf6, steps: []plumbingStep{bashStep(`w=.github/workflows/ci.yml && git update-index --assume-unchanged "$w" && ` + wf6Red + wf6Doc + `git commit -q -m "` + msg + `"`)}, expect: stUntouched},
-		{name: "a red workflow added with intent-to-add beside a green commit", setup: wf6, steps: []plumbingStep{bashStep(`w=.github/workflows/new.yml && ` + wf6Red + `git add -N "$w" && ` + wf6Doc + `git commit -q -m "` + msg + `"`)}, expect: stUntouched},
-		{name: "a red workflow on disk outside a sparse cone beside a green commit", setup: wf6, steps: []plumbingStep{bashStep(`git sparse-checkout set --no-cone '/docs/' '/scripts/' '/bin/' '/.claude/' '/*' && mkdir -p .github/workflows && w=.github/workflows/ci.yml && ` + wf6Red + wf6Doc + `git commit -q -m "` + msg + `"`)}, expect: stUntouched},
-		{name: "a red workflow modified on disk, not staged, beside a green commit", setup: wf6, steps: []plumbingStep{bashStep(`w=.github/workflows/ci.yml && ` + wf6Red + wf6Doc + `git commit -q -m "` + msg + `"`)}, expect: stUntouched},
+		{name: "a red workflow added with intent-to-add beside a green commit", setup: wf6, steps: []plumbingStep{bashStep(`w=.github/workflows/new.yml && ` + wf6Red + `git add -N "$w" && ` + wf6Doc + `git commit -q -m "` + msg + `" && git rm -qf "$w"`)}, expect: stUntouched},
+		{name: "a red workflow on disk outside a sparse cone beside a green commit", setup: wf6, steps: []plumbingStep{bashStep(`git sparse-checkout set --no-cone '/docs/' '/scripts/' '/bin/' '/.claude/' '/*' && mkdir -p .github/workflows && w=.github/workflows/ci.yml && ` + wf6Red + wf6Doc + `git commit -q -m "` + msg + `" && rm "$w" && git sparse-checkout disable`)}, expect: stUntouched},
+		{name: "a red workflow modified on disk, not staged, beside a green commit", setup: wf6, steps: []plumbingStep{bashStep(`w=.github/workflows/ci.yml && ` + wf6Red + wf6Doc + `git commit -q -m "` + msg + `" && git checkout -- "$w"`)}, expect: stUntouched},
+		{name: "a red workflow staged, a commit of another path only, the workflow unstaged after", setup: wf6, steps: []plumbingStep{bashStep(`w=.github/workflows/new.yml && ` + wf6Red + `git add "$w" && printf 'More.\n' >> docs/guide.md && git commit -q -m "` + msg + `" -- docs/guide.md && git rm -qf "$w"`)}, expect: stUntouched},
+		{name: "a red workflow committed by commit -a over a skip-worktree file", setup: wf6, steps: []plumbingStep{bashStep(`w=.github/workflows/ci.yml && git update-index --skip-worktree "$w" && ` + wf6Red + `printf 'More.\n' >> docs/guide.md && git commit -qam "` + msg + `"`)}, expect: stUntouched},
 		{name: "the green workflow renamed and committed", setup: wf6, steps: []plumbingStep{bashStep(`git mv .github/workflows/ci.yml .github/workflows/build.yml && git commit -q -m "ci: name the workflow build"`)}, expect: stUntouched},
 		{name: "the green workflow deleted on disk, not staged, a green commit", setup: wf6, steps: []plumbingStep{bashStep(`rm .github/workflows/ci.yml && ` + wf6Doc + `git commit -q -m "` + msg + `"`)}, expect: stUntouched},
 	}
