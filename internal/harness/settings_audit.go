@@ -24,9 +24,10 @@ type SettingsReader interface {
 	SettingsRepair() string
 }
 
-// settingsFile is what one settings file held: its size and change time
-// (a file whose two are unchanged is not read again), the gates
-// registrations in it and whether it turned every hook off.
+// settingsFile is what one settings file held: its size and modification
+// time (kept for the record; the file is read again at every check, since
+// both can be set back), the gates registrations in it and whether it
+// turned every hook off.
 type settingsFile struct {
 	Size int64             `json:"size"` // -1: no such file
 	Mod  int64             `json:"mod"`
@@ -80,7 +81,8 @@ func readSettingsFile(p string) (settingsFile, error) {
 }
 
 // liveMembers answers the names (as settingsMembers spells them) of the
-// registrations a settings text holds that run this release's stub.
+// registrations a settings text holds that run this release's stub under
+// an interpreter named bare, with time to answer.
 func liveMembers(data []byte) map[string]bool {
 	out := map[string]bool{}
 	for _, r := range settingsRegistrations(data) {
@@ -176,9 +178,9 @@ func settingsLost(c *Call, where string) (string, error) {
 		if !known {
 			was = settingsFile{Size: -1}
 		}
-		if fi, err := os.Stat(p); err == nil && was.Size == fi.Size() && was.Mod == fi.ModTime().UnixNano() {
-			continue // untouched since the session began
-		} else if errors.Is(err, fs.ErrNotExist) && was.Size < 0 {
+		// Read again every time: a size and a modification time can both
+		// be set back by whatever rewrote the file.
+		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) && was.Size < 0 {
 			continue
 		}
 		now, err := readSettingsFile(p)
@@ -318,8 +320,7 @@ func (c *Call) keepOut(p, why string) int {
 
 // SessionSettingsCut answers, for the status line, what the harness
 // settings have lost of the gates' hooks since session began ("" when
-// nothing, or no record): each file the record names, read again only
-// when its size or change time moved.
+// nothing, or no record): each file the record names, read again.
 func SessionSettingsCut(stateDir, session string) string {
 	data, err := walk.ReadConfig(stateName(stateDir, session, stateSettings))
 	if err != nil {
@@ -337,9 +338,7 @@ func SessionSettingsCut(stateDir, session string) string {
 	var cuts []string
 	for _, p := range files {
 		was := had[p]
-		if fi, err := os.Stat(p); err == nil && was.Size == fi.Size() && was.Mod == fi.ModTime().UnixNano() {
-			continue
-		} else if errors.Is(err, fs.ErrNotExist) && was.Size < 0 {
+		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) && was.Size < 0 {
 			continue
 		}
 		now, err := readSettingsFile(p)

@@ -72,3 +72,87 @@ func TestSettingsCutsJudgeTheFileAsWritten(t *testing.T) {
 		t.Errorf("a new file turning every hook off: %q", got)
 	}
 }
+
+// assertion Q: a settings file cut with its size and modification time
+// set back as they were is still read again and judged.
+func TestSettingsCutWithItsTimesSetBackIsSeen(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "settings.json")
+	whole := settingsText(Stub, "$CLAUDE_PROJECT_DIR/bin/gates", false)
+	if err := os.WriteFile(p, whole, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	was, err := readSettingsFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := filepath.Join(dir, "state")
+	rec, _ := json.Marshal(map[string]settingsFile{p: was})
+	name := stateName(state, "s1", stateSettings)
+	os.MkdirAll(filepath.Dir(name), 0o755)
+	if err := os.WriteFile(name, rec, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fi, _ := os.Stat(p)
+	cut := []byte(strings.Replace(string(whole), `"matcher":"Bash"`, `"matcher":"Bask"`, 1))
+	if len(cut) != len(whole) || string(cut) == string(whole) {
+		t.Fatal("the cut is not the same size")
+	}
+	if err := os.WriteFile(p, cut, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(p, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if got := SessionSettingsCut(state, "s1"); !strings.Contains(got, "no longer registers commit-guard on PreToolUse (Bash)") {
+		t.Fatalf("a cut with its times set back: %q", got)
+	}
+}
+
+// assertion Q: a registration given a timeout too short for the hook to
+// answer, or its interpreter named by a path to another program, is cut;
+// a longer timeout is not.
+func TestSettingsCutByTimeoutOrInterpreterPath(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "settings.json")
+	text := func(command string, timeout any) []byte {
+		h := map[string]any{"type": "command", "command": command, "args": []string{"-c", Stub, "gates-hook", "$CLAUDE_PROJECT_DIR/bin/gates", "--hook", "commit-guard"}}
+		if timeout != nil {
+			h["timeout"] = timeout
+		}
+		out, _ := json.Marshal(map[string]any{"hooks": map[string]any{"PreToolUse": []any{map[string]any{"matcher": "Bash", "hooks": []any{h}}}}})
+		return out
+	}
+	read := func(data []byte) settingsFile {
+		t.Helper()
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f, err := readSettingsFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	was := read(text("sh", 60))
+	for _, c := range []struct {
+		name string
+		now  []byte
+		cut  bool
+	}{
+		{"a longer timeout", text("sh", 120), false},
+		{"no timeout", text("sh", nil), false},
+		{"a timeout of 1", text("sh", 1), true},
+		{"a timeout of 0", text("sh", 0), true},
+		{"a fake sh by path", text(filepath.Join(dir, "sh"), 60), true},
+	} {
+		got := settingsCuts(p, was, read(c.now))
+		if c.cut != (len(got) > 0) {
+			t.Errorf("%s: cuts %q, want a cut %v", c.name, got, c.cut)
+		}
+	}
+	// git-dir-guard B counts the same registration as dropped.
+	if got := settingsMembers(text("sh", 1)); len(got) != 0 {
+		t.Errorf("a registration with a timeout of 1 counted: %q", got)
+	}
+}

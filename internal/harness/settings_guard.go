@@ -113,6 +113,16 @@ func replace(s, old, new string, all bool) string {
 	return strings.Replace(s, old, new, 1)
 }
 
+// minHookTimeout is the least "timeout" (seconds) a gates registration
+// may carry and still count: the harness ends a hook that runs longer and
+// goes on as if it had not run, and a gates hook judging a commit takes
+// seconds, so a shorter one (or 0, or less) is a registration lost.
+const minHookTimeout = 10
+
+// shortTimeout reports whether a registration's timeout, when set, would
+// end a gates hook before it can answer.
+func shortTimeout(t *float64) bool { return t != nil && *t < minHookTimeout }
+
 // settingsRegistration is one gates registration a settings text holds.
 type settingsRegistration struct {
 	// Key is all it is (event, matcher, command, args: a registration
@@ -120,12 +130,15 @@ type settingsRegistration struct {
 	Key string
 	// Name is "<member> on <event> (<matcher>)".
 	Name string
-	// Live reports it runs this release's footing stub.
+	// Live reports it runs this release's footing stub, under an
+	// interpreter named bare (as init writes it: one named by a path may
+	// be any program that ignores the stub).
 	Live bool
 }
 
 // settingsRegistrations answers every registration of a gates member a
-// settings text holds; none for a text that is not JSON.
+// settings text holds; none for a text that is not JSON, and none for a
+// registration whose timeout is too short to let it answer.
 func settingsRegistrations(data []byte) []settingsRegistration {
 	var doc struct {
 		Hooks map[string][]struct {
@@ -133,6 +146,7 @@ func settingsRegistrations(data []byte) []settingsRegistration {
 			Hooks   []struct {
 				Command string   `json:"command"`
 				Args    []string `json:"args"`
+				Timeout *float64 `json:"timeout"`
 			} `json:"hooks"`
 		} `json:"hooks"`
 	}
@@ -143,6 +157,9 @@ func settingsRegistrations(data []byte) []settingsRegistration {
 	for event, groups := range doc.Hooks {
 		for _, g := range groups {
 			for _, h := range g.Hooks {
+				if shortTimeout(h.Timeout) {
+					continue
+				}
 				m, ok, err := MemberOf(Registration{Command: h.Command, Args: h.Args})
 				if !ok || err != nil {
 					continue
@@ -154,7 +171,7 @@ func settingsRegistrations(data []byte) []settingsRegistration {
 				out = append(out, settingsRegistration{
 					Key:  strings.Join(append([]string{event, g.Matcher, h.Command}, h.Args...), "\x00"),
 					Name: name,
-					Live: len(h.Args) >= 2 && h.Args[0] == "-c" && h.Args[1] == Stub,
+					Live: len(h.Args) >= 2 && h.Args[0] == "-c" && h.Args[1] == Stub && h.Command == baseName(h.Command) && interpreters[h.Command],
 				})
 			}
 		}
