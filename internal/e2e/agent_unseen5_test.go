@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -55,21 +56,35 @@ const limitPushedBack = "a commit under another identity that this clone pushed 
 // runs no pre-push hook, leaves nothing here that tells it from one undone.
 const limitNoRecord = "a named red commit carried out of the clone past the pre-push record (a hidden --no-verify or send-pack, a fetch run in the other repository) and then dropped here is not named again (SPEC, commit-audit K)"
 
-// judge5 holds a row to its stage: a miss fails it, unless it is written
-// as a limit, which is reported; a limit that no longer misses fails.
-func judge5(t *testing.T, name string, expect, got stage, log string) {
+// judgeLimited holds a row to its stage: a miss fails it, unless limits
+// (a round's table, labelled tag) writes it as a limit (reportLimited).
+func judgeLimited(t *testing.T, tag string, limits map[string]string, name string, expect, got stage, log string) {
 	t.Helper()
 	miss := expect == stUntouched && got != stUntouched || got > expect || got == stMissed
-	if why, ok := limits5[name]; ok {
-		t.Logf("UNSEEN5 LIMIT | %s | %s (missed: %v)", name, why, miss)
+	reportLimited(t, tag, limits, name, miss, fmt.Sprintf("want %s, got %s\n%s", expect, got, log))
+}
+
+// reportLimited fails a row that missed (with failure), unless limits
+// writes it as a limit, which is reported; a limit that no longer misses
+// fails, so the table cannot go stale.
+func reportLimited(t *testing.T, tag string, limits map[string]string, name string, miss bool, failure string) {
+	t.Helper()
+	if why, ok := limits[name]; ok {
+		t.Logf("%s LIMIT | %s | %s (missed: %v)", tag, name, why, miss)
 		if !miss {
-			t.Errorf("%s: written as a limit, and it no longer misses: take it out of limits5 and out of the SPEC's limit", name)
+			t.Errorf("%s: written as a limit, and it no longer misses: take it out of the round's limits and out of the SPEC's limit", name)
 		}
 		return
 	}
 	if miss {
-		t.Errorf("%s: want %s, got %s\n%s", name, expect, got, log)
+		t.Errorf("%s: %s", name, failure)
 	}
+}
+
+// judge5 is judgeLimited over this round's limits.
+func judge5(t *testing.T, name string, expect, got stage, log string) {
+	t.Helper()
+	judgeLimited(t, "UNSEEN5", limits5, name, expect, got, log)
 }
 
 func runUnseen5(t *testing.T, rows []plumbingRow) {

@@ -131,16 +131,7 @@ func runSettings6(t *testing.T, rows []set6Row) {
 			t.Parallel()
 			miss, log := playSettings6(t, r)
 			t.Logf("UNSEEN6 | %s | cut %v | missed %v", r.name, r.cut, miss)
-			if why, ok := limits6[r.name]; ok {
-				t.Logf("UNSEEN6 LIMIT | %s | %s (missed: %v)", r.name, why, miss)
-				if !miss {
-					t.Errorf("%s: written as a limit, and it no longer misses: take it out of limits6 and out of the SPEC's limit", r.name)
-				}
-				return
-			}
-			if miss {
-				t.Errorf("%s: missed\n%s", r.name, log)
-			}
+			reportLimited(t, "UNSEEN6", limits6, r.name, miss, "missed\n"+log)
 		})
 	}
 }
@@ -271,17 +262,7 @@ func TestAgentUnseen6Workflows(t *testing.T) {
 			got, log := playPlumbingRow(t, r)
 			want := r.expect.String()
 			t.Logf("UNSEEN6 | %s | %s | %s", r.name, want, got)
-			miss := r.expect == stUntouched && got != stUntouched || got > r.expect || got == stMissed
-			if why, ok := limits6[r.name]; ok {
-				t.Logf("UNSEEN6 LIMIT | %s | %s (missed: %v)", r.name, why, miss)
-				if !miss {
-					t.Errorf("%s: written as a limit, and it no longer misses: take it out of limits6 and out of the SPEC's limit", r.name)
-				}
-				return
-			}
-			if miss {
-				t.Errorf("%s: want %s, got %s\n%s", r.name, want, got, log)
-			}
+			judgeLimited(t, "UNSEEN6", limits6, r.name, r.expect, got, log)
 		})
 	}
 }
