@@ -39,6 +39,15 @@ func runHook(s *Session, args []string) int {
 		top, found, err = walk.ToplevelOpt(cwd, nil)
 	}
 	if err != nil || !found {
+		if cwd != "" {
+			// assertion L: a tree whose settings register the gates
+			// has a repository; one git cannot open is the judge's
+			// footing gone, told to the model, never a decline.
+			if why := lostRepository(s, cwd); why != "" {
+				p, _ := harness.ReadPayload(s.Stdin)
+				return harness.LostRepository(p, why, s.Stdout, s.Stderr)
+			}
+		}
 		// assertion A: no repository, a refused one or a skipped nested
 		// one: decline before the member is even validated, allowing the
 		// call rather than wedging the session.
@@ -86,6 +95,54 @@ func runHook(s *Session, args []string) int {
 		JudgeBudget: judgeBudget,
 	}
 	return m.Run(call)
+}
+
+// lostRepository answers why no repository can be judged where the
+// call's directory, or one above it, or the harness's project directory
+// holds settings registering the gates' hooks while git cannot open the
+// repository there ("" when no such tree is found, or its repository
+// opens: the call then stands in another one git skipped). The user's
+// own settings directory is not a tree.
+func lostRepository(s *Session, cwd string) string {
+	var dirs []string
+	for d := cwd; ; d = filepath.Dir(d) {
+		dirs = append(dirs, d)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	if pd := s.Getenv("CLAUDE_PROJECT_DIR"); pd != "" {
+		dirs = append(dirs, walk.AbsAgainst(cwd, pd))
+	}
+	home, _ := os.UserHomeDir()
+	for _, d := range dirs {
+		if d == home {
+			continue
+		}
+		settings := ""
+		for _, name := range []string{"settings.json", "settings.local.json"} {
+			f := walk.Child(walk.Child(d, ".claude"), name) // consumer-value-exempt: the harness's own settings place
+			if data, err := walk.ReadConfig(f); err == nil && harness.RegistersGates(data) {
+				settings = f
+				break
+			}
+		}
+		if settings == "" {
+			continue
+		}
+		mark := walk.Child(d, ".git") // consumer-value-exempt: git's own entry name
+		if _, err := os.Lstat(mark); err != nil {
+			return fmt.Sprintf("%s registers the gates' hooks, but %s is gone (%v): the repository they judge was moved or removed", settings, mark, err)
+		}
+		if _, ok, err := walk.ToplevelOpt(d, nil); err != nil || !ok {
+			if err == nil {
+				err = fmt.Errorf("git finds no repository there")
+			}
+			return fmt.Sprintf("%s registers the gates' hooks, but git cannot open the repository at %s: %v", settings, d, err)
+		}
+		return ""
+	}
+	return ""
 }
 
 // judgeBudget is how long one look may judge past the first 50 new

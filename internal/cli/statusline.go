@@ -83,6 +83,7 @@ func (s *Session) status(now time.Time, session string) harness.Status {
 	}
 	place, ok := walk.LocateStatus(cwd, nil)
 	if !ok {
+		st.Lost = lostRepository(s, cwd)
 		return st
 	}
 	st.Repo = true

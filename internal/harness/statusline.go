@@ -72,6 +72,9 @@ type Status struct {
 	// Repo is false outside a repository git answers; nothing else is
 	// then known.
 	Repo bool
+	// Lost says why a tree whose settings register the gates has no
+	// repository git opens ("" when there is no such tree).
+	Lost string
 	// Hooks reports the placed git hooks are what git runs here, on the
 	// recorded binary.
 	Hooks bool
@@ -104,6 +107,11 @@ const (
 // StatusLine renders s as one line for the harness's status bar.
 func StatusLine(s Status) string {
 	if !s.Repo {
+		if s.Lost != "" {
+			// assertion E: a tree that lost its repository has no
+			// footing; it is not merely outside one.
+			return "gates: " + ansiRed + "hooks broken" + ansiReset + " (" + s.Lost + ")"
+		}
 		return "gates: " + ansiDim + "no repository here" + ansiReset
 	}
 	parts := []string{}
