@@ -322,13 +322,19 @@ func (c *Call) keepOut(p, why string) int {
 // settings have lost of the gates' hooks since session began ("" when
 // nothing, or no record): each file the record names, read again.
 func SessionSettingsCut(stateDir, session string) string {
-	data, err := walk.ReadConfig(stateName(stateDir, session, stateSettings))
+	name := stateName(stateDir, session, stateSettings)
+	data, err := walk.ReadConfig(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "" // the session has recorded nothing yet
+	}
 	if err != nil {
-		return ""
+		return fmt.Sprintf("the session's record of the harness settings cannot be read (%v)", err)
 	}
 	var had map[string]settingsFile
-	if json.Unmarshal(data, &had) != nil {
-		return ""
+	if err := json.Unmarshal(data, &had); err != nil {
+		// assertion E: a record that does not parse is not "nothing
+		// lost"; the Bash and Stop checks refuse on it too.
+		return fmt.Sprintf("the session's record of the harness settings (%s) does not parse: %v", name, err)
 	}
 	var files []string
 	for p := range had {

@@ -107,6 +107,17 @@ func TestSettingsCutWithItsTimesSetBackIsSeen(t *testing.T) {
 	if got := SessionSettingsCut(state, "s1"); !strings.Contains(got, "no longer registers commit-guard on PreToolUse (Bash)") {
 		t.Fatalf("a cut with its times set back: %q", got)
 	}
+	// assertion E: a record that does not parse is a broken footing on
+	// the status line, and no record at all is nothing lost.
+	if err := os.WriteFile(name, []byte("{not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := SessionSettingsCut(state, "s1"); !strings.Contains(got, "does not parse") {
+		t.Fatalf("an unparsable record: %q", got)
+	}
+	if got := SessionSettingsCut(state, "s2"); got != "" {
+		t.Fatalf("a session with no record: %q", got)
+	}
 }
 
 // assertion Q: a registration given a timeout too short for the hook to
