@@ -47,7 +47,7 @@ func editGates(c *Call) int {
 	}
 	res, err := c.Gates.ForPaths([]string{rel})
 	if err != nil {
-		return c.Decline(err.Error())
+		return c.gatesFailed(err)
 	}
 	if len(res.Red) > 0 && c.Repo != nil {
 		// assertion N: findings HEAD's commit already has are not the

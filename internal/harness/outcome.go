@@ -1243,6 +1243,13 @@ func (c *Call) unjudged(err error) int {
 		"Until this is repaired nothing committed is checked after the fact. Put back what was changed under the git directory "+
 		"(the judge keeps its state in the directory .git/%s, and `git show-ref --head` must list every ref), then run `git status` so the judge starts again; "+
 		"do not work around it.", c.Member, err, stateDirName)
+	return c.tell(text, err)
+}
+
+// tell hands text to the model where the event lets a hook speak to it
+// after the fact (PostToolUse's reason, a Stop held once); before a call
+// the member declines with err, as every member does.
+func (c *Call) tell(text string, err error) int {
 	switch c.Payload.Event() {
 	case PostToolUse:
 		fmt.Fprintln(c.Stdout, Feedback(text))
@@ -1253,6 +1260,20 @@ func (c *Call) unjudged(err error) int {
 	}
 	fmt.Fprintln(c.Stderr, text)
 	return Allow
+}
+
+// gatesFailed answers gates that could not be run at all (a registry or
+// knob file that does not resolve, a change git cannot list) after an
+// edit or at a Stop: the model is told what stands in the way, since
+// nothing it leaves uncommitted is judged until it is repaired and the
+// git hooks refuse every commit meanwhile.
+func (c *Call) gatesFailed(err error) int {
+	// assertion R (stop-gates), P (edit-gates): the gates' own failure
+	// reaches the model.
+	text := fmt.Sprintf("gate-sdk %s: the gates could not judge the change: %v\n"+
+		"Nothing uncommitted is checked, and the git hooks refuse every commit, until what it names is repaired "+
+		"(a registry or knob file: `git diff` shows what changed); repair it, then go on.", c.Member, strings.TrimRight(err.Error(), "\n"))
+	return c.tell(text, err)
 }
 
 // stateDirName is the state directory's name under the git directory, as

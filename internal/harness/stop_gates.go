@@ -53,7 +53,7 @@ func stopGates(c *Call) int {
 	}
 	changed, err := c.Gates.Changed()
 	if err != nil {
-		return c.Decline(err.Error())
+		return c.gatesFailed(err)
 	}
 	if len(changed) == 0 {
 		// assertion B: nothing uncommitted, nothing to hold.
@@ -64,7 +64,7 @@ func stopGates(c *Call) int {
 	}
 	res, err := c.Gates.ForPaths(changed)
 	if err != nil {
-		return c.Decline(err.Error())
+		return c.gatesFailed(err)
 	}
 	if len(res.Red) > 0 && c.Repo != nil {
 		res.Red = notInHead(c, res.Red, changed)
