@@ -1160,6 +1160,9 @@ func recordTips(c *Call, now []Tip) error {
 		if err := recordSettings(c); err != nil {
 			return err
 		}
+		if err := inheritReds(c, now); err != nil {
+			return err
+		}
 		if rr, ok := c.Repo.(RemoteReader); ok {
 			rs, err := rr.Remotes()
 			if err != nil {
@@ -1184,6 +1187,66 @@ func recordTips(c *Call, now []Tip) error {
 		return err
 	}
 	return saveLast(c, now)
+}
+
+// inheritReds carries into a session's record, at its first look, the
+// red commits earlier sessions named that no repair cleared and a ref
+// still reaches. They come marked reported: each was named when it
+// landed and holds no Stop again, but the status line keeps showing it
+// (§--statusline F), and a repair made in this session clears it as it
+// clears the session's own (§stop-gates D).
+func inheritReds(c *Call, now []Tip) error {
+	dir, err := c.Repo.StateDir()
+	if err != nil {
+		return err
+	}
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	own := filepath.Base(stateName(dir, c.Payload.SessionID, stateVerdicts))
+	var tips []string
+	for _, t := range now {
+		tips = append(tips, t.ID)
+	}
+	kept := map[string]*judged{}
+	if _, err := loadState(c, stateVerdicts, &kept); err != nil {
+		return err
+	}
+	added := false
+	for _, e := range entries {
+		name := e.Name()
+		if name == own || !strings.HasSuffix(name, "."+stateVerdicts) {
+			continue
+		}
+		data, err := walk.ReadConfig(filepath.Join(dir, name))
+		if err != nil {
+			continue // a record another session is writing, or broken: its own session judges it
+		}
+		var theirs map[string]*judged
+		if json.Unmarshal(data, &theirs) != nil {
+			continue
+		}
+		for id, j := range theirs {
+			if j == nil || len(j.Red) == 0 || j.Fixed != "" || kept[id] != nil || len(tips) == 0 {
+				continue
+			}
+			// assertion F (--statusline): only while a ref reaches it.
+			if out, _, err := c.Repo.Commits([]string{id}, tips, 0, 1); err != nil || len(out) > 0 {
+				continue
+			}
+			j.AtStop, j.Checked = true, ""
+			kept[id] = j
+			added = true
+		}
+	}
+	if !added {
+		return nil
+	}
+	return saveState(c, stateVerdicts, kept)
 }
 
 // lastName is the clone's record of where the last look of any session
