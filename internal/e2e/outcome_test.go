@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -108,10 +109,15 @@ func outcomeClone(t *testing.T, name string) *player {
 }
 
 // freshPlacedRecord answers for a copied clone as an install after the
-// build would: the copy gave every file a new change time, so the
-// placed-hooks record's times are set to now, and the clock is let pass
-// the next whole second. The footing stub then skips the digest for the
-// binary copied here, and takes it for any binary a test writes later.
+// build would: the copy gave every file a new inode and change time, so
+// the records --install-hooks writes are written again with the copied
+// files' own stat fields (the placed hooks' digests are the template's,
+// the bytes being copied whole), the hooks touched after the binary as
+// the install copies them after the build, and the clock is let pass the
+// next whole second. The footing stub then skips the digest for the
+// binary copied here, and takes it for any binary a test writes later;
+// the launcher knows from stats alone that the binary is the hooks' own
+// bytes, as in a clone that ran the install itself.
 func freshPlacedRecord(t *testing.T, dir string) {
 	t.Helper()
 	rec := filepath.Join(dir, ".git/gate-hooks.placed")
@@ -119,19 +125,75 @@ func freshPlacedRecord(t *testing.T, dir string) {
 	if err != nil {
 		t.Fatalf("read the placed-hooks record: %v", err)
 	}
-	now := time.Now()
+	// The source record names the binary the hooks were copied from, in
+	// the template: the clone's own copy at the same place under its top.
+	srcRec := filepath.Join(dir, ".git/gate-hooks.source")
+	src := ""
+	if data, err := os.ReadFile(srcRec); err == nil {
+		if lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n"); len(lines) == 3 {
+			if was, err := strconv.Unquote(lines[2]); err == nil {
+				parts := strings.Split(filepath.ToSlash(was), "/")
+				for k := len(parts) - 1; k > 0 && src == ""; k-- {
+					if fi, err := os.Stat(filepath.Join(dir, filepath.Join(parts[k:]...))); err == nil && fi.Mode().IsRegular() {
+						src = filepath.Join(dir, filepath.Join(parts[k:]...))
+					}
+				}
+			}
+		}
+	}
+	touch := func(p string) os.FileInfo {
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatalf("stat %s: %v", p, err)
+		}
+		// A chmod to the same mode sets the change time to now.
+		if err := os.Chmod(p, fi.Mode().Perm()); err != nil {
+			t.Fatal(err)
+		}
+		if fi, err = os.Stat(p); err != nil {
+			t.Fatal(err)
+		}
+		return fi
+	}
+	key := func(fi os.FileInfo) []string {
+		st, ok := fi.Sys().(*syscall.Stat_t)
+		if !ok {
+			t.Fatalf("no stat fields for %s", fi.Name())
+		}
+		return []string{strconv.FormatInt(fi.Size(), 10), strconv.FormatInt(fi.ModTime().UnixNano(), 10),
+			strconv.FormatInt(st.Ctim.Sec*1e9+st.Ctim.Nsec, 10), strconv.FormatUint(st.Ino, 10)}
+	}
+	var srcKey []string
+	if src != "" {
+		srcKey = key(touch(src))
+	}
+	var last time.Time
 	lines := strings.Split(string(body), "\n")
 	for i, l := range lines {
 		// name digest size mtime ctime inode
 		if f := strings.Fields(l); len(f) == 6 {
-			f[4] = strconv.FormatInt(now.UnixNano(), 10)
-			lines[i] = strings.Join(f, " ")
+			fi := touch(filepath.Join(dir, ".git/gate-hooks", f[0]))
+			lines[i] = strings.Join(append(f[:2:2], key(fi)...), " ")
+			if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+				if c := time.Unix(st.Ctim.Sec, st.Ctim.Nsec); c.After(last) {
+					last = c
+				}
+			}
 		}
 	}
 	if err := os.Remove(rec); err != nil || os.WriteFile(rec, []byte(strings.Join(lines, "\n")), 0o644) != nil {
 		t.Fatalf("rewrite the placed-hooks record: %v", err)
 	}
-	time.Sleep(time.Until(time.Unix(now.Unix()+1, 0)) + 5*time.Millisecond)
+	if src != "" {
+		body := "gates hook source v1\n" + strings.Join(srcKey, " ") + "\n" + strconv.Quote(src) + "\n"
+		if err := os.Remove(srcRec); err != nil || os.WriteFile(srcRec, []byte(body), 0o644) != nil {
+			t.Fatalf("rewrite the hooks' source record: %v", err)
+		}
+	}
+	if now := time.Now(); last.Before(now) {
+		last = now
+	}
+	time.Sleep(time.Until(time.Unix(last.Unix()+1, 0)) + 5*time.Millisecond)
 }
 
 func (p *player) git(args ...string) string {
