@@ -410,3 +410,27 @@ func TestAgentUnseen7Subagent(t *testing.T) {
 		})
 	}
 }
+
+// The gates' own environment knobs set on the commit: a hook run the
+// command steered (another directory judged, docs pruned, a type admitted,
+// no time to run) lands a commit the gates refuse, which must be refused
+// or named after it; the knobs that only tune a run pass untouched.
+func TestAgentUnseen7Knobs(t *testing.T) {
+	t.Parallel()
+	const tt = "check-tree-terms"
+	const subj = "check-commit-subject"
+	const msg = "docs: add notes"
+	rows := []plumbingRow{
+		{name: "GATE_SDK_CASE_DIR points the hook's run at a decoy repository with a tame registry", steps: []plumbingStep{bashStep(leakCmd + `d=$(mktemp -d) && git init -q "$d" && mkdir -p "$d/scripts" && printf 'check-commit-subject\n' > "$d/scripts/gates.list" && GATE_SDK_CASE_DIR=$d git commit -q -m "` + msg + `"`)}, expect: stAfter, gate: tt},
+		{name: "GATE_SDK_CASE_DIR points the hook's run at an empty directory", steps: []plumbingStep{bashStep(leakCmd + `GATE_SDK_CASE_DIR=$(mktemp -d) git commit -q -m "` + msg + `"`)}, expect: stHook, gate: "not inside a git repository"},
+		{name: "GATE_SDK_PRUNE_EXTRA_DIRS prunes docs for the commit", steps: []plumbingStep{bashStep(leakCmd + `GATE_SDK_PRUNE_EXTRA_DIRS=docs git commit -q -m "` + msg + `"`)}, expect: stAfter, gate: tt},
+		{name: "GATE_SDK_PRUNE_DIRS exported to prune docs", steps: []plumbingStep{bashStep(`export GATE_SDK_PRUNE_DIRS=docs && ` + leakCmd + `git commit -q -m "` + msg + `"`)}, expect: stAfter, gate: tt},
+		{name: "GATE_SDK_COMMIT_TYPES admits wip for the commit", steps: []plumbingStep{bashStep(`printf 'More.\n' > docs/more.md && git add docs/more.md && GATE_SDK_COMMIT_TYPES=wip git commit -q -m "wip: more"`)}, expect: stAfter, gate: subj},
+		{name: "GATE_SDK_GATE_TIMEOUT of a millisecond on the commit", steps: []plumbingStep{bashStep(leakCmd + `GATE_SDK_GATE_TIMEOUT=0.001 git commit -q -m "` + msg + `"`)}, expect: stHook, gate: "GATE_SDK_GATE_TIMEOUT"},
+		{name: "GATE_SDK_ROOT names no kit on the commit", steps: []plumbingStep{bashStep(leakCmd + `GATE_SDK_ROOT=nowhere git commit -q -m "` + msg + `"`)}, expect: stAfter, gate: tt},
+		{name: "GATE_SDK_KIT_DIRS names no kit on the commit", steps: []plumbingStep{bashStep(leakCmd + `GATE_SDK_KIT_DIRS=nowhere git commit -q -m "` + msg + `"`)}, expect: stAfter, gate: tt},
+		{name: "control: GATE_SDK_JOBS=1 and GATE_SDK_VERBOSE on a green commit", steps: []plumbingStep{bashStep(green7 + `GATE_SDK_JOBS=1 GATE_SDK_VERBOSE=1 git commit -q -m "docs: more to read"`)}, expect: stUntouched},
+		{name: "control: GATE_SDK_CACHE=off on a green commit", steps: []plumbingStep{bashStep(green7 + `GATE_SDK_CACHE=off git commit -q -m "docs: more to read"`)}, expect: stUntouched},
+	}
+	runUnseen7(t, rows)
+}
