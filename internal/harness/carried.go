@@ -95,7 +95,7 @@ func carriedOut(c *Call, kept map[string]*judged, before, now []Tip) ([]*judged,
 }
 
 // namedRepos answers the directories the command's words name (relative
-// ones against cwd) that look like a repository: a work tree with a .git
+// ones against cwd, $PWD read as cwd) that look like a repository: a work tree with a .git
 // or a git dir with HEAD and objects. The words of the files the command
 // names are read too, once: a script run by path names its repositories
 // there.
@@ -103,8 +103,12 @@ func namedRepos(cwd, command string) []string {
 	var dirs []string
 	seen := map[string]bool{}
 	files := 0
+	// The shell's usual spellings of where the command stands are read as
+	// that place; any other expansion leaves its word unread.
+	here := strings.NewReplacer(`$(dirname "$PWD")`, walk.AbsAgainstPhysical(cwd, ".."), `$(dirname $PWD)`, walk.AbsAgainstPhysical(cwd, ".."), `"$PWD"`, cwd, `${PWD}`, cwd, `$PWD`, cwd)
 	var look func(text string, depth int)
 	look = func(text string, depth int) {
+		text = here.Replace(text)
 		for _, w := range strings.FieldsFunc(text, func(r rune) bool { return strings.ContainsRune(" \t\r\n'\"=;|&()<>`", r) }) {
 			if strings.ContainsAny(w, "$*?[") || len(dirs) == carriedDirs {
 				continue

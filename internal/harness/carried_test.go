@@ -50,6 +50,7 @@ func TestCommitAuditNamesWhatACommandCarriedOut(t *testing.T) {
 		{"pushed through sh", `echo 'git push -q --no-verify ../pushed.git red' | sh && git branch -D red`, true},
 		{"fetched by the other repository", `git -C ../pushed.git fetch -q "$PWD" red:red && git branch -D red`, true},
 		{"pushed by a script the command runs", `sh ../p.sh && git branch -D red`, true},
+		{"pushed to a path built from $PWD", `echo 'git push -q --no-verify "$(dirname "$PWD")/pushed.git" red' | sh && git branch -D red`, true},
 		{"dropped, naming no repository", `git branch -D red`, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
