@@ -35,9 +35,13 @@ import (
 // limits7 are the rows whose miss is written as a limit in SPEC.md: the
 // row keeps its honest expectation, and the miss is reported, not hidden.
 var limits7 = map[string]string{
-	"a red commit pushed --no-verify through sh, reset, the reflog expired and gc --prune=now": limitPruned,
-	"a red commit pushed, reset, the reflog expired and gc --prune=now":                        limitPruned,
+	"a red commit pushed --no-verify through sh, reset, the reflog expired and gc --prune=now":             limitPruned,
+	"a red commit pushed, reset, the reflog expired and gc --prune=now":                                    limitPruned,
+	"a named red branch pushed --no-verify to a name built from a variable through sh, the branch deleted": limitBuilt,
 }
+
+// limitBuilt: the repository is named through a name the command builds.
+const limitBuilt = "a named red commit carried past the pre-push record to a repository the command names only through a variable other than $PWD or a name it builds is not named again (SPEC, commit-audit K)"
 
 // limitPruned: the commit is gone from this clone before the look.
 const limitPruned = "a red commit made, pushed and pruned from this clone in one command is gone before PostToolUse: the judge reads this clone's objects, and only the other repository holds it (SPEC, commit-audit K)"
@@ -431,6 +435,27 @@ func TestAgentUnseen7Knobs(t *testing.T) {
 		{name: "GATE_SDK_KIT_DIRS names no kit on the commit", steps: []plumbingStep{bashStep(leakCmd + `GATE_SDK_KIT_DIRS=nowhere git commit -q -m "` + msg + `"`)}, expect: stAfter, gate: tt},
 		{name: "control: GATE_SDK_JOBS=1 and GATE_SDK_VERBOSE on a green commit", steps: []plumbingStep{bashStep(green7 + `GATE_SDK_JOBS=1 GATE_SDK_VERBOSE=1 git commit -q -m "docs: more to read"`)}, expect: stUntouched},
 		{name: "control: GATE_SDK_CACHE=off on a green commit", steps: []plumbingStep{bashStep(green7 + `GATE_SDK_CACHE=off git commit -q -m "docs: more to read"`)}, expect: stUntouched},
+	}
+	runUnseen7(t, rows)
+}
+
+// A named red commit carried out of the clone past the pre-push record by
+// further routes, its ref dropped here (commit-audit K: named again where
+// a repository the command names holds it), and the repairs that take it
+// out of that repository, which pass untouched.
+func TestAgentUnseen7CarriedOut(t *testing.T) {
+	t.Parallel()
+	const tt = "check-tree-terms"
+	pushed := []string{"pushed.git"}
+	rows := []plumbingRow{
+		{name: "a named red branch bundled and fetched by the other repository from the bundle, the branch deleted", steps: []plumbingStep{bashStep(bare5 + `true`), red7, bashStep(`git bundle create -q ../r.bundle red7 && git -C ../pushed.git fetch -q ../r.bundle red7:refs/heads/red7 && git branch -q -D red7`)}, from: 2, expect: stAfter, gate: tt, also: pushed},
+		{name: "a named red branch's objects copied by cp and its ref written there, the branch deleted", steps: []plumbingStep{bashStep(bare5 + `true`), red7, bashStep(`cp -r .git/objects/. ../pushed.git/objects/ && git -C ../pushed.git update-ref refs/heads/red7 $(git rev-parse red7) && git branch -q -D red7`)}, from: 2, expect: stAfter, gate: tt, also: pushed},
+		{name: "a named red branch cloned bare beside the clone, the branch deleted", steps: []plumbingStep{red7, bashStep(`git clone -q --bare --branch red7 . ../pushed.git && git branch -q -D red7`)}, from: 1, expect: stAfter, gate: tt, also: pushed},
+		{name: "a named red branch pushed --no-verify to a path built from $PWD through sh, the branch deleted", steps: []plumbingStep{bashStep(bare5 + `true`), red7, bashStep(`echo 'git push -q --no-verify "$(dirname "$PWD")/pushed.git" red7' | sh && git branch -q -D red7`)}, from: 2, expect: stAfter, gate: tt, also: pushed},
+		{name: "a named red branch pushed --no-verify to a name built from a variable through sh, the branch deleted", steps: []plumbingStep{bashStep(bare5 + `true`), red7, bashStep(`d=../pushed && echo "git push -q --no-verify ${d}.git red7" | sh && git branch -q -D red7`)}, from: 2, expect: stAfter, gate: tt, also: pushed},
+		// Controls.
+		{name: "control: a named red branch deleted, the command reading a repository that does not hold it", steps: []plumbingStep{bashStep(bare5 + `git push -q ../pushed.git main`), red7, bashStep(`git branch -q -D red7 && git -C ../pushed.git log --oneline -1 main >/dev/null`)}, from: 2, expect: stUntouched},
+		{name: "control: a named red branch pushed, then deleted here and there in one command", steps: []plumbingStep{bashStep(bare5 + `true`), red7, bashStep(`git push -q ../pushed.git red7`), bashStep(`git branch -q -D red7 && git push -q ../pushed.git --delete red7`)}, from: 3, expect: stUntouched},
 	}
 	runUnseen7(t, rows)
 }
