@@ -407,6 +407,9 @@ type judged struct {
 	wtBelow  bool
 	// loose: no ref here reaches the commit (never kept).
 	loose bool
+	// carried: the repository the command sent the commit to, past the
+	// pre-push record (never kept).
+	carried string
 }
 
 // place notes where each red commit stands now: at HEAD, and whether a
@@ -1012,6 +1015,9 @@ func remedy(j *judged, msg, tree bool) string {
 		}
 		return strings.Join(parts, "; ") + "."
 	}
+	if j.carried != "" {
+		return "no ref here holds it now, and " + j.carried + " does: the command sent it there past the pre-push hook; tell the operator where it went, and remove it there or fix each finding in a new commit on the branch that holds it there."
+	}
 	if j.loose {
 		return "no ref here holds it: the command left it behind, or a push that skipped the hooks sent it elsewhere; if it was pushed, tell the operator where, and remove it there (`git push <remote> --delete <branch>`) or fix each finding in a new commit on that branch."
 	}
@@ -1403,8 +1409,21 @@ func auditAfter(c *Call) int {
 		return c.unjudged(err)
 	}
 	var reds []*judged
+	named := map[string]bool{}
 	for _, j := range js {
 		if len(j.Red) > 0 {
+			reds = append(reds, j)
+			named[j.ID] = true
+		}
+	}
+	// assertion K: a red commit named before, taken off the refs here by
+	// a command that sent it to a repository it names, is named again.
+	gone, err := carriedOut(c, kept, before, now)
+	if err != nil {
+		return c.unjudged(err)
+	}
+	for _, j := range gone {
+		if !named[j.ID] {
 			reds = append(reds, j)
 		}
 	}
