@@ -46,6 +46,13 @@ func TestShellcheckExtraDirOutsideTheSparseCheckout(t *testing.T) {
 	if run.Code != 0 || !strings.Contains(run.Stdout, "2 scripts outside the sparse checkout not linted here") {
 		t.Fatalf("a named dir outside the sparse checkout: exit %d\n%s%s", run.Code, run.Stdout, run.Stderr)
 	}
+	// Every script outside the cone: nothing here to lint, and nothing
+	// refused.
+	git("sparse-checkout", "set", "docs")
+	run = gatetest.Exec(checkShellcheck, "check-shellcheck", dir, &gatetest.Tree{}, knobs, env)
+	if run.Code != 0 || !strings.Contains(run.Stdout, "2 scripts outside the sparse checkout not linted here") {
+		t.Fatalf("every script outside the sparse checkout: exit %d\n%s%s", run.Code, run.Stdout, run.Stderr)
+	}
 	// Out of the sparse checkout and deleted by hand: no longer a dir the
 	// index keeps off the disk.
 	git("sparse-checkout", "disable")
