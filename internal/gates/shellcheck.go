@@ -22,6 +22,7 @@ import (
 	"github.com/gate-sdk/gates/internal/gate"
 	"github.com/gate-sdk/gates/internal/lazyre"
 	"github.com/gate-sdk/gates/internal/registry"
+	"github.com/gate-sdk/gates/internal/repo"
 	"github.com/gate-sdk/gates/internal/spawn"
 	"github.com/gate-sdk/gates/internal/walk"
 	"github.com/gate-sdk/gates/internal/workflow"
@@ -41,9 +42,13 @@ func checkShellcheck(c *gate.Context) int {
 	if !spawn.OnPath("shellcheck", spawn.LookupEnv(c.Env)) {
 		return c.Refuse("shellcheck is not on PATH, and this gate is a wrapper around it: install ShellCheck (Debian and Ubuntu: apt-get install shellcheck; macOS: brew install shellcheck) or unregister check-shellcheck")
 	}
-	targets, err := shellcheckTargets(c)
+	targets, outside, err := shellcheckTargets(c)
 	if err != nil {
 		return c.RefuseErr(err)
+	}
+	if len(targets) == 0 && outside > 0 {
+		// The scripts are there, off the disk of a sparse checkout.
+		return c.NewReport(nil).Nothing("0 shell files to lint here" + sparseNote(outside))
 	}
 	if len(targets) == 0 {
 		if code, ok := nothingOwn(c, fmt.Sprintf("0 *.sh of this repository's own directly in %s or in GATE_SDK_LINT_EXTRA_DIRS", c.GatesDir)); ok {
@@ -60,6 +65,9 @@ func checkShellcheck(c *gate.Context) int {
 		return c.RefuseErr(err)
 	}
 	notes := foreignNote(foreign) + templateNote(templates)
+	if outside > 0 {
+		notes += sparseNote(outside)
+	}
 	if generated > 0 {
 		notes += "; " + plural(generated, "generated file", "generated files") + " skipped (marked generated: their generator is where a fix goes)"
 	}
@@ -1075,14 +1083,17 @@ func scReach(ts []scTarget, from ...int) map[int]bool {
 // set (a dir operand contributes its direct *.sh); otherwise the set is the
 // gates dir's direct *.sh, each kit root's lib/ bin/ checks/ smoke/ and
 // template tree's direct *.sh, and each dir GATE_SDK_LINT_EXTRA_DIRS names.
-func shellcheckTargets(c *gate.Context) ([]string, error) {
+//
+// outside counts the *.sh directly in a named dir that a sparse checkout
+// leaves off the disk, which are not linted.
+func shellcheckTargets(c *gate.Context) (targets []string, outside int, err error) {
 	var dirs []string
 	var files []string
 	if len(c.Args) > 0 {
 		for _, a := range c.Args {
 			st, err := os.Stat(runPath(c, a))
 			if err != nil {
-				return nil, fmt.Errorf("cannot lint %s: %v", a, unwrapPath(err))
+				return nil, 0, fmt.Errorf("cannot lint %s: %v", a, unwrapPath(err))
 			}
 			if st.IsDir() {
 				dirs = append(dirs, a)
@@ -1094,7 +1105,7 @@ func shellcheckTargets(c *gate.Context) ([]string, error) {
 		dirs = append(dirs, c.GatesDir)
 		tdirs, err := kitTemplateDirs(c, c.KitRoots, "")
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		for i, k := range c.KitRoots {
 			for _, d := range kitLintDirs {
@@ -1104,15 +1115,23 @@ func shellcheckTargets(c *gate.Context) ([]string, error) {
 		}
 		extra, err := c.Knobs.Words("GATE_SDK_LINT_EXTRA_DIRS")
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		for _, d := range extra {
 			st, err := os.Stat(runPath(c, d))
-			if err != nil || !st.IsDir() {
-				return nil, fmt.Errorf("GATE_SDK_LINT_EXTRA_DIRS names %s, which is no directory", d)
+			if err == nil && st.IsDir() {
+				dirs = append(dirs, d)
+				continue
 			}
+			// A directory a sparse checkout leaves off the disk (every
+			// entry under it skip-worktree) holds nothing this checkout
+			// could have changed: its scripts are counted, not linted.
+			if n, sparse := offSparse(c, d); os.IsNotExist(err) && sparse {
+				outside += n
+				continue
+			}
+			return nil, 0, fmt.Errorf("GATE_SDK_LINT_EXTRA_DIRS names %s, which is no directory", d)
 		}
-		dirs = append(dirs, extra...)
 	}
 	seen := map[string]bool{}
 	for _, f := range files {
@@ -1124,7 +1143,7 @@ func shellcheckTargets(c *gate.Context) ([]string, error) {
 			if os.IsNotExist(err) {
 				continue
 			}
-			return nil, fmt.Errorf("cannot list %s: %v", d, unwrapPath(err))
+			return nil, 0, fmt.Errorf("cannot list %s: %v", d, unwrapPath(err))
 		}
 		var names []string
 		for _, e := range entries {
@@ -1140,7 +1159,41 @@ func shellcheckTargets(c *gate.Context) ([]string, error) {
 			}
 		}
 	}
-	return files, nil
+	return files, outside, nil
+}
+
+// sparseNote is the clean line's count of the scripts a sparse checkout
+// keeps off the disk.
+func sparseNote(n int) string {
+	// consumer-value-exempt: "scripts" is the plural noun of the count, no path.
+	return "; " + plural(n, "script", "scripts") + " outside the sparse checkout not linted here (a full checkout's battery lints them)"
+}
+
+// offSparse answers, for a directory d (relative to the run directory)
+// that is not on disk, whether the index holds entries under it and every
+// one is outside a sparse checkout (skip-worktree), and how many of them
+// are *.sh directly in d.
+func offSparse(c *gate.Context, d string) (int, bool) {
+	entries, err := repo.Git{}.IndexFlags(c.Dir)
+	if err != nil {
+		return 0, false
+	}
+	prefix := strings.Trim(path.Clean(filepath.ToSlash(d)), "/") + "/"
+	n, under := 0, 0
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Path, prefix)
+		if !ok {
+			continue
+		}
+		if !e.SkipWorktree() {
+			return 0, false
+		}
+		under++
+		if !strings.Contains(rest, "/") && strings.HasSuffix(rest, ".sh") {
+			n++
+		}
+	}
+	return n, under > 0
 }
 
 // aliasOfExpansion matches alias whose name is an expansion ($name,

@@ -27,7 +27,8 @@ type Verdict struct {
 	// Commits reports a `git commit` among the commands.
 	Commits bool
 	// Cleans are the `git clean` runs that remove ignored files (-x or
-	// -X), which may take the gates binary with them.
+	// -X), and the `git stash --all` runs that put them away, either of
+	// which may take the gates binary with them.
 	Cleans []Clean
 	// Away holds what a git aimed at a named directory other than the
 	// command's own (`git -C <dir>`, or after `cd <dir>`) would do there;
@@ -68,11 +69,15 @@ func (v Verdict) Here(elsewhere func(dir string) bool) Verdict {
 
 // Clean is one `git clean` that removes ignored files: the directory git
 // stands in (as written, "" for the command's own), its -e patterns and
-// its pathspecs.
+// its pathspecs. Only marks -X (ignored files only), under which an -e
+// pattern adds to the ignore rules; Stash marks a `git stash --all`,
+// which takes ignored files off the disk into the stash.
 type Clean struct {
 	Dir      string
 	Excludes []string
 	Paths    []string
+	Only     bool
+	Stash    bool
 }
 
 // clean reads `git clean`'s operands: it matters only when it removes
@@ -97,8 +102,10 @@ func (v *Verdict) clean(args []string, dir string) {
 		case strings.HasPrefix(a, "-") && len(a) > 1:
 			for j := 1; j < len(a); j++ {
 				switch a[j] {
-				case 'x', 'X':
+				case 'x':
 					x = true
+				case 'X':
+					x, c.Only = true, true
 				case 'n':
 					dry = true
 				case 'e':
@@ -116,6 +123,53 @@ func (v *Verdict) clean(args []string, dir string) {
 		}
 	}
 	if x && !dry {
+		c.Dir = dir
+		v.Cleans = append(v.Cleans, c)
+	}
+}
+
+// stash reads `git stash`'s operands: it matters only when a push (or
+// save, or no subcommand) takes ignored files too (-a, --all).
+func (v *Verdict) stash(args []string, dir string) {
+	sub := "push"
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		sub, args = args[0], args[1:]
+	}
+	if sub != "push" && sub != "save" {
+		return
+	}
+	c := Clean{Stash: true}
+	all := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			c.Paths = append(c.Paths, args[i+1:]...)
+			i = len(args)
+		case a == "--all":
+			all = true
+		case a == "--message" || a == "--pathspec-from-file":
+			i++
+		case strings.HasPrefix(a, "--"):
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			for j := 1; j < len(a); j++ {
+				switch a[j] {
+				case 'a':
+					all = true
+				case 'm':
+					if a[j+1:] == "" {
+						i++
+					}
+					j = len(a)
+				}
+			}
+		default:
+			if sub == "push" {
+				c.Paths = append(c.Paths, a)
+			}
+		}
+	}
+	if all {
 		c.Dir = dir
 		v.Cleans = append(v.Cleans, c)
 	}
@@ -542,6 +596,8 @@ func (v *Verdict) subcommand(sub string, args []string, ws []word, sc simple, di
 		v.configCommand(args)
 	case "clean":
 		v.clean(args, dir)
+	case "stash":
+		v.stash(args, dir)
 	}
 }
 

@@ -1737,11 +1737,12 @@ func hooksCheck(c *Call, command string) (int, string) {
 }
 
 // cleanCheck stops a `git clean -x` (or -X) that would delete the gates
-// binary: every git hook and agent hook runs it, and once it is gone the
-// agent hooks cannot even say so. The block names the spelling that keeps
-// it.
+// binary, and a `git stash --all` that would put it away in the stash:
+// every git hook and agent hook runs it, and once it is gone the agent
+// hooks cannot even say so (nor let the stash be popped). The block names
+// the spelling that keeps it.
 func cleanCheck(c *Call, command string) int {
-	if !strings.Contains(command, "clean") {
+	if !strings.Contains(command, "clean") && !strings.Contains(command, "stash") {
 		return Allow
 	}
 	v, err := InspectAt(command, func(dir string) bool { return elsewhere(c, dir) })
@@ -1760,12 +1761,46 @@ func cleanCheck(c *Call, command string) int {
 		return Allow
 	}
 	for _, cl := range v.Cleans {
+		if cl.Stash {
+			// assertion V: a stash of ignored files takes the binary off
+			// the disk, and the hooks' scratch directory, which they
+			// write again before the stash could be popped (the pop then
+			// fails); a pathspec that leaves both out keeps them.
+			keep := []string{rel}
+			if sc := hooksScratch(top); sc != "" {
+				keep = append(keep, sc)
+			}
+			taken := false
+			var specs []string
+			for _, k := range keep {
+				taken = taken || cleanTakes(c, top, walk.Child(top, k), k, cl)
+				specs = append(specs, "':!/"+k+"'")
+			}
+			if !taken {
+				continue
+			}
+			also := ""
+			if len(keep) > 1 {
+				also = fmt.Sprintf(" (with %s, the hooks' scratch, which they write again, so the stash would not pop)", keep[1])
+			}
+			fmt.Fprintf(c.Stderr, "gate-sdk commit-guard: this command was not run: its git stash --all would take %s, the gates binary that the git hooks and these agent hooks run, off the disk into the stash%s, and leave the repository unguarded.\n", rel, also)
+			fmt.Fprintf(c.Stderr, "Keep them: leave them out with pathspecs (for example `git stash push --all -- %s`), then run it again.\n", strings.Join(specs, " "))
+			return Block
+		}
 		// assertion V: a clean that would take the binary is stopped.
 		if !cleanTakes(c, top, bin, rel, cl) {
 			continue
 		}
-		fmt.Fprintf(c.Stderr, "gate-sdk commit-guard: this command was not run: its git clean would delete %s, the gates binary that the git hooks and these agent hooks run, and leave the repository unguarded.\n", rel)
-		fmt.Fprintf(c.Stderr, "Keep the binary: add `-e /%s` to the clean (for example `git clean -fdx -e /%s`), then run it again.\n", rel, rel)
+		switch {
+		case cl.Only:
+			// Under -X an -e pattern adds to the ignore rules, so the
+			// file it names is removed; its negation keeps it.
+			fmt.Fprintf(c.Stderr, "gate-sdk commit-guard: this command was not run: its git clean would delete %s, the gates binary that the git hooks and these agent hooks run, and leave the repository unguarded.\n", rel)
+			fmt.Fprintf(c.Stderr, "Keep the binary: add `-e '!/%s'` to the clean (under -X a plain -e pattern is one more file to remove; for example `git clean -fdX -e '!/%s'`), then run it again.\n", rel, rel)
+		default:
+			fmt.Fprintf(c.Stderr, "gate-sdk commit-guard: this command was not run: its git clean would delete %s, the gates binary that the git hooks and these agent hooks run, and leave the repository unguarded.\n", rel)
+			fmt.Fprintf(c.Stderr, "Keep the binary: add `-e /%s` to the clean (for example `git clean -fdx -e /%s`), then run it again.\n", rel, rel)
+		}
 		return Block
 	}
 	return Allow
@@ -1781,31 +1816,115 @@ func cleanTakes(c *Call, top, bin, rel string, cl Clean) bool {
 	if cl.Dir != "" {
 		dir = walk.AbsAgainst(dir, cl.Dir)
 	}
-	if r, ok := walk.RelUnder(walk.NormalizeAbs(dir), walk.NormalizeAbs(bin)); !ok || r == "" {
+	// A clean works below its directory; a stash over the whole tree
+	// wherever it is run.
+	if r, ok := walk.RelUnder(walk.NormalizeAbs(dir), walk.NormalizeAbs(bin)); !cl.Stash && (!ok || r == "") {
 		return false
 	}
-	if len(cl.Paths) > 0 {
-		hit := false
-		for _, p := range cl.Paths {
-			if strings.ContainsAny(p, "*?[") {
-				hit = true
-				break
-			}
-			if _, ok := walk.RelUnder(walk.NormalizeAbs(walk.AbsAgainst(dir, p)), walk.NormalizeAbs(bin)); ok {
-				hit = true
-				break
-			}
+	positive, hit := false, false
+	for _, p := range cl.Paths {
+		spec, exclude, fromTop := pathspecMagic(p)
+		base := dir
+		if fromTop {
+			base = top
 		}
-		if !hit {
-			return false
+		covers := strings.ContainsAny(spec, "*?[")
+		if !covers {
+			_, covers = walk.RelUnder(walk.NormalizeAbs(walk.AbsAgainst(base, spec)), walk.NormalizeAbs(bin))
 		}
+		if exclude {
+			if covers && !strings.ContainsAny(spec, "*?[") {
+				return false // the pathspec leaves the binary out
+			}
+			continue
+		}
+		positive = true
+		hit = hit || covers
 	}
+	if positive && !hit {
+		return false
+	}
+	// The last -e pattern that names the binary decides: under -x it
+	// keeps what it names; under -X it adds to the ignore rules, which is
+	// what goes, and only its negation keeps the file.
+	spared := false
 	for _, e := range cl.Excludes {
+		if neg, ok := strings.CutPrefix(e, "!"); ok {
+			if excludesExactly(neg, rel) {
+				spared = cl.Only
+			}
+			continue
+		}
 		if excludes(e, rel) {
-			return false
+			spared = !cl.Only
 		}
 	}
-	return true
+	return !spared
+}
+
+// hooksScratch answers the hooks' own scratch directory under top (the
+// default GATE_SDK_TMP_DIR, which ignores itself), or "" when there is
+// none.
+func hooksScratch(top string) string {
+	const dir = ".tmp" // consumer-value-exempt: the default GATE_SDK_TMP_DIR, which the hooks create with a "*" ignore of its own
+	data, err := walk.ReadConfig(walk.Child(walk.Child(top, dir), ".gitignore"))
+	if err != nil || string(data) != walk.TmpIgnoreBody {
+		return ""
+	}
+	return dir
+}
+
+// pathspecMagic answers a pathspec's path with its magic read: git's
+// short `:!p` / `:^p` and long `:(exclude)p` exclude it, `:/p` (or top)
+// reads it from the top; other magic words are kept out of the path.
+func pathspecMagic(p string) (spec string, exclude, fromTop bool) {
+	rest, ok := strings.CutPrefix(p, ":")
+	if !ok {
+		return p, false, false
+	}
+	if words, after, ok := strings.Cut(strings.TrimPrefix(rest, "("), ")"); ok && strings.HasPrefix(rest, "(") {
+		for _, w := range strings.Split(words, ",") {
+			switch w {
+			case "exclude":
+				exclude = true
+			case "top":
+				fromTop = true
+			}
+		}
+		return after, exclude, fromTop
+	}
+	for rest != "" {
+		switch rest[0] {
+		case '!', '^':
+			exclude = true
+		case '/':
+			fromTop = true
+		case ':':
+			return rest[1:], exclude, fromTop
+		default:
+			return rest, exclude, fromTop
+		}
+		rest = rest[1:]
+	}
+	return rest, exclude, fromTop
+}
+
+// excludesExactly reports that the gitignore pattern pat names rel
+// itself (a negation cannot bring back a file whose directory is
+// excluded, so a directory above rel does not count).
+func excludesExactly(pat, rel string) bool {
+	pat = strings.TrimSuffix(pat, "/")
+	// path-dialect-exempt: a gitignore pattern's leading slash anchors it to the top; the pattern is no filesystem location.
+	anchored := strings.HasPrefix(pat, "/")
+	pat = strings.TrimPrefix(pat, "/")
+	if ok, _ := path.Match(pat, rel); ok && pat != "" {
+		return true
+	}
+	if !anchored && !strings.Contains(pat, "/") {
+		ok, _ := path.Match(pat, path.Base(rel))
+		return ok && pat != ""
+	}
+	return false
 }
 
 // excludes reports that the -e pattern pat (gitignore syntax, read from

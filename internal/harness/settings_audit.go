@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/gate-sdk/gates/internal/repo"
 	"github.com/gate-sdk/gates/internal/walk"
 )
 
@@ -56,16 +58,24 @@ const (
 // cannot be read for another reason than its absence is an error.
 func readSettingsFile(p string) (settingsFile, error) {
 	fi, err := os.Stat(p)
-	if errors.Is(err, fs.ErrNotExist) {
-		return settingsFile{Size: -1}, nil
-	}
-	if err != nil {
+	var f settingsFile
+	var data []byte
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		// A sparse checkout that keeps the file off the disk keeps it in
+		// the index: the file is there, as a full checkout brings it back.
+		kept, ok := sparseCopy(p)
+		if !ok {
+			return settingsFile{Size: -1}, nil
+		}
+		f, data = settingsFile{Size: int64(len(kept))}, kept
+	case err != nil:
 		return settingsFile{}, err
-	}
-	f := settingsFile{Size: fi.Size(), Mod: fi.ModTime().UnixNano()}
-	data, err := walk.ReadConfig(p)
-	if err != nil {
-		return settingsFile{}, err
+	default:
+		f = settingsFile{Size: fi.Size(), Mod: fi.ModTime().UnixNano()}
+		if data, err = walk.ReadConfig(p); err != nil {
+			return settingsFile{}, err
+		}
 	}
 	var doc struct {
 		DisableAllHooks bool `json:"disableAllHooks"`
@@ -78,6 +88,60 @@ func readSettingsFile(p string) (settingsFile, error) {
 	f.Regs = settingsMembers(data)
 	f.Live = liveMembers(data)
 	return f, nil
+}
+
+// sparseCopy answers the bytes the index holds for the absent file p when
+// its entry is outside a sparse checkout (skip-worktree); a file deleted
+// any other way is gone, whatever the index still holds. The index is
+// asked only when p's directory is gone too and the nearest directory
+// left is a work-tree top (a settings file sits in .claude/ there), so an
+// absent local settings file costs no git.
+func sparseCopy(p string) ([]byte, bool) {
+	dir := filepath.Dir(p)
+	if _, err := os.Stat(dir); err == nil {
+		return nil, false
+	}
+	for {
+		if st, err := os.Stat(dir); err == nil && st.IsDir() {
+			break
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return nil, false
+		}
+		dir = up
+	}
+	if _, err := os.Lstat(walk.Child(dir, ".git")); err != nil {
+		return nil, false
+	}
+	rel, err := filepath.Rel(dir, p)
+	if err != nil {
+		return nil, false
+	}
+	rel = filepath.ToSlash(rel)
+	entries, err := repo.Git{}.IndexFlags(dir)
+	if err != nil {
+		return nil, false
+	}
+	for _, e := range entries {
+		if e.Path != rel || e.Stage != 0 {
+			continue
+		}
+		if !e.SkipWorktree() {
+			return nil, false
+		}
+		top, err := walk.Toplevel(dir, nil)
+		if err != nil {
+			return nil, false
+		}
+		fromTop, err := filepath.Rel(top, p)
+		if err != nil {
+			return nil, false
+		}
+		data, ok, err := repo.IndexFile(dir, filepath.ToSlash(fromTop))
+		return data, ok && err == nil
+	}
+	return nil, false
 }
 
 // liveMembers answers the names (as settingsMembers spells them) of the
