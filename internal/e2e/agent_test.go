@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -174,7 +175,8 @@ func TestAgentCommitGuard(t *testing.T) {
 	}
 }
 
-// Every way the arm cannot run allows the call with an envelope.
+// Every way the arm cannot run allows the call with an envelope; after an
+// edit, gates that cannot run are told to the model as the edit's reason.
 func TestAgentHookFailsOpen(t *testing.T) {
 	t.Parallel()
 	s := agentScratch(t)
@@ -227,10 +229,14 @@ func TestAgentHookFailsOpen(t *testing.T) {
 	c, o, _ := s.hook("vendor/broken", "edit-gates", edit)
 	check("refused repository", c, o)
 
-	// A malformed knob file.
+	// A malformed knob file after an edit: the call is allowed (exit 0)
+	// and the model is told what to repair (§edit-gates P), not the user
+	// alone.
 	s.write("scripts/gate-sdk-config.knobs", "GATE_SDK_GATES_DIR scripts\n", 0o644)
 	c, o, _ = s.hook("", "edit-gates", edit)
-	check("malformed knob file", c, o)
+	if v := envelope(t, o); c != 0 || v["decision"] != "block" || !strings.Contains(fmt.Sprint(v["reason"]), "gate-sdk-config.knobs:1") {
+		t.Errorf("malformed knob file: exit %d, envelope %s", c, o)
+	}
 	os.Remove(filepath.Join(s.dir, "scripts/gate-sdk-config.knobs"))
 
 	c, o, _ = s.hook("", "edit-gates", "not json")
