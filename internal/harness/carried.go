@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"io"
 	"os"
 	"strings"
 
@@ -131,10 +132,11 @@ func namedRepos(cwd, command string) []string {
 				if err != nil {
 					continue
 				}
-				buf := make([]byte, carriedBytes)
-				n, _ := f.Read(buf)
+				// One Read may stop short of the bound; what a failed
+				// read left is still searched (the look only adds names).
+				data, _ := io.ReadAll(io.LimitReader(f, carriedBytes))
 				f.Close()
-				look(string(buf[:n]), 1)
+				look(string(data), 1)
 			}
 		}
 	}
