@@ -266,6 +266,9 @@ func runGitHook(s *Session, args []string) int {
 	s.indexFirst = true
 	// One repository from start to end: git is asked where it is once.
 	walk.RememberRepository()
+	if code, handled := foreignHook(s, args); handled {
+		return code
+	}
 	w, err := s.hookWorld()
 	if err != nil {
 		fmt.Fprintf(s.Stderr, "git-hook: %v\n", err)
@@ -326,7 +329,8 @@ func (s *Session) hookRegistry() (githook.Registry, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &hookReg{reg: reg}, nil
+	// A foreign tree is judged by the members that need no layout.
+	return &hookReg{reg: reg, foreign: s.landed != nil && s.landed.config != nil}, nil
 }
 
 // hookReg adapts the loaded registry to the hook family. Its selection is
@@ -335,11 +339,20 @@ func (s *Session) hookRegistry() (githook.Registry, error) {
 // hook's: a member that resolves nowhere (or ambiguously) is kept at its
 // registry place, to fail there as it does in a battery, where --for
 // refuses the whole selection.
-type hookReg struct{ reg *loadedRegistry }
+type hookReg struct {
+	reg     *loadedRegistry
+	foreign bool // only the members that need no layout (anyLayoutMember)
+}
+
+// judges reports whether the member named runs here.
+func (h *hookReg) judges(name string) bool { return !h.foreign || anyLayoutMember(name) }
 
 func (h *hookReg) Members() ([]githook.Member, error) {
 	var out []githook.Member
 	for _, m := range h.reg.Members {
+		if !h.judges(m.Name) {
+			continue
+		}
 		gm, err := hookMember(m)
 		if err != nil {
 			return nil, err
@@ -353,6 +366,9 @@ func (h *hookReg) Select(paths []string) ([]githook.Member, error) {
 	resolved := *h.reg.Registry
 	resolved.Members = nil
 	for _, m := range h.reg.Members {
+		if !h.judges(m.Name) {
+			continue
+		}
 		if m.Kind == registry.Shell || m.Kind == registry.Descriptor {
 			resolved.Members = append(resolved.Members, m)
 		}
@@ -367,6 +383,9 @@ func (h *hookReg) Select(paths []string) ([]githook.Member, error) {
 	}
 	var out []githook.Member
 	for _, m := range h.reg.Distinct() {
+		if !h.judges(m.Name) {
+			continue
+		}
 		sel, ok := picked[m.Name]
 		if !ok && (m.Kind == registry.Shell || m.Kind == registry.Descriptor) {
 			continue

@@ -31,6 +31,8 @@ type hookRepo struct {
 	dirs *gitDirsOnce
 	// objs is the in-process reader of refs and objects, opened once.
 	objs *objectsOnce
+	// tip is the configuration a foreign tree is judged with, found once.
+	tip *tipOnce
 }
 
 type gitDirsOnce struct {
@@ -46,7 +48,7 @@ type objectsOnce struct {
 }
 
 func newHookRepo(s *Session, top string) hookRepo {
-	return hookRepo{s: s, top: top, dirs: &gitDirsOnce{}, objs: &objectsOnce{}}
+	return hookRepo{s: s, top: top, dirs: &gitDirsOnce{}, objs: &objectsOnce{}, tip: &tipOnce{}}
 }
 
 // objects answers the in-process reader of the clone's refs and objects,

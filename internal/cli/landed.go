@@ -3,11 +3,13 @@ package cli
 import (
 	"bytes"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gate-sdk/gates/internal/gate"
@@ -41,6 +43,14 @@ type landedCommit struct {
 	// of its own, so what it does not hold is read from the disk, as the
 	// hooks that judged it when it was made read it.
 	unregistered bool
+	// config, set for a foreign tree (one recording no registry over a
+	// first parent recording none), is the tree every configuration file
+	// is read from in place of the commit's and the disk's: the default
+	// branch's tip (foreignConfig). The clone's own local lists still add
+	// their bans.
+	config   *repo.Snapshot
+	dirsOnce sync.Once
+	dirs     map[string]map[string]bool
 }
 
 // errNeedsCheckout is a landed commit's in-process judge giving way: a
@@ -54,6 +64,9 @@ var errNeedsCheckout = errors.New("a member of this commit's plan reads the work
 // carries and a hook here reads from the disk; a path outside the work
 // tree is left to the disk (found false), as is the clone's local file.
 func (c *landedCommit) copyOf(abs string) ([]byte, bool, error) {
+	if c.config != nil {
+		return c.configCopy(abs)
+	}
 	data, found, err := snapshotCopy(c.tree)(abs)
 	if err != nil || found {
 		return data, found, err
@@ -178,6 +191,9 @@ func (f landedFS) ReadFile(name string) ([]byte, error) {
 }
 
 func (f landedFS) Stat(name string) (fs.FileInfo, error) {
+	if f.c.config != nil && f.c.configIsDir(f.abs(name)) {
+		return heldDir{name: filepath.Base(name)}, nil
+	}
 	data, found, err := f.c.copyOf(f.abs(name))
 	if err != nil {
 		return nil, err
@@ -186,6 +202,13 @@ func (f landedFS) Stat(name string) (fs.FileInfo, error) {
 		return heldFile{name: filepath.Base(name), size: int64(len(data))}, nil
 	}
 	return f.OSAt.Stat(name)
+}
+
+func (f landedFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	if f.c.config != nil {
+		return f.c.configReadDir(f.abs(name))
+	}
+	return f.OSAt.ReadDir(name)
 }
 
 // heldFile is the FileInfo of a regular file the commit holds.
@@ -238,42 +261,92 @@ func (r hookRepo) judgeLanded(id, base, msgFile string) (hooks []landedHook, cha
 			return nil, nil, err
 		}
 	}
-	c := &landedCommit{id: id, base: base, tree: tree, deleted: map[string]bool{}, scratch: filepath.Dir(msgFile)}
+	hooks, err = r.judgeIn(judgeInput{id: id, base: base, tree: tree, changes: changes, msgFile: msgFile})
+	if err != nil {
+		return nil, nil, err
+	}
 	changed = map[string]bool{}
 	for _, ch := range changes {
 		changed[ch.Path] = true
+	}
+	return hooks, changed, nil
+}
+
+// judgeInput is one tree the git hooks judge in process.
+type judgeInput struct {
+	id, base string // the commit ("" for the index) and its first parent
+	tree     *repo.Snapshot
+	changes  []repo.Change
+	// msgFile is the message the commit-msg hook reads; "" runs none.
+	msgFile string
+	// only, when set, is the one hook run (with its arguments), its
+	// output written to out; otherwise commit-msg and pre-commit run,
+	// each one's output kept.
+	only []string
+	out  io.Writer
+	// config is the configuration tree the caller decided on already
+	// (foreignConfig's answer); nil lets the judge decide.
+	config *repo.Snapshot
+}
+
+// judgeIn runs the hooks over in.tree, in place of the index, with its
+// change against in.base for the staged one. A tree that records the
+// registry is judged with its own configuration; one that records none
+// over a first parent recording none is judged with the default branch's
+// (a foreign tree, foreignConfig); one that records none over a parent
+// that does is judged with the disk's, as its hooks were.
+func (r hookRepo) judgeIn(in judgeInput) (hooks []landedHook, err error) {
+	scratch := ""
+	if in.msgFile != "" {
+		scratch = walk.AbsAgainst(r.top, filepath.Dir(in.msgFile))
+	}
+	c := &landedCommit{id: in.id, base: in.base, tree: in.tree, deleted: map[string]bool{}, scratch: scratch}
+	for _, ch := range in.changes {
 		if ch.Status == 'D' {
 			c.deleted[ch.Path] = true
 		}
 	}
-	c.prior = r.priorOf(base, tree, changes)
+	if in.id != "" {
+		c.prior = r.priorOf(in.base, in.tree, in.changes)
+	}
 	var out bytes.Buffer
+	var sink io.Writer = &out
+	if in.out != nil {
+		sink = in.out
+	}
 	env := r.s.Env
 	if env == nil {
 		env = os.LookupEnv
 	}
-	js := newSession(IO{Stdout: &out, Stderr: &out, Env: landedEnv(env), Name: "gates"})
+	js := newSession(IO{Stdout: sink, Stderr: sink, Env: landedEnv(env), Name: "gates"})
 	defer js.close()
 	js.cwdOnce.Do(func() { js.cwd, js.cwdTop = r.top, r.top })
 	js.indexFirst = true
 	js.landed = c
-	js.treeBuild = func() (*repo.Snapshot, error) { return tree, nil }
+	js.treeBuild = func() (*repo.Snapshot, error) { return in.tree, nil }
 	// The gates dir's locator is the environment's alone, so the judge's
 	// own session answers it before any configuration is read.
-	if gd, err := js.GatesDir(); err == nil {
-		if rel, ok := walk.RelUnder(r.top, walk.AbsAgainst(r.top, gd)); ok && rel != "" {
-			// assertion C: a commit that records no registry is judged by
-			// the one on disk, as its hooks were.
-			_, held := tree.Mode(filepath.ToSlash(registry.ListPath(rel)))
-			c.unregistered = !held
+	if list := registryListIn(js, r.top); list != "" {
+		if _, held := in.tree.Mode(list); !held {
+			cfg := in.config
+			if cfg == nil {
+				if cfg, err = r.foreignConfig(in.base, list); err != nil {
+					return nil, err
+				}
+			}
+			// assertion C: a commit that records no registry over a parent
+			// that records one is judged by the one on disk, as its hooks
+			// were; over a parent recording none, by the default branch's.
+			c.config = cfg
+			c.unregistered = cfg == nil
 		}
 	}
 	w, err := js.hookWorld()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	needs := false
-	w.Landed = &githook.Landed{Tree: tree, Changes: changes, Planned: func(_ string, plan []githook.Step) error {
+	w.Landed = &githook.Landed{Tree: in.tree, Changes: in.changes, Staged: in.id == "", Planned: func(_ string, plan []githook.Step) error {
 		for _, s := range plan {
 			if s.Kind == registry.Shell && s.Problem == "" {
 				needs = true
@@ -282,26 +355,36 @@ func (r hookRepo) judgeLanded(id, base, msgFile string) (hooks []landedHook, cha
 		}
 		return nil
 	}}
-	pairs := w.Pairs
-	w.Pairs = func(staged []string) (bool, int, []byte, error) {
-		ran, code, o, err := pairs(staged)
-		if errors.Is(err, errNeedsCheckout) {
-			needs = true
+	if c.config != nil {
+		// A foreign tree holds none of the project's gates, and nothing of
+		// it is left to a battery that never runs over it.
+		w.Pairs, w.Debt = nil, nil
+	} else {
+		pairs := w.Pairs
+		w.Pairs = func(staged []string) (bool, int, []byte, error) {
+			ran, code, o, err := pairs(staged)
+			if errors.Is(err, errNeedsCheckout) {
+				needs = true
+			}
+			return ran, code, o, err
 		}
-		return ran, code, o, err
 	}
-	for _, args := range [][]string{{githook.CommitMsg, msgFile}, {githook.PreCommit}} {
-		if args[0] == githook.CommitMsg && msgFile == "" {
+	runs := [][]string{{githook.CommitMsg, in.msgFile}, {githook.PreCommit}}
+	if in.only != nil {
+		runs = [][]string{in.only}
+	}
+	for _, args := range runs {
+		if args[0] == githook.CommitMsg && args[1] == "" {
 			continue // the tree alone is asked (JudgeTree)
 		}
 		out.Reset()
 		code := githook.RunHook(args, w)
 		if needs {
-			return nil, nil, errNeedsCheckout
+			return nil, errNeedsCheckout
 		}
 		hooks = append(hooks, landedHook{hook: args[0], code: code, out: out.String()})
 	}
-	return hooks, changed, nil
+	return hooks, nil
 }
 
 // landedEnv is the environment a landed commit's hooks read: the

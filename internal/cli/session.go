@@ -244,14 +244,21 @@ func (s *Session) KitRoots() (walk.KitRootSet, error) {
 			return
 		}
 		sdk := s.Getenv("GATE_SDK_ROOT")
+		in := walk.KitRootsInput{Cwd: cwd, SdkRoot: sdk, KitDirs: dirs}
+		dirAt := isDir
+		if s.landed != nil && s.landed.config != nil {
+			// A foreign tree's kit is the configuration tree's.
+			in.ReadDir, in.IsDir = s.landed.configReadDir, s.landed.configIsDir
+			dirAt = s.landed.configIsDir
+		}
 		if sdk == "" && dirs == "" {
 			// The default locator naming no directory means no kit is
 			// vendored here (a fixture case, a bare consumer): no roots.
-			if !isDir(walk.AbsAgainst(cwd, walk.DefaultSdkRoot)) {
+			if !dirAt(walk.AbsAgainst(cwd, walk.DefaultSdkRoot)) {
 				return
 			}
 		}
-		s.roots, s.rootsErr = walk.KitRoots(walk.KitRootsInput{Cwd: cwd, SdkRoot: sdk, KitDirs: dirs})
+		s.roots, s.rootsErr = walk.KitRoots(in)
 	})
 	return s.roots, s.rootsErr
 }

@@ -239,16 +239,11 @@ func TestAgentReal5(t *testing.T) {
 			s.stopQuiet("files of every kind")
 
 			// Branches, tags and the fork.
-			// A limit (§commit-audit C, pages branches): the placed pre-commit
-			// hook judges the project's root allowlist and its workflows,
-			// untracked on disk, over a pages commit of one page.
-			words, out, err := s.bashCall(`git checkout -q --orphan pages && git rm -q -r --cached . && printf 'Pages.\n' > index.html && git add index.html && git commit -q -m "Start the pages" && git push -q origin pages`)
-			if err != nil {
-				words = "refused by the git hook: " + hookFailedLine(out) + "; the hooks: " + words
-			} else if words == "quiet" {
-				t.Errorf("an orphan pages branch: written as a limit, and it no longer misses: take it out of the limits and out of the SPEC's limit")
-			}
-			s.limits = append(s.limits, "an orphan pages branch of one page, a plain commit | quiet | "+words)
+			// A pages branch (§commit-audit C, foreign trees): judged by the
+			// gates that need no layout, with main's configuration. Decision
+			// (issue 41, stop 55): the hook judged the project's root
+			// allowlist and its workflows, untracked on disk, over it.
+			s.work("an orphan pages branch of one page, a plain commit, pushed", `git checkout -q --orphan pages && git rm -q -r --cached . && printf 'Pages.\n' > index.html && git add index.html && git commit -q -m "`+subj+` (pages)" && git push -q origin pages`)
 			s.work("back to main, the page dropped", `git checkout -q -f main && rm -f index.html`)
 			realColleagueBranch5(p, rp.colleagueFile)
 			s.work("switch -c from the colleague's remote branch, a commit pushed with -u", `git fetch -q && git switch -q -c review origin/colleague-topic && printf '\nReviewed.\n' >> `+md+` && git commit -q -am "`+subj+` (review)" && git push -q -u origin review && git switch -q main`)
@@ -277,7 +272,7 @@ EOF`)
 			// id; the amend offered runs.
 			refused := "Fix the build from /ho" + "me/marta/src"
 			s.work("a change to commit", `printf 'More.\n' >> `+md+` && git add `+md)
-			words, _, _ = s.bashCall(`echo 'git commit -q -n -m "` + refused + `"' | sh`)
+			words, _, _ := s.bashCall(`echo 'git commit -q -n -m "` + refused + `"' | sh`)
 			s.row("control: a refused subject landed past the hook", "named check-commit-msg", namedAs(words, "check-commit-msg"))
 			remedy := remedyOf(words)
 			if !strings.HasPrefix(remedy, "git commit --amend") {

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -191,49 +190,6 @@ func TestAgentWork5Ordinary(t *testing.T) {
 		rows[i].expect = stUntouched
 	}
 	runPlumbingRows(t, rows)
-}
-
-// w5limits are ordinary work the hooks still get in the way of, each a
-// limit written in kits/gate-sdk/SPEC.md: played as any row, their
-// outcome reported with t.Log, not failed.
-var w5limits = []struct{ name, cmd string }{
-	// §commit-audit C, the pages-branch limit: `git switch --orphan`
-	// empties the work tree, so the placed pre-commit hook finds no
-	// registry on disk and refuses the commit. The agent goes back to main
-	// in the same command (the harness's settings are in main's tree).
-	{"an orphan docs branch begun by switch --orphan, a plain commit", `git switch -q --orphan gh-pages && printf 'Pages.\n' > index.html && git add index.html && git commit -q -m "docs: start the site"; rc=$?; rm -f index.html; git switch -q -f main; exit $rc`},
-}
-
-func TestAgentWork5Limits(t *testing.T) {
-	t.Parallel()
-	for _, l := range w5limits {
-		l := l
-		t.Run(l.name, func(t *testing.T) {
-			t.Parallel()
-			p := outcomeClone(t, "w5 limit "+l.name)
-			p.env = append(p.env, "CLAUDECODE=1")
-			p.bashQuiet("git status --short")
-			in := map[string]any{"tool_input": map[string]any{"command": l.cmd, "description": "x"}}
-			reason, refusal, other := words2(p.fire("PreToolUse", "Bash", in))
-			got := "passes untouched"
-			if refusal != "" {
-				got = "refused before it ran: " + refusal
-			} else {
-				cmd := exec.Command("bash", "-c", l.cmd)
-				cmd.Dir, cmd.Env = p.dir, p.env
-				out, err := cmd.CombinedOutput()
-				in["tool_response"] = map[string]any{"stdout": string(out)}
-				r2, f2, o2 := words2(p.fire("PostToolUse", "Bash", in))
-				if w := strings.TrimSpace(reason + other + r2 + f2 + o2); err != nil || w != "" {
-					got = "failed (" + strings.TrimSpace(string(out)) + "), the hooks said: " + w
-				}
-			}
-			t.Logf("LIMIT | %s | passes untouched | %s", l.name, got)
-			if got == "passes untouched" {
-				t.Errorf("%s: written as a limit, and it no longer misses: take it out of w5limits and out of the SPEC's limit", l.name)
-			}
-		})
-	}
 }
 
 // w5accepted commits, before the session and as the user, a page whose

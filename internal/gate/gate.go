@@ -497,7 +497,14 @@ type Def struct {
 	// judge each file once. A rule that decides over the whole tree leaves
 	// it false and runs whole in one shard.
 	PerFile bool
-	Rule    Rule
+	// AnyLayout marks a rule whose verdict needs nothing of the project's
+	// layout: it judges each file's bytes, the commit's message or the
+	// committing clone, under configuration alone. A commit whose tree
+	// records no registry (a pages branch, a tree from before the
+	// adoption) is judged by these members only, with the configuration
+	// the default branch records (see the cli's foreign judge).
+	AnyLayout bool
+	Rule      Rule
 }
 
 // Root is one declared walk: where it starts, which files it selects and

@@ -24,17 +24,17 @@ func hygieneGates() []gate.Def {
 	msg := func(more ...string) []string { return append([]string{msgPatternKnob, msgPatternLocalKnob}, more...) }
 	git := []string{"git"} // the members listing a pathspec corpus or reading the clone's config
 	return []gate.Def{
-		{Name: "check-commit-msg", Operands: "<message-file> [<pattern-file>...]", Rule: checkCommitMsg, Knobs: msg()},
-		{Name: "check-commit-subject", Operands: "<message-file>", Rule: checkCommitSubject, Knobs: []string{"GATE_SDK_COMMIT_TYPES"}},
+		{Name: "check-commit-msg", AnyLayout: true, Operands: "<message-file> [<pattern-file>...]", Rule: checkCommitMsg, Knobs: msg()},
+		{Name: "check-commit-subject", AnyLayout: true, Operands: "<message-file>", Rule: checkCommitSubject, Knobs: []string{"GATE_SDK_COMMIT_TYPES"}},
 		{Name: "check-core-files", Listing: true, Operands: "[<manifest>]", Rule: checkCoreFiles, Knobs: []string{"GATE_SDK_CORE_FILES_FILE", "GATE_SDK_KIT_DIRS"}},
 		{Name: "check-exec-bit", Listing: true, Operands: "[<ls-files-dump>]", Rule: checkExecBit, Knobs: []string{"GATE_SDK_EXEC_GLOBS", "GATE_SDK_EXEC_PRUNE"}},
 		{Name: "check-harness-literal", Listing: true, Operands: "-", Rule: checkHarnessLiteral, Knobs: []string{"GATE_SDK_HARNESS_LITERALS", "GATE_SDK_HARNESS_LITERAL_PATHS"}, Needs: git},
-		{Name: "check-identity", Operands: "-", Rule: checkIdentity, Knobs: []string{"GATE_SDK_IDENTITY_FILE", "GATE_SDK_GIT_EMAIL_FILE",
+		{Name: "check-identity", AnyLayout: true, Operands: "-", Rule: checkIdentity, Knobs: []string{"GATE_SDK_IDENTITY_FILE", "GATE_SDK_GIT_EMAIL_FILE",
 			"GATE_SDK_GIT_REMOTES_FILE", "GATE_SDK_GH_HOSTS_FILE", "GATE_SDK_GH_HOST"}, Needs: git},
 		{Name: "check-portability-floor", Listing: true, Operands: "[<pattern-file>...]", Rule: checkPortabilityFloor, Knobs: []string{"GATE_SDK_PORTABILITY_PATTERNS",
 			"GATE_SDK_PORTABILITY_PATHS", "GATE_SDK_KIT_DIRS", registry.KitTemplatesKnob}, Needs: git},
 		{Name: "check-root-tiering", Listing: true, Operands: "[<gates-dir> [<root>]]", Rule: checkRootTiering, Knobs: []string{"GATE_SDK_ROOT_ALLOWLIST", "GATE_SDK_QUEUE_FILE", "GATE_SDK_AGENT_FILE"}},
-		{Name: "check-tree-terms", Listing: true, PerFile: true, Operands: "[<root> [<pattern-file>...]]", Rule: checkTreeTerms, Knobs: msg("GATE_SDK_PRUNE_DIRS", "GATE_SDK_PRUNE_EXTRA_DIRS", "GATE_SDK_KIT_DIRS", registry.KitTemplatesKnob), ReadsTree: true},
+		{Name: "check-tree-terms", AnyLayout: true, Listing: true, PerFile: true, Operands: "[<root> [<pattern-file>...]]", Rule: checkTreeTerms, Knobs: msg("GATE_SDK_PRUNE_DIRS", "GATE_SDK_PRUNE_EXTRA_DIRS", "GATE_SDK_KIT_DIRS", registry.KitTemplatesKnob), ReadsTree: true},
 		{Name: "check-workflow-tiering", Listing: true, Operands: "-", Rule: checkWorkflowTiering, Knobs: []string{"GATE_SDK_WORKFLOW_DIR"}, Needs: git},
 	}
 }

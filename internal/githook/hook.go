@@ -163,6 +163,10 @@ type Landed struct {
 	// runs; an error refuses the hook with it (exit 2), so a caller that
 	// can judge only some members in process can go another way.
 	Planned func(hook string, plan []Step) error
+	// Staged marks a tree that is the index git is about to commit (a
+	// hook judging it in place of its own reads): a passing pre-commit
+	// records it as judged, as its own read would be.
+	Staged bool
 }
 
 // Costs loads and keeps members' run times between hook runs (the
@@ -427,7 +431,7 @@ func preCommit(w World, hook string) int {
 			return fail(fmt.Errorf("could not record the files left to the battery: %v", err))
 		}
 	}
-	if code == 0 && w.Landed == nil {
+	if code == 0 && (w.Landed == nil || w.Landed.Staged) {
 		w.recordJudged(hook, top, tree.CommonDir())
 	}
 	if r.took != nil && code == 0 && !sameRanking(r.costs, r.took.m) {

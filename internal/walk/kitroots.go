@@ -22,6 +22,10 @@ type KitRootsInput struct {
 	// KitDirs is GATE_SDK_KIT_DIRS as the knob engine resolved it. Empty
 	// derives the set; otherwise its whitespace-separated words replace it.
 	KitDirs string
+	// ReadDir and IsDir, when set, answer for the file system in place of
+	// the disk (a tree read from a commit); nil is the disk.
+	ReadDir func(dir string) ([]os.DirEntry, error)
+	IsDir   func(p string) bool
 }
 
 // KitRoot is one kit root in each of its spellings.
@@ -148,7 +152,11 @@ func KitRoots(in KitRootsInput) (KitRootSet, error) {
 	set := KitRootSet{roots: []KitRoot{spell(sdk)}}
 	// List the parent physically: "<sdk>/.." is what the filesystem says.
 	parent := Child(sdkAbs, "..")
-	entries, err := os.ReadDir(parent)
+	readDir, dirAt := os.ReadDir, isDir
+	if in.ReadDir != nil && in.IsDir != nil {
+		readDir, dirAt = in.ReadDir, in.IsDir
+	}
+	entries, err := readDir(parent)
 	if err != nil {
 		return KitRootSet{}, fmt.Errorf("kit roots: could not list directory %s: %w", parent, err)
 	}
@@ -160,7 +168,7 @@ func KitRoots(in KitRootsInput) (KitRootSet, error) {
 			continue
 		}
 		dir := Child(parent, name)
-		if !isDir(dir) || !(isDir(Child(dir, "checks")) || isDir(Child(dir, "smoke"))) {
+		if !dirAt(dir) || !(dirAt(Child(dir, "checks")) || dirAt(Child(dir, "smoke"))) {
 			continue
 		}
 		// assertion S: a name that is not UTF-8 refuses only where it would

@@ -1,0 +1,334 @@
+package cli
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gate-sdk/gates/internal/githook"
+	"github.com/gate-sdk/gates/internal/registry"
+	"github.com/gate-sdk/gates/internal/repo"
+	"github.com/gate-sdk/gates/internal/walk"
+)
+
+// A foreign tree is one that records no registry list over a first parent
+// (HEAD, for a commit not made yet) that records none either: a pages
+// branch begun with `checkout --orphan`, a fix on a line from before the
+// adoption. It holds none of the project's layout, so the layout gates
+// have nothing of the project's to judge there; it is judged by the
+// members whose rule needs no layout (gate.Def.AnyLayout: the terms, the
+// message and the identity gates), with every configuration file read
+// from the default branch's tip, the clone's local lists adding their
+// bans. A clone whose default branch records no registry either has no
+// configuration to lend: such a tree is judged as before (the disk's, or
+// the hook's refusal when the disk holds none).
+
+// registryListIn answers the registry list's path below top as a tree
+// records it (slash-separated), "" where the gates dir is not below top.
+func registryListIn(s *Session, top string) string {
+	gd, err := s.GatesDir()
+	if err != nil {
+		return ""
+	}
+	rel, ok := walk.RelUnder(top, walk.AbsAgainst(top, gd))
+	if !ok || rel == "" {
+		return ""
+	}
+	return filepath.ToSlash(registry.ListPath(rel))
+}
+
+// holdsAt reports whether commit rev records path ("" rev, an unborn
+// branch, records nothing).
+func (r hookRepo) holdsAt(rev, p string) (bool, error) {
+	if rev == "" {
+		return false, nil
+	}
+	if o, ok := r.objects(); ok {
+		if held, ok := o.Holds(rev, p); ok {
+			return held, nil
+		}
+	}
+	out, err := asWritten().Run(r.top, "list the registry at "+rev, nil, "ls-tree", "-z", rev, "--", p)
+	if err != nil {
+		return false, err
+	}
+	for _, rec := range strings.Split(string(out), "\x00") {
+		meta, name, ok := strings.Cut(rec, "\t")
+		if ok && name == p && !strings.Contains(meta, " tree ") && !strings.Contains(meta, " commit ") {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// foreignConfig answers the configuration tree for a tree that records no
+// registry list at list over first parent base: the default branch's tip
+// (configTip) when base records none either, nil when base records one
+// (the commit takes the registry out: judged as its hooks were).
+func (r hookRepo) foreignConfig(base, list string) (*repo.Snapshot, error) {
+	held, err := r.holdsAt(base, list)
+	if err != nil || held {
+		return nil, err
+	}
+	return r.configTip(list)
+}
+
+// configTip answers the tree of the default branch's tip when it records
+// the registry list, nil when no candidate does. The candidates, in order:
+// the local branch the origin remote's HEAD names, that remote branch
+// itself, init.defaultBranch, main, master.
+func (r hookRepo) configTip(list string) (*repo.Snapshot, error) {
+	r.tip.once.Do(func() { r.tip.snap, r.tip.ref, r.tip.err = r.findConfigTip(list) })
+	return r.tip.snap, r.tip.err
+}
+
+// tipOnce keeps configTip's answer for one call.
+type tipOnce struct {
+	once sync.Once
+	snap *repo.Snapshot
+	ref  string
+	err  error
+}
+
+func (r hookRepo) findConfigTip(list string) (*repo.Snapshot, string, error) {
+	g := asWritten()
+	var refs []string
+	if out, err := g.Run(r.top, "read the origin's HEAD", nil, "for-each-ref", "--format=%(symref)", "refs/remotes/origin/HEAD"); err == nil {
+		if target := strings.TrimSpace(string(out)); target != "" {
+			if b, ok := strings.CutPrefix(target, "refs/remotes/origin/"); ok {
+				refs = append(refs, "refs/heads/"+b)
+			}
+			refs = append(refs, target)
+		}
+	}
+	if b, ok, err := g.ConfigGet(r.top, "init.defaultBranch"); err == nil && ok && strings.TrimSpace(b) != "" {
+		refs = append(refs, "refs/heads/"+strings.TrimSpace(b))
+	}
+	refs = append(refs, "refs/heads/main", "refs/heads/master")
+	seen := map[string]bool{}
+	for _, ref := range refs {
+		if seen[ref] {
+			continue
+		}
+		seen[ref] = true
+		out, err := g.Run(r.top, "resolve "+ref, nil, "for-each-ref", "--format=%(objectname)%00%(objecttype)", ref)
+		if err != nil {
+			return nil, "", err
+		}
+		id, typ, _ := strings.Cut(strings.TrimSpace(string(out)), "\x00")
+		if id == "" || typ != "commit" {
+			continue
+		}
+		held, err := r.holdsAt(id, list)
+		if err != nil {
+			return nil, "", err
+		}
+		if !held {
+			continue
+		}
+		common := ""
+		if _, c, err := r.gitDirs(); err == nil {
+			common = c
+		}
+		snap, err := g.CommitSnapshot(r.top, common, id)
+		if err != nil {
+			return nil, "", err
+		}
+		return snap, ref, nil
+	}
+	return nil, "", nil
+}
+
+// configCopy is copyOf for a foreign tree: the configuration tree's copy
+// of abs; under the work tree, a file it does not hold is absent but for
+// the clone's own local lists (their bans) and the judge's scratch; a path
+// outside the work tree is left to the disk.
+func (c *landedCommit) configCopy(abs string) ([]byte, bool, error) {
+	data, found, err := snapshotCopy(c.config)(abs)
+	if err != nil || found {
+		return data, found, err
+	}
+	rel, ok := walk.RelUnder(c.config.Dir(), abs)
+	if !ok || rel == "" {
+		return nil, false, nil
+	}
+	if c.scratch != "" {
+		if in, ok := walk.RelUnder(c.scratch, abs); ok && in != "" {
+			return nil, false, nil
+		}
+	}
+	if data, ok := c.localBans(abs); ok {
+		return data, true, nil
+	}
+	return nil, false, &fs.PathError{Op: "read", Path: abs, Err: fs.ErrNotExist}
+}
+
+// configDirs answers the configuration tree's directories, each with its
+// entries (name → is a directory), built on first use.
+func (c *landedCommit) configDirs() map[string]map[string]bool {
+	c.dirsOnce.Do(func() {
+		c.dirs = map[string]map[string]bool{"": {}}
+		for _, f := range c.config.Files() {
+			child, isDir := f, false
+			for {
+				parent := path.Dir(child)
+				if parent == "." {
+					parent = ""
+				}
+				ents := c.dirs[parent]
+				known := ents != nil
+				if !known {
+					ents = map[string]bool{}
+					c.dirs[parent] = ents
+				}
+				ents[path.Base(child)] = isDir
+				if parent == "" || known {
+					break
+				}
+				child, isDir = parent, true
+			}
+		}
+	})
+	return c.dirs
+}
+
+// configRel answers abs as a path of the configuration tree, false for a
+// path outside the work tree (left to the disk).
+func (c *landedCommit) configRel(abs string) (string, bool) {
+	rel, ok := walk.RelUnder(c.config.Dir(), abs)
+	if !ok {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+// configIsDir reports whether abs is a directory of the configuration
+// tree (the disk's answer outside the work tree).
+func (c *landedCommit) configIsDir(abs string) bool {
+	rel, ok := c.configRel(abs)
+	if !ok {
+		return isDir(abs)
+	}
+	_, held := c.configDirs()[rel]
+	return held
+}
+
+// configReadDir lists directory abs of the configuration tree (the disk's
+// listing outside the work tree), in name order.
+func (c *landedCommit) configReadDir(abs string) ([]fs.DirEntry, error) {
+	rel, ok := c.configRel(abs)
+	if !ok {
+		return os.ReadDir(abs)
+	}
+	ents, held := c.configDirs()[rel]
+	if !held {
+		return nil, &fs.PathError{Op: "readdir", Path: abs, Err: fs.ErrNotExist}
+	}
+	out := make([]fs.DirEntry, 0, len(ents))
+	for name, dir := range ents {
+		out = append(out, heldEntry{name: name, dir: dir})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
+	return out, nil
+}
+
+// heldEntry is a directory entry of the configuration tree.
+type heldEntry struct {
+	name string
+	dir  bool
+}
+
+func (e heldEntry) Name() string { return e.name }
+func (e heldEntry) IsDir() bool  { return e.dir }
+func (e heldEntry) Type() fs.FileMode {
+	if e.dir {
+		return fs.ModeDir
+	}
+	return 0
+}
+func (e heldEntry) Info() (fs.FileInfo, error) {
+	if e.dir {
+		return heldDir{name: e.name}, nil
+	}
+	return heldFile{name: e.name}, nil
+}
+
+// heldDir is the FileInfo of a directory the configuration tree holds.
+type heldDir struct{ name string }
+
+func (h heldDir) Name() string       { return h.name }
+func (h heldDir) Size() int64        { return 0 }
+func (h heldDir) Mode() fs.FileMode  { return fs.ModeDir | 0o755 }
+func (h heldDir) ModTime() time.Time { return time.Time{} }
+func (h heldDir) IsDir() bool        { return true }
+func (h heldDir) Sys() any           { return nil }
+
+// anyLayoutMember reports whether a member judges a foreign tree: a
+// compiled gate whose rule needs no layout.
+func anyLayoutMember(name string) bool {
+	def, ok := findGate(name)
+	return ok && def.AnyLayout
+}
+
+// foreignHook judges a commit git is about to make whose index records no
+// registry over a HEAD that records none, where the default branch lends
+// its configuration: handled is false for every other commit, which the
+// hook judges as ever.
+func foreignHook(s *Session, args []string) (code int, handled bool) {
+	if len(args) == 0 || !(args[0] == githook.PreCommit || args[0] == githook.PreMergeCommit || args[0] == githook.CommitMsg && len(args) == 2) {
+		return 0, false
+	}
+	top, err := s.Cwd()
+	if err != nil {
+		return 0, false
+	}
+	list := registryListIn(s, top)
+	if list == "" {
+		return 0, false
+	}
+	g := repo.Git{RecordVerified: cacheWanted(s)}
+	if _, found, err := g.IndexFile(top, list); err != nil || found {
+		return 0, false
+	}
+	r := newHookRepo(s, top)
+	head, err := g.Head(top)
+	if err != nil {
+		return 0, false
+	}
+	cfg, err := r.foreignConfig(head.Hash, list)
+	if err != nil || cfg == nil {
+		return 0, false
+	}
+	tree, err := g.StagedSnapshot(top)
+	if err != nil {
+		fmt.Fprintf(s.Stderr, "%s: %v\n", args[0], err)
+		return 2, true
+	}
+	changes, err := g.StagedChanges(top)
+	if err != nil {
+		fmt.Fprintf(s.Stderr, "%s: %v\n", args[0], err)
+		return 2, true
+	}
+	in := judgeInput{base: head.Hash, tree: tree, changes: changes, only: args, out: s.Stdout, config: cfg}
+	if args[0] == githook.CommitMsg {
+		in.msgFile = args[1]
+	}
+	if args[0] != githook.CommitMsg && len(changes) > 0 {
+		fmt.Fprintf(s.Stderr, "%s: this tree records no %s: judged by the gates that need no layout, as %s configures them\n", args[0], list, strings.TrimPrefix(r.tip.ref, "refs/heads/"))
+	}
+	hooks, err := r.judgeIn(in)
+	if err != nil {
+		fmt.Fprintf(s.Stderr, "%s: %v\n", args[0], err)
+		return 2, true
+	}
+	if len(hooks) == 0 {
+		return 0, true
+	}
+	return hooks[0].code, true
+}
