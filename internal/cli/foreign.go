@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gate-sdk/gates/internal/githook"
+	"github.com/gate-sdk/gates/internal/harness"
 	"github.com/gate-sdk/gates/internal/registry"
 	"github.com/gate-sdk/gates/internal/repo"
 	"github.com/gate-sdk/gates/internal/walk"
@@ -293,7 +295,8 @@ func foreignHook(s *Session, args []string) (code int, handled bool) {
 		return 0, false
 	}
 	g := repo.Git{RecordVerified: cacheWanted(s)}
-	if _, found, err := g.IndexFile(top, list); err != nil || found {
+	// The hook reads the registry list from the index next: one read.
+	if _, found, err := s.indexCopy(top, filepath.FromSlash(list)); err != nil || found {
 		return 0, false
 	}
 	r := newHookRepo(s, top)
@@ -315,7 +318,7 @@ func foreignHook(s *Session, args []string) (code int, handled bool) {
 		fmt.Fprintf(s.Stderr, "%s: %v\n", args[0], err)
 		return 2, true
 	}
-	in := judgeInput{base: head.Hash, tree: tree, changes: changes, only: args, out: s.Stdout, config: cfg}
+	in := judgeInput{base: head.Hash, tree: tree, changes: changes, only: args, out: s.Stdout, config: cfg, staged: true}
 	if args[0] == githook.CommitMsg {
 		in.msgFile = args[1]
 	}
@@ -331,4 +334,102 @@ func foreignHook(s *Session, args []string) (code int, handled bool) {
 		return 0, true
 	}
 	return hooks[0].code, true
+}
+
+// foreignWork answers, for a work tree that holds a foreign tree (the disk
+// and the index record no registry, HEAD records none, the default branch
+// lends its configuration), the judgement of the uncommitted paths an edit
+// or a Stop asks for: the pre-commit hook's members that need no layout,
+// over the index with those paths as the work tree holds them. handled is
+// false for every other work tree.
+func (r hookRunner) foreignWork(paths []string) (res harness.Result, handled bool, err error) {
+	list := registryListIn(r.s, r.top)
+	if list == "" {
+		return res, false, nil
+	}
+	if _, err := os.Lstat(walk.Child(r.top, filepath.FromSlash(list))); !errors.Is(err, fs.ErrNotExist) {
+		return res, false, nil
+	}
+	g := repo.Git{RecordVerified: cacheWanted(r.s)}
+	if _, found, err := g.IndexFile(r.top, list); err != nil || found {
+		return res, false, nil
+	}
+	hr := newHookRepo(r.s, r.top)
+	head, err := g.Head(r.top)
+	if err != nil {
+		return res, false, nil
+	}
+	cfg, err := hr.foreignConfig(head.Hash, list)
+	if err != nil || cfg == nil {
+		return res, false, err
+	}
+	// The binary the hooks run sits untracked in such a tree (the default
+	// branch ignores it): it is the judge, never the agent's work.
+	if bin, _, err := hr.Binary(); err == nil {
+		if rel, ok := walk.RelUnder(r.top, bin); ok && rel != "" {
+			var keep []string
+			for _, p := range paths {
+				if p != filepath.ToSlash(rel) {
+					keep = append(keep, p)
+				}
+			}
+			if paths = keep; len(paths) == 0 {
+				return res, true, nil
+			}
+		}
+	}
+	tree, err := repo.NewEditSnapshot(r.top, paths)
+	if err != nil {
+		return res, true, err
+	}
+	var changes []repo.Change
+	for _, p := range paths {
+		ch := repo.Change{Path: p, Status: 'M'}
+		if _, err := os.Lstat(walk.Child(r.top, filepath.FromSlash(p))); errors.Is(err, fs.ErrNotExist) {
+			ch.Status = 'D'
+		} else if _, found, _ := g.IndexFile(r.top, p); !found {
+			ch.Status = 'A'
+		}
+		changes = append(changes, ch)
+	}
+	hooks, err := hr.judgeIn(judgeInput{base: head.Hash, tree: tree, changes: changes, only: []string{githook.PreCommit}, config: cfg})
+	if err != nil {
+		return res, true, err
+	}
+	res.Ran = 1
+	for _, h := range hooks {
+		if h.code != 0 {
+			res.Red = append(res.Red, hookRed(h.hook, h.code, h.out))
+		}
+	}
+	return res, true, nil
+}
+
+// KeptOff answers the copy the default branch records of p, a settings
+// file absent from the disk and the index, while the work tree holds a
+// tree from outside the adoption (the index and HEAD record no registry):
+// a checkout of the default branch brings it back, so it is not gone.
+// false for every other absent file (one deleted is gone).
+func (r hookRepo) KeptOff(p string) ([]byte, bool) {
+	list := registryListIn(r.s, r.top)
+	rel, ok := walk.RelUnder(r.top, p)
+	if list == "" || !ok || rel == "" {
+		return nil, false
+	}
+	g := repo.Git{RecordVerified: cacheWanted(r.s)}
+	for _, held := range []string{list, filepath.ToSlash(rel)} {
+		if _, found, err := g.IndexFile(r.top, held); err != nil || found {
+			return nil, false
+		}
+	}
+	head, err := g.Head(r.top)
+	if err != nil {
+		return nil, false
+	}
+	cfg, err := r.foreignConfig(head.Hash, list)
+	if err != nil || cfg == nil {
+		return nil, false
+	}
+	data, found, err := snapshotCopy(cfg)(p)
+	return data, found && err == nil
 }

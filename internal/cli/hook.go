@@ -249,6 +249,12 @@ func (r hookRunner) registry() (*loadedRegistry, error) {
 // ForPaths runs the pre-commit selection over paths, as the git hook
 // would for a commit of them, but over the working tree.
 func (r hookRunner) ForPaths(paths []string) (harness.Result, error) {
+	// assertion P (edit-gates), R (stop-gates): a foreign work tree (a
+	// pages branch checked out) is judged by the members that need no
+	// layout, with the default branch's configuration.
+	if res, handled, err := r.foreignWork(paths); handled || err != nil {
+		return res, err
+	}
 	// The corpus is the index as the work tree holds it plus these paths:
 	// an edit, or a Stop's uncommitted change (whose untracked files are
 	// all among paths), is judged without walking the work tree.

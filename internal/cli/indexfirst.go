@@ -33,9 +33,7 @@ func (s *Session) readIndexFirst(p string) ([]byte, error) {
 		return walk.ReadConfigIn(cwd, abs)
 	}
 	if rel, ok := walk.RelUnder(cwd, abs); ok && rel != "" {
-		// An index this process already verified unchanged is not hashed
-		// again, unless the run keeps no stored state.
-		data, found, err := repo.Git{RecordVerified: cacheWanted(s)}.IndexFile(cwd, rel)
+		data, found, err := s.indexCopy(cwd, rel)
 		if err != nil {
 			return nil, err
 		}
@@ -44,6 +42,27 @@ func (s *Session) readIndexFirst(p string) ([]byte, error) {
 		}
 	}
 	return walk.ReadConfigIn(cwd, abs)
+}
+
+// indexCopy answers the index's copy of rel (a path below top), each path
+// asked of the index once per session. An index this process already
+// verified unchanged is not hashed again, unless the run keeps no stored
+// state.
+func (s *Session) indexCopy(top, rel string) ([]byte, bool, error) {
+	type copied struct {
+		data  []byte
+		found bool
+	}
+	key := top + "\x00" + rel
+	if c, ok := s.indexCopies.Load(key); ok {
+		return c.(copied).data, c.(copied).found, nil
+	}
+	data, found, err := repo.Git{RecordVerified: cacheWanted(s)}.IndexFile(top, filepath.ToSlash(rel))
+	if err != nil {
+		return nil, false, err
+	}
+	s.indexCopies.Store(key, copied{data, found})
+	return data, found, nil
 }
 
 // indexFirstFS is a registry FS whose registry list is read index first;

@@ -287,6 +287,9 @@ type judgeInput struct {
 	// config is the configuration tree the caller decided on already
 	// (foreignConfig's answer); nil lets the judge decide.
 	config *repo.Snapshot
+	// staged marks the index of a commit git is about to make: a passing
+	// pre-commit records its tree as judged (githook.Landed.Staged).
+	staged bool
 }
 
 // judgeIn runs the hooks over in.tree, in place of the index, with its
@@ -346,7 +349,7 @@ func (r hookRepo) judgeIn(in judgeInput) (hooks []landedHook, err error) {
 		return nil, err
 	}
 	needs := false
-	w.Landed = &githook.Landed{Tree: in.tree, Changes: in.changes, Staged: in.id == "", Planned: func(_ string, plan []githook.Step) error {
+	w.Landed = &githook.Landed{Tree: in.tree, Changes: in.changes, Staged: in.staged, Planned: func(_ string, plan []githook.Step) error {
 		for _, s := range plan {
 			if s.Kind == registry.Shell && s.Problem == "" {
 				needs = true

@@ -73,6 +73,9 @@ type Session struct {
 	// staged is the snapshot an indexFirst run reads the rule inputs its
 	// compiled members open by path from, when no snapshot is handed in.
 	staged stagedCopies
+	// indexCopies keeps the index's copies of the files a hook run asked
+	// for by path (indexCopy), so one file asked twice decodes one index.
+	indexCopies sync.Map
 
 	// landed, when set, is the commit a landed-commit judge reads in
 	// place of the index (see landedCommit).

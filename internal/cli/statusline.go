@@ -138,7 +138,7 @@ func (s *Session) status(now time.Time, session string) harness.Status {
 		st.Unjudged = harness.SessionUnjudged(dir, session)
 		// assertion E: a settings file that lost the gates' registrations
 		// since the session began is a broken footing too.
-		if cut := harness.SessionSettingsCut(dir, session); cut != "" && st.Broken == "" {
+		if cut := harness.SessionSettingsCut(dir, session, newHookRepo(s, top).KeptOff); cut != "" && st.Broken == "" {
 			st.Broken = cut
 		}
 	}

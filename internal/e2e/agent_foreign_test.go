@@ -1,7 +1,9 @@
 package e2e
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -52,10 +54,24 @@ func TestAgentForeignTrees(t *testing.T) {
 			bashStep(`git worktree remove --force ../site`),
 		}, expect: stUntouched},
 
+		{name: "a pages branch kept checked out across a Stop", setup: w7loaded, steps: []plumbingStep{
+			bashStep(`git switch -q --orphan gh-pages`),
+			bashStep(`printf '<h1>Docs</h1>\n' > index.html && git add index.html && git commit -q -m "docs: start the site"`),
+			{stop: true},
+			bashStep(`printf 'More.\n' >> index.html`),
+			{stop: true},
+			bashStep(`git commit -q -am "docs: more of the site" && git switch -q main`),
+			{stop: true},
+		}, expect: stUntouched},
+		{name: "a pages branch checked out across calls, a page written with the Write tool, a Stop before the commit", setup: w7loaded, steps: []plumbingStep{
+			bashStep(`git switch -q --orphan gh-pages`),
+			{write: "index.html", body: "<h1>Docs</h1>\n"},
+			{stop: true},
+			bashStep(`git add index.html && git commit -q -m "docs: start the site" && git switch -q main`),
+			{stop: true},
+		}, expect: stUntouched},
+
 		// Red twins: the project's rules still hold there.
-		{name: "a leak on a pages branch begun by switch --orphan", steps: []plumbingStep{
-			bashStep(`git switch -q --orphan gh-pages && ` + leakPage + `git add index.html && git commit -q -m "docs: start the site"; rc=$?; rm -f index.html; git switch -q -f main; exit $rc`),
-		}, expect: stHook, gate: tt},
 		{name: "a subject outside the project's rule on a pages branch", steps: []plumbingStep{
 			bashStep(`git switch -q --orphan gh-pages && printf 'Pages.\n' > index.html && git add index.html && git commit -q -m "Start the site"; rc=$?; rm -f index.html; git switch -q -f main; exit $rc`),
 		}, expect: stBefore, gate: subj},
@@ -85,41 +101,6 @@ func TestAgentForeignTrees(t *testing.T) {
 	}
 }
 
-// foreignLimits are foreign-tree work the agent hooks still get in the
-// way of, each a limit written in kits/gate-sdk/SPEC.md (§commit-audit C):
-// a pages branch kept checked out in the session's own work tree across
-// calls takes the harness settings and the registry off the disk, so the
-// audit says the settings are gone and a Stop there is held once for
-// gates that cannot run. The commits themselves pass their hooks. Played
-// with the right expectation, reported with t.Log, failed once they stop
-// missing so the list cannot go stale.
-var foreignLimits = []plumbingRow{
-	{name: "a pages branch kept checked out across a Stop", setup: w7loaded, steps: []plumbingStep{
-		bashStep(`git switch -q --orphan gh-pages`),
-		bashStep(`printf '<h1>Docs</h1>\n' > index.html && git add index.html && git commit -q -m "docs: start the site"`),
-		{stop: true},
-		bashStep(`printf 'More.\n' >> index.html`),
-		{stop: true},
-		bashStep(`git commit -q -am "docs: more of the site" && git switch -q main`),
-		{stop: true},
-	}, expect: stUntouched},
-}
-
-func TestAgentForeignTreeLimits(t *testing.T) {
-	t.Parallel()
-	for _, r := range foreignLimits {
-		r := r
-		t.Run(r.name, func(t *testing.T) {
-			t.Parallel()
-			got, log := playPlumbingRow(t, r)
-			t.Logf("LIMIT | %s | passes untouched | %s", r.name, got)
-			if got == stUntouched {
-				t.Errorf("%s: written as a limit, and it no longer misses: take it out of foreignLimits and out of the SPEC's limit\n%s", r.name, log)
-			}
-		})
-	}
-}
-
 // A commit that takes the registry out of a tree that held it is not
 // foreign: the hook still refuses it, with its reason, and the default
 // branch lends it nothing (§commit-audit C).
@@ -135,4 +116,44 @@ func TestHookRefusesACommitThatDropsTheRegistry(t *testing.T) {
 	if !strings.Contains(string(out), "no registry at scripts/gates.list") || strings.Contains(string(out), "need no layout") {
 		t.Fatalf("refused for another reason than the missing registry:\n%s", out)
 	}
+}
+
+// An uncommitted leak on a pages branch checked out across calls is told
+// to the model: an edit right after it, a Stop before it is committed
+// (edit-gates P, stop-gates R: the members that need no layout, with the
+// default branch's configuration).
+func TestAgentForeignWorkTreeUncommitted(t *testing.T) {
+	t.Parallel()
+	leak := "Keep notes in /ho" + "me/marta/notes.\n"
+	t.Run("written with the Write tool", func(t *testing.T) {
+		t.Parallel()
+		p := outcomeClone(t, "foreign write")
+		p.env = append(p.env, "CLAUDECODE=1")
+		w7loaded(p)
+		p.bashQuiet("git switch -q --orphan gh-pages")
+		path := filepath.Join(p.dir, "notes.html")
+		in := map[string]any{"tool_input": map[string]any{"file_path": path, "content": leak}}
+		if _, refusal, other := words2(p.fire("PreToolUse", "Write", in)); refusal+other != "" {
+			t.Fatalf("the Write was answered before it ran: %s%s", refusal, other)
+		}
+		if err := os.WriteFile(path, []byte(leak), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		reason, _, _ := words2(p.fire("PostToolUse", "Write", in))
+		if !strings.Contains(reason, "check-tree-terms") || !strings.Contains(reason, "notes.html:1:") {
+			t.Fatalf("the edit's leak was not told:\n%s", reason)
+		}
+	})
+	t.Run("left for a Stop", func(t *testing.T) {
+		t.Parallel()
+		p := outcomeClone(t, "foreign stop")
+		p.env = append(p.env, "CLAUDECODE=1")
+		w7loaded(p)
+		p.bashQuiet(`git switch -q --orphan gh-pages && printf '<h1>Docs</h1>\n' > index.html && git add index.html && git commit -q -m "docs: start the site"`)
+		p.bashQuiet(`printf '` + strings.TrimSuffix(leak, "\n") + `\n' >> index.html`)
+		reason, _, _ := words2(p.fire("Stop", "", map[string]any{"stop_hook_active": false}))
+		if !strings.Contains(reason, "check-tree-terms") || !strings.Contains(reason, "index.html:2:") {
+			t.Fatalf("the Stop did not hold for the uncommitted leak:\n%s", reason)
+		}
+	})
 }

@@ -26,6 +26,23 @@ type SettingsReader interface {
 	SettingsRepair() string
 }
 
+// settingsKeeper is a SettingsReader that answers a settings file a
+// checkout kept off the disk: the copy the default branch records, while
+// the work tree holds a tree from outside the adoption (a pages branch,
+// a line from before it), which a checkout of the default branch brings
+// back.
+type settingsKeeper interface {
+	KeptOff(p string) ([]byte, bool)
+}
+
+// keptOff answers c.Repo's KeptOff, nil when it has none.
+func keptOff(r any) func(string) ([]byte, bool) {
+	if k, ok := r.(settingsKeeper); ok {
+		return k.KeptOff
+	}
+	return nil
+}
+
 // settingsFile is what one settings file held: its size and modification
 // time (kept for the record; the file is read again at every check, since
 // both can be set back), the gates registrations in it and whether it
@@ -56,7 +73,7 @@ const (
 
 // readSettingsFile reads one settings file's registrations; a file that
 // cannot be read for another reason than its absence is an error.
-func readSettingsFile(p string) (settingsFile, error) {
+func readSettingsFile(p string, keep func(string) ([]byte, bool)) (settingsFile, error) {
 	fi, err := os.Stat(p)
 	var f settingsFile
 	var data []byte
@@ -65,6 +82,11 @@ func readSettingsFile(p string) (settingsFile, error) {
 		// A sparse checkout that keeps the file off the disk keeps it in
 		// the index: the file is there, as a full checkout brings it back.
 		kept, ok := sparseCopy(p)
+		if !ok && keep != nil {
+			// assertion Q (commit-audit): so does a checkout of a tree from
+			// outside the adoption, as the default branch's checkout.
+			kept, ok = keep(p)
+		}
 		if !ok {
 			return settingsFile{Size: -1}, nil
 		}
@@ -187,10 +209,10 @@ func settingsCuts(p string, was, now settingsFile) []string {
 }
 
 // readSettings reads every settings file the repository names.
-func readSettings(files []string) (map[string]settingsFile, error) {
+func readSettings(files []string, keep func(string) ([]byte, bool)) (map[string]settingsFile, error) {
 	out := map[string]settingsFile{}
 	for _, p := range files {
-		f, err := readSettingsFile(p)
+		f, err := readSettingsFile(p, keep)
 		if err != nil {
 			return nil, err
 		}
@@ -210,7 +232,7 @@ func recordSettings(c *Call) error {
 	if ok, err := loadState(c, stateSettings, &had); err != nil || ok {
 		return err
 	}
-	now, err := readSettings(sr.SettingsFiles())
+	now, err := readSettings(sr.SettingsFiles(), keptOff(c.Repo))
 	if err != nil {
 		return err
 	}
@@ -247,7 +269,7 @@ func settingsLost(c *Call, where string) (string, error) {
 		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) && was.Size < 0 {
 			continue
 		}
-		now, err := readSettingsFile(p)
+		now, err := readSettingsFile(p, keptOff(c.Repo))
 		if err != nil {
 			return "", err
 		}
@@ -357,7 +379,7 @@ func configGuard(c *Call) int {
 		// of its own): judged on what it says alone.
 		was = settingsFile{Size: -1}
 	}
-	now, err := readSettingsFile(p)
+	now, err := readSettingsFile(p, keptOff(c.Repo))
 	if err != nil {
 		return c.keepOut(p, fmt.Sprintf("it cannot be read (%v)", err))
 	}
@@ -385,7 +407,7 @@ func (c *Call) keepOut(p, why string) int {
 // SessionSettingsCut answers, for the status line, what the harness
 // settings have lost of the gates' hooks since session began ("" when
 // nothing, or no record): each file the record names, read again.
-func SessionSettingsCut(stateDir, session string) string {
+func SessionSettingsCut(stateDir, session string, keep func(string) ([]byte, bool)) string {
 	name := stateName(stateDir, session, stateSettings)
 	data, err := walk.ReadConfig(name)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -411,7 +433,7 @@ func SessionSettingsCut(stateDir, session string) string {
 		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) && was.Size < 0 {
 			continue
 		}
-		now, err := readSettingsFile(p)
+		now, err := readSettingsFile(p, keep)
 		if err != nil {
 			cuts = append(cuts, fmt.Sprintf("%s cannot be read (%v)", p, err))
 			continue

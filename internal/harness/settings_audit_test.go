@@ -35,7 +35,7 @@ func TestSettingsCutsJudgeTheFileAsWritten(t *testing.T) {
 		} else if err := os.WriteFile(p, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		f, err := readSettingsFile(p)
+		f, err := readSettingsFile(p, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,7 +82,7 @@ func TestSettingsCutWithItsTimesSetBackIsSeen(t *testing.T) {
 	if err := os.WriteFile(p, whole, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	was, err := readSettingsFile(p)
+	was, err := readSettingsFile(p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func TestSettingsCutWithItsTimesSetBackIsSeen(t *testing.T) {
 	if err := os.Chtimes(p, fi.ModTime(), fi.ModTime()); err != nil {
 		t.Fatal(err)
 	}
-	if got := SessionSettingsCut(state, "s1"); !strings.Contains(got, "no longer registers commit-guard on PreToolUse (Bash)") {
+	if got := SessionSettingsCut(state, "s1", nil); !strings.Contains(got, "no longer registers commit-guard on PreToolUse (Bash)") {
 		t.Fatalf("a cut with its times set back: %q", got)
 	}
 	// assertion E: a record that does not parse is a broken footing on
@@ -112,10 +112,10 @@ func TestSettingsCutWithItsTimesSetBackIsSeen(t *testing.T) {
 	if err := os.WriteFile(name, []byte("{not json"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got := SessionSettingsCut(state, "s1"); !strings.Contains(got, "does not parse") {
+	if got := SessionSettingsCut(state, "s1", nil); !strings.Contains(got, "does not parse") {
 		t.Fatalf("an unparsable record: %q", got)
 	}
-	if got := SessionSettingsCut(state, "s2"); got != "" {
+	if got := SessionSettingsCut(state, "s2", nil); got != "" {
 		t.Fatalf("a session with no record: %q", got)
 	}
 }
@@ -139,7 +139,7 @@ func TestSettingsCutByTimeoutOrInterpreterPath(t *testing.T) {
 		if err := os.WriteFile(p, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		f, err := readSettingsFile(p)
+		f, err := readSettingsFile(p, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -37,7 +37,7 @@ func TestSettingsKeptOffTheDiskBySparseCheckoutAreNotGone(t *testing.T) {
 	git("init", "-q", "-b", "main")
 	git("add", "-A")
 	git("commit", "-q", "-m", "start")
-	was, err := readSettingsFile(settings)
+	was, err := readSettingsFile(settings, nil)
 	if err != nil || was.Size < 0 {
 		t.Fatalf("before: %+v %v", was, err)
 	}
@@ -45,7 +45,7 @@ func TestSettingsKeptOffTheDiskBySparseCheckoutAreNotGone(t *testing.T) {
 	if _, err := os.Stat(settings); err == nil {
 		t.Fatal("the sparse checkout left the settings on the disk")
 	}
-	now, err := readSettingsFile(settings)
+	now, err := readSettingsFile(settings, nil)
 	if err != nil || now.Size < 0 || !reflect.DeepEqual(now.Regs, was.Regs) || !reflect.DeepEqual(now.Live, was.Live) {
 		t.Fatalf("kept off the disk by a sparse checkout: %+v %v, was %+v", now, err, was)
 	}
@@ -56,7 +56,7 @@ func TestSettingsKeptOffTheDiskBySparseCheckoutAreNotGone(t *testing.T) {
 	if err := os.Remove(settings); err != nil {
 		t.Fatal(err)
 	}
-	if gone, err := readSettingsFile(settings); err != nil || gone.Size != -1 {
+	if gone, err := readSettingsFile(settings, nil); err != nil || gone.Size != -1 {
 		t.Errorf("deleted: %+v %v", gone, err)
 	}
 }
