@@ -3,8 +3,10 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"hash/crc32"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -77,6 +79,10 @@ func runHook(s *Session, args []string) int {
 	// The top is the member's directory and its own top, located once
 	// (Session.Top answers it without a second discovery).
 	hs.cwdOnce.Do(func() { hs.cwd, hs.cwdTop = top, top })
+	// A sparse checkout that keeps the gates dir off the disk: the members'
+	// registry, knobs and declarations are read as the index records them,
+	// as the git hooks read them (--git-hook T).
+	hs.indexFirst = gatesDirKeptOff(s, top)
 	// assertion D: the members judge the working tree as the agent left
 	// it, untracked files included.
 	// It is listed when a gate first reads it: a member that runs no gate
@@ -617,4 +623,23 @@ func editPriorOf(snap *repo.Snapshot) *gate.Prior {
 		writeInPlace(file, overlayRecordSeal(rec))
 	}
 	return prior
+}
+
+// gatesDirKeptOff reports whether the registry list is absent from the
+// disk while the index holds it (a sparse checkout keeping the gates dir
+// off the disk). The gates dir's locator is the environment's alone, so a
+// session of its own answers it, leaving the member's knobs unread.
+func gatesDirKeptOff(s *Session, top string) bool {
+	probe := newSession(s.IO)
+	defer probe.close()
+	probe.cwdOnce.Do(func() { probe.cwd, probe.cwdTop = top, top })
+	list := registryListIn(probe, top)
+	if list == "" {
+		return false
+	}
+	if _, err := os.Lstat(walk.Child(top, filepath.FromSlash(list))); !errors.Is(err, fs.ErrNotExist) {
+		return false
+	}
+	_, found, err := probe.indexCopy(top, filepath.FromSlash(list))
+	return err == nil && found
 }

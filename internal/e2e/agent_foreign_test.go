@@ -157,3 +157,50 @@ func TestAgentForeignWorkTreeUncommitted(t *testing.T) {
 		}
 	})
 }
+
+// A sparse checkout kept across calls with the gates dir off the disk:
+// the agent hooks read the registry, knobs and declarations as the index
+// records them, as the git hooks do, so an edit and a Stop there are
+// judged (§edit-gates P, §stop-gates R). Decision (issue 41, stop 55): both
+// told the model the gates could not run, and the Stop was held.
+func TestAgentSparseGatesDirOffTheDisk(t *testing.T) {
+	t.Parallel()
+	leak := "Keep notes in /ho" + "me/marta/notes.\n"
+	for _, c := range []struct {
+		name, body string
+		red        bool
+	}{
+		{"a green page", "A sparse page.\n", false},
+		{"a leak", leak, true},
+	} {
+		c := c
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			p := outcomeClone(t, "sparse "+c.name)
+			p.env = append(p.env, "CLAUDECODE=1")
+			w7loaded(p)
+			p.bashQuiet(`git update-index -q --refresh; git sparse-checkout set --no-cone '/docs/' '/README.md' && test ! -e scripts/gates.list`)
+			path := filepath.Join(p.dir, "docs", "sparse.md")
+			in := map[string]any{"tool_input": map[string]any{"file_path": path, "content": c.body}}
+			if _, refusal, other := words2(p.fire("PreToolUse", "Write", in)); refusal+other != "" {
+				t.Fatalf("the Write was answered before it ran: %s%s", refusal, other)
+			}
+			if err := os.WriteFile(path, []byte(c.body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			after, refusal, other := words2(p.fire("PostToolUse", "Write", in))
+			stop, srefusal, sother := words2(p.fire("Stop", "", map[string]any{"stop_hook_active": false}))
+			if !c.red {
+				if w := strings.TrimSpace(after + refusal + other + stop + srefusal + sother); w != "" {
+					t.Fatalf("ordinary work in a sparse checkout was answered: %s", w)
+				}
+				return
+			}
+			for what, reason := range map[string]string{"the edit": after, "the Stop": stop} {
+				if !strings.Contains(reason, "check-tree-terms") || !strings.Contains(reason, "docs/sparse.md:1:") {
+					t.Errorf("%s did not name the leak:\n%s%s%s%s", what, reason, refusal, other, sother)
+				}
+			}
+		})
+	}
+}
