@@ -1169,6 +1169,7 @@ func recordTips(c *Call, now []Tip) error {
 		if err := inheritReds(c, now); err != nil {
 			return err
 		}
+		pruneState(c, time.Now())
 		if rr, ok := c.Repo.(RemoteReader); ok {
 			rs, err := rr.Remotes()
 			if err != nil {
@@ -1193,6 +1194,93 @@ func recordTips(c *Call, now []Tip) error {
 		return err
 	}
 	return saveLast(c, now)
+}
+
+// Sessions whose records are kept whatever their age, and the age past
+// which an older session's records go.
+const (
+	keepSessions = 20
+	pruneAfter   = 14 * 24 * time.Hour
+)
+
+// pruneState removes, at a session's first look (after inheritReds took
+// what they still hold), the records of the sessions that ended long ago,
+// in the state directory and in its mirror, so the first look of a clone
+// that has seen many sessions reads a bounded number of them. A record
+// that cannot be removed stays.
+func pruneState(c *Call, now time.Time) {
+	own := filepath.Base(stateName("", c.Payload.SessionID, ""))
+	own = strings.TrimSuffix(own, ".")
+	var dirs []string
+	if dir, err := c.Repo.StateDir(); err == nil {
+		dirs = append(dirs, dir)
+	}
+	if m, ok := c.Repo.(Mirror); ok {
+		if dir, err := m.MirrorDir(); err == nil {
+			dirs = append(dirs, dir)
+		}
+	}
+	for _, dir := range dirs {
+		for _, p := range staleSessionFiles(dir, own, now) {
+			_ = os.Remove(p)
+		}
+	}
+}
+
+// staleSessionFiles answers the files under dir of every session but own
+// and the keepSessions most recent ones whose newest file is older than
+// pruneAfter. A session is the part of a file name before its first dot,
+// for a file whose kind (the rest) is one the judge writes.
+func staleSessionFiles(dir, own string, now time.Time) []string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	type session struct {
+		newest time.Time
+		files  []string
+	}
+	by := map[string]*session{}
+	for _, e := range entries {
+		name := e.Name()
+		sess, kind, ok := strings.Cut(name, ".")
+		if !ok || !stateKinds[kind] || sess == own || !e.Type().IsRegular() {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			continue
+		}
+		s := by[sess]
+		if s == nil {
+			s = &session{}
+			by[sess] = s
+		}
+		if info.ModTime().After(s.newest) {
+			s.newest = info.ModTime()
+		}
+		s.files = append(s.files, filepath.Join(dir, name))
+	}
+	all := make([]*session, 0, len(by))
+	for _, s := range by {
+		all = append(all, s)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].newest.After(all[j].newest) })
+	var out []string
+	for i, s := range all {
+		if i >= keepSessions && now.Sub(s.newest) > pruneAfter {
+			out = append(out, s.files...)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// stateKinds are the kinds of per-session file the judge writes.
+var stateKinds = map[string]bool{
+	stateTips: true, stateBase: true, stateBaseAt: true, stateVerdicts: true, stateAdvised: true,
+	stateFetched: true, stateOther: true, stateUnjudged: true, stateRemotes: true,
+	stateSettings: true, stateSettingsTold: true,
 }
 
 // inheritReds carries into a session's record, at its first look, the
