@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"path/filepath"
 	"testing"
 )
 
@@ -30,7 +31,13 @@ import (
 
 // limits8 are the rows whose miss is written as a limit in SPEC.md: the
 // row keeps its honest expectation, and the miss is reported, not hidden.
-var limits8 = map[string]string{}
+var limits8 = map[string]string{
+	"origin fetches a red commit under another identity from the clone, then pulled": limitFetchedFromHere,
+}
+
+// limitFetchedFromHere: no hook of this clone runs when another
+// repository fetches from it.
+const limitFetchedFromHere = "a commit under another identity written here, fetched by origin from this clone (no push, so no pre-push record) and pulled back in the same command is taken for a colleague's: nothing left here tells it from a colleague's small fetch, whose objects land loose during the command too (SPEC, commit-audit G)"
 
 // leak8 is the leak as one quoted shell word.
 const leak8 = `'Keep notes in /ho''me/marta/notes.'`
@@ -217,6 +224,64 @@ func TestAgentUnseen8Trees(t *testing.T) {
 		{name: "control: a git-lfs pointer", steps: []plumbingStep{bashStep(lfs + `' > docs/blob.bin && git add docs/blob.bin && git commit -q -m "docs: add a stored blob"`)}, expect: stUntouched},
 		{name: "control: a worktree placed inside the git directory, a green commit there, merged and removed", steps: []plumbingStep{bashStep(`git worktree add -q -b inner .git/inner && printf 'More.\n' > .git/inner/docs/more.md && git -C .git/inner add docs/more.md && git -C .git/inner commit -q -m "docs: more to read" && git merge -q --ff-only inner && git worktree remove .git/inner`)}, expect: stUntouched},
 		{name: "control: an empty commit with a clean subject", steps: []plumbingStep{bashStep(`git commit -q --allow-empty -m "chore: mark the release"`)}, expect: stUntouched},
+	}
+	runUnseen8(t, rows)
+}
+
+// Objects git reads more loosely than it writes (a tree entry's mode
+// 100664, 40755 or zero-padded, which git's checkout takes as a file or a
+// directory), loose objects stored without compression, and commits that
+// reach origin by routes the pre-push hook does not see before a pull
+// brings them back.
+func TestAgentUnseen8Objects(t *testing.T) {
+	t.Parallel()
+	const tt = "check-tree-terms"
+	// rawTree writes, by hash-object --literally, a tree of HEAD's root
+	// entries plus the entry "$1 $2" naming object $3, into $rt.
+	const rawTree = `raw() { (git ls-tree HEAD | while IFS=$'\t' read -r meta name; do set -- $meta; m=$1; [ "$m" = 040000 ] && m=40000; printf '%s %s\0' "$m" "$name"; printf '%s' $3 | xxd -r -p; done; printf '%s %s\0' "$1" "$2"; printf '%s' "$3" | xxd -r -p) | git hash-object -t tree -w --stdin --literally; } && bl=$(printf '%s\n' ` + leak8 + ` | git hash-object -w --stdin) && `
+	const land = ` && git update-ref refs/heads/main $(git commit-tree -p HEAD -m "docs: add notes" $rt) && git reset -q --hard`
+	const other8 = leakCmd + `t=$(git write-tree) && git reset -q && rm docs/leak.md && c=$(GIT_COMMITTER_EMAIL=someone@example.invalid git commit-tree -p HEAD -m "docs: add notes" $t) && `
+	rows := []plumbingRow{
+		{name: "a red file under mode 100664 in a tree written by hash-object --literally", steps: []plumbingStep{bashStep(rawTree + `rt=$(raw 100664 zz-leak.md $bl)` + land)}, expect: stAfter, gate: tt},
+		{name: "a red file under a zero-padded mode 0100644 in a tree written by hash-object --literally", steps: []plumbingStep{bashStep(rawTree + `rt=$(raw 0100644 zz-leak.md $bl)` + land)}, expect: stAfter, gate: tt},
+		{name: "a red directory under mode 40755 in a tree written by hash-object --literally", steps: []plumbingStep{bashStep(rawTree + `sub=$(printf '100644 blob %s\tleak.md\n' $bl | git mktree) && rt=$(raw 40755 zz-notes $sub)` + land)}, expect: stAfter, gate: tt},
+		{name: "a red directory under a zero-padded mode 040000 in a tree written by hash-object --literally", steps: []plumbingStep{bashStep(rawTree + `sub=$(printf '100644 blob %s\tleak.md\n' $bl | git mktree) && rt=$(raw 040000 zz-notes $sub)` + land)}, expect: stAfter, gate: tt},
+		{name: "commit -n with loose objects stored uncompressed", steps: []plumbingStep{bashStep(leakCmd + `git -c core.looseCompression=0 -c core.compression=0 commit -q -n -m "docs: add notes"`)}, expect: stAfter, gate: tt},
+		{name: "a red commit dated 2001 under the clone's own identity pushed to origin and pulled back", setup: withOrigin, steps: []plumbingStep{bashStep(leakCmd + `t=$(git write-tree) && git reset -q && rm docs/leak.md && c=$(GIT_COMMITTER_DATE='2001-09-09T01:46:40Z' GIT_AUTHOR_DATE='2001-09-09T01:46:40Z' git commit-tree -p HEAD -m "docs: add notes" $t) && git push -q origin $c:refs/heads/main && git pull -q --ff-only`)}, expect: stAfter, gate: tt},
+		{name: "a red commit under another identity pushed with the hooks path moved, pulled back", setup: withOrigin, steps: []plumbingStep{bashStep(other8 + `git -c core.hooksPath=/dev/null push -q origin $c:refs/heads/main && git pull -q --ff-only`)}, expect: stAfter, gate: tt},
+		{name: "origin fetches a red commit under another identity from the clone, then pulled", setup: withOrigin, steps: []plumbingStep{bashStep(other8 + `git update-ref refs/tmp8 $c && git -C ../up.git fetch -q "$PWD" refs/tmp8:refs/heads/main && git update-ref -d refs/tmp8 && git pull -q --ff-only`)}, expect: stAfter, gate: tt},
+		// Controls.
+		{name: "control: a green file under mode 100664 in a tree written by hash-object --literally", steps: []plumbingStep{bashStep(rawTree + `gb=$(printf 'More.\n' | git hash-object -w --stdin) && rt=$(raw 100664 zz-more.md $gb)` + ` && git update-ref refs/heads/main $(git commit-tree -p HEAD -m "docs: more to read" $rt) && git reset -q --hard`)}, expect: stUntouched},
+		{name: "control: a green commit with loose objects stored uncompressed", steps: []plumbingStep{bashStep(green8 + `git -c core.looseCompression=0 -c core.compression=0 commit -q -m "docs: more to read"`)}, expect: stUntouched},
+		{name: "control: a colleague's red commits fetched by origin from a sibling, then pulled", setup: withOrigin, steps: []plumbingStep{{user: func(p *player) {
+			parent := filepath.Dir(p.dir)
+			sib := filepath.Join(parent, "sib.git")
+			p.git("clone", "-q", "--bare", filepath.Join(parent, "up.git"), sib)
+			upstreamCommits(p.t, sib, p.env, 2)
+		}}, bashStep(`git -C ../up.git fetch -q ../sib.git main:main && git pull -q --ff-only`)}, expect: stUntouched},
+	}
+	runUnseen8(t, rows)
+}
+
+// Partial commits (a pathspec, --only, --include, --pathspec-from-file),
+// for which git builds a temporary index the hooks are handed in
+// GIT_INDEX_FILE, and a pull --rebase by path of a scratch clone's commit
+// under another identity. Controls: a partial commit of a green path
+// while a leak waits staged, which the commit does not take.
+func TestAgentUnseen8Pathspecs(t *testing.T) {
+	t.Parallel()
+	const tt = "check-tree-terms"
+	const unstaged = `printf '%s\n' ` + leak8 + ` >> docs/guide.md && `
+	rows := []plumbingRow{
+		{name: "a pathspec commit of an unstaged leak in a tracked file", steps: []plumbingStep{bashStep(unstaged + `git commit -q -m "docs: add notes" docs/guide.md`)}, expect: stHook, gate: tt},
+		{name: "commit --only of an unstaged leak while the index holds a green change", steps: []plumbingStep{bashStep(green8 + unstaged + `git commit -q --only -m "docs: add notes" docs/guide.md`)}, expect: stHook, gate: tt},
+		{name: "commit --include of an unstaged leak beside a green staged change", steps: []plumbingStep{bashStep(green8 + unstaged + `git commit -q -i -m "docs: add notes" docs/guide.md`)}, expect: stHook, gate: tt},
+		{name: "commit -n --pathspec-from-file naming an unstaged leak", steps: []plumbingStep{bashStep(unstaged + `printf 'docs/guide.md\n' > ../list && git commit -q -n -m "docs: add notes" --pathspec-from-file=../list`)}, expect: stAfter, gate: tt},
+		{name: "pull --rebase by path of a scratch clone's red commit under another identity", steps: []plumbingStep{bashStep(scratch5 + green8 + `git commit -q -m "docs: more to read" && git pull -q --rebase ../s main`)}, expect: stAfter, gate: tt},
+		// Controls.
+		{name: "control: a pathspec commit of a green path while a leak waits staged, the leak then unstaged", steps: []plumbingStep{bashStep(leakCmd + `printf 'More.\n' >> docs/guide.md && git commit -q -m "docs: more to read" docs/guide.md && git reset -q docs/leak.md && rm docs/leak.md`)}, expect: stUntouched},
+		{name: "control: commit --only of a green path while a leak waits staged, the leak then unstaged", steps: []plumbingStep{bashStep(leakCmd + green8 + `git commit -q --only -m "docs: more to read" docs/more.md && git reset -q docs/leak.md && rm docs/leak.md`)}, expect: stUntouched},
+		{name: "control: commit --pathspec-from-file of a green path", steps: []plumbingStep{bashStep(`printf 'More.\n' >> docs/guide.md && printf 'docs/guide.md\n' > ../list && git commit -q -m "docs: more to read" --pathspec-from-file=../list`)}, expect: stUntouched},
 	}
 	runUnseen8(t, rows)
 }
