@@ -811,6 +811,26 @@ func (r hookRepo) PushedSince(since int64) (sent, notes []string, err error) {
 	return sent, notes, nil
 }
 
+// PushedNewSince answers the commits the placed pre-push hook recorded as
+// sent at or after since (Unix seconds) while no fetch had brought them.
+func (r hookRepo) PushedNewSince(since int64) ([]string, error) {
+	_, common, err := r.gitDirs()
+	if err != nil {
+		return nil, err
+	}
+	rec, err := githook.ReadPushedNew(common)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, p := range rec {
+		if p.At >= since {
+			out = append(out, p.Commit)
+		}
+	}
+	return out, nil
+}
+
 // PushStamp answers when the placed pre-push hook last wrote its record.
 func (r hookRepo) PushStamp() (time.Time, bool) {
 	_, common, err := r.gitDirs()

@@ -40,13 +40,9 @@ const scratch5 = `git clone -q . ../s && (cd ../s && ` + leakCmd + `GIT_COMMITTE
 
 // limits5 are the rows whose miss is written as a limit in SPEC.md: the
 // row keeps its honest expectation, and the miss is reported, not hidden.
-var limits5 = map[string]string{
-	"a commit written into origin's bare repository under another identity, then pulled":          limitPushedBack,
-	"a red commit under another identity pushed to origin's main and fetched back in one command": limitPushedBack,
-}
-
-// limitPushedBack: the push record and the fetch are not ordered.
-const limitPushedBack = "a commit under another identity that this clone pushed to a remote the session began with and fetched back in the same command is taken for a colleague's: the judge does not order the push against the fetch that brought it back, and a fork's sync (fetch, then push) in one command must stay untouched (SPEC, commit-audit G)"
+// Its two rows of a commit under another identity pushed and fetched back
+// (commit-audit G) were limits until branch spell56.
+var limits5 = map[string]string{}
 
 // judgeLimited holds a row to its stage: a miss fails it, unless limits
 // (a round's table, labelled tag) writes it as a limit (reportLimited).

@@ -51,3 +51,39 @@ func TestPrePushMarksNotes(t *testing.T) {
 		t.Fatalf("recorded %+v %v; want the notes commit marked, the branch's commit and the one sent to a branch unmarked", got, err)
 	}
 }
+
+// pre-push keeps apart the commits the push sends that no fetch brought:
+// none a remote-tracking ref or a FETCH_HEAD line reaches when it runs
+// (what a fork's sync sends was fetched first). The first record reads as
+// before.
+func TestPrePushKeepsWhatNoFetchBrought(t *testing.T) {
+	dir, env := scratchRepo(t)
+	seed := gitOut(t, dir, env, "rev-parse", "HEAD")
+	gitT(t, dir, env, "update-ref", "refs/remotes/o/main", seed)
+	gitT(t, dir, env, "commit", "-q", "--allow-empty", "-m", "fetched later")
+	fetched := gitOut(t, dir, env, "rev-parse", "HEAD")
+	mustWrite(t, filepath.Join(dir, ".git", "FETCH_HEAD"), fetched+"\t\tbranch 'main' of /elsewhere/r\n")
+	gitT(t, dir, env, "commit", "-q", "--allow-empty", "-m", "mine")
+	mine := gitOut(t, dir, env, "rev-parse", "HEAD")
+	zero := strings.Repeat("0", 40)
+	push := func(id string) {
+		t.Helper()
+		h := newHookWorld(dir, env, fakeRegistry{}, nil)
+		h.World.Stdin = strings.NewReader("refs/heads/x " + id + " refs/heads/x " + zero + "\n")
+		if code := RunHook([]string{PrePush, "origin", "/elsewhere/r.git"}, h.World); code != 0 || h.errb.Len() != 0 {
+			t.Fatalf("pre-push answered %d, said %q", code, h.errb.String())
+		}
+	}
+	push(fetched)
+	if got, err := ReadPushedNew(filepath.Join(dir, ".git")); err != nil || len(got) != 0 {
+		t.Fatalf("a push of what a fetch brought kept %+v %v", got, err)
+	}
+	push(mine)
+	got, err := ReadPushedNew(filepath.Join(dir, ".git"))
+	if err != nil || len(got) != 1 || got[0].Commit != mine || got[0].At == 0 {
+		t.Fatalf("a push of a commit no fetch brought kept %+v %v; want %s alone", got, err, mine)
+	}
+	if all, err := ReadPushed(filepath.Join(dir, ".git")); err != nil || len(all) != 2 || all[0].Commit != fetched || all[1].Commit != mine {
+		t.Fatalf("the pushed record: %+v %v", all, err)
+	}
+}

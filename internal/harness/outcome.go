@@ -79,6 +79,14 @@ type PushRecord interface {
 	PushStamp() (time.Time, bool)
 }
 
+// PushedNewRecord is a Repo that keeps, of what pushes sent, the commits
+// no fetch had brought when they were sent.
+type PushedNewRecord interface {
+	// PushedNewSince answers those commits, sent at or after since (Unix
+	// seconds).
+	PushedNewSince(since int64) ([]string, error)
+}
+
 // pushedDuring reports that a push was recorded after the tips before
 // the command were: the command pushed, whether or not a ref here moved.
 func pushedDuring(c *Call) bool {
@@ -758,6 +766,10 @@ func judgeNew(c *Call, now []Tip, from, extra []string) ([]*judged, map[string]*
 	if len(ids) > 0 {
 		// assertion G: what fetch brought is set apart before any
 		// judging, so no cap is spent on it.
+		var before []string
+		if _, err := loadState(c, stateFetched, &before); err != nil {
+			return nil, nil, 0, err
+		}
 		tips, err := fetchedTips(c, now)
 		if err != nil {
 			return nil, nil, 0, err
@@ -765,6 +777,9 @@ func judgeNew(c *Call, now []Tip, from, extra []string) ([]*judged, map[string]*
 		if len(tips) > 0 {
 			foreign, err := c.Repo.Foreign(tips, from, at)
 			if err != nil {
+				return nil, nil, 0, err
+			}
+			if err := sentBeforeFetched(c, at, from, before, foreign); err != nil {
 				return nil, nil, 0, err
 			}
 			keep := ids[:0]
@@ -860,6 +875,47 @@ func judgeNew(c *Call, now []Tip, from, extra []string) ([]*judged, map[string]*
 		}
 	}
 	return out, kept, len(left), nil
+}
+
+// sentBeforeFetched takes out of foreign the commits a push from this
+// clone sent since the session began (at) while no fetch had brought them
+// (the placed pre-push hook's second record), and that no tip an earlier
+// look saw fetched (before) reaches: a commit under another identity
+// pushed and fetched back is the agent's, though the fetch brought it.
+func sentBeforeFetched(c *Call, at int64, from, before []string, foreign map[string]bool) error {
+	pn, ok := c.Repo.(PushedNewRecord)
+	if !ok || at <= 0 || len(foreign) == 0 {
+		return nil
+	}
+	sent, err := pn.PushedNewSince(at)
+	if err != nil {
+		return err
+	}
+	var mine []string
+	for _, id := range sent {
+		if foreign[id] {
+			mine = append(mine, id)
+		}
+	}
+	if len(mine) == 0 {
+		return nil
+	}
+	held := map[string]bool{}
+	if len(before) > 0 {
+		ids, _, err := c.Repo.Commits(before, from, 0, maxListed)
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			held[id] = true
+		}
+	}
+	for _, id := range mine {
+		if !held[id] {
+			delete(foreign, id)
+		}
+	}
+	return nil
 }
 
 // sentNow adds to ids the commits a push sent at or after since that the
