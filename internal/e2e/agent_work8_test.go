@@ -1,0 +1,360 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Issue 41's acceptance, an eighth round on the side of "none is
+// blocked": ordinary flows no earlier table plays in these spellings —
+// two sessions in one clone one after the other, a long session of small
+// commits with a Stop every few, commits written in an editor with -v or
+// by hunks fed from a here-string, intent to add, restore --staged, a
+// branch taken from a remote-tracking ref, a tagged feature merged with
+// --no-ff, tags made in a loop, directories moved, a workflow renamed,
+// case-only renames, a generated file untracked behind .gitignore, names
+// with spaces and accents, a file deleted and made again, go generate,
+// gofmt -w over the tree, read-only sessions, and a session whose working
+// directory is a subdirectory throughout. Each must pass untouched: no
+// block, no reason, a quiet Stop, nothing red on the status line.
+
+// w8statusClean checks, by the person's eyes, that the status line of
+// the session now playing shows nothing red.
+func w8statusClean(p *player) {
+	p.t.Helper()
+	if sl := p.statusWith(); strings.Contains(sl, "red commit") || strings.Contains(sl, "not judged") || strings.Contains(sl, "broken") {
+		p.t.Errorf("the status line of %s reads %q", p.session, sl)
+	}
+}
+
+// w8module makes the clone a small Go module with a package of its own,
+// before the session.
+func w8module(p *player) {
+	p.t.Helper()
+	os.MkdirAll(filepath.Join(p.dir, "tool"), 0o755)
+	os.WriteFile(filepath.Join(p.dir, "go.mod"), []byte("module example.invalid/app\n\ngo 1.21\n"), 0o644)
+	os.WriteFile(filepath.Join(p.dir, "tool/tool.go"), []byte("package tool\n\n// One answers one.\nfunc One() int {\n\treturn 1\n}\n"), 0o644)
+	p.git("add", "-A")
+	if r := run(p.t, p.dir, p.env, "git", "commit", "-q", "-m", "build: a Go module"); r.code != 0 {
+		p.t.Fatalf("module commit: %s%s", r.stdout, r.stderr)
+	}
+	p.env = append(p.env, "GOCACHE="+realGoCache(p.t), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOTOOLCHAIN=local")
+}
+
+// w8workflow gives the clone a workflow pinned by commit id, before the
+// session.
+func w8workflow(p *player) {
+	p.t.Helper()
+	os.MkdirAll(filepath.Join(p.dir, ".github/workflows"), 0o755)
+	wf := "name: CI\non: [push, pull_request]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@b4ffde65f46336ab88eb53be808477a3936bae11 # v4.1.1\n      - run: make test\n"
+	os.WriteFile(filepath.Join(p.dir, ".github/workflows/ci.yml"), []byte(wf), 0o644)
+	p.git("add", "-A")
+	if r := run(p.t, p.dir, p.env, "git", "commit", "-q", "-m", "ci: a test workflow"); r.code != 0 {
+		p.t.Fatalf("workflow commit: %s%s", r.stdout, r.stderr)
+	}
+}
+
+// w8editor is an editor script at ../editor.sh that puts $W8_SUBJECT
+// above the template git opens.
+const w8editor = `printf '#!/bin/sh\nprintf "%%s\\n" "$W8_SUBJECT" | cat - "$1" > "$1.new" && mv "$1.new" "$1"\n' > ../editor.sh && chmod +x ../editor.sh && `
+
+// w8long is a session of n small commits with a Stop after every few.
+func w8long(n, every int) []plumbingStep {
+	var steps []plumbingStep
+	for i := 1; i <= n; i++ {
+		page := fmt.Sprintf("docs/log-%02d.md", i%7)
+		cmd := fmt.Sprintf(`printf 'Entry %d.\n' >> %s && git add %s && git commit -q -m "docs: log entry %d"`, i, page, page, i)
+		if i%5 == 0 {
+			cmd = fmt.Sprintf(`printf 'Entry %d.\n' >> docs/guide.md && git commit -q -am "docs: guide entry %d" && git log --oneline -1 >/dev/null`, i, i)
+		}
+		steps = append(steps, bashStep(cmd))
+		if i%every == 0 {
+			steps = append(steps, plumbingStep{stop: true})
+		}
+	}
+	return append(steps, plumbingStep{stop: true})
+}
+
+func w8sessions(t *testing.T) []plumbingRow {
+	return []plumbingRow{
+		{name: "two sessions one after the other: the first leaves an edit and a stash, the second commits both", setup: withOrigin, steps: []plumbingStep{
+			{session: "s-w8-first"},
+			bashStep(`printf 'Half done.\n' >> docs/guide.md && printf 'Aside.\n' > docs/aside.md && git add docs/aside.md && git stash push -q -m aside -- docs/aside.md`),
+			{stop: true},
+			{session: "s-w8-second"},
+			{user: w8statusClean},
+			bashStep(`git status --short && git stash list`),
+			{user: w8statusClean},
+			bashStep(`git stash pop -q && git add docs/aside.md && git commit -q -am "docs: finish the guide and the aside" && git push -q origin main`),
+			{stop: true},
+		}},
+		{name: "two sessions: the first names its own red commit and repairs it, the second's first call, status line and Stop are quiet", steps: []plumbingStep{
+			{session: "s-w8-red-first"},
+			bashStep(`printf 'Kept in /ho` + `me/marta/notes.\n' > docs/notes.md && git add docs/notes.md && ` + sh2("docs: add notes")),
+			bashStep(`git reset -q --soft HEAD^ && printf 'Kept in the notes folder.\n' > docs/notes.md && git add docs/notes.md && git commit -q -m "docs: add notes"`),
+			{stop: true},
+			{session: "s-w8-red-second"},
+			bashStep(`git log --oneline -2`),
+			{user: w8statusClean},
+			bashStep(`printf 'More.\n' >> docs/notes.md && git commit -q -am "docs: more notes"`),
+			{stop: true},
+		}, from: 4},
+		{name: "two sessions: the first pushes tags, a colleague pushes, the second pulls and tags again", setup: withOrigin, steps: []plumbingStep{
+			{session: "s-w8-tags-first"},
+			bashStep(w5green + `git commit -q -m "docs: more to read" && git tag -a v0.1.0 -m "Release 0.1.0" && git push -q --follow-tags origin main`),
+			{stop: true},
+			{user: colleague(2, false)},
+			{session: "s-w8-tags-second"},
+			{user: w8statusClean},
+			bashStep(`git pull -q --ff-only && git tag -a v0.2.0 -m "Release 0.2.0" && git push -q origin v0.2.0`),
+			{stop: true},
+		}},
+		{name: "a long session of 32 small commits with a Stop every four", steps: w8long(32, 4)},
+		{name: "commit -v through an editor script, with the diff below the scissors", steps: []plumbingStep{
+			bashStep(w8editor + w5green + `W8_SUBJECT="docs: more to read" GIT_EDITOR=../editor.sh git commit -q -v && git log -1 --format=%B | grep -vq '^diff --git'`),
+			bashStep(`printf 'Again.\n' >> docs/more.md && W8_SUBJECT="docs: read again" GIT_EDITOR=../editor.sh git commit -q -v -v -a`),
+			{stop: true},
+		}},
+		{name: "commit -p fed a here-string: one of two hunks committed, the other left", steps: []plumbingStep{
+			bashStep(`printf 'Top.\n\n\n\n\n\n\n\n\nHow to use it.\n\n\n\n\n\n\n\n\nBottom.\n' > docs/guide.md && git commit -q -am "docs: a guide with room"`),
+			bashStep(`sed -i 's/^Top.$/Top, edited./; s/^Bottom.$/Bottom, edited./' docs/guide.md && git commit -q -p -m "docs: the top edited" <<< $'y\nn\n' >/dev/null && git diff --stat`),
+			bashStep(`git commit -q -am "docs: the bottom edited"`),
+			{stop: true},
+		}},
+		{name: "add -N of two new pages, commit -a takes them", steps: []plumbingStep{
+			bashStep(`printf 'One.\n' > docs/n1.md && printf 'Two.\n' > docs/n2.md && git add -N docs/n1.md docs/n2.md && git diff --stat`),
+			bashStep(`git commit -q -a -m "docs: two new pages" && git ls-files docs | grep -c n`),
+			{stop: true},
+		}},
+		{name: "restore --staged of one of three staged files, two committed, the third later", steps: []plumbingStep{
+			bashStep(`printf 'A.\n' > docs/a.md && printf 'B.\n' > docs/b.md && printf 'C.\n' > docs/c.md && git add docs/ && git restore --staged docs/c.md && git commit -q -m "docs: pages a and b"`),
+			bashStep(`git restore --staged --worktree --source=HEAD~1 docs/a.md 2>/dev/null; git status --short && git restore docs/a.md && git add docs/c.md && git commit -q -m "docs: page c"`),
+			{stop: true},
+		}},
+		{name: "switch -c from a colleague's remote-tracking branch, a commit, pushed back to it", setup: withOrigin, steps: []plumbingStep{
+			{user: w5commit("topic", true, "docs/topic.md=A topic.\n")},
+			bashStep(`git fetch -q origin && git branch -r && git switch -q -c topic-review origin/topic`),
+			bashStep(`printf 'Reviewed.\n' >> docs/topic.md && git commit -q -am "docs: review the topic" && git push -q origin topic-review:topic && git switch -q main`),
+			{stop: true},
+		}},
+		{name: "switch --track of a remote branch by its name, pull on it, merged into main", setup: withOrigin, steps: []plumbingStep{
+			{user: w5commit("release-1", true, "docs/rel.md=Release notes.\n")},
+			bashStep(`git fetch -q && git switch -q --track origin/release-1 && git pull -q && git switch -q main && git merge -q --no-ff --no-edit release-1 && git push -q origin main`),
+			{stop: true},
+		}},
+		{name: "merge --no-ff of a feature branch whose tip carries an annotated tag, the tag pushed", setup: withOrigin, steps: []plumbingStep{
+			bashStep(`git switch -q -c feature && printf 'F.\n' > docs/f.md && git add docs/f.md && git commit -q -m "docs: feature page" && git tag -a feature-v1 -m "The feature, version 1"`),
+			bashStep(`git switch -q main && git merge -q --no-ff -m "Merge the feature" feature && git describe --tags --contains HEAD^2 && git push -q origin main feature-v1 && git branch -q -d feature`),
+			{stop: true},
+		}},
+		{name: "annotated tags made in a loop over the last commits, one message each, all pushed", setup: withOrigin, steps: []plumbingStep{
+			bashStep(`for i in 1 2 3 4; do printf 'Step %s.\n' $i >> docs/steps.md; git add docs/steps.md; git commit -q -m "docs: step $i"; done`),
+			bashStep(`for i in 0 1 2 3; do git tag -a "v1.$((3-i)).0" -m "Release 1.$((3-i)).0" "HEAD~$i"; done && git tag -l 'v1.*' | wc -l && git push -q origin main 'refs/tags/v1.*:refs/tags/v1.*'`),
+			{stop: true},
+		}},
+		{name: "git mv of a directory of pages, then moved back by mv and add -A", steps: []plumbingStep{
+			bashStep(`mkdir -p docs/howto && printf 'A.\n' > docs/howto/a.md && printf 'B.\n' > docs/howto/b.md && git add docs/howto && git commit -q -m "docs: two how-to pages"`),
+			bashStep(`git mv docs/howto docs/guides && git commit -q -m "docs: rename how-to to guides"`),
+			bashStep(`mv docs/guides docs/howto && git add -A docs && git commit -q -m "docs: back to how-to"`),
+			{stop: true},
+		}},
+		{name: "a pinned workflow renamed with git mv, and one renamed by mv and add -A", setup: w8workflow, steps: []plumbingStep{
+			bashStep(`git mv .github/workflows/ci.yml .github/workflows/test.yml && git commit -q -m "ci: call the workflow test"`),
+			bashStep(`mv .github/workflows/test.yml .github/workflows/test.yaml && git add -A .github && git commit -q -m "ci: use the yaml extension"`),
+			{stop: true},
+		}},
+		{name: "case-only renames of a page and a directory, through a temporary name", steps: []plumbingStep{
+			bashStep(`git mv README.md Readme.md && git commit -q -m "docs: Readme in mixed case"`),
+			bashStep(`git mv docs Docs.tmp && git mv Docs.tmp Docs && git commit -q -m "docs: the docs folder capitalised" && git mv Docs docs && git commit -q -m "docs: the docs folder lower case again"`),
+			{stop: true},
+		}},
+		{name: "a generated file untracked with rm --cached behind a new .gitignore line", steps: []plumbingStep{
+			bashStep(`printf '<p>built</p>\n' > docs/site.html && git add docs/site.html && git commit -q -m "docs: the built page"`),
+			bashStep(`printf 'docs/*.html\n' >> .gitignore && git rm -q --cached docs/site.html && git add .gitignore && git commit -q -m "build: stop tracking the built page" && test -f docs/site.html && git check-ignore -q docs/site.html`),
+			{stop: true},
+		}},
+		{name: "pages with spaces, accents, CJK and an emoji in their names, committed, renamed, listed", steps: []plumbingStep{
+			{write: "docs/notes de réunion/ordre du jour.md", body: "# Ordre du jour\n"},
+			bashStep(`printf '議事録\n' > "docs/notes de réunion/会議 1.md" && printf 'Ship it.\n' > "docs/🚀 launch.md" && git add docs && git commit -q -m "docs: meeting notes"`),
+			bashStep(`git mv "docs/🚀 launch.md" "docs/launch plan.md" && git commit -q -m "docs: a plainer name" && git -c core.quotePath=false ls-files docs && git log --stat -1 >/dev/null`),
+			{stop: true},
+		}},
+		{name: "a page deleted and committed, made again with other words in the next commit", steps: []plumbingStep{
+			bashStep(`git rm -q docs/guide.md && git commit -q -m "docs: drop the guide"`),
+			{write: "docs/guide.md", body: "A new guide.\n"},
+			bashStep(`git add docs/guide.md && git commit -q -m "docs: a new guide"`),
+			bashStep(`rm docs/guide.md && printf 'The newest guide.\n' > docs/guide.md && git commit -q -am "docs: rewrite the guide"`),
+			{stop: true},
+		}},
+		{name: "go generate writing two files from a directive, built, committed", setup: w8module, steps: []plumbingStep{
+			{write: "tool/gen.go", body: "package tool\n\n//go:generate sh -c \"printf 'package tool\\\\n\\\\n// Two answers two.\\\\nfunc Two() int { return 2 }\\\\n' > two_gen.go && printf 'package tool\\\\n\\\\n// Three answers three.\\\\nfunc Three() int { return 3 }\\\\n' > three_gen.go\"\n"},
+			bashStep(`go generate ./... && gofmt -w tool && go build ./... && go vet ./...`),
+			bashStep(`git add tool && git commit -q -m "feat(tool): generated Two and Three"`),
+			{stop: true},
+		}},
+		{name: "gofmt -w over the whole tree after hand edits, one commit", setup: w8module, steps: []plumbingStep{
+			bashStep(`printf 'package tool\n\nfunc  Four( ) int {\nreturn 4}\n' > tool/four.go && printf 'package tool\n\nfunc Five() int {  return 5 }\n' > tool/five.go`),
+			bashStep(`gofmt -l . ; gofmt -w . && test -z "$(gofmt -l .)" && go build ./... && git add -A && git commit -q -m "feat(tool): Four and Five"`),
+			{stop: true},
+		}},
+		{name: "a read-only session: log, show, blame, grep, diff, describe across the history", setup: withOrigin, steps: []plumbingStep{
+			bashStep(`git log --all --graph --decorate --oneline && git log -p --follow -- docs/guide.md >/dev/null`),
+			bashStep(`git show HEAD --stat && git show side:docs/side.md && git show HEAD~1 --name-status >/dev/null`),
+			bashStep(`git blame docs/guide.md && git blame -C -C --line-porcelain README.md >/dev/null`),
+			bashStep(`git grep -n 'use' && git grep -c . HEAD -- docs >/dev/null && git grep -e How --and -e use >/dev/null`),
+			bashStep(`git diff main side --stat && git describe --always --dirty && git rev-parse --show-toplevel >/dev/null && git log --format='%an %ae' | sort -u`),
+			{read: "docs/guide.md"},
+			{stop: true},
+		}},
+	}
+}
+
+func TestAgentWork8Sessions(t *testing.T) {
+	t.Parallel()
+	rows := w8sessions(t)
+	for i := range rows {
+		rows[i].expect = stUntouched
+	}
+	runPlumbingRows(t, rows)
+}
+
+// w8fireIn fires one hook event as Claude Code does while the session's
+// working directory is dir (a subdirectory of the clone): the payload's
+// cwd and the hook process's own directory are dir.
+func w8fireIn(p *player, dir, event, tool string, payload map[string]any) []answer {
+	p.t.Helper()
+	data, err := os.ReadFile(filepath.Join(p.dir, ".claude/settings.json"))
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	var doc settingsDoc
+	if err := json.Unmarshal(data, &doc); err != nil {
+		p.t.Fatal(err)
+	}
+	base := map[string]any{"session_id": p.session, "transcript_path": "/dev/null", "cwd": dir, "hook_event_name": event}
+	for k, v := range payload {
+		base[k] = v
+	}
+	if tool != "" {
+		base["tool_name"] = tool
+	}
+	stdin, _ := json.Marshal(base)
+	rel, _ := filepath.Rel(p.dir, dir)
+	var out []answer
+	for _, g := range doc.Hooks[event] {
+		if g.Matcher != nil && *g.Matcher != "" && *g.Matcher != "*" && !regexp.MustCompile("^(?:"+*g.Matcher+")$").MatchString(tool) {
+			continue
+		}
+		for _, h := range g.Hooks {
+			cmd := strings.ReplaceAll(h.Command, "$CLAUDE_PROJECT_DIR", p.dir)
+			s := &scratch{t: p.t, dir: p.dir, env: p.env}
+			code, o, e := s.runStreams(rel, stdin, nil, cmd, h.Args...)
+			out = append(out, answer{argv: h.Args, code: code, stdout: o, errs: e})
+		}
+	}
+	return out
+}
+
+// A session whose working directory is docs/ from its first call to its
+// last: reads, edits, commits, a push, a Stop. Every hook runs from docs/
+// with cwd docs/; none may speak.
+func TestAgentWork8SubdirectorySession(t *testing.T) {
+	t.Parallel()
+	p := outcomeClone(t, "w8 subdirectory session")
+	p.env = append(p.env, "CLAUDECODE=1")
+	withOrigin(p)
+	sub := filepath.Join(p.dir, "docs")
+	said := func(what string, as []answer) {
+		t.Helper()
+		reason, refusal, other := words2(as)
+		if w := strings.TrimSpace(reason + refusal + other); w != "" {
+			t.Errorf("%s: the hooks said: %s", what, w)
+		}
+	}
+	steps := []string{
+		`git status --short && ls`,
+		`printf 'More to read.\n' > more.md && git add more.md && git commit -q -m "docs: more to read"`,
+		`mkdir -p api && printf 'The API.\n' > api/index.md && git add api && git commit -q -m "docs: an API page"`,
+		`git mv api reference && git commit -q -m "docs: call it reference"`,
+		`printf 'Edited.\n' >> ../README.md && git add ../README.md && git commit -q -m "docs: the README from below"`,
+		`git -C .. log --oneline -3 && git log --oneline -- . | wc -l`,
+		`git push -q origin main && git status -sb`,
+		`cd reference && printf 'Deeper.\n' > deep.md && git add deep.md && git commit -q -m "docs: a deeper page"`,
+	}
+	for i, c := range steps {
+		in := map[string]any{"tool_input": map[string]any{"command": c, "description": "x"}}
+		said(fmt.Sprintf("PreToolUse of step %d", i), w8fireIn(p, sub, "PreToolUse", "Bash", in))
+		cmd := exec.Command("bash", "-c", c)
+		cmd.Dir, cmd.Env = sub, p.env
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%q failed: %v\n%s", c, err, out)
+		}
+		in["tool_response"] = map[string]any{"stdout": string(out)}
+		said(fmt.Sprintf("PostToolUse of step %d", i), w8fireIn(p, sub, "PostToolUse", "Bash", in))
+		if i == 3 {
+			said("Stop", w8fireIn(p, sub, "Stop", "", map[string]any{"stop_hook_active": false}))
+		}
+	}
+	path := filepath.Join(sub, "guide.md")
+	for _, ev := range []string{"PreToolUse", "PostToolUse"} {
+		in := map[string]any{"tool_input": map[string]any{"file_path": path, "old_string": "How", "new_string": "How"}}
+		said(ev+" Edit", w8fireIn(p, sub, ev, "Edit", in))
+	}
+	said("the last Stop", w8fireIn(p, sub, "Stop", "", map[string]any{"stop_hook_active": false}))
+	cmd := exec.Command(binPath, "--statusline")
+	cmd.Dir, cmd.Env = sub, p.env
+	cmd.Stdin = strings.NewReader(`{"session_id": "` + p.session + `", "cwd": "` + sub + `"}`)
+	sl, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("--statusline: %v", err)
+	}
+	if s := string(sl); strings.Contains(s, "red commit") || strings.Contains(s, "not judged") || strings.Contains(s, "broken") {
+		t.Errorf("the status line from docs/: %s", s)
+	}
+	t.Logf("SUBDIR | a session in docs/ throughout | %d calls | status line %q", len(steps), strings.TrimSpace(string(sl)))
+}
+
+// The hooks of a read-only session stay fast: each PreToolUse and
+// PostToolUse of git log, show, blame and grep in a clone of some
+// history takes a small multiple of `gates --version`.
+func TestAgentWork8ReadOnlyIsFast(t *testing.T) {
+	t.Parallel()
+	p := outcomeClone(t, "w8 read-only fast")
+	p.env = append(p.env, "CLAUDECODE=1")
+	p.bashQuiet(`for i in $(seq 1 40); do printf 'Line %s.\n' $i >> docs/guide.md; git commit -q -am "docs: line $i"; done`)
+	t0 := time.Now()
+	for i := 0; i < 5; i++ {
+		run(t, p.dir, p.env, binPath, "--version")
+	}
+	floor := time.Since(t0) / 5
+	var slowest time.Duration
+	for _, c := range []string{`git log -p >/dev/null`, `git blame docs/guide.md >/dev/null`, `git grep -n Line >/dev/null`, `git show --stat HEAD~7`, `git log --format=%s -- docs | head -3`} {
+		in := map[string]any{"tool_input": map[string]any{"command": c, "description": "x"}}
+		for _, ev := range []string{"PreToolUse", "PostToolUse"} {
+			if ev == "PostToolUse" {
+				in["tool_response"] = map[string]any{"stdout": ""}
+			}
+			t1 := time.Now()
+			reason, refusal, other := words2(p.fire(ev, "Bash", in))
+			d := time.Since(t1)
+			if d > slowest {
+				slowest = d
+			}
+			if w := strings.TrimSpace(reason + refusal + other); w != "" {
+				t.Errorf("%s of %q said: %s", ev, c, w)
+			}
+		}
+	}
+	t.Logf("FAST | read-only calls | slowest hook %v | gates --version %v", slowest, floor)
+	if slowest > 2*time.Second && slowest > 40*floor {
+		t.Errorf("a read-only call's hook took %v (gates --version %v)", slowest, floor)
+	}
+}
