@@ -175,6 +175,7 @@ func TestAgentReal7(t *testing.T) {
 			s.row("Write of a go:generate directive", "quiet", s.writeCall("real7_gen.go", "package "+pkg+"\n\n//go:generate sh -c \"printf 'package "+pkg+"\\\\n\\\\n// realGenerated is written by go generate.\\\\nconst realGenerated = 7\\\\n' > zz_real7_generated.go\"\n"))
 			s.work("go generate run, its output built and committed", `go generate ./real7_gen.go && test -f zz_real7_generated.go && go build . && git add real7_gen.go zz_real7_generated.go && git commit -q -m "`+subj+` (generate)"`)
 			s.work("the generated file untracked with rm --cached behind .gitignore", `printf 'zz_*_generated.go\n' >> .gitignore && git rm -q --cached zz_real7_generated.go && git add .gitignore && git commit -q -m "`+subj+` (ignore generated)" && test -f zz_real7_generated.go && git status --short | wc -l | grep -q '^0$'`)
+			s.work("push", `git push -q origin main`)
 			s.stopQuiet("names, moves and generated files")
 
 			// Branches, tags, a colleague.

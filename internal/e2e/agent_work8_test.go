@@ -135,7 +135,8 @@ func w8sessions(t *testing.T) []plumbingRow {
 		}},
 		{name: "restore --staged of one of three staged files, two committed, the third later", steps: []plumbingStep{
 			bashStep(`printf 'A.\n' > docs/a.md && printf 'B.\n' > docs/b.md && printf 'C.\n' > docs/c.md && git add docs/ && git restore --staged docs/c.md && git commit -q -m "docs: pages a and b"`),
-			bashStep(`git restore --staged --worktree --source=HEAD~1 docs/a.md 2>/dev/null; git status --short && git restore docs/a.md && git add docs/c.md && git commit -q -m "docs: page c"`),
+			bashStep(`printf 'A, changed.\n' > docs/a.md && git add docs/a.md && git restore --staged docs/a.md && git restore docs/a.md && git status --short && git add docs/c.md && git commit -q -m "docs: page c"`),
+			bashStep(`printf 'Guide, changed.\n' > docs/guide.md && git add docs/guide.md && git restore --source=HEAD~2 --staged --worktree docs/guide.md && git diff --quiet HEAD && git status --short`),
 			{stop: true},
 		}},
 		{name: "switch -c from a colleague's remote-tracking branch, a commit, pushed back to it", setup: withOrigin, steps: []plumbingStep{
@@ -214,6 +215,142 @@ func w8sessions(t *testing.T) []plumbingRow {
 			{stop: true},
 		}},
 	}
+}
+
+// w8spellings are ordinary commands the guard reads word by word before
+// they run: flags that look like others in a cluster, cleans that keep
+// the binary, reads of the configuration that name the hooks path, and
+// messages that speak of the bypass.
+func w8spellings() []plumbingRow {
+	return []plumbingRow{
+		{name: "commit -uno: untracked files left out of the template, a green commit", steps: []plumbingStep{
+			bashStep(`printf 'Scratch.\n' > docs/scratch.txt && printf 'More.\n' >> docs/guide.md && git commit -q -uno -am "docs: more of the guide"`),
+			bashStep(`printf 'Again.\n' >> docs/guide.md && git commit -q -a -unormal -m "docs: again" && rm docs/scratch.txt`),
+			{stop: true},
+		}},
+		{name: "commit -qauno in one cluster", steps: []plumbingStep{
+			bashStep(`printf 'More.\n' >> docs/guide.md && git commit -qauno -m "docs: more of the guide"`),
+			{stop: true},
+		}},
+		{name: "clean -fdx with the binary's directory kept by an unanchored -e, and a clean limited to a build directory", steps: []plumbingStep{
+			bashStep(`mkdir -p docs/_build && printf 'x\n' > docs/_build/page.html && printf 'docs/_build/\n' >> .gitignore && git commit -q -am "build: ignore the docs build"`),
+			bashStep(`git clean -q -fdx -e bin && test -x bin/gates && test ! -e docs/_build`),
+			bashStep(`mkdir -p docs/_build && printf 'x\n' > docs/_build/page.html && git clean -q -xdf -- docs/_build && test -x bin/gates`),
+			bashStep(`mkdir -p docs/_build && printf 'x\n' > docs/_build/page.html && cd docs && git clean -q -ffdx && test -x ../bin/gates`),
+			{stop: true},
+		}},
+		{name: "reads of the configuration that name the hooks path", steps: []plumbingStep{
+			bashStep(`git config --show-origin --get-all core.hooksPath; git config --get-regexp '^core\.' && git config --list --show-origin | grep -ci hookspath`),
+			bashStep(`git config core.hooksPath && git config --local -l >/dev/null && git config --type=bool --get core.bare`),
+			{stop: true},
+		}},
+		{name: "commit messages that speak of --no-verify and core.hooksPath, in -m and in a body", steps: []plumbingStep{
+			bashStep(`printf 'Never skip the hooks.\n' > docs/hooks.md && git add docs/hooks.md && git commit -q -m "docs: why we never pass --no-verify" -m "The hooks live at core.hooksPath; git commit -n skips them."`),
+			bashStep(`printf 'More.\n' >> docs/hooks.md && git commit -q -a --message="docs: note on --no-verify and -n"`),
+			{stop: true},
+		}},
+		{name: "commit with an editor set by -c core.editor, and -c user.name for one commit", steps: []plumbingStep{
+			bashStep(w5green + `git -c user.name="Pair Partner" -c core.editor=true commit -q -m "docs: more to read"`),
+			bashStep(`printf 'Amended.\n' >> docs/more.md && git -c core.editor=true commit -q -a --amend`),
+			{stop: true},
+		}},
+	}
+}
+
+func TestAgentWork8Spellings(t *testing.T) {
+	t.Parallel()
+	rows := w8spellings()
+	for i := range rows {
+		rows[i].expect = stUntouched
+	}
+	runPlumbingRows(t, rows)
+}
+
+// w8deleteRemote has the colleague delete a branch on origin (merged
+// elsewhere, done with), past any hook.
+func w8deleteRemote(branch string) func(p *player) {
+	return func(p *player) {
+		p.t.Helper()
+		tmp := w5colleagueClone(p)
+		if r := run(p.t, tmp, w5env(p), "git", "push", "-q", "--no-verify", "origin", "--delete", branch); r.code != 0 {
+			p.t.Fatalf("colleague delete: %s", r.stderr)
+		}
+	}
+}
+
+// w8provenance are ordinary moves of remotes and refs after a colleague's
+// red commit arrived by fetch: it stays the colleague's, whatever later
+// happens to the remote-tracking ref that brought it.
+func w8provenance() []plumbingRow {
+	red := "docs/colleague.md=" + leakLine
+	return []plumbingRow{
+		{name: "a colleague's red commit pulled, then origin renamed to upstream and a new origin added and pushed to", setup: withOrigin, steps: []plumbingStep{
+			{user: w5commit("main", true, red)},
+			bashStep(`git pull -q --ff-only`),
+			bashStep(`git clone -q --bare ../up.git ../fork.git && git remote rename origin upstream && git remote add origin ../fork.git && git fetch -q origin && git branch -q -u origin/main`),
+			bashStep(`git push -q origin main && git status -sb`),
+			{stop: true},
+		}},
+		{name: "a colleague's red branch checked out for review, deleted upstream, fetch --prune, the local branch deleted", setup: withOrigin, steps: []plumbingStep{
+			{user: w5commit("topic", true, red)},
+			bashStep(`git fetch -q && git switch -q -c topic origin/topic && git log --oneline -2 >/dev/null && git switch -q main`),
+			{user: w8deleteRemote("topic")},
+			bashStep(`git fetch -q --prune && git branch -vv`),
+			{stop: true},
+			bashStep(`git branch -q -D topic`),
+			{stop: true},
+		}},
+		{name: "a colleague's red commit pulled, then the remote removed (the project moved)", setup: withOrigin, steps: []plumbingStep{
+			{user: w5commit("main", true, red)},
+			bashStep(`git pull -q --ff-only`),
+			bashStep(`git remote remove origin && git remote -v`),
+			{stop: true},
+		}},
+		{name: "a colleague's red commit fetched by remote and branch, merged from FETCH_HEAD, another branch fetched after", setup: withOrigin, steps: []plumbingStep{
+			{user: w5commit("main", true, red)},
+			bashStep(`git fetch -q origin main && git merge -q --ff-only FETCH_HEAD`),
+			bashStep(`git fetch -q origin side 2>/dev/null; git fetch -q origin && git log --oneline -1`),
+			{stop: true},
+		}},
+		{name: "pull --ff-only by the remote's own URL of a colleague's red commit", setup: withOrigin, steps: []plumbingStep{
+			{user: w5commit("main", true, red)},
+			bashStep(`git pull -q --ff-only "$(git remote get-url origin)" main`),
+			{stop: true},
+		}},
+		{name: "own green work rebased onto a colleague's red commit with rebase origin/main, pushed", setup: withOrigin, steps: []plumbingStep{
+			bashStep(w5green + `git commit -q -m "docs: more to read"`),
+			{user: w5commit("main", true, red)},
+			bashStep(`git fetch -q && git rebase -q origin/main && git push -q origin main`),
+			{stop: true},
+		}},
+		{name: "own green commit thrown away with reset --hard origin/main over a colleague's red commit", setup: withOrigin, steps: []plumbingStep{
+			bashStep(w5green + `git commit -q -m "docs: more to read"`),
+			{user: w5commit("main", true, red)},
+			bashStep(`git fetch -q && git reset -q --hard origin/main && git log --oneline -1`),
+			{stop: true},
+		}},
+		{name: "a colleague's red branch fetched into a local branch by refspec, looked at, deleted", setup: withOrigin, steps: []plumbingStep{
+			{user: w5commit("topic", true, red)},
+			bashStep(`git fetch -q origin topic:topic && git switch -q topic && git log --oneline -2 && git switch -q main`),
+			{stop: true},
+			bashStep(`git branch -q -D topic`),
+			{stop: true},
+		}},
+		{name: "a colleague's red commit pulled, its remote-tracking branch deleted with branch -r -d and fetched again", setup: withOrigin, steps: []plumbingStep{
+			{user: w5commit("main", true, red)},
+			bashStep(`git pull -q --ff-only && git branch -q -r -d origin/main && git log --oneline -1 && git fetch -q origin`),
+			{stop: true},
+		}},
+	}
+}
+
+func TestAgentWork8Provenance(t *testing.T) {
+	t.Parallel()
+	rows := w8provenance()
+	for i := range rows {
+		rows[i].expect = stUntouched
+	}
+	runPlumbingRows(t, rows)
 }
 
 func TestAgentWork8Sessions(t *testing.T) {
