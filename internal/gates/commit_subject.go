@@ -3,7 +3,8 @@ package gates
 // check-commit-subject: the subject line of the prospective commit message
 // parses as <type>(<scope>)?!?: <summary>, <type> drawn from the shared
 // GATE_SDK_COMMIT_TYPES roster, or is one of the subjects git itself
-// writes (Merge , Revert , fixup!, squash!, amend!). Tier commit-msg.
+// writes (Merge , Revert , Reapply , fixup!, squash!, amend!). Tier
+// commit-msg.
 
 import (
 	"bytes"
@@ -16,8 +17,9 @@ import (
 // subjectCarveOuts are the subject leads git generates; each passes as is.
 // The autosquash leads carry their blank: git's rebase reads "fixup! ",
 // "squash! " and "amend! " (git commit --fixup=amend:<commit>), so
-// "fixup!feat: x" is no autosquash form.
-var subjectCarveOuts = [...]string{"Merge ", "Revert ", "fixup! ", "squash! ", "amend! "}
+// "fixup!feat: x" is no autosquash form. git 2.43 and later word the
+// revert of a revert "Reapply \"<subject>\"".
+var subjectCarveOuts = [...]string{"Merge ", "Revert ", "Reapply ", "fixup! ", "squash! ", "amend! "}
 
 func checkCommitSubject(c *gate.Context) int {
 	// assertion A: a run with no message file (the whole-tree battery) is a
