@@ -249,6 +249,11 @@ func w8spellings() []plumbingRow {
 			bashStep(`printf 'More.\n' >> docs/hooks.md && git commit -q -a --message="docs: note on --no-verify and -n"`),
 			{stop: true},
 		}},
+		{name: "a revert of a revert, worded as git 2.43 and later word it: Reapply \"…\"", steps: []plumbingStep{
+			bashStep(w5green + `git commit -q -m "docs: more to read" && git revert --no-edit HEAD >/dev/null`),
+			bashStep(`git revert --no-commit HEAD && git commit -q -m 'Reapply "docs: more to read"' -m "This reverts commit $(git rev-parse HEAD)."`),
+			{stop: true},
+		}},
 		{name: "commit with an editor set by -c core.editor, and -c user.name for one commit", steps: []plumbingStep{
 			bashStep(w5green + `git -c user.name="Pair Partner" -c core.editor=true commit -q -m "docs: more to read"`),
 			bashStep(`printf 'Amended.\n' >> docs/more.md && git -c core.editor=true commit -q -a --amend`),
