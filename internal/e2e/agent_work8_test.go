@@ -262,6 +262,97 @@ func w8spellings() []plumbingRow {
 	}
 }
 
+// w8libRemote makes ../lib (w7libRepo) and names it the remote lib of
+// the clone, before the session: the library's history is the library's.
+func w8libRemote(p *player) {
+	p.t.Helper()
+	w8libCommit("README.md=# lib\n")(p)
+	p.git("remote", "add", "lib", filepath.Join(filepath.Dir(p.dir), "lib"))
+}
+
+// w8libCommit commits pages to ../lib (made on first use, its branch
+// main) as the library's maintainer, the colleague of w5env.
+func w8libCommit(pages ...string) func(p *player) {
+	return func(p *player) {
+		p.t.Helper()
+		lib := filepath.Join(filepath.Dir(p.dir), "lib")
+		env := w5env(p)
+		if _, err := os.Stat(lib); err != nil {
+			os.MkdirAll(lib, 0o755)
+			run(p.t, lib, env, "git", "init", "-q", "-b", "main")
+		}
+		for _, pg := range pages {
+			rel, body, _ := strings.Cut(pg, "=")
+			os.WriteFile(filepath.Join(lib, rel), []byte(body), 0o644)
+			run(p.t, lib, env, "git", "add", rel)
+			if r := run(p.t, lib, env, "git", "commit", "-q", "-m", "lib: "+rel); r.code != 0 {
+				p.t.Fatalf("lib commit: %s%s", r.stdout, r.stderr)
+			}
+		}
+	}
+}
+
+// w8subtree are vendoring flows with git subtree from a remote the clone
+// has: it writes commits of its own (a squash made by commit-tree, a
+// merge, an add) whose subjects are git's words, not the agent's, and it
+// brings the library's own history, which is the library's.
+func w8subtree() []plumbingRow {
+	return []plumbingRow{
+		{name: "subtree add --squash of a library from its remote, then subtree pull --squash after it moved", setup: w8libRemote, steps: []plumbingStep{
+			bashStep(`git subtree add -q --prefix=vendor/lib lib main --squash && git log --oneline -3`),
+			{stop: true},
+			{user: w8libCommit("CHANGES.md=- a change\n")},
+			bashStep(`git subtree pull -q --prefix=vendor/lib lib main --squash -m "build: bump the vendored lib" && git log --oneline -4`),
+			{stop: true},
+		}},
+		{name: "subtree add --squash from the library's remote with a message of the project's style", setup: w8libRemote, steps: []plumbingStep{
+			bashStep(`git subtree add -q --prefix=vendor/lib lib main --squash -m "build: vendor lib" && git log --format=%s -3`),
+			{stop: true},
+		}},
+		{name: "subtree add of a library's whole history from its remote", setup: w8libRemote, steps: []plumbingStep{
+			bashStep(`git fetch -q lib && git subtree add -q --prefix=vendor/lib lib/main && git log --oneline --graph -4`),
+			{stop: true},
+		}},
+	}
+}
+
+// w8subtreeLimits are fetches by path of others' history: a library
+// vendored with subtree by its path. Its commits arrive from a URL no
+// remote of the session's names, which the judge counts as the agent's
+// (§commit-audit G: a scratch clone fetched in is the agent's), so the
+// library's red commits are named. Played with the right expectation and
+// reported (a limit in kits/gate-sdk/SPEC.md).
+var w8subtreeLimits = []plumbingRow{
+	{name: "subtree add --squash of a library by its path", setup: w8libCommit("README.md=# lib\n"), steps: []plumbingStep{
+		bashStep(`git subtree add -q --prefix=vendor/lib ../lib main --squash && git log --oneline -3`),
+		{stop: true},
+	}},
+}
+
+func TestAgentWork8SubtreeLimits(t *testing.T) {
+	t.Parallel()
+	for _, r := range w8subtreeLimits {
+		r := r
+		t.Run(r.name, func(t *testing.T) {
+			t.Parallel()
+			got, log := w7playLimit(t, r)
+			t.Logf("LIMIT | %s | passes untouched | %s", r.name, got)
+			if got == "passes untouched" {
+				t.Errorf("%s: written as a limit, and it no longer misses: take it out of w8subtreeLimits and out of the SPEC's limit\n%s", r.name, log)
+			}
+		})
+	}
+}
+
+func TestAgentWork8Subtree(t *testing.T) {
+	t.Parallel()
+	rows := w8subtree()
+	for i := range rows {
+		rows[i].expect = stUntouched
+	}
+	runPlumbingRows(t, rows)
+}
+
 func TestAgentWork8Spellings(t *testing.T) {
 	t.Parallel()
 	rows := w8spellings()
