@@ -254,6 +254,11 @@ func w8spellings() []plumbingRow {
 			bashStep(`git revert --no-commit HEAD && git commit -q -m 'Reapply "docs: more to read"' -m "This reverts commit $(git rev-parse HEAD)."`),
 			{stop: true},
 		}},
+		{name: "a squash of two commits by rebase -i with sed editors, the combined message kept", steps: []plumbingStep{
+			bashStep(`printf 'A.\n' > docs/a.md && git add docs/a.md && git commit -q -m "docs: a" && printf 'B.\n' > docs/b.md && git add docs/b.md && git commit -q -m "docs: b"`),
+			bashStep(`GIT_SEQUENCE_EDITOR="sed -i '2s/^pick/squash/'" GIT_EDITOR=true git rebase -q -i HEAD~2 && git log -1 --format=%B`),
+			{stop: true},
+		}},
 		{name: "commit with an editor set by -c core.editor, and -c user.name for one commit", steps: []plumbingStep{
 			bashStep(w5green + `git -c user.name="Pair Partner" -c core.editor=true commit -q -m "docs: more to read"`),
 			bashStep(`printf 'Amended.\n' >> docs/more.md && git -c core.editor=true commit -q -a --amend`),
@@ -347,6 +352,41 @@ func TestAgentWork8SubtreeLimits(t *testing.T) {
 func TestAgentWork8Subtree(t *testing.T) {
 	t.Parallel()
 	rows := w8subtree()
+	for i := range rows {
+		rows[i].expect = stUntouched
+	}
+	runPlumbingRows(t, rows)
+}
+
+// w8ignored are files the agent writes that git ignores (local notes, a
+// build's output, an env file): never tracked, never committed, so what
+// they hold is no gate's business; the tracked work beside them goes on.
+func w8ignored() []plumbingRow {
+	return []plumbingRow{
+		{name: "a Write of an ignored local note holding a home path, the tracked work committed beside it", steps: []plumbingStep{
+			bashStep(`printf '*.local.md\n' >> .gitignore && git commit -q -am "build: ignore local notes"`),
+			{write: "docs/mine.local.md", body: "My checkout is at /ho" + "me/marta/src/app.\n"},
+			bashStep(w5green + `git commit -q -m "docs: more to read"`),
+			{stop: true},
+		}},
+		{name: "a Write of an ignored .env and of a file in an ignored build directory", steps: []plumbingStep{
+			bashStep(`printf '.env\nout/\n' >> .gitignore && git commit -q -am "build: ignore the env file and out"`),
+			{write: ".env", body: "HOME_DIR=/ho" + "me/marta\n"},
+			{write: "out/report.txt", body: "Built in /ho" + "me/marta/src/app.\n"},
+			{stop: true},
+		}},
+		{name: "a Write of a file excluded by .git/info/exclude only", steps: []plumbingStep{
+			bashStep(`echo 'scratch/' >> .git/info/exclude`),
+			{write: "scratch/plan.md", body: "Plan, kept in /ho" + "me/marta/plans.\n"},
+			bashStep(`git status --short`),
+			{stop: true},
+		}},
+	}
+}
+
+func TestAgentWork8Ignored(t *testing.T) {
+	t.Parallel()
+	rows := w8ignored()
 	for i := range rows {
 		rows[i].expect = stUntouched
 	}
