@@ -259,6 +259,16 @@ func w8spellings() []plumbingRow {
 			bashStep(`GIT_SEQUENCE_EDITOR="sed -i '2s/^pick/squash/'" GIT_EDITOR=true git rebase -q -i HEAD~2 && git log -1 --format=%B`),
 			{stop: true},
 		}},
+		{name: "an empty commit to start CI, and own commits rebased with --committer-date-is-author-date", steps: []plumbingStep{
+			bashStep(`git commit -q --allow-empty -m "ci: trigger the pipeline"`),
+			bashStep(w5green + `git commit -q --date="3 days ago" -m "docs: more to read" && git rebase -q --committer-date-is-author-date HEAD~2`),
+			{stop: true},
+		}},
+		{name: "two thousand generated pages in one commit", steps: []plumbingStep{
+			bashStep(`mkdir -p docs/gen && for i in $(seq 1 2000); do printf 'Item %s.\n' $i > docs/gen/item$i.md; done && git add docs/gen && git commit -q -m "docs: two thousand generated pages"`),
+			bashStep(`printf 'Changed.\n' >> docs/gen/item7.md && git commit -q -am "docs: change one page"`),
+			{stop: true},
+		}},
 		{name: "commit with an editor set by -c core.editor, and -c user.name for one commit", steps: []plumbingStep{
 			bashStep(w5green + `git -c user.name="Pair Partner" -c core.editor=true commit -q -m "docs: more to read"`),
 			bashStep(`printf 'Amended.\n' >> docs/more.md && git -c core.editor=true commit -q -a --amend`),
@@ -373,6 +383,17 @@ func w8ignored() []plumbingRow {
 			bashStep(`printf '.env\nout/\n' >> .gitignore && git commit -q -am "build: ignore the env file and out"`),
 			{write: ".env", body: "HOME_DIR=/ho" + "me/marta\n"},
 			{write: "out/report.txt", body: "Built in /ho" + "me/marta/src/app.\n"},
+			{stop: true},
+		}},
+		{name: "a tracked config kept local with update-index --skip-worktree, a machine path written into it", steps: []plumbingStep{
+			bashStep(`printf 'root: .\n' > docs/local.yml && git add docs/local.yml && git commit -q -m "docs: a local config template" && git update-index --skip-worktree docs/local.yml`),
+			{write: "docs/local.yml", body: "root: /ho" + "me/marta/src/app\n"},
+			bashStep(w5green + `git commit -q -m "docs: more to read" && git status --short`),
+			{stop: true},
+		}},
+		{name: "a tracked file set --assume-unchanged, a local path written into it", steps: []plumbingStep{
+			bashStep(`printf 'path: .\n' > docs/paths.yml && git add docs/paths.yml && git commit -q -m "docs: a paths file" && git update-index --assume-unchanged docs/paths.yml`),
+			bashStep(`printf 'path: /ho` + `me/marta/src\n' > docs/paths.yml && git status --short && ` + w5green + `git commit -q -m "docs: more to read"`),
 			{stop: true},
 		}},
 		{name: "a Write of a file excluded by .git/info/exclude only", steps: []plumbingStep{
