@@ -396,6 +396,18 @@ func w8ignored() []plumbingRow {
 			bashStep(`printf 'path: /ho` + `me/marta/src\n' > docs/paths.yml && git status --short && ` + w5green + `git commit -q -m "docs: more to read"`),
 			{stop: true},
 		}},
+		{name: "a Write inside a submodule's work tree, committed there: the submodule's business", setup: w8libRemote, steps: []plumbingStep{
+			bashStep(`git -c protocol.file.allow=always submodule add -q ../lib vendor/lib && git commit -q -m "build: vendor lib as a submodule"`),
+			{write: "vendor/lib/NOTES.md", body: "Built on /ho" + "me/marta's machine.\n"},
+			bashStep(`git -C vendor/lib add NOTES.md && git -C vendor/lib commit -q -m "lib notes" && git status --short`),
+			{stop: true},
+		}},
+		{name: "a Write inside a nested clone of another project kept in the tree, untracked", setup: w8libRemote, steps: []plumbingStep{
+			bashStep(`git clone -q ../lib examples/lib && git status --short`),
+			{write: "examples/lib/NOTES.md", body: "Built on /ho" + "me/marta's machine.\n"},
+			bashStep(`cd examples/lib && git add NOTES.md && git commit -q -m "lib notes"`),
+			{stop: true},
+		}},
 		{name: "a Write of a file excluded by .git/info/exclude only", steps: []plumbingStep{
 			bashStep(`echo 'scratch/' >> .git/info/exclude`),
 			{write: "scratch/plan.md", body: "Plan, kept in /ho" + "me/marta/plans.\n"},
