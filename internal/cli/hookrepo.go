@@ -98,6 +98,33 @@ const noReplace = "GIT_NO_REPLACE_OBJECTS=1"
 // asWritten is git with replace refs off (noReplace).
 func asWritten() repo.Git { return repo.Git{Env: append(os.Environ(), noReplace)} }
 
+// LocalOnly reports that rel's index entry carries skip-worktree while no
+// sparse checkout is on (harness.SkipWorktree). Anything it cannot read
+// answers false: the edit is judged.
+func (r hookRepo) LocalOnly(rel string) bool {
+	_, common, err := r.gitDirs()
+	if err != nil {
+		return false
+	}
+	vals, ok := walk.ConfigValues(common, os.Environ(), "core.sparseCheckout")
+	if !ok {
+		return false
+	}
+	if v := vals["core.sparseCheckout"]; len(v) > 0 && !strings.EqualFold(strings.TrimSpace(v[len(v)-1]), "false") {
+		return false
+	}
+	entries, err := repo.Git{}.Index(r.top)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if e.Path == rel {
+			return e.Stage == 0 && e.SkipWorktree()
+		}
+	}
+	return false
+}
+
 // StateDirName is the directory under the git dir the harness members
 // keep their per-session state in.
 const StateDirName = "gates-agent"

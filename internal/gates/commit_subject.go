@@ -3,7 +3,8 @@ package gates
 // check-commit-subject: the subject line of the prospective commit message
 // parses as <type>(<scope>)?!?: <summary>, <type> drawn from the shared
 // GATE_SDK_COMMIT_TYPES roster, or is one of the subjects git itself
-// writes (Merge , Revert , fixup!, squash!, amend!). Tier commit-msg.
+// writes (Merge , Revert , Reapply , fixup!, squash!, amend!, and git
+// subtree's own subjects). Tier commit-msg.
 
 import (
 	"bytes"
@@ -16,8 +17,9 @@ import (
 // subjectCarveOuts are the subject leads git generates; each passes as is.
 // The autosquash leads carry their blank: git's rebase reads "fixup! ",
 // "squash! " and "amend! " (git commit --fixup=amend:<commit>), so
-// "fixup!feat: x" is no autosquash form.
-var subjectCarveOuts = [...]string{"Merge ", "Revert ", "fixup! ", "squash! ", "amend! "}
+// "fixup!feat: x" is no autosquash form. git 2.43 and later word the
+// revert of a revert "Reapply \"<subject>\"".
+var subjectCarveOuts = [...]string{"Merge ", "Revert ", "Reapply ", "fixup! ", "squash! ", "amend! "}
 
 func checkCommitSubject(c *gate.Context) int {
 	// assertion A: a run with no message file (the whole-tree battery) is a
@@ -78,6 +80,9 @@ func subjectParses(subject string, types []string) bool {
 			return true
 		}
 	}
+	if subtreeSubject(subject) {
+		return true
+	}
 	t, ok := SubjectType(subject)
 	return ok && isRosterType(t, types)
 }
@@ -106,6 +111,69 @@ func SubjectType(subject string) (t string, ok bool) {
 		return "", false
 	}
 	return subject[:end], true
+}
+
+// subtreeSubject reports one of the subjects git subtree writes for the
+// commits it makes itself (the squash of a library's history, the add of
+// its whole history, a split rejoined), which no option rewords:
+// "Squashed '<dir>/' content from commit <id>", "Squashed '<dir>/'
+// changes from <id>..<id>", "Add '<dir>/' from commit '<id>'" and
+// "Split '<dir>/' into commit '<id>'". Only these exact shapes pass.
+func subtreeSubject(s string) bool {
+	// dirThen cuts "'<dir>/' " off s, answering what follows.
+	dirThen := func(s string) (string, bool) {
+		rest, ok := strings.CutPrefix(s, "'")
+		if !ok {
+			return "", false
+		}
+		dir, after, ok := strings.Cut(rest, "/' ")
+		if !ok || dir == "" || strings.Contains(dir, "'") {
+			return "", false
+		}
+		return after, true
+	}
+	quoted := func(s string) bool {
+		id, ok := strings.CutPrefix(s, "'")
+		id, ok2 := strings.CutSuffix(id, "'")
+		return ok && ok2 && isHexID(id)
+	}
+	if rest, ok := strings.CutPrefix(s, "Squashed "); ok {
+		if after, ok := dirThen(rest); ok {
+			if id, ok := strings.CutPrefix(after, "content from commit "); ok {
+				return isHexID(id)
+			}
+			if r, ok := strings.CutPrefix(after, "changes from "); ok {
+				a, b, ok := strings.Cut(r, "..")
+				return ok && isHexID(a) && isHexID(b)
+			}
+		}
+		return false
+	}
+	if rest, ok := strings.CutPrefix(s, "Add "); ok {
+		after, ok := dirThen(rest)
+		id, ok2 := strings.CutPrefix(after, "from commit ")
+		return ok && ok2 && quoted(id)
+	}
+	if rest, ok := strings.CutPrefix(s, "Split "); ok {
+		after, ok := dirThen(rest)
+		id, ok2 := strings.CutPrefix(after, "into commit ")
+		return ok && ok2 && quoted(id)
+	}
+	return false
+}
+
+// isHexID reports an abbreviated or full object id: 4 to 64 lower-case
+// hex digits.
+func isHexID(s string) bool {
+	if len(s) < 4 || len(s) > 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !('0' <= s[i] && s[i] <= '9' || 'a' <= s[i] && s[i] <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 func isRosterType(t string, types []string) bool {

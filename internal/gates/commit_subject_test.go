@@ -23,14 +23,19 @@ func subjectRun(t *testing.T, msg string, types string, args ...string) gatetest
 
 func TestCommitSubjectAcceptance(t *testing.T) {
 	pass := []string{"feat: x", "fix(internal/ere): y", "refactor!: z", "feat(cli)!: z", "Merge branch 'main'",
-		`Revert "feat: x"`, "fixup! feat: x", "squash! fix: y", "amend! feat: x", "docs(a.b/c-d): e", "feat: x\r"}
+		`Revert "feat: x"`, `Reapply "feat: x"`, "Squashed 'vendor/lib/' content from commit 55c5935",
+		"Squashed 'vendor/lib/' changes from 55c5935..e868363", "Add 'vendor/lib/' from commit '55c593568a4a40b02e2ab5c655d731d0e9fcd428'",
+		"Split 'lib/' into commit '55c593568a4a40b02e2ab5c655d731d0e9fcd428'", "fixup! feat: x", "squash! fix: y", "amend! feat: x", "docs(a.b/c-d): e", "feat: x\r"}
 	for _, s := range pass {
 		got := subjectRun(t, s+"\n\nbody line\n", defaultTypes)
 		wantCode(t, got, 0)
 		wantOut(t, got, "COMMIT-SUBJECT: clean (")
 	}
 	fail := []string{"Feat: x", "feature: x", "wip", "feat:x", "feat (cli): x", "feat(CLI): x", "feat(): x",
-		"amend!feat: x", "feat: ", "feat(cli: x", "feat!!: x", "", "merge branch 'main'", "feat(cli)x: y"}
+		"amend!feat: x", "feat: ", "feat(cli: x", "feat!!: x", "", "merge branch 'main'", "feat(cli)x: y", `reapply "feat: x"`, `Reapply"feat: x"`,
+		"Squashed 'vendor/lib/' content from the old tree", "Squashed 'vendor/lib' content from commit 55c5935",
+		"Add 'vendor/lib/' from commit 55c5935", "Add 'vendor/lib/' from commit 'HEAD'", "Add a page", "Split the guide",
+		"Squashed '/' changes from 55c5935..", "Squashed the history"}
 	for _, s := range fail {
 		got := subjectRun(t, s+"\nbody\n", defaultTypes)
 		if got.Code != 1 {

@@ -55,6 +55,15 @@ func editGates(c *Call) int {
 		res.Red = notInHead(c, res.Red, []string{rel})
 		res.Red = notBeforeSession(c, res.Red)
 	}
+	if len(res.Red) > 0 {
+		// assertion Q: a tracked file git keeps out of its view
+		// (`update-index --skip-worktree` outside a sparse checkout) is
+		// edited for this machine only: no commit takes the edit, so no
+		// gate is told of it. Asked only once the edit reads red.
+		if sw, ok := c.Repo.(SkipWorktree); ok && sw.LocalOnly(rel) {
+			return Allow
+		}
+	}
 	if len(res.Red) == 0 {
 		// assertion B: clean is silent.
 		return Allow
@@ -64,6 +73,14 @@ func editGates(c *Call) int {
 		rel, redNames(res), res.Text()) + baselineIsTheUsers(res.Text())
 	fmt.Fprintln(c.Stdout, Feedback(reason))
 	return Allow
+}
+
+// SkipWorktree is a Repo that can say a tracked file's work-tree bytes
+// are the machine's own: its index entry carries skip-worktree and no
+// sparse checkout is on (where git would clear the bit of a file present
+// on disk, and commit the edit).
+type SkipWorktree interface {
+	LocalOnly(rel string) bool
 }
 
 // baselineIsTheUsers answers the sentence the words for the model gain

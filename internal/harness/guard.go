@@ -628,6 +628,9 @@ func noVerify(args []string, shortN bool) bool {
 					on = true
 					continue
 				}
+				if commitOptionalArg(c) {
+					break // the rest of the cluster is its value (-uno)
+				}
 				if strings.IndexByte("mFCct", c) >= 0 {
 					if j == len(a)-1 {
 						i++ // the value is the next word
@@ -638,6 +641,13 @@ func noVerify(args []string, shortN bool) bool {
 		}
 	}
 	return on
+}
+
+// commitOptionalArg reports a short option of git commit whose value is
+// optional and, when given, stuck to it up to the end of the cluster:
+// -u[<mode>] and -S[<keyid>] (`-uno` is --untracked-files=no).
+func commitOptionalArg(c byte) bool {
+	return c == 'u' || c == 'S'
 }
 
 // commitValueOption reports a long option of git commit whose value may be
@@ -704,6 +714,9 @@ func (v *Verdict) commit(args []string, ws []word, sc simple, dir string) {
 		case strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && len(a) > 1:
 			for j := 1; j < len(a); j++ {
 				c := a[j]
+				if commitOptionalArg(c) {
+					break // the rest of the cluster is its value (-Sme@x)
+				}
 				if strings.IndexByte("mFCct", c) < 0 {
 					continue
 				}

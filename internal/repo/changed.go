@@ -47,6 +47,13 @@ func parseStatus(dir string, out []byte) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
+		if bytes.HasPrefix(rec, []byte("?? ")) && strings.HasSuffix(names[0], "/") {
+			// assertion S (stop-gates): under --untracked-files=all git names a
+			// directory only for a repository of its own nested in the
+			// tree (a clone kept there): git never descends into it, and
+			// none of its files can be added here, so it is no change.
+			continue
+		}
 		if p := names[0]; !seen[p] {
 			seen[p] = true
 			paths = append(paths, p)
