@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -432,4 +433,53 @@ func TestAgentWork7CleanAndStashKeepTheBinary(t *testing.T) {
 func fileExists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+// w7playLimit plays a limit row's steps through the harness as
+// TestAgentWork5Limits does, failing nothing: it answers "passes
+// untouched", or what failed and what the hooks said.
+func w7playLimit(t *testing.T, r plumbingRow) (string, string) {
+	p := outcomeClone(t, "w7 limit "+r.name)
+	p.env = append(p.env, "CLAUDECODE=1")
+	if r.setup != nil {
+		r.setup(p)
+	}
+	p.bashQuiet("git status --short")
+	var log strings.Builder
+	got := "passes untouched"
+	miss := func(what string) {
+		log.WriteString(what + "\n")
+		if got == "passes untouched" {
+			got = what
+		}
+	}
+	for _, st := range r.steps {
+		if st.stop {
+			reason, refusal, other := words2(p.fire("Stop", "", map[string]any{"stop_hook_active": false}))
+			if w := strings.TrimSpace(reason + refusal + other); w != "" {
+				miss("the Stop said: " + w)
+			}
+			continue
+		}
+		in := map[string]any{"tool_input": map[string]any{"command": st.bash, "description": "x"}}
+		reason, refusal, other := words2(p.fire("PreToolUse", "Bash", in))
+		if refusal != "" {
+			miss("refused before it ran: " + refusal)
+			continue
+		}
+		cmd := exec.Command("bash", "-c", st.bash)
+		cmd.Dir, cmd.Env = p.dir, p.env
+		out, err := cmd.CombinedOutput()
+		in["tool_response"] = map[string]any{"stdout": string(out)}
+		r2, f2, o2 := words2(p.fire("PostToolUse", "Bash", in))
+		if w := strings.TrimSpace(reason + other + r2 + f2 + o2); err != nil {
+			miss("failed (" + strings.TrimSpace(string(out)) + "), the hooks said: " + w)
+		} else if w != "" {
+			miss("ran, and the hooks said: " + w)
+		}
+	}
+	if sl := p.statusWith(); strings.Contains(sl, "red commit") || strings.Contains(sl, "not judged") || strings.Contains(sl, "broken") {
+		miss("status line: " + strings.TrimSpace(sl))
+	}
+	return got, log.String()
 }
