@@ -435,9 +435,9 @@ func fileExists(path string) bool {
 	return err == nil
 }
 
-// w7playLimit plays a limit row's steps through the harness as
-// TestAgentWork5Limits does, failing nothing: it answers "passes
-// untouched", or what failed and what the hooks said.
+// w7playLimit plays a limit row's steps through the harness, failing
+// nothing: it answers "passes untouched", or what failed and what the
+// hooks said.
 func w7playLimit(t *testing.T, r plumbingRow) (string, string) {
 	p := outcomeClone(t, "w7 limit "+r.name)
 	p.env = append(p.env, "CLAUDECODE=1")
