@@ -72,6 +72,9 @@ func TestAgentForeignTrees(t *testing.T) {
 		}, expect: stUntouched},
 
 		// Red twins: the project's rules still hold there.
+		{name: "a leak on a pages branch begun by switch --orphan", steps: []plumbingStep{
+			bashStep(`git switch -q --orphan gh-pages && ` + leakPage + `git add index.html && git commit -q -m "docs: start the site"; rc=$?; rm -f index.html; git switch -q -f main; exit $rc`),
+		}, expect: stHook, gate: tt},
 		{name: "a subject outside the project's rule on a pages branch", steps: []plumbingStep{
 			bashStep(`git switch -q --orphan gh-pages && printf 'Pages.\n' > index.html && git add index.html && git commit -q -m "Start the site"; rc=$?; rm -f index.html; git switch -q -f main; exit $rc`),
 		}, expect: stBefore, gate: subj},
