@@ -382,13 +382,14 @@ func (r hookRunner) foreignWork(paths []string) (res harness.Result, handled boo
 	if err != nil {
 		return res, true, err
 	}
+	// Each path present counts as added: a shape change, so the members
+	// that read the listing run too (more judged, never less), and no
+	// index is asked path by path.
 	var changes []repo.Change
 	for _, p := range paths {
-		ch := repo.Change{Path: p, Status: 'M'}
+		ch := repo.Change{Path: p, Status: 'A'}
 		if _, err := os.Lstat(walk.Child(r.top, filepath.FromSlash(p))); errors.Is(err, fs.ErrNotExist) {
 			ch.Status = 'D'
-		} else if _, found, _ := g.IndexFile(r.top, p); !found {
-			ch.Status = 'A'
 		}
 		changes = append(changes, ch)
 	}
