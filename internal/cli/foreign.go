@@ -81,6 +81,27 @@ func (r hookRepo) foreignConfig(base, list string) (*repo.Snapshot, error) {
 	return r.configTip(list)
 }
 
+// foreignIndex answers, for the index at r.top, the configuration a
+// foreign tree is judged with, the registry list's path and HEAD: cfg nil
+// when the gates dir is not below the top, the index or HEAD records the
+// list, or the default branch lends none. The index is asked through the
+// session's copies, so the hook's own read of the list reads it again for
+// free.
+func (r hookRepo) foreignIndex() (cfg *repo.Snapshot, list, head string, err error) {
+	if list = registryListIn(r.s, r.top); list == "" {
+		return nil, "", "", nil
+	}
+	if _, found, err := r.s.indexCopy(r.top, filepath.FromSlash(list)); err != nil || found {
+		return nil, list, "", err
+	}
+	h, err := repo.Git{}.Head(r.top)
+	if err != nil {
+		return nil, list, "", err
+	}
+	cfg, err = r.foreignConfig(h.Hash, list)
+	return cfg, list, h.Hash, err
+}
+
 // configTip answers the tree of the default branch's tip when it records
 // the registry list, nil when no candidate does. The candidates, in order:
 // the local branch the origin remote's HEAD names, that remote branch
@@ -290,24 +311,12 @@ func foreignHook(s *Session, args []string) (code int, handled bool) {
 	if err != nil {
 		return 0, false
 	}
-	list := registryListIn(s, top)
-	if list == "" {
-		return 0, false
-	}
-	g := repo.Git{RecordVerified: cacheWanted(s)}
-	// The hook reads the registry list from the index next: one read.
-	if _, found, err := s.indexCopy(top, filepath.FromSlash(list)); err != nil || found {
-		return 0, false
-	}
 	r := newHookRepo(s, top)
-	head, err := g.Head(top)
-	if err != nil {
-		return 0, false
-	}
-	cfg, err := r.foreignConfig(head.Hash, list)
+	cfg, list, head, err := r.foreignIndex()
 	if err != nil || cfg == nil {
 		return 0, false
 	}
+	g := repo.Git{RecordVerified: cacheWanted(s)}
 	tree, err := g.StagedSnapshot(top)
 	if err != nil {
 		fmt.Fprintf(s.Stderr, "%s: %v\n", args[0], err)
@@ -318,7 +327,7 @@ func foreignHook(s *Session, args []string) (code int, handled bool) {
 		fmt.Fprintf(s.Stderr, "%s: %v\n", args[0], err)
 		return 2, true
 	}
-	in := judgeInput{base: head.Hash, tree: tree, changes: changes, only: args, out: s.Stdout, config: cfg, staged: true}
+	in := judgeInput{base: head, tree: tree, changes: changes, only: args, out: s.Stdout, config: cfg, staged: true}
 	if args[0] == githook.CommitMsg {
 		in.msgFile = args[1]
 	}
@@ -350,16 +359,8 @@ func (r hookRunner) foreignWork(paths []string) (res harness.Result, handled boo
 	if _, err := os.Lstat(walk.Child(r.top, filepath.FromSlash(list))); !errors.Is(err, fs.ErrNotExist) {
 		return res, false, nil
 	}
-	g := repo.Git{RecordVerified: cacheWanted(r.s)}
-	if _, found, err := g.IndexFile(r.top, list); err != nil || found {
-		return res, false, nil
-	}
 	hr := newHookRepo(r.s, r.top)
-	head, err := g.Head(r.top)
-	if err != nil {
-		return res, false, nil
-	}
-	cfg, err := hr.foreignConfig(head.Hash, list)
+	cfg, _, head, err := hr.foreignIndex()
 	if err != nil || cfg == nil {
 		return res, false, err
 	}
@@ -393,7 +394,7 @@ func (r hookRunner) foreignWork(paths []string) (res harness.Result, handled boo
 		}
 		changes = append(changes, ch)
 	}
-	hooks, err := hr.judgeIn(judgeInput{base: head.Hash, tree: tree, changes: changes, only: []string{githook.PreCommit}, config: cfg})
+	hooks, err := hr.judgeIn(judgeInput{base: head, tree: tree, changes: changes, only: []string{githook.PreCommit}, config: cfg})
 	if err != nil {
 		return res, true, err
 	}
@@ -412,22 +413,14 @@ func (r hookRunner) foreignWork(paths []string) (res harness.Result, handled boo
 // a checkout of the default branch brings it back, so it is not gone.
 // false for every other absent file (one deleted is gone).
 func (r hookRepo) KeptOff(p string) ([]byte, bool) {
-	list := registryListIn(r.s, r.top)
 	rel, ok := walk.RelUnder(r.top, p)
-	if list == "" || !ok || rel == "" {
+	if !ok || rel == "" {
 		return nil, false
 	}
-	g := repo.Git{RecordVerified: cacheWanted(r.s)}
-	for _, held := range []string{list, filepath.ToSlash(rel)} {
-		if _, found, err := g.IndexFile(r.top, held); err != nil || found {
-			return nil, false
-		}
-	}
-	head, err := g.Head(r.top)
-	if err != nil {
+	if _, found, err := r.s.indexCopy(r.top, rel); err != nil || found {
 		return nil, false
 	}
-	cfg, err := r.foreignConfig(head.Hash, list)
+	cfg, _, _, err := r.foreignIndex()
 	if err != nil || cfg == nil {
 		return nil, false
 	}
