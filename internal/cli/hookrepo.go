@@ -398,6 +398,68 @@ func (r hookRepo) MadeSince(since time.Time) ([]string, error) {
 	return keep, nil
 }
 
+// SquashSplits reads each commit's message (in process where the objects
+// read, else one git answer for them all) and answers the library commit
+// that git subtree's squash commits among them name.
+func (r hookRepo) SquashSplits(ids []string) []string {
+	var out, unread []string
+	o, ok := r.objects()
+	for _, id := range ids {
+		if ok {
+			if m, read := o.Meta(id); read {
+				if split, is := subtreeSplit(m.Message); is {
+					out = append(out, split)
+				}
+				continue
+			}
+		}
+		unread = append(unread, id)
+	}
+	if len(unread) > 0 {
+		args := append([]string{"log", "--no-walk=unsorted", "--format=%B%x00"}, unread...)
+		if data, err := asWritten().Run(r.top, "read the new commits' messages", nil, args...); err == nil {
+			for _, msg := range strings.Split(string(data), "\x00") {
+				if split, is := subtreeSplit(strings.TrimLeft(msg, "\n")); is {
+					out = append(out, split)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// subtreeSplit answers the library commit a squash commit's message names
+// (git subtree writes "Squashed '<dir>/' content from commit <short>" or
+// "... changes from <a>..<b>", then git-subtree-dir and git-subtree-split
+// lines); false for any other message.
+func subtreeSplit(msg string) (string, bool) {
+	subject, _, _ := strings.Cut(msg, "\n")
+	dir, rest, ok := strings.Cut(strings.TrimPrefix(subject, "Squashed '"), "/' ")
+	if !ok || !strings.HasPrefix(subject, "Squashed '") ||
+		!(strings.HasPrefix(rest, "content from commit ") || strings.HasPrefix(rest, "changes from ")) {
+		return "", false
+	}
+	var split string
+	hasDir := false
+	for _, l := range strings.Split(msg, "\n") {
+		if v, ok := strings.CutPrefix(l, "git-subtree-dir: "); ok {
+			hasDir = hasDir || strings.TrimRight(strings.TrimSpace(v), "/") == dir
+		}
+		if v, ok := strings.CutPrefix(l, "git-subtree-split: "); ok {
+			split = strings.TrimSpace(v)
+		}
+	}
+	if !hasDir || !walk.ObjectID(split) {
+		return "", false
+	}
+	// The subject's short id is the split's own.
+	short := rest[strings.LastIndexAny(rest, " .")+1:]
+	if short == "" || !strings.HasPrefix(split, short) {
+		return "", false
+	}
+	return split, true
+}
+
 // unreached answers the ids no commit of excl reaches.
 func (r hookRepo) unreached(ids, excl []string) ([]string, error) {
 	left, _, err := r.Commits(ids, excl, 0, len(ids)+1)

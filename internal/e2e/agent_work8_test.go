@@ -324,24 +324,22 @@ func w8subtree() []plumbingRow {
 			bashStep(`git subtree add -q --prefix=vendor/lib lib main --squash -m "build: vendor lib" && git log --format=%s -3`),
 			{stop: true},
 		}},
+		{name: "subtree add --squash of a library by its path", setup: w8libCommit("README.md=# lib\n"), steps: []plumbingStep{
+			bashStep(`git subtree add -q --prefix=vendor/lib ../lib main --squash && git log --oneline -3`),
+			{stop: true},
+		}},
+		{name: "subtree add --squash by the library's path, then subtree pull --squash by its path after the maintainer moved it", setup: w8libCommit("README.md=# lib\n", "NOTES.md=notes\n"), steps: []plumbingStep{
+			bashStep(`git subtree add -q --prefix=vendor/lib ../lib main --squash -m "build: vendor lib"`),
+			{stop: true},
+			{user: w8libCommit("CHANGES.md=- a change\n", "MORE.md=more\n")},
+			bashStep(`git subtree pull -q --prefix=vendor/lib ../lib main --squash -m "build: bump the vendored lib" && git log --oneline -4`),
+			{stop: true},
+		}},
 		{name: "subtree add of a library's whole history from its remote", setup: w8libRemote, steps: []plumbingStep{
 			bashStep(`git fetch -q lib && git subtree add -q --prefix=vendor/lib lib/main && git log --oneline --graph -4`),
 			{stop: true},
 		}},
 	}
-}
-
-// w8subtreeLimits are fetches by path of others' history: a library
-// vendored with subtree by its path. Its commits arrive from a URL no
-// remote of the session's names, which the judge counts as the agent's
-// (§commit-audit G: a scratch clone fetched in is the agent's), so the
-// library's red commits are named. Played with the right expectation and
-// reported (a limit in kits/gate-sdk/SPEC.md).
-var w8subtreeLimits = []plumbingRow{
-	{name: "subtree add --squash of a library by its path", setup: w8libCommit("README.md=# lib\n"), steps: []plumbingStep{
-		bashStep(`git subtree add -q --prefix=vendor/lib ../lib main --squash && git log --oneline -3`),
-		{stop: true},
-	}},
 }
 
 // w8limits are ordinary work the gates still block, each written as a
@@ -372,19 +370,23 @@ func TestAgentWork8Limits(t *testing.T) {
 	}
 }
 
-func TestAgentWork8SubtreeLimits(t *testing.T) {
+// TestAgentWork8SubtreeRed: a squash sets apart only the library's own
+// history; what the agent committed itself and vendored by path, or
+// brought into the project's line, is still named.
+func TestAgentWork8SubtreeRed(t *testing.T) {
 	t.Parallel()
-	for _, r := range w8subtreeLimits {
-		r := r
-		t.Run(r.name, func(t *testing.T) {
-			t.Parallel()
-			got, log := w7playLimit(t, r)
-			t.Logf("LIMIT | %s | passes untouched | %s", r.name, got)
-			if got == "passes untouched" {
-				t.Errorf("%s: written as a limit, and it no longer misses: take it out of w8subtreeLimits and out of the SPEC's limit\n%s", r.name, log)
-			}
-		})
-	}
+	subject := "check-commit-subject"
+	runPlumbingRows(t, []plumbingRow{
+		{name: "a commit the agent made in a scratch clone, vendored by its path with subtree add --squash", steps: []plumbingStep{
+			bashStep(`git clone -q . ../s && (cd ../s && printf 'x\n' > docs/x.md && git add docs/x.md && git commit -q -n -m "wip") && git subtree add -q --prefix=vendor/s ../s main --squash -m "build: vendor s"`),
+		}, expect: stAfter, gate: subject},
+		{name: "a commit the agent made here on no ref, vendored with subtree add --squash", steps: []plumbingStep{
+			bashStep(`id=$(git commit-tree -m wip HEAD^{tree}) && git subtree add -q --prefix=vendor/self $id --squash -m "build: vendor self"`),
+		}, expect: stAfter, gate: subject},
+		{name: "a library's history added whole by its path (no squash): it joins the project's line", setup: w8libCommit("README.md=# lib\n"), steps: []plumbingStep{
+			bashStep(`git subtree add -q --prefix=vendor/lib ../lib main -m "build: vendor lib"`),
+		}, expect: stAfter, gate: subject},
+	})
 }
 
 func TestAgentWork8Subtree(t *testing.T) {

@@ -380,7 +380,61 @@ func madeOnNoRef(c *Call, now []Tip, since time.Time) ([]string, error) {
 			out = append(out, id)
 		}
 	}
-	return out, nil
+	if len(out) == 0 || len(out) == len(made) {
+		return out, nil
+	}
+	return squashedLibrary(c, made, out, all)
+}
+
+// SubtreeReader is a Repo that reads git subtree's squash commits.
+type SubtreeReader interface {
+	// SquashSplits answers, of the commits ids, what each one that git
+	// subtree wrote as a squash names as its source: the library commit
+	// of its git-subtree-split trailer.
+	SquashSplits(ids []string) []string
+}
+
+// squashedLibrary takes out of the commits on no ref (out) a library's
+// history that `git subtree add/pull --squash` fetched by its URL: the
+// squash commit lands (made, a tip reaches it) and is judged; the
+// library's own commits stay on no ref here. assertion P: of those, the
+// ones this clone did not author during the session are the library's,
+// set apart as fetched work is (commit-audit G); a commit made here and
+// named by a squash is judged.
+func squashedLibrary(c *Call, made, out, tips []string) ([]string, error) {
+	sr, ok := c.Repo.(SubtreeReader)
+	if !ok {
+		return out, nil
+	}
+	loose := map[string]bool{}
+	for _, id := range out {
+		loose[id] = true
+	}
+	var reached []string
+	for _, id := range made {
+		if !loose[id] {
+			reached = append(reached, id)
+		}
+	}
+	splits := sr.SquashSplits(reached)
+	if len(splits) == 0 {
+		return out, nil
+	}
+	var at int64
+	if _, err := loadState(c, stateBaseAt, &at); err != nil {
+		return nil, err
+	}
+	foreign, err := c.Repo.Foreign(splits, tips, at)
+	if err != nil {
+		return nil, err
+	}
+	keep := out[:0]
+	for _, id := range out {
+		if !foreign[id] {
+			keep = append(keep, id)
+		}
+	}
+	return keep, nil
 }
 
 // Worktree is one linked worktree: its directory and its HEAD, the ref it
