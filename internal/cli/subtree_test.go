@@ -1,6 +1,11 @@
 package cli
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/gate-sdk/gates/internal/walk"
+)
 
 // TestSubtreeSplitReadsOnlyGitSubtreesSquash: the library commit is read
 // from the squash messages git subtree writes, and from nothing shaped
@@ -26,4 +31,23 @@ func TestSubtreeSplitReadsOnlyGitSubtreesSquash(t *testing.T) {
 			t.Errorf("%s: got %q %v, want %q", r.name, got, ok, r.want)
 		}
 	}
+}
+
+// FuzzSubtreeSplit: whatever the message, an answer is a full object id
+// the message itself carries on a git-subtree-split line.
+func FuzzSubtreeSplit(f *testing.F) {
+	f.Add("Squashed 'vendor/lib/' content from commit 3199d80\n\ngit-subtree-dir: vendor/lib\ngit-subtree-split: 3199d80c6e2b5d1f0a8e4b7c9d2e1f0a3b4c5d6e\n")
+	f.Add("Squashed '/' changes from a..b\n\ngit-subtree-dir: \ngit-subtree-split: b\n")
+	f.Fuzz(func(t *testing.T, msg string) {
+		split, ok := subtreeSplit(msg)
+		if !ok {
+			if split != "" {
+				t.Fatalf("refused with an answer %q", split)
+			}
+			return
+		}
+		if !walk.ObjectID(split) || !strings.Contains(msg, "git-subtree-split:") || !strings.Contains(msg, split) {
+			t.Fatalf("answer %q is not an id the message names", split)
+		}
+	})
 }
