@@ -49,6 +49,11 @@ type player struct {
 	// from: a harness that kept a settings change out of the session
 	// fires these, whatever the file now says.
 	loaded []byte
+	// project, when set, is the session's project directory where it is
+	// not dir, the directory the calls run in (a session that entered a
+	// worktree): the hooks are registered there and $CLAUDE_PROJECT_DIR
+	// names it.
+	project string
 }
 
 // leakLine is a line check-tree-terms refuses (a home path).
@@ -210,7 +215,11 @@ func (p *player) git(args ...string) string {
 // stdin, as the harness does.
 func (p *player) fire(event, tool string, payload map[string]any) []answer {
 	p.t.Helper()
-	data, err := os.ReadFile(filepath.Join(p.dir, ".claude/settings.json"))
+	proj := p.dir
+	if p.project != "" {
+		proj = p.project
+	}
+	data, err := os.ReadFile(filepath.Join(proj, ".claude/settings.json"))
 	if p.loaded != nil {
 		data, err = p.loaded, nil
 	}
@@ -238,7 +247,7 @@ func (p *player) fire(event, tool string, payload map[string]any) []answer {
 			if h.Type != "command" || h.Args == nil {
 				p.t.Fatalf("a registration not in exec form: %+v", h)
 			}
-			cmd := strings.ReplaceAll(h.Command, "$CLAUDE_PROJECT_DIR", p.dir)
+			cmd := strings.ReplaceAll(h.Command, "$CLAUDE_PROJECT_DIR", proj)
 			s := &scratch{t: p.t, dir: p.dir, env: p.env}
 			code, o, e := s.runStreams("", stdin, nil, cmd, h.Args...)
 			argv := h.Args
