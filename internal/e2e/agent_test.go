@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -292,7 +293,9 @@ func TestInitWiresTheClaudeHarness(t *testing.T) {
 	if members["edit-gates"] != "PostToolUse " || members["commit-guard"] != "PreToolUse " || !strings.Contains(members["stop-gates"], "Stop ") {
 		t.Fatalf("registrations: %v\n%s", members, got)
 	}
-	if members["commit-audit"] != "PreToolUse PostToolUse " && members["commit-audit"] != "PostToolUse PreToolUse " || members["git-dir-guard"] != "PreToolUse ConfigChange " && members["git-dir-guard"] != "ConfigChange PreToolUse " {
+	audit := strings.Fields(members["commit-audit"])
+	sort.Strings(audit)
+	if strings.Join(audit, " ") != "PostToolUse PostToolUseFailure PreToolUse" || members["git-dir-guard"] != "PreToolUse ConfigChange " && members["git-dir-guard"] != "ConfigChange PreToolUse " {
 		t.Fatalf("the outcome members are not registered: %v\n%s", members, got)
 	}
 	if n := len(doc.Hooks["PostToolUse"]); n != 2 {

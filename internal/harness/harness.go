@@ -60,10 +60,13 @@ const (
 
 // Event names the members read.
 const (
-	PreToolUse   = "PreToolUse"
-	PostToolUse  = "PostToolUse"
-	Stop         = "Stop"
-	SubagentStop = "SubagentStop"
+	PreToolUse  = "PreToolUse"
+	PostToolUse = "PostToolUse"
+	// PostToolUseFailure follows a tool call that failed (for Bash, a
+	// command that exited non-zero) in place of PostToolUse.
+	PostToolUseFailure = "PostToolUseFailure"
+	Stop               = "Stop"
+	SubagentStop       = "SubagentStop"
 	// ConfigChange fires when a settings file changes during a session; a
 	// block keeps the change out of the running session.
 	ConfigChange = "ConfigChange"
@@ -333,12 +336,12 @@ func quote(s string) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// Advise is the envelope that tells without deciding: on PreToolUse it is
-// context for the model, on any other event (or none) a notice for the
-// operator.
+// Advise is the envelope that tells without deciding: on PreToolUse, and
+// after a failed call (whose event reads nothing else), it is context for
+// the model; on any other event (or none) a notice for the operator.
 func Advise(event, text string) string {
-	if event == PreToolUse {
-		return `{"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": ` + quote(text) + `}}`
+	if event == PreToolUse || event == PostToolUseFailure {
+		return `{"hookSpecificOutput": {"hookEventName": "` + event + `", "additionalContext": ` + quote(text) + `}}`
 	}
 	return `{"systemMessage": ` + quote(text) + `}`
 }
@@ -461,7 +464,7 @@ func Members() []Member {
 			Events:  "PreToolUse on Bash",
 			Summary: "block a shell command that would bypass the git hooks, and a git commit -m whose message the commit-msg gates refuse"},
 		{Name: "commit-audit", Run: commitAudit, Knobs: registryKnobs, Owner: Owner,
-			Events:  "PreToolUse and PostToolUse on Bash",
+			Events:  "PreToolUse, PostToolUse and PostToolUseFailure on Bash",
 			Summary: "record the ref tips before a shell command and judge every commit it made, as the git hooks would have, naming a red one by id"},
 		{Name: "git-dir-guard", Run: gitDirGuard, Knobs: nil, Owner: Owner,
 			Events:  "PreToolUse on Edit|Write|MultiEdit|NotebookEdit, and ConfigChange",

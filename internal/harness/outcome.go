@@ -1198,10 +1198,10 @@ func remedy(j *judged, msg, tree bool) string {
 	return strings.Join(parts, "; ") + "."
 }
 
-// commitAudit is PreToolUse and PostToolUse on Bash: before a command it
-// records where every ref stands; after it, every commit the command made
-// reachable is judged as the git hooks would have judged it, and a red
-// one is handed back to the model by id.
+// commitAudit is PreToolUse, PostToolUse and PostToolUseFailure on Bash:
+// before a command it records where every ref stands; after it, every
+// commit the command made reachable is judged as the git hooks would have
+// judged it, and a red one is handed back to the model by id.
 func commitAudit(c *Call) int {
 	if c.Payload == nil {
 		return c.Decline(c.PayloadErr.Error())
@@ -1213,6 +1213,8 @@ func commitAudit(c *Call) int {
 		return c.Decline("no repository reader")
 	}
 	switch c.Payload.HookEventName {
+	case PostToolUseFailure:
+		return auditFailed(c)
 	case PreToolUse:
 		now, err := c.Repo.Tips()
 		if err != nil {
@@ -1246,6 +1248,35 @@ func commitAudit(c *Call) int {
 		return code
 	}
 	return Allow
+}
+
+// auditFailed is commit-audit after a command that failed: the harness
+// fires PostToolUseFailure in place of PostToolUse, and what the command
+// landed before it failed (`git commit … && make test`) is judged all the
+// same. assertion S: the look is PostToolUse's; what it hands the model
+// as a block reason goes as context, the one field the event reads.
+func auditFailed(c *Call) int {
+	var b strings.Builder
+	out := c.Stdout
+	c.Stdout = &b
+	c.Payload.HookEventName = PostToolUse
+	code := commitAudit(c)
+	c.Payload.HookEventName = PostToolUseFailure
+	c.Stdout = out
+	for _, line := range strings.Split(b.String(), "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		var env struct {
+			Decision string `json:"decision"`
+			Reason   string `json:"reason"`
+		}
+		if json.Unmarshal([]byte(line), &env) == nil && env.Decision == "block" {
+			line = Advise(PostToolUseFailure, env.Reason)
+		}
+		fmt.Fprintln(out, line)
+	}
+	return code
 }
 
 // recordTips keeps now as the tips before the next command, and as the

@@ -252,8 +252,8 @@ func TestMergeUpgradesOlderRegistrations(t *testing.T) {
 	if strings.Contains(string(out), `"command": "$CLAUDE_PROJECT_DIR/bin/gates"`) || strings.Contains(string(out), `\"$CLAUDE_PROJECT_DIR/bin/gates\" --statusline`) {
 		t.Errorf("an older direct registration survived the merge:\n%s", out)
 	}
-	if strings.Count(string(out), `"gates-hook"`) != 7 || strings.Count(string(out), `gates-hook '$CLAUDE_PROJECT_DIR/bin/gates' --statusline`) != 1 {
-		t.Errorf("want seven entries (Stop is the user's) and the status line through the stub:\n%s", out)
+	if strings.Count(string(out), `"gates-hook"`) != 8 || strings.Count(string(out), `gates-hook '$CLAUDE_PROJECT_DIR/bin/gates' --statusline`) != 1 {
+		t.Errorf("want eight entries (Stop is the user's) and the status line through the stub:\n%s", out)
 	}
 	if !strings.Contains(string(out), "bash gate-sdk/bin/run-gates.sh --hook stop-gates") {
 		t.Errorf("the user's own spelling was replaced:\n%s", out)
