@@ -123,6 +123,11 @@ func TestAgentReal8(t *testing.T) {
 			s.work("a tag on the last commit before the adoption, a worktree of a release line from it", `git tag -a v0.8.0 -m "Release 0.8.0" `+adopted+`~1 && git worktree add -q -b release-0.8 ../rel8 v0.8.0`)
 			s.work("main's helper and its README line picked onto the release line as a range", `cd ../rel8 && git cherry-pick -x main~5..main~3 >/dev/null && go build `+rp8.build+` && git log --oneline -3`)
 			s.stopQuiet("a release line picked")
+			relMd := "../rel8/" + md
+			relTail := uniqueTail(string(readFile4(t, filepath.Join(s.dir, relMd))))
+			s.row("Edit of the README in the release line's worktree", "quiet", s.editCall(relMd, relTail, relTail+"\nOn the 0.8 line.\n"))
+			s.stopQuiet("an edit left in the release line's worktree")
+			s.work("the workflows edited on the release line as on main, committed with the edit", `cd ../rel8 && sed -i -f ../wf8.sed `+rp8.wfFiles+` && git commit -q -am "`+subj+` (CI on 0.8)"`)
 			s.work("a fix on the release line, tagged, pushed, the worktree removed", `cd ../rel8 && printf '\nFixed on 0.8.\n' >> `+md+` && git commit -q -am "`+subj+` (0.8 fix)" && git tag -a v0.8.1 -m "Release 0.8.1" && git push -q origin release-0.8 v0.8.1 && cd - >/dev/null && git worktree remove ../rel8`)
 			s.work("bisect run across the adoption, reset in the same call", `git bisect start HEAD "$(git rev-list --max-parents=0 HEAD)" >/dev/null && git bisect run sh -c 'test ! -f .claude/settings.json' >/dev/null && git bisect log | tail -1 | grep -q 'first bad commit' && git bisect reset >/dev/null 2>&1 && test -f .claude/settings.json`)
 			s.stopQuiet("a release line and a bisect")
