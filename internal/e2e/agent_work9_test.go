@@ -103,6 +103,14 @@ func w9oldLine(p *player) {
 	w7loaded(p)
 }
 
+// w9originLoaded gives the clone an origin and lets the session load its
+// settings from the start (a checkout of a pages branch takes them off the
+// disk for a while).
+func w9originLoaded(p *player) {
+	withOrigin(p)
+	w7loaded(p)
+}
+
 // w9pagesOrigin gives the clone an origin holding a colleague's gh-pages.
 func w9pagesOrigin(p *player) {
 	p.t.Helper()
@@ -183,6 +191,34 @@ func w9deploys() []plumbingRow {
 			bashStep(`cd ../site && git pull -q --rebase && git push -q && ls && cd - >/dev/null && git worktree remove ../site`),
 			{stop: true},
 		}},
+		{name: "a colleague's gh-pages in a worktree beside the clone, a page written there with the Write tool, a Stop, committed", setup: w9pagesOrigin, steps: []plumbingStep{
+			bashStep(`git fetch -q && git worktree add -q ../site gh-pages`),
+			{write: "../site/about.html", body: "<p>About.</p>\n"},
+			{stop: true},
+			bashStep(`cd ../site && git add about.html && git commit -q -m "docs: an about page" && git push -q`),
+			{stop: true},
+		}},
+		{name: "gh-pages history squashed to one commit by rebase -i --root with a sed editor, pushed --force-with-lease", setup: w9originLoaded, steps: []plumbingStep{
+			bashStep(`git switch -q --orphan gh-pages && for i in 1 2 3; do printf '<p>%s</p>\n' $i > p$i.html; git add p$i.html; git commit -q -m "docs: deploy $i"; done && git push -q origin gh-pages`),
+			bashStep(`GIT_SEQUENCE_EDITOR="sed -i '2,\$s/^pick/fixup/'" git rebase -q -i --root && git log --oneline | wc -l | grep -qx 1 && git push -q --force-with-lease origin gh-pages && git switch -q -f main`),
+			{stop: true},
+		}},
+		{name: "a deploy from a throwaway detached worktree: an orphan built there, pushed as HEAD:gh-pages, the worktree removed", setup: withOrigin, steps: []plumbingStep{
+			bashStep(`git worktree add -q --detach ../deploy && cd ../deploy && git checkout -q --orphan tmp-deploy && git rm -q -rf . && printf '<h1>Docs</h1>\n' > index.html && git add index.html && git commit -q -m "docs: deploy the site" && git push -q -f origin HEAD:gh-pages`),
+			bashStep(`git worktree remove --force ../deploy && git branch -q -D tmp-deploy && git fetch -q && git log --oneline -1 origin/gh-pages`),
+			{stop: true},
+		}},
+		{name: "worktree add -B gh-pages from origin's, a page committed there, pushed", setup: w9pagesOrigin, steps: []plumbingStep{
+			bashStep(`git fetch -q && git worktree add -q -B gh-pages ../site origin/gh-pages && cd ../site && printf '<p>Faq.</p>\n' > faq.html && git add faq.html && git commit -q -m "docs: a faq page" && git push -q origin gh-pages`),
+			{stop: true},
+			bashStep(`git worktree remove ../site`),
+		}},
+		{name: "checkout -B gh-pages origin/gh-pages in the session's tree across a Stop, a page, back to main", setup: w9pagesOrigin, steps: []plumbingStep{
+			bashStep(`git fetch -q && git checkout -q -B gh-pages origin/gh-pages && printf '<p>Faq.</p>\n' > faq.html`),
+			{stop: true},
+			bashStep(`git add faq.html && git commit -q -m "docs: a faq page" && git push -q origin gh-pages && git checkout -q main`),
+			{stop: true},
+		}},
 		{name: "a pages worktree of an orphan made by hand, an uncommitted page there across a Stop, then committed", setup: withOrigin, steps: []plumbingStep{
 			bashStep(`git worktree add -q --detach ../pages && cd ../pages && git checkout -q --orphan gh-pages && git rm -q -rf . && printf '<h1>Docs</h1>\n' > index.html`),
 			{stop: true},
@@ -202,6 +238,23 @@ func w9history() []plumbingRow {
 			bashStep(`git commit -q -am "fix: the guide on the 0.9 line" && git tag -a v0.9.1 -m "Release 0.9.1" && git push -q origin release-0.9 v0.9.1`),
 			{stop: true},
 			bashStep(`git switch -q main && git describe --tags --abbrev=0 release-0.9`),
+			{stop: true},
+		}},
+		{name: "the session's own tree on the release line from the old tag: an edit with the Write tool, a Stop, then committed", setup: w9oldTag, steps: []plumbingStep{
+			bashStep(`git switch -q -c release-0.9 v0.9.0`),
+			{write: "docs/guide.md", body: "How to use it, on 0.9.\n"},
+			{stop: true},
+			bashStep(`git commit -q -am "fix: the guide on 0.9" && git switch -q main`),
+			{stop: true},
+		}},
+		{name: "a commit from before the adoption reverted on the release line, pushed", setup: w9oldLine, steps: []plumbingStep{
+			bashStep(`git switch -q -c release-old "$(git log --format=%h -1 --grep='old page 3')" && git revert --no-edit HEAD~1 >/dev/null && git log -1 --format=%s && git push -q -u origin release-old`),
+			bashStep(`git switch -q main`),
+			{stop: true},
+		}},
+		{name: "a fix stashed on main, applied on the release line from the old tag, committed there, dropped on main", setup: w9oldTag, steps: []plumbingStep{
+			bashStep(`printf 'A fix.\n' > docs/fix.md && git add docs/fix.md && git stash push -q -m fix && git switch -q -c release-0.9 v0.9.0 && git stash apply -q && git commit -q -m "fix: a page of fixes"`),
+			bashStep(`git switch -q main && git stash drop -q && git status -sb`),
 			{stop: true},
 		}},
 		{name: "a range of fixes from main picked onto a release line from before the adoption, pushed", setup: w9oldTag, steps: []plumbingStep{
@@ -390,5 +443,33 @@ func TestAgentWork9ForeignTreeKeepsTheBaseline(t *testing.T) {
 	r := run(t, dir, p.env, "git", "commit", "-q", "-am", "Set up Go")
 	if r.code == 0 || !strings.Contains(r.stdout+r.stderr, "actions/setup-go@v5") {
 		t.Errorf("a new action pinned by tag on that line was not refused (exit %d):\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// w9limits are ordinary work the gates still block, each written as a
+// limit in kits/gate-sdk/SPEC.md (§commit-audit C): a pages branch in a
+// clone whose default branch is named neither main nor master and that no
+// clone set origin/HEAD for (a repository begun here, its remote added
+// later). Played with the right expectation, reported, and failed once
+// they stop missing.
+var w9limits = []plumbingRow{
+	{name: "an orphan gh-pages commit in a clone whose default branch is trunk and that has no origin/HEAD", setup: func(p *player) { p.git("branch", "-m", "main", "trunk") }, steps: []plumbingStep{
+		bashStep(`git switch -q --orphan gh-pages && printf '<h1>Docs</h1>\n' > index.html && git add index.html && git commit -q -m "docs: start the site"; rc=$?; rm -f index.html; git switch -q -f trunk; exit $rc`),
+		{stop: true},
+	}},
+}
+
+func TestAgentWork9Limits(t *testing.T) {
+	t.Parallel()
+	for _, r := range w9limits {
+		r := r
+		t.Run(r.name, func(t *testing.T) {
+			t.Parallel()
+			got, log := w7playLimit(t, r)
+			t.Logf("LIMIT | %s | passes untouched | %s", r.name, got)
+			if got == "passes untouched" {
+				t.Errorf("%s: written as a limit, and it no longer misses: take it out of w9limits and out of the SPEC's limit\n%s", r.name, log)
+			}
+		})
 	}
 }
