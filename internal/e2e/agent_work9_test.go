@@ -56,13 +56,16 @@ const w9build = `grep -qx 'site/' .gitignore || { printf 'site/\n' >> .gitignore
 
 // w9colleaguePages has the colleague begin a gh-pages branch on origin, an
 // orphan of one page, past any hook.
-func w9colleaguePages(p *player) {
+func w9colleaguePages(p *player) { w9colleaguePagesWith(p, "<h1>Docs</h1>\n") }
+
+// w9colleaguePagesWith is w9colleaguePages with the page's body.
+func w9colleaguePagesWith(p *player, body string) {
 	p.t.Helper()
 	tmp := w5colleagueClone(p)
 	env := w5env(p)
 	run(p.t, tmp, env, "git", "checkout", "-q", "--orphan", "gh-pages")
 	run(p.t, tmp, env, "git", "rm", "-q", "-rf", ".")
-	os.WriteFile(filepath.Join(tmp, "index.html"), []byte("<h1>Docs</h1>\n"), 0o644)
+	os.WriteFile(filepath.Join(tmp, "index.html"), []byte(body), 0o644)
 	run(p.t, tmp, env, "git", "add", "index.html")
 	if r := run(p.t, tmp, env, "git", "commit", "-q", "-n", "-m", "docs: begin the site"); r.code != 0 {
 		p.t.Fatalf("colleague pages commit: %s%s", r.stdout, r.stderr)
@@ -217,6 +220,17 @@ func w9deploys() []plumbingRow {
 			bashStep(`git fetch -q && git checkout -q -B gh-pages origin/gh-pages && printf '<p>Faq.</p>\n' > faq.html`),
 			{stop: true},
 			bashStep(`git add faq.html && git commit -q -m "docs: a faq page" && git push -q origin gh-pages && git checkout -q main`),
+			{stop: true},
+		}},
+		{name: "a deploy by fast-import over a colleague's gh-pages whose page holds a home path: the deploy replaces it, pushed", setup: func(p *player) {
+			withOrigin(p)
+			w9colleaguePagesWith(p, "<p>Built in /ho"+"me/colleague/site.</p>\n")
+		}, steps: []plumbingStep{
+			bashStep(`git fetch -q origin && ` + w9ghpImport + w9build + `../ghp-import.sh site "docs: deploy $(git rev-parse --short HEAD)" && git push -q origin gh-pages`),
+			{stop: true},
+		}},
+		{name: "three thousand built pages deployed by fast-import in one commit, pushed", setup: withOrigin, steps: []plumbingStep{
+			bashStep(w9ghpImport + `mkdir -p ../big/api && for i in $(seq 1 3000); do printf '<p>Item %s.</p>\n' $i > ../big/api/item$i.html; done && ../ghp-import.sh ../big "docs: deploy the API pages" && git push -q origin gh-pages`),
 			{stop: true},
 		}},
 		{name: "a pages worktree of an orphan made by hand, an uncommitted page there across a Stop, then committed", setup: withOrigin, steps: []plumbingStep{
