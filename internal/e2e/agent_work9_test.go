@@ -420,10 +420,10 @@ func TestAgentWork9Controls(t *testing.T) {
 // tree with the default branch's configuration, it is held to the default
 // branch's baseline too, so a fix there passes the hook and the judge
 // after it, and only a finding the baseline does not accept is refused.
-// Decision (issue 41 acceptance, branch work57): every commit on a
-// release line cut from before the adoption of a real module was refused
-// by check-action-pinning and check-action-permissions for workflows it
-// did not touch, and named after when it landed by cherry-pick.
+// Decision (issue 41 acceptance, branch work57): a commit adding a file
+// to a release line cut from before the adoption of a real module was
+// refused by check-action-pinning and check-action-permissions for
+// workflows it did not touch, and one picked there was named after.
 func TestAgentWork9ForeignTreeKeepsTheBaseline(t *testing.T) {
 	t.Parallel()
 	parent, _ := filepath.EvalSymlinks(t.TempDir())
