@@ -107,6 +107,17 @@ func (s *Session) treeBaseline(tree *repo.Snapshot) (*baseline.File, error) {
 	return r.f, r.err
 }
 
+// judgedBaseline answers the baseline the hook holds tree to: the one it
+// records, but for a foreign tree (§commit-audit C), which records none of
+// the project's configuration: the default branch's, whose accepted
+// findings a tree from before the adoption still holds.
+func (s *Session) judgedBaseline(tree *repo.Snapshot) (*baseline.File, error) {
+	if s.landed != nil && s.landed.config != nil && tree == s.landed.tree {
+		tree = s.landed.config
+	}
+	return s.treeBaseline(tree)
+}
+
 // acceptFrom sets c's baseline ledger from f (none when f names nothing
 // of the gate, or the session records raw findings).
 func (s *Session) acceptFrom(c *gate.Context, f *baseline.File) {

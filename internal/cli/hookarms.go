@@ -107,7 +107,7 @@ func (s *Session) hookWorld() (githook.World, error) {
 				_, err := s.diskBaseline()
 				return err
 			}
-			_, err := s.treeBaseline(tree)
+			_, err := s.judgedBaseline(tree)
 			return err
 		},
 		BaselineAdded: s.hookBaselineAdded,
@@ -207,7 +207,7 @@ func (s *Session) runCompiled(run githook.CompiledRun) (int, []byte) {
 		c.Tree = snapshotTree{run.Tree}
 		c.Cache = s.verdictCache(run.Tree.CommonDir())
 		// The hook judges what the commit records, its baseline too.
-		bl, err := s.treeBaseline(run.Tree)
+		bl, err := s.judgedBaseline(run.Tree)
 		if err != nil {
 			fmt.Fprintf(w, "%s: %v\n", def.Name, err)
 			return 2, buf.Bytes()
