@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/gate-sdk/gates/internal/harness"
@@ -14,7 +15,7 @@ import (
 // out of the registry or a ban out of the pattern list, or points the
 // pattern lists elsewhere: the same standing as a commit made with
 // --no-verify.
-const weakeningHelp = "taking a gate out of the registry, a ban out of the pattern list, or pointing the pattern lists elsewhere turns it off for this commit and every later one, as --no-verify would: put it back and fix what it finds, or ask the user, who may commit the change themselves"
+const weakeningHelp = "taking a gate out of the registry, a ban out of the pattern list, pointing the pattern lists elsewhere, or pruning a directory the tree holds turns it off for this commit and every later one, as --no-verify would: put it back and fix what it finds, or ask the user, who may commit the change themselves"
 
 // weakenedRed answers commit-audit's verdict on a landed commit that
 // drops a member its first parent's registry (`<gates-dir>/gates.list`)
@@ -208,6 +209,13 @@ func (r hookRepo) weakenedOver(id, base, what, rel string, changed map[string]bo
 					lines = append(lines, fmt.Sprintf("%s: sets %s otherwise than %s (%s)", f.path, h, what, l))
 				}
 			}
+			pruned, err := r.newlyPruned(id, pruneSet(was), pruneSet(now))
+			if err != nil {
+				return nil, err
+			}
+			for _, d := range pruned {
+				lines = append(lines, fmt.Sprintf("%s: prunes %s, a directory the commit holds and %s judges", f.path, d, what))
+			}
 			continue
 		}
 		for _, l := range was {
@@ -265,4 +273,64 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// pruneSet answers the directory names a knob file's lines prune: the
+// words of GATE_SDK_PRUNE_DIRS (walk.DefaultPruneDirs when unset) and of
+// GATE_SDK_PRUNE_EXTRA_DIRS, the last line of each winning.
+func pruneSet(lines []string) map[string]bool {
+	dirs, extra := walk.DefaultPruneDirs, ""
+	for _, l := range lines {
+		h := knobHead(l)
+		if h != "GATE_SDK_PRUNE_DIRS" && h != "GATE_SDK_PRUNE_EXTRA_DIRS" {
+			continue
+		}
+		_, v, ok := strings.Cut(l, "=")
+		if !ok {
+			continue
+		}
+		v = strings.Trim(strings.TrimSpace(v), `"'`)
+		if h == "GATE_SDK_PRUNE_DIRS" {
+			dirs = v
+		} else {
+			extra = v
+		}
+	}
+	set := map[string]bool{}
+	for _, w := range strings.Fields(dirs + " " + extra) {
+		set[w] = true
+	}
+	return set
+}
+
+// newlyPruned answers the names now prunes and was did not that name a
+// directory of commit id's tree: what the gates judged and no longer see
+// (a name no directory of the tree holds prunes nothing judged: a build
+// output kept untracked).
+func (r hookRepo) newlyPruned(id string, was, now map[string]bool) ([]string, error) {
+	var added []string
+	for w := range now {
+		if !was[w] {
+			added = append(added, w)
+		}
+	}
+	if len(added) == 0 {
+		return nil, nil
+	}
+	out, err := asWritten().Run(r.top, "list the directories of "+id, nil, "ls-tree", "-r", "-d", "-z", "--name-only", id)
+	if err != nil {
+		return nil, err
+	}
+	held := map[string]bool{}
+	for _, p := range strings.Split(string(out), "\x00") {
+		held[path.Base(p)] = true
+	}
+	var pruned []string
+	for _, w := range added {
+		if held[w] {
+			pruned = append(pruned, w)
+		}
+	}
+	sort.Strings(pruned)
+	return pruned, nil
 }

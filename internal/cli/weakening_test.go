@@ -89,3 +89,35 @@ func TestWeakenedRedOfALineOfItsOwn(t *testing.T) {
 		t.Errorf("a rewrite of the adoption commit was named:\n%s", got)
 	}
 }
+
+// assertion D (commit-audit): a commit whose tracked knob file adds a
+// prune dir that names a directory of its tree is named; one naming a
+// directory the tree does not hold (a build output kept untracked) is
+// not. Decision (issue 41 acceptance, branch spell57):
+// `GATE_SDK_PRUNE_EXTRA_DIRS = docs` in the knob file and a leak under
+// docs/, one plain commit, passed its hooks and the judge.
+func TestWeakenedRedOfAPruneDir(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	l := newLandedRepo(t)
+	s := newSession(IO{Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}, Env: l.env(l.dir)})
+	s.cwdOnce.Do(func() { s.cwd, s.cwdTop = l.dir, l.dir })
+	r := newHookRepo(s, l.dir)
+	for _, c := range []struct {
+		word string
+		red  bool
+	}{{"docs", true}, {"dist", false}} {
+		base := l.git(l.dir, "rev-parse", "HEAD")
+		l.write("scripts/gate-sdk-config.knobs", "GATE_SDK_KIT_DIRS = gate-sdk\nGATE_SDK_PRUNE_EXTRA_DIRS = "+c.word+"\n")
+		id := l.commit("chore: prune " + c.word)
+		red, err := r.weakenedRed(id, base, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := red != nil && strings.Contains(red.Output, "prunes "+c.word); got != c.red {
+			t.Errorf("prune of %s: named %v, want %v (%+v)", c.word, got, c.red, red)
+		}
+		l.git(l.dir, "reset", "-q", "--hard", base)
+	}
+}
