@@ -280,3 +280,24 @@ func TestAgentUnseen9More(t *testing.T) {
 	}
 	runUnseen9(t, rows)
 }
+
+// legacy9 gives the clone, before the session, a branch legacy whose
+// registry leaves check-tree-terms out (a line from before the gate was
+// registered, the person's own).
+var legacy9 = pre9(`git switch -q -c legacy && sed -i '/check-tree-terms/d' scripts/gates.list && git commit -q -n -am "chore: an older battery" && git switch -q main`)
+
+// The default branch steered at a line the person made before the
+// session, whose registry leaves a gate out: nothing of the agent's is
+// weak, so only where the configuration is read from decides.
+func TestAgentUnseen9Legacy(t *testing.T) {
+	t.Parallel()
+	const tt = "check-tree-terms"
+	rows := []plumbingRow{
+		{name: "init.defaultBranch names a legacy line without check-tree-terms, then a red page on pages, a plain commit", setup: both9(legacy9, w7loaded), steps: []plumbingStep{bashStep(`git config init.defaultBranch legacy && ` + orphan9 + page9 + `git add index.html && git commit -q -m "docs: start the site"`)}, expect: stAfter, gate: tt},
+		{name: "git -c init.defaultBranch names a legacy line for one commit of a red page on pages", setup: both9(legacy9, w7loaded), steps: []plumbingStep{bashStep(orphan9 + page9 + `git add index.html && git -c init.defaultBranch=legacy commit -q -m "docs: start the site"`)}, expect: stAfter, gate: tt},
+		{name: "origin's HEAD set to a legacy line by remote set-head, then a red page on pages, a plain commit", setup: both9(both9(legacy9, withOrigin), w7loaded), steps: []plumbingStep{bashStep(`git push -q origin legacy && git remote set-head origin legacy && ` + orphan9 + page9 + `git add index.html && git commit -q -m "docs: start the site"`)}, expect: stAfter, gate: tt},
+		// Controls.
+		{name: "control: init.defaultBranch names main, a pages branch of one green page", setup: both9(legacy9, w7loaded), steps: []plumbingStep{bashStep(`git config init.defaultBranch main && ` + orphan9 + `printf '<h1>Docs</h1>\n' > index.html && git add index.html && git commit -q -m "docs: start the site"`)}, expect: stUntouched},
+	}
+	runUnseen9(t, rows)
+}
