@@ -43,6 +43,11 @@ func (r hookRepo) weakenedRed(id, base string, changed map[string]bool) (*harnes
 	}
 	rel = filepath.ToSlash(rel)
 	reg := path.Join(rel, "gates.list")
+	// A commit that changes none of the three files weakens nothing, and
+	// over a parent recording no registry records none itself.
+	if changed != nil && !changed[reg] && !changed[path.Join(rel, "msg-patterns.list")] && !changed[path.Join(rel, "gate-sdk-config.knobs")] {
+		return nil, nil
+	}
 	if base == "" {
 		return r.startsApart(id, reg, rel)
 	}
