@@ -107,7 +107,7 @@ func (r hookRepo) foreignIndex() (cfg *repo.Snapshot, list, head string, err err
 // the local branch the origin remote's HEAD names, that remote branch
 // itself, init.defaultBranch, main, master.
 func (r hookRepo) configTip(list string) (*repo.Snapshot, error) {
-	r.tip.once.Do(func() { r.tip.snap, r.tip.ref, r.tip.err = r.findConfigTip(list) })
+	r.tip.once.Do(func() { r.tip.snap, r.tip.ref, r.tip.rest, r.tip.err = r.findConfigTip(list) })
 	return r.tip.snap, r.tip.err
 }
 
@@ -117,9 +117,36 @@ type tipOnce struct {
 	snap *repo.Snapshot
 	ref  string
 	err  error
+	// rest are the later candidates' commits that record the registry
+	// too, each other than the first's and one another's.
+	rest []string
 }
 
-func (r hookRepo) findConfigTip(list string) (*repo.Snapshot, string, error) {
+// otherConfigTips answers the trees of the default-branch candidates
+// after the first (configTip) that record the registry list at list at
+// another commit: a foreign tree judged after the fact is red when any of
+// them finds it red, since which candidate is read first is the agent's
+// to steer (init.defaultBranch, origin's HEAD).
+func (r hookRepo) otherConfigTips(list string) ([]*repo.Snapshot, error) {
+	if _, err := r.configTip(list); err != nil {
+		return nil, err
+	}
+	common := ""
+	if _, c, err := r.gitDirs(); err == nil {
+		common = c
+	}
+	var out []*repo.Snapshot
+	for _, id := range r.tip.rest {
+		snap, err := asWritten().CommitSnapshot(r.top, common, id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, snap)
+	}
+	return out, nil
+}
+
+func (r hookRepo) findConfigTip(list string) (*repo.Snapshot, string, []string, error) {
 	g := asWritten()
 	var refs []string
 	if out, err := g.Run(r.top, "read the origin's HEAD", nil, "for-each-ref", "--format=%(symref)", "refs/remotes/origin/HEAD"); err == nil {
@@ -135,6 +162,9 @@ func (r hookRepo) findConfigTip(list string) (*repo.Snapshot, string, error) {
 	}
 	refs = append(refs, "refs/heads/main", "refs/heads/master")
 	seen := map[string]bool{}
+	var snap *repo.Snapshot
+	first := ""
+	var rest []string
 	for _, ref := range refs {
 		if seen[ref] {
 			continue
@@ -142,30 +172,34 @@ func (r hookRepo) findConfigTip(list string) (*repo.Snapshot, string, error) {
 		seen[ref] = true
 		out, err := g.Run(r.top, "resolve "+ref, nil, "for-each-ref", "--format=%(objectname)%00%(objecttype)", ref)
 		if err != nil {
-			return nil, "", err
+			return nil, "", nil, err
 		}
 		id, typ, _ := strings.Cut(strings.TrimSpace(string(out)), "\x00")
-		if id == "" || typ != "commit" {
+		if id == "" || typ != "commit" || seen[id] {
 			continue
 		}
 		held, err := r.holdsAt(id, list)
 		if err != nil {
-			return nil, "", err
+			return nil, "", nil, err
 		}
 		if !held {
+			continue
+		}
+		seen[id] = true
+		if snap != nil {
+			rest = append(rest, id)
 			continue
 		}
 		common := ""
 		if _, c, err := r.gitDirs(); err == nil {
 			common = c
 		}
-		snap, err := g.CommitSnapshot(r.top, common, id)
-		if err != nil {
-			return nil, "", err
+		if snap, err = g.CommitSnapshot(r.top, common, id); err != nil {
+			return nil, "", nil, err
 		}
-		return snap, ref, nil
+		first = ref
 	}
-	return nil, "", nil
+	return snap, first, rest, nil
 }
 
 // configCopy is copyOf for a foreign tree: the configuration tree's copy

@@ -290,6 +290,9 @@ type judgeInput struct {
 	// staged marks the index of a commit git is about to make: a passing
 	// pre-commit records its tree as judged (githook.Landed.Staged).
 	staged bool
+	// alone judges a foreign tree with in.config only, not with the
+	// other default-branch candidates as well (otherConfigTips).
+	alone bool
 }
 
 // judgeIn runs the hooks over in.tree, in place of the index, with its
@@ -329,7 +332,8 @@ func (r hookRepo) judgeIn(in judgeInput) (hooks []landedHook, err error) {
 	js.treeBuild = func() (*repo.Snapshot, error) { return in.tree, nil }
 	// The gates dir's locator is the environment's alone, so the judge's
 	// own session answers it before any configuration is read.
-	if list := registryListIn(js, r.top); list != "" {
+	list := registryListIn(js, r.top)
+	if list != "" {
 		if _, held := in.tree.Mode(list); !held {
 			cfg := in.config
 			if cfg == nil {
@@ -387,7 +391,38 @@ func (r hookRepo) judgeIn(in judgeInput) (hooks []landedHook, err error) {
 		}
 		hooks = append(hooks, landedHook{hook: args[0], code: code, out: out.String()})
 	}
+	// assertion C: a foreign tree judged after the fact (not the hook's
+	// own run, whose report is written as it goes) is red when any
+	// default-branch candidate's configuration finds it red: which one
+	// is read first is the agent's to steer.
+	if c.config != nil && in.out == nil && !in.alone && landedClean(hooks) {
+		others, err := r.otherConfigTips(list)
+		if err != nil {
+			return nil, err
+		}
+		for _, o := range others {
+			again := in
+			again.config, again.alone = o, true
+			h, err := r.judgeIn(again)
+			if err != nil {
+				return nil, err
+			}
+			if !landedClean(h) {
+				return h, nil
+			}
+		}
+	}
 	return hooks, nil
+}
+
+// landedClean reports whether every hook of a judgement passed.
+func landedClean(hooks []landedHook) bool {
+	for _, h := range hooks {
+		if h.code != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // landedEnv is the environment a landed commit's hooks read: the
