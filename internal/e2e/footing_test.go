@@ -290,7 +290,7 @@ func TestFootingHarnessRegistrationUpgrades(t *testing.T) {
 		t.Fatalf("init over an older registration: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	got, _ := os.ReadFile(filepath.Join(p.dir, ".claude/settings.json"))
-	if strings.Contains(string(got), `"command": "$CLAUDE_PROJECT_DIR/bin/gates"`) || strings.Count(string(got), `"gates-hook"`) != 8 || !strings.Contains(string(got), "gates-hook '$CLAUDE_PROJECT_DIR/bin/gates' --statusline") {
+	if strings.Contains(string(got), `"command": "$CLAUDE_PROJECT_DIR/bin/gates"`) || strings.Count(string(got), `"gates-hook"`) != 9 || !strings.Contains(string(got), "gates-hook '$CLAUDE_PROJECT_DIR/bin/gates' --statusline") {
 		t.Fatalf("the older registrations were not rewritten through the stub:\n%s", got)
 	}
 	os.Remove(filepath.Join(p.dir, "bin/gates"))
